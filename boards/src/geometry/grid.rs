@@ -1,0 +1,198 @@
+//! Rectangular boards of squares, some of them blocked (lakes, off-map corners).
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A square of a grid: column and row, both from 0.
+///
+/// Row 0 is the first seat's home edge; column 0 is on the first seat's left. Written as a file
+/// letter and a rank number from 1: `a1` is column 0, row 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Cell {
+    /// Column from the first seat's left, from 0.
+    pub col: u8,
+    /// Row from the first seat's home edge, from 0.
+    pub row: u8,
+}
+
+impl Cell {
+    /// The cell at `col`, `row`.
+    pub const fn new(col: u8, row: u8) -> Cell {
+        Cell { col, row }
+    }
+
+    /// Parses `a1`-style names: a file letter (`a`-`z`) then a 1-based rank number.
+    pub fn parse(s: &str) -> Option<Cell> {
+        let mut chars = s.chars();
+        let file = chars.next()?.to_ascii_lowercase();
+        if !file.is_ascii_lowercase() {
+            return None;
+        }
+        let rank: u8 = chars.as_str().parse().ok()?;
+        if rank == 0 {
+            return None;
+        }
+        Some(Cell::new(file as u8 - b'a', rank - 1))
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)
+    }
+}
+
+/// One of the four orthogonal directions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dir {
+    /// Towards higher rows (away from the first seat).
+    Up,
+    /// Towards lower rows.
+    Down,
+    /// Towards lower columns.
+    Left,
+    /// Towards higher columns.
+    Right,
+}
+
+impl Dir {
+    /// All four, in a fixed order.
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+
+    /// Column and row step.
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Dir::Up => (0, 1),
+            Dir::Down => (0, -1),
+            Dir::Left => (-1, 0),
+            Dir::Right => (1, 0),
+        }
+    }
+}
+
+/// A `width` x `height` board where some cells may be blocked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grid {
+    width: u8,
+    height: u8,
+    blocked: Vec<bool>,
+}
+
+impl Grid {
+    /// An open board of `width` columns and `height` rows.
+    pub fn new(width: u8, height: u8) -> Grid {
+        Grid {
+            width,
+            height,
+            blocked: alloc::vec![false; usize::from(width) * usize::from(height)],
+        }
+    }
+
+    /// The same board with `cells` blocked. Cells off the board are ignored.
+    #[must_use]
+    pub fn with_blocked(mut self, cells: impl IntoIterator<Item = Cell>) -> Grid {
+        for c in cells {
+            if let Some(i) = self.index(c) {
+                self.blocked[i] = true;
+            }
+        }
+        self
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// Whether `c` lies on the board.
+    pub fn contains(&self, c: Cell) -> bool {
+        c.col < self.width && c.row < self.height
+    }
+
+    /// Row-major index of `c`, if it is on the board.
+    pub fn index(&self, c: Cell) -> Option<usize> {
+        self.contains(c)
+            .then(|| usize::from(c.row) * usize::from(self.width) + usize::from(c.col))
+    }
+
+    /// The cell at row-major index `i`.
+    pub fn cell(&self, i: usize) -> Option<Cell> {
+        (i < self.blocked.len()).then(|| {
+            let w = usize::from(self.width);
+            Cell::new((i % w) as u8, (i / w) as u8)
+        })
+    }
+
+    /// Whether `c` is on the board and not blocked.
+    pub fn is_open(&self, c: Cell) -> bool {
+        self.index(c).is_some_and(|i| !self.blocked[i])
+    }
+
+    /// The neighbour of `c` in direction `d`, if it is on the board (blocked or not).
+    pub fn step(&self, c: Cell, d: Dir) -> Option<Cell> {
+        let (dc, dr) = d.delta();
+        let n = Cell::new(c.col.checked_add_signed(dc)?, c.row.checked_add_signed(dr)?);
+        self.contains(n).then_some(n)
+    }
+
+    /// The open orthogonal neighbours of `c`.
+    pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
+        Dir::ALL
+            .into_iter()
+            .filter_map(move |d| self.step(c, d))
+            .filter(|n| self.is_open(*n))
+    }
+
+    /// Every open cell, row by row.
+    pub fn open_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.blocked.len())
+            .filter(|&i| !self.blocked[i])
+            .filter_map(|i| self.cell(i))
+    }
+
+    /// The open cells from `c` (excluded) in direction `d`, up to the first blocked cell or the
+    /// edge.
+    pub fn ray(&self, c: Cell, d: Dir) -> impl Iterator<Item = Cell> + '_ {
+        let mut at = c;
+        core::iter::from_fn(move || {
+            let n = self.step(at, d)?;
+            at = n;
+            self.is_open(n).then_some(n)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    #[test]
+    fn names_round_trip() {
+        for name in ["a1", "j10", "l12"] {
+            assert_eq!(Cell::parse(name).map(|c| c.to_string()).as_deref(), Some(name));
+        }
+        assert_eq!(Cell::parse("a0"), None);
+        assert_eq!(Cell::parse("1a"), None);
+        assert_eq!(Cell::parse(""), None);
+    }
+
+    #[test]
+    fn blocked_cells_stop_rays_and_are_not_neighbours() {
+        let g = Grid::new(4, 3).with_blocked([Cell::new(2, 0)]);
+        let ray: Vec<_> = g.ray(Cell::new(0, 0), Dir::Right).collect();
+        assert_eq!(ray, vec![Cell::new(1, 0)]);
+        let n: Vec<_> = g.neighbours(Cell::new(1, 0)).collect();
+        assert_eq!(n, vec![Cell::new(1, 1), Cell::new(0, 0)]);
+        assert_eq!(g.open_cells().count(), 11);
+        assert_eq!(g.step(Cell::new(0, 0), Dir::Down), None);
+    }
+}

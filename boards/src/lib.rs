@@ -1,0 +1,20 @@
+//! The games Umpire referees: geometry, pieces and rules.
+//!
+//! Pure by design: no I/O, no clock, no randomness. Time and chance arrive as inputs (a chance
+//! outcome is an ordinary action), so every game replays exactly from its action list. See
+//! [`game::Game`] for the shape all games share and [`stratego`] for classic Stratego and Duel.
+#![no_std]
+#![warn(missing_docs)]
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod game;
+pub mod geometry;
+pub mod seat;
+pub mod stratego;
+
+pub use game::{Actor, Game, Problems, Status};
+pub use seat::{BySeat, Seat};

@@ -1,0 +1,1 @@
+//! Classic Stratego and Stratego Duel.

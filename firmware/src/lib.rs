@@ -1,0 +1,8 @@
+//! The umpire on the Pi, as a library: sensing, the referee, screens, the journal and drivers.
+//!
+//! Everything here is generic over its inputs (timestamped sensor frames, embedded-hal 1.0
+//! traits, `DrawTarget`s) so it runs unchanged against the simulator in `host` and the real board.
+#![warn(missing_docs)]
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
+pub mod sensing;
