@@ -41,13 +41,13 @@ impl fmt::Display for Seat {
     }
 }
 
-/// One value for each of `N` seats (two by default), indexed by [`Seat`].
+/// One value for each seat of a two-player game, indexed by [`Seat`].
 ///
 /// Like shakmaty's `ByColor`: a pair you index by seat rather than two named fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct BySeat<T, const N: usize = 2>(pub [T; N]);
+pub struct BySeat<T>(pub [T; 2]);
 
-impl<T, const N: usize> BySeat<T, N> {
+impl<T> BySeat<T> {
     /// Builds the value of each seat from the seat.
     pub fn from_fn(mut f: impl FnMut(Seat) -> T) -> Self {
         BySeat(core::array::from_fn(|i| f(Seat(i as u8))))
@@ -59,19 +59,19 @@ impl<T, const N: usize> BySeat<T, N> {
     }
 
     /// Applies `f` to each seat's value.
-    pub fn map<U>(self, f: impl FnMut(T) -> U) -> BySeat<U, N> {
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> BySeat<U> {
         BySeat(self.0.map(f))
     }
 }
 
-impl<T, const N: usize> Index<Seat> for BySeat<T, N> {
+impl<T> Index<Seat> for BySeat<T> {
     type Output = T;
     fn index(&self, seat: Seat) -> &T {
         &self.0[seat.index()]
     }
 }
 
-impl<T, const N: usize> IndexMut<Seat> for BySeat<T, N> {
+impl<T> IndexMut<Seat> for BySeat<T> {
     fn index_mut(&mut self, seat: Seat) -> &mut T {
         &mut self.0[seat.index()]
     }
@@ -89,9 +89,9 @@ mod tests {
 
     #[test]
     fn by_seat_indexes_in_turn_order() {
-        let mut counts = BySeat::<u32, 3>::from_fn(|s| s.index() as u32 * 10);
-        counts[Seat::new(2)] += 1;
+        let mut counts = BySeat::from_fn(|s| s.index() as u32 * 10);
+        counts[Seat::SECOND] += 1;
         let seen: alloc::vec::Vec<_> = counts.iter().map(|(s, v)| (s.index(), *v)).collect();
-        assert_eq!(seen, [(0, 0), (1, 10), (2, 21)]);
+        assert_eq!(seen, [(0, 0), (1, 11)]);
     }
 }
