@@ -329,22 +329,40 @@ impl fmt::Display for Illegal {
 #[cfg(feature = "std")]
 impl std::error::Error for Illegal {}
 
-/// The squares of one seat's movable pieces (padded indices), in no particular order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct PieceList {
-    len: u8,
-    squares: [u8; 40],
+/// A set of squares: bit `i` is [`Square`] index `i` (only the low 100 bits are used).
+type Bits = u128;
+
+const BOARD: Bits = (1 << 100) - 1;
+
+const fn col_mask(col: u8) -> Bits {
+    let mut m = 0;
+    let mut row = 0;
+    while row < 10 {
+        m |= 1 << (row * 10 + col as u32);
+        row += 1;
+    }
+    m
 }
 
-impl PieceList {
-    const EMPTY: PieceList = PieceList {
-        len: 0,
-        squares: [0; 40],
-    };
+const NOT_COL_A: Bits = BOARD & !col_mask(0);
+const NOT_COL_J: Bits = BOARD & !col_mask(9);
 
-    fn as_slice(&self) -> &[u8] {
-        &self.squares[..usize::from(self.len)]
+const LAKES: Bits = {
+    let mut m = 0;
+    let mut i = 0;
+    while i < 100 {
+        if let Some(s) = Square::from_index(i) {
+            if s.is_lake() {
+                m |= 1 << i;
+            }
+        }
+        i += 1;
     }
+    m
+};
+
+const fn bit(square: Square) -> Bits {
+    1 << square.index()
 }
 
 /// The last run of moves a seat made between the same two squares (two-squares rule).
@@ -361,9 +379,12 @@ struct Run {
 pub struct Position {
     options: Options,
     cells: [u8; PAD_CELLS],
-    movers: BySeat<PieceList>,
-    /// For a movable piece's cell, its index in its owner's `movers`.
-    slot: [u8; PAD_CELLS],
+    /// Each seat's pieces.
+    occupied: BySeat<Bits>,
+    /// Each seat's movable pieces that step one square (all but Scouts, Bombs and the Flag).
+    steppers: BySeat<Bits>,
+    /// Each seat's Scouts.
+    scouts: BySeat<Bits>,
     alive: BySeat<[u8; 13]>,
     to_move: Seat,
     ply: u32,
@@ -387,8 +408,9 @@ impl Position {
         Position {
             options,
             cells,
-            movers: BySeat([PieceList::EMPTY, PieceList::EMPTY]),
-            slot: [0; PAD_CELLS],
+            occupied: BySeat::default(),
+            steppers: BySeat::default(),
+            scouts: BySeat::default(),
             alive: BySeat([[0; 13]; 2]),
             to_move: RED,
             ply: 0,
@@ -407,12 +429,7 @@ impl Position {
         self.cells[p] = cell;
         self.hash ^= PIECE_KEYS[p][identity(cell)];
         self.alive[piece.owner][usize::from(piece.rank.code())] += 1;
-        if piece.rank.is_movable() {
-            let list = &mut self.movers[piece.owner];
-            self.slot[p] = list.len;
-            list.squares[usize::from(list.len)] = p as u8;
-            list.len += 1;
-        }
+        self.set_bits(square, cell, true);
     }
 
     /// Builds a position from a board diagram as [`Position::diagram`] writes it: ten lines from
@@ -609,30 +626,46 @@ impl Position {
     }
 
     /// Every move `seat`'s pieces could physically make, the repetition rules aside.
+    ///
+    /// Pieces that step one square are generated a direction at a time on bitboards; Scouts walk
+    /// their rays on the padded mailbox.
     fn pseudo_moves(&self, seat: Seat, out: &mut MoveList) {
-        let enemy = owner_bit(seat.opponent());
+        let enemy = self.occupied[seat.opponent()];
+        let empty = BOARD & !LAKES & !enemy & !self.occupied[seat];
+        let open = empty | enemy;
+        let steppers = self.steppers[seat];
+        // (destinations, step from origin to destination)
+        let dirs: [(Bits, usize); 4] = [
+            (((steppers & NOT_COL_J) << 1) & open, 1),
+            (((steppers & NOT_COL_A) >> 1) & open, 1usize.wrapping_neg()),
+            ((steppers << 10) & open, 10),
+            ((steppers >> 10) & open, 10usize.wrapping_neg()),
+        ];
+        for (mut targets, step) in dirs {
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                out.push(Move::new(
+                    Square::from_index_unchecked(to.wrapping_sub(step)),
+                    Square::from_index_unchecked(to),
+                ));
+            }
+        }
+        let enemy_bit = owner_bit(seat.opponent());
         let cells = &self.cells;
-        for &from in self.movers[seat].as_slice() {
-            let from = usize::from(from);
-            let f = Square::from_pad(from);
-            if cells[from] & RANK_MASK == SCOUT {
-                for d in DIRS {
-                    let mut to = from.wrapping_add(d);
-                    while cells[to] == EMPTY {
-                        out.push(Move::new(f, Square::from_pad(to)));
-                        to = to.wrapping_add(d);
-                    }
-                    if cells[to] & OWNER_MASK == enemy {
-                        out.push(Move::new(f, Square::from_pad(to)));
-                    }
+        let mut scouts = self.scouts[seat];
+        while scouts != 0 {
+            let f = Square::from_index_unchecked(scouts.trailing_zeros() as usize);
+            scouts &= scouts - 1;
+            let from = f.pad();
+            for d in DIRS {
+                let mut to = from.wrapping_add(d);
+                while cells[to] == EMPTY {
+                    out.push(Move::new(f, Square::from_pad(to)));
+                    to = to.wrapping_add(d);
                 }
-            } else {
-                for d in DIRS {
-                    let to = from.wrapping_add(d);
-                    let c = cells[to];
-                    if c == EMPTY || c & OWNER_MASK == enemy {
-                        out.push(Move::new(f, Square::from_pad(to)));
-                    }
+                if cells[to] & OWNER_MASK == enemy_bit {
+                    out.push(Move::new(f, Square::from_pad(to)));
                 }
             }
         }
@@ -640,13 +673,14 @@ impl Position {
 
     /// Whether `seat` has any piece that could physically move.
     fn can_move(&self, seat: Seat) -> bool {
-        let enemy = owner_bit(seat.opponent());
-        self.movers[seat].as_slice().iter().any(|&from| {
-            DIRS.iter().any(|&d| {
-                let c = self.cells[usize::from(from).wrapping_add(d)];
-                c == EMPTY || c & OWNER_MASK == enemy
-            })
-        })
+        let enemy = self.occupied[seat.opponent()];
+        let open = (BOARD & !LAKES & !self.occupied[seat]) | enemy;
+        let movers = self.steppers[seat] | self.scouts[seat];
+        let reach = ((movers & NOT_COL_J) << 1)
+            | ((movers & NOT_COL_A) >> 1)
+            | (movers << 10)
+            | (movers >> 10);
+        reach & open != 0
     }
 
     fn is_chasing(&self, seat: Seat, to: usize) -> bool {
@@ -683,25 +717,40 @@ impl Position {
         self.hash ^= PIECE_KEYS[p][identity(cell)];
         self.alive[seat][usize::from(cell & RANK_MASK)] -= 1;
         self.cells[p] = EMPTY;
-        if cell & RANK_MASK != Rank::Bomb as u8 && cell & RANK_MASK != Rank::Flag as u8 {
-            let list = &mut self.movers[seat];
-            let i = usize::from(self.slot[p]);
-            list.len -= 1;
-            let last = list.squares[usize::from(list.len)];
-            list.squares[i] = last;
-            self.slot[usize::from(last)] = i as u8;
-        }
+        self.set_bits(Square::from_pad(p), cell, false);
     }
 
     fn relocate(&mut self, from: usize, to: usize, cell: u8) {
-        let seat = owner_of(cell);
         let id = identity(cell);
         self.hash ^= PIECE_KEYS[from][id] ^ PIECE_KEYS[to][id];
         self.cells[from] = EMPTY;
         self.cells[to] = cell;
-        let i = self.slot[from];
-        self.movers[seat].squares[usize::from(i)] = to as u8;
-        self.slot[to] = i;
+        let both = bit(Square::from_pad(from)) | bit(Square::from_pad(to));
+        let seat = owner_of(cell);
+        self.occupied[seat] ^= both;
+        match cell & RANK_MASK {
+            SCOUT => self.scouts[seat] ^= both,
+            _ => self.steppers[seat] ^= both,
+        }
+    }
+
+    /// Adds (`on`) or clears the bits of the piece `cell` on `square`.
+    fn set_bits(&mut self, square: Square, cell: u8, on: bool) {
+        let seat = owner_of(cell);
+        let b = bit(square);
+        let set = |bits: &mut Bits| {
+            if on {
+                *bits |= b;
+            } else {
+                *bits &= !b;
+            }
+        };
+        set(&mut self.occupied[seat]);
+        match cell & RANK_MASK {
+            SCOUT => set(&mut self.scouts[seat]),
+            c if c == Rank::Bomb as u8 || c == Rank::Flag as u8 => {}
+            _ => set(&mut self.steppers[seat]),
+        }
     }
 
     /// Checks everything but whose turn and the game's end.

@@ -173,6 +173,29 @@ impl Deployment {
         self.placements.push((square, rank));
     }
 
+    /// `seat`'s whole army placed uniformly at random over its set-up rows, the randomness
+    /// supplied by `pick(n)`, which must return an index below `n` (so the rules stay free of
+    /// any RNG).
+    pub fn shuffled(
+        variant: Variant,
+        seat: Seat,
+        mut pick: impl FnMut(usize) -> usize,
+    ) -> Deployment {
+        let mut squares: Vec<Square> = zone_rows(variant, seat)
+            .flat_map(|row| (0..10).filter_map(move |col| Square::new(col, row)))
+            .collect();
+        // Fisher-Yates.
+        for i in (1..squares.len()).rev() {
+            squares.swap(i, pick(i + 1).min(i));
+        }
+        let army = Rank::ALL
+            .iter()
+            .flat_map(|&r| core::iter::repeat_n(r, usize::from(variant.count(r))));
+        Deployment {
+            placements: squares.into_iter().zip(army).collect(),
+        }
+    }
+
     /// Checks this deployment as `seat`'s army in `variant`.
     ///
     /// # Errors
@@ -316,6 +339,15 @@ impl Setup {
                 }
                 Err(Problems(all))
             }
+        }
+    }
+
+    /// Both armies placed uniformly at random, Red's first; see [`Deployment::shuffled`].
+    pub fn shuffled(variant: Variant, mut pick: impl FnMut(usize) -> usize) -> Setup {
+        let red = Deployment::shuffled(variant, RED, &mut pick);
+        let blue = Deployment::shuffled(variant, RED.opponent(), &mut pick);
+        Setup {
+            deployments: BySeat([red, blue]),
         }
     }
 

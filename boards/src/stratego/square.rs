@@ -94,6 +94,11 @@ impl Square {
         self.col().abs_diff(other.col()) + self.row().abs_diff(other.row()) == 1
     }
 
+    /// The square with index `i`, which the caller knows is below 100.
+    pub(crate) const fn from_index_unchecked(i: usize) -> Square {
+        Square(i as u8)
+    }
+
     pub(crate) const fn pad(self) -> usize {
         (self.0 as usize / 10 + 1) * PAD_W + self.0 as usize % 10 + 1
     }
