@@ -1,1 +1,116 @@
-fn main() {}
+//! `umpire-sim`: the Umpire simulator on a desktop, no hardware needed.
+//!
+//! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots and prints it.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use boards::stratego::{Variant, BLUE, RED};
+use boards::Seat;
+use clap::{Parser, Subcommand, ValueEnum};
+use host::demo::{self, Demo, Rules};
+
+/// The Umpire simulator: electronic refereeing of board wargames, without the board.
+#[derive(Debug, Parser)]
+#[command(name = "umpire-sim", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play a whole seeded game between two bots and print it move by move.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct DemoArgs {
+    /// The game to play.
+    #[arg(value_enum)]
+    game: GameArg,
+    /// Seed for the set-ups and the bots: the same seed plays the same game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Repetition rules: isf (two-squares and more-squares rules) or plain (none).
+    #[arg(long, value_enum, default_value_t = RulesArg::Isf)]
+    rules: RulesArg,
+    /// Stop without a result after this many moves.
+    #[arg(long, default_value_t = 3000, value_name = "N")]
+    max_moves: u32,
+    /// Print only the battles and the result.
+    #[arg(long)]
+    quiet: bool,
+    /// Print boards as this seat sees them instead of with every rank shown.
+    #[arg(long, value_enum, value_name = "SEAT")]
+    view: Option<SeatArg>,
+    /// Print the board after every N moves (0: only at the start and the end).
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    board_every: u32,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum GameArg {
+    /// Stratego Original: 40 pieces each.
+    Classic,
+    /// Stratego Duel: 10 pieces each.
+    Duel,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum RulesArg {
+    /// Tournament rules: two-squares (limit 3) and more-squares.
+    Isf,
+    /// No repetition rules.
+    Plain,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SeatArg {
+    /// Red, who sits at rank 1 and moves first.
+    Red,
+    /// Blue, who sits at rank 10.
+    Blue,
+}
+
+impl DemoArgs {
+    fn to_demo(&self) -> Demo {
+        let variant = match self.game {
+            GameArg::Classic => Variant::Classic,
+            GameArg::Duel => Variant::Duel,
+        };
+        Demo {
+            rules: match self.rules {
+                RulesArg::Isf => Rules::Isf,
+                RulesArg::Plain => Rules::Plain,
+            },
+            max_moves: self.max_moves,
+            quiet: self.quiet,
+            eyes: self.view.map(|s| -> Seat {
+                match s {
+                    SeatArg::Red => RED,
+                    SeatArg::Blue => BLUE,
+                }
+            }),
+            board_every: self.board_every,
+            ..Demo::new(variant, self.seed)
+        }
+    }
+}
+
+fn main() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Demo(args) => {
+            let mut out = BufWriter::new(io::stdout().lock());
+            let result = demo::run(&args.to_demo(), &mut out).and_then(|_| Ok(out.flush()?));
+            match result {
+                // `umpire-sim demo classic | head` closes the pipe early: not an error.
+                Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                other => other.context("the demo failed")?,
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
