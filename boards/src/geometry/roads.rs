@@ -516,7 +516,7 @@ impl<K: Copy, T> RoadMap<K, T> {
             .map(|&(r, _)| r)
     }
 
-    /// The steps out of `town`, one per road, in set-up order. None for a town not on this map.
+    /// The steps out of `town`, one per road, in set-up order; none for a town not on this map.
     pub fn neighbours(&self, town: TownId) -> impl Iterator<Item = Neighbour<K>> + '_ {
         self.links
             .get(town.index())
@@ -627,7 +627,7 @@ impl<K: Copy, T> RoadMap<K, T> {
 }
 
 /// The result of [`RoadMap::reach`]: which towns a search reached, in how many steps, and how.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reach {
     from: TownId,
     steps: Vec<Option<u16>>,
