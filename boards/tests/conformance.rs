@@ -49,7 +49,11 @@ impl Tracker {
             Outcome::Moved(m) => {
                 let (f, t) = (m.from.index(), m.to.index());
                 let far = m.from.col().abs_diff(m.to.col()) + m.from.row().abs_diff(m.to.row()) > 1;
-                self.known[t] = if far { Some(Rank::Scout) } else { self.known[f] };
+                self.known[t] = if far {
+                    Some(Rank::Scout)
+                } else {
+                    self.known[f]
+                };
                 self.known[f] = None;
                 self.moved[t] = true;
                 self.moved[f] = false;
@@ -97,7 +101,11 @@ fn check_views(pos: &Position, tracker: &Tracker, ctx: &str) {
                 Seen::Own { rank, revealed } => {
                     let p = truth.unwrap_or_else(|| panic!("{ctx}: {s} own piece on empty square"));
                     assert_eq!((p.owner, p.rank), (seat, rank), "{ctx}: {s}");
-                    assert_eq!(revealed, tracker.known[i].is_some(), "{ctx}: {s} revealed flag");
+                    assert_eq!(
+                        revealed,
+                        tracker.known[i].is_some(),
+                        "{ctx}: {s} revealed flag"
+                    );
                 }
                 Seen::Enemy(e) => {
                     let p = truth.unwrap_or_else(|| panic!("{ctx}: {s} enemy on empty square"));
@@ -200,7 +208,9 @@ fn play_one(options: Options, seed: u64) -> usize {
         assert_eq!(status, Status::Ongoing, "{ctx}");
         assert_eq!(pos.to_act(), Actor::Seat(pos.to_move()));
         let m = legal[rng.random_range(0..legal.len())];
-        let outcome = pos.play(&m).unwrap_or_else(|e| panic!("{ctx}: {m} refused: {e}"));
+        let outcome = pos
+            .play(&m)
+            .unwrap_or_else(|e| panic!("{ctx}: {m} refused: {e}"));
         tracker.observe(&outcome);
         actions.push(m);
         history.push(pos.clone());
@@ -211,7 +221,12 @@ fn play_one(options: Options, seed: u64) -> usize {
     assert_eq!(again, history[0]);
     for (i, m) in actions.iter().enumerate() {
         again.play(m).expect("replayed move is legal");
-        assert_eq!(again, history[i + 1], "seed {seed}: replay differs after ply {}", i + 1);
+        assert_eq!(
+            again,
+            history[i + 1],
+            "seed {seed}: replay differs after ply {}",
+            i + 1
+        );
     }
     let replayed = replay::<Position>(options, setup, &actions).expect("replay");
     assert_eq!(&replayed, history.last().expect("non-empty"));
