@@ -206,9 +206,9 @@ fn threatened_by(mine: Rank, theirs: Rank) -> bool {
 /// Whether `square` is next to a revealed enemy piece that would beat `mine` by attacking it,
 /// ignoring the piece on `except` (the square being left).
 fn in_danger(view: &View, mine: Rank, square: Square, except: Square) -> bool {
-    neighbours(square).filter(|&n| n != except).any(|n| {
-        matches!(view.at(n), Seen::Enemy(e) if e.rank.is_some_and(|r| threatened_by(mine, r)))
-    })
+    neighbours(square).filter(|&n| n != except).any(
+        |n| matches!(view.at(n), Seen::Enemy(e) if e.rank.is_some_and(|r| threatened_by(mine, r))),
+    )
 }
 
 /// Manhattan distance from `square` to the nearest enemy piece worth going for with `mine`: any
@@ -276,4 +276,39 @@ fn quiet_move_score(view: &View, mine: Rank, mv: Move) -> f64 {
         score += 0.5 * value(mine) + 2.0;
     }
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boards::stratego::{Options, Position, Setup};
+    use boards::Game;
+
+    fn start() -> Position {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let setup = Setup::shuffled(Variant::Classic, |n| rng.random_range(0..n));
+        Position::start(Options::default(), setup).expect("a valid set-up")
+    }
+
+    #[test]
+    fn the_odds_of_an_unknown_piece_add_up_to_one() {
+        let view = start().view(RED);
+        let odds = EnemyOdds::from_view(&view);
+        let total = |moved| odds.distribution(moved).map(|(_, p)| p).sum::<f64>();
+        assert!((total(false) - 1.0).abs() < 1e-9);
+        assert!((total(true) - 1.0).abs() < 1e-9);
+        // At the start each of the 40 unmoved pieces is the Flag one time in 40.
+        let flag = odds.distribution(false).find(|&(r, _)| r == Rank::Flag);
+        assert_eq!(flag.map(|(_, p)| (p * 40.0).round()), Some(1.0));
+        assert!(odds.distribution(true).all(|(r, _)| r.is_movable()));
+    }
+
+    #[test]
+    fn the_army_is_read_from_the_own_pieces() {
+        assert_eq!(army_variant(&start().view(RED)), Variant::Classic);
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+        let duel = Position::start(Options::isf(Variant::Duel), setup).expect("a valid set-up");
+        assert_eq!(army_variant(&duel.view(RED)), Variant::Duel);
+    }
 }

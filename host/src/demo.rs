@@ -1,16 +1,17 @@
 //! `umpire-sim demo`: a whole seeded game of Stratego between two [`Bot`]s, told move by move.
 //!
 //! The demo plays the umpire's part in software: it keeps the [`Position`] (the whole truth),
-//! shows each bot only its own seat's [`View`] and the legal moves, plays the chosen move and
-//! announces what happened. Everything random (the two set-ups, the bots' tie-breaks) comes from
-//! one seed, so the same seed always prints the same game.
+//! shows each bot only its own seat's [`View`](boards::stratego::View) and the legal moves, plays
+//! the chosen move and announces what happened. Everything random (the two set-ups, with each
+//! Flag then moved to its back row, and the bots' tie-breaks) comes from one seed, so the same
+//! seed always prints the same game.
 
 use std::fmt;
 use std::io::{self, Write};
 
 use boards::stratego::{
-    seat_name, EndReason, Illegal, Move, Options, Outcome, Position, Setup, SetupProblem,
-    Variant, BLUE, RED,
+    seat_name, Deployment, EndReason, Illegal, Move, Options, Outcome, Position, Rank, Setup,
+    SetupProblem, Square, Variant, BLUE, RED,
 };
 use boards::{BySeat, Game, Problems, Seat, Status};
 use rand::{Rng, SeedableRng};
@@ -137,13 +138,17 @@ impl From<io::Error> for Error {
 pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
     let options = demo.rules.options(demo.variant);
     let mut rng = Pcg64Mcg::seed_from_u64(demo.seed);
-    let setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
+    let mut setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
+    for seat in [RED, BLUE] {
+        let col = rng.random_range(0..10);
+        flag_to_back_row(&mut setup.deployments[seat], seat, col);
+    }
     let mut position = Position::start(options, setup).map_err(Error::Setup)?;
     let mut bots = BySeat::from_fn(|_| Bot::new(rng.random()));
 
     write_header(demo, &options, out)?;
     if !demo.quiet {
-        writeln!(out, "Starting deployments:")?;
+        writeln!(out, "Starting deployments ({}):", eyes_label(demo))?;
         write_board(demo, &position, out)?;
         writeln!(out)?;
     }
@@ -177,7 +182,7 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
         let ongoing = position.status().is_ongoing() && position.ply() < demo.max_moves;
         if !demo.quiet && ongoing && demo.board_every > 0 && number % demo.board_every == 0 {
             writeln!(out)?;
-            writeln!(out, "Board after move {number}:")?;
+            writeln!(out, "Board after move {number} ({}):", eyes_label(demo))?;
             write_board(demo, &position, out)?;
             writeln!(out)?;
         }
@@ -190,7 +195,12 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
     };
     if !demo.quiet {
         writeln!(out)?;
-        writeln!(out, "Final board after {} moves:", summary.moves)?;
+        writeln!(
+            out,
+            "Final board after {} moves ({}):",
+            summary.moves,
+            eyes_label(demo)
+        )?;
         write_board(demo, &position, out)?;
     }
     let left = |seat| position.pieces().filter(|(_, p)| p.owner == seat).count();
@@ -205,6 +215,27 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
     Ok(summary)
 }
 
+/// Puts the Flag on column `col` of `seat`'s back row, swapping it with the piece standing there
+/// (if any), as most players would place it: a Flag shuffled into the front row makes for a game
+/// over in a handful of moves.
+fn flag_to_back_row(deployment: &mut Deployment, seat: Seat, col: u8) {
+    let back = if seat == RED { 0 } else { 9 };
+    let Some(target) = Square::new(col, back) else {
+        return;
+    };
+    let placements = &mut deployment.placements;
+    let Some(flag) = placements.iter().position(|&(_, r)| r == Rank::Flag) else {
+        return;
+    };
+    match placements.iter().position(|&(s, _)| s == target) {
+        Some(other) => {
+            placements[flag].1 = placements[other].1;
+            placements[other].1 = Rank::Flag;
+        }
+        None => placements[flag].0 = target,
+    }
+}
+
 /// The last line of the report: who won and why, a draw, or that the demo stopped.
 pub fn result_line(demo: &Demo, summary: &Summary) -> String {
     let moves = summary.moves;
@@ -217,11 +248,17 @@ pub fn result_line(demo: &Demo, summary: &Summary) -> String {
                     seat_name(winner.opponent())
                 ),
                 EndReason::NoMovesLeft => {
-                    format!("{} has no piece left that can move", seat_name(winner.opponent()))
+                    format!(
+                        "{} has no piece left that can move",
+                        seat_name(winner.opponent())
+                    )
                 }
                 other => other.to_string(),
             };
-            format!("Result: {} wins: {why}, after {moves} moves.", seat_name(winner))
+            format!(
+                "Result: {} wins: {why}, after {moves} moves.",
+                seat_name(winner)
+            )
         }
         Status::Drawn { reason } => format!("Result: a draw: {reason}, after {moves} moves."),
         Status::Ongoing => format!(
@@ -271,8 +308,23 @@ fn write_header(demo: &Demo, options: &Options, out: &mut impl Write) -> io::Res
             enemy_token(seat, '*'),
         )?,
     }
-    writeln!(out, "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack.")?;
+    writeln!(
+        out,
+        "Set-ups: shuffled from the seed, then each Flag put on its owner's back row."
+    )?;
+    writeln!(
+        out,
+        "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack."
+    )?;
     writeln!(out)
+}
+
+/// Whose eyes the boards are seen through.
+fn eyes_label(demo: &Demo) -> String {
+    match demo.eyes {
+        None => "the umpire's eyes".to_string(),
+        Some(seat) => format!("as {} sees it", seat_name(seat)),
+    }
 }
 
 fn enemy_token(seat: Seat, c: char) -> String {

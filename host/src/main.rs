@@ -3,7 +3,6 @@
 //! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots and prints it.
 
 use std::io::{self, BufWriter, Write};
-use std::process::ExitCode;
 
 use anyhow::Context as _;
 use boards::stratego::{Variant, BLUE, RED};
@@ -99,7 +98,7 @@ impl DemoArgs {
     }
 }
 
-fn main() -> anyhow::Result<ExitCode> {
+fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Demo(args) => {
@@ -112,5 +111,5 @@ fn main() -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
