@@ -248,10 +248,7 @@ pub fn result_line(demo: &Demo, summary: &Summary) -> String {
                     seat_name(winner.opponent())
                 ),
                 EndReason::NoMovesLeft => {
-                    format!(
-                        "{} has no piece left that can move",
-                        seat_name(winner.opponent())
-                    )
+                    format!("{} has no legal move left", seat_name(winner.opponent()))
                 }
                 other => other.to_string(),
             };
