@@ -125,7 +125,10 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     ///
     /// # Errors
     /// Every problem with the set-up, all at once.
-    fn start(options: Self::Options, setup: Self::Setup) -> Result<Self, Problems<Self::SetupProblem>>;
+    fn start(
+        options: Self::Options,
+        setup: Self::Setup,
+    ) -> Result<Self, Problems<Self::SetupProblem>>;
 
     /// The parameters this game was started with.
     fn options(&self) -> &Self::Options;

@@ -178,7 +178,10 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for name in ["a1", "j10", "l12"] {
-            assert_eq!(Cell::parse(name).map(|c| c.to_string()).as_deref(), Some(name));
+            assert_eq!(
+                Cell::parse(name).map(|c| c.to_string()).as_deref(),
+                Some(name)
+            );
         }
         assert_eq!(Cell::parse("a0"), None);
         assert_eq!(Cell::parse("1a"), None);
