@@ -206,9 +206,9 @@ fn threatened_by(mine: Rank, theirs: Rank) -> bool {
 /// Whether `square` is next to a revealed enemy piece that would beat `mine` by attacking it,
 /// ignoring the piece on `except` (the square being left).
 fn in_danger(view: &View, mine: Rank, square: Square, except: Square) -> bool {
-    neighbours(square).filter(|&n| n != except).any(|n| {
-        matches!(view.at(n), Seen::Enemy(e) if e.rank.is_some_and(|r| threatened_by(mine, r)))
-    })
+    neighbours(square).filter(|&n| n != except).any(
+        |n| matches!(view.at(n), Seen::Enemy(e) if e.rank.is_some_and(|r| threatened_by(mine, r))),
+    )
 }
 
 /// Manhattan distance from `square` to the nearest enemy piece worth going for with `mine`: any

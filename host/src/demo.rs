@@ -9,8 +9,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 use boards::stratego::{
-    seat_name, EndReason, Illegal, Move, Options, Outcome, Position, Setup, SetupProblem,
-    Variant, BLUE, RED,
+    seat_name, EndReason, Illegal, Move, Options, Outcome, Position, Setup, SetupProblem, Variant,
+    BLUE, RED,
 };
 use boards::{BySeat, Game, Problems, Seat, Status};
 use rand::{Rng, SeedableRng};
@@ -217,11 +217,17 @@ pub fn result_line(demo: &Demo, summary: &Summary) -> String {
                     seat_name(winner.opponent())
                 ),
                 EndReason::NoMovesLeft => {
-                    format!("{} has no piece left that can move", seat_name(winner.opponent()))
+                    format!(
+                        "{} has no piece left that can move",
+                        seat_name(winner.opponent())
+                    )
                 }
                 other => other.to_string(),
             };
-            format!("Result: {} wins: {why}, after {moves} moves.", seat_name(winner))
+            format!(
+                "Result: {} wins: {why}, after {moves} moves.",
+                seat_name(winner)
+            )
         }
         Status::Drawn { reason } => format!("Result: a draw: {reason}, after {moves} moves."),
         Status::Ongoing => format!(
@@ -271,7 +277,10 @@ fn write_header(demo: &Demo, options: &Options, out: &mut impl Write) -> io::Res
             enemy_token(seat, '*'),
         )?,
     }
-    writeln!(out, "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack.")?;
+    writeln!(
+        out,
+        "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack."
+    )?;
     writeln!(out)
 }
 
