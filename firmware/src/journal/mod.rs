@@ -1,0 +1,108 @@
+//! The journal: every game as a versioned, append-only file of its set-up, every action and every
+//! chance outcome, each record synced before the players are told the result, so a power cut at
+//! any byte resumes at the last complete record.
+//!
+//! Generic over the game: a header type `H` (game, options, anything fixed at the start) and a
+//! record type `R` (set-up, action, chance outcome...), both plain serde types encoded with
+//! postcard.
+//!
+//! # Layers
+//! - Pure bytes: [`encode_header`], [`encode_record`] and [`decode`], which returns the header,
+//!   every intact record, and how the journal ends ([`Tail`]). `decode` never panics.
+//! - Storage: the [`Store`] trait (append, sync, read all, truncate) with [`MemStore`] for tests
+//!   and the simulator and [`FileStore`] for the SD card (`fdatasync` on every sync).
+//! - [`JournalWriter`]: `create` a journal, `append` records (written *and synced* before it
+//!   returns), `resume` one after a restart.
+//!
+//! # On-disk format, version 1
+//! All integers little-endian. CRC is CRC-32/ISO-HDLC (the zlib/PNG CRC).
+//!
+//! Header, at offset 0:
+//!
+//! | offset | bytes | field |
+//! |---|---|---|
+//! | 0 | 4 | magic `b"UMPJ"` ([`MAGIC`]) |
+//! | 4 | 2 | format version, `u16` ([`FORMAT_VERSION`] = 1) |
+//! | 6 | 4 | header payload length `L`, `u32`, at most [`MAX_HEADER_LEN`] |
+//! | 10 | `L` | header payload: postcard of `H` |
+//! | 10+`L` | 4 | CRC of bytes `0 .. 10+L` |
+//!
+//! Then records, back to back, each framed:
+//!
+//! | offset | bytes | field |
+//! |---|---|---|
+//! | 0 | 4 | payload length `N`, `u32`, at most [`MAX_RECORD_LEN`] |
+//! | 4 | 4 | CRC of the 4 length bytes |
+//! | 8 | `N` | record payload: postcard of `R` |
+//! | 8+`N` | 4 | CRC of frame bytes `0 .. 8+N` (length, its CRC, payload) |
+//!
+//! A record thus costs 12 bytes plus its payload.
+//!
+//! # Recovery
+//! Appends only ever add bytes at the end, so a power cut leaves a prefix of what was written.
+//! [`decode`] reads records until the first one it cannot trust and reports why in [`Tail`]:
+//! - [`Tail::Clean`]: the bytes end exactly after a record.
+//! - [`Tail::Torn`] at offset *n*: fewer bytes remain than the frame needs. This is the expected
+//!   result of a power cut mid-write; that record's action was never confirmed to the players, and
+//!   [`JournalWriter::resume`] cuts it off. A tail of nothing but zero bytes is also torn (some
+//!   filesystems grow a file before its data lands; no frame is all zeros).
+//! - [`Tail::Corrupt`] at offset *n*: a *complete* frame fails a check (length CRC, size bound,
+//!   record CRC, or postcard decoding). Nothing from *n* on is trusted, and `resume` refuses to
+//!   append after it unless told to with [`JournalWriter::resume_truncating_corruption`].
+//!
+//! The length has its own CRC so that a damaged length is reported as corruption where it is,
+//! rather than pointing past the end of the file and passing for a torn tail, which `resume` would
+//! silently cut off along with every later record.
+//!
+//! A bad header ([`HeaderError`]) recovers nothing: empty, truncated (the power went while the
+//! game was being created), not a journal, a newer format version, or damaged.
+//!
+//! # Versions
+//! [`FORMAT_VERSION`] covers this framing; a build reads every version up to its own and refuses
+//! newer ones ("update the umpire"). postcard is not self-describing, so the payload types are a
+//! schema too: enum variants only ever grow at the end, and golden bytes of old journals are kept
+//! in the tests. A game that must break its payload schema carries its own version in `H`.
+//!
+//! # Example
+//! ```
+//! use firmware::journal::{decode, JournalWriter, MemStore, Tail};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Debug, PartialEq, Serialize, Deserialize)]
+//! enum Record {
+//!     Action { from: u8, to: u8 },
+//!     Chance { face: u8 },
+//! }
+//!
+//! let mut journal = JournalWriter::create(MemStore::new(), &"stratego")?;
+//! journal.append(&Record::Action { from: 12, to: 22 })?;
+//! journal.append(&Record::Chance { face: 3 })?;
+//! // Only now tell the players.
+//!
+//! // The power goes halfway through the next record.
+//! let mut bytes = journal.into_store().into_bytes();
+//! bytes.extend_from_slice(&[2, 0, 0, 0, 0xAB]);
+//!
+//! let (mut journal, recovered) =
+//!     JournalWriter::<_, Record>::resume::<String>(MemStore::from_bytes(bytes))?;
+//! assert_eq!(recovered.header, "stratego");
+//! assert_eq!(recovered.records.len(), 2);
+//! assert!(matches!(recovered.tail, Tail::Torn { .. }));
+//!
+//! journal.append(&Record::Chance { face: 5 })?;
+//! let again = decode::<String, Record>(journal.store().as_bytes())?;
+//! assert_eq!(again.records.last(), Some(&Record::Chance { face: 5 }));
+//! assert_eq!(again.tail, Tail::Clean);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod crc;
+mod format;
+mod store;
+mod writer;
+
+pub use format::{decode, encode_header, encode_record};
+pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
+pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
+pub use store::{FileStore, MemStore, Store};
+pub use writer::{JournalError, JournalWriter};

@@ -1,0 +1,170 @@
+//! Where journal bytes live: a file on the SD card, or memory for tests and the simulator.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// An append-only byte store that can be made durable.
+///
+/// The journal needs nothing else: it appends whole frames, syncs before it reports success,
+/// reads everything back on resume, and cuts off a torn tail.
+pub trait Store {
+    /// Adds `bytes` at the end. They need not be durable until [`Store::sync`].
+    ///
+    /// # Errors
+    /// The underlying I/O error; the store may then hold part of `bytes`.
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()>;
+
+    /// Makes everything appended so far durable (survive a power cut).
+    ///
+    /// # Errors
+    /// The underlying I/O error; what reached the medium is then unknown.
+    fn sync(&mut self) -> io::Result<()>;
+
+    /// Every byte in the store, from the start.
+    ///
+    /// # Errors
+    /// The underlying I/O error.
+    fn read_all(&mut self) -> io::Result<Vec<u8>>;
+
+    /// Cuts the store to its first `len` bytes, durably; later appends follow them.
+    ///
+    /// # Errors
+    /// The underlying I/O error.
+    fn truncate(&mut self, len: usize) -> io::Result<()>;
+}
+
+/// A store in memory: for tests and the simulator. Never fails.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemStore {
+    bytes: Vec<u8>,
+}
+
+impl MemStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A store holding `bytes`, as if read back after a power cut.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        Self { bytes }
+    }
+
+    /// The bytes held.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes held, by value.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+impl Store for MemStore {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn read_all(&mut self) -> io::Result<Vec<u8>> {
+        Ok(self.bytes.clone())
+    }
+
+    fn truncate(&mut self, len: usize) -> io::Result<()> {
+        self.bytes.truncate(len);
+        Ok(())
+    }
+}
+
+/// A journal file, opened for appending; every [`Store::sync`] is an `fdatasync`.
+#[derive(Debug)]
+pub struct FileStore {
+    file: File,
+    path: PathBuf,
+}
+
+impl FileStore {
+    /// Creates a new, empty journal file at `path`, and makes its name durable by syncing the
+    /// directory that holds it. Never overwrites an existing file.
+    ///
+    /// # Errors
+    /// `AlreadyExists` if a file is there (resume it with [`FileStore::open`] or move it away),
+    /// or any other I/O error from creating the file or syncing its directory.
+    pub fn create(path: impl AsRef<Path>) -> io::Result<Self> {
+        let path = path.as_ref();
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create_new(true)
+            .open(path)?;
+        file.sync_all()?;
+        sync_parent_dir(path)?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing journal file at `path` to resume it.
+    ///
+    /// # Errors
+    /// `NotFound` if there is no file there, or any other I/O error from opening it.
+    pub fn open(path: impl AsRef<Path>) -> io::Result<Self> {
+        let path = path.as_ref();
+        let file = OpenOptions::new().read(true).append(true).open(path)?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The path the file was opened at.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Store for FileStore {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.file.write_all(bytes)
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+
+    fn read_all(&mut self) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        self.file.seek(SeekFrom::Start(0))?;
+        self.file.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn truncate(&mut self, len: usize) -> io::Result<()> {
+        let len = u64::try_from(len).map_err(io::Error::other)?;
+        self.file.set_len(len)?;
+        self.file.sync_all()
+    }
+}
+
+/// A new file's name is durable only once its directory is synced (ext4; see
+/// `notes/hardware.md` 6.3). Only Unix can open a directory to sync it.
+#[cfg(unix)]
+fn sync_parent_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_parent_dir(_path: &Path) -> io::Result<()> {
+    Ok(())
+}

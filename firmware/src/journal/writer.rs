@@ -1,0 +1,276 @@
+//! Appending to a journal in a [`Store`], durably, and resuming one after a power cut.
+
+use core::fmt;
+use core::marker::PhantomData;
+use std::io;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::format::{decode, encode_header, encode_record, Corruption, EncodeError, HeaderError};
+use super::format::{Recovered, Tail};
+use super::store::Store;
+
+/// Something went wrong writing or resuming a journal.
+#[derive(Debug)]
+pub enum JournalError {
+    /// The store failed.
+    Io {
+        /// What the journal was doing: "read", "write to", "sync" or "truncate".
+        doing: &'static str,
+        /// The store's error.
+        source: io::Error,
+    },
+    /// A header or record could not be encoded; nothing was written.
+    Encode(EncodeError),
+    /// The journal's header cannot be trusted; nothing can be recovered.
+    Header(HeaderError),
+    /// A record in the middle of the journal is damaged; [`JournalWriter::resume`] will not append
+    /// after it.
+    Corrupt {
+        /// Byte offset of the damaged record.
+        offset: usize,
+        /// Its index: the number of intact records before it.
+        index: usize,
+        /// What is wrong with it.
+        problem: Corruption,
+    },
+    /// [`JournalWriter::create`] found bytes already in the store.
+    NotEmpty {
+        /// Bytes found.
+        len: usize,
+    },
+    /// An earlier write or sync failed, so what the store holds is unknown.
+    Poisoned,
+}
+
+impl fmt::Display for JournalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io { doing, source } => write!(
+                f,
+                "could not {doing} the journal ({source}); check that the SD card is in place, \
+                 not full and not read-only, then resume the game"
+            ),
+            Self::Encode(e) => write!(f, "nothing was written to the journal: {e}"),
+            Self::Header(e) => e.fmt(f),
+            Self::Corrupt {
+                offset,
+                index,
+                problem,
+            } => write!(
+                f,
+                "record {index} at byte {offset} of the journal is damaged ({problem}); the \
+                 {index} records before it are intact. To resume from them and drop the rest, \
+                 resume with `JournalWriter::resume_truncating_corruption` (copy the file first \
+                 to keep the damaged part for inspection)"
+            ),
+            Self::NotEmpty { len } => write!(
+                f,
+                "the journal store already holds {len} bytes; resume that game, or move the file \
+                 away to start a new one"
+            ),
+            Self::Poisoned => f.write_str(
+                "an earlier journal write failed, so the end of the journal is unknown; resume \
+                 the journal from its store before appending again",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for JournalError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            Self::Encode(e) => Some(e),
+            Self::Header(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<HeaderError> for JournalError {
+    fn from(e: HeaderError) -> Self {
+        Self::Header(e)
+    }
+}
+
+impl From<EncodeError> for JournalError {
+    fn from(e: EncodeError) -> Self {
+        Self::Encode(e)
+    }
+}
+
+fn io_error(doing: &'static str) -> impl FnOnce(io::Error) -> JournalError {
+    move |source| JournalError::Io { doing, source }
+}
+
+/// The append end of one game's journal, records of type `R`, in a store `S`.
+///
+/// [`JournalWriter::append`] returns only once the record is synced to the store: tell the
+/// players the result after it returns, never before, and a power cut can lose nothing they saw.
+pub struct JournalWriter<S, R> {
+    store: S,
+    /// Bytes of header plus intact records in the store.
+    len: usize,
+    /// Records in the store.
+    records: usize,
+    /// Set when a write or sync failed: the store's end is unknown until resumed.
+    poisoned: bool,
+    _record: PhantomData<fn(&R)>,
+}
+
+impl<S: fmt::Debug, R> fmt::Debug for JournalWriter<S, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JournalWriter")
+            .field("store", &self.store)
+            .field("len", &self.len)
+            .field("records", &self.records)
+            .field("poisoned", &self.poisoned)
+            .finish()
+    }
+}
+
+impl<S: Store, R> JournalWriter<S, R> {
+    /// Starts a new journal in the empty `store`: writes and syncs the header.
+    ///
+    /// # Errors
+    /// [`JournalError::NotEmpty`] if the store holds anything (never overwrite a game),
+    /// [`JournalError::Encode`] if the header cannot be encoded, or [`JournalError::Io`].
+    pub fn create<H: Serialize>(mut store: S, header: &H) -> Result<Self, JournalError> {
+        let existing = store.read_all().map_err(io_error("read"))?;
+        if !existing.is_empty() {
+            return Err(JournalError::NotEmpty {
+                len: existing.len(),
+            });
+        }
+        let bytes = encode_header(header)?;
+        store.append(&bytes).map_err(io_error("write to"))?;
+        store.sync().map_err(io_error("sync"))?;
+        Ok(Self {
+            store,
+            len: bytes.len(),
+            records: 0,
+            poisoned: false,
+            _record: PhantomData,
+        })
+    }
+
+    /// Reopens the journal in `store` after a restart or power cut: the header and every record,
+    /// ready to replay. A torn final record is cut off (durably) so appends continue cleanly;
+    /// [`Recovered::tail`] says whether there was one.
+    ///
+    /// # Errors
+    /// [`JournalError::Header`] if the header cannot be trusted, [`JournalError::Corrupt`] if a
+    /// complete record is damaged (nothing is changed; see
+    /// [`JournalWriter::resume_truncating_corruption`]), or [`JournalError::Io`].
+    pub fn resume<H>(store: S) -> Result<(Self, Recovered<H, R>), JournalError>
+    where
+        H: DeserializeOwned,
+        R: DeserializeOwned,
+    {
+        Self::resume_with(store, false)
+    }
+
+    /// Like [`JournalWriter::resume`], but a damaged record is cut off too, with everything after
+    /// it: the game resumes from the intact records before it, and [`Recovered::tail`] still
+    /// reports the damage. Only on a person's explicit choice: later records are lost.
+    ///
+    /// # Errors
+    /// [`JournalError::Header`] if the header cannot be trusted, or [`JournalError::Io`].
+    pub fn resume_truncating_corruption<H>(
+        store: S,
+    ) -> Result<(Self, Recovered<H, R>), JournalError>
+    where
+        H: DeserializeOwned,
+        R: DeserializeOwned,
+    {
+        Self::resume_with(store, true)
+    }
+
+    fn resume_with<H>(
+        mut store: S,
+        truncate_corruption: bool,
+    ) -> Result<(Self, Recovered<H, R>), JournalError>
+    where
+        H: DeserializeOwned,
+        R: DeserializeOwned,
+    {
+        let bytes = store.read_all().map_err(io_error("read"))?;
+        let recovered: Recovered<H, R> = decode(&bytes)?;
+        match &recovered.tail {
+            Tail::Clean => {}
+            Tail::Torn { .. } => store
+                .truncate(recovered.valid_len)
+                .map_err(io_error("truncate"))?,
+            Tail::Corrupt {
+                offset,
+                index,
+                problem,
+            } => {
+                if !truncate_corruption {
+                    return Err(JournalError::Corrupt {
+                        offset: *offset,
+                        index: *index,
+                        problem: problem.clone(),
+                    });
+                }
+                store
+                    .truncate(recovered.valid_len)
+                    .map_err(io_error("truncate"))?;
+            }
+        }
+        let writer = Self {
+            store,
+            len: recovered.valid_len,
+            records: recovered.records.len(),
+            poisoned: false,
+            _record: PhantomData,
+        };
+        Ok((writer, recovered))
+    }
+
+    /// Appends `record` and syncs it: when this returns `Ok`, the record survives a power cut.
+    ///
+    /// # Errors
+    /// [`JournalError::Encode`] if the record cannot be encoded (nothing written; the journal
+    /// stays usable); [`JournalError::Io`] if the store fails, after which the writer refuses
+    /// further appends with [`JournalError::Poisoned`] until the journal is resumed.
+    pub fn append(&mut self, record: &R) -> Result<(), JournalError>
+    where
+        R: Serialize,
+    {
+        if self.poisoned {
+            return Err(JournalError::Poisoned);
+        }
+        let bytes = encode_record(record)?;
+        // Poisoned until both steps succeed: a failed write may leave part of a frame behind.
+        self.poisoned = true;
+        self.store.append(&bytes).map_err(io_error("write to"))?;
+        self.store.sync().map_err(io_error("sync"))?;
+        self.poisoned = false;
+        self.len += bytes.len();
+        self.records += 1;
+        Ok(())
+    }
+
+    /// Records in the journal.
+    pub fn record_count(&self) -> usize {
+        self.records
+    }
+
+    /// Bytes in the journal: header plus records.
+    pub fn len_bytes(&self) -> usize {
+        self.len
+    }
+
+    /// The store, to inspect.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Gives the store back, for instance to resume from it after an error.
+    pub fn into_store(self) -> S {
+        self.store
+    }
+}
