@@ -281,7 +281,7 @@ pub enum Illegal {
     NotYours(Square),
     /// Bombs and the Flag never move.
     Immovable(Square),
-    /// The target is a lake.
+    /// The target is a lake, or a Scout's path crosses one.
     Lake(Square),
     /// One's own piece stands on the target.
     OwnPiece(Square),
@@ -302,7 +302,7 @@ impl fmt::Display for Illegal {
         match self {
             Illegal::GameOver => f.write_str("the game is over"),
             Illegal::SameSquare(s) => write!(f, "the piece on {s} must move to another square"),
-            Illegal::Empty(s) => write!(f, "there is no piece on {s}"),
+            Illegal::Empty(s) => write!(f, "there is no piece on {s}: move one of your pieces"),
             Illegal::NotYours(s) => {
                 write!(f, "the piece on {s} is not yours: move one of your own")
             }
@@ -311,17 +311,24 @@ impl fmt::Display for Illegal {
                 "the piece on {s} cannot move (Bombs and the Flag stay put): move another"
             ),
             Illegal::Lake(s) => write!(f, "{s} is a lake: go around it"),
-            Illegal::OwnPiece(s) => write!(f, "your own piece stands on {s}"),
+            Illegal::OwnPiece(s) => write!(
+                f,
+                "your own piece stands on {s}: move to an empty square or onto an enemy"
+            ),
             Illegal::NotStraight => f.write_str("pieces move straight, never diagonally"),
-            Illegal::TooFar => f.write_str("only a Scout moves more than one square"),
+            Illegal::TooFar => {
+                f.write_str("only a Scout moves more than one square: move one square")
+            }
             Illegal::Blocked(s) => write!(f, "{s} is in the way: pieces never jump"),
             Illegal::TwoSquares(n) => write!(
                 f,
-                "two-squares rule: no more than {n} moves in a row between the same two squares"
+                "two-squares rule: no more than {n} moves in a row between the same two squares; \
+                 move another piece or to another square"
             ),
-            Illegal::MoreSquares => {
-                f.write_str("more-squares rule: this chasing move repeats a position of the chase")
-            }
+            Illegal::MoreSquares => f.write_str(
+                "more-squares rule: this chasing move repeats a position of the chase; \
+                 make another move",
+            ),
         }
     }
 }
@@ -799,6 +806,9 @@ impl Position {
             while at != to {
                 match self.cells[at] {
                     EMPTY => at = at.wrapping_add(step),
+                    // On a straight path between two squares of the board a wall is a lake: "We
+                    // will not swim or jump; we must march around."
+                    WALL => return Err(Illegal::Lake(Square::from_pad(at))),
                     _ => return Err(Illegal::Blocked(Square::from_pad(at))),
                 }
             }
@@ -964,7 +974,16 @@ impl Game for Position {
         if self.flag_taken_by.is_some() {
             return Err(Illegal::GameOver);
         }
-        self.check_move(action)
+        // The game also ends when the player to move has no legal move (see `status`); then every
+        // move is refused, and the reason is that the game is over, not what is wrong with the
+        // move. Only refused moves pay for the look at the move list.
+        self.check_move(action).map_err(|reason| {
+            if self.legal_moves().is_empty() {
+                Illegal::GameOver
+            } else {
+                reason
+            }
+        })
     }
 
     fn play_unchecked(&mut self, action: &Move) -> Outcome {
