@@ -620,7 +620,15 @@ impl Position {
             return;
         }
         self.pseudo_moves(self.to_move, out);
-        if self.options.two_squares.is_some() || self.options.more_squares {
+        // The two-squares rule can only refuse a move once the run has reached its limit, and
+        // the more-squares rule only during a chase: skip the filtering pass otherwise.
+        let seat = self.to_move;
+        let two_squares = self
+            .options
+            .two_squares
+            .is_some_and(|limit| self.runs[seat].count >= limit);
+        let more_squares = self.options.more_squares && !self.chase[seat].is_empty();
+        if two_squares || more_squares {
             out.retain(|m| self.repetition_rule(m.from.pad(), m.to.pad()).is_ok());
         }
     }
