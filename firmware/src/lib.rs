@@ -7,3 +7,4 @@
 
 pub mod journal;
 pub mod sensing;
+pub mod ui;

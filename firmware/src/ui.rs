@@ -1,0 +1,165 @@
+//! What the umpire shows: typed screens, decided by the referee and drawn by `screens`.
+//!
+//! Announcements are values, rendered to pixels only at the screen (STYLE 8). Everything in a
+//! [`Screen`] is already public: the OLED faces the whole table, so the referee must never put
+//! into a screen what the rules keep from either seat. Texts are short plain ASCII; the renderer
+//! wraps and, where it must, shortens them to fit 128x64.
+
+use std::string::String;
+use std::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+/// A time of day on a game's clock (Waterloo's 11:00, 11:30, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClockTime {
+    /// Hours, 0-23.
+    pub hour: u8,
+    /// Minutes, 0-59.
+    pub minute: u8,
+}
+
+/// The status line shown at the top of every in-play screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StatusLine {
+    /// Game turn (Waterloo) or move number (Stratego), from 1.
+    pub turn: u32,
+    /// The game's clock time, for games that have one.
+    pub clock: Option<ClockTime>,
+    /// Short name of the side to act ("Red", "French").
+    pub to_act: String,
+    /// Actions the side to act has left this turn, for games with several.
+    pub actions_left: Option<u8>,
+    /// Turns until reinforcements (the Prussians) arrive, while they are due.
+    pub reinforcements_in: Option<u8>,
+    /// Real seconds the side to act has used this turn.
+    pub elapsed_s: u32,
+    /// Optional per-turn limit in seconds: past it the status line warns.
+    pub limit_s: Option<u32>,
+}
+
+impl StatusLine {
+    /// Whether the side to act has gone past the per-turn limit.
+    pub fn over_time(&self) -> bool {
+        self.limit_s.is_some_and(|limit| self.elapsed_s > limit)
+    }
+}
+
+/// A square that differs from what the umpire expects, and what belongs there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Difference {
+    /// The place, as written on the board ("e4", "reserve 3").
+    pub place: String,
+    /// What belongs there: "empty", "Red piece", "Blue Scout" (only ranks both players know).
+    pub belongs: String,
+}
+
+/// One instruction for the players' hands after a decision ("remove e5", "Red Miner to e5").
+pub type HandStep = String;
+
+/// Everything the OLED can show.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Screen {
+    /// Starting up.
+    Boot {
+        /// Firmware version.
+        version: String,
+        /// What is happening ("checking the board", "resuming game 12").
+        detail: String,
+    },
+    /// Choosing a game or a variant: OK selects, Die moves down, Back goes up a level.
+    Choice {
+        /// What is being chosen ("Game", "Rules").
+        title: String,
+        /// The entries.
+        entries: Vec<String>,
+        /// The highlighted entry.
+        selected: usize,
+    },
+    /// Set-up guidance for one seat ("Red: place 6 Bombs, then press OK").
+    Setup {
+        /// Which seat is setting up.
+        seat: String,
+        /// What to do now.
+        instruction: String,
+        /// Pieces placed so far in this step.
+        placed: u16,
+        /// Pieces this step needs.
+        needed: u16,
+    },
+    /// A set-up or a file has problems: each listed, with how to fix it.
+    Problems {
+        /// What was checked ("Red set-up").
+        title: String,
+        /// Every problem found.
+        problems: Vec<String>,
+    },
+    /// In play, waiting for the side to act.
+    Play {
+        /// The status line.
+        status: StatusLine,
+        /// What the players should do ("Red to move", "lift the target").
+        prompt: String,
+    },
+    /// A move was accepted.
+    MoveAccepted {
+        /// The status line after the move.
+        status: StatusLine,
+        /// The move as written ("b4-b6").
+        mv: String,
+    },
+    /// A move was refused.
+    Illegal {
+        /// The status line.
+        status: StatusLine,
+        /// Why ("a4-b5: pieces move straight, never diagonally").
+        reason: String,
+        /// What to do with the hands ("put the piece back on a4").
+        fix: String,
+    },
+    /// A battle: both ranks as the rules reveal them, the winner, and what the hands must do.
+    Battle {
+        /// The attacker ("Red Miner").
+        attacker: String,
+        /// The defender ("Blue Bomb").
+        defender: String,
+        /// Who won ("Miner wins", "both removed").
+        result: String,
+        /// What to do with each piece.
+        hands: Vec<HandStep>,
+    },
+    /// A die was rolled (by the umpire or entered from a physical die).
+    DieRoll {
+        /// The face ("Red+").
+        face: String,
+        /// What it means now.
+        meaning: String,
+    },
+    /// The sensed board differs from every legal continuation.
+    Mismatch {
+        /// Each differing place and what belongs there.
+        differences: Vec<Difference>,
+    },
+    /// The board matches an earlier position: confirm the takeback with OK, or Back to keep
+    /// playing.
+    Takeback {
+        /// Moves that would be taken back.
+        moves_back: u32,
+        /// The move number play would return to.
+        to_move_number: u32,
+    },
+    /// The game is over.
+    GameOver {
+        /// Who won, or "Draw".
+        result: String,
+        /// Why.
+        reason: String,
+    },
+    /// Something is wrong outside the game (a sensor, a file): what and how to fix it.
+    Error {
+        /// What went wrong.
+        message: String,
+        /// How to fix it.
+        fix: String,
+    },
+}
