@@ -1,0 +1,671 @@
+//! The OLED screens: golden images, drawing bounds, and what each screen change costs on I2C.
+//!
+//! Golden images live in `firmware/tests/screens/*.png`, each pixel of the 128x64 screen drawn as
+//! a 4x4 block (512x256, 8-bit grey: lit pixels white) so they can be read in any image viewer.
+//! When a screen changes on purpose, re-bless them all with one command:
+//!
+//! ```text
+//! UMPIRE_BLESS=1 cargo test -p umpire-firmware --test screens
+//! ```
+//!
+//! On a mismatch the test writes the new rendering next to the golden as `NAME.actual.png` and
+//! fails naming both files.
+
+use std::path::{Path, PathBuf};
+
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
+use embedded_hal_mock::eh1::i2c::{Mock as I2cMock, Transaction};
+use firmware::display::{CountingI2c, Display, PushPlan, Tally};
+use firmware::screens::{self, Frame, Region, HEIGHT, WIDTH};
+use firmware::ui::{ClockTime, Difference, Screen, StatusLine};
+
+/// Each screen pixel becomes a SCALE x SCALE block in the PNG.
+const SCALE: usize = 4;
+
+fn stratego_status(elapsed_s: u32) -> StatusLine {
+    StatusLine {
+        turn: 34,
+        clock: None,
+        to_act: "Red".into(),
+        actions_left: None,
+        reinforcements_in: None,
+        elapsed_s,
+        limit_s: None,
+    }
+}
+
+fn waterloo_status(elapsed_s: u32) -> StatusLine {
+    StatusLine {
+        turn: 12,
+        clock: Some(ClockTime {
+            hour: 16,
+            minute: 30,
+        }),
+        to_act: "French".into(),
+        actions_left: Some(3),
+        reinforcements_in: Some(1),
+        elapsed_s,
+        limit_s: Some(300),
+    }
+}
+
+fn diffs(n: usize) -> Vec<Difference> {
+    let all = [
+        ("e4", "empty"),
+        ("e5", "Red piece"),
+        ("b6", "Blue Scout"),
+        ("reserve 3", "Blue Marshal"),
+        ("j10", "empty"),
+        ("a1", "Red piece"),
+        ("c7", "Blue piece"),
+        ("d2", "empty"),
+        ("h9", "Red Bomb"),
+    ];
+    all.iter()
+        .cycle()
+        .take(n)
+        .map(|(place, belongs)| Difference {
+            place: (*place).into(),
+            belongs: (*belongs).into(),
+        })
+        .collect()
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_string()).collect()
+}
+
+/// Every screen variant, with edge cases, by golden-file name.
+fn examples() -> Vec<(&'static str, Screen)> {
+    vec![
+        (
+            "boot",
+            Screen::Boot {
+                version: "0.1.0".into(),
+                detail: "checking the board".into(),
+            },
+        ),
+        (
+            "choice",
+            Screen::Choice {
+                title: "Game".into(),
+                entries: strings(&["Stratego Original", "Stratego Duel", "Stratego: Waterloo"]),
+                selected: 1,
+            },
+        ),
+        (
+            "choice_scrolled",
+            Screen::Choice {
+                title: "Waterloo rules".into(),
+                entries: strings(&[
+                    "Basic",
+                    "Standard",
+                    "Expert",
+                    "Scenario: Hougoumont",
+                    "Scenario: La Haye Sainte and the centre",
+                    "Scenario: Plancenoit",
+                    "Start the battle early",
+                    "Custom",
+                ]),
+                selected: 4,
+            },
+        ),
+        (
+            "setup",
+            Screen::Setup {
+                seat: "Red".into(),
+                instruction: "Place 6 Bombs, then press OK".into(),
+                placed: 4,
+                needed: 6,
+            },
+        ),
+        (
+            "problems",
+            Screen::Problems {
+                title: "Red set-up".into(),
+                problems: strings(&["no Flag: place it on your back rows", "9 Scouts (max 8)"]),
+            },
+        ),
+        (
+            "problems_many",
+            Screen::Problems {
+                title: "Layout file waterloo-12x10.toml".into(),
+                problems: strings(&[
+                    "line 3: unknown terrain 'swamp'; use wood, farm or hill",
+                    "Prussian entry square m4 is off the board",
+                    "line 9: two lakes overlap at e5",
+                    "flank 4 is not a flank; use 1, 2 or 3",
+                ]),
+            },
+        ),
+        (
+            "play_stratego",
+            Screen::Play {
+                status: stratego_status(83),
+                prompt: "Red to move".into(),
+            },
+        ),
+        (
+            "play_waterloo",
+            Screen::Play {
+                status: waterloo_status(252),
+                prompt: "lift the target".into(),
+            },
+        ),
+        (
+            "play_over_time",
+            Screen::Play {
+                status: waterloo_status(412),
+                prompt: "French to act".into(),
+            },
+        ),
+        (
+            "play_long_prompt",
+            Screen::Play {
+                status: stratego_status(5),
+                prompt:
+                    "Put the Scout down on the square it stops on, or back on b4 to cancel the \
+                         move, then wait for the board to settle before lifting another piece"
+                        .into(),
+            },
+        ),
+        (
+            "move_accepted",
+            Screen::MoveAccepted {
+                status: stratego_status(91),
+                mv: "b4-b6".into(),
+            },
+        ),
+        (
+            "illegal",
+            Screen::Illegal {
+                status: stratego_status(17),
+                reason: "a4-b5: pieces move straight, never diagonally".into(),
+                fix: "put the piece back on a4".into(),
+            },
+        ),
+        (
+            "illegal_waterloo_long",
+            Screen::Illegal {
+                status: waterloo_status(40),
+                reason: "f6-f8: cavalry may not move through an enemy unit's square or across a \
+                         river except at a bridge"
+                    .into(),
+                fix: "put the cavalry back on f6 and choose another path".into(),
+            },
+        ),
+        (
+            "battle",
+            Screen::Battle {
+                attacker: "Red Miner".into(),
+                defender: "Blue Bomb".into(),
+                result: "Miner wins".into(),
+                hands: strings(&["remove the Bomb from e5", "Red Miner to e5"]),
+            },
+        ),
+        (
+            "battle_long",
+            Screen::Battle {
+                attacker: "French Heavy Cavalry".into(),
+                defender: "Allied Guard Infantry".into(),
+                result: "both removed".into(),
+                hands: strings(&[
+                    "remove the French Heavy Cavalry from f6",
+                    "remove the Allied Guard Infantry from f7",
+                    "French: one action left",
+                ]),
+            },
+        ),
+        (
+            "die_roll",
+            Screen::DieRoll {
+                face: "Red+".into(),
+                meaning: "Red wins the battle and may pursue".into(),
+            },
+        ),
+        (
+            "mismatch",
+            Screen::Mismatch {
+                differences: diffs(3),
+            },
+        ),
+        (
+            "mismatch_many",
+            Screen::Mismatch {
+                differences: diffs(9),
+            },
+        ),
+        (
+            "takeback",
+            Screen::Takeback {
+                moves_back: 2,
+                to_move_number: 14,
+            },
+        ),
+        (
+            "game_over",
+            Screen::GameOver {
+                result: "Blue wins".into(),
+                reason: "Red's Flag was captured".into(),
+            },
+        ),
+        (
+            "error",
+            Screen::Error {
+                message: "Square e4 reads occupied with no piece on it".into(),
+                fix: "check the reed switch under e4, then press OK".into(),
+            },
+        ),
+    ]
+}
+
+// ----- PNG ------------------------------------------------------------------------------------
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("screens")
+}
+
+/// The frame as 8-bit grey pixels, scaled.
+fn to_grey(frame: &Frame) -> Vec<u8> {
+    let (w, h) = (WIDTH * SCALE, HEIGHT * SCALE);
+    let mut out = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            if frame.pixel(x / SCALE, y / SCALE) {
+                out[y * w + x] = 0xFF;
+            }
+        }
+    }
+    out
+}
+
+fn write_png(path: &Path, grey: &[u8]) {
+    let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("create {path:?}: {e}"));
+    let mut encoder = png::Encoder::new(
+        std::io::BufWriter::new(file),
+        (WIDTH * SCALE) as u32,
+        (HEIGHT * SCALE) as u32,
+    );
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().expect("png header");
+    writer.write_image_data(grey).expect("png data");
+}
+
+fn read_png(path: &Path) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(path).ok()?;
+    let decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let mut reader = decoder.read_info().ok()?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).ok()?;
+    if info.color_type != png::ColorType::Grayscale
+        || info.bit_depth != png::BitDepth::Eight
+        || info.width as usize != WIDTH * SCALE
+        || info.height as usize != HEIGHT * SCALE
+    {
+        return None;
+    }
+    buf.truncate(info.buffer_size());
+    Some(buf)
+}
+
+#[test]
+fn screens_match_golden_images() {
+    let bless = std::env::var_os("UMPIRE_BLESS").is_some_and(|v| v != "0");
+    let dir = golden_dir();
+    std::fs::create_dir_all(&dir).expect("golden dir");
+    let mut failures = Vec::new();
+    for (name, screen) in examples() {
+        let grey = to_grey(&screens::render(&screen));
+        let golden = dir.join(format!("{name}.png"));
+        let actual = dir.join(format!("{name}.actual.png"));
+        if bless {
+            write_png(&golden, &grey);
+            let _ = std::fs::remove_file(&actual);
+            continue;
+        }
+        match read_png(&golden) {
+            Some(expected) if expected == grey => {
+                let _ = std::fs::remove_file(&actual);
+            }
+            found => {
+                write_png(&actual, &grey);
+                let why = if found.is_some() {
+                    "differs"
+                } else {
+                    "is missing or unreadable"
+                };
+                failures.push(format!(
+                    "{} {why}; see {}",
+                    golden.display(),
+                    actual.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} screen(s) changed:\n  {}\nIf the change is intended, re-bless with \
+         `UMPIRE_BLESS=1 cargo test -p umpire-firmware --test screens`",
+        failures.len(),
+        failures.join("\n  ")
+    );
+}
+
+// ----- bounds -------------------------------------------------------------------------------------
+
+/// A target as large as the screen that refuses any pixel outside it.
+struct Strict {
+    outside: Vec<Point>,
+}
+
+impl OriginDimensions for Strict {
+    fn size(&self) -> Size {
+        Size::new(WIDTH as u32, HEIGHT as u32)
+    }
+}
+
+impl DrawTarget for Strict {
+    type Color = BinaryColor;
+    type Error = core::convert::Infallible;
+    fn draw_iter<I: IntoIterator<Item = Pixel<BinaryColor>>>(
+        &mut self,
+        pixels: I,
+    ) -> Result<(), Self::Error> {
+        for Pixel(p, _) in pixels {
+            if p.x < 0 || p.y < 0 || p.x >= WIDTH as i32 || p.y >= HEIGHT as i32 {
+                self.outside.push(p);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn no_screen_draws_outside_128x64() {
+    let mut extreme = examples();
+    extreme.push((
+        "huge",
+        Screen::Problems {
+            title: "x".repeat(200),
+            problems: vec!["y".repeat(500); 50],
+        },
+    ));
+    extreme.push((
+        "huge_play",
+        Screen::Illegal {
+            status: StatusLine {
+                turn: u32::MAX,
+                clock: Some(ClockTime {
+                    hour: 23,
+                    minute: 59,
+                }),
+                to_act: "Z".repeat(100),
+                actions_left: Some(u8::MAX),
+                reinforcements_in: Some(u8::MAX),
+                elapsed_s: u32::MAX,
+                limit_s: Some(0),
+            },
+            reason: "w ".repeat(300),
+            fix: "f".repeat(300),
+        },
+    ));
+    extreme.push((
+        "empty_choice",
+        Screen::Choice {
+            title: String::new(),
+            entries: Vec::new(),
+            selected: 7,
+        },
+    ));
+    extreme.push((
+        "empty_texts",
+        Screen::Battle {
+            attacker: String::new(),
+            defender: String::new(),
+            result: String::new(),
+            hands: Vec::new(),
+        },
+    ));
+    for (name, screen) in extreme {
+        let mut strict = Strict {
+            outside: Vec::new(),
+        };
+        let Ok(()) = screens::draw(&screen, &mut strict);
+        assert!(
+            strict.outside.is_empty(),
+            "{name} drew {} pixels outside the screen, e.g. {:?}",
+            strict.outside.len(),
+            strict.outside.first()
+        );
+    }
+}
+
+// ----- bytes on the wire ------------------------------------------------------------------
+
+/// What the bus carries for the panel to go from `from` (or from unknown: a full frame) to `to`,
+/// not counting the one-off init.
+fn cost(from: Option<&Screen>, to: &Screen, plan: PushPlan) -> Tally {
+    let bus = CountingI2c::new();
+    let mut display = Display::new(bus.clone());
+    display.set_plan(plan);
+    display.init().expect("counting bus never fails");
+    if let Some(from) = from {
+        display.show_screen(from).expect("counting bus never fails");
+    }
+    bus.reset();
+    display.show_screen(to).expect("counting bus never fails");
+    bus.tally()
+}
+
+/// Typical transitions with the budget each must stay within (wire bytes, rectangles plan).
+fn transitions() -> Vec<(&'static str, Option<Screen>, Screen, usize)> {
+    let ex: std::collections::HashMap<_, _> = examples().into_iter().collect();
+    let get = |n: &str| ex.get(n).cloned().expect("example");
+    let play = get("play_stratego");
+    let battle = get("battle");
+    vec![
+        ("full frame (first show)", None, get("boot"), 1162),
+        ("boot -> choice", Some(get("boot")), get("choice"), 1100),
+        (
+            "choice: highlight down",
+            Some(get("choice")),
+            {
+                let mut c = get("choice");
+                if let Screen::Choice { selected, .. } = &mut c {
+                    *selected = 2;
+                }
+                c
+            },
+            480,
+        ),
+        (
+            "setup: one more placed",
+            Some(get("setup")),
+            {
+                let mut s = get("setup");
+                if let Screen::Setup { placed, .. } = &mut s {
+                    *placed += 1;
+                }
+                s
+            },
+            150,
+        ),
+        (
+            "play -> move accepted",
+            Some(play.clone()),
+            get("move_accepted"),
+            480,
+        ),
+        ("play -> illegal", Some(play.clone()), get("illegal"), 1000),
+        ("play -> battle", Some(play.clone()), battle.clone(), 1050),
+        ("battle -> play", Some(battle), play.clone(), 1050),
+        (
+            "clock tick 01:23 -> 01:24",
+            Some(play.clone()),
+            Screen::Play {
+                status: stratego_status(84),
+                prompt: "Red to move".into(),
+            },
+            40,
+        ),
+        (
+            "clock tick 04:59 -> 05:00",
+            Some(get("play_waterloo")),
+            Screen::Play {
+                status: waterloo_status(300),
+                prompt: "lift the target".into(),
+            },
+            60,
+        ),
+        (
+            "over the limit 05:00 -> !05:01",
+            Some(Screen::Play {
+                status: waterloo_status(300),
+                prompt: "lift the target".into(),
+            }),
+            Screen::Play {
+                status: waterloo_status(301),
+                prompt: "lift the target".into(),
+            },
+            80,
+        ),
+        ("play -> mismatch", Some(play.clone()), get("mismatch"), 900),
+        (
+            "mismatch: one fixed (3 -> 2)",
+            Some(get("mismatch")),
+            Screen::Mismatch {
+                differences: diffs(3).into_iter().skip(1).collect(),
+            },
+            700,
+        ),
+    ]
+}
+
+#[test]
+fn screen_changes_stay_within_their_i2c_budget() {
+    println!(
+        "| transition | rectangles: writes / wire bytes / us @400k | bounding box: writes / \
+         wire bytes / us @400k |"
+    );
+    println!("|---|---|---|");
+    let mut over = Vec::new();
+    for (name, from, to, budget) in transitions() {
+        let rects = cost(from.as_ref(), &to, PushPlan::Rectangles);
+        let bbox = cost(from.as_ref(), &to, PushPlan::BoundingBox);
+        println!(
+            "| {name} | {} / {} / {} | {} / {} / {} |",
+            rects.transactions,
+            rects.wire_bytes(),
+            rects.micros_at(400_000),
+            bbox.transactions,
+            bbox.wire_bytes(),
+            bbox.micros_at(400_000)
+        );
+        assert!(
+            rects.wire_bytes() <= bbox.wire_bytes(),
+            "{name}: rectangles cost more than the bounding box"
+        );
+        if rects.wire_bytes() > budget {
+            over.push(format!("{name}: {} > {budget}", rects.wire_bytes()));
+        }
+    }
+    assert!(over.is_empty(), "over budget: {over:?}");
+}
+
+#[test]
+fn showing_the_same_screen_again_sends_nothing() {
+    let mut display = Display::new(CountingI2c::new());
+    for (_, screen) in examples() {
+        display
+            .show_screen(&screen)
+            .expect("counting bus never fails");
+        let again = display
+            .show_screen(&screen)
+            .expect("counting bus never fails");
+        assert_eq!(again.regions, 0);
+    }
+}
+
+#[test]
+fn a_full_frame_costs_what_the_hardware_notes_say() {
+    // 64 data writes of 1 + 16 bytes and 2 window commands of 4 bytes, plus 66 address bytes.
+    let bus = CountingI2c::new();
+    let mut display = Display::new(bus.clone());
+    display.init().expect("counting bus never fails");
+    bus.reset();
+    display
+        .show(&Frame::new())
+        .expect("counting bus never fails");
+    let tally = bus.tally();
+    assert_eq!(tally.transactions, 66);
+    assert_eq!(tally.bytes_written, 64 * 17 + 2 * 4);
+    assert_eq!(tally.wire_bytes(), Region::FULL.wire_bytes());
+}
+
+// ----- the protocol, byte for byte ---------------------------------------------------------------
+
+const ADDR: u8 = 0x3C;
+
+fn command(bytes: &[u8]) -> Transaction {
+    let mut v = vec![0x00];
+    v.extend_from_slice(bytes);
+    Transaction::write(ADDR, v)
+}
+
+fn data(bytes: &[u8]) -> Transaction {
+    let mut v = vec![0x40];
+    v.extend_from_slice(bytes);
+    Transaction::write(ADDR, v)
+}
+
+#[test]
+fn a_small_change_is_one_window_and_its_bytes() {
+    let mut expected = vec![
+        // init: display off, clock, multiplex 63, offset 0, start line 0, charge pump, horizontal
+        // addressing, COM pins, segment remap + COM scan (rotation), contrast, precharge, VCOMH,
+        // resume from RAM, normal (not inverted), no scrolling, display on.
+        command(&[0xAE]),
+        command(&[0xD5, 0x80]),
+        command(&[0xA8, 0x3F]),
+        command(&[0xD3, 0x00]),
+        command(&[0x40]),
+        command(&[0x8D, 0x14]),
+        command(&[0x20, 0x00]),
+        command(&[0xDA, 0x12]),
+        command(&[0xA1]),
+        command(&[0xC8]),
+        command(&[0xD9, 0x21]),
+        command(&[0x81, 0x5F]),
+        command(&[0xDB, 0x40]),
+        command(&[0xA4]),
+        command(&[0xA6]),
+        command(&[0x2E]),
+        command(&[0xAF]),
+        // first show: the whole (dark) frame
+        command(&[0x21, 0, 127]),
+        command(&[0x22, 0, 7]),
+    ];
+    expected.extend((0..64).map(|_| data(&[0; 16])));
+    // then one lit pixel at (40, 20) and one at (42, 23): page 2, columns 40..=42.
+    expected.extend([
+        command(&[0x21, 40, 42]),
+        command(&[0x22, 2, 2]),
+        data(&[0x10, 0x00, 0x80]),
+    ]);
+    let mut i2c = I2cMock::new(&expected);
+    let mut display = Display::new(i2c.clone());
+    display.init().expect("init");
+    let mut frame = Frame::new();
+    display.show(&frame).expect("full frame");
+    frame.set_pixel(40, 20, true);
+    frame.set_pixel(42, 23, true);
+    let pushed = display.show(&frame).expect("small change");
+    assert_eq!(pushed.regions, 1);
+    assert_eq!(pushed.data_bytes, 3);
+    drop(display);
+    i2c.done();
+}
