@@ -439,17 +439,14 @@ where
         let prussians = status
             .reinforcements_in
             .map(|n| format!("Prussians in {n}"));
+        let mut room = cols;
         if let Some(a) = actions {
-            draw_line(
-                target,
-                SMALL,
-                &truncate(&a, 10),
-                Point::new(0, y),
-                Ink::Normal,
-            )?;
+            let a = truncate(&a, 10);
+            room = cols.saturating_sub(char_len(&a) + 1);
+            draw_line(target, SMALL, &a, Point::new(0, y), Ink::Normal)?;
         }
         if let Some(p) = prussians {
-            let p = truncate(&p, cols - 11);
+            let p = truncate(&p, room);
             let x = W - cell * i32::try_from(char_len(&p)).unwrap_or(0);
             draw_line(target, SMALL, &p, Point::new(x, y), Ink::Normal)?;
         }

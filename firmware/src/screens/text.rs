@@ -83,8 +83,9 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
                     continue;
                 }
                 // A word longer than a whole line: fill this line, carry the rest on.
-                let room = cols - line_len - gap;
-                if room < 2 {
+                let room = cols.saturating_sub(line_len + gap);
+                // Start a fresh line rather than leave a one-letter stub after other words.
+                if line_len > 0 && room < 2 {
                     lines.push(core::mem::take(&mut line));
                     line_len = 0;
                     continue;
@@ -92,7 +93,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
                 if gap == 1 {
                     line.push(' ');
                 }
-                line.extend(word[..room].iter());
+                line.extend(word.iter().take(room));
                 word.drain(..room);
                 lines.push(core::mem::take(&mut line));
                 line_len = 0;
@@ -236,6 +237,45 @@ mod tests {
     fn splits_words_longer_than_a_line() {
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("xy abcdefghij", 5), ["xy ab", "cdefg", "hij"]);
+    }
+
+    #[test]
+    fn a_long_word_after_a_full_line_starts_a_new_one() {
+        assert_eq!(wrap("abcde fghijklm", 5), ["abcde", "fghij", "klm"]);
+    }
+
+    #[test]
+    fn every_line_fits_whatever_the_text() {
+        let words = [
+            "a",
+            "bb",
+            "ccc",
+            "dddddddd",
+            "eeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+            "f-g",
+            "",
+        ];
+        for cols in 1..30 {
+            for seed in 0..200usize {
+                let text: Vec<&str> = (0..seed % 13)
+                    .map(|i| words[(seed * 7 + i * 3) % words.len()])
+                    .collect();
+                let text = text.join(if seed % 2 == 0 { " " } else { "  " });
+                let lines = wrap(&text, cols);
+                assert!(
+                    lines.iter().all(|l| char_len(l) <= cols),
+                    "{text:?} at {cols}"
+                );
+                let joined: String = lines.concat().split_whitespace().collect();
+                let original: String = text.split_whitespace().collect();
+                assert_eq!(joined, original, "{text:?} at {cols} lost text");
+                for max in 0..4 {
+                    let kept = wrap_clamped(&text, cols, max);
+                    assert!(kept.len() <= max);
+                    assert!(kept.iter().all(|l| char_len(l) <= cols));
+                }
+            }
+        }
     }
 
     #[test]
