@@ -191,17 +191,8 @@ where
         if chip > 0 {
             let head: String = line.chars().take(chip).collect();
             let tail: String = line.chars().skip(chip).collect();
-            // One lit column before the label so it reads as a chip, not a cut letter.
-            fill(
-                target,
-                Rectangle::new(
-                    Point::new(left - 1, y),
-                    Size::new(1, font.character_size.height),
-                ),
-                BinaryColor::On,
-            )?;
-            draw_line(target, font, &head, Point::new(left, y), Ink::Inverted)?;
             let head_w = px(width_of(font, chip) + font.character_spacing);
+            draw_line(target, font, &head, Point::new(left, y), Ink::Inverted)?;
             draw_line(
                 target,
                 font,
@@ -209,6 +200,17 @@ where
                 Point::new(left + head_w, y),
                 Ink::Normal,
             )?;
+            // A lit column either side of the label so it reads as a chip, not cut letters.
+            let height = font.character_size.height;
+            for edge in [left - 1, left + px(width_of(font, chip))] {
+                if (0..W).contains(&edge) {
+                    fill(
+                        target,
+                        Rectangle::new(Point::new(edge, y), Size::new(1, height)),
+                        BinaryColor::On,
+                    )?;
+                }
+            }
         } else {
             draw_line(target, font, line, Point::new(left, y), Ink::Normal)?;
         }
