@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod config;
 pub mod journal;
 pub mod sensing;
 pub mod ui;
