@@ -4,6 +4,10 @@
 //! - [`Mfrc522`]: the reader IC over any embedded-hal 1.0
 //!   [`SpiDevice`](embedded_hal::spi::SpiDevice): register access, the
 //!   init sequence, REQA/WUPA, anticollision and select through the cascade levels, HLTA.
+//! - [`AntennaSelect`]: one reader, many antennas: [`AddressMux`] (an analogue multiplexer such
+//!   as a CD74HC4067 or 74HC4051 on GPIO address lines) or [`EnableLines`] (one switch line per
+//!   antenna), each mapping sensed cells to switch positions from a table and settling after a
+//!   switch.
 //! - [`crc_a`]: the ISO/IEC 14443-3 CRC_A, in software.
 //!
 //! # Why not the `mfrc522` crate
@@ -44,9 +48,13 @@
 
 mod crc;
 pub mod mfrc522;
+pub mod mux;
 
 #[cfg(test)]
 mod mfrc522_tests;
 
 pub use crc::{crc_a, crc_a_ok};
 pub use mfrc522::{Atqa, ChipVersion, Error, Garble, Mfrc522, Register, Selected};
+pub use mux::{
+    AddressMux, AntennaSelect, EnableLines, MuxError, SingleAntenna, TableError, DEFAULT_SETTLE_US,
+};
