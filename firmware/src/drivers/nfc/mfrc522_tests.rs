@@ -418,3 +418,47 @@ fn a_bus_error_is_a_reader_fault_that_says_check_the_wires() {
     assert_eq!(err.tag_failure(), TagFailure::ReaderFault);
     assert!(err.to_string().contains("MISO"));
 }
+
+#[test]
+fn the_front_end_switches_the_mux_then_reads_an_ntag_until_two_reads_agree() {
+    use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
+
+    use crate::drivers::nfc::{AddressMux, TagReader, Voting};
+    use crate::sensing::{Millis, SensedCell, SensorInput, TagRead};
+
+    let one_read = [
+        exchange(&[0x52], 0x07, &[0x44, 0x00]),
+        ntag_select(),
+        send(&[0x50, 0x00, 0x57, 0xCD], 0x00),
+        polls(&[IRQ_TIMED_OUT]),
+    ]
+    .concat();
+    let spi = SpiMock::new(&[one_read.clone(), one_read].concat());
+    let chip = Mfrc522::new(spi, NoopDelay::new());
+    // A 74HC4051: cell 33 is on channel 6 (S0 low, S1 high, S2 high).
+    let s0 = PinMock::new(&[PinTx::set(State::Low)]);
+    let s1 = PinMock::new(&[PinTx::set(State::High)]);
+    let s2 = PinMock::new(&[PinTx::set(State::High)]);
+    let settle = CheckedDelay::new(&[DelayTx::delay_us(5_100)]);
+    let cell = SensedCell::new(33);
+    let mux = AddressMux::new(vec![s0, s1, s2], settle, &[(cell, 6)]).unwrap();
+    let mut reader = TagReader::new(chip, mux, Voting::DEFAULT);
+
+    let inputs = reader.read_cells(&[cell], Millis(42));
+    assert_eq!(
+        inputs,
+        vec![SensorInput::Tag(TagRead {
+            at: Millis(42),
+            cell,
+            result: Ok(TagUid::new(&NTAG_UID).unwrap()),
+        })]
+    );
+
+    let (chip, mux) = reader.into_parts();
+    chip.release().0.done();
+    let (lines, _, mut settle) = mux.release();
+    for mut line in lines {
+        line.done();
+    }
+    settle.done();
+}

@@ -8,7 +8,14 @@
 //!   as a CD74HC4067 or 74HC4051 on GPIO address lines) or [`EnableLines`] (one switch line per
 //!   antenna), each mapping sensed cells to switch positions from a table and settling after a
 //!   switch.
+//! - [`TagReader`]: the front end. [`TagReader::read_cells`] reads only the cells the sensing
+//!   model asks about ([`Sensing::tag_reads_wanted`]: cells where a piece was just placed),
+//!   votes over a few attempts ([`Voting`], default 2 of at most 3) and returns
+//!   [`SensorInput::Tag`] values to feed back.
 //! - [`crc_a`]: the ISO/IEC 14443-3 CRC_A, in software.
+//!
+//! [`Sensing::tag_reads_wanted`]: crate::sensing::Sensing::tag_reads_wanted
+//! [`SensorInput::Tag`]: crate::sensing::SensorInput::Tag
 //!
 //! # Why not the `mfrc522` crate
 //! The `mfrc522` crate (0.8) works, but two things in it do not fit a reader that is asked about
@@ -42,13 +49,27 @@
 //!
 //! A 7-byte NTAG UID ([`Mfrc522::read_uid`]): ~0.37 + 2 x 2.05 + 2.36 = **~6.8 ms on air**, plus
 //! SPI traffic: each frame is 7 register writes, the ComIrqReg polls (overlapping the air time)
-//! and 4 reads, about 70 SPI transfers per UID, each a spidev ioctl of tens of microseconds on a
-//! Pi, so expect **~9-10 ms per read**. Polls are [`mfrc522::POLL_INTERVAL_US`] apart and
-//! bounded by [`mfrc522::MAX_POLLS`] (at least 5 ms) in case the chip never reports.
+//! and 4 reads, so about 67 SPI transfers per UID besides the polls, each a spidev ioctl of
+//! tens of microseconds on a Pi: expect **~9-10 ms per read**. Polls are
+//! [`mfrc522::POLL_INTERVAL_US`] apart and bounded by [`mfrc522::MAX_POLLS`] (at least 5 ms) in
+//! case the chip never reports.
+//!
+//! Per cell through [`TagReader`] with the default [`Voting`] (2 of at most 3):
+//!
+//! | case | reads | time |
+//! |---|---|---|
+//! | switch to another antenna | - | + 5.1 ms ([`DEFAULT_SETTLE_US`], the ISO 14443-3 field-on guard) |
+//! | clean NTAG | 2 | ~20 ms |
+//! | one flaky read | 3 | ~30 ms |
+//! | empty antenna | 2 | ~5 ms (`mfrc522` crate: 2 x 25 ms) |
+//!
+//! So a move (one placement) is read in ~25 ms and an attack with both pieces put back in
+//! ~50 ms: well inside the sensing model's 150 ms settle window and 300 ms tag wait.
 
 mod crc;
 pub mod mfrc522;
 pub mod mux;
+mod reader;
 
 #[cfg(test)]
 mod mfrc522_tests;
@@ -58,3 +79,4 @@ pub use mfrc522::{Atqa, ChipVersion, Error, Garble, Mfrc522, Register, Selected}
 pub use mux::{
     AddressMux, AntennaSelect, EnableLines, MuxError, SingleAntenna, TableError, DEFAULT_SETTLE_US,
 };
+pub use reader::{ReadTag, TagReader, Voting};
