@@ -371,6 +371,22 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 /// and a `Write` + `Read` pair leaves the byte sent during the read to the HAL. A transfer of
 /// `[address, 0x00]` fixes every byte on MOSI, as the datasheet asks (address, then 0x00 to end
 /// the read).
+///
+/// ```
+/// use embedded_hal_mock::eh1::delay::NoopDelay;
+/// use embedded_hal_mock::eh1::spi::{Mock, Transaction};
+/// use firmware::drivers::nfc::{ChipVersion, Mfrc522};
+///
+/// // VersionReg (0x37) is read as the two bytes EE 00; the chip answers in the second.
+/// let mut spi = Mock::new(&[
+///     Transaction::transaction_start(),
+///     Transaction::transfer(vec![0xEE, 0x00], vec![0x00, 0x92]),
+///     Transaction::transaction_end(),
+/// ]);
+/// let mut reader = Mfrc522::new(spi.clone(), NoopDelay::new());
+/// assert_eq!(reader.version(), Ok(ChipVersion::V2_0));
+/// spi.done();
+/// ```
 #[derive(Debug)]
 pub struct Mfrc522<SPI, D> {
     spi: SPI,
