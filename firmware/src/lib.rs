@@ -6,6 +6,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod config;
+pub mod drivers;
 pub mod journal;
 pub mod sensing;
 pub mod ui;
