@@ -5,5 +5,6 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod drivers;
 pub mod journal;
 pub mod sensing;
