@@ -5,3 +5,4 @@
 //! transaction lists. The Pi backend (rppal, linux-embedded-hal, ...) is chosen at the edge.
 
 pub mod reed_matrix;
+pub mod shift_chain;
