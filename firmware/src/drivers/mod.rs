@@ -4,6 +4,7 @@
 //! `Error` that says what to check in the wiring, and is tested against `embedded-hal-mock`
 //! transaction lists. The Pi backend (rppal, linux-embedded-hal, ...) is chosen at the edge.
 
+pub mod buttons;
 pub mod expander;
 pub mod reed_matrix;
 pub mod shift_chain;
