@@ -32,19 +32,23 @@
 //! The Pi 5 adds a second hazard. Its GPIOs sit in the RP1 chip behind PCIe: a register write
 //! is *posted* (the CPU does not wait for it to land) and the kernel found that a later MMIO
 //! read of a GPIO register can overtake earlier writes inside the BCM2712 (raspberrypi/linux
-//! PR #6279). So a column read issued right after "select row 3" can sample the columns while
-//! row 2 is still selected: every piece would appear one row away, a silently wrong board. Two
-//! fixes, both offered here:
+//! PR #6279). So a column read issued right after "select row 3" can sample the columns before
+//! row 3 is selected, or while row 2 still is: pieces vanish or appear a row away, a silently
+//! wrong board. (The tests model this with writes that land late: without a delay or a
+//! read-back the scan reads an empty board.) Two fixes, both offered here:
 //! - **A settle delay** of a few microseconds or more: by the time the delay ends the posted
 //!   write has long landed (a PCIe round trip is around a microsecond), and the RC above needs
 //!   the wait anyway. The default 50 µs covers both.
-//! - **A read-back** ([`ReedMatrix::scan_with_read_back`], for `StatefulOutputPin` rows): asking
-//!   the row pin its level is a read of the same GPIO block, which cannot complete before the
-//!   write to it has landed, so the column reads that follow see the new row. This only helps
-//!   if the HAL really reads the register; one that answers `is_set_low` from a cached value
-//!   gives no ordering, and then only the delay protects you. A read-back that disagrees with
-//!   the level just driven is reported as [`Error::RowReadBack`] (a row shorted to the other
-//!   rail, or a pin that is not an output).
+//! - **A read-back** ([`ReedMatrix::scan_with_read_back`], for `StatefulOutputPin` rows): the
+//!   driver asks the row pin its level before reading any column. A read of the register just
+//!   written returns only once that write has landed (PCIe does not let a read pass an
+//!   earlier posted write to the same target), and the column reads are issued only after it
+//!   returns, so they see the new row. This is the fix the hardware notes recommend (§1.4);
+//!   like all of this module it is unmeasured on a real Pi 5 (open question 3 there). It only
+//!   helps if the HAL really reads the register: one that answers `is_set_low` from a cached
+//!   value gives no ordering, and then only the delay protects you. A read-back that disagrees
+//!   with the level just driven is reported as [`Error::RowReadBack`] (a row shorted to the
+//!   other rail, or a pin that is not an output).
 //!
 //! # Scan time (computed, not measured)
 //! [`scan_time_ns`] counts per row one write to select, one to deselect, the settle delay and
@@ -54,10 +58,26 @@
 //! |---|---|---|---|---|
 //! | 250 ns (Pi 3/4, pessimistic) | 20 µs | | 276 µs | 3623 |
 //! | 250 ns | 50 µs (default) | | 636 µs | 1572 |
-//! | 250 ns | 50 µs | + 100 µs sleep overshoot per delay (a `thread::sleep` delay) | 1.836 ms | 544 |
-//! | 1 µs (Pi 5, paced reads) | 10 µs | + 1 µs read-back per row | 276 µs | 3623 |
+//! | 250 ns | 50 µs | + 100 µs sleep overshoot per delay (a `thread::sleep` delay, assumed) | 1.836 ms | 544 |
+//! | 1 µs (Pi 5, pessimistic; the notes say ~200 ns paced) | 10 µs | + 1 µs read-back per row | 276 µs | 3623 |
 //!
 //! Every case leaves most of a 10 ms (100 Hz) period idle; the tests check these numbers.
+//!
+//! # Example
+//! ```
+//! use embedded_hal_mock::eh1::delay::NoopDelay;
+//! use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as Tx};
+//! use firmware::drivers::reed_matrix::{MatrixConfig, ReedMatrix};
+//!
+//! // One row, two columns, active low: the row idles high and is pulled low to scan it.
+//! let row = Pin::new(&[Tx::set(State::High), Tx::set(State::Low), Tx::set(State::High)]);
+//! let columns = [Pin::new(&[Tx::get(State::Low)]), Pin::new(&[Tx::get(State::High)])];
+//! let mut matrix = ReedMatrix::new([row], columns, NoopDelay::new(), MatrixConfig::default())?;
+//! assert_eq!(matrix.scan()?.to_marks(2), "X.");
+//! let (mut rows, mut columns, _) = matrix.release();
+//! rows.iter_mut().chain(&mut columns).for_each(|pin| pin.done());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 
@@ -751,6 +771,45 @@ mod tests {
     }
 
     #[test]
+    fn a_full_12_by_10_scan_selects_every_row_once_and_reads_every_column() {
+        // A Waterloo-sized board: four set-up rows each side filled, two empty middle rows,
+        // one piece in the middle.
+        let board = Occupancy::from_marks(
+            "XXXXXXXXXX XXXXXXXXXX XXXXXXXXXX XXXXXXXXXX \
+             .......... ....X..... \
+             XXXXXXXXXX XXXXXXXXXX XXXXXXXXXX XXXXXXXXXX \
+             .......... ..........",
+        )
+        .unwrap();
+        let (rows, columns) = (12, 10);
+        let mut row_pins: Vec<PinMock> = (0..rows)
+            .map(|_| PinMock::new(&row_script(L, H, 1)))
+            .collect();
+        let mut column_pins: Vec<PinMock> = (0..columns)
+            .map(|c| {
+                let reads: Vec<PinTx> = (0..rows)
+                    .map(|r| {
+                        let occupied = board.contains(cell((r * columns + c) as u16));
+                        PinTx::get(if occupied { L } else { H })
+                    })
+                    .collect();
+                PinMock::new(&reads)
+            })
+            .collect();
+        let mut delay = CheckedDelay::new(&vec![DelayTx::delay_ns(50_000); rows]);
+        let mut m = ReedMatrix::new(
+            row_pins.clone(),
+            column_pins.clone(),
+            delay.clone(),
+            MatrixConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(m.scan().unwrap(), board);
+        assert_eq!(m.scan_time_ns(250), 636_000);
+        done(&mut row_pins, &mut column_pins, &mut delay);
+    }
+
+    #[test]
     fn scan_maps_positions_to_cells_row_major_by_default() {
         // 2 rows x 3 columns, active low, one scan: (0,2) and (1,0) closed.
         let mut rows = [
@@ -1031,6 +1090,202 @@ mod tests {
         assert_eq!(m.scan_time_ns(250), 636_000);
         let (mut rows, mut cols, mut delay) = m.release();
         done(&mut rows, &mut cols, &mut delay);
+    }
+
+    /// An electrical model of a matrix, to check what the mocks cannot: that columns are read
+    /// while their row (and only it) is selected. Active low. With `posted`, a pin write lands
+    /// only when the next write is issued, a delay runs or a pin is read back: the Pi 5 hazard.
+    mod model {
+        use super::*;
+        use core::convert::Infallible;
+        use embedded_hal::digital::ErrorType;
+        use std::cell::RefCell;
+        use std::rc::Rc;
+
+        #[derive(Debug)]
+        pub struct Board {
+            columns: usize,
+            closed: Vec<bool>,
+            diodes: bool,
+            posted: bool,
+            pub row_low: Vec<bool>,
+            in_flight: Option<(usize, bool)>,
+        }
+
+        impl Board {
+            fn land(&mut self) {
+                if let Some((row, low)) = self.in_flight.take() {
+                    self.row_low[row] = low;
+                }
+            }
+
+            fn write(&mut self, row: usize, low: bool) {
+                self.land();
+                if self.posted {
+                    self.in_flight = Some((row, low));
+                } else {
+                    self.row_low[row] = low;
+                }
+            }
+
+            /// A column reads low if a low row reaches it through closed switches: directly
+            /// with diodes, through any chain of closed switches without.
+            fn column_low(&self, column: usize) -> bool {
+                let rows = self.row_low.len();
+                let closed = |r: usize, c: usize| self.closed[r * self.columns + c];
+                if self.diodes {
+                    return (0..rows).any(|r| self.row_low[r] && closed(r, column));
+                }
+                let mut seen_columns = vec![false; self.columns];
+                let mut seen_rows = vec![false; rows];
+                let mut todo = vec![column];
+                seen_columns[column] = true;
+                while let Some(c) = todo.pop() {
+                    let reached: Vec<usize> = (0..rows)
+                        .filter(|&r| closed(r, c) && !seen_rows[r])
+                        .collect();
+                    for r in reached {
+                        seen_rows[r] = true;
+                        for c2 in (0..self.columns).filter(|&c2| closed(r, c2)) {
+                            if !seen_columns[c2] {
+                                seen_columns[c2] = true;
+                                todo.push(c2);
+                            }
+                        }
+                    }
+                }
+                (0..rows).any(|r| seen_rows[r] && self.row_low[r])
+            }
+        }
+
+        pub type Shared = Rc<RefCell<Board>>;
+
+        pub fn board(rows: usize, marks: &str, diodes: bool, posted: bool) -> Shared {
+            let o = Occupancy::from_marks(marks).unwrap();
+            let columns = marks.split_whitespace().next().unwrap().len();
+            Rc::new(RefCell::new(Board {
+                columns,
+                closed: (0..rows * columns)
+                    .map(|i| o.contains(SensedCell::new(i as u16)))
+                    .collect(),
+                diodes,
+                posted,
+                row_low: vec![false; rows],
+                in_flight: None,
+            }))
+        }
+
+        #[derive(Debug)]
+        pub struct Row(pub Shared, pub usize);
+        #[derive(Debug)]
+        pub struct Column(pub Shared, pub usize);
+        #[derive(Debug)]
+        pub struct Delay(pub Shared);
+
+        impl ErrorType for Row {
+            type Error = Infallible;
+        }
+        impl ErrorType for Column {
+            type Error = Infallible;
+        }
+        impl OutputPin for Row {
+            fn set_low(&mut self) -> Result<(), Infallible> {
+                self.0.borrow_mut().write(self.1, true);
+                Ok(())
+            }
+            fn set_high(&mut self) -> Result<(), Infallible> {
+                self.0.borrow_mut().write(self.1, false);
+                Ok(())
+            }
+        }
+        impl StatefulOutputPin for Row {
+            fn is_set_high(&mut self) -> Result<bool, Infallible> {
+                let mut b = self.0.borrow_mut();
+                b.land();
+                Ok(!b.row_low[self.1])
+            }
+            fn is_set_low(&mut self) -> Result<bool, Infallible> {
+                Ok(!self.is_set_high()?)
+            }
+        }
+        impl InputPin for Column {
+            fn is_high(&mut self) -> Result<bool, Infallible> {
+                Ok(!self.0.borrow().column_low(self.1))
+            }
+            fn is_low(&mut self) -> Result<bool, Infallible> {
+                Ok(self.0.borrow().column_low(self.1))
+            }
+        }
+        impl DelayNs for Delay {
+            fn delay_ns(&mut self, _: u32) {
+                self.0.borrow_mut().land();
+            }
+        }
+
+        pub fn matrix(
+            board: &Shared,
+            rows: usize,
+            settle_ns: u32,
+        ) -> ReedMatrix<Row, Column, Delay> {
+            let columns = board.borrow().columns;
+            ReedMatrix::new(
+                (0..rows).map(|r| Row(board.clone(), r)).collect::<Vec<_>>(),
+                (0..columns)
+                    .map(|c| Column(board.clone(), c))
+                    .collect::<Vec<_>>(),
+                Delay(board.clone()),
+                MatrixConfig {
+                    settle_ns,
+                    ..MatrixConfig::default()
+                },
+            )
+            .unwrap()
+        }
+    }
+
+    const CROWDED: &str = "XX.X X.XX .XX. XXXX";
+
+    #[test]
+    fn with_diodes_every_square_reads_true_however_crowded() {
+        let board = model::board(4, CROWDED, true, false);
+        let mut m = model::matrix(&board, 4, 1_000);
+        assert_eq!(m.scan().unwrap(), Occupancy::from_marks(CROWDED).unwrap());
+        // Every row is deselected after the scan.
+        assert!(board.borrow().row_low.iter().all(|low| !low));
+    }
+
+    #[test]
+    fn without_diodes_a_closed_rectangle_corner_ghosts_and_is_flagged() {
+        // (0,0), (0,1), (1,0) closed; (1,1) empty but reads closed through the other three.
+        let board = model::board(2, "XX X.", false, false);
+        let mut m = model::matrix(&board, 2, 1_000);
+        let grid = m.read_switches().unwrap();
+        assert_eq!(
+            grid.to_occupancy(&CellMap::identity(4).unwrap())
+                .to_marks(4),
+            "XXXX"
+        );
+        assert_eq!(
+            grid.ambiguous_without_diodes(),
+            [(0, 0), (0, 1), (1, 0), (1, 1)]
+        );
+    }
+
+    #[test]
+    fn posted_writes_without_a_delay_or_read_back_give_a_wrong_board() {
+        let truth = Occupancy::from_marks(CROWDED).unwrap();
+        // No settle delay: every column read overtakes the row write (the Pi 5 hazard).
+        let board = model::board(4, CROWDED, true, true);
+        let mut m = model::matrix(&board, 4, 0);
+        assert_ne!(m.scan().unwrap(), truth);
+        // A settle delay lets each write land before the columns are read.
+        let board = model::board(4, CROWDED, true, true);
+        let mut m = model::matrix(&board, 4, 10_000);
+        assert_eq!(m.scan().unwrap(), truth);
+        // So does reading each row back, even with no delay at all.
+        let board = model::board(4, CROWDED, true, true);
+        let mut m = model::matrix(&board, 4, 0);
+        assert_eq!(m.scan_with_read_back().unwrap(), truth);
     }
 
     #[test]
