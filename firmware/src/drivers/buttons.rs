@@ -25,6 +25,25 @@
 //! [`ActiveLevel::High`] sounds it by driving the pin high). It is a small state machine
 //! driven by [`Buzzer::tick`] with the current time: it writes the pin only when the sound
 //! starts or stops, and a late tick skips the phases that have already passed.
+//!
+//! # Example
+//! ```
+//! use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as Tx};
+//! use firmware::drivers::buttons::{ButtonEvent, Buttons, ButtonsConfig};
+//! use firmware::sensing::{Button, ButtonPress, Millis};
+//!
+//! // The Die button (to ground) reads low on three polls 10 ms apart.
+//! let die = Pin::new(&[Tx::get(State::Low), Tx::get(State::Low), Tx::get(State::Low)]);
+//! let mut buttons = Buttons::new([(Button::Die, die)], ButtonsConfig::default())?;
+//! assert!(buttons.poll(Millis(0))?.is_empty());
+//! assert!(buttons.poll(Millis(10))?.is_empty());
+//! let press = ButtonPress { at: Millis(20), button: Button::Die };
+//! assert_eq!(buttons.poll(Millis(20))?, [ButtonEvent::Pressed(press)]);
+//! for (_, mut pin) in buttons.release() {
+//!     pin.done();
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 

@@ -30,6 +30,21 @@
 //!
 //! The MCP23017 is not supported: its GPA7/GPB7 must not be inputs (Microchip errata), which
 //! leaves only 14 inputs per chip and 112 per bus, fewer than a 12x10 board needs.
+//!
+//! # Example
+//! ```
+//! use embedded_hal_mock::eh1::i2c::{Mock as I2c, Transaction as Tx};
+//! use firmware::drivers::expander::{ExpanderConfig, Pcf8575Bank};
+//!
+//! let i2c = I2c::new(&[
+//!     Tx::write(0x20, vec![0xFF, 0xFF]),        // init: every pin an input
+//!     Tx::read(0x20, vec![0b1111_1011, 0xFF]), // P02 pulled low by a reed
+//! ]);
+//! let mut bank = Pcf8575Bank::new(i2c, ExpanderConfig::new([0x20]))?;
+//! assert_eq!(bank.scan()?.to_marks(4), "..X.");
+//! bank.release().done();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 

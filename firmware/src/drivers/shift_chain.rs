@@ -37,6 +37,32 @@
 //! # Read time (computed)
 //! [`read_time_ns`]: 120 inputs = 15 bytes = 120 clocks, 120 µs at 1 MHz, plus one ioctl and
 //! two GPIO writes: thousands of reads per second, far above the 100 Hz scan rate.
+//!
+//! # Example
+//! ```
+//! use embedded_hal_mock::eh1::delay::NoopDelay;
+//! use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as PinTx};
+//! use embedded_hal_mock::eh1::spi::{Mock as Spi, Transaction as SpiTx};
+//! use firmware::drivers::shift_chain::{ShiftChain, ShiftChainConfig};
+//!
+//! // Two chips, 16 squares, reeds to ground: square 15 (last chip, input H) is occupied.
+//! let spi = Spi::new(&[
+//!     SpiTx::transaction_start(),
+//!     SpiTx::read_vec(vec![0b0111_1111, 0xFF]),
+//!     SpiTx::transaction_end(),
+//! ]);
+//! let load = Pin::new(&[
+//!     PinTx::set(State::High), // shift mode at start
+//!     PinTx::set(State::Low),  // latch the inputs
+//!     PinTx::set(State::High),
+//! ]);
+//! let mut chain = ShiftChain::new(spi, load, NoopDelay::new(), ShiftChainConfig::new(16))?;
+//! assert_eq!(chain.scan()?.to_marks(16), "...............X");
+//! let (mut spi, mut load, _) = chain.release();
+//! spi.done();
+//! load.done();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 
