@@ -642,6 +642,25 @@ where
     }
 }
 
+/// A [`ReedMatrix`] whose [`OccupancyScanner`] scan reads each row back
+/// ([`ReedMatrix::scan_with_read_back`]): how a [`ScanLoop`] scans a Pi 5 safely with a short
+/// settle delay.
+#[derive(Debug)]
+pub struct WithReadBack<R, C, D>(pub ReedMatrix<R, C, D>);
+
+impl<R, C, D, E> OccupancyScanner for WithReadBack<R, C, D>
+where
+    R: StatefulOutputPin<Error = E>,
+    C: InputPin<Error = E>,
+    D: DelayNs,
+{
+    type Error = Error<E>;
+
+    fn read_occupancy(&mut self) -> Result<Occupancy, Error<E>> {
+        self.0.scan_with_read_back()
+    }
+}
+
 /// What went wrong with the matrix, and what to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error<E> {
@@ -1286,6 +1305,11 @@ mod tests {
         let board = model::board(4, CROWDED, true, true);
         let mut m = model::matrix(&board, 4, 0);
         assert_eq!(m.scan_with_read_back().unwrap(), truth);
+        // And a scan loop can be told to read back.
+        let board = model::board(4, CROWDED, true, true);
+        let mut scans = ScanLoop::new(WithReadBack(model::matrix(&board, 4, 0)), 10);
+        let frame = scans.poll(Millis(0)).unwrap().unwrap();
+        assert_eq!(frame.occupied, truth);
     }
 
     #[test]
