@@ -6,7 +6,9 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod config;
+pub mod doctor;
 pub mod drivers;
 pub mod journal;
 pub mod sensing;
+pub mod sim;
 pub mod ui;
