@@ -294,6 +294,11 @@ impl Calibration {
         }
     }
 
+    /// The board's shape.
+    pub fn shape(&self) -> BoardShape {
+        self.shape
+    }
+
     /// Takes one scan; returns what changed.
     pub fn update(&mut self, occupancy: Occupancy) -> Vec<CalibrationEvent> {
         let mut events = Vec::new();

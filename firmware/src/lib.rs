@@ -9,6 +9,7 @@ pub mod config;
 pub mod doctor;
 pub mod drivers;
 pub mod journal;
+pub mod platform;
 pub mod sensing;
 pub mod sim;
 pub mod ui;

@@ -76,7 +76,9 @@ fn a_shorted_row_is_one_finding_not_ten() {
 
 #[test]
 fn a_failing_scan_is_reported_with_its_message() {
-    let f = check_sensors(SHAPE, 5, || Err::<firmware::sensing::Occupancy, _>("SPI bus 0 is busy"));
+    let f = check_sensors(SHAPE, 5, || {
+        Err::<firmware::sensing::Occupancy, _>("SPI bus 0 is busy")
+    });
     assert!(has_problems(&f));
     assert!(f[0].detail.contains("SPI bus 0 is busy"));
 }
@@ -112,7 +114,11 @@ fn calibration_walk_finds_the_dead_square() {
     for i in 0..100 {
         board.clear();
         board.set_piece(SensedCell::new(i), true);
-        let events = cal.update(board.read_occupancy().unwrap_or_else(|e: Infallible| match e {}));
+        let events = cal.update(
+            board
+                .read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
         first_seen += events
             .iter()
             .filter(|e| matches!(e, CalibrationEvent::FirstSeen(_)))
