@@ -5,8 +5,13 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod config;
 pub mod display;
+pub mod doctor;
+pub mod drivers;
 pub mod journal;
+pub mod platform;
 pub mod screens;
 pub mod sensing;
+pub mod sim;
 pub mod ui;

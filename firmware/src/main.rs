@@ -1,16 +1,387 @@
-//! `umpire`: the referee service on the Pi.
+//! `umpire`: the referee service on the Pi, and the builder's tools.
 //!
-//! The hardware backend lands with the Raspberry Pi issue; until then this binary says so and
-//! points at the simulator, which runs the same referee against a simulated board.
+//! ```text
+//! umpire [--config FILE] [--simulated] check-config   # read and check the configuration
+//! umpire [--config FILE] [--simulated] doctor         # check the display, reader and squares
+//! umpire [--config FILE] [--simulated] calibrate      # live: which squares and tags read
+//! ```
+//!
+//! `--simulated` runs against the simulated board (no hardware needed); `--fault` injects the
+//! faults a builder meets, to see what the tools say about them.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    eprintln!(
-        "umpire {}: this build has no hardware backend yet.\n\
-         To see the umpire referee a game on a laptop, run the simulator:\n    \
-         cargo run --release -p umpire-host --bin umpire-sim -- demo classic --seed 1",
-        env!("CARGO_PKG_VERSION")
-    );
-    ExitCode::from(2)
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use firmware::config::{Config, SensorConfig};
+use firmware::doctor::{
+    check_display, check_reader, check_sensors, has_problems, BoardShape, Calibration,
+    CalibrationEvent, Finding,
+};
+use firmware::drivers::nfc::mfrc522::Mfrc522;
+use firmware::platform::Scanner;
+use firmware::sensing::SensedCell;
+use firmware::sim::{SimBoard, SimI2c, SimMfrc522, SwitchFault};
+
+const DEFAULT_CONFIG: &str = "/etc/umpire/umpire.toml";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "umpire",
+    version,
+    about = "The electronic referee for physical wargames"
+)]
+struct Cli {
+    /// The configuration file.
+    #[arg(long, global = true, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
+    /// Use the simulated board instead of hardware (no configuration file needed).
+    #[arg(long, global = true)]
+    simulated: bool,
+    /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
+    /// flicker:j10, row:3 (a shorted row), no-display, no-reader. Repeatable.
+    #[arg(long = "fault", global = true)]
+    faults: Vec<String>,
+    #[command(subcommand)]
+    command: Command,
 }
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Read the configuration file and list every problem with its line.
+    CheckConfig,
+    /// Check the hardware the configuration describes and say what to fix.
+    Doctor {
+        /// Scans of the empty board to take.
+        #[arg(long, default_value_t = 100)]
+        scans: u32,
+    },
+    /// Show live which squares read occupied and which tags are read, to test every square.
+    Calibrate {
+        /// Stop after this many seconds (default: run until interrupted).
+        #[arg(long)]
+        seconds: Option<u64>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("umpire: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_config(cli: &Cli) -> Result<Config> {
+    if cli.simulated && !cli.config.exists() {
+        return Config::parse("[sensor]\nkind = \"simulated\"\n[display]\ni2c_bus = 1\n")
+            .map_err(|p| anyhow::anyhow!("{p}"));
+    }
+    let text = std::fs::read_to_string(&cli.config).with_context(|| {
+        format!(
+            "cannot read {} (give another file with --config, or try --simulated)",
+            cli.config.display()
+        )
+    })?;
+    Config::parse(&text).map_err(|problems| {
+        let n = problems.0.len();
+        let mut msg = format!(
+            "{} has {n} problem{}:",
+            cli.config.display(),
+            if n == 1 { "" } else { "s" }
+        );
+        for p in &problems.0 {
+            msg.push_str(&format!(
+                "\n  {}:{}: {}",
+                cli.config.display(),
+                p.line,
+                p.message
+            ));
+        }
+        anyhow::anyhow!(msg)
+    })
+}
+
+fn run(cli: &Cli) -> Result<ExitCode> {
+    let config = load_config(cli)?;
+    let simulated = cli.simulated || config.sensor == SensorConfig::Simulated;
+    match &cli.command {
+        Command::CheckConfig => {
+            println!(
+                "{}: fine — {}x{} board, {} GPIO pins wired",
+                if cli.config.exists() {
+                    cli.config.display().to_string()
+                } else {
+                    "(simulated)".into()
+                },
+                config.columns,
+                config.rows,
+                config.gpio_pins().len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Doctor { scans } => {
+            let findings = if simulated {
+                doctor_simulated(&config, &cli.faults, *scans)?
+            } else {
+                doctor_hardware(&config, *scans)?
+            };
+            for f in &findings {
+                println!("{f}");
+            }
+            if has_problems(&findings) {
+                println!("\nSome checks failed: fix the PROBLEM lines above, then run `umpire doctor` again.");
+                Ok(ExitCode::from(1))
+            } else {
+                println!("\nEverything the configuration describes answers.");
+                Ok(ExitCode::SUCCESS)
+            }
+        }
+        Command::Calibrate { seconds } => {
+            if simulated {
+                calibrate_simulated(&config, &cli.faults)
+            } else {
+                calibrate_hardware(&config, *seconds)
+            }
+        }
+    }
+}
+
+struct SimRig {
+    board: SimBoard,
+    display_present: bool,
+    reader_version: u8,
+}
+
+fn shape(config: &Config) -> BoardShape {
+    BoardShape {
+        columns: config.columns,
+        rows: config.rows,
+    }
+}
+
+fn cell_named(shape: BoardShape, name: &str) -> Result<SensedCell> {
+    let mut chars = name.chars();
+    let col = chars
+        .next()
+        .filter(char::is_ascii_lowercase)
+        .map(|c| c as u8 - b'a');
+    let row: Option<u8> = chars.as_str().parse().ok();
+    match (col, row) {
+        (Some(c), Some(r)) if c < shape.columns && r >= 1 && r <= shape.rows => Ok(
+            SensedCell::new(u16::from(r - 1) * u16::from(shape.columns) + u16::from(c)),
+        ),
+        _ => bail!(
+            "`{name}` is not a square of this {}x{} board (write e4)",
+            shape.columns,
+            shape.rows
+        ),
+    }
+}
+
+fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
+    let shape = shape(config);
+    let mut rig = SimRig {
+        board: SimBoard::new(config.columns, config.rows),
+        display_present: true,
+        reader_version: 0x92,
+    };
+    for fault in faults {
+        let (kind, arg) = fault.split_once(':').unwrap_or((fault.as_str(), ""));
+        let f = match kind {
+            "stuck" => SwitchFault::StuckClosed(cell_named(shape, arg)?),
+            "dead" => SwitchFault::Dead(cell_named(shape, arg)?),
+            "flicker" => SwitchFault::Flickering(cell_named(shape, arg)?),
+            "row" => match arg.parse::<u8>() {
+                Ok(r) if r >= 1 && r <= shape.rows => SwitchFault::ShortedRow(r - 1),
+                _ => bail!("--fault row:N needs a row number 1 to {}", shape.rows),
+            },
+            "no-display" => {
+                rig.display_present = false;
+                continue;
+            }
+            "no-reader" => {
+                rig.reader_version = 0x00;
+                continue;
+            }
+            "clone-reader" => {
+                rig.reader_version = 0x88;
+                continue;
+            }
+            _ => bail!(
+                "unknown fault `{fault}`: use stuck:SQUARE, dead:SQUARE, flicker:SQUARE, row:N, \
+                 no-display, no-reader or clone-reader"
+            ),
+        };
+        rig.board = rig.board.with_fault(f);
+    }
+    Ok(rig)
+}
+
+fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Vec<Finding>> {
+    let mut rig = sim_rig(config, faults)?;
+    println!(
+        "umpire doctor: the simulated board ({}x{})\n",
+        config.columns, config.rows
+    );
+    let mut findings = Vec::new();
+    let (bus, address) = config.display.map_or((1, 0x3C), |d| (d.i2c_bus, d.address));
+    let mut i2c = SimI2c::with_devices(rig.display_present.then_some(address));
+    findings.push(check_display(&mut i2c, bus, address));
+    let mut reader = Mfrc522::new(SimMfrc522::new(rig.reader_version), NoDelay);
+    findings.push(check_reader(&mut reader));
+    findings.extend(check_sensors(shape(config), scans, || rig.board.scan()));
+    Ok(findings)
+}
+
+#[derive(Debug)]
+struct NoDelay;
+impl embedded_hal::delay::DelayNs for NoDelay {
+    fn delay_ns(&mut self, _: u32) {}
+}
+
+fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
+    let mut rig = sim_rig(config, faults)?;
+    let shape = shape(config);
+    let mut cal = Calibration::new(shape);
+    println!(
+        "umpire calibrate: the simulated board; a simulated builder walks one piece over every square.\n\
+         Legend: # occupied now, o seen, . never seen\n"
+    );
+    for i in 0..shape.cells() {
+        rig.board.clear();
+        rig.board.set_piece(SensedCell::new(i), true);
+        let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
+        for event in cal.update(occ) {
+            if let CalibrationEvent::On(name) = event {
+                print!("{name} ");
+            }
+        }
+        if (i + 1) % u16::from(shape.columns) == 0 {
+            println!();
+        }
+    }
+    rig.board.clear();
+    let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
+    cal.update(occ);
+    println!("\n{}", cal.grid());
+    report_calibration(&cal)
+}
+
+fn report_calibration(cal: &Calibration) -> Result<ExitCode> {
+    let missing = cal.never_seen();
+    let stuck: Vec<String> = cal.occupied().iter().map(|c| cal.shape().name(c)).collect();
+    if !stuck.is_empty() {
+        println!(
+            "Still reading occupied with the board cleared: {}",
+            stuck.join(" ")
+        );
+    }
+    if missing.is_empty() && stuck.is_empty() {
+        println!("Every square read a piece.");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        if !missing.is_empty() {
+            println!(
+                "Never read a piece: {} — check each one's reed switch, diode and solder joints.",
+                missing.join(" ")
+            );
+        }
+        Ok(ExitCode::from(1))
+    }
+}
+
+#[cfg(feature = "pi")]
+fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
+    use firmware::platform::pi;
+    use std::time::Duration;
+    println!("umpire doctor: the hardware in the configuration\n");
+    let mut findings = Vec::new();
+    if let Some(d) = config.display {
+        match pi::open_i2c(d.i2c_bus) {
+            Ok(mut i2c) => findings.push(check_display(&mut i2c, d.i2c_bus, d.address)),
+            Err(e) => findings.push(open_failed("display", &e)),
+        }
+    }
+    if let Some(nfc) = &config.nfc {
+        match pi::open_reader(nfc) {
+            Ok(mut reader) => findings.push(check_reader(&mut reader)),
+            Err(e) => findings.push(open_failed("NFC reader", &e)),
+        }
+    }
+    println!("Take every piece off the board; scanning in 3 seconds...");
+    std::thread::sleep(Duration::from_secs(3));
+    match pi::open_scanner(config) {
+        Ok(mut scanner) => {
+            let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+            findings.extend(check_sensors(shape(config), scans, || {
+                std::thread::sleep(period);
+                scanner.scan()
+            }));
+        }
+        Err(e) => findings.push(open_failed("sensors", &e)),
+    }
+    Ok(findings)
+}
+
+#[cfg(feature = "pi")]
+fn open_failed(subject: &str, e: &firmware::platform::OpenError) -> Finding {
+    Finding {
+        severity: firmware::doctor::Severity::Problem,
+        subject: subject.into(),
+        detail: format!("cannot open {}: {}", e.what, e.cause),
+        fix: e.fix.into(),
+    }
+}
+
+#[cfg(feature = "pi")]
+fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode> {
+    use firmware::platform::pi;
+    use std::time::{Duration, Instant};
+    let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
+    let shape = shape(config);
+    let mut cal = Calibration::new(shape);
+    let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+    let start = Instant::now();
+    println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
+    println!("Legend: # occupied now, o seen, . never seen\n");
+    loop {
+        if seconds.is_some_and(|s| start.elapsed() >= Duration::from_secs(s)) {
+            break;
+        }
+        let occ = scanner.scan().map_err(anyhow::Error::msg)?;
+        let events = cal.update(occ);
+        if !events.is_empty() {
+            // Redraw in place: clear the screen, home the cursor.
+            print!("\x1b[2J\x1b[H{}", cal.grid());
+            for e in events {
+                match e {
+                    CalibrationEvent::On(s) => println!("piece on {s}"),
+                    CalibrationEvent::Off(s) => println!("piece off {s}"),
+                    CalibrationEvent::FirstSeen(s) => println!("{s} works"),
+                    CalibrationEvent::Tag(s, uid) => println!("tag {uid} on {s}"),
+                }
+            }
+        }
+        std::thread::sleep(period);
+    }
+    report_calibration(&cal)
+}
+
+#[cfg(not(feature = "pi"))]
+fn doctor_hardware(_: &Config, _: u32) -> Result<Vec<Finding>> {
+    bail!(NO_BACKEND)
+}
+
+#[cfg(not(feature = "pi"))]
+fn calibrate_hardware(_: &Config, _: Option<u64>) -> Result<ExitCode> {
+    bail!(NO_BACKEND)
+}
+
+#[cfg(not(feature = "pi"))]
+const NO_BACKEND: &str = "this build has no Raspberry Pi backend: build with `--features pi` \
+     (the .deb packages are), or run against the simulated board with --simulated";

@@ -173,8 +173,8 @@ pub enum Button {
     Die,
 }
 
-/// A button press, already debounced by the GPIO driver (the kernel does it, see
-/// `notes/hardware.md` 1.5).
+/// A button press, already debounced by the button driver
+/// ([`crate::drivers::buttons::Buttons`], which wants N equal samples in a row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ButtonPress {
     /// When it was pressed.

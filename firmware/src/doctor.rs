@@ -1,0 +1,385 @@
+//! `umpire doctor` and `umpire calibrate`: checking the hardware a configuration describes.
+//!
+//! Both are generic over the same embedded-hal traits and scanner trait as the drivers, so they
+//! run unchanged against the real board and the simulated one ([`crate::sim`]).
+//!
+//! - [`check_display`]: does an SSD1306 acknowledge at its address?
+//! - [`check_reader`]: does the MFRC522 answer, and which chip is it (VersionReg)?
+//! - [`check_sensors`]: on an empty board, which squares read occupied (stuck closed, a piece
+//!   left behind), which flicker, and which whole rows or columns read occupied (a shorted line,
+//!   a reversed diode).
+//! - [`Calibration`]: live, which squares read occupied now and which have been seen at least
+//!   once, so a builder can walk a piece over every square of a new board and see the ones that
+//!   never light.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use embedded_hal::delay::DelayNs;
+use embedded_hal::i2c::I2c;
+use embedded_hal::spi::SpiDevice;
+
+use crate::drivers::nfc::mfrc522::{ChipVersion, Mfrc522};
+use crate::sensing::{Occupancy, SensedCell, TagUid};
+
+/// One result of a check: fine, a warning, or a problem with its fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// How bad it is.
+    pub severity: Severity,
+    /// What was checked ("display", "square e4").
+    pub subject: String,
+    /// What was found.
+    pub detail: String,
+    /// What to do about it (empty when fine).
+    pub fix: String,
+}
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Works.
+    Ok,
+    /// Works, but worth a look.
+    Warning,
+    /// Does not work: the umpire cannot be trusted until it is fixed.
+    Problem,
+}
+
+impl Finding {
+    fn ok(subject: impl Into<String>, detail: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Ok,
+            subject: subject.into(),
+            detail: detail.into(),
+            fix: String::new(),
+        }
+    }
+
+    fn bad(
+        severity: Severity,
+        subject: impl Into<String>,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            severity,
+            subject: subject.into(),
+            detail: detail.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mark = match self.severity {
+            Severity::Ok => "ok     ",
+            Severity::Warning => "WARNING",
+            Severity::Problem => "PROBLEM",
+        };
+        write!(f, "{mark} {}: {}", self.subject, self.detail)?;
+        if !self.fix.is_empty() {
+            write!(f, "\n        fix: {}", self.fix)?;
+        }
+        Ok(())
+    }
+}
+
+/// Names of a board's cells for messages: `a1` style for `columns` x `rows`, cell = row *
+/// columns + column (row 0 = rank 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardShape {
+    /// Columns.
+    pub columns: u8,
+    /// Rows.
+    pub rows: u8,
+}
+
+impl BoardShape {
+    /// Number of squares.
+    pub fn cells(self) -> u16 {
+        u16::from(self.columns) * u16::from(self.rows)
+    }
+
+    /// `e4` for the cell at column 4, row 3.
+    pub fn name(self, cell: SensedCell) -> String {
+        let n = cell.number();
+        let cols = u16::from(self.columns.max(1));
+        let (col, row) = (n % cols, n / cols);
+        match u8::try_from(col) {
+            Ok(c) if c < 26 => format!("{}{}", char::from(b'a' + c), row + 1),
+            _ => format!("cell {n}"),
+        }
+    }
+}
+
+/// Checks that an SSD1306 acknowledges at `address` by sending it a no-op command (0xE3).
+pub fn check_display<I: I2c>(i2c: &mut I, bus: u8, address: u8) -> Finding
+where
+    I::Error: fmt::Debug,
+{
+    match i2c.write(address, &[0x00, 0xE3]) {
+        Ok(()) => Finding::ok(
+            "display",
+            format!("an OLED answers at {address:#04x} on I2C bus {bus}"),
+        ),
+        Err(e) => Finding::bad(
+            Severity::Problem,
+            "display",
+            format!("nothing answers at {address:#04x} on I2C bus {bus} ({e:?})"),
+            format!(
+                "check SDA to GPIO 2 and SCL to GPIO 3, VCC to 3.3 V and GND; check that I2C is \
+                 enabled (raspi-config, Interface Options); run `i2cdetect -y {bus}` and set \
+                 [display] address to what it shows (0x3C or 0x3D)"
+            ),
+        ),
+    }
+}
+
+/// Reads the MFRC522's VersionReg.
+pub fn check_reader<S: SpiDevice, D: DelayNs>(reader: &mut Mfrc522<S, D>) -> Finding {
+    match reader.version() {
+        Ok(ChipVersion::V1_0) | Ok(ChipVersion::V2_0) => Finding::ok(
+            "NFC reader",
+            "an NXP MFRC522 answers (VersionReg 0x91/0x92)",
+        ),
+        Ok(ChipVersion::Clone) => Finding::bad(
+            Severity::Warning,
+            "NFC reader",
+            "a clone MFRC522 answers (VersionReg 0x88)",
+            "it works, often with a shorter range: if tags are missed, raise them closer to the \
+             antenna or fit a genuine NXP module",
+        ),
+        Ok(ChipVersion::Unknown(v)) => Finding::bad(
+            Severity::Warning,
+            "NFC reader",
+            format!("something answers on SPI with VersionReg {v:#04x}, not a known MFRC522"),
+            "check that the module on this chip select is the MFRC522 and not another SPI device",
+        ),
+        Err(_) => Finding::bad(
+            Severity::Problem,
+            "NFC reader",
+            "the MFRC522 does not answer (VersionReg reads 0x00 or 0xFF, or the bus failed)",
+            "check MOSI GPIO 10, MISO GPIO 9, SCK GPIO 11, the chip select, 3.3 V (not 5 V) and \
+             GND; check that SPI is enabled (raspi-config, Interface Options)",
+        ),
+    }
+}
+
+/// Scans an empty board `scans` times with `scan` and reports squares that read occupied, that
+/// flicker, and whole rows or columns that read occupied.
+pub fn check_sensors<E: fmt::Display>(
+    shape: BoardShape,
+    scans: u32,
+    mut scan: impl FnMut() -> Result<Occupancy, E>,
+) -> Vec<Finding> {
+    let cells = shape.cells();
+    let mut counts = vec![0u32; usize::from(cells)];
+    let mut done = 0u32;
+    for _ in 0..scans.max(1) {
+        match scan() {
+            Ok(occ) => {
+                done += 1;
+                for c in occ.iter().filter(|c| c.number() < cells) {
+                    counts[c.index()] += 1;
+                }
+            }
+            Err(e) => {
+                return vec![Finding::bad(
+                    Severity::Problem,
+                    "sensors",
+                    format!("a scan failed: {e}"),
+                    "see the message: check the sensor wiring and the [sensor] section",
+                )];
+            }
+        }
+    }
+    let mostly = |n: u32| n * 10 >= done * 9;
+    let mut findings = Vec::new();
+    let (cols, rows) = (u16::from(shape.columns), u16::from(shape.rows));
+    let mut explained = vec![false; usize::from(cells)];
+    for r in 0..rows {
+        let line: Vec<usize> = (0..cols).map(|c| usize::from(r * cols + c)).collect();
+        if cols > 1 && line.iter().all(|&i| mostly(counts[i])) {
+            line.iter().for_each(|&i| explained[i] = true);
+            findings.push(Finding::bad(
+                Severity::Problem,
+                format!("row {}", r + 1),
+                "every square of the row reads occupied on an empty board".to_string(),
+                "the row's drive line is shorted to a column or to ground, or a diode is \
+                 reversed: check the row wire and the diodes along it",
+            ));
+        }
+    }
+    for c in 0..cols {
+        let line: Vec<usize> = (0..rows).map(|r| usize::from(r * cols + c)).collect();
+        if rows > 1 && line.iter().all(|&i| mostly(counts[i])) {
+            line.iter().for_each(|&i| explained[i] = true);
+            findings.push(Finding::bad(
+                Severity::Problem,
+                format!("column {}", char::from(b'a' + (c as u8 % 26))),
+                "every square of the column reads occupied on an empty board".to_string(),
+                "the column's sense line is shorted to ground (or to the active level): check \
+                 the column wire and its pull-up",
+            ));
+        }
+    }
+    for i in 0..usize::from(cells) {
+        if explained[i] || counts[i] == 0 {
+            continue;
+        }
+        let name = shape.name(SensedCell::new(i as u16));
+        if mostly(counts[i]) {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                format!("square {name}"),
+                "reads occupied on an empty board".to_string(),
+                "take any piece off it; if it is empty, its reed switch is stuck closed or \
+                 shorted: replace the switch or check its solder joints",
+            ));
+        } else {
+            findings.push(Finding::bad(
+                Severity::Warning,
+                format!("square {name}"),
+                format!("flickers: read occupied in {} of {done} scans", counts[i]),
+                "check its solder joints and the wires of its row and column",
+            ));
+        }
+    }
+    if findings.is_empty() {
+        findings.push(Finding::ok(
+            "sensors",
+            format!("{done} scans of an empty board: every square reads empty"),
+        ));
+    }
+    findings
+}
+
+/// Whether any finding is a problem.
+pub fn has_problems(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Problem)
+}
+
+/// What changed in one calibration step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CalibrationEvent {
+    /// A square started reading occupied.
+    On(String),
+    /// A square stopped reading occupied.
+    Off(String),
+    /// A square read occupied for the first time this session.
+    FirstSeen(String),
+    /// A tag was read on a square.
+    Tag(String, TagUid),
+}
+
+/// Live calibration: which squares read occupied, and which have ever been seen.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    shape: BoardShape,
+    now: Occupancy,
+    seen: Vec<bool>,
+    tags: BTreeMap<u16, TagUid>,
+}
+
+impl Calibration {
+    /// A session on a board of `shape`.
+    pub fn new(shape: BoardShape) -> Calibration {
+        Calibration {
+            shape,
+            now: Occupancy::EMPTY,
+            seen: vec![false; usize::from(shape.cells())],
+            tags: BTreeMap::new(),
+        }
+    }
+
+    /// The board's shape.
+    pub fn shape(&self) -> BoardShape {
+        self.shape
+    }
+
+    /// Takes one scan; returns what changed.
+    pub fn update(&mut self, occupancy: Occupancy) -> Vec<CalibrationEvent> {
+        let mut events = Vec::new();
+        for i in 0..self.shape.cells() {
+            let cell = SensedCell::new(i);
+            let (was, is) = (self.now.contains(cell), occupancy.contains(cell));
+            let name = self.shape.name(cell);
+            if is && !was {
+                events.push(CalibrationEvent::On(name.clone()));
+                if !self.seen[usize::from(i)] {
+                    self.seen[usize::from(i)] = true;
+                    events.push(CalibrationEvent::FirstSeen(name));
+                }
+            } else if was && !is {
+                events.push(CalibrationEvent::Off(name));
+            }
+        }
+        self.now = occupancy;
+        events
+    }
+
+    /// Records a tag read on `cell`.
+    pub fn tag(&mut self, cell: SensedCell, uid: TagUid) -> CalibrationEvent {
+        self.tags.insert(cell.number(), uid);
+        CalibrationEvent::Tag(self.shape.name(cell), uid)
+    }
+
+    /// The board as text, top row first: `#` occupied now, `o` seen before, `.` never seen.
+    pub fn grid(&self) -> String {
+        let mut out = String::new();
+        for r in (0..u16::from(self.shape.rows)).rev() {
+            out.push_str(&format!("{:>2} ", r + 1));
+            for c in 0..u16::from(self.shape.columns) {
+                let i = r * u16::from(self.shape.columns) + c;
+                let ch = if self.now.contains(SensedCell::new(i)) {
+                    '#'
+                } else if self.seen[usize::from(i)] {
+                    'o'
+                } else {
+                    '.'
+                };
+                out.push(ch);
+                out.push(' ');
+            }
+            out.push('\n');
+        }
+        out.push_str("   ");
+        for c in 0..self.shape.columns {
+            out.push(char::from(b'a' + c % 26));
+            out.push(' ');
+        }
+        out.push('\n');
+        out
+    }
+
+    /// Squares never seen occupied this session.
+    pub fn never_seen(&self) -> Vec<String> {
+        (0..self.shape.cells())
+            .filter(|&i| !self.seen[usize::from(i)])
+            .map(|i| self.shape.name(SensedCell::new(i)))
+            .collect()
+    }
+
+    /// Squares occupied now.
+    pub fn occupied(&self) -> Occupancy {
+        self.now
+    }
+
+    /// Squares seen at least once, as a bitset over cells.
+    pub fn seen(&self) -> Occupancy {
+        Occupancy::from_cells(
+            (0..self.shape.cells())
+                .filter(|&i| self.seen[usize::from(i)])
+                .map(SensedCell::new),
+        )
+    }
+
+    /// The last tag read on each square.
+    pub fn tags(&self) -> impl Iterator<Item = (String, TagUid)> + '_ {
+        self.tags
+            .iter()
+            .map(|(&c, &uid)| (self.shape.name(SensedCell::new(c)), uid))
+    }
+}

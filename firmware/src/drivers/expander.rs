@@ -1,0 +1,407 @@
+//! PCF8575 16-bit I/O expanders on I2C: one reed switch per pin, up to eight chips a bus.
+//!
+//! # Wiring
+//! Each chip's A0-A2 pins give it an address from 0x20 to 0x27, so one bus holds eight chips
+//! (128 inputs). Mind the neighbours: an MCP23017 uses the same range, and a PN532 NFC reader
+//! on I2C sits at 0x24, so skip 0x24 if one shares the bus; the SSD1306 (0x3C/0x3D) does not
+//! collide. With [`ActiveLevel::Low`] (the default) each reed closes its pin to ground: the
+//! PCF8575's weak internal high (a 30-300 µA current source) is the pull-up, so no resistors
+//! are needed. [`ActiveLevel::High`] suits sensors that drive their output high.
+//!
+//! # The chip
+//! The PCF8575 has no registers: its pins are quasi-bidirectional. Writing a 1 to a pin turns
+//! on the weak high, which makes it an input that anything can pull low; writing 0 drives it
+//! low. So [`Pcf8575Bank::new`] writes `0xFF 0xFF` to every chip once, and a read is the
+//! address and two bytes, nothing else: `I2c::read` of 2 bytes. The first byte is port 0
+//! (P07..P00, MSB first), the second port 1 (P17..P10). The chip's power-on state is also all
+//! high, so a chip that browns out and resets still reads correctly.
+//!
+//! Plain `I2c::read`/`I2c::write` are single operations, so the rppal pitfall with multi-
+//! operation `I2c::transaction`s (no repeated START, hardware notes 2.5) does not apply.
+//!
+//! # Numbering
+//! Chips are numbered in the order their addresses are given; **input `16 * chip + n` is pin
+//! P0n for n < 8 and P1(n-8) for n >= 8**. Input `i` reads cell `i` unless a [`CellMap`] says
+//! otherwise.
+//!
+//! # Timing (computed)
+//! A read is about 29 SCL clocks (address + 2 bytes): 72 µs at 400 kHz, so eight chips take
+//! about 0.6 ms on the wire plus one syscall each: far inside a 10 ms (100 Hz) scan period.
+//!
+//! The MCP23017 is not supported: its GPA7/GPB7 must not be inputs (Microchip errata), which
+//! leaves only 14 inputs per chip and 112 per bus, fewer than a 12x10 board needs.
+//!
+//! # Example
+//! ```
+//! use embedded_hal_mock::eh1::i2c::{Mock as I2c, Transaction as Tx};
+//! use firmware::drivers::expander::{ExpanderConfig, Pcf8575Bank};
+//!
+//! let i2c = I2c::new(&[
+//!     Tx::write(0x20, vec![0xFF, 0xFF]),        // init: every pin an input
+//!     Tx::read(0x20, vec![0b1111_1011, 0xFF]), // P02 pulled low by a reed
+//! ]);
+//! let mut bank = Pcf8575Bank::new(i2c, ExpanderConfig::new([0x20]))?;
+//! assert_eq!(bank.scan()?.to_marks(4), "..X.");
+//! bank.release().done();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+
+use embedded_hal::i2c::I2c;
+
+pub use super::reed_matrix::{ActiveLevel, CellMap, CellMapError, OccupancyScanner};
+use crate::sensing::Occupancy;
+
+/// The first PCF8575 address (A2 = A1 = A0 = 0).
+pub const FIRST_ADDRESS: u8 = 0x20;
+/// The last PCF8575 address (A2 = A1 = A0 = 1).
+pub const LAST_ADDRESS: u8 = 0x27;
+/// Inputs per chip.
+pub const PINS_PER_CHIP: usize = 16;
+
+/// Which PCF8575s a [`Pcf8575Bank`] reads, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpanderConfig {
+    /// The chips' 7-bit addresses (0x20-0x27), chip 0 first.
+    pub addresses: Vec<u8>,
+    /// The level a closed reed puts on its pin.
+    pub active: ActiveLevel,
+    /// Which cell each input reads (`16 * chip + pin`); `None` maps input `i` to cell `i`.
+    pub cells: Option<CellMap>,
+}
+
+impl ExpanderConfig {
+    /// Active-low chips at `addresses`, input `i` reading cell `i`.
+    pub fn new(addresses: impl Into<Vec<u8>>) -> ExpanderConfig {
+        ExpanderConfig {
+            addresses: addresses.into(),
+            active: ActiveLevel::Low,
+            cells: None,
+        }
+    }
+}
+
+/// Several PCF8575s on one I2C bus `I`, read as one block of inputs.
+#[derive(Debug)]
+pub struct Pcf8575Bank<I> {
+    i2c: I,
+    addresses: Vec<u8>,
+    active: ActiveLevel,
+    cells: CellMap,
+    pins: Vec<u16>,
+}
+
+impl<I: I2c> Pcf8575Bank<I> {
+    /// Takes the bus, checks the addresses, and writes `0xFFFF` to every chip to make all its
+    /// pins inputs.
+    ///
+    /// # Errors
+    /// [`Error::NoChips`], [`Error::AddressOutOfRange`], [`Error::DuplicateAddress`] or
+    /// [`Error::CellMap`] for a bad configuration (checked before the bus is touched);
+    /// [`Error::Init`] naming the first chip that did not take the write.
+    pub fn new(mut i2c: I, config: ExpanderConfig) -> Result<Self, Error<I::Error>> {
+        let addresses = config.addresses;
+        if addresses.is_empty() {
+            return Err(Error::NoChips);
+        }
+        for (i, &address) in addresses.iter().enumerate() {
+            if !(FIRST_ADDRESS..=LAST_ADDRESS).contains(&address) {
+                return Err(Error::AddressOutOfRange { address });
+            }
+            if addresses[..i].contains(&address) {
+                return Err(Error::DuplicateAddress { address });
+            }
+        }
+        let inputs = addresses.len() * PINS_PER_CHIP;
+        let cells = match config.cells {
+            Some(cells) => cells,
+            None => CellMap::identity(inputs).map_err(Error::CellMap)?,
+        };
+        cells.check_inputs(inputs).map_err(Error::CellMap)?;
+        for &address in &addresses {
+            i2c.write(address, &[0xFF, 0xFF])
+                .map_err(|source| Error::Init { address, source })?;
+        }
+        Ok(Pcf8575Bank {
+            i2c,
+            pins: vec![0xFFFF; addresses.len()],
+            addresses,
+            active: config.active,
+            cells,
+        })
+    }
+
+    /// The chips' addresses, chip 0 first.
+    pub fn addresses(&self) -> &[u8] {
+        &self.addresses
+    }
+
+    /// Reads every chip: per chip the pin levels as a word, bit `n` = P0n for n < 8 and
+    /// P1(n-8) for n >= 8 (a set bit reads high). For calibration screens;
+    /// [`Pcf8575Bank::scan`] maps them.
+    ///
+    /// # Errors
+    /// [`Error::Read`] naming the first chip that did not answer.
+    pub fn read_pins(&mut self) -> Result<&[u16], Error<I::Error>> {
+        for (address, pins) in self.addresses.iter().zip(self.pins.iter_mut()) {
+            let mut bytes = [0u8; 2];
+            self.i2c
+                .read(*address, &mut bytes)
+                .map_err(|source| Error::Read {
+                    address: *address,
+                    source,
+                })?;
+            *pins = u16::from_le_bytes(bytes);
+        }
+        Ok(&self.pins)
+    }
+
+    /// Reads every chip and maps the active pins to cells.
+    ///
+    /// # Errors
+    /// As [`Pcf8575Bank::read_pins`].
+    pub fn scan(&mut self) -> Result<Occupancy, Error<I::Error>> {
+        self.read_pins()?;
+        let Pcf8575Bank {
+            pins,
+            active,
+            cells,
+            ..
+        } = self;
+        Ok(cells.occupancy(|input| {
+            let high = pins
+                .get(input / PINS_PER_CHIP)
+                .is_some_and(|word| word & (1 << (input % PINS_PER_CHIP)) != 0);
+            active.is_active(high)
+        }))
+    }
+
+    /// Gives the bus back.
+    pub fn release(self) -> I {
+        self.i2c
+    }
+}
+
+impl<I: I2c> OccupancyScanner for Pcf8575Bank<I> {
+    type Error = Error<I::Error>;
+
+    fn read_occupancy(&mut self) -> Result<Occupancy, Self::Error> {
+        self.scan()
+    }
+}
+
+/// What went wrong with the expanders, and what to check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error<E> {
+    /// No chip addresses were given.
+    NoChips,
+    /// An address outside 0x20-0x27.
+    AddressOutOfRange {
+        /// The address.
+        address: u8,
+    },
+    /// An address given twice.
+    DuplicateAddress {
+        /// The address.
+        address: u8,
+    },
+    /// The cell map does not fit the chips.
+    CellMap(CellMapError),
+    /// A chip did not take the write that makes its pins inputs.
+    Init {
+        /// The chip's address.
+        address: u8,
+        /// The HAL's error.
+        source: E,
+    },
+    /// A chip did not answer a read.
+    Read {
+        /// The chip's address.
+        address: u8,
+        /// The HAL's error.
+        source: E,
+    },
+}
+
+impl<E: fmt::Debug> fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NoChips => {
+                f.write_str("no PCF8575 addresses configured: list the expanders' addresses")
+            }
+            Error::AddressOutOfRange { address } => write!(
+                f,
+                "0x{address:02X} is not a PCF8575 address: they run from 0x20 to 0x27, set by \
+                 the A0-A2 pins"
+            ),
+            Error::DuplicateAddress { address } => write!(
+                f,
+                "PCF8575 address 0x{address:02X} is listed twice: give each chip its own A0-A2 \
+                 setting and list it once"
+            ),
+            Error::CellMap(e) => write!(f, "PCF8575 cell map: {e}"),
+            Error::Init { address, source } | Error::Read { address, source } => write!(
+                f,
+                "the PCF8575 at 0x{address:02X} did not answer ({source:?}): check its A0-A2 \
+                 pins, SDA, SCL, 3.3 V and ground; `i2cdetect -y 1` should list 0x{address:02X}"
+            ),
+        }
+    }
+}
+
+impl<E: fmt::Debug> std::error::Error for Error<E> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sensing::SensedCell;
+    use embedded_hal::i2c::ErrorKind;
+    use embedded_hal::i2c::NoAcknowledgeSource;
+    use embedded_hal_mock::eh1::i2c::{Mock as I2cMock, Transaction as I2cTx};
+
+    fn cells(ns: &[u16]) -> Occupancy {
+        Occupancy::from_cells(ns.iter().map(|n| SensedCell::new(*n)))
+    }
+
+    fn init(addresses: &[u8]) -> Vec<I2cTx> {
+        addresses
+            .iter()
+            .map(|a| I2cTx::write(*a, vec![0xFF, 0xFF]))
+            .collect()
+    }
+
+    #[test]
+    fn init_makes_every_pin_an_input_then_a_scan_reads_two_bytes_per_chip() {
+        let mut tx = init(&[0x20, 0x21]);
+        tx.extend([
+            // Chip 0: P00 closed (port 0 bit 0 low).
+            I2cTx::read(0x20, vec![0b1111_1110, 0xFF]),
+            // Chip 1: P17 closed (port 1 bit 7 low) = input 16 + 15.
+            I2cTx::read(0x21, vec![0xFF, 0b0111_1111]),
+        ]);
+        let mut i2c = I2cMock::new(&tx);
+        let mut bank = Pcf8575Bank::new(i2c.clone(), ExpanderConfig::new([0x20, 0x21])).unwrap();
+        assert_eq!(bank.addresses(), [0x20, 0x21]);
+        assert_eq!(bank.scan().unwrap(), cells(&[0, 31]));
+        i2c.done();
+    }
+
+    #[test]
+    fn port_1_pins_follow_port_0_pins() {
+        let mut tx = init(&[0x27]);
+        tx.push(I2cTx::read(0x27, vec![0b0111_1111, 0b1111_1110]));
+        tx.push(I2cTx::read(0x27, vec![0xFF, 0xFF]));
+        let mut bank = Pcf8575Bank::new(I2cMock::new(&tx), ExpanderConfig::new([0x27])).unwrap();
+        // P07 = input 7, P10 = input 8.
+        assert_eq!(bank.read_pins().unwrap(), [0b1111_1110_0111_1111]);
+        assert_eq!(bank.scan().unwrap(), Occupancy::EMPTY);
+        let mut i2c = bank.release();
+        i2c.done();
+    }
+
+    #[test]
+    fn active_high_reads_set_bits_as_closed() {
+        let mut tx = init(&[0x22]);
+        tx.push(I2cTx::read(0x22, vec![0b0000_0101, 0b1000_0000]));
+        let mut i2c = I2cMock::new(&tx);
+        let config = ExpanderConfig {
+            active: ActiveLevel::High,
+            ..ExpanderConfig::new([0x22])
+        };
+        let mut bank = Pcf8575Bank::new(i2c.clone(), config).unwrap();
+        assert_eq!(bank.scan().unwrap(), cells(&[0, 2, 15]));
+        i2c.done();
+    }
+
+    #[test]
+    fn a_cell_map_places_each_chip_where_the_layout_wants_it() {
+        // Chip 0 (0x23) holds cells 16-31, chip 1 (0x20) holds cells 0-15; chip 1's P17 is unwired.
+        let table = (0..32u16)
+            .map(|i| match i {
+                0..=15 => Some(SensedCell::new(16 + i)),
+                31 => None,
+                _ => Some(SensedCell::new(i - 16)),
+            })
+            .collect();
+        let mut tx = init(&[0x23, 0x20]);
+        tx.push(I2cTx::read(0x23, vec![0b1111_1110, 0xFF]));
+        tx.push(I2cTx::read(0x20, vec![0b1111_1110, 0b0111_1111]));
+        let mut i2c = I2cMock::new(&tx);
+        let config = ExpanderConfig {
+            cells: Some(CellMap::from_table(table).unwrap()),
+            ..ExpanderConfig::new([0x23, 0x20])
+        };
+        let mut bank = Pcf8575Bank::new(i2c.clone(), config).unwrap();
+        assert_eq!(bank.scan().unwrap(), cells(&[0, 16]));
+        i2c.done();
+    }
+
+    #[test]
+    fn a_chip_that_does_not_answer_is_named_in_the_error() {
+        let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+        let mut tx = init(&[0x20, 0x21]);
+        tx.push(I2cTx::read(0x20, vec![0xFF, 0xFF]));
+        tx.push(I2cTx::read(0x21, vec![0xFF, 0xFF]).with_error(nack));
+        let mut i2c = I2cMock::new(&tx);
+        let mut bank = Pcf8575Bank::new(i2c.clone(), ExpanderConfig::new([0x20, 0x21])).unwrap();
+        let err = bank.scan().unwrap_err();
+        assert_eq!(
+            err,
+            Error::Read {
+                address: 0x21,
+                source: nack
+            }
+        );
+        assert!(err.to_string().contains("i2cdetect -y 1` should list 0x21"));
+        i2c.done();
+    }
+
+    #[test]
+    fn a_chip_that_refuses_the_init_write_is_named() {
+        let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+        let mut i2c = I2cMock::new(&[
+            I2cTx::write(0x20, vec![0xFF, 0xFF]),
+            I2cTx::write(0x26, vec![0xFF, 0xFF]).with_error(nack),
+        ]);
+        let err =
+            Pcf8575Bank::new(i2c.clone(), ExpanderConfig::new([0x20, 0x26, 0x27])).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Init {
+                address: 0x26,
+                source: nack
+            }
+        );
+        i2c.done();
+    }
+
+    #[test]
+    fn bad_configurations_are_refused_before_the_bus_is_touched() {
+        let mut i2c = I2cMock::new(&[]);
+        let refuse = |config| Pcf8575Bank::new(i2c.clone(), config).unwrap_err();
+        assert_eq!(refuse(ExpanderConfig::new([])), Error::NoChips);
+        assert_eq!(
+            refuse(ExpanderConfig::new([0x20, 0x38])),
+            Error::AddressOutOfRange { address: 0x38 }
+        );
+        assert_eq!(
+            refuse(ExpanderConfig::new([0x21, 0x22, 0x21])),
+            Error::DuplicateAddress { address: 0x21 }
+        );
+        assert_eq!(
+            refuse(ExpanderConfig {
+                cells: Some(CellMap::identity(8).unwrap()),
+                ..ExpanderConfig::new([0x20])
+            }),
+            Error::CellMap(CellMapError::WrongLength {
+                expected: 16,
+                got: 8
+            })
+        );
+        assert!(Error::<ErrorKind>::AddressOutOfRange { address: 0x38 }
+            .to_string()
+            .contains("0x38"));
+        i2c.done();
+    }
+}

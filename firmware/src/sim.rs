@@ -1,0 +1,220 @@
+//! Simulated hardware: a reed board, an I2C bus with an OLED on it, and an MFRC522 on SPI, all
+//! implementing the same traits the real drivers run on, with faults a builder meets (a stuck or
+//! dead switch, a shorted row, a missing display, an unanswering reader). `umpire doctor
+//! --simulated` and `umpire calibrate --simulated` run against these; so do their tests.
+
+use std::collections::BTreeSet;
+use std::convert::Infallible;
+use std::fmt;
+
+use embedded_hal::i2c::{self, I2c, Operation as I2cOperation};
+use embedded_hal::spi::{self, Operation as SpiOperation, SpiDevice};
+
+use crate::drivers::reed_matrix::OccupancyScanner;
+use crate::sensing::{Occupancy, SensedCell};
+
+/// A fault of one square's switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SwitchFault {
+    /// Always reads occupied (a shorted or stuck-closed reed).
+    StuckClosed(SensedCell),
+    /// Never reads occupied (a broken reed, a cold solder joint).
+    Dead(SensedCell),
+    /// Reads occupied on every few scans even when empty (a loose joint).
+    Flickering(SensedCell),
+    /// Every switch of matrix row `row` reads occupied (a row line shorted to the active level).
+    ShortedRow(u8),
+}
+
+/// A simulated board of reed switches, `columns` x `rows`, cell = row * columns + column.
+#[derive(Clone, Debug)]
+pub struct SimBoard {
+    columns: u8,
+    rows: u8,
+    pieces: Occupancy,
+    faults: BTreeSet<SwitchFault>,
+    scans: u64,
+}
+
+impl SimBoard {
+    /// An empty, healthy board.
+    pub fn new(columns: u8, rows: u8) -> SimBoard {
+        SimBoard {
+            columns,
+            rows,
+            pieces: Occupancy::EMPTY,
+            faults: BTreeSet::new(),
+            scans: 0,
+        }
+    }
+
+    /// The same board with `fault`.
+    #[must_use]
+    pub fn with_fault(mut self, fault: SwitchFault) -> SimBoard {
+        self.faults.insert(fault);
+        self
+    }
+
+    /// Puts a piece on (`true`) or lifts it from `cell`.
+    pub fn set_piece(&mut self, cell: SensedCell, present: bool) {
+        self.pieces.set(cell, present);
+    }
+
+    /// Lifts every piece.
+    pub fn clear(&mut self) {
+        self.pieces = Occupancy::EMPTY;
+    }
+
+    /// Columns and rows.
+    pub fn size(&self) -> (u8, u8) {
+        (self.columns, self.rows)
+    }
+
+    /// What one scan reads: the pieces, bent by the faults.
+    pub fn read(&mut self) -> Occupancy {
+        self.scans += 1;
+        let mut seen = self.pieces;
+        for fault in &self.faults {
+            match *fault {
+                SwitchFault::StuckClosed(c) => seen.insert(c),
+                SwitchFault::Dead(c) => seen.remove(c),
+                SwitchFault::Flickering(c) => {
+                    if self.scans % 4 == 0 {
+                        seen.insert(c);
+                    }
+                }
+                SwitchFault::ShortedRow(r) => {
+                    for col in 0..u16::from(self.columns) {
+                        seen.insert(SensedCell::new(
+                            u16::from(r) * u16::from(self.columns) + col,
+                        ));
+                    }
+                }
+            }
+        }
+        seen
+    }
+}
+
+impl OccupancyScanner for SimBoard {
+    type Error = Infallible;
+
+    fn read_occupancy(&mut self) -> Result<Occupancy, Infallible> {
+        Ok(self.read())
+    }
+}
+
+/// The simulated I2C bus's error: nobody acknowledged the address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoAcknowledge(pub u8);
+
+impl fmt::Display for NoAcknowledge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no device acknowledged address {:#04x}", self.0)
+    }
+}
+
+impl i2c::Error for NoAcknowledge {
+    fn kind(&self) -> i2c::ErrorKind {
+        i2c::ErrorKind::NoAcknowledge(i2c::NoAcknowledgeSource::Address)
+    }
+}
+
+/// A simulated I2C bus: devices at `present` addresses acknowledge and accept every write
+/// (counted); reads return 0xFF.
+#[derive(Clone, Debug, Default)]
+pub struct SimI2c {
+    present: BTreeSet<u8>,
+    /// Bytes written so far, all addresses.
+    pub bytes_written: usize,
+}
+
+impl SimI2c {
+    /// A bus with devices at `addresses`.
+    pub fn with_devices(addresses: impl IntoIterator<Item = u8>) -> SimI2c {
+        SimI2c {
+            present: addresses.into_iter().collect(),
+            bytes_written: 0,
+        }
+    }
+}
+
+impl i2c::ErrorType for SimI2c {
+    type Error = NoAcknowledge;
+}
+
+impl I2c for SimI2c {
+    fn transaction(
+        &mut self,
+        address: u8,
+        operations: &mut [I2cOperation<'_>],
+    ) -> Result<(), NoAcknowledge> {
+        if !self.present.contains(&address) {
+            return Err(NoAcknowledge(address));
+        }
+        for op in operations {
+            match op {
+                I2cOperation::Write(bytes) => self.bytes_written += bytes.len(),
+                I2cOperation::Read(buf) => buf.fill(0xFF),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A simulated MFRC522 on SPI that answers register reads from a register file (VersionReg
+/// 0x37 holds `version`; 0x00 stands for a reader that is not wired).
+#[derive(Clone, Debug)]
+pub struct SimMfrc522 {
+    registers: [u8; 64],
+}
+
+impl SimMfrc522 {
+    /// A reader whose VersionReg reads `version` (0x92 genuine v2, 0x88 clone, 0x00 absent).
+    pub fn new(version: u8) -> SimMfrc522 {
+        let mut registers = [0u8; 64];
+        registers[0x37] = version;
+        SimMfrc522 { registers }
+    }
+
+    fn exchange(&mut self, tx: &[u8], rx: &mut [u8]) {
+        // Byte 0 addresses a register: bit 7 set reads, clear writes; bits 6..1 the register.
+        let Some(&first) = tx.first() else { return };
+        let reg = usize::from((first >> 1) & 0x3F);
+        if first & 0x80 != 0 {
+            for slot in rx.iter_mut().skip(1) {
+                *slot = self.registers[reg];
+            }
+        } else if let Some(&value) = tx.get(1) {
+            self.registers[reg] = value;
+        }
+    }
+}
+
+impl spi::ErrorType for SimMfrc522 {
+    type Error = Infallible;
+}
+
+impl SpiDevice for SimMfrc522 {
+    fn transaction(&mut self, operations: &mut [SpiOperation<'_, u8>]) -> Result<(), Infallible> {
+        for op in operations {
+            match op {
+                SpiOperation::Transfer(rx, tx) => {
+                    let tx = tx.to_vec();
+                    self.exchange(&tx, rx);
+                }
+                SpiOperation::TransferInPlace(buf) => {
+                    let tx = buf.to_vec();
+                    self.exchange(&tx, buf);
+                }
+                SpiOperation::Write(tx) => {
+                    let tx = tx.to_vec();
+                    self.exchange(&tx, &mut []);
+                }
+                SpiOperation::Read(buf) => buf.fill(0),
+                SpiOperation::DelayNs(_) => {}
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,99 @@
+//! The `umpire` binary's builder tools, run as a builder would run them, on the simulated board.
+
+use std::process::Command;
+
+fn umpire(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .output()
+        .expect("umpire runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn doctor_passes_a_healthy_simulated_board() {
+    let (code, text) = umpire(&["--simulated", "doctor"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("ok      display: an OLED answers at 0x3c"),
+        "{text}"
+    );
+    assert!(text.contains("ok      NFC reader"), "{text}");
+    assert!(text.contains("every square reads empty"), "{text}");
+}
+
+#[test]
+fn doctor_names_each_fault_and_its_fix() {
+    let (code, text) = umpire(&[
+        "--simulated",
+        "doctor",
+        "--fault",
+        "stuck:e4",
+        "--fault",
+        "no-display",
+        "--fault",
+        "no-reader",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("PROBLEM square e4"), "{text}");
+    assert!(
+        text.contains("PROBLEM display: nothing answers at 0x3c"),
+        "{text}"
+    );
+    assert!(text.contains("PROBLEM NFC reader"), "{text}");
+    assert_eq!(text.matches("fix:").count(), 3, "{text}");
+}
+
+#[test]
+fn calibrate_walks_every_square_and_reports_the_dead_one() {
+    let (code, text) = umpire(&["--simulated", "calibrate", "--fault", "dead:c7"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains(" 7 o o . o o o o o o o"), "{text}");
+    assert!(text.contains("Never read a piece: c7"), "{text}");
+    let (code, text) = umpire(&["--simulated", "calibrate"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("Every square read a piece."), "{text}");
+}
+
+#[test]
+fn check_config_lists_every_problem_with_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    std::fs::write(
+        &path,
+        "[board]\nscan_hz = 10\n[sensor]\nkind = \"matrix\"\nrows = [5, 6]\ncolumns = [5]\n",
+    )
+    .unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("umpire.toml:2"), "{text}");
+    assert!(text.contains("scan at 100 Hz or faster"), "{text}");
+    assert!(text.contains("GPIO 5 is used twice"), "{text}");
+    assert!(
+        text.contains("senses 2 squares but the board has 100"),
+        "{text}"
+    );
+    assert!(text.contains("no [buttons] section"), "{text}");
+}
+
+#[test]
+fn a_missing_config_says_what_to_do() {
+    let (code, text) = umpire(&["--config", "/nonexistent/umpire.toml", "doctor"]);
+    assert_eq!(code, 2);
+    assert!(
+        text.contains("cannot read /nonexistent/umpire.toml"),
+        "{text}"
+    );
+    assert!(text.contains("--simulated"), "{text}");
+}
+
+#[test]
+fn unknown_faults_are_refused_with_the_list() {
+    let (code, text) = umpire(&["--simulated", "doctor", "--fault", "melted:e4"]);
+    assert_eq!(code, 2);
+    assert!(text.contains("unknown fault `melted:e4`"), "{text}");
+}

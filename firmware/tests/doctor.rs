@@ -1,0 +1,132 @@
+//! `umpire doctor` and `umpire calibrate` against the simulated board: each fault a builder can
+//! meet is found and named with its fix; a healthy board passes.
+
+use std::convert::Infallible;
+
+use embedded_hal::delay::DelayNs;
+use firmware::doctor::{
+    check_display, check_reader, check_sensors, has_problems, BoardShape, Calibration,
+    CalibrationEvent, Severity,
+};
+use firmware::drivers::nfc::mfrc522::Mfrc522;
+use firmware::drivers::reed_matrix::OccupancyScanner;
+use firmware::sensing::SensedCell;
+use firmware::sim::{SimBoard, SimI2c, SimMfrc522, SwitchFault};
+
+const SHAPE: BoardShape = BoardShape {
+    columns: 10,
+    rows: 10,
+};
+
+struct NoDelay;
+impl DelayNs for NoDelay {
+    fn delay_ns(&mut self, _: u32) {}
+}
+
+fn cell(name: &str) -> SensedCell {
+    let col = u16::from(name.as_bytes()[0] - b'a');
+    let row: u16 = name[1..].parse().unwrap();
+    SensedCell::new((row - 1) * 10 + col)
+}
+
+fn doctor(board: &mut SimBoard) -> Vec<firmware::doctor::Finding> {
+    check_sensors(SHAPE, 50, || board.read_occupancy())
+}
+
+#[test]
+fn a_healthy_board_passes() {
+    let mut board = SimBoard::new(10, 10);
+    let f = doctor(&mut board);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Ok);
+    assert!(!has_problems(&f));
+}
+
+#[test]
+fn a_stuck_switch_is_a_problem_named_by_its_square() {
+    let mut board = SimBoard::new(10, 10).with_fault(SwitchFault::StuckClosed(cell("e4")));
+    let f = doctor(&mut board);
+    assert!(has_problems(&f));
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].subject, "square e4");
+    assert!(f[0].fix.contains("stuck closed"));
+}
+
+#[test]
+fn a_flickering_switch_is_a_warning() {
+    let mut board = SimBoard::new(10, 10).with_fault(SwitchFault::Flickering(cell("j10")));
+    let f = doctor(&mut board);
+    assert!(!has_problems(&f));
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert_eq!(f[0].subject, "square j10");
+    assert!(f[0].detail.contains("12 of 50"), "{}", f[0].detail);
+}
+
+#[test]
+fn a_shorted_row_is_one_finding_not_ten() {
+    let mut board = SimBoard::new(10, 10)
+        .with_fault(SwitchFault::ShortedRow(2))
+        .with_fault(SwitchFault::StuckClosed(cell("a1")));
+    let f = doctor(&mut board);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert_eq!(f[0].subject, "row 3");
+    assert!(f[0].fix.contains("diode"));
+    assert_eq!(f[1].subject, "square a1");
+}
+
+#[test]
+fn a_failing_scan_is_reported_with_its_message() {
+    let f = check_sensors(SHAPE, 5, || {
+        Err::<firmware::sensing::Occupancy, _>("SPI bus 0 is busy")
+    });
+    assert!(has_problems(&f));
+    assert!(f[0].detail.contains("SPI bus 0 is busy"));
+}
+
+#[test]
+fn the_display_must_answer_at_its_address() {
+    let mut bus = SimI2c::with_devices([0x3C]);
+    let ok = check_display(&mut bus, 1, 0x3C);
+    assert_eq!(ok.severity, Severity::Ok);
+    assert_eq!(bus.bytes_written, 2);
+    let missing = check_display(&mut bus, 1, 0x3D);
+    assert_eq!(missing.severity, Severity::Problem);
+    assert!(missing.fix.contains("i2cdetect -y 1"));
+}
+
+#[test]
+fn the_reader_version_register_is_read() {
+    let check = |v: u8| check_reader(&mut Mfrc522::new(SimMfrc522::new(v), NoDelay));
+    assert_eq!(check(0x92).severity, Severity::Ok);
+    assert_eq!(check(0x91).severity, Severity::Ok);
+    assert_eq!(check(0x88).severity, Severity::Warning);
+    assert_eq!(check(0x12).severity, Severity::Warning);
+    let absent = check(0x00);
+    assert_eq!(absent.severity, Severity::Problem);
+    assert!(absent.fix.contains("MISO GPIO 9"));
+}
+
+#[test]
+fn calibration_walk_finds_the_dead_square() {
+    let mut board = SimBoard::new(10, 10).with_fault(SwitchFault::Dead(cell("c7")));
+    let mut cal = Calibration::new(SHAPE);
+    let mut first_seen = 0;
+    for i in 0..100 {
+        board.clear();
+        board.set_piece(SensedCell::new(i), true);
+        let events = cal.update(
+            board
+                .read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
+        first_seen += events
+            .iter()
+            .filter(|e| matches!(e, CalibrationEvent::FirstSeen(_)))
+            .count();
+    }
+    assert_eq!(first_seen, 99);
+    assert_eq!(cal.never_seen(), vec!["c7".to_string()]);
+    let grid = cal.grid();
+    assert!(grid.starts_with("10 o o o o o o o o o # \n"), "{grid}");
+    assert!(grid.contains(" 7 o o . o"), "{grid}");
+}
