@@ -669,3 +669,27 @@ fn a_small_change_is_one_window_and_its_bytes() {
     drop(display);
     i2c.done();
 }
+
+// ----- errors -----------------------------------------------------------------------------------
+
+#[test]
+fn a_missing_panel_is_a_bus_error_and_the_next_show_starts_over() {
+    use firmware::display::{DisplayError, Orientation};
+    use firmware::sim::SimI2c;
+
+    // Nothing answers at 0x3D: the error says to check the bus.
+    let mut display =
+        Display::with_options(SimI2c::with_devices([0x3C]), 0x3D, Orientation::Normal);
+    let screen = &examples()[0].1;
+    assert_eq!(display.show_screen(screen), Err(DisplayError::Bus));
+    assert!(display.shown().is_none());
+    assert!(DisplayError::Bus.to_string().contains("0x3C or 0x3D"));
+
+    // A panel that answers: the first show sends init and a whole frame, the second nothing.
+    let mut display = Display::new(SimI2c::with_devices([0x3C]));
+    let first = display.show_screen(screen).expect("panel answers");
+    assert_eq!(first.data_bytes, screens::FRAME_BYTES);
+    let again = display.show_screen(screen).expect("panel answers");
+    assert_eq!(again.regions, 0);
+    assert!(display.release().bytes_written > screens::FRAME_BYTES);
+}
