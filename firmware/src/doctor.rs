@@ -376,6 +376,17 @@ impl Calibration {
         )
     }
 
+    /// The calibration screen for the OLED, with `note` (the latest event).
+    pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
+        crate::ui::Screen::Calibrate {
+            columns: self.shape.columns,
+            rows: self.shape.rows,
+            occupied: self.now.iter().map(SensedCell::number).collect(),
+            seen: self.seen().iter().map(SensedCell::number).collect(),
+            note: note.into(),
+        }
+    }
+
     /// The last tag read on each square.
     pub fn tags(&self) -> impl Iterator<Item = (String, TagUid)> + '_ {
         self.tags

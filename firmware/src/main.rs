@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use firmware::config::{Config, SensorConfig};
+use firmware::display::{Display, Orientation};
 use firmware::doctor::{
     check_display, check_reader, check_sensors, has_problems, BoardShape, Calibration,
     CalibrationEvent, Finding,
@@ -252,14 +253,25 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
         "umpire calibrate: the simulated board; a simulated builder walks one piece over every square.\n\
          Legend: # occupied now, o seen, . never seen\n"
     );
+    let (address, bus) = config.display.map_or((0x3C, 1), |d| (d.address, d.i2c_bus));
+    let i2c = SimI2c::with_devices(rig.display_present.then_some(address));
+    let mut oled = Display::with_options(i2c, address, Orientation::default());
+    let mut oled_updates = 0u32;
+    let mut oled_failed = None;
     for i in 0..shape.cells() {
         rig.board.clear();
         rig.board.set_piece(SensedCell::new(i), true);
         let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
+        let mut note = String::new();
         for event in cal.update(occ) {
             if let CalibrationEvent::On(name) = event {
                 print!("{name} ");
+                note = format!("{name} on");
             }
+        }
+        match oled.show_screen(&cal.screen(note)) {
+            Ok(_) => oled_updates += 1,
+            Err(e) => oled_failed = Some(e.to_string()),
         }
         if (i + 1) % u16::from(shape.columns) == 0 {
             println!();
@@ -269,6 +281,14 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
     cal.update(occ);
     println!("\n{}", cal.grid());
+    let bytes = oled.release().bytes_written;
+    match oled_failed {
+        None => println!(
+            "OLED (simulated, I2C bus {bus} at {address:#04x}): {oled_updates} updates, {bytes} bytes \
+             written, only the changed squares each time."
+        ),
+        Some(e) => println!("OLED: {e}"),
+    }
     report_calibration(&cal)
 }
 
@@ -343,6 +363,14 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     use firmware::platform::pi;
     use std::time::{Duration, Instant};
     let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
+    let mut oled = match config.display {
+        Some(d) => Some(Display::with_options(
+            pi::open_i2c(d.i2c_bus).map_err(anyhow::Error::new)?,
+            d.address,
+            Orientation::default(),
+        )),
+        None => None,
+    };
     let shape = shape(config);
     let mut cal = Calibration::new(shape);
     let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
@@ -358,12 +386,19 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
         if !events.is_empty() {
             // Redraw in place: clear the screen, home the cursor.
             print!("\x1b[2J\x1b[H{}", cal.grid());
+            let mut note = String::new();
             for e in events {
-                match e {
-                    CalibrationEvent::On(s) => println!("piece on {s}"),
-                    CalibrationEvent::Off(s) => println!("piece off {s}"),
-                    CalibrationEvent::FirstSeen(s) => println!("{s} works"),
-                    CalibrationEvent::Tag(s, uid) => println!("tag {uid} on {s}"),
+                note = match e {
+                    CalibrationEvent::On(s) => format!("piece on {s}"),
+                    CalibrationEvent::Off(s) => format!("piece off {s}"),
+                    CalibrationEvent::FirstSeen(s) => format!("{s} works"),
+                    CalibrationEvent::Tag(s, uid) => format!("tag {uid} on {s}"),
+                };
+                println!("{note}");
+            }
+            if let Some(d) = oled.as_mut() {
+                if let Err(e) = d.show_screen(&cal.screen(note)) {
+                    println!("OLED: {e}");
                 }
             }
         }

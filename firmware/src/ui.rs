@@ -162,4 +162,17 @@ pub enum Screen {
         /// How to fix it.
         fix: String,
     },
+    /// `umpire calibrate`: the board as its switches read now, for a builder testing squares.
+    Calibrate {
+        /// Board columns.
+        columns: u8,
+        /// Board rows.
+        rows: u8,
+        /// Cells (row * columns + column) that read occupied now.
+        occupied: Vec<u16>,
+        /// Cells that have read occupied at least once this session.
+        seen: Vec<u16>,
+        /// The latest event ("e4 on", "tag 04A1... on e4").
+        note: String,
+    },
 }

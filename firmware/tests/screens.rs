@@ -257,6 +257,16 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 fix: "check the reed switch under e4, then press OK".into(),
             },
         ),
+        (
+            "calibrate",
+            Screen::Calibrate {
+                columns: 12,
+                rows: 10,
+                occupied: vec![3 * 12 + 4, 9 * 12 + 11],
+                seen: (0..60).chain([119]).collect(),
+                note: "tag 04A1B2C3D4E580 on e4".into(),
+            },
+        ),
     ]
 }
 

@@ -1,7 +1,7 @@
 //! The platform edge: opening the hardware a [`Config`](crate::config::Config) describes.
 //!
 //! Everything above this module is generic over embedded-hal 1.0 traits; this is the only place
-//! that names a concrete backend, and only with the `pi` feature (see [`pi`]). Without it the
+//! that names a concrete backend, and only with the `pi` feature (module `pi`). Without it the
 //! `umpire` binary runs against the simulated hardware in [`crate::sim`].
 
 use std::fmt;

@@ -93,6 +93,13 @@ where
         } => takeback(target, *moves_back, *to_move_number),
         Screen::GameOver { result, reason } => game_over(target, result, reason),
         Screen::Error { message, fix } => error(target, message, fix),
+        Screen::Calibrate {
+            columns,
+            rows,
+            occupied,
+            seen,
+            note,
+        } => calibrate(target, *columns, *rows, occupied, seen, note),
     }
 }
 
@@ -800,5 +807,61 @@ where
         y0,
         H - y0,
     )?;
+    Ok(())
+}
+
+/// The calibration grid: one 4x4 cell per square on a 5-pixel pitch (a 12x10 board is 60x50),
+/// rank 1 at the bottom. A filled cell reads occupied now, an outlined one has been seen, a dot
+/// never has. The right side counts the squares seen and shows the latest event.
+fn calibrate<D>(
+    target: &mut D,
+    columns: u8,
+    rows: u8,
+    occupied: &[u16],
+    seen: &[u16],
+    note: &str,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    const PITCH: i32 = 5;
+    let (cols, rws) = (i32::from(columns.min(25)), i32::from(rows.min(12)));
+    let top = (H - rws * PITCH).max(0) / 2;
+    for r in 0..rws {
+        for c in 0..cols {
+            let cell = u16::try_from(r * i32::from(columns) + c).unwrap_or(u16::MAX);
+            let x = c * PITCH;
+            let y = top + (rws - 1 - r) * PITCH;
+            let rect = Rectangle::new(Point::new(x, y), Size::new(4, 4));
+            if occupied.contains(&cell) {
+                fill(target, rect, BinaryColor::On)?;
+            } else if seen.contains(&cell) {
+                rect.into_styled(PrimitiveStyle::with_stroke(BinaryColor::On, 1))
+                    .draw(target)?;
+            } else {
+                Pixel(Point::new(x + 1, y + 2), BinaryColor::On).draw(target)?;
+            }
+        }
+    }
+    let x = cols * PITCH + 3;
+    let width = u32::try_from((W - x).max(0)).unwrap_or(0);
+    let cols_text = text::columns(SMALL, width);
+    let total = usize::from(columns) * usize::from(rows);
+    let lines = [
+        truncate("CALIBRATE", cols_text),
+        truncate(&format!("{}/{total}", seen.len()), cols_text),
+        truncate("seen", cols_text),
+    ];
+    let mut y = 0;
+    for line in &lines {
+        draw_line(target, SMALL, line, Point::new(x, y), Ink::Normal)?;
+        y += line_height(SMALL);
+    }
+    let room = usize::try_from((H - y) / line_height(SMALL)).unwrap_or(0);
+    let rest = text::wrap_clamped(note, cols_text, room);
+    for line in rest {
+        draw_line(target, SMALL, &line, Point::new(x, y), Ink::Normal)?;
+        y += line_height(SMALL);
+    }
     Ok(())
 }
