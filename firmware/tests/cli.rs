@@ -55,7 +55,10 @@ fn calibrate_walks_every_square_and_reports_the_dead_one() {
     let (code, text) = umpire(&["--simulated", "calibrate"]);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("Every square read a piece."), "{text}");
-    assert!(text.contains("OLED (simulated, I2C bus 1 at 0x3c): 100 updates"), "{text}");
+    assert!(
+        text.contains("OLED (simulated, I2C bus 1 at 0x3c): 100 updates"),
+        "{text}"
+    );
 }
 
 #[test]
