@@ -10,7 +10,8 @@
 //! - pieces are conserved (each of the 23 is on the map once, eliminated, or a waiting
 //!   Prussian) and every square keeps the stacking limits and holds one side only,
 //! - neither seat's view shows an enemy value that no combat has revealed, and every revealed
-//!   one is shown — judged against a tracker that learns only from the public combat events;
+//!   one is shown — judged against a tracker that learns only from the public combat events —
+//!   and neither seat is told an event naming such a piece (`Outcome::visible_to`);
 //!
 //! and at the end that replaying the action list through the checked path reproduces every
 //! intermediate state exactly.
@@ -19,8 +20,8 @@ use std::collections::HashSet;
 
 use boards::game::replay;
 use boards::piecepack::{
-    Action, EliminationLimit, Event, Face, Holding, Options, Phase, Position, Seen, Setup, Square,
-    Unit, Units, ALLIES, FRENCH,
+    Action, EliminationLimit, Event, Face, Holding, Options, Outcome, Phase, Position, Seen, Setup,
+    Square, Unit, Units, ALLIES, FRENCH,
 };
 use boards::{Actor, Game, Status};
 use rand::seq::IndexedRandom;
@@ -231,6 +232,38 @@ fn check_seen(seat: boards::Seat, seen: Seen, u: Unit, revealed: Units, ctx: &st
     }
 }
 
+/// What a seat is told never names an enemy coin that no combat has revealed (the combat that
+/// reveals it is announced with it).
+fn check_announcements(outcome: &Outcome, before: Units, ctx: &str) {
+    let mut revealed = before;
+    for e in &outcome.0 {
+        if let Event::CombatBegan(c) = e {
+            for u in c.attackers.iter().chain(c.defenders.iter()) {
+                revealed.insert(u);
+            }
+        }
+    }
+    for seat in [FRENCH, ALLIES] {
+        for e in outcome.visible_to(seat) {
+            let named = match e {
+                Event::Moved { unit, .. }
+                | Event::Entered { unit, .. }
+                | Event::Designated { unit, .. }
+                | Event::Eliminated { unit, .. }
+                | Event::Retreated { unit, .. }
+                | Event::Advanced { unit, .. } => Some(unit),
+                _ => None,
+            };
+            if let Some(u) = named {
+                assert!(
+                    u.side() == seat || u.is_leader() || revealed.contains(u),
+                    "{ctx}: {e:?} told to {seat:?} names a hidden piece"
+                );
+            }
+        }
+    }
+}
+
 struct Stats {
     games: usize,
     actions: usize,
@@ -238,7 +271,52 @@ struct Stats {
     wins: [[usize; 4]; 2],
 }
 
-fn play_games(options: Options, games: u64, seed: u64, stats: &mut Stats) {
+/// A move towards the mover's goal (the French: the nearest objective they do not hold; the
+/// Allies: Plancenoit), so that some games end by capture; `None` outside movement.
+fn aimed_move(pos: &Position, legal: &[Action], rng: &mut Pcg64Mcg) -> Option<Action> {
+    if pos.phase() != Phase::Movement {
+        return None;
+    }
+    let l = pos.layout();
+    let held = pos.holdings();
+    let goals: Vec<Square> = if pos.phasing_side() == FRENCH {
+        [
+            (l.mont_st_jean, 0),
+            (l.hougoumont, 2),
+            (l.la_haye_sainte, 3),
+        ]
+        .into_iter()
+        .filter(|&(_, i)| held[i] != Some(FRENCH))
+        .map(|(s, _)| s)
+        .collect()
+    } else {
+        vec![l.plancenoit]
+    };
+    let gain = |a: &Action| -> i32 {
+        let Action::Move { unit, to } = *a else {
+            return 0;
+        };
+        let Some(from) = pos.square_of(unit) else {
+            return 0;
+        };
+        let d = |s: Square| {
+            goals
+                .iter()
+                .map(|g| i32::from(s.distance(*g)))
+                .min()
+                .unwrap_or(0)
+        };
+        d(from) - d(to)
+    };
+    let best = legal.iter().map(gain).max()?;
+    if best <= 0 {
+        return Some(Action::EndMovement);
+    }
+    let top: Vec<Action> = legal.iter().copied().filter(|a| gain(a) == best).collect();
+    top.choose(rng).copied()
+}
+
+fn play_games(options: Options, games: u64, seed: u64, purpose: f64, stats: &mut Stats) {
     let space = action_space();
     for g in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(seed.wrapping_mul(1_000_003) + g);
@@ -270,8 +348,13 @@ fn play_games(options: Options, games: u64, seed: u64, stats: &mut Stats) {
                 chosen
             } else {
                 let legal = pos.legal_actions();
+                let aimed = (purpose > 0.0 && rng.random_bool(purpose))
+                    .then(|| aimed_move(&pos, &legal, &mut rng))
+                    .flatten();
                 // End movement now and then so that not every piece moves every turn.
-                if pos.phase() == Phase::Movement && rng.random_bool(0.15) {
+                if let Some(a) = aimed {
+                    a
+                } else if pos.phase() == Phase::Movement && rng.random_bool(0.15) {
                     Action::EndMovement
                 } else {
                     legal[rng.random_range(0..legal.len())]
@@ -280,6 +363,7 @@ fn play_games(options: Options, games: u64, seed: u64, stats: &mut Stats) {
             let outcome = pos
                 .play(&action)
                 .unwrap_or_else(|e| panic!("{ctx}: {action:?} refused: {e}"));
+            check_announcements(&outcome, revealed, &ctx);
             for e in &outcome.0 {
                 if let Event::CombatBegan(c) = e {
                     stats.combats += 1;
@@ -316,14 +400,14 @@ fn play_games(options: Options, games: u64, seed: u64, stats: &mut Stats) {
     }
 }
 
-fn run(options: Options, games: u64, seed: u64) -> Stats {
+fn run(options: Options, games: u64, seed: u64, purpose: f64) -> Stats {
     let mut stats = Stats {
         games: 0,
         actions: 0,
         combats: 0,
         wins: [[0; 4]; 2],
     };
-    play_games(options, games, seed, &mut stats);
+    play_games(options, games, seed, purpose, &mut stats);
     println!(
         "{games} games, {} actions, {} combats, wins French {:?} Allies {:?}",
         stats.actions, stats.combats, stats.wins[0], stats.wins[1]
@@ -333,7 +417,7 @@ fn run(options: Options, games: u64, seed: u64) -> Stats {
 
 #[test]
 fn random_games_under_the_standard_options() {
-    let stats = run(Options::STANDARD, 2_000, 1);
+    let stats = run(Options::STANDARD, 2_000, 1, 0.0);
     assert!(
         stats.combats > stats.games,
         "too few combats to test anything"
@@ -342,7 +426,7 @@ fn random_games_under_the_standard_options() {
 
 #[test]
 fn random_games_as_the_worked_example_rolls() {
-    run(Options::WORKED_EXAMPLE, 500, 2);
+    run(Options::WORKED_EXAMPLE, 500, 2, 0.0);
 }
 
 #[test]
@@ -351,9 +435,24 @@ fn random_games_under_the_other_rulings() {
     o.diagonals = true;
     o.holding = Holding::Occupied;
     o.prussians_from_turn = 1;
-    run(o, 300, 3);
+    run(o, 300, 3, 0.0);
     let mut o = Options::STANDARD;
     o.elimination_limit = EliminationLimit::HighestResult;
     o.eliminate_leaders_and_symbols = true;
-    run(o, 300, 4);
+    run(o, 300, 4, 0.0);
+}
+
+/// Players who head for their objectives, so that every way of winning comes up.
+#[test]
+fn purposeful_games_end_every_way() {
+    let stats = run(Options::STANDARD, 1_000, 5, 0.8);
+    let [french, allies] = stats.wins;
+    assert!(
+        french[0] > 0,
+        "no French capture of all three objectives: {french:?}"
+    );
+    assert!(
+        allies[1] > 0 && allies[2] > 0 && allies[3] > 0,
+        "{allies:?}"
+    );
 }

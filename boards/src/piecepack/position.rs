@@ -446,6 +446,23 @@ impl Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome(pub Vec<Event>);
 
+impl Outcome {
+    /// The events `seat` may be told: the public ones and those about its own pieces. An
+    /// enemy move or entry is left out (the seat sees it on the table, and in its [`View`]).
+    pub fn visible_to(&self, seat: Seat) -> Vec<Event> {
+        self.0
+            .iter()
+            .filter(|e| match e {
+                Event::Moved { unit, .. }
+                | Event::Entered { unit, .. }
+                | Event::Designated { unit, .. } => unit.side() == seat,
+                _ => true,
+            })
+            .cloned()
+            .collect()
+    }
+}
+
 /// An untrusted starting deployment: where each piece stands.
 ///
 /// "Allies deploy first: set aside the five black pieces ... Place the Red star symbol in
