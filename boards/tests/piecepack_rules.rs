@@ -1671,3 +1671,86 @@ fn dice_are_six_equally_likely_chance_outcomes() {
         Err(Illegal::WrongPhase(Phase::Rolling))
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rulings that are options
+// ---------------------------------------------------------------------------------------------
+
+/// Ruling 3: "next to" means sharing a side; `Options::diagonals` counts corners too, for
+/// pinning, stopping, combat and set-up alike.
+#[test]
+fn next_to_is_orthogonal_unless_diagonals_are_chosen() {
+    let pieces = [(Unit::Lobau, "D-4"), (Unit::Picton, "E-5")];
+    let p = position(Options::STANDARD, &pieces, 1, FRENCH);
+    assert!(!p.pinned().contains(Unit::Lobau));
+    assert_eq!(moves_of(&p, Unit::Lobau), squares("C-4 E-4 D-3 D-5"));
+    let mut o = Options::STANDARD;
+    o.diagonals = true;
+    let mut p = position(o, &pieces, 1, FRENCH);
+    assert!(p.pinned().contains(Unit::Lobau));
+    to_combat(&mut p);
+    assert_eq!(p.undesignated(), units(&[Unit::Lobau]));
+    play(
+        &mut p,
+        Action::Designate {
+            unit: Unit::Lobau,
+            target: sq("E-5"),
+        },
+    );
+}
+
+/// Ruling 11: a captured objective stays captured until the enemy enters it;
+/// `Holding::Occupied` holds it only while a piece stands on it.
+#[test]
+fn objectives_held_while_occupied_under_that_option() {
+    let mut o = Options::STANDARD;
+    o.holding = boards::piecepack::Holding::Occupied;
+    let mut p = position(
+        o,
+        &[(Unit::DErlon, "A-3"), (Unit::Wellington, "H-1")],
+        3,
+        FRENCH,
+    );
+    assert_eq!(p.holdings(), [Some(FRENCH), None, None, None]);
+    let out = play(
+        &mut p,
+        Action::Move {
+            unit: Unit::DErlon,
+            to: sq("A-4"),
+        },
+    );
+    assert!(out.0.contains(&Event::ObjectiveTaken {
+        square: sq("A-3"),
+        by: None
+    }));
+    assert_eq!(p.holdings()[0], None);
+}
+
+/// A seat's diagram shows its own values and the enemy's only as `?` until revealed.
+#[test]
+fn the_diagram_keeps_enemy_values_hidden() {
+    let p = position(
+        Options::STANDARD,
+        &[
+            (Unit::OldGuard, "G-7"),
+            (Unit::GuardArtillery, "G-7"),
+            (Unit::Picton, "A-1"),
+            (Unit::Wellington, "A-1"),
+        ],
+        1,
+        FRENCH,
+    );
+    let french = p.view(FRENCH).diagram();
+    let allied = p.view(ALLIES).diagram();
+    let row = |d: &str, r: char| -> String {
+        d.lines()
+            .find(|l| l.starts_with(r))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default()
+    };
+    assert_eq!(row(&french, 'G'), "G . . . . . . 5* . . .");
+    assert_eq!(row(&allied, 'G'), "G . . . . . . ?? . . .");
+    assert_eq!(row(&french, 'A'), "A ?L . . . . . . . . .");
+    assert_eq!(row(&allied, 'A'), "A 4L . . . . . . . . .");
+    assert!(!allied.contains('5'));
+}

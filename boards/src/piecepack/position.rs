@@ -721,11 +721,6 @@ impl Position {
 
     // ----- Queries ---------------------------------------------------------------------------
 
-    /// The parameters.
-    pub fn options_ref(&self) -> &Options {
-        &self.options
-    }
-
     /// The layout in play.
     pub fn layout(&self) -> &Layout {
         &self.options.layout
