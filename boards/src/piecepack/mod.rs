@@ -9,6 +9,8 @@
 //!   [`Game`](crate::Game). Start it from an untrusted [`Setup`] (every problem at once).
 //! - [`View`]: what one seat sees. A different type from the position: an enemy coin shows its
 //!   suit, and its value only once revealed in combat.
+//! - [`Outcome`]: what an action did, as a list of [`Event`]s (the whole truth);
+//!   [`Outcome::visible_to`] keeps what a seat may be told.
 //! - [`Options`]: the rulings below that a table may want to play otherwise.
 //!
 //! # How play proceeds
@@ -49,7 +51,7 @@
 //!    Dutch-Belgians and Wellington all take part). All attacks on one square are one combat.
 //! 6. **Attacks that fall away**: when a combat is resolved, its attackers are the designated
 //!    pieces still next to the square and its defenders the enemy pieces on it now; with none
-//!    of either it is cancelled.
+//!    of either it is cancelled. Pieces on one square may attack different squares.
 //! 7. **Supporting dice**: "one per friendly piece not being attacked by any enemy piece that is
 //!    next to an attacking piece" counts each defending-side piece once, on a square that no
 //!    attack of this phase targets, next to any attacker in this combat.
