@@ -6,5 +6,6 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod journal;
+pub mod referee;
 pub mod sensing;
 pub mod ui;
