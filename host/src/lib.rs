@@ -1,7 +1,11 @@
 //! The desktop side of Umpire: the simulator and its tools.
 //!
 //! - [`bots`]: computer players that see only their own seat's view.
-//! - [`demo`]: a whole seeded game between two bots, told move by move (`umpire-sim demo`).
+//! - [`demo`]: a whole seeded game between two bots, played through the simulated sensors and
+//!   the referee, told move by move (`umpire-sim demo`).
+//! - [`sim`]: the simulated table: pieces on reed switches, scanned through the firmware's
+//!   sensing model into its referee.
 
 pub mod bots;
 pub mod demo;
+pub mod sim;

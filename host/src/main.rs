@@ -1,6 +1,7 @@
 //! `umpire-sim`: the Umpire simulator on a desktop, no hardware needed.
 //!
-//! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots and prints it.
+//! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots on a simulated
+//! board, refereed by the firmware's referee through its sensing model, and prints it.
 
 use std::io::{self, BufWriter, Write};
 
@@ -20,7 +21,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play a whole seeded game between two bots and print it move by move.
+    /// Play a whole seeded game between two bots on the simulated board, refereed by the
+    /// umpire; print every move and what the OLED says.
     Demo(DemoArgs),
 }
 
@@ -47,6 +49,12 @@ struct DemoArgs {
     /// Print the board after every N moves (0: only at the start and the end).
     #[arg(long, default_value_t = 50, value_name = "N")]
     board_every: u32,
+    /// Also write the referee's journal of the game to FILE (read it with `replay`).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<std::path::PathBuf>,
+    /// Write every OLED frame as a PNG into DIR: needs the screen renderer, not in this build.
+    #[arg(long, value_name = "DIR")]
+    frames: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -102,12 +110,27 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Demo(args) => {
+            if args.frames.is_some() {
+                anyhow::bail!(
+                    "--frames is not available yet: the OLED renderer (firmware::screens) is not \
+                     in this build. Run without --frames; the OLED's words are printed as \
+                     `OLED|` lines."
+                );
+            }
             let mut out = BufWriter::new(io::stdout().lock());
-            let result = demo::run(&args.to_demo(), &mut out).and_then(|_| Ok(out.flush()?));
+            let result = demo::run_with_journal(&args.to_demo(), &mut out)
+                .and_then(|played| Ok(out.flush().map(|_| played)?));
             match result {
                 // `umpire-sim demo classic | head` closes the pipe early: not an error.
                 Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => other.context("the demo failed")?,
+                Err(e) => Err(e).context("the demo failed")?,
+                Ok((_, journal)) => {
+                    if let Some(path) = &args.journal {
+                        std::fs::write(path, journal).with_context(|| {
+                            format!("cannot write the journal to {}", path.display())
+                        })?;
+                    }
+                }
             }
         }
     }
