@@ -3,9 +3,13 @@
 //! - [`bots`]: computer players that see only their own seat's view.
 //! - [`demo`]: a whole seeded game between two bots, played through the simulated sensors and
 //!   the referee, told move by move (`umpire-sim demo`).
+//! - [`replay`]: a journaled game as a readable record, redacted while unfinished.
+//! - [`scenario`]: scenario files of physical events and expectations (`umpire-sim check`).
 //! - [`sim`]: the simulated table: pieces on reed switches, scanned through the firmware's
 //!   sensing model into its referee.
 
 pub mod bots;
 pub mod demo;
+pub mod replay;
+pub mod scenario;
 pub mod sim;

@@ -24,6 +24,29 @@ enum Command {
     /// Play a whole seeded game between two bots on the simulated board, refereed by the
     /// umpire; print every move and what the OLED says.
     Demo(DemoArgs),
+    /// Print a journaled game as a readable record (secrets redacted while it is unfinished).
+    Replay(ReplayArgs),
+    /// Run scenario files (host/SCENARIOS.md); exit non-zero naming the first failed line.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ReplayArgs {
+    /// The journal file (as `demo --journal FILE` or the umpire writes it).
+    journal: std::path::PathBuf,
+    /// Show every rank. Refused for an unfinished game unless --force is given too.
+    #[arg(long)]
+    reveal: bool,
+    /// With --reveal: show the secrets of an unfinished game (every player should agree).
+    #[arg(long, requires = "reveal")]
+    force: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Scenario files to run, in order.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -129,6 +152,30 @@ fn main() -> anyhow::Result<()> {
                         std::fs::write(path, journal).with_context(|| {
                             format!("cannot write the journal to {}", path.display())
                         })?;
+                    }
+                }
+            }
+        }
+        Command::Replay(args) => {
+            let bytes = std::fs::read(&args.journal)
+                .with_context(|| format!("cannot read {}", args.journal.display()))?;
+            let mut out = BufWriter::new(io::stdout().lock());
+            host::replay::write_replay(&bytes, args.reveal, args.force, &mut out)
+                .with_context(|| format!("cannot replay {}", args.journal.display()))?;
+            out.flush()?;
+        }
+        Command::Check(args) => {
+            for file in &args.files {
+                match host::scenario::run_file(file) {
+                    Ok(passed) => println!(
+                        "ok    {} ({} steps, {} expectations)",
+                        file.display(),
+                        passed.steps,
+                        passed.expectations
+                    ),
+                    Err(failure) => {
+                        println!("FAIL  {failure}");
+                        std::process::exit(1);
                     }
                 }
             }

@@ -9,7 +9,7 @@ use std::fmt;
 use boards::stratego::Square;
 use boards::Problems;
 use firmware::journal::MemStore;
-use firmware::referee::{screen_text, Decision, Referee, RefereeConfig, SeededChance};
+use firmware::referee::{screen_text, Decision, Referee, RefereeConfig, ResumeError, SeededChance};
 use firmware::sensing::{
     BoardEvent, Button, ButtonPress, LayoutProblem, LayoutSetup, Millis, Occupancy, OccupancyFrame,
     Place, Sensing, SensingConfig, SensorLayout, TagRead, TagUid,
@@ -186,6 +186,11 @@ pub struct SimTable {
     pub referee: SimReferee,
     last_screen: Screen,
     told: Vec<Told>,
+    config: RefereeConfig,
+    seed: u64,
+    nfc: bool,
+    /// False between [`SimTable::power_off`] and [`SimTable::power_on`].
+    powered: bool,
 }
 
 impl SimTable {
@@ -198,29 +203,74 @@ impl SimTable {
         seed: u64,
         nfc: bool,
     ) -> Result<SimTable, Problems<LayoutProblem>> {
-        let referee = Referee::new(config, SeededChance::new(seed), || Ok(MemStore::new()));
-        SimTable::with_referee(referee, nfc)
-    }
-
-    /// A table around an existing referee (a resumed one, say).
-    ///
-    /// # Errors
-    /// The layout's problems (none for the built-in grid).
-    pub fn with_referee(
-        referee: SimReferee,
-        nfc: bool,
-    ) -> Result<SimTable, Problems<LayoutProblem>> {
+        let referee = Referee::new(config.clone(), SeededChance::new(seed), || {
+            Ok(MemStore::new())
+        });
         let last_screen = referee.screen().clone();
         Ok(SimTable {
             board: SimBoard::stratego(nfc)?,
             told: vec![Told::Screen(last_screen.clone())],
             referee,
             last_screen,
+            config,
+            seed,
+            nfc,
+            powered: true,
         })
+    }
+
+    /// Cuts the power: until [`SimTable::power_on`], hands still move pieces but nobody senses
+    /// them, and the referee in memory is lost (only its journal survives).
+    pub fn power_off(&mut self) {
+        self.powered = false;
+    }
+
+    /// Restores power: the sensing model boots on the board as it stands, and the referee
+    /// resumes from the journal (with `torn` bytes of a half-written record appended, as a power
+    /// cut mid-write leaves them) and the sensed board.
+    ///
+    /// # Errors
+    /// Why the journal could not be resumed.
+    pub fn power_on(&mut self, torn: &[u8]) -> Result<Vec<Decision>, ResumeError> {
+        let mut bytes = self
+            .referee
+            .journal()
+            .map(|j| j.store().as_bytes().to_vec())
+            .unwrap_or_default();
+        bytes.extend_from_slice(torn);
+        let mut board = SimBoard::stratego(self.nfc).map_err(|p| {
+            ResumeError::Rebuild(firmware::referee::RebuildError::Setup(p.to_string()))
+        })?;
+        // The board boots: everything standing is reported once it has held for the window.
+        board.occupied = self.board.occupied;
+        board.tags = self.board.tags.clone();
+        board.now = self.board.now;
+        board.last_change = self.board.now;
+        board.advance(GESTURE_MS);
+        let sensed = board.occupied_places();
+        let now = board.now;
+        let (referee, decisions) = Referee::resume(
+            self.config.clone(),
+            SeededChance::new(self.seed.wrapping_add(1)),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes),
+            sensed,
+            now,
+        )?;
+        self.board = board;
+        self.referee = referee;
+        self.powered = true;
+        let mut out = Vec::new();
+        self.note(&decisions, &mut out);
+        Ok(out)
     }
 
     fn run(&mut self, events: Vec<BoardEvent>, ms: u64) -> Vec<Decision> {
         let mut out = Vec::new();
+        if !self.powered {
+            self.board.now = self.board.now.plus(u32::try_from(ms).unwrap_or(u32::MAX));
+            return out;
+        }
         for e in events {
             let d = self.referee.handle(&e);
             self.note(&d, &mut out);
@@ -290,8 +340,50 @@ impl SimTable {
         Ok(out)
     }
 
+    /// Slides a piece from the first place over the middle ones to the last without lifting
+    /// it: each square passed over closes its switch for 60 ms (less than the settle window).
+    ///
+    /// # Errors
+    /// [`HandError`] when the path starts empty or crosses a piece.
+    pub fn slide(&mut self, path: &[Place]) -> Result<Vec<Decision>, HandError> {
+        let mut out = Vec::new();
+        let Some((first, rest)) = path.split_first() else {
+            return Ok(out);
+        };
+        let Some((last, middle)) = rest.split_last() else {
+            return Ok(out);
+        };
+        self.board.set(*first, false, None)?;
+        out.extend(self.run(Vec::new(), 40));
+        for place in middle {
+            self.board.set(*place, true, None)?;
+            out.extend(self.run(Vec::new(), 60));
+            self.board.set(*place, false, None)?;
+            out.extend(self.run(Vec::new(), 20));
+        }
+        self.board.set(*last, true, None)?;
+        out.extend(self.run(Vec::new(), GESTURE_MS));
+        Ok(out)
+    }
+
+    /// Lifts the piece on `place` and puts it straight back, within the settle window (80 ms):
+    /// the sensing model reports nothing.
+    ///
+    /// # Errors
+    /// [`HandError`] when there is nothing to lift.
+    pub fn nudge(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
+        self.board.set(place, false, None)?;
+        let mut out = self.run(Vec::new(), 80);
+        self.board.set(place, true, None)?;
+        out.extend(self.run(Vec::new(), GESTURE_MS));
+        Ok(out)
+    }
+
     /// Presses `button`.
     pub fn press(&mut self, button: Button) -> Vec<Decision> {
+        if !self.powered {
+            return Vec::new();
+        }
         let events = self.board.press(button);
         self.run(events, 50)
     }

@@ -266,6 +266,10 @@ struct PlayState {
     mismatch_shown: bool,
     prompt: Option<String>,
     over: bool,
+    /// Something was shown as wrong (refusal, mismatch, takeback) since the board last matched.
+    off: bool,
+    /// After a resume: every difference is shown until the board matches once.
+    must_match: bool,
 }
 
 impl PlayState {
@@ -282,6 +286,8 @@ impl PlayState {
             mismatch_shown: false,
             prompt: None,
             over: false,
+            off: false,
+            must_match: false,
         }
     }
 
@@ -530,8 +536,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
             if let Some(p) = play.position() {
                 play.over = !p.status().is_ongoing();
             }
-            // A resumed board that differs is shown at once: no settle time.
+            // A resumed board that differs is shown at once, every difference, no settle time.
             play.mismatch_shown = true;
+            play.must_match = true;
+            play.off = true;
             referee.phase = Phase::Play(Box::new(play));
             referee.evaluate(&mut out);
         }
@@ -646,6 +654,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             if let Some(since) = play.unmatched_since {
                 if !play.mismatch_shown && self.now.since(since) >= wait {
                     play.mismatch_shown = true;
+                    play.off = true;
                     show = true;
                 }
             }
@@ -997,7 +1006,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
         match start(state.options, red, blue) {
             Ok(position) => {
                 out.push(Decision::GameStarted);
-                self.phase = Phase::Play(Box::new(PlayState::new(position)));
+                let status = position.status();
+                let mut play = PlayState::new(position);
+                if !status.is_ongoing() {
+                    // A side that cannot move at all loses before the first move.
+                    play.over = true;
+                    out.push(Decision::GameOver(status));
+                }
+                self.phase = Phase::Play(Box::new(play));
                 self.evaluate(out);
             }
             Err(problems) => {
@@ -1038,6 +1054,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let checked = shape.map(|mv| (mv, position.check(&mv)));
         if let Some((mv, Ok(()))) = checked {
             return Reading::Action(mv);
+        }
+        // A repetition-rule refusal of the mover's own move is reported as such, even when the
+        // board also looks like an earlier position (it does, after a back-and-forth).
+        if let Some((mv, Err(reason @ (Illegal::TwoSquares(_) | Illegal::MoreSquares)))) = checked {
+            return Reading::Refused(mv, reason);
         }
         if let Some(to_ply) = self.takeback_match(play) {
             return Reading::Takeback(to_ply);
@@ -1088,6 +1109,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
         let reading = if diff.is_empty() {
             Reading::Matches
+        } else if play.must_match {
+            Reading::Unknown
         } else {
             self.classify(play, &diff)
         };
@@ -1098,8 +1121,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         play.prompt = None;
         match reading {
             Reading::Matches => {
-                let was_off =
-                    play.mismatch_shown || play.refused.is_some() || play.takeback.is_some();
+                let was_off = play.off;
+                play.off = false;
+                play.must_match = false;
                 if let Some((_, screen)) = play.hands.take() {
                     out.push(Decision::HandsDone);
                     play.announcement = Some(screen);
@@ -1128,6 +1152,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 if play.takeback != Some(to_ply) {
                     out.push(Decision::TakebackOffered { to_ply });
                 }
+                play.off = true;
                 play.takeback = Some(to_ply);
             }
             Reading::Refused(mv, reason) => {
@@ -1135,6 +1160,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.takeback = None;
                 play.unmatched_since = None;
                 play.mismatch_shown = false;
+                play.off = true;
                 if play.refused.as_ref().map(|(d, _)| d) != Some(&diff) {
                     out.push(Decision::Refused { mv, reason });
                     let fix = if diff.added.is_empty() {
@@ -1165,8 +1191,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.announcement = None;
                 play.refused = None;
                 play.takeback = None;
-                if declined {
+                if declined || play.must_match {
                     play.mismatch_shown = true;
+                    play.off = true;
                 }
                 if play.unmatched_since.is_none() {
                     play.unmatched_since = Some(now);
@@ -1251,6 +1278,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
                     play.history.truncate(keep.saturating_add(1));
                     play.takeback = None;
+                    play.off = false;
                     play.hands = None;
                     play.refused = None;
                     play.declined = None;
@@ -1266,6 +1294,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.takeback = None;
                 play.declined = Some(self.sensed.clone());
                 play.mismatch_shown = true;
+                play.off = true;
                 play.unmatched_since = Some(self.now);
                 out.push(Decision::TakebackDeclined);
                 out.push(Decision::Mismatch(self.differences()));
