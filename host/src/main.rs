@@ -24,10 +24,23 @@ enum Command {
     /// Play a whole seeded game between two bots on the simulated board, refereed by the
     /// umpire; print every move and what the OLED says.
     Demo(DemoArgs),
+    /// Play at the simulated table in the terminal: type physical events, see the board and the
+    /// OLED after each.
+    Play(PlayArgs),
     /// Print a journaled game as a readable record (secrets redacted while it is unfinished).
     Replay(ReplayArgs),
     /// Run scenario files (host/SCENARIOS.md); exit non-zero naming the first failed line.
     Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct PlayArgs {
+    /// The game to play.
+    #[arg(value_enum)]
+    game: GameArg,
+    /// Seed for the umpire's chance and for `setup`'s shuffled armies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -155,6 +168,15 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
             }
+        }
+        Command::Play(args) => {
+            let variant = match args.game {
+                GameArg::Classic => Variant::Classic,
+                GameArg::Duel => Variant::Duel,
+            };
+            let stdin = io::stdin().lock();
+            let mut out = io::stdout().lock();
+            host::play::run(variant, args.seed, stdin, &mut out)?;
         }
         Command::Replay(args) => {
             let bytes = std::fs::read(&args.journal)

@@ -128,7 +128,10 @@ pub fn run_file(path: &Path) -> Result<Passed, Failure> {
     run_text(&name, &text)
 }
 
-struct Runner {
+/// A table driven line by line in the scenario language: what `check` runs per file and what
+/// `umpire-sim play` runs per typed line.
+#[derive(Debug)]
+pub struct Session {
     variant: Variant,
     isf: bool,
     seed: u64,
@@ -151,8 +154,58 @@ fn parse_seat(s: &str) -> Result<Seat, String> {
     }
 }
 
-impl Runner {
-    fn table(&mut self) -> Result<&mut SimTable, String> {
+impl Session {
+    /// A session before any line: classic Stratego, ISF rules, seed 1.
+    pub fn new() -> Session {
+        Session {
+            variant: Variant::Classic,
+            isf: true,
+            seed: 1,
+            mismatch_after: RefereeConfig::default().mismatch_after_ms,
+            rows: [Vec::new(), Vec::new()],
+            table: None,
+            last: Vec::new(),
+            passed: Passed {
+                steps: 0,
+                expectations: 0,
+            },
+        }
+    }
+
+    /// The decisions of the last physical step.
+    pub fn last(&self) -> &[Decision] {
+        &self.last
+    }
+
+    /// The game being set up or played.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Runs one line (a command, an expectation, a comment or nothing).
+    ///
+    /// # Errors
+    /// What is wrong with the line, or how the expectation failed.
+    pub fn run_line(&mut self, raw: &str) -> Result<(), String> {
+        let line = raw.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            return Ok(());
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.split_first() {
+            Some((&"expect", rest)) => {
+                let after = line.strip_prefix("expect").unwrap_or_default();
+                self.expect(rest, after)
+            }
+            _ => self.act(&words),
+        }
+    }
+
+    /// The simulated table, made on first use from the lines so far.
+    ///
+    /// # Errors
+    /// The simulated board could not be built.
+    pub fn table(&mut self) -> Result<&mut SimTable, String> {
         if self.table.is_none() {
             let config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
@@ -233,6 +286,19 @@ impl Runner {
                 out.append(&mut self.last);
                 let variant = self.variant;
                 let mut deployments = Vec::new();
+                if self.rows.iter().any(|r| r.is_empty()) {
+                    // No rows given: shuffle both armies from the seed.
+                    let mut chance = firmware::referee::SeededChance::new(self.seed);
+                    let setup = boards::stratego::Setup::shuffled(variant, |n| {
+                        use firmware::referee::Chance as _;
+                        let n32 = u32::try_from(n).unwrap_or(u32::MAX);
+                        chance.roll(n32).map_or(0, |x| x as usize)
+                    });
+                    for seat in [RED, BLUE] {
+                        let text = setup.deployments[seat].to_text(variant, seat);
+                        self.rows[seat.index()] = text.lines().map(str::to_string).collect();
+                    }
+                }
                 for seat in [RED, BLUE] {
                     let text = self.rows[seat.index()].join("\n");
                     let d = Deployment::parse(variant, seat, &text)
@@ -464,40 +530,22 @@ impl Runner {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
-    let mut runner = Runner {
-        variant: Variant::Classic,
-        isf: true,
-        seed: 1,
-        mismatch_after: RefereeConfig::default().mismatch_after_ms,
-        rows: [Vec::new(), Vec::new()],
-        table: None,
-        last: Vec::new(),
-        passed: Passed {
-            steps: 0,
-            expectations: 0,
-        },
-    };
+    let mut session = Session::new();
     for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or_default().trim();
-        if line.is_empty() {
-            continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let result = match words.split_first() {
-            Some((&"expect", rest)) => {
-                let after = line.strip_prefix("expect").unwrap_or_default();
-                runner.expect(rest, after)
-            }
-            _ => runner.act(&words),
-        };
-        result.map_err(|message| Failure {
+        session.run_line(raw).map_err(|message| Failure {
             file: name.to_string(),
             line: i + 1,
-            text: line.to_string(),
+            text: raw.split('#').next().unwrap_or_default().trim().to_string(),
             message,
         })?;
     }
-    Ok(runner.passed)
+    Ok(session.passed)
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
 }
 
 #[cfg(test)]
