@@ -170,7 +170,7 @@ pub fn write_replay(
             },
             Entry::TookBack { to_ply } => writeln!(
                 out,
-                "      Takeback confirmed: play returns to move {}.",
+                "      Taken back: play returns to move {}.",
                 to_ply + 1
             )?,
         }

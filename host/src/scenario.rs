@@ -62,6 +62,7 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::BoardMatches => "board-matches",
         Decision::TakebackOffered { .. } => "takeback-offered",
         Decision::TookBack { .. } => "took-back",
+        Decision::MoveCorrected { .. } => "move-corrected",
         Decision::TakebackDeclined => "takeback-declined",
         Decision::GameOver(_) => "game-over",
         Decision::Ignored { .. } => "ignored",
@@ -85,6 +86,7 @@ pub fn decision_text(d: &Decision) -> String {
         Decision::Moved { seat, mv } => format!("{} {mv}", seat_name(*seat)),
         Decision::Battle(b) => b.to_string(),
         Decision::Refused { mv, reason } => format!("{mv}: {reason}"),
+        Decision::MoveCorrected { was, now } => format!("{was} became {now}"),
         Decision::Mismatch(diffs) => diffs
             .iter()
             .map(|d| format!("{}: {}", d.place, d.belongs))

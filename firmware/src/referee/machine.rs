@@ -143,6 +143,14 @@ pub enum Decision {
         /// Moves that would remain played.
         to_ply: u32,
     },
+    /// The last mover carried the piece on before the other side touched anything: the last
+    /// move was taken back and replaced (both journaled).
+    MoveCorrected {
+        /// The move first read.
+        was: Move,
+        /// The move played instead.
+        now: Move,
+    },
     /// A takeback was confirmed and journaled.
     TookBack {
         /// Moves that remain played.
@@ -243,6 +251,12 @@ impl Diff {
 enum Reading {
     Matches,
     Action(Move),
+    /// The last mover moved the same piece on (a slow slide stopped on the way): take the last
+    /// move back and play this one instead.
+    Corrected {
+        was: Move,
+        now: Move,
+    },
     Takeback(u32),
     Refused(Move, Illegal),
     InHand(Square),
@@ -623,7 +637,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
             }
             BoardEvent::Settled { .. } => {
-                self.notice = None;
                 self.evaluate(&mut out);
             }
             BoardEvent::Button { button, .. } => {
@@ -637,7 +650,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     self.button(*button, &mut out);
                 }
             }
-            BoardEvent::Fault { fault, .. } => out.push(Decision::Fault(*fault)),
+            BoardEvent::Fault { fault, .. } => {
+                out.push(Decision::Fault(*fault));
+                self.notice = Some(Screen::Error {
+                    message: "a sensor misbehaves".to_string(),
+                    fix: fault.to_string(),
+                });
+            }
         }
         self.refresh();
         out
@@ -1057,6 +1076,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
         // A repetition-rule refusal of the mover's own move is reported as such, even when the
         // board also looks like an earlier position (it does, after a back-and-forth).
+        if let Some(corrected) = self.correction(play, diff) {
+            return corrected;
+        }
         if let Some((mv, Err(reason @ (Illegal::TwoSquares(_) | Illegal::MoreSquares)))) = checked {
             return Reading::Refused(mv, reason);
         }
@@ -1074,6 +1096,35 @@ impl<S: Store, C: Chance> Referee<S, C> {
             }
         }
         Reading::Unknown
+    }
+
+    /// A plain last move A-C followed by the same piece lifted from C and put on B, nothing else
+    /// touched, where A-B is legal: the hand had not finished (a slide that rested on C).
+    fn correction(&self, play: &PlayState, diff: &Diff) -> Option<Reading> {
+        let ([c], [b]) = (diff.removed.as_slice(), diff.added.as_slice()) else {
+            return None;
+        };
+        let (c, b) = (square_of(c)?, square_of(b)?);
+        let n = play.history.len();
+        let (before, before_bits) = play.history.get(n.checked_sub(2)?)?;
+        let (_, now_bits) = play.history.get(n - 1)?;
+        // A plain move changes exactly two squares and keeps the piece count.
+        let from_bits = before_bits & !now_bits;
+        let to_bits = now_bits & !before_bits;
+        if from_bits.count_ones() != 1 || to_bits.count_ones() != 1 {
+            return None;
+        }
+        let a = Square::from_index(u8::try_from(from_bits.trailing_zeros()).ok()?)?;
+        let was_to = Square::from_index(u8::try_from(to_bits.trailing_zeros()).ok()?)?;
+        if was_to != c || b == a {
+            return None;
+        }
+        let now = Move::new(a, b);
+        before.check(&now).ok()?;
+        Some(Reading::Corrected {
+            was: Move::new(a, c),
+            now,
+        })
     }
 
     /// The latest earlier position whose occupied squares are the sensed ones.
@@ -1118,6 +1169,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let mut play = play.clone();
         let now = self.now;
         let mut act = None;
+        let mut correct = None;
         play.prompt = None;
         match reading {
             Reading::Matches => {
@@ -1144,6 +1196,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.mismatch_shown = false;
                 act = Some(mv);
             }
+            Reading::Corrected { was, now } => {
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                correct = Some((was, now));
+            }
             Reading::Takeback(to_ply) if !declined => {
                 play.announcement = None;
                 play.refused = None;
@@ -1168,9 +1227,17 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     } else {
                         format!("put the piece back on {}", mv.from)
                     };
+                    let why = match reason {
+                        Illegal::NotYours(_) => format!(
+                            "it is {}'s turn, not {}'s",
+                            seat_name(position.to_move()),
+                            seat_name(position.to_move().opponent())
+                        ),
+                        _ => public_reason(&reason),
+                    };
                     let screen = Screen::Illegal {
                         status: status_line(position),
-                        reason: format!("{mv}: {}", public_reason(&reason)),
+                        reason: format!("{mv}: {why}"),
                         fix,
                     };
                     play.refused = Some((diff, screen));
@@ -1206,6 +1273,28 @@ impl<S: Store, C: Chance> Referee<S, C> {
         if let Some(mv) = act {
             self.play_move(mv, out);
         }
+        if let Some((was, now)) = correct {
+            self.correct_move(was, now, out);
+        }
+    }
+
+    /// Takes back the last move and plays `now` instead, both journaled.
+    fn correct_move(&mut self, was: Move, now: Move, out: &mut Vec<Decision>) {
+        let Phase::Play(play) = &self.phase else {
+            return;
+        };
+        let Some(to_ply) = play.position().map(|p| p.ply().saturating_sub(1)) else {
+            return;
+        };
+        if !self.write(&Record::Takeback { to_ply }, out) {
+            return;
+        }
+        if let Phase::Play(play) = &mut self.phase {
+            play.history.pop();
+            play.announcement = None;
+        }
+        out.push(Decision::MoveCorrected { was, now });
+        self.play_move(now, out);
     }
 
     fn play_move(&mut self, mv: Move, out: &mut Vec<Decision>) {

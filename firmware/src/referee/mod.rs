@@ -31,6 +31,9 @@
 //!   ("put the Red Miner on e5", "the Blue Bomb leaves the board") and waits, showing the battle,
 //!   until the board matches.
 //! - **Piece in hand**: only one of the mover's pieces lifted: a gesture in progress.
+//! - **Carried on**: the piece just moved (A-C, a hand that rested on C) is lifted from C and put
+//!   on B before the other side touches anything, and A-B is legal: the move is corrected
+//!   (journaled as a takeback and A-B).
 //! - **Takeback**: the sensed board equals an earlier position's: [`Screen::Takeback`](crate::ui::Screen::Takeback); OK
 //!   confirms (journaled), Back declines and the differences are shown.
 //! - A move or attack shape the rules refuse: [`Screen::Illegal`](crate::ui::Screen::Illegal) with the fix, at once.

@@ -549,7 +549,11 @@ fn moving_a_bomb_is_refused_without_saying_bomb() {
 fn moving_out_of_turn_is_refused() {
     let mut t = Table::standard();
     t.mv("b8", "b7");
-    assert!(t.text().contains("is not yours"), "{}", t.text());
+    assert!(
+        t.text().contains("b8-b7: it is Red's turn, not Blue's"),
+        "{}",
+        t.text()
+    );
 }
 
 #[test]
@@ -653,11 +657,7 @@ fn a_mismatch_waits_the_settle_time_then_names_the_squares() {
     // A piece put on the square of one lifted out of turn reads as that move, refused.
     t.lift("d8");
     t.put("j5");
-    assert!(
-        t.text().contains("d8-j5: the piece on d8 is not yours"),
-        "{}",
-        t.text()
-    );
+    assert!(t.text().contains("d8-j5: it is Red's turn"), "{}", t.text());
 }
 
 #[test]
@@ -925,4 +925,57 @@ fn random_games_never_show_a_secret() {
         }
         let _: Seat = RED;
     }
+}
+
+#[test]
+fn a_piece_carried_on_before_the_other_side_moves_corrects_the_move() {
+    let mut t = Table::standard();
+    // The Scout rests on f4 long enough to be read as f3-f4, then goes on to f6.
+    t.mv("f3", "f4");
+    let out = t.mv("f4", "f6");
+    assert_eq!(
+        out,
+        vec![
+            Decision::MoveCorrected {
+                was: Move::new(sq("f3"), sq("f4")),
+                now: Move::new(sq("f3"), sq("f6")),
+            },
+            Decision::Moved {
+                seat: RED,
+                mv: Move::new(sq("f3"), sq("f6")),
+            },
+        ]
+    );
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    let moves: Vec<_> = t.records().into_iter().skip(2).collect();
+    assert_eq!(
+        moves,
+        vec![
+            Record::Move(Move::new(sq("f3"), sq("f4"))),
+            Record::Takeback { to_ply: 0 },
+            Record::Move(Move::new(sq("f3"), sq("f6"))),
+        ]
+    );
+    // A non-Scout carried two squares is no correction: it is refused (not Blue's piece).
+    t.mv("e8", "e7");
+    t.mv("e3", "e4");
+    t.mv("e4", "e5");
+    assert!(t.text().contains("it is Blue's turn"), "{}", t.text());
+}
+
+#[test]
+fn a_sensor_fault_is_shown_until_a_button_is_pressed() {
+    let mut t = Table::standard();
+    let at = t.at();
+    t.feed(BoardEvent::Fault {
+        at,
+        fault: crate::sensing::SensingFault::UnmappedInput {
+            cell: SensedCell::new(200),
+        },
+    });
+    assert!(t.text().contains("a sensor misbehaves"), "{}", t.text());
+    t.settle();
+    assert!(t.text().contains("a sensor misbehaves"));
+    t.press(Button::Ok);
+    assert!(t.text().contains("Red to move"), "{}", t.text());
 }
