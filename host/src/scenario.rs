@@ -63,6 +63,7 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::TakebackOffered { .. } => "takeback-offered",
         Decision::TookBack { .. } => "took-back",
         Decision::MoveCorrected { .. } => "move-corrected",
+        Decision::WrongPiece { .. } => "wrong-piece",
         Decision::TakebackDeclined => "takeback-declined",
         Decision::GameOver(_) => "game-over",
         Decision::Ignored { .. } => "ignored",
@@ -87,6 +88,7 @@ pub fn decision_text(d: &Decision) -> String {
         Decision::Battle(b) => b.to_string(),
         Decision::Refused { mv, reason } => format!("{mv}: {reason}"),
         Decision::MoveCorrected { was, now } => format!("{was} became {now}"),
+        Decision::WrongPiece { mv } => mv.to_string(),
         Decision::Mismatch(diffs) => diffs
             .iter()
             .map(|d| format!("{}: {}", d.place, d.belongs))

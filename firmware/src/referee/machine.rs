@@ -151,6 +151,11 @@ pub enum Decision {
         /// The move played instead.
         now: Move,
     },
+    /// With NFC: a move whose placed piece's tag is not the piece lifted; refused.
+    WrongPiece {
+        /// The move the occupancy showed.
+        mv: Move,
+    },
     /// A takeback was confirmed and journaled.
     TookBack {
         /// Moves that remain played.
@@ -259,6 +264,8 @@ enum Reading {
     },
     Takeback(u32),
     Refused(Move, Illegal),
+    /// With NFC: the tag read on the target is not the piece that left the origin.
+    WrongPiece(Move),
     InHand(Square),
     Unknown,
 }
@@ -280,6 +287,8 @@ struct PlayState {
     mismatch_shown: bool,
     prompt: Option<String>,
     over: bool,
+    /// With NFC: the tag last read on each occupied place.
+    tags_at: BTreeMap<Place, TagUid>,
     /// Something was shown as wrong (refusal, mismatch, takeback) since the board last matched.
     off: bool,
     /// After a resume: every difference is shown until the board matches once.
@@ -300,6 +309,7 @@ impl PlayState {
             mismatch_shown: false,
             prompt: None,
             over: false,
+            tags_at: BTreeMap::new(),
             off: false,
             must_match: false,
         }
@@ -613,6 +623,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         match event {
             BoardEvent::Lifted { place, .. } => {
                 self.sensed.remove(place);
+                if let Phase::Play(play) = &mut self.phase {
+                    play.tags_at.remove(place);
+                }
                 self.setup_lifted(place);
             }
             BoardEvent::Placed { place, tag, .. } => {
@@ -624,9 +637,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
                 if let Some(uid) = tag {
                     self.setup_tag(place, *uid, &mut out);
+                    self.play_tag(place, *uid);
                 }
             }
-            BoardEvent::TagRead { place, uid, .. } => self.setup_tag(place, *uid, &mut out),
+            BoardEvent::TagRead { place, uid, .. } => {
+                self.setup_tag(place, *uid, &mut out);
+                self.play_tag(place, *uid);
+            }
             BoardEvent::TagFailed { place, failure, .. } => {
                 if let Phase::Setup(state) = &mut self.phase {
                     if state.mode == SetupMode::Tags {
@@ -824,6 +841,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
             deployments: BySeat::default(),
             problems: None,
             tag_problem: None,
+        }
+    }
+
+    fn play_tag(&mut self, place: &Place, uid: TagUid) {
+        if let Phase::Play(play) = &mut self.phase {
+            if self.sensed.contains(place) {
+                play.tags_at.insert(*place, uid);
+            }
         }
     }
 
@@ -1072,6 +1097,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         };
         let checked = shape.map(|mv| (mv, position.check(&mv)));
         if let Some((mv, Ok(()))) = checked {
+            if self.wrong_piece(play, position, mv) {
+                return Reading::WrongPiece(mv);
+            }
             return Reading::Action(mv);
         }
         // A repetition-rule refusal of the mover's own move is reported as such, even when the
@@ -1125,6 +1153,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
             was: Move::new(a, c),
             now,
         })
+    }
+
+    /// With NFC: whether the tag read on the move's target names another piece than the one
+    /// standing on its origin. Pieces whose tags are unread or unknown are not judged.
+    fn wrong_piece(&self, play: &PlayState, position: &Position, mv: Move) -> bool {
+        let Some(uid) = play.tags_at.get(&place_of(mv.to)) else {
+            return false;
+        };
+        match (self.config.tags.get(uid), position.piece_at(mv.from)) {
+            (Some(read), Some(expected)) => read != expected,
+            _ => false,
+        }
     }
 
     /// The latest earlier position whose occupied squares are the sensed ones.
@@ -1194,6 +1234,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.takeback = None;
                 play.unmatched_since = None;
                 play.mismatch_shown = false;
+                play.off = false;
                 act = Some(mv);
             }
             Reading::Corrected { was, now } => {
@@ -1201,6 +1242,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.takeback = None;
                 play.unmatched_since = None;
                 play.mismatch_shown = false;
+                play.off = false;
                 correct = Some((was, now));
             }
             Reading::Takeback(to_ply) if !declined => {
@@ -1239,6 +1281,28 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         status: status_line(position),
                         reason: format!("{mv}: {why}"),
                         fix,
+                    };
+                    play.refused = Some((diff, screen));
+                }
+            }
+            Reading::WrongPiece(mv) => {
+                play.announcement = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = true;
+                if play.refused.as_ref().map(|(d, _)| d) != Some(&diff) {
+                    out.push(Decision::WrongPiece { mv });
+                    let screen = Screen::Illegal {
+                        status: status_line(position),
+                        reason: format!(
+                            "{mv}: the piece put on {} is not the one lifted from {}",
+                            mv.to, mv.from
+                        ),
+                        fix: format!(
+                            "put the piece from {} on {}, the other back",
+                            mv.from, mv.to
+                        ),
                     };
                     play.refused = Some((diff, screen));
                 }

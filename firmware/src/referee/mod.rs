@@ -36,6 +36,8 @@
 //!   (journaled as a takeback and A-B).
 //! - **Takeback**: the sensed board equals an earlier position's: [`Screen::Takeback`](crate::ui::Screen::Takeback); OK
 //!   confirms (journaled), Back declines and the differences are shown.
+//! - With NFC, a move whose placed piece's tag names another piece than the one lifted is
+//!   refused ("the piece put on e4 is not the one lifted from e3").
 //! - A move or attack shape the rules refuse: [`Screen::Illegal`](crate::ui::Screen::Illegal) with the fix, at once.
 //! - Anything else: after [`RefereeConfig::mismatch_after_ms`] with no match,
 //!   [`Screen::Mismatch`](crate::ui::Screen::Mismatch) names each differing place and what belongs there.

@@ -437,6 +437,35 @@ fn set_up_with_tags_reads_identities_on_placement() {
     let out = t.press(Button::Ok);
     assert!(out.contains(&Decision::GameStarted), "{out:?}");
     assert!(t.text().contains("Red to move"));
+
+    // In play, the tag read on a placed piece is checked against the piece lifted.
+    let uid_at = |s: &str| {
+        pieces
+            .iter()
+            .find(|(q, _)| *q == sq(s))
+            .map(|(_, u)| *u)
+            .unwrap()
+    };
+    let (marshal, general) = (uid_at("e3"), uid_at("c3"));
+    t.lift_only(sq("e3"));
+    t.place_only(sq("e4"), Some(general));
+    let out = t.settle();
+    assert_eq!(
+        out,
+        vec![Decision::WrongPiece {
+            mv: Move::new(sq("e3"), sq("e4"))
+        }]
+    );
+    assert!(
+        t.text()
+            .contains("the piece put on e4 is not the one lifted from e3"),
+        "{}",
+        t.text()
+    );
+    t.lift_only(sq("e4"));
+    t.place_only(sq("e4"), Some(marshal));
+    let out = t.settle();
+    assert!(matches!(out[..], [Decision::Moved { .. }]), "{out:?}");
 }
 
 #[test]
