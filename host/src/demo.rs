@@ -433,6 +433,12 @@ fn write_header(demo: &Demo, options: &Options, out: &mut impl Write) -> io::Res
         out,
         "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack."
     )?;
+    writeln!(
+        out,
+        "Table: simulated reed switches scanned every 10 ms into the umpire's sensing model and \
+         referee; hands choose the game with the buttons, set up rank group by rank group and \
+         make every move by lifting and placing pieces. OLED| lines are the umpire's screen."
+    )?;
     writeln!(out)
 }
 
