@@ -11,6 +11,7 @@ pub mod doctor;
 pub mod drivers;
 pub mod journal;
 pub mod platform;
+pub mod referee;
 pub mod screens;
 pub mod sensing;
 pub mod sim;

@@ -1,8 +1,11 @@
 //! `umpire-sim demo`: a whole seeded game of Stratego between two [`Bot`]s, told move by move.
 //!
-//! The demo plays the umpire's part in software: it keeps the [`Position`] (the whole truth),
-//! shows each bot only its own seat's [`View`](boards::stratego::View) and the legal moves, plays
-//! the chosen move and announces what happened. Everything random (the two set-ups, with each
+//! The game is played on a simulated table ([`SimTable`]): the firmware's referee, fed by the
+//! firmware's sensing model from simulated reed switches. The players choose the game with the
+//! buttons and set up their armies rank group by rank group; each bot sees only its own seat's
+//! [`View`](boards::stratego::View) and the legal moves, and its hands make the chosen move
+//! physically (lift, place; for an attack lift both, then do what the umpire says). Every move
+//! line is the referee's decision, and every `OLED|` line is what the umpire's screen showed. Everything random (the two set-ups, with each
 //! Flag then moved to its back row, and the bots' tie-breaks) comes from one seed, so the same
 //! seed always prints the same game.
 
@@ -10,14 +13,17 @@ use std::fmt;
 use std::io::{self, Write};
 
 use boards::stratego::{
-    seat_name, Deployment, EndReason, Illegal, Move, Options, Outcome, Position, Rank, Setup,
+    seat_name, BattleResult, Deployment, EndReason, Illegal, Move, Options, Position, Rank, Setup,
     SetupProblem, Square, Variant, BLUE, RED,
 };
 use boards::{BySeat, Game, Problems, Seat, Status};
+use firmware::referee::{screen_text, Decision, RefereeConfig};
+use firmware::sensing::Button;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::bots::Bot;
+use crate::sim::{square_place, HandError, SimTable, Told};
 
 /// Which rules against endless repetition are in force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -100,6 +106,8 @@ pub enum Error {
     },
     /// Writing the report failed (for example, the reader closed the pipe).
     Write(io::Error),
+    /// The simulated table and the referee disagreed: a bug in the hands or the referee.
+    Table(String),
 }
 
 impl fmt::Display for Error {
@@ -110,6 +118,7 @@ impl fmt::Display for Error {
                 write!(f, "a bot chose the illegal move {mv}: {reason}")
             }
             Error::Write(e) => write!(f, "cannot write the demo: {e}"),
+            Error::Table(e) => write!(f, "the simulated table went wrong: {e}"),
         }
     }
 }
@@ -120,6 +129,7 @@ impl std::error::Error for Error {
             Error::Setup(p) => Some(p),
             Error::BotMove { reason, .. } => Some(reason),
             Error::Write(e) => Some(e),
+            Error::Table(_) => None,
         }
     }
 }
@@ -133,9 +143,17 @@ impl From<io::Error> for Error {
 /// Plays the game `demo` describes and writes it to `out`.
 ///
 /// # Errors
-/// [`Error::Write`] when `out` fails; [`Error::Setup`] or [`Error::BotMove`] on a bug in the
-/// set-up generator or a bot.
+/// [`Error::Write`] when `out` fails; [`Error::Setup`], [`Error::BotMove`] or [`Error::Table`]
+/// on a bug in the set-up generator, a bot, the hands or the referee.
 pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
+    run_with_journal(demo, out).map(|(summary, _)| summary)
+}
+
+/// Like [`run`], also returning the referee's journal of the game (the bytes of its file).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, Vec<u8>), Error> {
     let options = demo.rules.options(demo.variant);
     let mut rng = Pcg64Mcg::seed_from_u64(demo.seed);
     let mut setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
@@ -143,51 +161,132 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
         let col = rng.random_range(0..10);
         flag_to_back_row(&mut setup.deployments[seat], seat, col);
     }
-    let mut position = Position::start(options, setup).map_err(Error::Setup)?;
+    setup.validate(demo.variant).map_err(Error::Setup)?;
     let mut bots = BySeat::from_fn(|_| Bot::new(rng.random()));
+    let config = RefereeConfig {
+        isf_rules: demo.rules == Rules::Isf,
+        ..RefereeConfig::default()
+    };
+    let mut table = SimTable::new(config, demo.seed, false)
+        .map_err(|p| Error::Table(format!("the simulated board's layout: {p}")))?;
+    let oled = !demo.quiet;
 
     write_header(demo, &options, out)?;
+    // Choose the game on the menu, then set up rank group by rank group, as players would.
+    if demo.variant == Variant::Duel {
+        table.press(Button::Die);
+    }
+    table.press(Button::Ok);
+    table.press(Button::Ok);
+    tell(&mut table, oled, out)?;
+    for seat in [RED, BLUE] {
+        for rank in Rank::ALL
+            .iter()
+            .rev()
+            .filter(|r| demo.variant.count(**r) > 0)
+        {
+            let places: Vec<_> = setup.deployments[seat]
+                .placements
+                .iter()
+                .filter(|(_, r)| r == rank)
+                .map(|(s, _)| (square_place(*s), None))
+                .collect();
+            table.place_many(&places).map_err(hand)?;
+            tell(&mut table, oled, out)?;
+            table.press(Button::Ok);
+        }
+    }
+    let Some(start) = table.referee.position().cloned() else {
+        return Err(Error::Table(format!(
+            "the referee did not start the game after the set-up; it shows: {}",
+            table.screen_text()
+        )));
+    };
+    tell(&mut table, oled, out)?;
+    if oled {
+        writeln!(out)?;
+    }
     if !demo.quiet {
         writeln!(out, "Starting deployments ({}):", eyes_label(demo))?;
-        write_board(demo, &position, out)?;
+        write_board(demo, &start, out)?;
         writeln!(out)?;
     }
 
     let mut battles = 0;
-    while position.status().is_ongoing() && position.ply() < demo.max_moves {
+    while let Some(position) = table.referee.position().cloned() {
+        if !position.status().is_ongoing() || position.ply() >= demo.max_moves {
+            break;
+        }
         let seat = position.to_move();
         let legal = position.legal_moves();
         let Some(mv) = bots[seat].choose(&position.view(seat), &legal) else {
             break;
         };
         let number = position.ply() + 1;
-        let outcome = position
-            .play(&mv)
-            .map_err(|reason| Error::BotMove { mv, reason })?;
-        match outcome {
-            Outcome::Battle(battle) => {
-                battles += 1;
-                let text = format!("{}x{}", mv.from, mv.to);
+        // The hands: lift the piece; for an attack lift the enemy too, then do what the
+        // umpire says.
+        let from = square_place(mv.from);
+        let to = square_place(mv.to);
+        table.lift(from).map_err(hand)?;
+        tell(&mut table, oled, out)?;
+        let decided = if position.piece_at(mv.to).is_some() {
+            let decided = table.lift(to).map_err(hand)?;
+            if let Some(battle) = decided.iter().find_map(|d| match d {
+                Decision::Battle(b) => Some(*b),
+                _ => None,
+            }) {
                 writeln!(
                     out,
-                    "{number:>4}. {:<5}  {text:<7}  {battle}",
-                    seat_name(seat)
+                    "{number:>4}. {:<5}  {:<7}  {battle}",
+                    seat_name(seat),
+                    format!("{}x{}", mv.from, mv.to)
                 )?;
+                battles += 1;
+                tell(&mut table, oled, out)?;
+                if battle.result != BattleResult::BothRemoved {
+                    table.place(to, None).map_err(hand)?;
+                }
             }
-            Outcome::Moved(_) if !demo.quiet => {
+            decided
+        } else {
+            let decided = table.place(to, None).map_err(hand)?;
+            if decided.contains(&Decision::Moved { seat, mv }) && !demo.quiet {
                 writeln!(out, "{number:>4}. {:<5}  {mv}", seat_name(seat))?;
             }
-            Outcome::Moved(_) => {}
+            decided
+        };
+        tell(&mut table, oled, out)?;
+        let accepted = decided.iter().any(|d| {
+            matches!(d, Decision::Moved { mv: m, .. } if *m == mv)
+                || matches!(d, Decision::Battle(b) if b.mv == mv)
+        });
+        if !accepted || !table.referee.differences().is_empty() {
+            return Err(Error::Table(format!(
+                "the umpire did not take {mv} as played by the hands; it shows: {}",
+                table.screen_text()
+            )));
         }
-        let ongoing = position.status().is_ongoing() && position.ply() < demo.max_moves;
+        let now = table.referee.position().map(|p| p.ply()).unwrap_or(number);
+        let ongoing = table
+            .referee
+            .position()
+            .is_some_and(|p| p.status().is_ongoing())
+            && now < demo.max_moves;
         if !demo.quiet && ongoing && demo.board_every > 0 && number % demo.board_every == 0 {
-            writeln!(out)?;
-            writeln!(out, "Board after move {number} ({}):", eyes_label(demo))?;
-            write_board(demo, &position, out)?;
-            writeln!(out)?;
+            if let Some(p) = table.referee.position() {
+                writeln!(out)?;
+                writeln!(out, "Board after move {number} ({}):", eyes_label(demo))?;
+                write_board(demo, p, out)?;
+                writeln!(out)?;
+            }
         }
     }
 
+    let Some(position) = table.referee.position().cloned() else {
+        return Err(Error::Table(
+            "the game vanished from the referee".to_string(),
+        ));
+    };
     let summary = Summary {
         moves: position.ply(),
         battles,
@@ -212,7 +311,28 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
         summary.battles
     )?;
     writeln!(out, "{}", result_line(demo, &summary))?;
-    Ok(summary)
+    let journal = table
+        .referee
+        .journal()
+        .map(|j| j.store().as_bytes().to_vec())
+        .unwrap_or_default();
+    Ok((summary, journal))
+}
+
+fn hand(e: HandError) -> Error {
+    Error::Table(format!("a hand could not act: {e}"))
+}
+
+/// Prints the OLED screens shown since the last call, one `OLED|` line each.
+fn tell(table: &mut SimTable, oled: bool, out: &mut impl Write) -> io::Result<()> {
+    for told in table.take_told() {
+        if let Told::Screen(screen) = told {
+            if oled {
+                writeln!(out, "        OLED| {}", screen_text(&screen))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Puts the Flag on column `col` of `seat`'s back row, swapping it with the piece standing there
@@ -312,6 +432,12 @@ fn write_header(demo: &Demo, options: &Options, out: &mut impl Write) -> io::Res
     writeln!(
         out,
         "Moves: Red moves first; a4-a5 is a move, a4xa5 an attack."
+    )?;
+    writeln!(
+        out,
+        "Table: simulated reed switches scanned every 10 ms into the umpire's sensing model and \
+         referee; hands choose the game with the buttons, set up rank group by rank group and \
+         make every move by lifting and placing pieces. OLED| lines are the umpire's screen."
     )?;
     writeln!(out)
 }

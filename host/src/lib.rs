@@ -1,7 +1,17 @@
 //! The desktop side of Umpire: the simulator and its tools.
 //!
 //! - [`bots`]: computer players that see only their own seat's view.
-//! - [`demo`]: a whole seeded game between two bots, told move by move (`umpire-sim demo`).
+//! - [`demo`]: a whole seeded game between two bots, played through the simulated sensors and
+//!   the referee, told move by move (`umpire-sim demo`).
+//! - [`play`]: the simulated table in the terminal, typed physical events (`umpire-sim play`).
+//! - [`replay`]: a journaled game as a readable record, redacted while unfinished.
+//! - [`scenario`]: scenario files of physical events and expectations (`umpire-sim check`).
+//! - [`sim`]: the simulated table: pieces on reed switches, scanned through the firmware's
+//!   sensing model into its referee.
 
 pub mod bots;
 pub mod demo;
+pub mod play;
+pub mod replay;
+pub mod scenario;
+pub mod sim;

@@ -1,6 +1,7 @@
 //! `umpire-sim`: the Umpire simulator on a desktop, no hardware needed.
 //!
-//! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots and prints it.
+//! `umpire-sim demo classic --seed 1` plays a whole seeded game between two bots on a simulated
+//! board, refereed by the firmware's referee through its sensing model, and prints it.
 
 use std::io::{self, BufWriter, Write};
 
@@ -20,8 +21,45 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play a whole seeded game between two bots and print it move by move.
+    /// Play a whole seeded game between two bots on the simulated board, refereed by the
+    /// umpire; print every move and what the OLED says.
     Demo(DemoArgs),
+    /// Play at the simulated table in the terminal: type physical events, see the board and the
+    /// OLED after each.
+    Play(PlayArgs),
+    /// Print a journaled game as a readable record (secrets redacted while it is unfinished).
+    Replay(ReplayArgs),
+    /// Run scenario files (host/SCENARIOS.md); exit non-zero naming the first failed line.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct PlayArgs {
+    /// The game to play.
+    #[arg(value_enum)]
+    game: GameArg,
+    /// Seed for the umpire's chance and for `setup`'s shuffled armies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Debug, clap::Args)]
+struct ReplayArgs {
+    /// The journal file (as `demo --journal FILE` or the umpire writes it).
+    journal: std::path::PathBuf,
+    /// Show every rank. Refused for an unfinished game unless --force is given too.
+    #[arg(long)]
+    reveal: bool,
+    /// With --reveal: show the secrets of an unfinished game (every player should agree).
+    #[arg(long, requires = "reveal")]
+    force: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Scenario files to run, in order.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +85,12 @@ struct DemoArgs {
     /// Print the board after every N moves (0: only at the start and the end).
     #[arg(long, default_value_t = 50, value_name = "N")]
     board_every: u32,
+    /// Also write the referee's journal of the game to FILE (read it with `replay`).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<std::path::PathBuf>,
+    /// Write every OLED frame as a PNG into DIR: needs the screen renderer, not in this build.
+    #[arg(long, value_name = "DIR")]
+    frames: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -102,12 +146,60 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Demo(args) => {
+            if args.frames.is_some() {
+                anyhow::bail!(
+                    "--frames is not available yet: the OLED renderer (firmware::screens) is not \
+                     in this build. Run without --frames; the OLED's words are printed as \
+                     `OLED|` lines."
+                );
+            }
             let mut out = BufWriter::new(io::stdout().lock());
-            let result = demo::run(&args.to_demo(), &mut out).and_then(|_| Ok(out.flush()?));
+            let result = demo::run_with_journal(&args.to_demo(), &mut out)
+                .and_then(|played| Ok(out.flush().map(|_| played)?));
             match result {
                 // `umpire-sim demo classic | head` closes the pipe early: not an error.
                 Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => other.context("the demo failed")?,
+                Err(e) => Err(e).context("the demo failed")?,
+                Ok((_, journal)) => {
+                    if let Some(path) = &args.journal {
+                        std::fs::write(path, journal).with_context(|| {
+                            format!("cannot write the journal to {}", path.display())
+                        })?;
+                    }
+                }
+            }
+        }
+        Command::Play(args) => {
+            let variant = match args.game {
+                GameArg::Classic => Variant::Classic,
+                GameArg::Duel => Variant::Duel,
+            };
+            let stdin = io::stdin().lock();
+            let mut out = io::stdout().lock();
+            host::play::run(variant, args.seed, stdin, &mut out)?;
+        }
+        Command::Replay(args) => {
+            let bytes = std::fs::read(&args.journal)
+                .with_context(|| format!("cannot read {}", args.journal.display()))?;
+            let mut out = BufWriter::new(io::stdout().lock());
+            host::replay::write_replay(&bytes, args.reveal, args.force, &mut out)
+                .with_context(|| format!("cannot replay {}", args.journal.display()))?;
+            out.flush()?;
+        }
+        Command::Check(args) => {
+            for file in &args.files {
+                match host::scenario::run_file(file) {
+                    Ok(passed) => println!(
+                        "ok    {} ({} steps, {} expectations)",
+                        file.display(),
+                        passed.steps,
+                        passed.expectations
+                    ),
+                    Err(failure) => {
+                        println!("FAIL  {failure}");
+                        std::process::exit(1);
+                    }
+                }
             }
         }
     }

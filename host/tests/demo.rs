@@ -55,7 +55,11 @@ fn the_report_shows_header_moves_battles_and_boards() {
     assert!(text.contains("   1. Red    "), "one line per move");
     assert!(text.contains("   2. Blue   "));
     assert!(summary.battles > 0);
-    let battles = text.lines().filter(|l| l.contains(" attacks ")).count();
+    // Move lines only: the OLED lines (`OLED| ...`) show the battles too.
+    let battles = text
+        .lines()
+        .filter(|l| l.contains(" attacks ") && !l.contains("OLED|"))
+        .count();
     assert_eq!(battles, summary.battles as usize);
     assert!(text.contains("Final board after"));
     if summary.moves > 50 {
@@ -114,4 +118,36 @@ fn the_move_limit_stops_the_demo_without_a_result() {
     assert_eq!(summary.status, Status::Ongoing);
     let last = text.lines().last().unwrap_or_default();
     assert!(last.contains("stopped at its limit of 10 moves"), "{last}");
+}
+
+#[test]
+fn the_game_is_refereed_through_the_simulated_sensors() {
+    let (text, summary) = play(&Demo::new(Variant::Duel, 1));
+    // The players chose the game and set up rank group by rank group on the umpire's screen.
+    assert!(text.contains("OLED| Game: / > Stratego Original"), "{text}");
+    assert!(text.contains("OLED| Red set-up / Red: place 1 Flag, then press OK / placed 0 of 1"));
+    assert!(text.contains("OLED| Blue set-up / Blue: place 2 Scouts, then press OK"));
+    // Every move was accepted on the OLED; every battle told the hands what to do.
+    let played = text
+        .lines()
+        .filter(|l| l.contains("OLED|") && l.contains("Played "))
+        .count();
+    assert_eq!(played as u32, summary.moves - summary.battles);
+    let hands = text
+        .lines()
+        .filter(|l| l.contains("OLED|") && l.contains(" attacks ") && l.contains(" - "))
+        .count();
+    assert_eq!(hands as u32, summary.battles);
+    assert!(
+        text.contains("OLED| Game over: "),
+        "the end is on the screen"
+    );
+    // The OLED never shows a rank outside a battle or the end.
+    for line in text.lines().filter(|l| l.contains("OLED| Move ")) {
+        for rank in [
+            "Marshal", "General", "Miner", "Scout", "Spy", "Bomb", "Flag",
+        ] {
+            assert!(!line.contains(rank), "{line}");
+        }
+    }
 }

@@ -1,11 +1,14 @@
 //! Whole games end to end: the simulator's printed record of a game is read back by a separate
 //! parser and replayed through the rules' checked path. Every printed move must be legal, every
 //! printed battle must be exactly the battle the rules resolve, the final board and the result
-//! must match. So the demo is a faithful, replayable record, and the rules agree with it.
+//! must match. So the demo is a faithful, replayable record, and the rules agree with it. The
+//! referee's journal of the same game must rebuild into exactly the same final position.
 
 use boards::stratego::{Move, Options, Outcome, Position, Variant, BLUE, RED};
 use boards::{Game, Status};
-use host::demo::{run, Demo};
+use firmware::journal::decode;
+use firmware::referee::{rebuild, Header, Record};
+use host::demo::{run_with_journal, Demo};
 
 /// The lines of the diagram that follows the line starting with `title`.
 fn diagram_after(report: &str, title: &str) -> String {
@@ -32,7 +35,7 @@ fn parse_move_line(line: &str) -> Option<(u32, &str, Move, &str)> {
 fn check_game(variant: Variant, seed: u64) {
     let demo = Demo::new(variant, seed);
     let mut out = Vec::new();
-    let summary = run(&demo, &mut out).expect("the demo plays");
+    let (summary, journal) = run_with_journal(&demo, &mut out).expect("the demo plays");
     let report = String::from_utf8(out).expect("utf-8");
     let ctx = format!("{variant:?} seed {seed}");
 
@@ -101,6 +104,21 @@ fn check_game(variant: Variant, seed: u64) {
         .map(|l| format!("{}\n", l.trim()))
         .collect();
     assert_eq!(printed_final, replayed_final, "{ctx}: final board");
+
+    // The referee's journal holds the same game: both set-ups, every move, nothing else.
+    let recovered = decode::<Header, Record>(&journal).expect("the journal reads back");
+    let moves_journaled = recovered
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Move(_)))
+        .count();
+    assert_eq!(moves_journaled as u32, moves, "{ctx}: every move journaled");
+    let rebuilt = rebuild(recovered.header, &recovered.records).expect("the journal rebuilds");
+    assert_eq!(
+        rebuilt.position(),
+        Some(&pos),
+        "{ctx}: the journal's game is the printed one"
+    );
 }
 
 #[test]

@@ -1,0 +1,1612 @@
+//! The referee state machine for Stratego Original and Duel.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::io;
+
+use boards::stratego::{
+    seat_name, Battle, BattleResult, Deployment, EndReason, Illegal, Move, Options, Outcome, Piece,
+    Position, Rank, Square, Variant, BLUE, RED,
+};
+use boards::{Actor, BySeat, Game, Seat, Status};
+
+use super::chance::Chance;
+use super::record::{rebuild, start, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
+use crate::journal::{JournalError, JournalWriter, Store};
+use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
+use crate::ui::{Difference, Screen, StatusLine};
+
+/// The referee's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefereeConfig {
+    /// How long the sensed board may differ from every legal continuation, settled, before the
+    /// differences are shown, in ms. Default 3000 (picochess waits 4 s, certabo-lichess 3 s;
+    /// shorter nags a player still thinking with a piece in hand).
+    pub mismatch_after_ms: u32,
+    /// Tournament (ISF) repetition rules; `false` plays the rulebook's plain text.
+    pub isf_rules: bool,
+    /// The registered NFC tags, for set-up with tags.
+    pub tags: TagRegistry,
+}
+
+impl Default for RefereeConfig {
+    fn default() -> Self {
+        RefereeConfig {
+            mismatch_after_ms: 3000,
+            isf_rules: true,
+            tags: TagRegistry::default(),
+        }
+    }
+}
+
+impl RefereeConfig {
+    fn options(&self, variant: Variant) -> Options {
+        if self.isf_rules {
+            Options::isf(variant)
+        } else {
+            Options::plain(variant)
+        }
+    }
+}
+
+/// NFC tags registered to pieces: each tag is registered once, then read on placement.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagRegistry {
+    tags: BTreeMap<TagUid, Piece>,
+}
+
+impl TagRegistry {
+    /// An empty registry.
+    pub fn new() -> TagRegistry {
+        TagRegistry::default()
+    }
+
+    /// Registers `uid` as `piece` (replacing an earlier registration of the same tag).
+    pub fn register(&mut self, uid: TagUid, piece: Piece) {
+        self.tags.insert(uid, piece);
+    }
+
+    /// The piece `uid` is registered to.
+    pub fn get(&self, uid: &TagUid) -> Option<Piece> {
+        self.tags.get(uid).copied()
+    }
+
+    /// How many tags are registered.
+    pub fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    /// Whether no tag is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+}
+
+/// What the referee decided: typed announcements for logs, tests and the simulator. They carry
+/// nothing the table may not know, except [`Decision::Refused`]'s rules reason, which may name
+/// a rank (an "immovable" piece): log it only where the umpire's eyes are allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// A game and set-up method were chosen; the journal is started.
+    GameChosen {
+        /// The variant.
+        variant: Variant,
+        /// How the armies are set up.
+        setup: SetupMode,
+    },
+    /// A rank group was taken: its squares now hold that rank.
+    GroupPlaced {
+        /// Whose group.
+        seat: Seat,
+        /// The rank.
+        rank: Rank,
+        /// How many squares filled.
+        count: usize,
+    },
+    /// A set-up step was undone with Back.
+    GroupUndone {
+        /// Whose group.
+        seat: Seat,
+        /// The rank.
+        rank: Rank,
+    },
+    /// A seat's army was validated and journaled.
+    Deployed(Seat),
+    /// The set-up has problems, every one listed.
+    SetupProblems(Vec<String>),
+    /// Both armies are placed: play begins.
+    GameStarted,
+    /// A move to an empty square was accepted and journaled.
+    Moved {
+        /// Who moved.
+        seat: Seat,
+        /// The move.
+        mv: Move,
+    },
+    /// An attack was accepted, journaled and resolved.
+    Battle(Battle),
+    /// A move or attack was refused; the board must be put back.
+    Refused {
+        /// The move the board showed.
+        mv: Move,
+        /// Why the rules refuse it.
+        reason: Illegal,
+    },
+    /// The hands finished what a battle asked of them.
+    HandsDone,
+    /// The board has differed for the settle time: these places differ.
+    Mismatch(Vec<Difference>),
+    /// The board matches the expected one again.
+    BoardMatches,
+    /// The board equals the position after `to_ply` moves: OK to take back.
+    TakebackOffered {
+        /// Moves that would remain played.
+        to_ply: u32,
+    },
+    /// The last mover carried the piece on before the other side touched anything: the last
+    /// move was taken back and replaced (both journaled).
+    MoveCorrected {
+        /// The move first read.
+        was: Move,
+        /// The move played instead.
+        now: Move,
+    },
+    /// With NFC: a move whose placed piece's tag is not the piece lifted; refused.
+    WrongPiece {
+        /// The move the occupancy showed.
+        mv: Move,
+    },
+    /// A takeback was confirmed and journaled.
+    TookBack {
+        /// Moves that remain played.
+        to_ply: u32,
+    },
+    /// A takeback was declined with Back.
+    TakebackDeclined,
+    /// The game is over.
+    GameOver(Status<EndReason>),
+    /// A button did nothing here, and why.
+    Ignored {
+        /// The button.
+        button: Button,
+        /// Why nothing happened.
+        why: String,
+    },
+    /// A tag could not be used (unknown, unread).
+    TagProblem(String),
+    /// The sensing layer reported a fault.
+    Fault(SensingFault),
+    /// The journal could not be written: nothing was decided; the message says how to fix it.
+    JournalFailed(String),
+}
+
+/// Why a journal could not be resumed.
+#[derive(Debug)]
+pub enum ResumeError {
+    /// The journal could not be read or trusted.
+    Journal(JournalError),
+    /// Its records do not rebuild into a game.
+    Rebuild(RebuildError),
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Journal(e) => e.fmt(f),
+            ResumeError::Rebuild(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ResumeError {}
+
+const GAMES: [(Variant, &str); 2] = [
+    (Variant::Classic, "Stratego Original"),
+    (Variant::Duel, "Stratego Duel"),
+];
+const MODES: [(SetupMode, &str); 2] = [
+    (SetupMode::RankGroups, "By rank groups"),
+    (SetupMode::Tags, "With NFC tags"),
+];
+
+/// Which menu is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Menu {
+    Game,
+    Mode(Variant),
+}
+
+#[derive(Clone, Debug)]
+struct SetupState {
+    options: Options,
+    mode: SetupMode,
+    /// Whose rank groups (rank-group mode).
+    seat: Seat,
+    /// The next rank group, an index into `groups`.
+    step: usize,
+    groups: Vec<Rank>,
+    /// The squares each finished group of `seat` took, in order.
+    done: Vec<Vec<Square>>,
+    /// What each square holds, as learned.
+    assigned: BTreeMap<Square, Piece>,
+    deployments: BySeat<Option<Deployment>>,
+    problems: Option<Vec<String>>,
+    tag_problem: Option<(String, String)>,
+}
+
+/// A set of squares, bit `i` for square index `i`.
+type Bits = u128;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Diff {
+    /// Places expected occupied but sensed empty.
+    removed: Vec<Place>,
+    /// Places sensed occupied but expected empty.
+    added: Vec<Place>,
+}
+
+impl Diff {
+    fn is_empty(&self) -> bool {
+        self.removed.is_empty() && self.added.is_empty()
+    }
+}
+
+/// What a settled sensed board means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Reading {
+    Matches,
+    Action(Move),
+    /// The last mover moved the same piece on (a slow slide stopped on the way): take the last
+    /// move back and play this one instead.
+    Corrected {
+        was: Move,
+        now: Move,
+    },
+    Takeback(u32),
+    Refused(Move, Illegal),
+    /// With NFC: the tag read on the target is not the piece that left the origin.
+    WrongPiece(Move),
+    InHand(Square),
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+struct PlayState {
+    /// `history[k]`: the position after `k` moves, with its occupied squares; the last is now.
+    history: Vec<(Position, Bits)>,
+    /// After a battle: the square a piece must be put (back) on, and the battle screen.
+    hands: Option<(Square, Screen)>,
+    /// The last announcement, shown while the board matches.
+    announcement: Option<Screen>,
+    /// A refused move or attack and its screen, shown while the board stays so.
+    refused: Option<(Diff, Screen)>,
+    takeback: Option<u32>,
+    /// The board on which a takeback was declined.
+    declined: Option<BTreeSet<Place>>,
+    unmatched_since: Option<Millis>,
+    mismatch_shown: bool,
+    prompt: Option<String>,
+    over: bool,
+    /// With NFC: the tag last read on each occupied place.
+    tags_at: BTreeMap<Place, TagUid>,
+    /// Something was shown as wrong (refusal, mismatch, takeback) since the board last matched.
+    off: bool,
+    /// After a resume: every difference is shown until the board matches once.
+    must_match: bool,
+}
+
+impl PlayState {
+    fn new(position: Position) -> PlayState {
+        let bits = occupancy(&position);
+        PlayState {
+            history: vec![(position, bits)],
+            hands: None,
+            announcement: None,
+            refused: None,
+            takeback: None,
+            declined: None,
+            unmatched_since: None,
+            mismatch_shown: false,
+            prompt: None,
+            over: false,
+            tags_at: BTreeMap::new(),
+            off: false,
+            must_match: false,
+        }
+    }
+
+    fn position(&self) -> Option<&Position> {
+        self.history.last().map(|(p, _)| p)
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Phase {
+    Select { menu: Menu, selected: usize },
+    Setup(Box<SetupState>),
+    Play(Box<PlayState>),
+}
+
+/// Makes the store for each new game's journal.
+type StoreMaker<S> = Box<dyn FnMut() -> io::Result<S>>;
+
+/// The umpire's referee for Stratego Original and Duel. See the [module docs](super).
+pub struct Referee<S: Store, C: Chance> {
+    config: RefereeConfig,
+    chance: C,
+    new_store: StoreMaker<S>,
+    journal: Option<JournalWriter<S, Record>>,
+    header: Option<Header>,
+    sensed: BTreeSet<Place>,
+    now: Millis,
+    phase: Phase,
+    journal_error: Option<String>,
+    notice: Option<Screen>,
+    screen: Screen,
+}
+
+impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Referee")
+            .field("phase", &self.phase)
+            .field("sensed", &self.sensed)
+            .field("now", &self.now)
+            .field("screen", &self.screen)
+            .finish_non_exhaustive()
+    }
+}
+
+fn place_of(square: Square) -> Place {
+    Place::Square(square.cell())
+}
+
+fn square_of(place: &Place) -> Option<Square> {
+    match place {
+        Place::Square(cell) => Square::from_cell(*cell),
+        Place::Tray { .. } => None,
+    }
+}
+
+fn occupancy(position: &Position) -> Bits {
+    position
+        .pieces()
+        .fold(0, |bits, (s, _)| bits | 1u128 << s.index())
+}
+
+fn status_line(position: &Position) -> StatusLine {
+    StatusLine {
+        turn: position.ply() + 1,
+        to_act: seat_name(position.to_move()).to_string(),
+        ..StatusLine::default()
+    }
+}
+
+/// What the table may be told about the piece on `square`: "Red Scout" if its rank is public,
+/// else "Red piece".
+fn public_piece(position: &Position, square: Square) -> String {
+    match position.piece_at(square) {
+        Some(p) if position.is_revealed(square) => format!("{} {}", seat_name(p.owner), p.rank),
+        Some(p) => format!("{} piece", seat_name(p.owner)),
+        None => "empty".to_string(),
+    }
+}
+
+/// The rules' reason, reworded where it would name a rank the table may not know.
+fn public_reason(reason: &Illegal) -> String {
+    match reason {
+        Illegal::Immovable(s) => format!("the piece on {s} cannot move: move another"),
+        Illegal::TooFar => "that piece moves one square at a time".to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn rank_groups(variant: Variant) -> Vec<Rank> {
+    Rank::ALL
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&r| variant.count(r) > 0)
+        .collect()
+}
+
+fn group_noun(variant: Variant, rank: Rank) -> String {
+    match variant.count(rank) {
+        1 => format!("1 {}", rank.name()),
+        n => format!("{n} {}", rank.plural()),
+    }
+}
+
+fn battle_screen(battle: &Battle) -> (Screen, Option<Square>) {
+    let a = battle.attacker;
+    let d = battle.defender;
+    let att = format!("{} {}", seat_name(a.owner), a.rank);
+    let def = format!("{} {}", seat_name(d.owner), d.rank);
+    let to = battle.mv.to;
+    let (result, hands, outstanding) = match battle.result {
+        BattleResult::AttackerWon => (
+            if d.rank == Rank::Flag {
+                "the Flag is captured".to_string()
+            } else {
+                format!("{} wins", a.rank)
+            },
+            vec![
+                format!("put the {att} on {to}"),
+                format!("the {def} leaves the board"),
+            ],
+            Some(to),
+        ),
+        BattleResult::DefenderWon => (
+            format!("{} wins", d.rank),
+            vec![
+                format!("put the {def} back on {to}"),
+                format!("the {att} leaves the board"),
+            ],
+            Some(to),
+        ),
+        BattleResult::BothRemoved => (
+            "both removed".to_string(),
+            vec!["both pieces leave the board".to_string()],
+            None,
+        ),
+    };
+    (
+        Screen::Battle {
+            attacker: att,
+            defender: def,
+            result,
+            hands,
+        },
+        outstanding,
+    )
+}
+
+fn game_over_screen(status: &Status<EndReason>) -> Screen {
+    match status {
+        Status::Won { winner, reason } => Screen::GameOver {
+            result: format!("{} wins", seat_name(*winner)),
+            reason: reason.to_string(),
+        },
+        Status::Drawn { reason } => Screen::GameOver {
+            result: "Draw".to_string(),
+            reason: reason.to_string(),
+        },
+        Status::Ongoing => Screen::GameOver {
+            result: "none".to_string(),
+            reason: "the game goes on".to_string(),
+        },
+    }
+}
+
+impl<S: Store, C: Chance> Referee<S, C> {
+    /// A referee at the game-select menu. `new_store` makes the (empty) store of each new
+    /// game's journal.
+    pub fn new(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+    ) -> Referee<S, C> {
+        let mut referee = Referee {
+            config,
+            chance,
+            new_store: Box::new(new_store),
+            journal: None,
+            header: None,
+            sensed: BTreeSet::new(),
+            now: Millis(0),
+            phase: Phase::Select {
+                menu: Menu::Game,
+                selected: 0,
+            },
+            journal_error: None,
+            notice: None,
+            screen: Screen::Boot {
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                detail: String::new(),
+            },
+        };
+        referee.refresh();
+        referee
+    }
+
+    /// Resumes the game journaled in `store` after a restart, with the board as sensed now.
+    /// When the board differs from the journaled one, the differences are shown at once.
+    ///
+    /// # Errors
+    /// The journal cannot be read ([`ResumeError::Journal`]) or does not rebuild
+    /// ([`ResumeError::Rebuild`]).
+    pub fn resume(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        store: S,
+        sensed: impl IntoIterator<Item = Place>,
+        now: Millis,
+    ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
+        let (journal, recovered) =
+            JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
+        let rebuilt =
+            rebuild(recovered.header, &recovered.records).map_err(ResumeError::Rebuild)?;
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.journal = Some(journal);
+        referee.header = Some(rebuilt.header);
+        referee.sensed = sensed.into_iter().collect();
+        referee.now = now;
+        let GameKind::Stratego { options } = rebuilt.header.game;
+        let mut out = Vec::new();
+        if rebuilt.history.is_empty() {
+            let mut state = referee.new_setup(options, rebuilt.header.setup);
+            for (seat, d) in rebuilt.deployments.iter() {
+                if let Some(d) = d {
+                    for &(square, rank) in &d.placements {
+                        state.assigned.insert(square, Piece { owner: seat, rank });
+                    }
+                }
+            }
+            state.deployments = rebuilt.deployments;
+            if state.deployments[RED].is_some() {
+                state.seat = BLUE;
+            }
+            referee.phase = Phase::Setup(Box::new(state));
+        } else {
+            let mut play = PlayState::new(rebuilt.history[0].clone());
+            play.history = rebuilt
+                .history
+                .into_iter()
+                .map(|p| {
+                    let bits = occupancy(&p);
+                    (p, bits)
+                })
+                .collect();
+            if let Some(p) = play.position() {
+                play.over = !p.status().is_ongoing();
+            }
+            // A resumed board that differs is shown at once, every difference, no settle time.
+            play.mismatch_shown = true;
+            play.must_match = true;
+            play.off = true;
+            referee.phase = Phase::Play(Box::new(play));
+            referee.evaluate(&mut out);
+        }
+        referee.refresh();
+        Ok((referee, out))
+    }
+
+    /// What the OLED shows now.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The game as the umpire knows it (every rank: the umpire's eyes only), once play began.
+    pub fn position(&self) -> Option<&Position> {
+        match &self.phase {
+            Phase::Play(p) => p.position(),
+            _ => None,
+        }
+    }
+
+    /// The journal of the current game, if one is started.
+    pub fn journal(&self) -> Option<&JournalWriter<S, Record>> {
+        self.journal.as_ref()
+    }
+
+    /// The places sensed occupied, as the events so far reported them.
+    pub fn sensed(&self) -> &BTreeSet<Place> {
+        &self.sensed
+    }
+
+    /// Whether a battle's hand instructions are still waiting for the board.
+    pub fn hands_pending(&self) -> bool {
+        matches!(&self.phase, Phase::Play(p) if p.hands.is_some())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        matches!(&self.phase, Phase::Play(p) if p.over)
+    }
+
+    /// The places where the board is expected to differ from what is sensed (empty when it
+    /// matches or no game is in play).
+    pub fn differences(&self) -> Vec<Difference> {
+        match &self.phase {
+            Phase::Play(p) => p
+                .position()
+                .map(|pos| self.differences_from(pos))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Takes one sensed event and returns what was decided.
+    pub fn handle(&mut self, event: &BoardEvent) -> Vec<Decision> {
+        let mut out = Vec::new();
+        self.now = self.now.max(event.at());
+        match event {
+            BoardEvent::Lifted { place, .. } => {
+                self.sensed.remove(place);
+                if let Phase::Play(play) = &mut self.phase {
+                    play.tags_at.remove(place);
+                }
+                self.setup_lifted(place);
+            }
+            BoardEvent::Placed { place, tag, .. } => {
+                self.sensed.insert(*place);
+                if let Phase::Setup(state) = &mut self.phase {
+                    if state.mode == SetupMode::Tags {
+                        state.problems = None;
+                    }
+                }
+                if let Some(uid) = tag {
+                    self.setup_tag(place, *uid, &mut out);
+                    self.play_tag(place, *uid);
+                }
+            }
+            BoardEvent::TagRead { place, uid, .. } => {
+                self.setup_tag(place, *uid, &mut out);
+                self.play_tag(place, *uid);
+            }
+            BoardEvent::TagFailed { place, failure, .. } => {
+                if let Phase::Setup(state) = &mut self.phase {
+                    if state.mode == SetupMode::Tags {
+                        let msg = format!("{place}: the tag was not read");
+                        out.push(Decision::TagProblem(msg.clone()));
+                        state.tag_problem = Some((msg, failure.to_string()));
+                    }
+                }
+            }
+            BoardEvent::Settled { .. } => {
+                self.evaluate(&mut out);
+            }
+            BoardEvent::Button { button, .. } => {
+                // A press that dismisses a notice does nothing else.
+                if self.notice.take().is_some() {
+                    out.push(Decision::Ignored {
+                        button: *button,
+                        why: "the notice is dismissed".to_string(),
+                    });
+                } else {
+                    self.button(*button, &mut out);
+                }
+            }
+            BoardEvent::Fault { fault, .. } => {
+                out.push(Decision::Fault(*fault));
+                self.notice = Some(Screen::Error {
+                    message: "a sensor misbehaves".to_string(),
+                    fix: fault.to_string(),
+                });
+            }
+        }
+        self.refresh();
+        out
+    }
+
+    /// Lets time pass to `now`: shows the differences once the board has differed for the
+    /// settle time.
+    pub fn tick(&mut self, now: Millis) -> Vec<Decision> {
+        let mut out = Vec::new();
+        self.now = self.now.max(now);
+        let wait = u64::from(self.config.mismatch_after_ms);
+        let mut show = false;
+        if let Phase::Play(play) = &mut self.phase {
+            if let Some(since) = play.unmatched_since {
+                if !play.mismatch_shown && self.now.since(since) >= wait {
+                    play.mismatch_shown = true;
+                    play.off = true;
+                    show = true;
+                }
+            }
+        }
+        if show {
+            out.push(Decision::Mismatch(self.differences()));
+        }
+        self.refresh();
+        out
+    }
+
+    fn differences_from(&self, position: &Position) -> Vec<Difference> {
+        let expected: BTreeSet<Place> = position.pieces().map(|(s, _)| place_of(s)).collect();
+        let mut diffs = Vec::new();
+        for place in expected.difference(&self.sensed) {
+            let belongs = square_of(place)
+                .map(|s| public_piece(position, s))
+                .unwrap_or_default();
+            diffs.push(Difference {
+                place: place.to_string(),
+                belongs,
+            });
+        }
+        for place in self.sensed.difference(&expected) {
+            diffs.push(Difference {
+                place: place.to_string(),
+                belongs: "empty".to_string(),
+            });
+        }
+        diffs
+    }
+
+    fn diff(&self, position: &Position) -> Diff {
+        let expected: BTreeSet<Place> = position.pieces().map(|(s, _)| place_of(s)).collect();
+        Diff {
+            removed: expected.difference(&self.sensed).copied().collect(),
+            added: self.sensed.difference(&expected).copied().collect(),
+        }
+    }
+
+    /// Appends `record` to the journal, synced. On failure, remembers the error for the screen.
+    fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
+        let result = match &mut self.journal {
+            Some(j) => j.append(record).map_err(|e| e.to_string()),
+            None => Err("no journal is open: choose the game again".to_string()),
+        };
+        match result {
+            Ok(()) => {
+                self.journal_error = None;
+                true
+            }
+            Err(msg) => {
+                out.push(Decision::JournalFailed(msg.clone()));
+                self.journal_error = Some(msg);
+                false
+            }
+        }
+    }
+
+    // ---- game select ----------------------------------------------------------------------
+
+    fn select_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Phase::Select { menu, selected } = &mut self.phase else {
+            return;
+        };
+        let len = match menu {
+            Menu::Game => GAMES.len(),
+            Menu::Mode(_) => MODES.len(),
+        };
+        match (button, *menu) {
+            (Button::Die, _) => *selected = (*selected + 1) % len,
+            (Button::Back, Menu::Mode(_)) => {
+                *menu = Menu::Game;
+                *selected = 0;
+            }
+            (Button::Back, Menu::Game) => out.push(Decision::Ignored {
+                button,
+                why: "already at the first menu".to_string(),
+            }),
+            (Button::Ok, Menu::Game) => {
+                let variant = GAMES.get(*selected).map_or(Variant::Classic, |g| g.0);
+                *menu = Menu::Mode(variant);
+                *selected = 0;
+            }
+            (Button::Ok, Menu::Mode(variant)) => {
+                let mode = MODES.get(*selected).map_or(SetupMode::RankGroups, |m| m.0);
+                self.choose_game(variant, mode, out);
+            }
+        }
+    }
+
+    fn choose_game(&mut self, variant: Variant, mode: SetupMode, out: &mut Vec<Decision>) {
+        if mode == SetupMode::Tags && self.config.tags.is_empty() {
+            self.notice = Some(Screen::Error {
+                message: "no NFC tags are registered".to_string(),
+                fix: "register the pieces' tags first, or set up by rank groups".to_string(),
+            });
+            out.push(Decision::Ignored {
+                button: Button::Ok,
+                why: "no NFC tags are registered".to_string(),
+            });
+            return;
+        }
+        let options = self.config.options(variant);
+        let header = Header {
+            schema: SCHEMA,
+            game: GameKind::Stratego { options },
+            setup: mode,
+        };
+        let journal = (self.new_store)()
+            .map_err(|e| JournalError::Io {
+                doing: "create",
+                source: e,
+            })
+            .and_then(|store| JournalWriter::create(store, &header));
+        match journal {
+            Ok(j) => {
+                self.journal = Some(j);
+                self.header = Some(header);
+                self.journal_error = None;
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                out.push(Decision::JournalFailed(msg.clone()));
+                self.journal_error = Some(msg);
+                return;
+            }
+        }
+        out.push(Decision::GameChosen {
+            variant,
+            setup: mode,
+        });
+        let state = self.new_setup(options, mode);
+        self.phase = Phase::Setup(Box::new(state));
+    }
+
+    // ---- set-up ---------------------------------------------------------------------------
+
+    fn new_setup(&self, options: Options, mode: SetupMode) -> SetupState {
+        SetupState {
+            options,
+            mode,
+            seat: RED,
+            step: 0,
+            groups: rank_groups(options.variant),
+            done: Vec::new(),
+            assigned: BTreeMap::new(),
+            deployments: BySeat::default(),
+            problems: None,
+            tag_problem: None,
+        }
+    }
+
+    fn play_tag(&mut self, place: &Place, uid: TagUid) {
+        if let Phase::Play(play) = &mut self.phase {
+            if self.sensed.contains(place) {
+                play.tags_at.insert(*place, uid);
+            }
+        }
+    }
+
+    fn setup_lifted(&mut self, place: &Place) {
+        if let (Phase::Setup(state), Some(square)) = (&mut self.phase, square_of(place)) {
+            if state.mode == SetupMode::Tags {
+                state.assigned.remove(&square);
+                state.tag_problem = None;
+                state.problems = None;
+            }
+        }
+    }
+
+    fn setup_tag(&mut self, place: &Place, uid: TagUid, out: &mut Vec<Decision>) {
+        let Phase::Setup(state) = &mut self.phase else {
+            return;
+        };
+        if state.mode != SetupMode::Tags {
+            return;
+        }
+        let Some(square) = square_of(place) else {
+            return;
+        };
+        match self.config.tags.get(&uid) {
+            Some(piece) => {
+                state.assigned.insert(square, piece);
+                state.tag_problem = None;
+            }
+            None => {
+                let msg = format!("{place}: tag {uid} is not registered");
+                out.push(Decision::TagProblem(msg.clone()));
+                state.tag_problem = Some((
+                    msg,
+                    "register the tag to its piece, or use another piece".to_string(),
+                ));
+            }
+        }
+    }
+
+    /// The sensed squares not yet given a rank.
+    fn unassigned(&self, state: &SetupState) -> Vec<Square> {
+        self.sensed
+            .iter()
+            .filter_map(square_of)
+            .filter(|s| !state.assigned.contains_key(s))
+            .collect()
+    }
+
+    fn setup_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Phase::Setup(state) = &self.phase else {
+            return;
+        };
+        let mut state = state.clone();
+        match (state.mode, button) {
+            (_, Button::Die) => out.push(Decision::Ignored {
+                button,
+                why: "no die roll during set-up".to_string(),
+            }),
+            (SetupMode::RankGroups, Button::Ok) => {
+                if state.problems.is_some() {
+                    self.finish_seat(&mut state, out);
+                } else if let Some(&rank) = state.groups.get(state.step) {
+                    let squares = self.unassigned(&state);
+                    for &s in &squares {
+                        state.assigned.insert(
+                            s,
+                            Piece {
+                                owner: state.seat,
+                                rank,
+                            },
+                        );
+                    }
+                    out.push(Decision::GroupPlaced {
+                        seat: state.seat,
+                        rank,
+                        count: squares.len(),
+                    });
+                    state.done.push(squares);
+                    state.step += 1;
+                    if state.step == state.groups.len() {
+                        self.finish_seat(&mut state, out);
+                    }
+                }
+            }
+            (SetupMode::RankGroups, Button::Back) => {
+                state.problems = None;
+                match state.done.pop() {
+                    Some(squares) => {
+                        for s in squares {
+                            state.assigned.remove(&s);
+                        }
+                        state.step = state.step.saturating_sub(1);
+                        if let Some(&rank) = state.groups.get(state.step) {
+                            out.push(Decision::GroupUndone {
+                                seat: state.seat,
+                                rank,
+                            });
+                        }
+                    }
+                    None => out.push(Decision::Ignored {
+                        button,
+                        why: "nothing to undo in this set-up".to_string(),
+                    }),
+                }
+            }
+            (SetupMode::Tags, Button::Ok) => self.finish_tags(&mut state, out),
+            (SetupMode::Tags, Button::Back) => {
+                state.problems = None;
+                state.tag_problem = None;
+            }
+        }
+        if let Phase::Setup(current) = &mut self.phase {
+            *current = state;
+        }
+    }
+
+    /// Validates the seat's rank groups; journals the army or lists every problem.
+    fn finish_seat(&mut self, state: &mut SetupState, out: &mut Vec<Decision>) {
+        let seat = state.seat;
+        let deployment = Deployment {
+            placements: state
+                .assigned
+                .iter()
+                .filter(|(s, p)| p.owner == seat && self.sensed.contains(&place_of(**s)))
+                .map(|(s, p)| (*s, p.rank))
+                .collect(),
+        };
+        if let Err(problems) = deployment.validate(state.options.variant, seat) {
+            let list: Vec<String> = problems.as_slice().iter().map(|p| p.to_string()).collect();
+            out.push(Decision::SetupProblems(list.clone()));
+            state.problems = Some(list);
+            return;
+        }
+        let record = Record::Deployed {
+            seat,
+            deployment: deployment.clone(),
+        };
+        if !self.write(&record, out) {
+            return;
+        }
+        state.problems = None;
+        out.push(Decision::Deployed(seat));
+        state.deployments[seat] = Some(deployment);
+        if seat == RED {
+            state.seat = BLUE;
+            state.step = 0;
+            state.done.clear();
+        } else {
+            self.start_play(state, out);
+        }
+    }
+
+    /// Validates both tag-read armies; journals them or lists every problem.
+    fn finish_tags(&mut self, state: &mut SetupState, out: &mut Vec<Decision>) {
+        let mut list = Vec::new();
+        for square in self.unassigned(state) {
+            list.push(format!(
+                "{square}: piece not identified: lift it and put it back so its tag is read"
+            ));
+        }
+        let mut deployments = BySeat::from_fn(|_| Deployment::new());
+        for (square, piece) in &state.assigned {
+            if self.sensed.contains(&place_of(*square)) {
+                deployments[piece.owner].place(*square, piece.rank);
+            }
+        }
+        for (seat, d) in deployments.iter() {
+            if let Err(p) = d.validate(state.options.variant, seat) {
+                list.extend(p.as_slice().iter().map(|p| p.to_string()));
+            }
+        }
+        if !list.is_empty() {
+            out.push(Decision::SetupProblems(list.clone()));
+            state.problems = Some(list);
+            return;
+        }
+        for (seat, d) in deployments.iter() {
+            if state.deployments[seat].is_some() {
+                continue;
+            }
+            let record = Record::Deployed {
+                seat,
+                deployment: d.clone(),
+            };
+            if !self.write(&record, out) {
+                return;
+            }
+            out.push(Decision::Deployed(seat));
+            state.deployments[seat] = Some(d.clone());
+        }
+        state.problems = None;
+        self.start_play(state, out);
+    }
+
+    fn start_play(&mut self, state: &mut SetupState, out: &mut Vec<Decision>) {
+        let (Some(red), Some(blue)) = (&state.deployments[RED], &state.deployments[BLUE]) else {
+            return;
+        };
+        match start(state.options, red, blue) {
+            Ok(position) => {
+                out.push(Decision::GameStarted);
+                let status = position.status();
+                let mut play = PlayState::new(position);
+                if !status.is_ongoing() {
+                    // A side that cannot move at all loses before the first move.
+                    play.over = true;
+                    out.push(Decision::GameOver(status));
+                }
+                self.phase = Phase::Play(Box::new(play));
+                self.evaluate(out);
+            }
+            Err(problems) => {
+                let list: Vec<String> = problems.as_slice().iter().map(|p| p.to_string()).collect();
+                out.push(Decision::SetupProblems(list.clone()));
+                state.problems = Some(list);
+            }
+        }
+    }
+
+    // ---- play -----------------------------------------------------------------------------
+
+    fn classify(&self, play: &PlayState, diff: &Diff) -> Reading {
+        let Some(position) = play.position() else {
+            return Reading::Unknown;
+        };
+        if diff.is_empty() {
+            return Reading::Matches;
+        }
+        let mover = position.to_move();
+        let owner = |s: Square| position.piece_at(s).map(|p| p.owner);
+        let shape = match (diff.removed.as_slice(), diff.added.as_slice()) {
+            ([a], [b]) => match (square_of(a), square_of(b)) {
+                (Some(a), Some(b)) => Some(Move::new(a, b)),
+                _ => None,
+            },
+            ([x, y], []) => match (square_of(x), square_of(y)) {
+                (Some(x), Some(y)) if owner(x) == Some(mover) && owner(y) != Some(mover) => {
+                    Some(Move::new(x, y))
+                }
+                (Some(x), Some(y)) if owner(y) == Some(mover) && owner(x) != Some(mover) => {
+                    Some(Move::new(y, x))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let checked = shape.map(|mv| (mv, position.check(&mv)));
+        if let Some((mv, Ok(()))) = checked {
+            if self.wrong_piece(play, position, mv) {
+                return Reading::WrongPiece(mv);
+            }
+            return Reading::Action(mv);
+        }
+        // A repetition-rule refusal of the mover's own move is reported as such, even when the
+        // board also looks like an earlier position (it does, after a back-and-forth).
+        if let Some(corrected) = self.correction(play, diff) {
+            return corrected;
+        }
+        if let Some((mv, Err(reason @ (Illegal::TwoSquares(_) | Illegal::MoreSquares)))) = checked {
+            return Reading::Refused(mv, reason);
+        }
+        if let Some(to_ply) = self.takeback_match(play) {
+            return Reading::Takeback(to_ply);
+        }
+        if let Some((mv, Err(reason))) = checked {
+            return Reading::Refused(mv, reason);
+        }
+        if let ([a], []) = (diff.removed.as_slice(), diff.added.as_slice()) {
+            if let Some(a) = square_of(a) {
+                if owner(a) == Some(mover) {
+                    return Reading::InHand(a);
+                }
+            }
+        }
+        Reading::Unknown
+    }
+
+    /// A plain last move A-C followed by the same piece lifted from C and put on B, nothing else
+    /// touched, where A-B is legal: the hand had not finished (a slide that rested on C).
+    fn correction(&self, play: &PlayState, diff: &Diff) -> Option<Reading> {
+        let ([c], [b]) = (diff.removed.as_slice(), diff.added.as_slice()) else {
+            return None;
+        };
+        let (c, b) = (square_of(c)?, square_of(b)?);
+        let n = play.history.len();
+        let (before, before_bits) = play.history.get(n.checked_sub(2)?)?;
+        let (_, now_bits) = play.history.get(n - 1)?;
+        // A plain move changes exactly two squares and keeps the piece count.
+        let from_bits = before_bits & !now_bits;
+        let to_bits = now_bits & !before_bits;
+        if from_bits.count_ones() != 1 || to_bits.count_ones() != 1 {
+            return None;
+        }
+        let a = Square::from_index(u8::try_from(from_bits.trailing_zeros()).ok()?)?;
+        let was_to = Square::from_index(u8::try_from(to_bits.trailing_zeros()).ok()?)?;
+        if was_to != c || b == a {
+            return None;
+        }
+        let now = Move::new(a, b);
+        before.check(&now).ok()?;
+        Some(Reading::Corrected {
+            was: Move::new(a, c),
+            now,
+        })
+    }
+
+    /// With NFC: whether the tag read on the move's target names another piece than the one
+    /// standing on its origin. Pieces whose tags are unread or unknown are not judged.
+    fn wrong_piece(&self, play: &PlayState, position: &Position, mv: Move) -> bool {
+        let Some(uid) = play.tags_at.get(&place_of(mv.to)) else {
+            return false;
+        };
+        match (self.config.tags.get(uid), position.piece_at(mv.from)) {
+            (Some(read), Some(expected)) => read != expected,
+            _ => false,
+        }
+    }
+
+    /// The latest earlier position whose occupied squares are the sensed ones.
+    fn takeback_match(&self, play: &PlayState) -> Option<u32> {
+        let mut sensed: Bits = 0;
+        for place in &self.sensed {
+            sensed |= 1u128 << square_of(place)?.index();
+        }
+        let now = play.history.len().checked_sub(1)?;
+        play.history[..now]
+            .iter()
+            .rposition(|(_, bits)| *bits == sensed)
+            .and_then(|k| u32::try_from(k).ok())
+    }
+
+    /// Compares the settled sensed board with the expected one and acts on what it means.
+    fn evaluate(&mut self, out: &mut Vec<Decision>) {
+        let Phase::Play(play) = &self.phase else {
+            return;
+        };
+        let Some(position) = play.position() else {
+            return;
+        };
+        let diff = self.diff(position);
+        if play.over && play.hands.is_none() {
+            return;
+        }
+        // After a battle: the missing winner (or returning defender) is expected, not an error.
+        if let Some((square, _)) = &play.hands {
+            if diff.added.is_empty() && diff.removed == [place_of(*square)] {
+                return;
+            }
+        }
+        let reading = if diff.is_empty() {
+            Reading::Matches
+        } else if play.must_match {
+            Reading::Unknown
+        } else {
+            self.classify(play, &diff)
+        };
+        let declined = play.declined.as_ref() == Some(&self.sensed);
+        let mut play = play.clone();
+        let now = self.now;
+        let mut act = None;
+        let mut correct = None;
+        play.prompt = None;
+        match reading {
+            Reading::Matches => {
+                let was_off = play.off;
+                play.off = false;
+                play.must_match = false;
+                if let Some((_, screen)) = play.hands.take() {
+                    out.push(Decision::HandsDone);
+                    play.announcement = Some(screen);
+                }
+                if was_off {
+                    out.push(Decision::BoardMatches);
+                }
+                play.refused = None;
+                play.takeback = None;
+                play.declined = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+            }
+            Reading::Action(mv) => {
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = false;
+                act = Some(mv);
+            }
+            Reading::Corrected { was, now } => {
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = false;
+                correct = Some((was, now));
+            }
+            Reading::Takeback(to_ply) if !declined => {
+                play.announcement = None;
+                play.refused = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                if play.takeback != Some(to_ply) {
+                    out.push(Decision::TakebackOffered { to_ply });
+                }
+                play.off = true;
+                play.takeback = Some(to_ply);
+            }
+            Reading::Refused(mv, reason) => {
+                play.announcement = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = true;
+                if play.refused.as_ref().map(|(d, _)| d) != Some(&diff) {
+                    out.push(Decision::Refused { mv, reason });
+                    let fix = if diff.added.is_empty() {
+                        format!("put both pieces back on {} and {}", mv.from, mv.to)
+                    } else {
+                        format!("put the piece back on {}", mv.from)
+                    };
+                    let why = match reason {
+                        Illegal::NotYours(_) => format!(
+                            "it is {}'s turn, not {}'s",
+                            seat_name(position.to_move()),
+                            seat_name(position.to_move().opponent())
+                        ),
+                        _ => public_reason(&reason),
+                    };
+                    let screen = Screen::Illegal {
+                        status: status_line(position),
+                        reason: format!("{mv}: {why}"),
+                        fix,
+                    };
+                    play.refused = Some((diff, screen));
+                }
+            }
+            Reading::WrongPiece(mv) => {
+                play.announcement = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = true;
+                if play.refused.as_ref().map(|(d, _)| d) != Some(&diff) {
+                    out.push(Decision::WrongPiece { mv });
+                    let screen = Screen::Illegal {
+                        status: status_line(position),
+                        reason: format!(
+                            "{mv}: the piece put on {} is not the one lifted from {}",
+                            mv.to, mv.from
+                        ),
+                        fix: format!(
+                            "put the piece from {} on {}, the other back",
+                            mv.from, mv.to
+                        ),
+                    };
+                    play.refused = Some((diff, screen));
+                }
+            }
+            Reading::InHand(square) => {
+                play.announcement = None;
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.prompt = Some(format!(
+                    "{}: {square} lifted: place it, or lift the piece it attacks",
+                    seat_name(position.to_move())
+                ));
+            }
+            Reading::Takeback(_) | Reading::Unknown => {
+                play.announcement = None;
+                play.refused = None;
+                play.takeback = None;
+                if declined || play.must_match {
+                    play.mismatch_shown = true;
+                    play.off = true;
+                }
+                if play.unmatched_since.is_none() {
+                    play.unmatched_since = Some(now);
+                }
+            }
+        }
+        if let Phase::Play(current) = &mut self.phase {
+            *current = play;
+        }
+        if let Some(mv) = act {
+            self.play_move(mv, out);
+        }
+        if let Some((was, now)) = correct {
+            self.correct_move(was, now, out);
+        }
+    }
+
+    /// Takes back the last move and plays `now` instead, both journaled.
+    fn correct_move(&mut self, was: Move, now: Move, out: &mut Vec<Decision>) {
+        let Phase::Play(play) = &self.phase else {
+            return;
+        };
+        let Some(to_ply) = play.position().map(|p| p.ply().saturating_sub(1)) else {
+            return;
+        };
+        if !self.write(&Record::Takeback { to_ply }, out) {
+            return;
+        }
+        if let Phase::Play(play) = &mut self.phase {
+            play.history.pop();
+            play.announcement = None;
+        }
+        out.push(Decision::MoveCorrected { was, now });
+        self.play_move(now, out);
+    }
+
+    fn play_move(&mut self, mv: Move, out: &mut Vec<Decision>) {
+        if !self.write(&Record::Move(mv), out) {
+            return;
+        }
+        let Phase::Play(play) = &mut self.phase else {
+            return;
+        };
+        let Some(position) = play.position() else {
+            return;
+        };
+        let seat = position.to_move();
+        let mut next = position.clone();
+        let outcome = next.play_unchecked(&mv);
+        let bits = occupancy(&next);
+        match outcome {
+            Outcome::Moved(_) => {
+                out.push(Decision::Moved { seat, mv });
+                play.announcement = Some(Screen::MoveAccepted {
+                    status: status_line(&next),
+                    mv: mv.to_string(),
+                });
+            }
+            Outcome::Battle(battle) => {
+                out.push(Decision::Battle(battle));
+                let (screen, outstanding) = battle_screen(&battle);
+                match outstanding {
+                    Some(square) => play.hands = Some((square, screen)),
+                    None => play.announcement = Some(screen),
+                }
+            }
+        }
+        let status = next.status();
+        play.history.push((next, bits));
+        if !status.is_ongoing() {
+            play.over = true;
+            out.push(Decision::GameOver(status));
+        }
+        // The hands may already have done what the battle asks.
+        self.evaluate(out);
+    }
+
+    fn play_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Phase::Play(play) = &mut self.phase else {
+            return;
+        };
+        if play.over {
+            if button == Button::Ok {
+                self.phase = Phase::Select {
+                    menu: Menu::Game,
+                    selected: 0,
+                };
+                self.journal = None;
+                self.header = None;
+            } else {
+                out.push(Decision::Ignored {
+                    button,
+                    why: "the game is over: OK starts a new game".to_string(),
+                });
+            }
+            return;
+        }
+        match (button, play.takeback) {
+            (Button::Ok, Some(to_ply)) => {
+                if !self.write(&Record::Takeback { to_ply }, out) {
+                    return;
+                }
+                if let Phase::Play(play) = &mut self.phase {
+                    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
+                    play.history.truncate(keep.saturating_add(1));
+                    play.takeback = None;
+                    play.off = false;
+                    play.hands = None;
+                    play.refused = None;
+                    play.declined = None;
+                    play.unmatched_since = None;
+                    play.mismatch_shown = false;
+                    play.announcement = None;
+                    play.prompt = Some(format!("took back to move {}", to_ply + 1));
+                }
+                out.push(Decision::TookBack { to_ply });
+                self.evaluate(out);
+            }
+            (Button::Back, Some(_)) => {
+                play.takeback = None;
+                play.declined = Some(self.sensed.clone());
+                play.mismatch_shown = true;
+                play.off = true;
+                play.unmatched_since = Some(self.now);
+                out.push(Decision::TakebackDeclined);
+                out.push(Decision::Mismatch(self.differences()));
+            }
+            (Button::Die, _) => {
+                let chance = play.position().is_some_and(|p| p.to_act() == Actor::Chance);
+                // Stratego never calls for chance; Waterloo's battle die rolls here.
+                let why = if chance {
+                    "this game's chance is not wired yet"
+                } else {
+                    "the rules call for no die roll now"
+                };
+                out.push(Decision::Ignored {
+                    button,
+                    why: why.to_string(),
+                });
+                let _ = &mut self.chance;
+            }
+            (Button::Back, None) => {
+                play.prompt = Some("to take back, put the pieces back as they were".to_string());
+                out.push(Decision::Ignored {
+                    button,
+                    why: "to take back, put the pieces back as they were".to_string(),
+                });
+            }
+            (Button::Ok, None) => out.push(Decision::Ignored {
+                button,
+                why: "nothing to confirm".to_string(),
+            }),
+        }
+    }
+
+    fn button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        match &self.phase {
+            Phase::Select { .. } => self.select_button(button, out),
+            Phase::Setup(_) => self.setup_button(button, out),
+            Phase::Play(_) => self.play_button(button, out),
+        }
+    }
+
+    // ---- the screen -----------------------------------------------------------------------
+
+    fn refresh(&mut self) {
+        self.screen = self.compute_screen();
+    }
+
+    fn compute_screen(&self) -> Screen {
+        if let Some(msg) = &self.journal_error {
+            return Screen::Error {
+                message: format!("journal: {msg}"),
+                fix: "fix the SD card, then repeat the last step".to_string(),
+            };
+        }
+        if let Some(notice) = &self.notice {
+            return notice.clone();
+        }
+        match &self.phase {
+            Phase::Select { menu, selected } => match menu {
+                Menu::Game => Screen::Choice {
+                    title: "Game".to_string(),
+                    entries: GAMES.iter().map(|g| g.1.to_string()).collect(),
+                    selected: *selected,
+                },
+                Menu::Mode(variant) => Screen::Choice {
+                    title: format!("{variant}: set-up"),
+                    entries: MODES.iter().map(|m| m.1.to_string()).collect(),
+                    selected: *selected,
+                },
+            },
+            Phase::Setup(state) => self.setup_screen(state),
+            Phase::Play(play) => self.play_screen(play),
+        }
+    }
+
+    fn setup_screen(&self, state: &SetupState) -> Screen {
+        if let Some(problems) = &state.problems {
+            let title = match state.mode {
+                SetupMode::RankGroups => format!("{} set-up", seat_name(state.seat)),
+                SetupMode::Tags => "Set-up".to_string(),
+            };
+            return Screen::Problems {
+                title,
+                problems: problems.clone(),
+            };
+        }
+        if let Some((message, fix)) = &state.tag_problem {
+            return Screen::Error {
+                message: message.clone(),
+                fix: fix.clone(),
+            };
+        }
+        let variant = state.options.variant;
+        match state.mode {
+            SetupMode::RankGroups => {
+                let rank = state.groups.get(state.step).copied().unwrap_or(Rank::Spy);
+                let placed = self.unassigned(state).len();
+                Screen::Setup {
+                    seat: seat_name(state.seat).to_string(),
+                    instruction: format!(
+                        "{}: place {}, then press OK",
+                        seat_name(state.seat),
+                        group_noun(variant, rank)
+                    ),
+                    placed: u16::try_from(placed).unwrap_or(u16::MAX),
+                    needed: u16::from(variant.count(rank)),
+                }
+            }
+            SetupMode::Tags => Screen::Setup {
+                seat: "Red and Blue".to_string(),
+                instruction: "place both armies (tags are read), then press OK".to_string(),
+                placed: u16::try_from(
+                    self.sensed
+                        .iter()
+                        .filter_map(square_of)
+                        .filter(|s| state.assigned.contains_key(s))
+                        .count(),
+                )
+                .unwrap_or(u16::MAX),
+                needed: u16::from(variant.army_size()) * 2,
+            },
+        }
+    }
+
+    fn play_screen(&self, play: &PlayState) -> Screen {
+        let Some(position) = play.position() else {
+            return Screen::Error {
+                message: "no game".to_string(),
+                fix: "choose a game".to_string(),
+            };
+        };
+        if play.over && play.hands.is_none() {
+            return game_over_screen(&position.status());
+        }
+        if play.mismatch_shown {
+            return Screen::Mismatch {
+                differences: self.differences_from(position),
+            };
+        }
+        if let Some(to_ply) = play.takeback {
+            return Screen::Takeback {
+                moves_back: position.ply().saturating_sub(to_ply),
+                to_move_number: to_ply + 1,
+            };
+        }
+        if let Some((_, screen)) = &play.refused {
+            return screen.clone();
+        }
+        if let Some((_, screen)) = &play.hands {
+            return screen.clone();
+        }
+        if let Some(screen) = &play.announcement {
+            return screen.clone();
+        }
+        Screen::Play {
+            status: status_line(position),
+            prompt: play
+                .prompt
+                .clone()
+                .unwrap_or_else(|| format!("{} to move", seat_name(position.to_move()))),
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! The referee: a phase state machine that turns [`BoardEvent`](crate::sensing::BoardEvent)s into actions, asks the rules,
+//! journals what happened, and decides what the OLED says ([`Screen`](crate::ui::Screen)).
+//!
+//! It is pure and deterministic: input is [`Referee::handle`] (one sensed event) and
+//! [`Referee::tick`] (time passing); output is typed [`Decision`]s plus the current
+//! [`Referee::screen`]. Chance comes from a [`Chance`] (OS entropy in play, a seed in tests);
+//! every record goes through a [`JournalWriter`](crate::journal::JournalWriter) and is synced *before* the decision that tells
+//! the players is returned.
+//!
+//! # Phases
+//! 1. **Game select**: a [`Screen::Choice`](crate::ui::Screen::Choice) of games, then of set-up method. Die moves to the
+//!    next entry, OK chooses, Back goes up a level. Choosing the set-up method starts the
+//!    journal.
+//! 2. **Set-up**. Without NFC ([`SetupMode::RankGroups`]): Red, then Blue, place their army one
+//!    rank group at a time behind a screen ("Red: place 6 Bombs, then press OK"); at each OK the
+//!    squares that filled since the last OK get that rank. After the last group the deployment is
+//!    validated and every problem listed; Back undoes the last group (lift those pieces and place
+//!    them again), OK checks again. With NFC ([`SetupMode::Tags`]): both armies are placed in any
+//!    order; each piece's tag is read on placement and looked up in the [`TagRegistry`]; OK
+//!    validates both armies.
+//! 3. **Play**: see *Gestures*.
+//! 4. **Over**: the result; OK starts a new game.
+//!
+//! # The expected board and gestures
+//! The referee always knows the board it expects (the game's pieces on their places) and the
+//! board sensed (from `Lifted`/`Placed`). Each time the sensed board settles it compares the two:
+//! - **Equal**: nothing to do. A piece lifted and put back is nothing.
+//! - **Move**: one square emptied (A) and one filled (B): the move A-B.
+//! - **Attack**: two squares emptied, one with a piece of the side to move (A), one with an enemy
+//!   (B), in either order: the attack A-B. The umpire resolves it and says what the hands do
+//!   ("put the Red Miner on e5", "the Blue Bomb leaves the board") and waits, showing the battle,
+//!   until the board matches.
+//! - **Piece in hand**: only one of the mover's pieces lifted: a gesture in progress.
+//! - **Carried on**: the piece just moved (A-C, a hand that rested on C) is lifted from C and put
+//!   on B before the other side touches anything, and A-B is legal: the move is corrected
+//!   (journaled as a takeback and A-B).
+//! - **Takeback**: the sensed board equals an earlier position's: [`Screen::Takeback`](crate::ui::Screen::Takeback); OK
+//!   confirms (journaled), Back declines and the differences are shown.
+//! - With NFC, a move whose placed piece's tag names another piece than the one lifted is
+//!   refused ("the piece put on e4 is not the one lifted from e3").
+//! - A move or attack shape the rules refuse: [`Screen::Illegal`](crate::ui::Screen::Illegal) with the fix, at once.
+//! - Anything else: after [`RefereeConfig::mismatch_after_ms`] with no match,
+//!   [`Screen::Mismatch`](crate::ui::Screen::Mismatch) names each differing place and what belongs there.
+//!
+//! A legal continuation is preferred to a takeback when both fit (as picochess does).
+//!
+//! # Secrets
+//! The OLED faces both players: a screen names a rank only when the rules have revealed it (a
+//! battle, a Scout seen moving far). Refusals that would name a rank are reworded ("the piece on
+//! e4 cannot move"), and a missing piece is "Red piece" unless its rank is public.
+//!
+//! # Seams for other games
+//! Places include off-board trays ([`Place::Tray`](crate::sensing::Place::Tray)), so entries from a tray are moves from a
+//! place; [`Record::Chance`] and [`pick_weighted`] carry chance outcomes (Waterloo's battle die);
+//! the Die button rolls when the rules call for chance ([`boards::Actor::Chance`]).
+
+mod chance;
+mod machine;
+mod record;
+mod text;
+
+#[cfg(test)]
+mod tests;
+
+pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
+pub use machine::{Decision, Referee, RefereeConfig, ResumeError, TagRegistry};
+pub use record::SCHEMA;
+pub use record::{rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode};
+pub use text::{screen_lines, screen_text};

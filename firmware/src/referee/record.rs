@@ -1,0 +1,229 @@
+//! What the referee journals: a header naming the game, then one record per set-up, action,
+//! takeback and chance outcome; and [`rebuild`], which turns them back into the game.
+//!
+//! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
+//! the end; a change that breaks them bumps [`SCHEMA`].
+
+use core::fmt;
+
+use boards::stratego::{Deployment, Illegal, Move, Options, Outcome, Position, Setup};
+use boards::{BySeat, Game, Problems, Seat};
+use serde::{Deserialize, Serialize};
+
+/// The version of the header and record schema below.
+pub const SCHEMA: u16 = 1;
+
+/// How the armies are set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SetupMode {
+    /// Without NFC: each seat places its army rank group by rank group and presses OK after
+    /// each; the umpire learns ranks from which squares filled.
+    RankGroups,
+    /// With NFC: every piece carries a registered tag, read as it is placed.
+    Tags,
+}
+
+/// The game a journal holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    /// Stratego Original or Duel, with its rule options.
+    Stratego {
+        /// Variant and repetition rules.
+        options: Options,
+    },
+}
+
+/// The journal header: fixed when the game is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Header {
+    /// [`SCHEMA`] when written.
+    pub schema: u16,
+    /// The game and its options.
+    pub game: GameKind,
+    /// How the armies are set up.
+    pub setup: SetupMode,
+}
+
+/// One journal record. Written and synced before the players are told.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Record {
+    /// A seat's army, validated.
+    Deployed {
+        /// Whose.
+        seat: Seat,
+        /// Where each rank stands.
+        deployment: Deployment,
+    },
+    /// An action accepted by the rules (a move or an attack).
+    Move(Move),
+    /// The players confirmed putting the board back to the position after `to_ply` moves.
+    Takeback {
+        /// Moves that remain played.
+        to_ply: u32,
+    },
+    /// A chance outcome the umpire rolled: index `outcome` of `of` equally weighted entries in
+    /// the game's chance list. Stratego has none; Waterloo's battle die and draws use it.
+    Chance {
+        /// The index drawn.
+        outcome: u32,
+        /// How many there were.
+        of: u32,
+    },
+}
+
+/// One step of a rebuilt game, for the replay record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A seat's army was placed.
+    Deployed(Seat),
+    /// Move number `number` (from 1) by `seat` and what it did.
+    Played {
+        /// The move number.
+        number: u32,
+        /// Who moved.
+        seat: Seat,
+        /// What happened (a battle reveals both ranks).
+        outcome: Outcome,
+    },
+    /// The game went back to the position after `to_ply` moves.
+    TookBack {
+        /// Moves that remain played.
+        to_ply: u32,
+    },
+}
+
+/// A game rebuilt from its journal.
+#[derive(Clone, Debug)]
+pub struct Rebuilt {
+    /// The header.
+    pub header: Header,
+    /// The seats' deployments journaled so far.
+    pub deployments: BySeat<Option<Deployment>>,
+    /// The game, once both armies are placed; `history[k]` is the position after `k` moves.
+    pub history: Vec<Position>,
+    /// What happened, in order.
+    pub entries: Vec<Entry>,
+}
+
+impl Rebuilt {
+    /// The current position, once both armies are placed.
+    pub fn position(&self) -> Option<&Position> {
+        self.history.last()
+    }
+}
+
+/// Why a journal does not rebuild into a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RebuildError {
+    /// The header's schema is newer than this build.
+    NewerSchema(u16),
+    /// The deployments are not playable.
+    Setup(String),
+    /// Record `index` (from 0) cannot follow the ones before it.
+    Record {
+        /// Its index.
+        index: usize,
+        /// Why.
+        problem: String,
+    },
+}
+
+impl fmt::Display for RebuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RebuildError::NewerSchema(v) => write!(
+                f,
+                "the journal uses record schema {v}, newer than this umpire's {SCHEMA}: update \
+                 the umpire"
+            ),
+            RebuildError::Setup(p) => write!(
+                f,
+                "the journaled set-up is not playable ({p}): the file is damaged or from another \
+                 build; start a new game"
+            ),
+            RebuildError::Record { index, problem } => write!(
+                f,
+                "journal record {index} does not follow from the game before it ({problem}): the \
+                 file is damaged; copy it away and start a new game"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RebuildError {}
+
+/// Rebuilds the game from its journal, checking every record against the rules.
+///
+/// # Errors
+/// The first record that cannot be trusted, or a header from a newer build.
+pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildError> {
+    if header.schema > SCHEMA {
+        return Err(RebuildError::NewerSchema(header.schema));
+    }
+    let GameKind::Stratego { options } = header.game;
+    let mut out = Rebuilt {
+        header,
+        deployments: BySeat::default(),
+        history: Vec::new(),
+        entries: Vec::new(),
+    };
+    for (index, record) in records.iter().enumerate() {
+        let bad = |problem: String| RebuildError::Record { index, problem };
+        match record {
+            Record::Deployed { seat, deployment } => {
+                if !out.history.is_empty() || seat.index() > 1 {
+                    return Err(bad("a set-up after the game began".into()));
+                }
+                out.deployments[*seat] = Some(deployment.clone());
+                out.entries.push(Entry::Deployed(*seat));
+                if let BySeat([Some(red), Some(blue)]) = &out.deployments {
+                    let position = start(options, red, blue)
+                        .map_err(|p| RebuildError::Setup(p.to_string()))?;
+                    out.history.push(position);
+                }
+            }
+            Record::Move(mv) => {
+                let Some(position) = out.history.last() else {
+                    return Err(bad("a move before both armies were placed".into()));
+                };
+                let mut next = position.clone();
+                let seat = next.to_move();
+                let outcome = next
+                    .play(mv)
+                    .map_err(|e: Illegal| bad(format!("{mv}: {e}")))?;
+                out.entries.push(Entry::Played {
+                    number: next.ply(),
+                    seat,
+                    outcome,
+                });
+                out.history.push(next);
+            }
+            Record::Takeback { to_ply } => {
+                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
+                if out.history.is_empty() || keep >= out.history.len() {
+                    return Err(bad(format!("a takeback to move {to_ply}")));
+                }
+                out.history.truncate(keep + 1);
+                out.entries.push(Entry::TookBack { to_ply: *to_ply });
+            }
+            Record::Chance { .. } => {
+                return Err(bad("a chance outcome, but Stratego has no chance".into()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Starts a Stratego game from two deployments.
+pub(crate) fn start(
+    options: Options,
+    red: &Deployment,
+    blue: &Deployment,
+) -> Result<Position, Problems<boards::stratego::SetupProblem>> {
+    Position::start(
+        options,
+        Setup {
+            deployments: BySeat([red.clone(), blue.clone()]),
+        },
+    )
+}

@@ -1,0 +1,1010 @@
+//! Scripted board events through the referee: every gesture and error path, the journal, resume,
+//! and an audit that no screen names a rank the table may not know.
+
+use boards::stratego::{Deployment, Move, Rank, Square, Variant, BLUE, RED};
+use boards::{Game, Seat};
+
+use super::*;
+use crate::journal::{decode, MemStore, Store};
+use crate::sensing::{BoardEvent, Button, Millis, Place, SensedCell, TagUid};
+use crate::ui::Screen;
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+fn place(s: Square) -> Place {
+    Place::Square(s.cell())
+}
+
+const RED_DUEL: &str = "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .";
+/// Blue's Duel army with `a8` (its front row, file a) holding `front`.
+fn blue_duel(front: char) -> String {
+    // Start from: row 10 "F", row 9 "B B S", row 8 "3 2 9 M 2 3"; swap a8 with `front`.
+    let mut rows = [
+        ['F', '.', '.', '.', '.', '.', '.', '.', '.', '.'],
+        ['B', 'B', 'S', '.', '.', '.', '.', '.', '.', '.'],
+        ['3', '2', '9', 'M', '2', '3', '.', '.', '.', '.'],
+    ];
+    if front != '3' {
+        let (r, c) = (0..3)
+            .flat_map(|r| (0..10).map(move |c| (r, c)))
+            .find(|&(r, c)| rows[r][c] == front)
+            .unwrap();
+        rows[r][c] = '3';
+        rows[2][0] = front;
+    }
+    rows.iter()
+        .map(|r| r.iter().map(|c| format!("{c} ")).collect::<String>() + "\n")
+        .collect()
+}
+
+type TestReferee = Referee<MemStore, SeededChance>;
+
+/// A table: the referee fed hand-written events, the clock moving 200 ms per gesture.
+struct Table {
+    referee: TestReferee,
+    t: u64,
+    log: Vec<Decision>,
+    /// Every screen shown, with the position (umpire's eyes) at the time, for the audit.
+    screens: Vec<Screen>,
+}
+
+impl Table {
+    fn new(config: RefereeConfig) -> Table {
+        Table {
+            referee: Referee::new(config, SeededChance::new(1), || Ok(MemStore::new())),
+            t: 0,
+            log: Vec::new(),
+            screens: Vec::new(),
+        }
+    }
+
+    fn feed(&mut self, event: BoardEvent) -> Vec<Decision> {
+        let out = self.referee.handle(&event);
+        self.after(&out);
+        out
+    }
+
+    fn after(&mut self, out: &[Decision]) {
+        self.log.extend(out.iter().cloned());
+        let screen = self.referee.screen().clone();
+        audit(&screen, self.referee.position());
+        self.screens.push(screen);
+    }
+
+    fn at(&mut self) -> Millis {
+        self.t += 200;
+        Millis(self.t)
+    }
+
+    fn settle(&mut self) -> Vec<Decision> {
+        let at = self.at();
+        let occupancy = crate::sensing::Occupancy::EMPTY;
+        self.feed(BoardEvent::Settled { at, occupancy })
+    }
+
+    fn lift_only(&mut self, s: Square) -> Vec<Decision> {
+        let at = self.at();
+        self.feed(BoardEvent::Lifted {
+            cell: SensedCell::new(s.index() as u16),
+            place: place(s),
+            at,
+        })
+    }
+
+    fn place_only(&mut self, s: Square, tag: Option<TagUid>) -> Vec<Decision> {
+        let at = self.at();
+        self.feed(BoardEvent::Placed {
+            cell: SensedCell::new(s.index() as u16),
+            place: place(s),
+            at,
+            tag,
+        })
+    }
+
+    /// Lifts the piece on `s` and lets the board settle.
+    fn lift(&mut self, s: &str) -> Vec<Decision> {
+        let mut out = self.lift_only(sq(s));
+        out.extend(self.settle());
+        out
+    }
+
+    /// Places a piece on `s` and lets the board settle.
+    fn put(&mut self, s: &str) -> Vec<Decision> {
+        let mut out = self.place_only(sq(s), None);
+        out.extend(self.settle());
+        out
+    }
+
+    fn mv(&mut self, from: &str, to: &str) -> Vec<Decision> {
+        let mut out = self.lift_only(sq(from));
+        out.extend(self.place_only(sq(to), None));
+        out.extend(self.settle());
+        out
+    }
+
+    fn attack(&mut self, from: &str, to: &str) -> Vec<Decision> {
+        let mut out = self.lift_only(sq(from));
+        out.extend(self.lift_only(sq(to)));
+        out.extend(self.settle());
+        out
+    }
+
+    fn press(&mut self, button: Button) -> Vec<Decision> {
+        let at = self.at();
+        self.feed(BoardEvent::Button { button, at })
+    }
+
+    fn wait(&mut self, ms: u64) -> Vec<Decision> {
+        self.t += ms;
+        let out = self.referee.tick(Millis(self.t));
+        self.after(&out);
+        out
+    }
+
+    fn text(&self) -> String {
+        screen_text(self.referee.screen())
+    }
+
+    /// Chooses `variant` with the rank-group set-up.
+    fn choose(&mut self, variant: Variant, mode: SetupMode) {
+        if variant == Variant::Duel {
+            self.press(Button::Die);
+        }
+        self.press(Button::Ok);
+        if mode == SetupMode::Tags {
+            self.press(Button::Die);
+        }
+        self.press(Button::Ok);
+    }
+
+    /// Places `deployment` rank group by rank group, pressing OK after each.
+    fn deploy_by_groups(&mut self, variant: Variant, deployment: &Deployment) {
+        for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
+            for &(s, r) in &deployment.placements {
+                if r == *rank {
+                    self.place_only(s, None);
+                }
+            }
+            self.settle();
+            self.press(Button::Ok);
+        }
+    }
+
+    /// A Duel game in play from the given set-ups.
+    fn duel(red: &str, blue: &str) -> Table {
+        let mut table = Table::new(RefereeConfig::default());
+        table.choose(Variant::Duel, SetupMode::RankGroups);
+        for (seat, text) in [(RED, red), (BLUE, blue)] {
+            let d = Deployment::parse(Variant::Duel, seat, text).unwrap();
+            table.deploy_by_groups(Variant::Duel, &d);
+        }
+        assert!(
+            table.log.contains(&Decision::GameStarted),
+            "{:?}",
+            table.log
+        );
+        table
+    }
+
+    fn standard() -> Table {
+        Table::duel(RED_DUEL, &blue_duel('3'))
+    }
+
+    fn records(&self) -> Vec<Record> {
+        let bytes = self.referee.journal().unwrap().store().as_bytes().to_vec();
+        decode::<Header, Record>(&bytes).unwrap().records
+    }
+}
+
+const RANK_WORDS: [&str; 12] = [
+    "Spy",
+    "Scout",
+    "Miner",
+    "Sergeant",
+    "Lieutenant",
+    "Captain",
+    "Major",
+    "Colonel",
+    "General",
+    "Marshal",
+    "Bomb",
+    "Flag",
+];
+
+/// No in-play screen names a rank the table may not know.
+fn audit(screen: &Screen, position: Option<&boards::stratego::Position>) {
+    let Some(position) = position else {
+        return;
+    };
+    let text = screen_text(screen);
+    match screen {
+        // A battle reveals both ranks; the game-over reason names the captured Flag.
+        Screen::Battle { .. } | Screen::GameOver { .. } => {}
+        Screen::Mismatch { differences } => {
+            for d in differences {
+                let Some(s) = Square::parse(&d.place) else {
+                    continue;
+                };
+                let ok = match position.piece_at(s) {
+                    None => d.belongs == "empty",
+                    Some(p) if position.is_revealed(s) => {
+                        d.belongs == format!("{} {}", boards::stratego::seat_name(p.owner), p.rank)
+                    }
+                    Some(p) => {
+                        d.belongs == format!("{} piece", boards::stratego::seat_name(p.owner))
+                    }
+                };
+                assert!(ok, "leak or wrong square on the mismatch screen: {text}");
+            }
+        }
+        _ => {
+            for word in RANK_WORDS {
+                assert!(!text.contains(word), "{word} on an in-play screen: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_menu_answers_die_ok_and_back() {
+    let mut t = Table::new(RefereeConfig::default());
+    assert!(t.text().contains("> Stratego Original"), "{}", t.text());
+    t.press(Button::Die);
+    assert!(t.text().contains("> Stratego Duel"));
+    t.press(Button::Die);
+    assert!(t.text().contains("> Stratego Original"), "Die wraps around");
+    let out = t.press(Button::Back);
+    assert!(matches!(out[..], [Decision::Ignored { .. }]));
+    t.press(Button::Ok);
+    assert!(t.text().contains("set-up") && t.text().contains("> By rank groups"));
+    t.press(Button::Back);
+    assert!(t.text().starts_with("Game:"));
+    t.press(Button::Ok);
+    t.press(Button::Die);
+    let out = t.press(Button::Ok);
+    assert!(
+        matches!(out[..], [Decision::Ignored { .. }]),
+        "NFC set-up needs registered tags"
+    );
+    assert!(t.text().contains("no NFC tags are registered"));
+    t.press(Button::Back); // clears the notice
+    t.press(Button::Die);
+    let out = t.press(Button::Ok);
+    assert_eq!(
+        out,
+        vec![Decision::GameChosen {
+            variant: Variant::Classic,
+            setup: SetupMode::RankGroups
+        }]
+    );
+    assert!(
+        t.text().contains("Red: place 1 Flag, then press OK"),
+        "{}",
+        t.text()
+    );
+    let die = t.press(Button::Die);
+    assert!(matches!(die[..], [Decision::Ignored { .. }]));
+}
+
+#[test]
+fn set_up_by_rank_groups_learns_ranks_from_the_squares_that_filled() {
+    let mut t = Table::new(RefereeConfig::default());
+    t.choose(Variant::Duel, SetupMode::RankGroups);
+    assert!(t.text().contains("Red: place 1 Flag, then press OK"));
+    t.put("a1");
+    assert!(t.text().contains("placed 1 of 1"), "{}", t.text());
+    let out = t.press(Button::Ok);
+    assert_eq!(
+        out,
+        vec![Decision::GroupPlaced {
+            seat: RED,
+            rank: Rank::Flag,
+            count: 1
+        }]
+    );
+    assert!(t.text().contains("Red: place 2 Bombs, then press OK"));
+    // Back undoes the Flag group; OK takes it again.
+    t.press(Button::Back);
+    assert!(t.text().contains("place 1 Flag"));
+    t.press(Button::Ok);
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    for rank in [
+        Rank::Bomb,
+        Rank::Marshal,
+        Rank::General,
+        Rank::Miner,
+        Rank::Scout,
+        Rank::Spy,
+    ] {
+        for &(s, r) in &red.placements {
+            if r == rank {
+                t.place_only(s, None);
+            }
+        }
+        t.settle();
+        t.press(Button::Ok);
+    }
+    assert!(t.log.contains(&Decision::Deployed(RED)), "{:?}", t.log);
+    assert!(t.text().contains("Blue: place 1 Flag"), "{}", t.text());
+    match &t.records()[..] {
+        [Record::Deployed { seat, deployment }] => {
+            assert_eq!(*seat, RED);
+            let mut got = deployment.placements.clone();
+            let mut want = red.placements.clone();
+            got.sort_by_key(|p| p.0);
+            want.sort_by_key(|p| p.0);
+            assert_eq!(got, want, "ranks learned from the squares");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn set_up_problems_are_all_listed_and_back_fixes_them() {
+    let mut t = Table::new(RefereeConfig::default());
+    t.choose(Variant::Duel, SetupMode::RankGroups);
+    // Flag, then three "Bombs" (one outside the zone), then everything else in one go.
+    t.put("a1");
+    t.press(Button::Ok);
+    for s in ["b1", "b2", "a4"] {
+        t.put(s);
+    }
+    t.press(Button::Ok);
+    for _ in 0..5 {
+        t.press(Button::Ok); // Marshal .. Scouts: nothing placed
+    }
+    let out = t.press(Button::Ok); // Spy: nothing placed
+    let Some(Decision::SetupProblems(problems)) = out.last() else {
+        panic!("{out:?}");
+    };
+    let all = problems.join("; ");
+    for want in [
+        "Red: a4 is outside Red's set-up rows",
+        "Red: 3 Bombs (max 2)",
+        "Red: no Marshal",
+        "Red: no General",
+        "Red: no Miners (place 2)",
+        "Red: no Scouts (place 2)",
+        "Red: no Spy",
+    ] {
+        assert!(all.contains(want), "missing {want:?} in {all}");
+    }
+    assert!(matches!(t.referee.screen(), Screen::Problems { .. }));
+    // Back to the Spy group, then Scouts, Miners, ... down to the Bombs.
+    for _ in 0..6 {
+        t.press(Button::Back);
+    }
+    assert!(t.text().contains("place 2 Bombs"), "{}", t.text());
+    t.lift("a4");
+    t.press(Button::Ok);
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    for rank in [
+        Rank::Marshal,
+        Rank::General,
+        Rank::Miner,
+        Rank::Scout,
+        Rank::Spy,
+    ] {
+        for &(s, r) in &red.placements {
+            if r == rank {
+                t.place_only(s, None);
+            }
+        }
+        t.settle();
+        t.press(Button::Ok);
+    }
+    assert!(t.log.contains(&Decision::Deployed(RED)), "{:?}", t.log);
+}
+
+#[test]
+fn set_up_with_tags_reads_identities_on_placement() {
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    let blue = Deployment::parse(Variant::Duel, BLUE, &blue_duel('3')).unwrap();
+    let mut registry = TagRegistry::new();
+    let mut pieces = Vec::new();
+    for (seat, d) in [(RED, &red), (BLUE, &blue)] {
+        for (i, &(s, rank)) in d.placements.iter().enumerate() {
+            let uid = TagUid::new(&[seat.index() as u8, i as u8, 7, 7]).unwrap();
+            registry.register(uid, boards::stratego::Piece { owner: seat, rank });
+            pieces.push((s, uid));
+        }
+    }
+    let mut t = Table::new(RefereeConfig {
+        tags: registry,
+        ..RefereeConfig::default()
+    });
+    t.choose(Variant::Duel, SetupMode::Tags);
+    assert!(t.text().contains("place both armies"), "{}", t.text());
+    // An unknown tag is named.
+    let stranger = TagUid::new(&[9, 9, 9, 9]).unwrap();
+    let out = t.place_only(sq("j1"), Some(stranger));
+    assert!(matches!(out[..], [Decision::TagProblem(_)]), "{out:?}");
+    assert!(t.text().contains("not registered"), "{}", t.text());
+    // OK now lists the unidentified piece and the missing armies.
+    let out = t.press(Button::Ok);
+    let Some(Decision::SetupProblems(p)) = out.last() else {
+        panic!("{out:?}")
+    };
+    assert!(p[0].contains("j1: piece not identified"), "{p:?}");
+    t.lift("j1");
+    for (s, uid) in &pieces {
+        t.place_only(*s, Some(*uid));
+    }
+    t.settle();
+    assert!(t.text().contains("placed 20 of 20"), "{}", t.text());
+    let out = t.press(Button::Ok);
+    assert!(out.contains(&Decision::GameStarted), "{out:?}");
+    assert!(t.text().contains("Red to move"));
+
+    // In play, the tag read on a placed piece is checked against the piece lifted.
+    let uid_at = |s: &str| {
+        pieces
+            .iter()
+            .find(|(q, _)| *q == sq(s))
+            .map(|(_, u)| *u)
+            .unwrap()
+    };
+    let (marshal, general) = (uid_at("e3"), uid_at("c3"));
+    t.lift_only(sq("e3"));
+    t.place_only(sq("e4"), Some(general));
+    let out = t.settle();
+    assert_eq!(
+        out,
+        vec![Decision::WrongPiece {
+            mv: Move::new(sq("e3"), sq("e4"))
+        }]
+    );
+    assert!(
+        t.text()
+            .contains("the piece put on e4 is not the one lifted from e3"),
+        "{}",
+        t.text()
+    );
+    t.lift_only(sq("e4"));
+    t.place_only(sq("e4"), Some(marshal));
+    let out = t.settle();
+    assert!(matches!(out[..], [Decision::Moved { .. }]), "{out:?}");
+}
+
+#[test]
+fn a_move_is_lift_then_place_and_is_journaled_before_it_is_announced() {
+    let mut t = Table::standard();
+    assert!(t.text().contains("Red to move"), "{}", t.text());
+    let before = t.records().len();
+    let out = t.lift("e3");
+    assert!(out.is_empty());
+    assert!(
+        t.text().contains("e3 lifted"),
+        "a piece in hand: {}",
+        t.text()
+    );
+    let out = t.put("e4");
+    assert_eq!(
+        out,
+        vec![Decision::Moved {
+            seat: RED,
+            mv: Move::new(sq("e3"), sq("e4"))
+        }]
+    );
+    // The decision came back only after the record was synced.
+    assert_eq!(t.records().len(), before + 1);
+    assert_eq!(
+        t.records().last(),
+        Some(&Record::Move(Move::new(sq("e3"), sq("e4"))))
+    );
+    assert!(t.text().contains("Played e3-e4"), "{}", t.text());
+    assert!(t.text().contains("Blue"), "{}", t.text());
+}
+
+#[test]
+fn lifting_and_putting_back_is_nothing() {
+    let mut t = Table::standard();
+    t.lift("e3");
+    let out = t.put("e3");
+    assert!(out.is_empty(), "{out:?}");
+    assert!(t.text().contains("Red to move"));
+    assert_eq!(t.referee.position().unwrap().ply(), 0);
+}
+
+#[test]
+fn a_scout_runs_and_is_revealed() {
+    let mut t = Table::standard();
+    let out = t.mv("f3", "f7");
+    assert!(matches!(out[..], [Decision::Moved { .. }]), "{out:?}");
+    let pos = t.referee.position().unwrap();
+    assert!(pos.is_revealed(sq("f7")));
+    // Now a missing Scout may be named; an unrevealed piece may not.
+    t.mv("b8", "b7");
+    t.lift("f7");
+    t.lift("e3");
+    t.wait(3000);
+    let text = t.text();
+    assert!(
+        text.contains("e3: Red piece") && text.contains("f7: Red Scout"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_illegal_move_says_the_fix_and_waits_for_the_piece_to_go_back() {
+    let mut t = Table::standard();
+    let out = t.mv("b3", "b5");
+    assert!(
+        matches!(
+            out[..],
+            [Decision::Refused {
+                reason: boards::stratego::Illegal::TooFar,
+                ..
+            }]
+        ),
+        "{out:?}"
+    );
+    let text = t.text();
+    assert!(
+        text.contains("b3-b5: that piece moves one square at a time"),
+        "{text}"
+    );
+    assert!(text.contains("Fix: put the piece back on b3"), "{text}");
+    // The fix stays up however long it takes.
+    t.wait(10_000);
+    assert!(t.text().contains("Not allowed"));
+    let out = t.mv("b5", "b3");
+    assert_eq!(out, vec![Decision::BoardMatches]);
+    assert!(t.text().contains("Red to move"));
+    assert_eq!(
+        t.records()
+            .iter()
+            .filter(|r| matches!(r, Record::Move(_)))
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn moving_a_bomb_is_refused_without_saying_bomb() {
+    let mut t = Table::standard();
+    t.mv("b1", "c1");
+    assert!(
+        t.text().contains("the piece on b1 cannot move"),
+        "{}",
+        t.text()
+    );
+    // (the audit in every test already checks no rank word appears)
+}
+
+#[test]
+fn moving_out_of_turn_is_refused() {
+    let mut t = Table::standard();
+    t.mv("b8", "b7");
+    assert!(
+        t.text().contains("b8-b7: it is Red's turn, not Blue's"),
+        "{}",
+        t.text()
+    );
+}
+
+#[test]
+fn attacks_resolve_and_say_what_the_hands_do() {
+    // Scout attacks a Miner: the defender wins and goes back.
+    let mut t = Table::standard();
+    let out = t.attack("a3", "a8");
+    let Some(Decision::Battle(b)) = out.first() else {
+        panic!("{out:?}")
+    };
+    assert_eq!(b.result, boards::stratego::BattleResult::DefenderWon);
+    let text = t.text();
+    assert!(text.contains("Red Scout attacks Blue Miner"), "{text}");
+    assert!(text.contains("put the Blue Miner back on a8"), "{text}");
+    assert!(text.contains("the Red Scout leaves the board"), "{text}");
+    // The battle stays up while the hands work, with no mismatch nagging.
+    t.wait(10_000);
+    assert!(t.referee.hands_pending());
+    assert!(t.text().contains("attacks"));
+    let out = t.put("a8");
+    assert_eq!(out, vec![Decision::HandsDone]);
+    assert!(t.text().contains("attacks"), "still showing the battle");
+    t.lift("b8");
+    assert!(t.text().contains("Blue: b8 lifted"), "{}", t.text());
+
+    // Scout attacks a Spy: the attacker wins and takes the square.
+    let mut t = Table::duel(RED_DUEL, &blue_duel('S'));
+    t.attack("a3", "a8");
+    assert!(t.text().contains("Scout wins"), "{}", t.text());
+    assert!(t.text().contains("put the Red Scout on a8"), "{}", t.text());
+    t.put("a8");
+    assert!(!t.referee.hands_pending());
+    assert_eq!(
+        t.referee
+            .position()
+            .unwrap()
+            .piece_at(sq("a8"))
+            .unwrap()
+            .owner,
+        RED
+    );
+
+    // Scout attacks a Scout: both go.
+    let mut t = Table::duel(RED_DUEL, &blue_duel('2'));
+    t.attack("a3", "a8");
+    assert!(t.text().contains("both removed"), "{}", t.text());
+    assert!(!t.referee.hands_pending());
+
+    // Scout attacks a Bomb, the enemy lifted first: the Bomb stays.
+    let mut t = Table::duel(RED_DUEL, &blue_duel('B'));
+    t.lift_only(sq("a8"));
+    t.lift_only(sq("a3"));
+    t.settle();
+    assert!(t.text().contains("Bomb wins"), "{}", t.text());
+    assert!(
+        t.text().contains("put the Blue Bomb back on a8"),
+        "{}",
+        t.text()
+    );
+}
+
+#[test]
+fn capturing_the_flag_ends_the_game_and_ok_starts_a_new_one() {
+    let mut t = Table::duel(RED_DUEL, &blue_duel('F'));
+    let out = t.attack("a3", "a8");
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::GameOver(_))),
+        "{out:?}"
+    );
+    assert!(t.text().contains("the Flag is captured"), "{}", t.text());
+    t.put("a8");
+    assert!(t.text().contains("Game over: Red wins"), "{}", t.text());
+    // Board changes after the end are not moves.
+    t.lift("e3");
+    assert!(t.text().contains("Game over"));
+    t.press(Button::Die);
+    assert!(t.text().contains("Game over"));
+    t.press(Button::Ok);
+    assert!(t.text().starts_with("Game:"), "{}", t.text());
+}
+
+#[test]
+fn a_mismatch_waits_the_settle_time_then_names_the_squares() {
+    let mut t = Table::standard();
+    let out = t.lift("d8");
+    assert!(out.is_empty());
+    t.wait(2000);
+    assert!(!matches!(t.referee.screen(), Screen::Mismatch { .. }));
+    let out = t.wait(1000);
+    assert!(matches!(out[..], [Decision::Mismatch(_)]), "{out:?}");
+    assert_eq!(t.text(), "Board differs: / d8: Blue piece");
+    let out = t.put("d8");
+    assert_eq!(out, vec![Decision::BoardMatches]);
+    assert!(t.text().contains("Red to move"));
+    // A stray piece is named too.
+    t.put("j5");
+    t.wait(3000);
+    assert_eq!(t.text(), "Board differs: / j5: empty");
+    t.lift("j5");
+    assert!(t.text().contains("Red to move"));
+    // A piece put on the square of one lifted out of turn reads as that move, refused.
+    t.lift("d8");
+    t.put("j5");
+    assert!(t.text().contains("d8-j5: it is Red's turn"), "{}", t.text());
+}
+
+#[test]
+fn a_takeback_is_offered_and_confirmed_with_ok() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.mv("e8", "e7");
+    // Blue's move put back.
+    let out = t.mv("e7", "e8");
+    assert_eq!(out, vec![Decision::TakebackOffered { to_ply: 1 }]);
+    assert_eq!(
+        t.text(),
+        "Take back 1 move(s)? / Back to move 2 / OK: take back  Back: no"
+    );
+    let out = t.press(Button::Ok);
+    assert_eq!(out, vec![Decision::TookBack { to_ply: 1 }]);
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    assert!(t.text().contains("Blue"), "{}", t.text());
+    assert_eq!(t.records().last(), Some(&Record::Takeback { to_ply: 1 }));
+    // Both moves back at once.
+    t.mv("e8", "e7");
+    t.mv("e7", "e8");
+    t.mv("e4", "e3");
+    assert!(t.text().contains("Take back 2 move(s)?"), "{}", t.text());
+    t.press(Button::Ok);
+    assert_eq!(t.referee.position().unwrap().ply(), 0);
+}
+
+#[test]
+fn a_takeback_declined_with_back_shows_the_differences() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.mv("e4", "e3");
+    assert!(matches!(t.referee.screen(), Screen::Takeback { .. }));
+    let out = t.press(Button::Back);
+    assert_eq!(out[0], Decision::TakebackDeclined);
+    let text = t.text();
+    assert!(
+        text.contains("e4: Red piece") && text.contains("e3: empty"),
+        "{text}"
+    );
+    t.mv("e3", "e4");
+    assert!(t.text().contains("Blue to move"), "{}", t.text());
+}
+
+#[test]
+fn buttons_in_play_do_nothing_surprising() {
+    let mut t = Table::standard();
+    for b in [Button::Ok, Button::Die] {
+        let out = t.press(b);
+        assert!(matches!(out[..], [Decision::Ignored { .. }]), "{out:?}");
+        assert!(t.text().contains("Red to move"));
+    }
+    t.press(Button::Back);
+    assert!(t.text().contains("to take back"), "{}", t.text());
+    assert_eq!(t.referee.position().unwrap().ply(), 0);
+}
+
+#[test]
+fn a_game_resumes_after_a_power_cut_and_names_the_squares_that_differ() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.attack("a3", "a8");
+    t.put("a8");
+    let mut bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    // The power goes mid-record.
+    bytes.extend_from_slice(&[9, 0, 0, 0, 1, 2]);
+    let position = t.referee.position().unwrap().clone();
+    // The board as it stands at boot, with one piece knocked off.
+    let sensed: Vec<Place> = position
+        .pieces()
+        .map(|(s, _)| place(s))
+        .filter(|p| *p != place(sq("d3")))
+        .collect();
+    let (mut referee, out) = TestReferee::resume(
+        RefereeConfig::default(),
+        SeededChance::new(2),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        sensed,
+        Millis(0),
+    )
+    .unwrap();
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(referee.position(), Some(&position));
+    assert_eq!(
+        screen_text(referee.screen()),
+        "Board differs: / d3: Red piece"
+    );
+    let out = referee.handle(&BoardEvent::Placed {
+        cell: SensedCell::new(sq("d3").index() as u16),
+        place: place(sq("d3")),
+        at: Millis(100),
+        tag: None,
+    });
+    assert!(out.is_empty());
+    let out = referee.handle(&BoardEvent::Settled {
+        at: Millis(300),
+        occupancy: crate::sensing::Occupancy::EMPTY,
+    });
+    assert_eq!(out, vec![Decision::BoardMatches]);
+    assert!(screen_text(referee.screen()).contains("Blue to move"));
+}
+
+#[test]
+fn the_journal_rebuilds_the_game() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.mv("e8", "e7");
+    t.mv("e4", "e5");
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let rec = decode::<Header, Record>(&bytes).unwrap();
+    let rebuilt = rebuild(rec.header, &rec.records).unwrap();
+    assert_eq!(rebuilt.position(), t.referee.position());
+    assert_eq!(rebuilt.entries.len(), 5);
+}
+
+/// A failing store: the referee must not announce what it could not journal.
+#[derive(Debug, Default)]
+struct Failing {
+    inner: MemStore,
+    fail: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl Store for Failing {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if self.fail.get() {
+            return Err(std::io::Error::other("card pulled"));
+        }
+        self.inner.append(bytes)
+    }
+    fn sync(&mut self) -> std::io::Result<()> {
+        self.inner.sync()
+    }
+    fn read_all(&mut self) -> std::io::Result<Vec<u8>> {
+        self.inner.read_all()
+    }
+    fn truncate(&mut self, len: usize) -> std::io::Result<()> {
+        self.inner.truncate(len)
+    }
+}
+
+#[test]
+fn nothing_is_announced_that_the_journal_did_not_take() {
+    let fail = std::rc::Rc::new(std::cell::Cell::new(false));
+    let flag = fail.clone();
+    let mut r: Referee<Failing, SeededChance> =
+        Referee::new(RefereeConfig::default(), SeededChance::new(1), move || {
+            Ok(Failing {
+                inner: MemStore::new(),
+                fail: flag.clone(),
+            })
+        });
+    let press = |r: &mut Referee<Failing, SeededChance>, button, at| {
+        r.handle(&BoardEvent::Button {
+            button,
+            at: Millis(at),
+        })
+    };
+    press(&mut r, Button::Die, 1);
+    press(&mut r, Button::Ok, 2);
+    press(&mut r, Button::Ok, 3);
+    fail.set(true);
+    let out = press(&mut r, Button::Ok, 4); // Flag group: nothing placed
+    assert!(out.is_empty() || !out.iter().any(|d| matches!(d, Decision::Deployed(_))));
+    // Drive to the end of Red's groups with the army placed.
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    press(&mut r, Button::Back, 5);
+    let mut at = 10;
+    for rank in Rank::ALL
+        .iter()
+        .rev()
+        .filter(|r| Variant::Duel.count(**r) > 0)
+    {
+        for &(s, rk) in &red.placements {
+            if rk == *rank {
+                at += 1;
+                r.handle(&BoardEvent::Placed {
+                    cell: SensedCell::new(s.index() as u16),
+                    place: place(s),
+                    at: Millis(at),
+                    tag: None,
+                });
+            }
+        }
+        at += 1;
+        let out = press(&mut r, Button::Ok, at);
+        assert!(
+            !out.iter().any(|d| matches!(d, Decision::Deployed(_))),
+            "{out:?}"
+        );
+    }
+    assert!(
+        matches!(r.screen(), Screen::Error { .. }),
+        "{:?}",
+        r.screen()
+    );
+    assert!(screen_text(r.screen()).contains("card pulled"));
+}
+
+/// Random games through gestures, with noise, auditing every screen.
+#[test]
+fn random_games_never_show_a_secret() {
+    for seed in 0..6u64 {
+        let mut chance = SeededChance::new(seed);
+        let variant = if seed % 2 == 0 {
+            Variant::Duel
+        } else {
+            Variant::Classic
+        };
+        let mut t = Table::new(RefereeConfig::default());
+        t.choose(variant, SetupMode::RankGroups);
+        let mut roll = |n: usize| chance.roll(n as u32).unwrap() as usize;
+        let setup = boards::stratego::Setup::shuffled(variant, &mut roll);
+        for seat in [RED, BLUE] {
+            t.deploy_by_groups(variant, &setup.deployments[seat]);
+        }
+        let mut plies = 0;
+        while let Some(pos) = t.referee.position().cloned() {
+            if !pos.status().is_ongoing() || plies > 300 {
+                break;
+            }
+            plies += 1;
+            let legal = pos.legal_moves();
+            let mv = legal[roll(legal.len())];
+            // Now and then: an illegal shape first, a stray lift, or a takeback offer.
+            match roll(10) {
+                0 => {
+                    let enemy = pos
+                        .pieces()
+                        .find(|(_, p)| p.owner != pos.to_move())
+                        .map(|(s, _)| s);
+                    if let Some(e) = enemy {
+                        t.lift(&e.to_string());
+                        t.wait(3500);
+                        t.put(&e.to_string());
+                    }
+                }
+                1 => {
+                    t.press(Button::Back);
+                    t.press(Button::Die);
+                }
+                _ => {}
+            }
+            if pos.piece_at(mv.to).is_some() {
+                let out = t.attack(&mv.from.to_string(), &mv.to.to_string());
+                let battle = out.iter().find_map(|d| match d {
+                    Decision::Battle(b) => Some(*b),
+                    _ => None,
+                });
+                let Some(b) = battle else {
+                    panic!("seed {seed}: {mv} gave {out:?}")
+                };
+                if b.result != boards::stratego::BattleResult::BothRemoved {
+                    t.put(&mv.to.to_string());
+                }
+            } else {
+                let out = t.mv(&mv.from.to_string(), &mv.to.to_string());
+                assert!(
+                    out.iter().any(|d| matches!(d, Decision::Moved { .. })),
+                    "seed {seed}: {mv} gave {out:?}"
+                );
+            }
+            assert!(t.referee.differences().is_empty(), "seed {seed}");
+        }
+        let _: Seat = RED;
+    }
+}
+
+#[test]
+fn a_piece_carried_on_before_the_other_side_moves_corrects_the_move() {
+    let mut t = Table::standard();
+    // The Scout rests on f4 long enough to be read as f3-f4, then goes on to f6.
+    t.mv("f3", "f4");
+    let out = t.mv("f4", "f6");
+    assert_eq!(
+        out,
+        vec![
+            Decision::MoveCorrected {
+                was: Move::new(sq("f3"), sq("f4")),
+                now: Move::new(sq("f3"), sq("f6")),
+            },
+            Decision::Moved {
+                seat: RED,
+                mv: Move::new(sq("f3"), sq("f6")),
+            },
+        ]
+    );
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    let moves: Vec<_> = t.records().into_iter().skip(2).collect();
+    assert_eq!(
+        moves,
+        vec![
+            Record::Move(Move::new(sq("f3"), sq("f4"))),
+            Record::Takeback { to_ply: 0 },
+            Record::Move(Move::new(sq("f3"), sq("f6"))),
+        ]
+    );
+    // A non-Scout carried two squares is no correction: it is refused (not Blue's piece).
+    t.mv("e8", "e7");
+    t.mv("e3", "e4");
+    t.mv("e4", "e5");
+    assert!(t.text().contains("it is Blue's turn"), "{}", t.text());
+}
+
+#[test]
+fn a_sensor_fault_is_shown_until_a_button_is_pressed() {
+    let mut t = Table::standard();
+    let at = t.at();
+    t.feed(BoardEvent::Fault {
+        at,
+        fault: crate::sensing::SensingFault::UnmappedInput {
+            cell: SensedCell::new(200),
+        },
+    });
+    assert!(t.text().contains("a sensor misbehaves"), "{}", t.text());
+    t.settle();
+    assert!(t.text().contains("a sensor misbehaves"));
+    t.press(Button::Ok);
+    assert!(t.text().contains("Red to move"), "{}", t.text());
+}

@@ -1,0 +1,182 @@
+//! `umpire-sim play GAME`: the simulated table in the terminal. Type physical events in the
+//! scenario language (`lift e4`, `place e5`, `move e4 e5`, `attack e4 e5`, `ok`, `back`, `die`,
+//! `wait 500`, ...); after each line the board and the OLED are drawn as text.
+
+use std::io::{self, BufRead, Write};
+
+use boards::stratego::{seat_name, Position, Square, Variant, BLUE, RED};
+use boards::{Game, Seat};
+use firmware::referee::{screen_lines, Decision};
+
+use crate::scenario::{decision_text, Session};
+use crate::sim::square_place;
+
+/// Whose eyes the board is drawn for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eyes {
+    /// What everyone at the table sees: owners, ranks only once revealed, and where the sensed
+    /// board differs from the umpire's.
+    Table,
+    /// One seat's view: its own ranks, the enemy's only once revealed.
+    Seat(Seat),
+    /// The umpire's eyes: every rank (spoils the game).
+    Umpire,
+}
+
+const HELP: &str = "\
+Physical events (squares a1..j10, Red at rank 1):
+  lift e4 [..]    lift pieces          place e5 [..]   put pieces down
+  move e4 e5      lift, then place     attack e4 e5    lift yours, then the enemy
+  slide a4 a5 a6  slide over squares   nudge e4        lift and put straight back
+  ok | back | die press a button       wait 500        let 500 ms pass
+  setup           choose the game and place both armies (shuffled) group by group
+  power-off | power-on [torn]          cut the power, resume from the journal
+Drawing:  show table | red | blue | umpire     Other: help, quit
+Expectations from scenario files work too (expect screen ..., see host/SCENARIOS.md).";
+
+/// Draws the board as `eyes` see it, the sensed pieces included.
+pub fn draw_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
+    let Ok(table) = session.table() else {
+        return Vec::new();
+    };
+    let position: Option<Position> = table.referee.position().cloned();
+    let mut lines = Vec::new();
+    for row in (0..10u8).rev() {
+        let mut line = format!("{:>2} ", row + 1);
+        for col in 0..10u8 {
+            let Some(s) = Square::new(col, row) else {
+                continue;
+            };
+            let sensed = table.board.is_occupied(square_place(s));
+            let piece = position.as_ref().and_then(|p| p.piece_at(s));
+            let token = match (piece, sensed) {
+                (None, false) if s.is_lake() => "~~".to_string(),
+                (None, false) => "..".to_string(),
+                (None, true) => "##".to_string(),
+                (Some(p), present) => {
+                    let owner = if p.owner == RED { 'r' } else { 'b' };
+                    let known = match eyes {
+                        Eyes::Umpire => true,
+                        Eyes::Seat(seat) => p.owner == seat,
+                        Eyes::Table => false,
+                    } || position.as_ref().is_some_and(|pos| pos.is_revealed(s));
+                    let rank = if known { p.rank.to_char() } else { '?' };
+                    if present {
+                        format!("{owner}{rank}")
+                    } else {
+                        // Expected but lifted: in a hand, or missing.
+                        format!("({owner}")
+                    }
+                }
+            };
+            line.push_str(&token);
+            line.push(' ');
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines.push("   a  b  c  d  e  f  g  h  i  j".to_string());
+    lines
+}
+
+/// Draws the OLED: its lines in a box.
+pub fn draw_oled(session: &mut Session) -> Vec<String> {
+    let Ok(table) = session.table() else {
+        return Vec::new();
+    };
+    let lines = screen_lines(table.referee.screen());
+    let width = lines.iter().map(|l| l.len()).max().unwrap_or(0).max(21);
+    let mut out = vec![format!("+{}+", "-".repeat(width + 2))];
+    for l in lines {
+        out.push(format!("| {l:<width$} |"));
+    }
+    out.push(format!("+{}+", "-".repeat(width + 2)));
+    out
+}
+
+/// Runs the interactive simulator over `input` until it ends or `quit`.
+///
+/// # Errors
+/// Reading or writing failed.
+pub fn run(
+    variant: Variant,
+    seed: u64,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut session = Session::new();
+    let game = match variant {
+        Variant::Classic => "game classic",
+        Variant::Duel => "game duel",
+    };
+    let _ = session.run_line(game);
+    let _ = session.run_line(&format!("seed {seed}"));
+    let mut eyes = Eyes::Table;
+    writeln!(
+        out,
+        "Umpire simulator: {variant}. Type `help` for the commands, `setup` to place both \
+         armies."
+    )?;
+    for line in draw_oled(&mut session) {
+        writeln!(out, "{line}")?;
+    }
+    for line in input.lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => continue,
+            ["quit"] | ["exit"] => break,
+            ["help"] => {
+                writeln!(out, "{HELP}")?;
+                continue;
+            }
+            ["show", who] => {
+                eyes = match *who {
+                    "red" => Eyes::Seat(RED),
+                    "blue" => Eyes::Seat(BLUE),
+                    "umpire" => Eyes::Umpire,
+                    _ => Eyes::Table,
+                };
+            }
+            _ => {
+                if let Err(e) = session.run_line(&line) {
+                    writeln!(out, "! {e}")?;
+                }
+                for d in session.last() {
+                    // The rules' own reason for a refusal may name a rank; the OLED below
+                    // carries the public wording.
+                    let text = match d {
+                        Decision::Refused { mv, .. } => format!("refused {mv}"),
+                        other => decision_text(other),
+                    };
+                    writeln!(out, "  umpire: {text}")?;
+                }
+            }
+        }
+        let label = match eyes {
+            Eyes::Table => "the table's view".to_string(),
+            Eyes::Seat(seat) => format!("{}'s view", seat_name(seat)),
+            Eyes::Umpire => "the umpire's eyes".to_string(),
+        };
+        writeln!(
+            out,
+            "Board ({label}; ## = a piece the umpire does not expect, (r = expected but lifted):"
+        )?;
+        for l in draw_board(&mut session, eyes) {
+            writeln!(out, "  {l}")?;
+        }
+        for l in draw_oled(&mut session) {
+            writeln!(out, "{l}")?;
+        }
+        if let Ok(table) = session.table() {
+            if let Some(p) = table.referee.position() {
+                if !p.status().is_ongoing() {
+                    writeln!(
+                        out,
+                        "(the game is over: `ok` for a new one, `quit` to leave)"
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

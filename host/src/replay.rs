@@ -1,0 +1,213 @@
+//! `umpire-sim replay JOURNAL`: a journaled game as a readable record.
+//!
+//! Secrets stay redacted while the game is unfinished: boards show only what the table knows (a
+//! rank once a battle or a long Scout move revealed it), and set-ups are not listed.
+//! `--reveal` shows every rank of a finished game; an unfinished game is revealed only with
+//! `--reveal --force` (every player at the table should agree).
+
+use std::fmt;
+use std::io::{self, Write};
+
+use boards::stratego::{seat_name, Outcome, Position, BLUE, RED};
+use boards::{Game, Status};
+use firmware::journal::{decode, HeaderError, Tail};
+use firmware::referee::{rebuild, Entry, GameKind, Header, RebuildError, Record, SetupMode};
+
+/// Why a journal could not be replayed.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The header cannot be trusted.
+    Header(HeaderError),
+    /// The records do not rebuild into a game.
+    Rebuild(RebuildError),
+    /// `--reveal` on an unfinished game without `--force`.
+    Unfinished,
+    /// Writing failed.
+    Write(io::Error),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Header(e) => write!(f, "{e}"),
+            ReplayError::Rebuild(e) => write!(f, "{e}"),
+            ReplayError::Unfinished => f.write_str(
+                "the game is not finished, so its secrets stay hidden: replay without --reveal, \
+                 or add --force if every player agrees to see them",
+            ),
+            ReplayError::Write(e) => write!(f, "cannot write the replay: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl From<io::Error> for ReplayError {
+    fn from(e: io::Error) -> Self {
+        ReplayError::Write(e)
+    }
+}
+
+/// The board as the whole table knows it: each piece's owner, and its rank only if revealed.
+pub fn public_diagram(position: &Position) -> String {
+    let mut out = String::new();
+    for row in (0..10u8).rev() {
+        out.push_str(&format!("{:>2} ", row + 1));
+        for col in 0..10u8 {
+            let Some(s) = boards::stratego::Square::new(col, row) else {
+                continue;
+            };
+            let token = match position.piece_at(s) {
+                None if s.is_lake() => "~~".to_string(),
+                None => "..".to_string(),
+                Some(p) => {
+                    let owner = if p.owner == RED { 'r' } else { 'b' };
+                    let rank = if position.is_revealed(s) {
+                        p.rank.to_char()
+                    } else {
+                        '?'
+                    };
+                    format!("{owner}{rank}")
+                }
+            };
+            out.push_str(&token);
+            out.push(' ');
+        }
+        out.pop();
+        out.push('\n');
+    }
+    out.push_str("   a  b  c  d  e  f  g  h  i  j\n");
+    out
+}
+
+/// Writes the game journaled in `bytes` to `out`.
+///
+/// # Errors
+/// [`ReplayError`]: a bad header, records that do not rebuild, or `reveal` on an unfinished
+/// game without `force`.
+pub fn write_replay(
+    bytes: &[u8],
+    reveal: bool,
+    force: bool,
+    out: &mut impl Write,
+) -> Result<(), ReplayError> {
+    let recovered = decode::<Header, Record>(bytes).map_err(ReplayError::Header)?;
+    let rebuilt = rebuild(recovered.header, &recovered.records).map_err(ReplayError::Rebuild)?;
+    let finished = rebuilt.position().is_some_and(|p| !p.status().is_ongoing());
+    if reveal && !finished && !force {
+        return Err(ReplayError::Unfinished);
+    }
+    let GameKind::Stratego { options } = rebuilt.header.game;
+    writeln!(
+        out,
+        "Game: {} ({}), journal schema {}",
+        options.variant,
+        options.variant.name(),
+        rebuilt.header.schema
+    )?;
+    let two = match options.two_squares {
+        Some(n) => format!("two-squares rule {n}"),
+        None => "two-squares rule off".to_string(),
+    };
+    writeln!(
+        out,
+        "Rules: {two}, more-squares rule {}; set-up {}",
+        if options.more_squares { "on" } else { "off" },
+        match rebuilt.header.setup {
+            SetupMode::RankGroups => "by rank groups",
+            SetupMode::Tags => "with NFC tags",
+        }
+    )?;
+    match &recovered.tail {
+        Tail::Clean => {}
+        Tail::Torn { offset, .. } => writeln!(
+            out,
+            "Note: the journal ends in a half-written record at byte {offset} (a power cut); \
+             it was never announced and is left out."
+        )?,
+        Tail::Corrupt { offset, .. } => writeln!(
+            out,
+            "Warning: the journal is damaged at byte {offset}; only the records before it are \
+             shown."
+        )?,
+    }
+    let shown = reveal && (finished || force);
+    writeln!(
+        out,
+        "{}",
+        if shown {
+            "Secrets: revealed (every rank shown)."
+        } else {
+            "Secrets: redacted (only ranks the table has seen; --reveal shows all once the game \
+             is over)."
+        }
+    )?;
+    writeln!(out)?;
+    for entry in &rebuilt.entries {
+        match entry {
+            Entry::Deployed(seat) => {
+                writeln!(out, "      {} placed their army.", seat_name(*seat))?;
+                if shown {
+                    if let Some(d) = &rebuilt.deployments[*seat] {
+                        for line in d.to_text(options.variant, *seat).lines() {
+                            writeln!(out, "        {line}")?;
+                        }
+                    }
+                }
+            }
+            Entry::Played {
+                number,
+                seat,
+                outcome,
+            } => match outcome {
+                Outcome::Moved(mv) => writeln!(out, "{number:>4}. {:<5}  {mv}", seat_name(*seat))?,
+                Outcome::Battle(b) => writeln!(
+                    out,
+                    "{number:>4}. {:<5}  {:<7}  {b}",
+                    seat_name(*seat),
+                    format!("{}x{}", b.mv.from, b.mv.to)
+                )?,
+            },
+            Entry::TookBack { to_ply } => writeln!(
+                out,
+                "      Taken back: play returns to move {}.",
+                to_ply + 1
+            )?,
+        }
+    }
+    writeln!(out)?;
+    let Some(position) = rebuilt.position() else {
+        writeln!(out, "The set-up is not finished.")?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "Board after {} moves ({}):",
+        position.ply(),
+        if shown {
+            "every rank"
+        } else {
+            "as the table knows it"
+        }
+    )?;
+    let diagram = if shown {
+        position.diagram()
+    } else {
+        public_diagram(position)
+    };
+    for line in diagram.lines() {
+        writeln!(out, "    {line}")?;
+    }
+    match position.status() {
+        Status::Won { winner, reason } => {
+            writeln!(out, "Result: {} wins: {reason}.", seat_name(winner))?
+        }
+        Status::Drawn { reason } => writeln!(out, "Result: a draw: {reason}.")?,
+        Status::Ongoing => writeln!(
+            out,
+            "Unfinished: {} to move.",
+            seat_name(if position.to_move() == RED { RED } else { BLUE })
+        )?,
+    }
+    Ok(())
+}

@@ -1,0 +1,571 @@
+//! Scenario files: a game, its set-up, physical events and expectations, run through the
+//! simulated table (sensing model and referee). The format is documented in `host/SCENARIOS.md`.
+
+use std::fmt;
+use std::path::Path;
+
+use boards::stratego::{seat_name, Deployment, Rank, Square, Variant, BLUE, RED};
+use boards::{Game, Seat, Status};
+use firmware::referee::{Decision, Record, RefereeConfig};
+use firmware::sensing::{Button, Place};
+
+use crate::sim::{square_place, SimTable};
+
+/// A scenario that could not be read or whose expectation failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The file (or name) of the scenario.
+    pub file: String,
+    /// The 1-based line.
+    pub line: usize,
+    /// The line's text.
+    pub text: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: `{}`: {}",
+            self.file, self.line, self.text, self.message
+        )
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// How a scenario went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Passed {
+    /// Physical steps performed.
+    pub steps: usize,
+    /// Expectations checked.
+    pub expectations: usize,
+}
+
+/// A short name for a decision's kind, as `expect decision KIND` writes it.
+pub fn decision_kind(d: &Decision) -> &'static str {
+    match d {
+        Decision::GameChosen { .. } => "game-chosen",
+        Decision::GroupPlaced { .. } => "group-placed",
+        Decision::GroupUndone { .. } => "group-undone",
+        Decision::Deployed(_) => "deployed",
+        Decision::SetupProblems(_) => "setup-problems",
+        Decision::GameStarted => "game-started",
+        Decision::Moved { .. } => "moved",
+        Decision::Battle(_) => "battle",
+        Decision::Refused { .. } => "refused",
+        Decision::HandsDone => "hands-done",
+        Decision::Mismatch(_) => "mismatch",
+        Decision::BoardMatches => "board-matches",
+        Decision::TakebackOffered { .. } => "takeback-offered",
+        Decision::TookBack { .. } => "took-back",
+        Decision::MoveCorrected { .. } => "move-corrected",
+        Decision::WrongPiece { .. } => "wrong-piece",
+        Decision::TakebackDeclined => "takeback-declined",
+        Decision::GameOver(_) => "game-over",
+        Decision::Ignored { .. } => "ignored",
+        Decision::TagProblem(_) => "tag-problem",
+        Decision::Fault(_) => "fault",
+        Decision::JournalFailed(_) => "journal-failed",
+    }
+}
+
+/// A decision in words (the umpire's log; a refusal's reason is the rules' own).
+pub fn decision_text(d: &Decision) -> String {
+    let kind = decision_kind(d);
+    let detail = match d {
+        Decision::GameChosen { variant, setup } => format!("{variant} {setup:?}"),
+        Decision::GroupPlaced { seat, rank, count } => {
+            format!("{} {count} {}", seat_name(*seat), rank.plural())
+        }
+        Decision::GroupUndone { seat, rank } => format!("{} {}", seat_name(*seat), rank.plural()),
+        Decision::Deployed(seat) => seat_name(*seat).to_string(),
+        Decision::SetupProblems(p) => p.join("; "),
+        Decision::Moved { seat, mv } => format!("{} {mv}", seat_name(*seat)),
+        Decision::Battle(b) => b.to_string(),
+        Decision::Refused { mv, reason } => format!("{mv}: {reason}"),
+        Decision::MoveCorrected { was, now } => format!("{was} became {now}"),
+        Decision::WrongPiece { mv } => mv.to_string(),
+        Decision::Mismatch(diffs) => diffs
+            .iter()
+            .map(|d| format!("{}: {}", d.place, d.belongs))
+            .collect::<Vec<_>>()
+            .join("; "),
+        Decision::TakebackOffered { to_ply } | Decision::TookBack { to_ply } => {
+            format!("to move {}", to_ply + 1)
+        }
+        Decision::GameOver(status) => match status {
+            Status::Won { winner, reason } => format!("{} wins: {reason}", seat_name(*winner)),
+            Status::Drawn { reason } => format!("draw: {reason}"),
+            Status::Ongoing => "ongoing".to_string(),
+        },
+        Decision::Ignored { button, why } => format!("{button:?}: {why}"),
+        Decision::TagProblem(m) | Decision::JournalFailed(m) => m.clone(),
+        Decision::Fault(f) => f.to_string(),
+        Decision::GameStarted
+        | Decision::HandsDone
+        | Decision::BoardMatches
+        | Decision::TakebackDeclined => String::new(),
+    };
+    if detail.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind} {detail}")
+    }
+}
+
+/// Runs the scenario file at `path`.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_file(path: &Path) -> Result<Passed, Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Failure {
+        file: name.clone(),
+        line: 0,
+        text: String::new(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    run_text(&name, &text)
+}
+
+/// A table driven line by line in the scenario language: what `check` runs per file and what
+/// `umpire-sim play` runs per typed line.
+#[derive(Debug)]
+pub struct Session {
+    variant: Variant,
+    isf: bool,
+    seed: u64,
+    mismatch_after: u32,
+    rows: [Vec<String>; 2],
+    table: Option<SimTable>,
+    last: Vec<Decision>,
+    passed: Passed,
+}
+
+fn parse_square(s: &str) -> Result<Square, String> {
+    Square::parse(s).ok_or_else(|| format!("`{s}` is not a square: write a1 to j10"))
+}
+
+fn parse_seat(s: &str) -> Result<Seat, String> {
+    match s {
+        "red" => Ok(RED),
+        "blue" => Ok(BLUE),
+        _ => Err(format!("`{s}` is not a seat: write red or blue")),
+    }
+}
+
+impl Session {
+    /// A session before any line: classic Stratego, ISF rules, seed 1.
+    pub fn new() -> Session {
+        Session {
+            variant: Variant::Classic,
+            isf: true,
+            seed: 1,
+            mismatch_after: RefereeConfig::default().mismatch_after_ms,
+            rows: [Vec::new(), Vec::new()],
+            table: None,
+            last: Vec::new(),
+            passed: Passed {
+                steps: 0,
+                expectations: 0,
+            },
+        }
+    }
+
+    /// The decisions of the last physical step.
+    pub fn last(&self) -> &[Decision] {
+        &self.last
+    }
+
+    /// The game being set up or played.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Runs one line (a command, an expectation, a comment or nothing).
+    ///
+    /// # Errors
+    /// What is wrong with the line, or how the expectation failed.
+    pub fn run_line(&mut self, raw: &str) -> Result<(), String> {
+        let line = raw.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            return Ok(());
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.split_first() {
+            Some((&"expect", rest)) => {
+                let after = line.strip_prefix("expect").unwrap_or_default();
+                self.expect(rest, after)
+            }
+            _ => self.act(&words),
+        }
+    }
+
+    /// The simulated table, made on first use from the lines so far.
+    ///
+    /// # Errors
+    /// The simulated board could not be built.
+    pub fn table(&mut self) -> Result<&mut SimTable, String> {
+        if self.table.is_none() {
+            let config = RefereeConfig {
+                mismatch_after_ms: self.mismatch_after,
+                isf_rules: self.isf,
+                ..RefereeConfig::default()
+            };
+            let table = SimTable::new(config, self.seed, false)
+                .map_err(|p| format!("the simulated board: {p}"))?;
+            self.table = Some(table);
+        }
+        self.table.as_mut().ok_or_else(|| "no table".to_string())
+    }
+
+    fn act(&mut self, words: &[&str]) -> Result<(), String> {
+        let (cmd, args) = words.split_first().ok_or("empty line")?;
+        let squares =
+            || -> Result<Vec<Square>, String> { args.iter().map(|a| parse_square(a)).collect() };
+        let hand = |e: crate::sim::HandError| e.to_string();
+        let arity = |n: usize| -> Result<(), String> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!("`{cmd}` takes {n} argument(s)"))
+            }
+        };
+        let mut out = Vec::new();
+        match *cmd {
+            "game" => {
+                arity(1)?;
+                self.variant = match args[0] {
+                    "classic" => Variant::Classic,
+                    "duel" => Variant::Duel,
+                    other => return Err(format!("unknown game `{other}`: classic or duel")),
+                };
+                return Ok(());
+            }
+            "rules" => {
+                arity(1)?;
+                self.isf = match args[0] {
+                    "isf" => true,
+                    "plain" => false,
+                    other => return Err(format!("unknown rules `{other}`: isf or plain")),
+                };
+                return Ok(());
+            }
+            "seed" => {
+                arity(1)?;
+                self.seed = args[0]
+                    .parse()
+                    .map_err(|_| format!("`{}` is not a number", args[0]))?;
+                return Ok(());
+            }
+            "mismatch-after" => {
+                arity(1)?;
+                self.mismatch_after = args[0]
+                    .parse()
+                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                return Ok(());
+            }
+            "red" | "blue" => {
+                let seat = parse_seat(cmd)?;
+                self.rows[seat.index()].push(args.join(" "));
+                return Ok(());
+            }
+            "choose" => {
+                arity(0)?;
+                let duel = self.variant == Variant::Duel;
+                let t = self.table()?;
+                if duel {
+                    out.extend(t.press(Button::Die));
+                }
+                out.extend(t.press(Button::Ok));
+                out.extend(t.press(Button::Ok));
+            }
+            "setup" => {
+                arity(0)?;
+                self.act(&["choose"])?;
+                out.append(&mut self.last);
+                let variant = self.variant;
+                let mut deployments = Vec::new();
+                if self.rows.iter().any(|r| r.is_empty()) {
+                    // No rows given: shuffle both armies from the seed.
+                    let mut chance = firmware::referee::SeededChance::new(self.seed);
+                    let setup = boards::stratego::Setup::shuffled(variant, |n| {
+                        use firmware::referee::Chance as _;
+                        let n32 = u32::try_from(n).unwrap_or(u32::MAX);
+                        chance.roll(n32).map_or(0, |x| x as usize)
+                    });
+                    for seat in [RED, BLUE] {
+                        let text = setup.deployments[seat].to_text(variant, seat);
+                        self.rows[seat.index()] = text.lines().map(str::to_string).collect();
+                    }
+                }
+                for seat in [RED, BLUE] {
+                    let text = self.rows[seat.index()].join("\n");
+                    let d = Deployment::parse(variant, seat, &text)
+                        .map_err(|p| format!("{}'s set-up rows: {p}", seat_name(seat)))?;
+                    deployments.push(d);
+                }
+                let t = self.table()?;
+                for d in &deployments {
+                    for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
+                        let places: Vec<(Place, _)> = d
+                            .placements
+                            .iter()
+                            .filter(|(_, r)| r == rank)
+                            .map(|(s, _)| (square_place(*s), None))
+                            .collect();
+                        out.extend(t.place_many(&places).map_err(hand)?);
+                        out.extend(t.press(Button::Ok));
+                    }
+                }
+            }
+            "lift" => {
+                let sq = squares()?;
+                let t = self.table()?;
+                for s in sq {
+                    out.extend(t.lift(square_place(s)).map_err(hand)?);
+                }
+            }
+            "place" => {
+                let sq = squares()?;
+                let t = self.table()?;
+                let places: Vec<_> = sq.iter().map(|s| (square_place(*s), None)).collect();
+                out.extend(t.place_many(&places).map_err(hand)?);
+            }
+            "nudge" => {
+                let sq = squares()?;
+                let t = self.table()?;
+                for s in sq {
+                    out.extend(t.nudge(square_place(s)).map_err(hand)?);
+                }
+            }
+            "move" | "attack" => {
+                arity(2)?;
+                let sq = squares()?;
+                let t = self.table()?;
+                out.extend(t.lift(square_place(sq[0])).map_err(hand)?);
+                if *cmd == "move" {
+                    out.extend(t.place(square_place(sq[1]), None).map_err(hand)?);
+                } else {
+                    out.extend(t.lift(square_place(sq[1])).map_err(hand)?);
+                }
+            }
+            "slide" => {
+                let sq = squares()?;
+                if sq.len() < 2 {
+                    return Err("`slide` takes the path: from, the squares passed, to".into());
+                }
+                let path: Vec<Place> = sq.iter().map(|s| square_place(*s)).collect();
+                let t = self.table()?;
+                out.extend(t.slide(&path).map_err(hand)?);
+            }
+            "ok" | "back" | "die" => {
+                arity(0)?;
+                let button = match *cmd {
+                    "ok" => Button::Ok,
+                    "back" => Button::Back,
+                    _ => Button::Die,
+                };
+                out.extend(self.table()?.press(button));
+            }
+            "wait" => {
+                arity(1)?;
+                let ms: u64 = args[0]
+                    .parse()
+                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                out.extend(self.table()?.wait(ms));
+            }
+            "power-off" => {
+                arity(0)?;
+                self.table()?.power_off();
+            }
+            "power-on" => {
+                let torn: &[u8] = if args.first() == Some(&"torn") {
+                    &[40, 0, 0, 0, 7, 7, 7]
+                } else {
+                    &[]
+                };
+                out.extend(self.table()?.power_on(torn).map_err(|e| e.to_string())?);
+            }
+            other => return Err(format!("unknown command `{other}` (see host/SCENARIOS.md)")),
+        }
+        self.passed.steps += 1;
+        self.last = out;
+        Ok(())
+    }
+
+    fn expect(&mut self, words: &[&str], rest: &str) -> Result<(), String> {
+        self.passed.expectations += 1;
+        let (what, args) = words
+            .split_first()
+            .ok_or("`expect` needs something to expect")?;
+        let arg_text = rest
+            .trim_start()
+            .strip_prefix(what)
+            .unwrap_or_default()
+            .trim();
+        let table = self.table()?;
+        let screen = table.screen_text();
+        match *what {
+            "screen" => {
+                if !screen.contains(arg_text) {
+                    return Err(format!("the screen shows `{screen}`"));
+                }
+            }
+            "screen-is" => {
+                if screen != arg_text {
+                    return Err(format!("the screen shows `{screen}`"));
+                }
+            }
+            "no-screen" => {
+                if screen.contains(arg_text) {
+                    return Err(format!("the screen shows `{screen}`"));
+                }
+            }
+            "decision" => {
+                let kind = args.first().ok_or("`expect decision` needs a kind")?;
+                let detail = arg_text.strip_prefix(kind).unwrap_or_default().trim();
+                let found = self
+                    .last
+                    .iter()
+                    .any(|d| decision_kind(d) == *kind && decision_text(d).contains(detail));
+                if !found {
+                    return Err(format!("the last step decided: {}", self.decided()));
+                }
+            }
+            "no-decision" => {
+                if !self.last.is_empty() {
+                    return Err(format!("the last step decided: {}", self.decided()));
+                }
+            }
+            "winner" => {
+                let want = args
+                    .first()
+                    .ok_or("`expect winner` needs red, blue, draw or none")?;
+                let status = table
+                    .referee
+                    .position()
+                    .map(|p| p.status())
+                    .ok_or("no game is in play")?;
+                let got = match status {
+                    Status::Won { winner, .. } => seat_name(winner).to_lowercase(),
+                    Status::Drawn { .. } => "draw".to_string(),
+                    Status::Ongoing => "none".to_string(),
+                };
+                if got != *want {
+                    return Err(format!("the winner is {got}"));
+                }
+            }
+            "ply" => {
+                let want: u32 = arg_text
+                    .parse()
+                    .map_err(|_| format!("`{arg_text}` is not a number"))?;
+                let got = table
+                    .referee
+                    .position()
+                    .map(|p| p.ply())
+                    .ok_or("no game is in play")?;
+                if got != want {
+                    return Err(format!("{got} moves are played"));
+                }
+            }
+            "piece" => {
+                let (sq, desc) = args.split_first().ok_or("`expect piece SQUARE ...`")?;
+                let square = parse_square(sq)?;
+                let piece = table
+                    .referee
+                    .position()
+                    .ok_or("no game is in play")?
+                    .piece_at(square);
+                let got = match piece {
+                    Some(p) => format!("{} {}", seat_name(p.owner), p.rank).to_lowercase(),
+                    None => "empty".to_string(),
+                };
+                let want = desc.join(" ").to_lowercase();
+                if got != want {
+                    return Err(format!("{square} holds {got}"));
+                }
+            }
+            "journaled" => {
+                let want: usize = arg_text
+                    .parse()
+                    .map_err(|_| format!("`{arg_text}` is not a number"))?;
+                let bytes = table
+                    .referee
+                    .journal()
+                    .map(|j| j.store().as_bytes().to_vec())
+                    .unwrap_or_default();
+                let records =
+                    firmware::journal::decode::<firmware::referee::Header, Record>(&bytes)
+                        .map_err(|e| e.to_string())?
+                        .records;
+                let got = records.len();
+                if got != want {
+                    return Err(format!("the journal holds {got} records: {records:?}"));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "unknown expectation `{other}` (see host/SCENARIOS.md)"
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn decided(&self) -> String {
+        if self.last.is_empty() {
+            return "nothing".to_string();
+        }
+        self.last
+            .iter()
+            .map(decision_text)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+/// Runs a scenario given as text; `name` is used in failures.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
+    let mut session = Session::new();
+    for (i, raw) in text.lines().enumerate() {
+        session.run_line(raw).map_err(|message| Failure {
+            file: name.to_string(),
+            line: i + 1,
+            text: raw.split('#').next().unwrap_or_default().trim().to_string(),
+            message,
+        })?;
+    }
+    Ok(session.passed)
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_expectation_names_its_line() {
+        let text = "game duel\nchoose\nexpect screen Blue: place 1 Flag\n";
+        let err = run_text("t", text).unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(
+            err.message.contains("the screen shows `Red set-up"),
+            "{err}"
+        );
+        let err = run_text("t", "fly a1\n").unwrap_err();
+        assert!(err.message.contains("unknown command `fly`"), "{err}");
+    }
+}

@@ -1,0 +1,405 @@
+//! A simulated table: a board of reed switches (and optional NFC readers) under physical pieces,
+//! scanned every 10 ms through the firmware's [`Sensing`] model, feeding the firmware's
+//! [`Referee`] exactly as the Pi will. "Hands" act on it with physical events only: lift a piece,
+//! place a piece, press a button, wait.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use boards::stratego::Square;
+use boards::Problems;
+use firmware::journal::MemStore;
+use firmware::referee::{screen_text, Decision, Referee, RefereeConfig, ResumeError, SeededChance};
+use firmware::sensing::{
+    BoardEvent, Button, ButtonPress, LayoutProblem, LayoutSetup, Millis, Occupancy, OccupancyFrame,
+    Place, Sensing, SensingConfig, SensorLayout, TagRead, TagUid,
+};
+use firmware::ui::Screen;
+
+/// How often the simulated scanner reads the switches, in ms.
+pub const SCAN_MS: u64 = 10;
+/// How long the hands wait after each lift or placement, in ms: long enough for the sensing
+/// model's debounce and settle window (170 ms with the defaults) to report it.
+pub const GESTURE_MS: u64 = 250;
+
+/// The referee as the simulator runs it: journal in memory, chance from a seed.
+pub type SimReferee = Referee<MemStore, SeededChance>;
+
+/// A hand could not do what it was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HandError {
+    /// Nothing stands there to lift.
+    NothingThere(Place),
+    /// A piece already stands there.
+    Occupied(Place),
+    /// The board has no sensor at that place.
+    NoSuchPlace(Place),
+}
+
+impl fmt::Display for HandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HandError::NothingThere(p) => write!(f, "there is no piece on {p} to lift"),
+            HandError::Occupied(p) => {
+                write!(f, "a piece already stands on {p}: lift it first")
+            }
+            HandError::NoSuchPlace(p) => write!(f, "the board has no sensor at {p}"),
+        }
+    }
+}
+
+impl std::error::Error for HandError {}
+
+/// The physical board: which places hold a piece (and which tag it carries), scanned through
+/// the sensing model.
+#[derive(Debug)]
+pub struct SimBoard {
+    sensing: Sensing,
+    occupied: Occupancy,
+    tags: BTreeMap<Place, TagUid>,
+    now: Millis,
+    /// When a switch last changed: frames are scanned around changes, ticks in between.
+    last_change: Millis,
+}
+
+impl SimBoard {
+    /// A 10x10 Stratego board, NFC readers under every square when `nfc`.
+    ///
+    /// # Errors
+    /// The layout's problems (none for the built-in grid).
+    pub fn stratego(nfc: bool) -> Result<SimBoard, Problems<LayoutProblem>> {
+        let mut setup = LayoutSetup::grid(10, 10);
+        if nfc {
+            setup = setup.with_tag_readers_everywhere();
+        }
+        let layout = SensorLayout::new(setup)?;
+        Ok(SimBoard {
+            sensing: Sensing::new(layout, SensingConfig::default()),
+            occupied: Occupancy::EMPTY,
+            tags: BTreeMap::new(),
+            now: Millis(0),
+            last_change: Millis(0),
+        })
+    }
+
+    /// The time now.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Whether a piece stands on `place`.
+    pub fn is_occupied(&self, place: Place) -> bool {
+        self.sensing
+            .layout()
+            .cell(place)
+            .is_some_and(|c| self.occupied.contains(c))
+    }
+
+    /// The occupied places.
+    pub fn occupied_places(&self) -> Vec<Place> {
+        self.sensing
+            .layout()
+            .iter()
+            .filter(|(c, _)| self.occupied.contains(*c))
+            .map(|(_, p)| p)
+            .collect()
+    }
+
+    fn set(&mut self, place: Place, on: bool, tag: Option<TagUid>) -> Result<(), HandError> {
+        let cell = self
+            .sensing
+            .layout()
+            .cell(place)
+            .ok_or(HandError::NoSuchPlace(place))?;
+        match (on, self.occupied.contains(cell)) {
+            (true, true) => return Err(HandError::Occupied(place)),
+            (false, false) => return Err(HandError::NothingThere(place)),
+            _ => {}
+        }
+        self.occupied.set(cell, on);
+        match tag {
+            Some(uid) if on => {
+                self.tags.insert(place, uid);
+            }
+            _ => {
+                self.tags.remove(&place);
+            }
+        }
+        self.last_change = self.now;
+        Ok(())
+    }
+
+    /// Lets `ms` pass: scans every [`SCAN_MS`] around changes, answers the tag reads the model
+    /// asks for, and returns the events.
+    pub fn advance(&mut self, ms: u64) -> Vec<BoardEvent> {
+        let mut events = Vec::new();
+        let end = self.now.0 + ms;
+        while self.now.0 < end {
+            self.now = Millis((self.now.0 + SCAN_MS).min(end));
+            if self.now.since(self.last_change) <= 4 * SCAN_MS {
+                events.extend(self.sensing.feed(OccupancyFrame {
+                    at: self.now,
+                    occupied: self.occupied,
+                }));
+                for cell in self.sensing.tag_reads_wanted() {
+                    let place = self.sensing.layout().place(cell);
+                    let result = place
+                        .and_then(|p| self.tags.get(&p).copied())
+                        .ok_or(firmware::sensing::TagFailure::NoTag);
+                    events.extend(self.sensing.feed(TagRead {
+                        at: self.now,
+                        cell,
+                        result,
+                    }));
+                }
+            } else {
+                events.extend(self.sensing.tick(self.now));
+            }
+        }
+        events
+    }
+
+    /// Presses `button` now.
+    pub fn press(&mut self, button: Button) -> Vec<BoardEvent> {
+        self.sensing.feed(ButtonPress {
+            at: self.now,
+            button,
+        })
+    }
+}
+
+/// One line the table produced: a screen the OLED showed, or a decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// The OLED changed to this screen.
+    Screen(Screen),
+    /// The referee decided this.
+    Decision(Decision),
+}
+
+/// The simulated board with the referee on it.
+#[derive(Debug)]
+pub struct SimTable {
+    /// The physical board.
+    pub board: SimBoard,
+    /// The umpire.
+    pub referee: SimReferee,
+    last_screen: Screen,
+    told: Vec<Told>,
+    config: RefereeConfig,
+    seed: u64,
+    nfc: bool,
+    /// False between [`SimTable::power_off`] and [`SimTable::power_on`].
+    powered: bool,
+}
+
+impl SimTable {
+    /// A table with a fresh umpire at the game-select menu.
+    ///
+    /// # Errors
+    /// The layout's problems (none for the built-in grid).
+    pub fn new(
+        config: RefereeConfig,
+        seed: u64,
+        nfc: bool,
+    ) -> Result<SimTable, Problems<LayoutProblem>> {
+        let referee = Referee::new(config.clone(), SeededChance::new(seed), || {
+            Ok(MemStore::new())
+        });
+        let last_screen = referee.screen().clone();
+        Ok(SimTable {
+            board: SimBoard::stratego(nfc)?,
+            told: vec![Told::Screen(last_screen.clone())],
+            referee,
+            last_screen,
+            config,
+            seed,
+            nfc,
+            powered: true,
+        })
+    }
+
+    /// Cuts the power: until [`SimTable::power_on`], hands still move pieces but nobody senses
+    /// them, and the referee in memory is lost (only its journal survives).
+    pub fn power_off(&mut self) {
+        self.powered = false;
+    }
+
+    /// Restores power: the sensing model boots on the board as it stands, and the referee
+    /// resumes from the journal (with `torn` bytes of a half-written record appended, as a power
+    /// cut mid-write leaves them) and the sensed board.
+    ///
+    /// # Errors
+    /// Why the journal could not be resumed.
+    pub fn power_on(&mut self, torn: &[u8]) -> Result<Vec<Decision>, ResumeError> {
+        let mut bytes = self
+            .referee
+            .journal()
+            .map(|j| j.store().as_bytes().to_vec())
+            .unwrap_or_default();
+        bytes.extend_from_slice(torn);
+        let mut board = SimBoard::stratego(self.nfc).map_err(|p| {
+            ResumeError::Rebuild(firmware::referee::RebuildError::Setup(p.to_string()))
+        })?;
+        // The board boots: everything standing is reported once it has held for the window.
+        board.occupied = self.board.occupied;
+        board.tags = self.board.tags.clone();
+        board.now = self.board.now;
+        board.last_change = self.board.now;
+        board.advance(GESTURE_MS);
+        let sensed = board.occupied_places();
+        let now = board.now;
+        let (referee, decisions) = Referee::resume(
+            self.config.clone(),
+            SeededChance::new(self.seed.wrapping_add(1)),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes),
+            sensed,
+            now,
+        )?;
+        self.board = board;
+        self.referee = referee;
+        self.powered = true;
+        let mut out = Vec::new();
+        self.note(&decisions, &mut out);
+        Ok(out)
+    }
+
+    fn run(&mut self, events: Vec<BoardEvent>, ms: u64) -> Vec<Decision> {
+        let mut out = Vec::new();
+        if !self.powered {
+            self.board.now = self.board.now.plus(u32::try_from(ms).unwrap_or(u32::MAX));
+            return out;
+        }
+        for e in events {
+            let d = self.referee.handle(&e);
+            self.note(&d, &mut out);
+        }
+        let end = self.board.now().0 + ms;
+        while self.board.now().0 < end {
+            let step = (end - self.board.now().0).min(50);
+            for e in self.board.advance(step) {
+                let d = self.referee.handle(&e);
+                self.note(&d, &mut out);
+            }
+            let d = self.referee.tick(self.board.now());
+            self.note(&d, &mut out);
+        }
+        out
+    }
+
+    fn note(&mut self, decisions: &[Decision], out: &mut Vec<Decision>) {
+        for d in decisions {
+            self.told.push(Told::Decision(d.clone()));
+            out.push(d.clone());
+        }
+        if self.referee.screen() != &self.last_screen {
+            self.last_screen = self.referee.screen().clone();
+            self.told.push(Told::Screen(self.last_screen.clone()));
+        }
+    }
+
+    /// Everything told since the last call.
+    pub fn take_told(&mut self) -> Vec<Told> {
+        std::mem::take(&mut self.told)
+    }
+
+    /// Lifts the piece on `place` and waits for the board to report it.
+    ///
+    /// # Errors
+    /// [`HandError`] when there is nothing to lift.
+    pub fn lift(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
+        self.board.set(place, false, None)?;
+        Ok(self.run(Vec::new(), GESTURE_MS))
+    }
+
+    /// Places a piece (with `tag`, on an NFC board) on `place` and waits for the report.
+    ///
+    /// # Errors
+    /// [`HandError`] when a piece already stands there.
+    pub fn place(&mut self, place: Place, tag: Option<TagUid>) -> Result<Vec<Decision>, HandError> {
+        self.board.set(place, true, tag)?;
+        Ok(self.run(Vec::new(), GESTURE_MS))
+    }
+
+    /// Places several pieces one after another, 60 ms apart, then waits for the board to
+    /// settle: a hand setting out a rank group.
+    ///
+    /// # Errors
+    /// [`HandError`] when a place is taken.
+    pub fn place_many(
+        &mut self,
+        places: &[(Place, Option<TagUid>)],
+    ) -> Result<Vec<Decision>, HandError> {
+        let mut out = Vec::new();
+        for (place, tag) in places {
+            self.board.set(*place, true, *tag)?;
+            out.extend(self.run(Vec::new(), 60));
+        }
+        out.extend(self.run(Vec::new(), GESTURE_MS));
+        Ok(out)
+    }
+
+    /// Slides a piece from the first place over the middle ones to the last without lifting
+    /// it: each square passed over closes its switch for 60 ms (less than the settle window).
+    ///
+    /// # Errors
+    /// [`HandError`] when the path starts empty or crosses a piece.
+    pub fn slide(&mut self, path: &[Place]) -> Result<Vec<Decision>, HandError> {
+        let mut out = Vec::new();
+        let Some((first, rest)) = path.split_first() else {
+            return Ok(out);
+        };
+        let Some((last, middle)) = rest.split_last() else {
+            return Ok(out);
+        };
+        self.board.set(*first, false, None)?;
+        out.extend(self.run(Vec::new(), 40));
+        for place in middle {
+            self.board.set(*place, true, None)?;
+            out.extend(self.run(Vec::new(), 60));
+            self.board.set(*place, false, None)?;
+            out.extend(self.run(Vec::new(), 20));
+        }
+        self.board.set(*last, true, None)?;
+        out.extend(self.run(Vec::new(), GESTURE_MS));
+        Ok(out)
+    }
+
+    /// Lifts the piece on `place` and puts it straight back, within the settle window (80 ms):
+    /// the sensing model reports nothing.
+    ///
+    /// # Errors
+    /// [`HandError`] when there is nothing to lift.
+    pub fn nudge(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
+        self.board.set(place, false, None)?;
+        let mut out = self.run(Vec::new(), 80);
+        self.board.set(place, true, None)?;
+        out.extend(self.run(Vec::new(), GESTURE_MS));
+        Ok(out)
+    }
+
+    /// Presses `button`.
+    pub fn press(&mut self, button: Button) -> Vec<Decision> {
+        if !self.powered {
+            return Vec::new();
+        }
+        let events = self.board.press(button);
+        self.run(events, 50)
+    }
+
+    /// Lets `ms` pass with nobody touching anything.
+    pub fn wait(&mut self, ms: u64) -> Vec<Decision> {
+        self.run(Vec::new(), ms)
+    }
+
+    /// The OLED's words now, on one line.
+    pub fn screen_text(&self) -> String {
+        screen_text(self.referee.screen())
+    }
+}
+
+/// The place of a square.
+pub fn square_place(square: Square) -> Place {
+    Place::Square(square.cell())
+}
