@@ -11,6 +11,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
 
 use boards::stratego::{
     seat_name, BattleResult, Deployment, EndReason, Illegal, Move, Options, Position, Rank, Setup,
@@ -18,6 +19,7 @@ use boards::stratego::{
 };
 use boards::{BySeat, Game, Problems, Seat, Status};
 use firmware::referee::{screen_text, Decision, RefereeConfig};
+use firmware::screens::render;
 use firmware::sensing::Button;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -154,6 +156,19 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
 /// # Errors
 /// As [`run`].
 pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, Vec<u8>), Error> {
+    run_with_frames(demo, None, out).map(|(summary, journal, _)| (summary, journal))
+}
+
+/// Like [`run_with_journal`], also writing every OLED frame the umpire shows as a PNG into
+/// `frames` (`00001.png`, `00002.png`, ...; see [`crate::frames`]). Returns how many were written.
+///
+/// # Errors
+/// As [`run`]; a frame that cannot be written is [`Error::Write`].
+pub fn run_with_frames(
+    demo: &Demo,
+    frames: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<(Summary, Vec<u8>, u32), Error> {
     let options = demo.rules.options(demo.variant);
     let mut rng = Pcg64Mcg::seed_from_u64(demo.seed);
     let mut setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
@@ -169,7 +184,11 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
     };
     let mut table = SimTable::new(config, demo.seed, false)
         .map_err(|p| Error::Table(format!("the simulated board's layout: {p}")))?;
-    let oled = !demo.quiet;
+    let mut oled = Oled {
+        print: !demo.quiet,
+        frames,
+        written: 0,
+    };
 
     write_header(demo, &options, out)?;
     // Choose the game on the menu, then set up rank group by rank group, as players would.
@@ -178,7 +197,7 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
     }
     table.press(Button::Ok);
     table.press(Button::Ok);
-    tell(&mut table, oled, out)?;
+    tell(&mut table, &mut oled, out)?;
     for seat in [RED, BLUE] {
         for rank in Rank::ALL
             .iter()
@@ -192,7 +211,7 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
                 .map(|(s, _)| (square_place(*s), None))
                 .collect();
             table.place_many(&places).map_err(hand)?;
-            tell(&mut table, oled, out)?;
+            tell(&mut table, &mut oled, out)?;
             table.press(Button::Ok);
         }
     }
@@ -202,8 +221,8 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
             table.screen_text()
         )));
     };
-    tell(&mut table, oled, out)?;
-    if oled {
+    tell(&mut table, &mut oled, out)?;
+    if oled.print {
         writeln!(out)?;
     }
     if !demo.quiet {
@@ -228,7 +247,7 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
         let from = square_place(mv.from);
         let to = square_place(mv.to);
         table.lift(from).map_err(hand)?;
-        tell(&mut table, oled, out)?;
+        tell(&mut table, &mut oled, out)?;
         let decided = if position.piece_at(mv.to).is_some() {
             let decided = table.lift(to).map_err(hand)?;
             if let Some(battle) = decided.iter().find_map(|d| match d {
@@ -242,7 +261,7 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
                     format!("{}x{}", mv.from, mv.to)
                 )?;
                 battles += 1;
-                tell(&mut table, oled, out)?;
+                tell(&mut table, &mut oled, out)?;
                 if battle.result != BattleResult::BothRemoved {
                     table.place(to, None).map_err(hand)?;
                 }
@@ -255,7 +274,7 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
             }
             decided
         };
-        tell(&mut table, oled, out)?;
+        tell(&mut table, &mut oled, out)?;
         let accepted = decided.iter().any(|d| {
             matches!(d, Decision::Moved { mv: m, .. } if *m == mv)
                 || matches!(d, Decision::Battle(b) if b.mv == mv)
@@ -316,19 +335,31 @@ pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, V
         .journal()
         .map(|j| j.store().as_bytes().to_vec())
         .unwrap_or_default();
-    Ok((summary, journal))
+    Ok((summary, journal, oled.written))
 }
 
 fn hand(e: HandError) -> Error {
     Error::Table(format!("a hand could not act: {e}"))
 }
 
-/// Prints the OLED screens shown since the last call, one `OLED|` line each.
-fn tell(table: &mut SimTable, oled: bool, out: &mut impl Write) -> io::Result<()> {
+/// Where the OLED's screens go: printed as `OLED|` lines, and drawn into PNG frames.
+struct Oled<'a> {
+    print: bool,
+    frames: Option<&'a Path>,
+    written: u32,
+}
+
+/// Prints (and draws) the OLED screens shown since the last call, one `OLED|` line each.
+fn tell(table: &mut SimTable, oled: &mut Oled<'_>, out: &mut impl Write) -> io::Result<()> {
     for told in table.take_told() {
         if let Told::Screen(screen) = told {
-            if oled {
+            if oled.print {
                 writeln!(out, "        OLED| {}", screen_text(&screen))?;
+            }
+            if let Some(dir) = oled.frames {
+                oled.written += 1;
+                let path = dir.join(format!("{:05}.png", oled.written));
+                crate::frames::write_png(&render(&screen), &path)?;
             }
         }
     }

@@ -11,6 +11,7 @@
 
 pub mod bots;
 pub mod demo;
+pub mod frames;
 pub mod play;
 pub mod replay;
 pub mod scenario;

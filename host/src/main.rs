@@ -88,7 +88,7 @@ struct DemoArgs {
     /// Also write the referee's journal of the game to FILE (read it with `replay`).
     #[arg(long, value_name = "FILE")]
     journal: Option<std::path::PathBuf>,
-    /// Write every OLED frame as a PNG into DIR: needs the screen renderer, not in this build.
+    /// Write every OLED frame the umpire shows as a PNG into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     frames: Option<std::path::PathBuf>,
 }
@@ -146,21 +146,22 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Demo(args) => {
-            if args.frames.is_some() {
-                anyhow::bail!(
-                    "--frames is not available yet: the OLED renderer (firmware::screens) is not \
-                     in this build. Run without --frames; the OLED's words are printed as \
-                     `OLED|` lines."
-                );
+            if let Some(dir) = &args.frames {
+                std::fs::create_dir_all(dir).with_context(|| {
+                    format!("cannot create the frames folder {}", dir.display())
+                })?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
-            let result = demo::run_with_journal(&args.to_demo(), &mut out)
+            let result = demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
                 .and_then(|played| Ok(out.flush().map(|_| played)?));
             match result {
                 // `umpire-sim demo classic | head` closes the pipe early: not an error.
                 Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
                 Err(e) => Err(e).context("the demo failed")?,
-                Ok((_, journal)) => {
+                Ok((_, journal, frames)) => {
+                    if let Some(dir) = &args.frames {
+                        eprintln!("{frames} OLED frames written to {}", dir.display());
+                    }
                     if let Some(path) = &args.journal {
                         std::fs::write(path, journal).with_context(|| {
                             format!("cannot write the journal to {}", path.display())

@@ -27,6 +27,9 @@ pub struct RefereeConfig {
     pub isf_rules: bool,
     /// The registered NFC tags, for set-up with tags.
     pub tags: TagRegistry,
+    /// Optional limit on the real time a side may take for one move, in seconds: past it the
+    /// status line's turn clock warns (nobody is penalised; the players agree what it means).
+    pub turn_limit_s: Option<u32>,
 }
 
 impl Default for RefereeConfig {
@@ -35,6 +38,7 @@ impl Default for RefereeConfig {
             mismatch_after_ms: 3000,
             isf_rules: true,
             tags: TagRegistry::default(),
+            turn_limit_s: None,
         }
     }
 }
@@ -343,6 +347,8 @@ pub struct Referee<S: Store, C: Chance> {
     journal_error: Option<String>,
     notice: Option<Screen>,
     screen: Screen,
+    /// The turn being timed: the number of moves played when it began, and when.
+    turn_clock: Option<(u32, Millis)>,
 }
 
 impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
@@ -499,6 +505,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             },
             journal_error: None,
             notice: None,
+            turn_clock: None,
             screen: Screen::Boot {
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 detail: String::new(),
@@ -1491,7 +1498,28 @@ impl<S: Store, C: Chance> Referee<S, C> {
     // ---- the screen -----------------------------------------------------------------------
 
     fn refresh(&mut self) {
-        self.screen = self.compute_screen();
+        let mut screen = self.compute_screen();
+        // The turn clock: restarts whenever a move is played or taken back.
+        let ply = match &self.phase {
+            Phase::Play(play) => play.position().map(Position::ply),
+            _ => None,
+        };
+        self.turn_clock = match (ply, self.turn_clock) {
+            (Some(p), Some((q, since))) if p == q => Some((q, since)),
+            (Some(p), _) => Some((p, self.now)),
+            (None, _) => None,
+        };
+        if let (
+            Some((_, since)),
+            Screen::Play { status, .. }
+            | Screen::MoveAccepted { status, .. }
+            | Screen::Illegal { status, .. },
+        ) = (self.turn_clock, &mut screen)
+        {
+            status.elapsed_s = u32::try_from(self.now.since(since) / 1000).unwrap_or(u32::MAX);
+            status.limit_s = self.config.turn_limit_s;
+        }
+        self.screen = screen;
     }
 
     fn compute_screen(&self) -> Screen {

@@ -1008,3 +1008,38 @@ fn a_sensor_fault_is_shown_until_a_button_is_pressed() {
     t.press(Button::Ok);
     assert!(t.text().contains("Red to move"), "{}", t.text());
 }
+
+fn status(screen: &Screen) -> Option<&crate::ui::StatusLine> {
+    match screen {
+        Screen::Play { status, .. }
+        | Screen::MoveAccepted { status, .. }
+        | Screen::Illegal { status, .. } => Some(status),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_status_line_times_the_turn_and_warns_past_the_limit() {
+    let mut t = Table::new(RefereeConfig {
+        turn_limit_s: Some(60),
+        ..RefereeConfig::default()
+    });
+    t.choose(Variant::Duel, SetupMode::RankGroups);
+    for (seat, text) in [(RED, RED_DUEL.to_string()), (BLUE, blue_duel('3'))] {
+        let d = Deployment::parse(Variant::Duel, seat, &text).unwrap();
+        t.deploy_by_groups(Variant::Duel, &d);
+    }
+    t.wait(30_000);
+    let s = status(t.referee.screen()).unwrap().clone();
+    assert_eq!((s.elapsed_s / 10, s.limit_s), (3, Some(60)), "{s:?}");
+    assert!(!s.over_time());
+    t.wait(40_000);
+    let s = status(t.referee.screen()).unwrap().clone();
+    assert!(s.elapsed_s >= 70 && s.over_time(), "{s:?}");
+    // A move starts Blue's turn: the clock starts again.
+    t.mv("e3", "e4");
+    let s = status(t.referee.screen()).unwrap().clone();
+    assert_eq!(s.to_act, "Blue");
+    assert!(s.elapsed_s < 2, "{s:?}");
+    assert!(!s.over_time());
+}
