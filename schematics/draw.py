@@ -1,0 +1,595 @@
+#!/usr/bin/env python3
+"""Draw the wiring diagrams (*.svg) from pinmap.toml.
+
+Run from anywhere: `python3 schematics/draw.py` (Python 3.11+, standard library only). It rewrites
+every SVG beside this script; commit them with the pin map. Each wire that leaves the Pi is
+labelled `NAME · GPIOn · pin p` (BCM GPIO number, physical header pin), and power pins as
+`3V3 · pin 1`; tests/tests/pinmap.rs checks every such label against pinmap.toml.
+"""
+
+import tomllib
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+HERE = Path(__file__).resolve().parent
+PINMAP = tomllib.loads((HERE / "pinmap.toml").read_text())
+
+# The Pi's 40-pin header: physical pin -> BCM GPIO number or power rail.
+HEADER = {
+    1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15,
+    11: 17, 12: 18, 13: 27, 14: "GND", 15: 22, 16: 23, 17: "3V3", 18: 24, 19: 10, 20: "GND",
+    21: 9, 22: 25, 23: 11, 24: 8, 25: "GND", 26: 7, 27: 0, 28: 1, 29: 5, 30: "GND",
+    31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20, 39: "GND", 40: 21,
+}
+
+COLOURS = {
+    "power": "#c0392b", "ground": "#222222", "i2c": "#1f6fb2", "spi": "#7d3c98",
+    "controls": "#1e8449", "nfc": "#ca6f1e", "sensor": "#8e5b2d", "reserved": "#888888",
+    "spare": "#aaaaaa",
+}
+
+
+def signals():
+    """Every GPIO signal in the pin map: (group, entry) with entry = {name, gpio, header}."""
+    out = []
+
+    def walk(group, table):
+        for value in table.values():
+            if isinstance(value, dict) and "gpio" in value and "name" in value:
+                out.append((group, value))
+            elif isinstance(value, dict):
+                walk(group, value)
+
+    walk("i2c", PINMAP["i2c1"])
+    walk("spi", PINMAP["spi0"])
+    walk("controls", PINMAP["buttons"])
+    walk("controls", PINMAP["buzzer"])
+    walk("nfc", PINMAP["nfc"])
+    walk("sensor", PINMAP["sensor"])
+    return out
+
+
+SIGNALS = {entry["name"]: (group, entry) for group, entry in signals()}
+
+
+def label(name):
+    """The wire label for a named signal: `NAME · GPIOn · pin p`."""
+    entry = SIGNALS[name][1]
+    return f"{name} · GPIO{entry['gpio']} · pin {entry['header']}"
+
+
+def colour(name):
+    return COLOURS[SIGNALS[name][0]]
+
+
+class Svg:
+    def __init__(self, width, height, title):
+        self.width, self.height = width, height
+        self.parts = []
+        self.rect(0, 0, width, height, fill="white", stroke="none")
+        self.text(20, 32, title, size=20, weight="bold")
+
+    def rect(self, x, y, w, h, fill="#f7f7f7", stroke="#333", width=1.5, rx=4, dash=None):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(
+            f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{rx}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width}"{d}/>'
+        )
+
+    def text(self, x, y, s, size=12, anchor="start", weight="normal", fill="#111", italic=False):
+        style = ' font-style="italic"' if italic else ""
+        self.parts.append(
+            f'<text x="{x}" y="{y}" font-family="DejaVu Sans, Arial, sans-serif" '
+            f'font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'fill="{fill}" xml:space="preserve"{style}>{escape(s)}</text>'
+        )
+
+    def line(self, points, stroke="#333", width=2, dash=None):
+        pts = " ".join(f"{x},{y}" for x, y in points)
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(
+            f'<polyline points="{pts}" fill="none" stroke="{stroke}" stroke-width="{width}"{d}/>'
+        )
+
+    def dot(self, x, y, fill="#333", r=3.5):
+        self.parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}"/>')
+
+    def circle(self, x, y, r, fill="white", stroke="#333"):
+        self.parts.append(
+            f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>'
+        )
+
+    def notes(self, x, y, lines, size=12, step=17):
+        for i, s in enumerate(lines):
+            self.text(x, y + i * step, s, size=size)
+
+    def save(self, name):
+        body = "\n".join(self.parts)
+        (HERE / name).write_text(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}">\n{body}\n</svg>\n'
+        )
+
+    # --- symbols -------------------------------------------------------------------------------
+
+    def resistor(self, x, y, text, vertical=False):
+        """A resistor centred on (x, y): a small box with its value beside it."""
+        if vertical:
+            self.rect(x - 6, y - 16, 12, 32, fill="white", rx=1)
+            self.text(x + 10, y + 4, text, size=11)
+        else:
+            self.rect(x - 16, y - 6, 32, 12, fill="white", rx=1)
+            self.text(x, y - 10, text, size=11, anchor="middle")
+
+    def switch(self, x, y, text, length=40):
+        """A normally-open switch from (x, y) to (x + length, y)."""
+        self.dot(x + 6, y, r=2.5)
+        self.dot(x + length - 6, y, r=2.5)
+        self.line([(x, y), (x + 6, y)])
+        self.line([(x + 6, y), (x + length - 8, y - 12)])
+        self.line([(x + length - 6, y), (x + length, y)])
+        self.text(x + length / 2, y + 18, text, size=11, anchor="middle")
+
+    def diode(self, x, y, text="", down=True):
+        """A diode centred on (x, y), conducting downwards (cathode bar at the bottom)."""
+        s = 1 if down else -1
+        self.parts.append(
+            f'<polygon points="{x - 7},{y - 6 * s} {x + 7},{y - 6 * s} {x},{y + 6 * s}" '
+            f'fill="#333"/>'
+        )
+        self.line([(x - 7, y + 6 * s), (x + 7, y + 6 * s)], width=2.5)
+        if text:
+            self.text(x + 11, y + 4, text, size=11)
+
+    def ground(self, x, y):
+        self.line([(x, y), (x, y + 8)])
+        self.line([(x - 9, y + 8), (x + 9, y + 8)])
+        self.line([(x - 6, y + 12), (x + 6, y + 12)])
+        self.line([(x - 3, y + 16), (x + 3, y + 16)])
+
+    def chip(self, x, y, w, h, name, part, left=(), right=(), top=(), bottom=(), pitch=22):
+        """A chip box; pin names inside along each edge. Returns {pin: (x, y)} of pin ends."""
+        self.rect(x, y, w, h, fill="#fdfdf2")
+        self.text(x + w / 2, y + 18, name, size=13, anchor="middle", weight="bold")
+        self.text(x + w / 2, y + 33, part, size=11, anchor="middle", italic=True)
+        ends = {}
+        for i, pin in enumerate(left):
+            py = y + 52 + i * pitch
+            self.text(x + 6, py + 4, pin, size=11)
+            ends[pin] = (x, py)
+        for i, pin in enumerate(right):
+            py = y + 52 + i * pitch
+            self.text(x + w - 6, py + 4, pin, size=11, anchor="end")
+            ends[pin] = (x + w, py)
+        for i, pin in enumerate(top):
+            px = x + 24 + i * (w - 48) / max(1, len(top) - 1)
+            self.text(px, y - 4, pin, size=10, anchor="middle")
+            ends[pin] = (px, y)
+        for i, pin in enumerate(bottom):
+            px = x + 24 + i * (w - 48) / max(1, len(bottom) - 1)
+            self.text(px, y + h - 5, pin, size=10, anchor="middle")
+            ends[pin] = (px, y + h)
+        return ends
+
+    def pi(self, x, y, rows, w=150, pitch=44):
+        """The Pi as a box with one labelled wire stub per row. rows: signal names, or
+        ("3V3"|"5V"|"GND", header pin). Returns {row key: (x, y)} of each stub's end."""
+        h = 40 + pitch * len(rows)
+        self.rect(x, y, w, h, fill="#e9f3e9", stroke="#1e8449", width=2)
+        self.text(x + w / 2, y + 22, "Raspberry Pi", size=14, anchor="middle", weight="bold")
+        self.text(x + w / 2, y + 38, "40-pin header", size=11, anchor="middle", italic=True)
+        ends = {}
+        for i, row in enumerate(rows):
+            py = y + 62 + i * pitch
+            if row is None:  # a gap, to leave room for the parts drawn beside it
+                continue
+            if isinstance(row, tuple):
+                rail, pin = row
+                assert HEADER[pin] == rail, (rail, pin)
+                text, key = f"{rail} · pin {pin}", f"{rail}@{pin}"
+                stroke = COLOURS["ground"] if rail == "GND" else COLOURS["power"]
+            else:
+                text, key, stroke = label(row), row, colour(row)
+            self.dot(x + w, py, fill=stroke)
+            self.text(x + w + 8, py - 6, text, size=12, fill=stroke, weight="bold")
+            ends[key] = (x + w, py)
+        return ends
+
+
+def wire(svg, a, b, stroke, via_x=None):
+    """An orthogonal wire from a to b (horizontal, then vertical at via_x, then horizontal)."""
+    (x1, y1), (x2, y2) = a, b
+    if y1 == y2:
+        svg.line([a, b], stroke=stroke)
+        return
+    mx = via_x if via_x is not None else (x1 + x2) / 2
+    svg.line([a, (mx, y1), (mx, y2), b], stroke=stroke)
+
+
+# --------------------------------------------------------------------------------------------
+# 1. The header: what goes where.
+
+
+def draw_header():
+    svg = Svg(1180, 1060, "Raspberry Pi 40-pin header: what each pin does on an umpire board")
+    by_gpio = {entry["gpio"]: (group, entry) for group, entry in signals()}
+    reserved = {r["gpio"]: r["why"] for r in PINMAP["reserved"]}
+    spare = set(PINMAP["spare"])
+    x0, y0, pitch = 560, 90, 42
+    svg.rect(x0 - 40, y0 - 30, 120, 20 * pitch + 20, fill="#555", stroke="#333")
+    svg.text(x0 + 20, y0 - 38, "header (pin 1 at the SD-card end)", size=11, anchor="middle")
+    for pin in range(1, 41):
+        row, col = (pin - 1) // 2, (pin - 1) % 2
+        px, py = x0 + col * 40, y0 + row * pitch
+        what = HEADER[pin]
+        if what in ("3V3", "5V"):
+            group, text = "power", f"{what} · pin {pin}"
+        elif what == "GND":
+            group, text = "ground", f"GND · pin {pin}"
+        elif what in by_gpio:
+            group, entry = by_gpio[what]
+            text = label(entry["name"])
+        elif what in reserved:
+            group, text = "reserved", f"RESERVED · GPIO{what} · pin {pin}"
+        elif what in spare:
+            group, text = "spare", f"SPARE · GPIO{what} · pin {pin}"
+        else:
+            raise SystemExit(f"GPIO{what} (pin {pin}) is neither used, reserved nor spare")
+        fill = "#ffffff" if group not in ("power", "ground") else COLOURS[group]
+        svg.circle(px, py, 11, fill=fill, stroke="#fff" if group == "ground" else COLOURS[group])
+        svg.text(px, py + 4, str(pin), size=10, anchor="middle",
+                 fill="#fff" if group in ("power", "ground") else "#111")
+        if col == 0:
+            svg.line([(px - 12, py), (px - 60, py)], stroke=COLOURS[group])
+            svg.text(px - 66, py + 4, text, size=13, anchor="end", fill=COLOURS[group],
+                     weight="bold")
+        else:
+            svg.line([(px + 12, py), (px + 60, py)], stroke=COLOURS[group])
+            svg.text(px + 66, py + 4, text, size=13, fill=COLOURS[group], weight="bold")
+    legend = [
+        ("i2c", "I2C1: OLED 0x3C; matrix option: PCF8575 0x20 (rows), 0x21 (columns)"),
+        ("spi", "SPI0: CE0 = MFRC522 NFC reader; CE1 = 74HC165 chain option (via 74HC125)"),
+        ("controls", "buttons OK / Back / Die (to GND, pull-up), optional buzzer"),
+        ("nfc", "NFC reader reset and antenna multiplexer (8x CD74HC4067 + 74HC138)"),
+        ("sensor", "74HC165 chain option: parallel load"),
+        ("reserved", "reserved: HAT ID EEPROM (pins 27, 28), serial console (pins 8, 10)"),
+        ("spare", "spare"),
+    ]
+    for i, (group, text) in enumerate(legend):
+        x, y = 20 + (i % 2) * 600, 975 + (i // 2) * 20
+        svg.rect(x, y - 10, 12, 12, fill=COLOURS[group], stroke=COLOURS[group], rx=2)
+        svg.text(x + 18, y, text, size=12)
+    svg.save("header.svg")
+
+
+# --------------------------------------------------------------------------------------------
+# 2. OLED, buttons and buzzer.
+
+
+def draw_oled_buttons():
+    oled = PINMAP["oled"]
+    svg = Svg(1000, 720, "Display and controls: SSD1306 OLED (I2C1), buttons, optional buzzer")
+    rows = [("3V3", 1), ("GND", 9), "I2C1_SDA", "I2C1_SCL", "BTN_OK", "BTN_BACK", "BTN_DIE",
+            None, None, "BUZZER", None, ("5V", 2)]
+    p = svg.pi(20, 60, rows)
+    # OLED module
+    o = svg.chip(620, 70, 200, 150, "OLED", f"SSD1306 128x64, I2C addr 0x{oled['address']:02X}",
+                 left=["VCC", "GND", "SDA", "SCL"])
+    wire(svg, p["3V3@1"], o["VCC"], COLOURS["power"], via_x=560)
+    wire(svg, p["GND@9"], o["GND"], COLOURS["ground"], via_x=575)
+    wire(svg, p["I2C1_SDA"], o["SDA"], colour("I2C1_SDA"), via_x=590)
+    wire(svg, p["I2C1_SCL"], o["SCL"], colour("I2C1_SCL"), via_x=605)
+    svg.notes(840, 130, ["Power the module from 3V3,", "never 5V: its on-board", "pull-ups then stay at",
+                         "the Pi's 3.3 V logic."], size=11, step=15)
+    # Buttons to a ground rail
+    gx = 700
+    for name, text in (("BTN_OK", "S1 OK"), ("BTN_BACK", "S2 Back"), ("BTN_DIE", "S3 Die")):
+        x, y = p[name]
+        svg.line([(x, y), (gx - 60, y)], stroke=colour(name))
+        svg.switch(gx - 60, y, text, length=60)
+    top, bottom = p["BTN_OK"][1], p["BTN_DIE"][1]
+    svg.line([(gx, top), (gx, bottom + 20)], stroke=COLOURS["ground"])
+    svg.ground(gx, bottom + 20)
+    svg.text(gx + 16, bottom + 34, "GND (pins 30, 34, 39 are nearby)", size=11)
+    svg.notes(760, top - 4, ["Pressed = low. Use the Pi's internal pull-up,",
+                             "or add 10 k to 3V3 and 100 nF to GND per",
+                             "button for long wires. 12x12 mm tactile."], size=11, step=15)
+    # Buzzer: GPIO -> 1k -> NPN base; 5V -> buzzer -> collector; emitter -> GND
+    bx, by = p["BUZZER"]
+    svg.line([(bx, by), (560, by)], stroke=colour("BUZZER"))
+    svg.resistor(576, by, "R 1 k")
+    svg.line([(592, by), (640, by)], stroke=colour("BUZZER"))
+    svg.circle(660, by, 22)
+    svg.text(660, by + 4, "Q1", size=11, anchor="middle")
+    svg.text(636, by + 40, "NPN 2N3904 / BC547", size=10, anchor="end")
+    svg.text(628, by - 6, "B", size=10)
+    # collector up to buzzer, emitter down to ground
+    svg.line([(672, by - 18), (672, by - 40), (760, by - 40)])
+    svg.text(678, by - 26, "C", size=10)
+    svg.line([(672, by + 18), (672, by + 30), (720, by + 30)])
+    svg.text(678, by + 28, "E", size=10)
+    svg.ground(720, by + 30)
+    svg.rect(760, by - 56, 90, 32, fill="#fff")
+    svg.text(805, by - 36, "buzzer 5 V", size=11, anchor="middle")
+    svg.text(756, by - 44, "-", size=12, anchor="end")
+    vx, vy = p["5V@2"]
+    svg.line([(vx, vy), (880, vy), (880, by - 40), (850, by - 40)], stroke=COLOURS["power"])
+    svg.text(858, by - 44, "+", size=12)
+    svg.notes(560, by + 118, ["Optional. An active buzzer sounds when BUZZER is high.",
+                             "A magnetic (not piezo) buzzer needs a 1N4148 across it,",
+                             "cathode to +5V."], size=11, step=15)
+    svg.save("oled-buttons.svg")
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Option B: 74HC165 chain on SPI0 CE1.
+
+
+def draw_shift_chain():
+    sc = PINMAP["sensor"]["shift_chain"]
+    svg = Svg(1290, 720, f"Sensor option B: {sc['chips']} x 74HC165 chain on SPI0 "
+                         "(one reed switch per square, no diodes)")
+    rows = [("3V3", 17), ("GND", 20), "SPI0_MISO", "SPI0_CE1", "SPI0_SCLK", "SR_LOAD"]
+    p = svg.pi(20, 60, rows)
+    # Power rails across the top.
+    for key, text in (("3V3@17", "3V3: VCC (pin 16) of U1-U16, 100 nF each, and the 10 k pull-ups"),
+                      ("GND@20", "GND: GND (pin 8) and CE (pin 15) of U1-U15, GND of U16, the reeds")):
+        x, y = p[key]
+        stroke = COLOURS["power"] if key.startswith("3V3") else COLOURS["ground"]
+        svg.line([(x, y), (1260, y)], stroke=stroke)
+        svg.text(1260, y - 6, text, size=11, anchor="end", fill=stroke)
+    # 74HC125 buffer between the chain and MISO.
+    b = svg.chip(430, 190, 150, 100, "U16", "74HC125 (1 of 4)", left=["1Y", "1OE"],
+                 right=["1A"])
+    wire(svg, p["SPI0_MISO"], b["1Y"], colour("SPI0_MISO"), via_x=395)
+    wire(svg, p["SPI0_CE1"], b["1OE"], colour("SPI0_CE1"), via_x=410)
+    svg.text(430, 306, "drives MISO only while CE1 is low,", size=10)
+    svg.text(430, 319, "so the NFC reader (CE0) can share it", size=10)
+    # The chain: data flows right to left, from U15 to U1 to the buffer.
+    xs, top = [640, 840, 1090], 400
+    names = ["U1", "U2", f"U{sc['chips']}"]
+    squares = ["squares 0-7", "squares 8-15", f"squares {8 * sc['chips'] - 8}-{8 * sc['chips'] - 1}"]
+    chips = []
+    for x, name, what in zip(xs, names, squares):
+        c = svg.chip(x, top, 150, 170, name, "74HC165", left=["CP", "PL", "CE", "Q7"],
+                     right=["", "", "", "DS"],
+                     bottom=["D0", "", "", "", "", "", "", "D7"])
+        chips.append(c)
+        for k in range(8):
+            dx = x + 24 + k * (150 - 48) / 7
+            svg.line([(dx, top + 170), (dx, top + 185)])
+        svg.text(x + 75, top + 202, what, size=11, anchor="middle", weight="bold")
+        cx, cy = c["CE"]
+        svg.text(cx - 4, cy + 4, "GND", size=9, anchor="end")
+    # U1.Q7 -> buffer input; Un.DS <- Un+1.Q7; last DS to GND.
+    wire(svg, b["1A"], chips[0]["Q7"], colour("SPI0_MISO"), via_x=610)
+    svg.line([chips[0]["DS"], chips[1]["Q7"]], stroke="#555")
+    svg.line([chips[1]["DS"], (1010, chips[1]["DS"][1])], stroke="#555", dash="6,4")
+    svg.line([(1070, chips[2]["Q7"][1]), chips[2]["Q7"]], stroke="#555", dash="6,4")
+    svg.text(1040, 548, "U3 ... U14", size=12, anchor="middle", weight="bold")
+    svg.text(815, top + 52 + 3 * 22 + 16, "DS <- Q7", size=10, anchor="middle")
+    gx, gy = chips[2]["DS"]
+    svg.line([(gx, gy), (gx + 20, gy), (gx + 20, gy + 10)])
+    svg.ground(gx + 20, gy + 10)
+    # Shared clock and load from above.
+    for key, name, bus_y, off in (("CP", "SPI0_SCLK", 350, 14), ("PL", "SR_LOAD", 365, 22)):
+        x, y = p[name]
+        svg.line([(x, y), (360 - off, y), (360 - off, bus_y), (1080 - off, bus_y)],
+                 stroke=colour(name))
+        for c in chips:
+            cx, cy = c[key]
+            svg.line([(cx - off, bus_y), (cx - off, cy), (cx, cy)], stroke=colour(name))
+            svg.dot(cx - off, bus_y, fill=colour(name))
+    svg.text(640, 346, "SCLK -> CP of every chip", size=10, fill=colour("SPI0_SCLK"))
+    svg.text(380, 381, "SR_LOAD -> PL (active low) of every chip", size=10,
+             fill=colour("SR_LOAD"))
+    svg.notes(20, 420, [
+        "Every input D0-D7 of every chip is",
+        "one square:",
+        "",
+        "  3V3 --[10 k]--+-- Dn",
+        "                |",
+        "           reed switch",
+        "                |",
+        "               GND",
+        "",
+        "(one 9-pin bussed 10 k network",
+        "per chip). Empty = 1, piece = 0.",
+    ], size=12, step=16)
+    svg.notes(20, 640, [
+        "Read: pulse SR_LOAD low (latches all squares at once), then read "
+        f"{sc['chips']} bytes on SPI0 CE1 (mode 0, {sc['spi_hz'] // 1000} kHz).",
+        "Byte k is chip U(k+1), its bit n is input Dn: cell = 8 x (chip - 1) + n. "
+        "The layout file maps cells to squares.",
+        "Power every chip from 3V3: the Pi's GPIO are not 5 V tolerant.",
+    ], size=12, step=18)
+    svg.save("sensor-shift-chain.svg")
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Option A: diode matrix on two PCF8575.
+
+
+def draw_matrix():
+    m = PINMAP["sensor"]["matrix"]
+    rows, cols = m["rows"], m["columns"]
+    svg = Svg(1230, 920, f"Sensor option A: reed + diode matrix, {rows} rows x {cols} columns, "
+                         "on two PCF8575 (I2C1)")
+    p = svg.pi(20, 60, ["I2C1_SDA", "I2C1_SCL", ("3V3", 1), ("GND", 6)])
+    u1 = svg.chip(420, 260, 150, 300, "U1 rows", f"PCF8575 @ 0x{m['row_expander']:02X}",
+                  left=["SDA", "SCL", "A0", "A1", "A2"],
+                  right=[f"P{n:02d}" for n in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11)], pitch=24)
+    u2 = svg.chip(620, 70, 560, 130, "U2 columns", f"PCF8575 @ 0x{m['column_expander']:02X}",
+                  left=["SDA", "SCL"],
+                  bottom=[f"P{n:02d}" for n in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13)])
+    svg.text(900, 122, "A0 to 3V3; A1, A2 to GND", size=11, anchor="middle")
+    svg.text(420, 252, "A0, A1, A2 to GND", size=11)
+    for pin in ("A0", "A1", "A2"):
+        x, y = u1[pin]
+        svg.line([(x, y), (x - 10, y)])
+    # I2C trunks: one wire from the Pi to both expanders.
+    for name, trunk in (("I2C1_SDA", 380), ("I2C1_SCL", 365)):
+        pin = name[-3:]
+        (x, y), top, low = p[name], u2[pin], u1[pin]
+        svg.line([(x, y), (trunk, y)], stroke=colour(name))
+        svg.line([(trunk, top[1]), (trunk, low[1])], stroke=colour(name))
+        svg.line([(trunk, top[1]), top], stroke=colour(name))
+        svg.line([(trunk, low[1]), low], stroke=colour(name))
+        svg.dot(trunk, y, fill=colour(name))
+    for key, text in (("3V3@1", "VCC of U1 and U2 (100 nF each)"),
+                      ("GND@6", "GND of U1 and U2")):
+        x, y = p[key]
+        stroke = COLOURS["power"] if key.startswith("3V3") else COLOURS["ground"]
+        svg.line([(x, y), (350, y)], stroke=stroke)
+        svg.text(178, y + 16, text, size=10, fill=stroke)
+    # The grid.
+    gx0, gy0, dx, dy = 660, 270, 44, 52
+    row_pins = [u1[f"P{n:02d}"] for n in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11)]
+    col_pins = [u2[f"P{n:02d}"] for n in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13)]
+    for r in range(rows):
+        y = gy0 + r * dy
+        px, py = row_pins[r]
+        svg.line([(px, py), (620 - 4 * r, py), (620 - 4 * r, y), (gx0 + (cols - 1) * dx + 20, y)],
+                 stroke="#1f6fb2")
+        svg.text(gx0 + (cols - 1) * dx + 26, y + 4, f"R{r + 1}", size=11, fill="#1f6fb2")
+    for c in range(cols):
+        x = gx0 + c * dx
+        px, py = col_pins[c]
+        svg.line([(px, py), (px, 225), (x + 14, 225), (x + 14, gy0 + (rows - 1) * dy + 20)],
+                 stroke="#8e5b2d")
+        svg.text(x + 14, gy0 + (rows - 1) * dy + 34, f"C{c + 1}", size=11, anchor="middle",
+                 fill="#8e5b2d")
+    for r in range(rows):
+        for c in range(cols):
+            x, y = gx0 + c * dx + 14, gy0 + r * dy
+            svg.rect(x - 9, y - 28, 10, 14, fill="#fff", stroke="#999", width=1, rx=1)
+            svg.dot(x, y - 28, r=1.5)
+    svg.text(gx0 - 40, gy0 + rows * dy + 30, "each small box: one square's reed + diode, "
+             "between its column and its row", size=11)
+    # Detail of one square.
+    cx, cy = 60, 600
+    svg.rect(cx - 30, cy - 30, 300, 230, fill="#fbfbfb", stroke="#999", dash="5,4")
+    svg.text(cx - 20, cy - 10, "one square (at every crossing)", size=12, weight="bold")
+    x = cx + 30
+    svg.line([(x, cy), (x, cy + 30)], stroke="#8e5b2d")
+    svg.text(x + 8, cy + 14, "column Cc (to U2)", size=11, fill="#8e5b2d")
+    svg.dot(x, cy + 30, r=2.5)
+    svg.line([(x, cy + 30), (x + 12, cy + 56)])
+    svg.dot(x, cy + 60, r=2.5)
+    svg.text(x + 20, cy + 50, "reed switch (normally open)", size=11)
+    svg.line([(x, cy + 60), (x, cy + 100)])
+    svg.diode(x, cy + 110, "1N4148, band (cathode) to the row")
+    svg.line([(x, cy + 116), (x, cy + 140), (x + 200, cy + 140)], stroke="#1f6fb2")
+    svg.text(x + 60, cy + 156, "row Rr (to U1)", size=11, fill="#1f6fb2")
+    svg.notes(cx - 20, cy + 180, ["A magnet in the piece closes the reed."], size=11)
+    svg.notes(330, 852, [
+        "Scan (100 Hz): drive one row low and the other rows high, read the 12 columns: a column "
+        "reads low where that row's square holds a piece.",
+        "The diodes stop three occupied squares from making a fourth look occupied (ghosting). "
+        "Cell = 12 x (row - 1) + (column - 1);",
+        "the layout file maps cells to squares. Power both PCF8575 from 3V3; the Pi already has "
+        "1.8 k pull-ups on SDA and SCL.",
+    ], size=12, step=18)
+    svg.save("sensor-matrix.svg")
+
+
+# --------------------------------------------------------------------------------------------
+# 5. NFC reader with its antenna multiplexer.
+
+
+def draw_nfc():
+    mux = PINMAP["nfc"]["mux"]
+    squares = PINMAP["board"]["columns"] * PINMAP["board"]["rows"]
+    svg = Svg(1290, 920, "NFC (optional): MFRC522 on SPI0 CE0, antenna switched to one square "
+                         "by 8 x CD74HC4067")
+    rows = [("3V3", 17), ("GND", 25), "SPI0_SCLK", "SPI0_MOSI", "SPI0_MISO", "SPI0_CE0",
+            "NFC_RST", "MUX_S0", "MUX_S1", "MUX_S2", "MUX_S3", "MUX_BANK0", "MUX_BANK1",
+            "MUX_BANK2", "MUX_EN"]
+    p = svg.pi(20, 60, rows, pitch=40)
+    r = svg.chip(520, 70, 190, 230, "NFC reader", "MFRC522 module (13.56 MHz)",
+                 left=["3.3V", "GND", "SCK", "MOSI", "MISO", "SDA (SS)", "RST", "IRQ"],
+                 right=["antenna"], pitch=22)
+    for key, pin, vx in (("3V3@17", "3.3V", 400), ("GND@25", "GND", 410),
+                         ("SPI0_SCLK", "SCK", 420), ("SPI0_MOSI", "MOSI", 430),
+                         ("SPI0_MISO", "MISO", 440), ("SPI0_CE0", "SDA (SS)", 450),
+                         ("NFC_RST", "RST", 460)):
+        stroke = colour(key) if key in SIGNALS else (
+            COLOURS["ground"] if key.startswith("GND") else COLOURS["power"])
+        wire(svg, p[key], r[pin], stroke, via_x=vx)
+    ix, iy = r["IRQ"]
+    svg.text(ix - 4, iy + 4, "n.c.", size=10, anchor="end")
+    # Decoder: BANK0-2 pick one of eight enables; MUX_EN high turns every antenna off.
+    d = svg.chip(520, 430, 190, 250, "U9", "74HC138 (3 to 8)",
+                 left=["A", "B", "C", "G2A", "G2B", "G1"],
+                 right=["Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"], pitch=24)
+    for key, pin, vx in (("MUX_BANK0", "A", 440), ("MUX_BANK1", "B", 450),
+                         ("MUX_BANK2", "C", 460), ("MUX_EN", "G2A", 470)):
+        wire(svg, p[key], d[pin], colour(key), via_x=vx)
+    for pin, rail in (("G2B", "GND"), ("G1", "3V3")):
+        x, y = d[pin]
+        svg.line([(x, y), (x - 14, y)])
+        svg.text(x - 18, y + 4, rail, size=10, anchor="end")
+    for k in range(8):
+        x, y = d[f"Y{k}"]
+        svg.line([(x, y), (x + 14, y)], stroke=COLOURS["nfc"])
+        svg.text(x + 18, y + 4, f"-> E of M{k}", size=10, fill=COLOURS["nfc"])
+    # Multiplexers.
+    last = (squares - 1) // 16
+    mxs = [(820, "M0", 0), (960, "M1", 1), (1140, f"M{last}", last)]
+    bus_x0 = 780
+    for mx, name, bank in mxs:
+        c = svg.chip(mx, 430, 120, 210, name, "CD74HC4067",
+                     top=["SIG"], left=["S0", "S1", "S2", "S3", "E"], pitch=26)
+        svg.text(mx + 60, 620, "Y0..Y15", size=11, anchor="middle", weight="bold")
+        for k in range(8):
+            x = mx + 10 + k * 14
+            svg.line([(x, 640), (x, 660)])
+            svg.circle(x, 668, 5)
+        lo, hi = 16 * bank, min(16 * bank + 15, squares - 1)
+        svg.text(mx + 60, 696, f"squares {lo}-{hi}", size=11, anchor="middle")
+        svg.text(mx + 60, 711, "one coil per square", size=10, anchor="middle")
+        sx, sy = c["SIG"]
+        svg.line([(sx, sy), (sx, 390)], stroke=COLOURS["nfc"])
+        svg.dot(sx, 390, fill=COLOURS["nfc"])
+        ex, ey = c["E"]
+        svg.line([(ex, ey), (ex - 8, ey)], stroke=COLOURS["nfc"])
+        svg.text(ex + 114, ey + 4, f"<- U9 Y{bank}", size=10, anchor="end",
+                 fill=COLOURS["nfc"])
+        for i in range(4):
+            px, py = c[f"S{i}"]
+            vx, bus_y = mx - 8 - 5 * i, 750 + i * 12
+            svg.line([(vx, bus_y), (vx, py), (px, py)], stroke=colour(f"MUX_S{i}"), width=1.5)
+            svg.dot(vx, bus_y, fill=colour(f"MUX_S{i}"), r=2.5)
+    svg.text(1105, 540, f"M2..M{last - 1}", size=11, anchor="middle", weight="bold")
+    ax, ay = r["antenna"]
+    svg.line([(ax, ay), (760, ay), (760, 390), (mxs[-1][0] + 60, 390)], stroke=COLOURS["nfc"],
+             width=3)
+    svg.text(770, 382, "antenna feed (TX1/TX2 after the module's matching network; its own coil "
+                       "cut off)", size=11, fill=COLOURS["nfc"])
+    # S0..S3 bus from the Pi along the bottom.
+    for i in range(4):
+        key = f"MUX_S{i}"
+        x, y = p[key]
+        bus_y = 750 + i * 12
+        svg.line([(x, y), (390 + i * 10, y), (390 + i * 10, bus_y), (mxs[-1][0], bus_y)],
+                 stroke=colour(key), width=1.5)
+    svg.text(500, 810, "MUX_S0..S3 go to S0..S3 of every multiplexer (the same channel on all "
+                       f"{last + 1})", size=11)
+    svg.notes(20, 850, [
+        "Read square q (0-119): BANK = q div 16, S = q mod 16, MUX_EN low, wait >= 5.1 ms for the "
+        "tag to power up, select it (7-byte UID).",
+        "Experimental (shared/notes/hardware.md 4.4): analog muxes cut the read range; expect to "
+        "tune each coil. Power U9 and the muxes from 3V3.",
+        "U9's outputs and the muxes' E are active low: only the selected mux conducts. "
+        "Read NFC only on squares whose reed switch just changed (about 12 ms a read).",
+    ], size=12, step=18)
+    svg.save("nfc.svg")
+
+
+if __name__ == "__main__":
+    draw_header()
+    draw_oled_buttons()
+    draw_shift_chain()
+    draw_matrix()
+    draw_nfc()
+    print("wrote", ", ".join(sorted(p.name for p in HERE.glob("*.svg"))))

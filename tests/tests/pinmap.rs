@@ -1,0 +1,483 @@
+//! The wiring is consistent: `schematics/pinmap.toml` uses every Raspberry Pi pin at most once and
+//! respects the Pi's fixed bus pins, its devices do not collide on a bus, every signal drawn in
+//! the diagrams (`schematics/*.svg`) is the one the pin map names, and the firmware's default
+//! configuration (`firmware/debian/umpire.toml`, installed as `/etc/umpire/umpire.toml`) gives
+//! the same pins.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toml::{Table, Value};
+
+/// BCM GPIO number -> physical pin on the 40-pin header (every Pi since the B+).
+const HEADER: [(i64, i64); 28] = [
+    (0, 27),
+    (1, 28),
+    (2, 3),
+    (3, 5),
+    (4, 7),
+    (5, 29),
+    (6, 31),
+    (7, 26),
+    (8, 24),
+    (9, 21),
+    (10, 19),
+    (11, 23),
+    (12, 32),
+    (13, 33),
+    (14, 8),
+    (15, 10),
+    (16, 36),
+    (17, 11),
+    (18, 12),
+    (19, 35),
+    (20, 38),
+    (21, 40),
+    (22, 15),
+    (23, 16),
+    (24, 18),
+    (25, 22),
+    (26, 37),
+    (27, 13),
+];
+
+/// The power rails on the header and their pins.
+const POWER: [(&str, &[i64]); 3] = [
+    ("3V3", &[1, 17]),
+    ("5V", &[2, 4]),
+    ("GND", &[6, 9, 14, 20, 25, 30, 34, 39]),
+];
+
+/// The Pi's fixed bus pins: I2C1 and SPI0 are wired to these GPIOs in silicon.
+const FIXED: [(&str, i64); 7] = [
+    ("i2c1.sda", 2),
+    ("i2c1.scl", 3),
+    ("spi0.mosi", 10),
+    ("spi0.miso", 9),
+    ("spi0.sclk", 11),
+    ("spi0.ce0", 8),
+    ("spi0.ce1", 7),
+];
+
+/// Settings in the default configuration that choose between options rather than name wiring.
+const CONFIG_ONLY: [&str; 2] = ["sensor.kind", "nfc.enabled"];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+fn load(relative: &str) -> Table {
+    let path = root().join(relative);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.parse()
+        .unwrap_or_else(|e| panic!("{} is not valid TOML: {e}", path.display()))
+}
+
+fn pinmap() -> Table {
+    load("schematics/pinmap.toml")
+}
+
+/// One GPIO signal of the pin map: a table with `name`, `gpio` and `header`.
+#[derive(Debug)]
+struct Signal {
+    path: String,
+    name: String,
+    gpio: i64,
+    header: i64,
+}
+
+fn signals(map: &Table) -> Vec<Signal> {
+    fn walk(prefix: &str, table: &Table, out: &mut Vec<Signal>) {
+        for (key, value) in table {
+            let path = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            let Value::Table(inner) = value else { continue };
+            if let Some(gpio) = inner.get("gpio") {
+                let field = |f: &str| {
+                    inner
+                        .get(f)
+                        .unwrap_or_else(|| panic!("pin map: {path} has a gpio but no {f}"))
+                };
+                out.push(Signal {
+                    name: field("name").as_str().expect("name is a string").to_owned(),
+                    gpio: gpio.as_integer().expect("gpio is an integer"),
+                    header: field("header").as_integer().expect("header is an integer"),
+                    path,
+                });
+            } else {
+                walk(&path, inner, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk("", map, &mut out);
+    out
+}
+
+fn lookup<'a>(table: &'a Table, path: &str) -> Option<&'a Value> {
+    let mut parts = path.split('.');
+    let mut value = table.get(parts.next()?)?;
+    for part in parts {
+        value = value.as_table()?.get(part)?;
+    }
+    Some(value)
+}
+
+fn integers(map: &Table, key: &str) -> BTreeSet<i64> {
+    match map.get(key) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_integer().expect("a GPIO number"))
+            .collect(),
+        _ => panic!("pin map: `{key}` should be a list of GPIO numbers"),
+    }
+}
+
+fn reserved(map: &Table) -> BTreeMap<i64, String> {
+    let Some(Value::Array(items)) = map.get("reserved") else {
+        panic!("pin map: no [[reserved]] pins")
+    };
+    items
+        .iter()
+        .map(|item| {
+            let gpio = item.get("gpio").and_then(Value::as_integer).expect("gpio");
+            let why = item.get("why").and_then(Value::as_str).expect("why");
+            (gpio, why.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn every_signal_is_on_its_header_pin() {
+    let header: BTreeMap<i64, i64> = HEADER.into_iter().collect();
+    let mut problems = Vec::new();
+    for s in signals(&pinmap()) {
+        match header.get(&s.gpio) {
+            None => problems.push(format!(
+                "{} ({}): GPIO{} is not on the 40-pin header (GPIO0-27)",
+                s.name, s.path, s.gpio
+            )),
+            Some(&pin) if pin != s.header => problems.push(format!(
+                "{} ({}): GPIO{} is header pin {pin}, not {}",
+                s.name, s.path, s.gpio, s.header
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn no_pin_is_used_twice_and_every_pin_is_accounted_for() {
+    let map = pinmap();
+    let signals = signals(&map);
+    assert!(signals.len() >= 20, "only {} signals found", signals.len());
+    let mut problems = Vec::new();
+    let mut by_gpio: BTreeMap<i64, &Signal> = BTreeMap::new();
+    let mut names = BTreeSet::new();
+    for s in &signals {
+        if let Some(other) = by_gpio.insert(s.gpio, s) {
+            problems.push(format!(
+                "GPIO{} is used twice: {} ({}) and {} ({})",
+                s.gpio, other.name, other.path, s.name, s.path
+            ));
+        }
+        if !names.insert(&s.name) {
+            problems.push(format!("the signal name {} is used twice", s.name));
+        }
+    }
+    let reserved = reserved(&map);
+    let spare = integers(&map, "spare");
+    for (gpio, why) in &reserved {
+        if let Some(s) = by_gpio.get(gpio) {
+            problems.push(format!(
+                "{} uses GPIO{gpio}, which is reserved ({why})",
+                s.name
+            ));
+        }
+        if spare.contains(gpio) {
+            problems.push(format!("GPIO{gpio} is both reserved and spare"));
+        }
+    }
+    for gpio in &spare {
+        if let Some(s) = by_gpio.get(gpio) {
+            problems.push(format!(
+                "GPIO{gpio} is listed as spare but {} uses it",
+                s.name
+            ));
+        }
+    }
+    for (gpio, _) in HEADER {
+        if !by_gpio.contains_key(&gpio) && !reserved.contains_key(&gpio) && !spare.contains(&gpio) {
+            problems.push(format!("GPIO{gpio} is neither used, reserved nor spare"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_pis_fixed_bus_pins_are_respected() {
+    let map = pinmap();
+    let signals = signals(&map);
+    let fixed: BTreeMap<i64, &str> = FIXED.iter().map(|&(path, gpio)| (gpio, path)).collect();
+    for (path, gpio) in FIXED {
+        let s = signals
+            .iter()
+            .find(|s| s.path == path)
+            .unwrap_or_else(|| panic!("pin map lacks the bus pin {path}"));
+        assert_eq!(s.gpio, gpio, "{path} is fixed to GPIO{gpio} by the Pi");
+    }
+    for s in &signals {
+        if let Some(&bus_pin) = fixed.get(&s.gpio) {
+            assert_eq!(
+                s.path, bus_pin,
+                "{} uses GPIO{}, which is {bus_pin}",
+                s.name, s.gpio
+            );
+        }
+    }
+}
+
+#[test]
+fn bus_devices_do_not_collide() {
+    let map = pinmap();
+    let int = |path: &str| {
+        lookup(&map, path)
+            .and_then(Value::as_integer)
+            .unwrap_or_else(|| panic!("pin map lacks {path}"))
+    };
+    let str_at = |path: &str| {
+        lookup(&map, path)
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("pin map lacks {path}"))
+    };
+    // I2C1: the OLED and the matrix option's two expanders.
+    let i2c = [
+        ("oled", int("oled.address")),
+        ("matrix rows", int("sensor.matrix.row_expander")),
+        ("matrix columns", int("sensor.matrix.column_expander")),
+    ];
+    for path in ["oled.bus", "sensor.matrix.bus"] {
+        assert_eq!(str_at(path), "i2c1", "{path}");
+    }
+    let mut seen = BTreeMap::new();
+    for (device, address) in i2c {
+        assert!(
+            (0x08..=0x77).contains(&address),
+            "{device}: 0x{address:02X} is not a 7-bit I2C device address"
+        );
+        if let Some(other) = seen.insert(address, device) {
+            panic!("{device} and {other} both answer at I2C address 0x{address:02X}");
+        }
+    }
+    // SPI0: the NFC reader and the shift-register chain each have their own chip select.
+    let spi0 = map["spi0"].as_table().expect("[spi0]");
+    let mut selects = BTreeMap::new();
+    for device in ["nfc", "sensor.shift_chain"] {
+        assert_eq!(str_at(&format!("{device}.bus")), "spi0", "{device}.bus");
+        let cs = str_at(&format!("{device}.chip_select"));
+        assert!(spi0.contains_key(cs), "{device}: spi0 has no {cs}");
+        if let Some(other) = selects.insert(cs, device) {
+            panic!("{device} and {other} share SPI0 {cs}");
+        }
+    }
+    // The NFC multiplexer addresses at least one antenna per square.
+    let squares = int("board.columns") * int("board.rows");
+    assert!(int("nfc.mux.channels") >= squares);
+    assert_eq!(int("sensor.shift_chain.chips") * 8, squares);
+    assert_eq!(
+        int("sensor.matrix.rows") * int("sensor.matrix.columns"),
+        squares
+    );
+}
+
+/// The text inside every `<text>` element of an SVG file, unescaped.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find("<text") {
+        rest = &rest[start..];
+        let open = rest.find('>').expect("unclosed <text>") + 1;
+        let close = rest.find("</text>").expect("no </text>");
+        out.push(
+            rest[open..close]
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&"),
+        );
+        rest = &rest[close..];
+    }
+    out
+}
+
+/// Whether `text` mentions a numbered GPIO ("GPIO7"), as opposed to "GPIO" in prose.
+fn names_a_gpio(text: &str) -> bool {
+    text.match_indices("GPIO")
+        .any(|(i, _)| text[i + 4..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+#[test]
+fn every_signal_drawn_is_the_one_in_the_pin_map() {
+    let map = pinmap();
+    let signals = signals(&map);
+    let reserved = reserved(&map);
+    let spare = integers(&map, "spare");
+    let header: BTreeMap<i64, i64> = HEADER.into_iter().collect();
+    let mut drawn = BTreeSet::new();
+    let mut problems = Vec::new();
+    let mut files: Vec<PathBuf> = fs::read_dir(root().join("schematics"))
+        .expect("schematics/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 5,
+        "expected the five diagrams, found {files:?}"
+    );
+    for file in &files {
+        let svg = fs::read_to_string(file).expect("readable SVG");
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let mut labels = 0;
+        for text in svg_texts(&svg) {
+            let parts: Vec<&str> = text.split(" · ").collect();
+            let pin = |s: &str| s.strip_prefix("pin ").and_then(|n| n.parse::<i64>().ok());
+            match parts.as_slice() {
+                [signal, gpio, header_pin] if gpio.starts_with("GPIO") => {
+                    labels += 1;
+                    let gpio: i64 = gpio[4..].parse().expect("GPIO number");
+                    let Some(header_pin) = pin(header_pin) else {
+                        problems.push(format!("{name}: `{text}`: no header pin"));
+                        continue;
+                    };
+                    if header.get(&gpio) != Some(&header_pin) {
+                        problems.push(format!("{name}: `{text}`: GPIO{gpio} is not that pin"));
+                    }
+                    match *signal {
+                        "RESERVED" if reserved.contains_key(&gpio) => {}
+                        "SPARE" if spare.contains(&gpio) => {}
+                        _ => match signals.iter().find(|s| s.name == *signal) {
+                            Some(s) if s.gpio == gpio => {
+                                drawn.insert(s.name.clone());
+                            }
+                            Some(s) => problems.push(format!(
+                                "{name}: `{text}`: the pin map has {} on GPIO{}",
+                                s.name, s.gpio
+                            )),
+                            None => problems
+                                .push(format!("{name}: `{text}`: {signal} is not in the pin map")),
+                        },
+                    }
+                }
+                [rail, header_pin] if pin(header_pin).is_some() => {
+                    labels += 1;
+                    let header_pin = pin(header_pin).unwrap();
+                    match POWER.iter().find(|(r, _)| r == rail) {
+                        Some((_, pins)) if pins.contains(&header_pin) => {}
+                        _ => problems.push(format!("{name}: `{text}`: not a {rail} pin")),
+                    }
+                }
+                _ if names_a_gpio(&text) => problems.push(format!(
+                    "{name}: `{text}` names a GPIO outside a `NAME · GPIOn · pin p` label"
+                )),
+                _ => {}
+            }
+        }
+        if labels == 0 {
+            problems.push(format!("{name}: no pin labels"));
+        }
+    }
+    for s in &signals {
+        if !drawn.contains(&s.name) {
+            problems.push(format!("{} ({}) is in no diagram", s.name, s.path));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_default_configuration_matches_the_pin_map() {
+    let map = pinmap();
+    let config = load("firmware/debian/umpire.toml");
+    let mut problems = Vec::new();
+
+    // Every hardware setting in the configuration is what the pin map says.
+    fn walk(prefix: &str, table: &Table, map: &Table, problems: &mut Vec<String>) {
+        for (key, value) in table {
+            let path = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            if let Value::Table(inner) = value {
+                walk(&path, inner, map, problems);
+                continue;
+            }
+            if CONFIG_ONLY.contains(&path.as_str()) {
+                continue;
+            }
+            let expected = match lookup(map, &path) {
+                Some(Value::Table(signal)) if signal.contains_key("gpio") => &signal["gpio"],
+                Some(other) => other,
+                None => {
+                    problems.push(format!("umpire.toml: {path} is not in the pin map"));
+                    continue;
+                }
+            };
+            if value != expected {
+                problems.push(format!(
+                    "umpire.toml: {path} = {value}, but the pin map says {expected}"
+                ));
+            }
+        }
+    }
+    for (section, value) in &config {
+        // Sections the pin map does not describe (the journal) are not wiring.
+        if let (Some(_), Value::Table(inner)) = (map.get(section), value) {
+            walk(section, inner, &map, &mut problems);
+        }
+    }
+
+    // Every signal the firmware drives or reads is configured (bus pins are the kernel's).
+    for s in signals(&map) {
+        if s.path.starts_with("i2c1.") || s.path.starts_with("spi0.") {
+            continue;
+        }
+        if lookup(&config, &s.path).is_none() {
+            problems.push(format!(
+                "umpire.toml lacks {} = {} ({})",
+                s.path, s.gpio, s.name
+            ));
+        }
+    }
+
+    // The chosen sensor is one the pin map describes.
+    let kind = lookup(&config, "sensor.kind").and_then(Value::as_str);
+    let options = map["sensor"].as_table().expect("[sensor]");
+    match kind {
+        Some(kind) if options.contains_key(kind) => {}
+        other => problems.push(format!(
+            "umpire.toml: sensor.kind = {other:?}, not one of {:?}",
+            options.keys().collect::<Vec<_>>()
+        )),
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_journal_directory_is_the_units_state_directory() {
+    let config = load("firmware/debian/umpire.toml");
+    let unit = fs::read_to_string(root().join("firmware/debian/umpire.service")).expect("unit");
+    let dir = lookup(&config, "journal.dir").and_then(Value::as_str);
+    assert!(unit.lines().any(|l| l.trim() == "StateDirectory=umpire"));
+    assert_eq!(dir, Some("/var/lib/umpire"), "StateDirectory=umpire");
+}
