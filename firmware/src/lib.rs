@@ -10,6 +10,7 @@ pub mod display;
 pub mod doctor;
 pub mod drivers;
 pub mod journal;
+pub mod pipeline;
 pub mod platform;
 pub mod referee;
 pub mod screens;

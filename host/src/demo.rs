@@ -151,16 +151,31 @@ pub fn run(demo: &Demo, out: &mut impl Write) -> Result<Summary, Error> {
     run_with_journal(demo, out).map(|(summary, _)| summary)
 }
 
+/// Everything a demo game leaves behind.
+#[derive(Debug)]
+pub struct Played {
+    /// How the game went.
+    pub summary: Summary,
+    /// The referee's journal (the bytes of its file).
+    pub journal: Vec<u8>,
+    /// OLED frames written.
+    pub frames: u32,
+    /// Every input the simulated board fed its sensing model, from the first button press: a
+    /// fresh [`firmware::pipeline::Pipeline`] fed these plays the same game.
+    pub inputs: Vec<crate::sim::Sensed>,
+}
+
 /// Like [`run`], also returning the referee's journal of the game (the bytes of its file).
 ///
 /// # Errors
 /// As [`run`].
 pub fn run_with_journal(demo: &Demo, out: &mut impl Write) -> Result<(Summary, Vec<u8>), Error> {
-    run_with_frames(demo, None, out).map(|(summary, journal, _)| (summary, journal))
+    run_with_frames(demo, None, out).map(|p| (p.summary, p.journal))
 }
 
 /// Like [`run_with_journal`], also writing every OLED frame the umpire shows as a PNG into
-/// `frames` (`00001.png`, `00002.png`, ...; see [`crate::frames`]). Returns how many were written.
+/// `frames` (`00001.png`, `00002.png`, ...; see [`crate::frames`]), and recording every sensed
+/// input.
 ///
 /// # Errors
 /// As [`run`]; a frame that cannot be written is [`Error::Write`].
@@ -168,7 +183,7 @@ pub fn run_with_frames(
     demo: &Demo,
     frames: Option<&Path>,
     out: &mut impl Write,
-) -> Result<(Summary, Vec<u8>, u32), Error> {
+) -> Result<Played, Error> {
     let options = demo.rules.options(demo.variant);
     let mut rng = Pcg64Mcg::seed_from_u64(demo.seed);
     let mut setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
@@ -184,6 +199,7 @@ pub fn run_with_frames(
     };
     let mut table = SimTable::new(config, demo.seed, false)
         .map_err(|p| Error::Table(format!("the simulated board's layout: {p}")))?;
+    table.board.record();
     let mut oled = Oled {
         print: !demo.quiet,
         frames,
@@ -335,7 +351,12 @@ pub fn run_with_frames(
         .journal()
         .map(|j| j.store().as_bytes().to_vec())
         .unwrap_or_default();
-    Ok((summary, journal, oled.written))
+    Ok(Played {
+        summary,
+        journal,
+        frames: oled.written,
+        inputs: table.board.take_recording(),
+    })
 }
 
 fn hand(e: HandError) -> Error {

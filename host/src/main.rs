@@ -158,7 +158,9 @@ fn main() -> anyhow::Result<()> {
                 // `umpire-sim demo classic | head` closes the pipe early: not an error.
                 Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
                 Err(e) => Err(e).context("the demo failed")?,
-                Ok((_, journal, frames)) => {
+                Ok(demo::Played {
+                    journal, frames, ..
+                }) => {
                     if let Some(dir) = &args.frames {
                         eprintln!("{frames} OLED frames written to {}", dir.display());
                     }

@@ -60,6 +60,22 @@ pub struct SimBoard {
     now: Millis,
     /// When a switch last changed: frames are scanned around changes, ticks in between.
     last_change: Millis,
+    /// Every input fed to the sensing model, while recording.
+    recording: Option<Vec<Sensed>>,
+}
+
+/// One input the simulated board fed its sensing model: what a real board's scan loop would
+/// feed. Recorded, they replay a whole game through [`firmware::pipeline::Pipeline`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sensed {
+    /// A scan of the switches.
+    Frame(OccupancyFrame),
+    /// A tag read the model asked for.
+    Tag(firmware::sensing::SensorInput),
+    /// A button press.
+    Press(ButtonPress),
+    /// Time passing with no scan.
+    Tick(Millis),
 }
 
 impl SimBoard {
@@ -79,7 +95,27 @@ impl SimBoard {
             tags: BTreeMap::new(),
             now: Millis(0),
             last_change: Millis(0),
+            recording: None,
         })
+    }
+
+    /// Starts recording every input fed to the sensing model.
+    pub fn record(&mut self) {
+        self.recording = Some(Vec::new());
+    }
+
+    /// The inputs recorded so far (recording goes on).
+    pub fn take_recording(&mut self) -> Vec<Sensed> {
+        self.recording
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn log(&mut self, input: Sensed) {
+        if let Some(r) = self.recording.as_mut() {
+            r.push(input);
+        }
     }
 
     /// The time now.
@@ -137,22 +173,27 @@ impl SimBoard {
         while self.now.0 < end {
             self.now = Millis((self.now.0 + SCAN_MS).min(end));
             if self.now.since(self.last_change) <= 4 * SCAN_MS {
-                events.extend(self.sensing.feed(OccupancyFrame {
+                let frame = OccupancyFrame {
                     at: self.now,
                     occupied: self.occupied,
-                }));
+                };
+                self.log(Sensed::Frame(frame));
+                events.extend(self.sensing.feed(frame));
                 for cell in self.sensing.tag_reads_wanted() {
                     let place = self.sensing.layout().place(cell);
                     let result = place
                         .and_then(|p| self.tags.get(&p).copied())
                         .ok_or(firmware::sensing::TagFailure::NoTag);
-                    events.extend(self.sensing.feed(TagRead {
+                    let read = TagRead {
                         at: self.now,
                         cell,
                         result,
-                    }));
+                    };
+                    self.log(Sensed::Tag(read.into()));
+                    events.extend(self.sensing.feed(read));
                 }
             } else {
+                self.log(Sensed::Tick(self.now));
                 events.extend(self.sensing.tick(self.now));
             }
         }
@@ -161,10 +202,17 @@ impl SimBoard {
 
     /// Presses `button` now.
     pub fn press(&mut self, button: Button) -> Vec<BoardEvent> {
-        self.sensing.feed(ButtonPress {
+        let press = ButtonPress {
             at: self.now,
             button,
-        })
+        };
+        self.log(Sensed::Press(press));
+        self.sensing.feed(press)
+    }
+
+    /// The sensor layout (a 10x10 grid, cell = row * 10 + column).
+    pub fn layout(&self) -> &firmware::sensing::SensorLayout {
+        self.sensing.layout()
     }
 }
 

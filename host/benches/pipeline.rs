@@ -1,0 +1,150 @@
+//! The umpire's whole pipeline per sensed input: an occupancy frame (or a tick, a button press)
+//! in, through the sensing model and the referee, the decision and the OLED screen out, drawn
+//! into a frame buffer and diffed against the last one for the bytes to push.
+//!
+//! Workload: the sensed inputs of complete simulated demo games (scans every 10 ms around each
+//! change, set-up by rank groups, every move by lifting and placing), replayed into a fresh
+//! pipeline. Run with `cargo bench -p umpire-host --bench pipeline`.
+
+use std::hint::black_box;
+
+use boards::stratego::Variant;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use firmware::journal::MemStore;
+use firmware::pipeline::Pipeline;
+use firmware::referee::{Referee, RefereeConfig, SeededChance};
+use firmware::screens::{diff_regions, render, wire_bytes, Frame};
+use firmware::sensing::{Sensing, SensingConfig, SensorInput, SensorLayout};
+use host::demo::{run_with_frames, Demo};
+use host::sim::{Sensed, SimBoard};
+
+struct Recorded {
+    seed: u64,
+    inputs: Vec<Sensed>,
+}
+
+/// Plays one recorded game; returns the bytes the OLED updates would cost.
+fn replay(layout: &SensorLayout, game: &Recorded, draw: bool) -> usize {
+    let referee = Referee::new(
+        RefereeConfig::default(),
+        SeededChance::new(game.seed),
+        || Ok(MemStore::new()),
+    );
+    let mut pipeline = Pipeline::new(
+        Sensing::new(layout.clone(), SensingConfig::default()),
+        referee,
+    );
+    let mut shown = Frame::new();
+    let mut bytes = 0;
+    let mut inputs = game.inputs.iter().peekable();
+    while let Some(input) = inputs.next() {
+        match input {
+            Sensed::Frame(frame) => {
+                let mut tags: Vec<SensorInput> = Vec::new();
+                while let Some(Sensed::Tag(t)) = inputs.peek() {
+                    tags.push(t.clone());
+                    inputs.next();
+                }
+                pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
+            }
+            Sensed::Tag(_) => {}
+            Sensed::Press(p) => {
+                pipeline.press(p.at, p.button);
+            }
+            Sensed::Tick(at) => {
+                pipeline.idle(*at);
+            }
+        }
+        if let Some(screen) = pipeline.new_screen() {
+            if draw {
+                let frame = render(screen);
+                bytes += wire_bytes(&diff_regions(&shown, &frame));
+                shown = frame;
+            }
+        }
+    }
+    bytes
+}
+
+fn pipeline(c: &mut Criterion) {
+    let layout = SimBoard::stratego(false).expect("layout").layout().clone();
+    let games: Vec<Recorded> = (1..=3)
+        .map(|seed| Recorded {
+            seed,
+            inputs: run_with_frames(&Demo::new(Variant::Classic, seed), None, &mut Vec::new())
+                .expect("demo plays")
+                .inputs,
+        })
+        .collect();
+    let inputs: usize = games.iter().map(|g| g.inputs.len()).sum();
+    let mut group = c.benchmark_group("pipeline");
+    group.throughput(Throughput::Elements(inputs as u64));
+    group.sample_size(10);
+    group.bench_function("sensed_input_to_decision", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|g| replay(&layout, g, false))
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("sensed_input_to_decision_and_oled_diff", |b| {
+        b.iter(|| {
+            black_box(
+                games
+                    .iter()
+                    .map(|g| replay(&layout, g, true))
+                    .sum::<usize>(),
+            )
+        })
+    });
+    group.finish();
+
+    // Drawing and diffing alone, per screen change: the part of a decision's cost that only
+    // arises when the OLED changes.
+    let mut screens = Vec::new();
+    for g in &games {
+        let referee = Referee::new(RefereeConfig::default(), SeededChance::new(g.seed), || {
+            Ok(MemStore::new())
+        });
+        let mut p = Pipeline::new(
+            Sensing::new(layout.clone(), SensingConfig::default()),
+            referee,
+        );
+        for input in &g.inputs {
+            match input {
+                Sensed::Frame(f) => {
+                    p.scan(f.at, f.occupied, |_| Vec::new());
+                }
+                Sensed::Press(b) => {
+                    p.press(b.at, b.button);
+                }
+                Sensed::Tick(at) => {
+                    p.idle(*at);
+                }
+                Sensed::Tag(_) => {}
+            }
+            if let Some(screen) = p.new_screen() {
+                screens.push(screen.clone());
+            }
+        }
+    }
+    let mut group = c.benchmark_group("oled");
+    group.throughput(Throughput::Elements(screens.len() as u64));
+    group.bench_function("render_and_diff_per_screen_change", |b| {
+        b.iter(|| {
+            let mut shown = Frame::new();
+            let mut bytes = 0;
+            for screen in &screens {
+                let frame = render(screen);
+                bytes += wire_bytes(&diff_regions(&shown, &frame));
+                shown = frame;
+            }
+            black_box(bytes)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);

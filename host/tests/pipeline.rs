@@ -1,0 +1,68 @@
+//! The firmware's `Pipeline` (sensing model + referee, as the `umpire` service runs them) fed the
+//! inputs a simulated demo game recorded plays exactly the same game: the same journal, byte for
+//! byte, and the same last screen.
+
+use boards::stratego::Variant;
+use firmware::journal::{MemStore, Store};
+use firmware::pipeline::Pipeline;
+use firmware::referee::{Referee, RefereeConfig, SeededChance};
+use firmware::sensing::{Sensing, SensingConfig, SensorInput};
+use host::demo::{run_with_frames, Demo};
+use host::sim::{Sensed, SimBoard};
+
+fn replay(seed: u64, variant: Variant) {
+    let demo = Demo::new(variant, seed);
+    let played = run_with_frames(&demo, None, &mut Vec::new()).expect("demo plays");
+    assert!(played.inputs.len() > 1000, "a whole game was recorded");
+    let layout = SimBoard::stratego(false).expect("layout").layout().clone();
+    let referee = Referee::new(RefereeConfig::default(), SeededChance::new(seed), || {
+        Ok(MemStore::new())
+    });
+    let mut pipeline = Pipeline::new(Sensing::new(layout, SensingConfig::default()), referee);
+    let mut inputs = played.inputs.iter().peekable();
+    let mut screens = 0;
+    while let Some(input) = inputs.next() {
+        match input {
+            Sensed::Frame(frame) => {
+                let mut tags: Vec<SensorInput> = Vec::new();
+                while let Some(Sensed::Tag(t)) = inputs.peek() {
+                    tags.push(t.clone());
+                    inputs.next();
+                }
+                pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
+            }
+            Sensed::Tag(_) => panic!("a tag read without its frame"),
+            Sensed::Press(p) => {
+                pipeline.press(p.at, p.button);
+            }
+            Sensed::Tick(at) => {
+                pipeline.idle(*at);
+            }
+        }
+        if pipeline.new_screen().is_some() {
+            screens += 1;
+        }
+    }
+    let journal = pipeline
+        .referee()
+        .journal()
+        .expect("a game was journaled")
+        .store()
+        .as_bytes()
+        .to_vec();
+    assert_eq!(journal, played.journal, "seed {seed}: same journal");
+    assert!(pipeline.referee().is_over(), "seed {seed}: the game ended");
+    assert!(screens > 100, "seed {seed}: {screens} screens");
+}
+
+#[test]
+fn the_pipeline_plays_recorded_classic_games_exactly() {
+    for seed in 1..=3 {
+        replay(seed, Variant::Classic);
+    }
+}
+
+#[test]
+fn the_pipeline_plays_a_recorded_duel_exactly() {
+    replay(4, Variant::Duel);
+}
