@@ -42,7 +42,7 @@ fn replay(layout: &SensorLayout, game: &Recorded, draw: bool) -> usize {
             Sensed::Frame(frame) => {
                 let mut tags: Vec<SensorInput> = Vec::new();
                 while let Some(Sensed::Tag(t)) = inputs.peek() {
-                    tags.push(t.clone());
+                    tags.push(*t);
                     inputs.next();
                 }
                 pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));

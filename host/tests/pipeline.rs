@@ -3,7 +3,7 @@
 //! byte, and the same last screen.
 
 use boards::stratego::Variant;
-use firmware::journal::{MemStore, Store};
+use firmware::journal::MemStore;
 use firmware::pipeline::Pipeline;
 use firmware::referee::{Referee, RefereeConfig, SeededChance};
 use firmware::sensing::{Sensing, SensingConfig, SensorInput};
@@ -26,7 +26,7 @@ fn replay(seed: u64, variant: Variant) {
             Sensed::Frame(frame) => {
                 let mut tags: Vec<SensorInput> = Vec::new();
                 while let Some(Sensed::Tag(t)) = inputs.peek() {
-                    tags.push(t.clone());
+                    tags.push(*t);
                     inputs.next();
                 }
                 pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
