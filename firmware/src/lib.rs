@@ -15,5 +15,6 @@ pub mod platform;
 pub mod referee;
 pub mod screens;
 pub mod sensing;
+pub mod service;
 pub mod sim;
 pub mod ui;
