@@ -15,6 +15,7 @@ pub mod game;
 pub mod geometry;
 pub mod seat;
 pub mod stratego;
+pub mod waterloo;
 
 pub use game::{Actor, Game, Problems, Status};
 pub use seat::{BySeat, Seat};
