@@ -499,6 +499,8 @@ pub struct Waterloo {
     held: Vec<Unit>,
     off: BySeat<Vec<OffBoard>>,
     pub(crate) dead: BySeat<Vec<Unit>>,
+    /// Pieces counted as lost before the position began ([`Waterloo::from_position`]).
+    lost_before: BySeat<u8>,
     pub(crate) pool: Vec<Unit>,
     pub(crate) prussians_coming: Option<bool>,
     pub(crate) retreat: BySeat<Option<Flank>>,
@@ -625,6 +627,13 @@ impl Waterloo {
     /// Pieces of `seat`'s armies eliminated so far.
     pub fn dead(&self, seat: Seat) -> &[Unit] {
         &self.dead[seat]
+    }
+
+    /// Pieces of `seat`'s armies eliminated in this game (not those counted lost before a
+    /// position given to [`Waterloo::from_position`]).
+    pub fn casualties(&self, seat: Seat) -> &[Unit] {
+        let d = &self.dead[seat];
+        &d[usize::from(self.lost_before[seat]).min(d.len())..]
     }
 
     /// French pieces held back ("Start the battle early!") until 11:00.
@@ -1223,6 +1232,7 @@ impl Waterloo {
             held,
             off: BySeat::default(),
             dead: BySeat::default(),
+            lost_before: BySeat::default(),
             pool,
             retreat: BySeat::default(),
             tile_strength,
@@ -1777,6 +1787,99 @@ impl Waterloo {
             out.push('\n');
         }
         out
+    }
+}
+
+impl Waterloo {
+    /// A game from a position later in a battle (for tests, puzzles and resuming): pieces may
+    /// stand anywhere on the board, Prussians included among the Allied placements; `reserve`
+    /// lists each seat's pieces in reserve; every other piece counts as eliminated earlier
+    /// (Prussians not placed are still to be drawn). No commander is required. The game then
+    /// starts as usual (lines of retreat first).
+    ///
+    /// # Errors
+    /// Every problem: squares off the board or taken twice, units of the wrong army, more of a
+    /// unit than the army has.
+    pub fn from_position(
+        options: Options,
+        placements: &BySeat<Vec<(Cell, Unit)>>,
+        reserve: &BySeat<Vec<Unit>>,
+    ) -> Result<Waterloo, Problems<SetupProblem>> {
+        let mut problems = Vec::new();
+        let mut taken: Vec<Cell> = Vec::new();
+        for seat in [ALLIED, FRENCH] {
+            for &(cell, unit) in &placements[seat] {
+                if seat_of(unit.army()) != seat {
+                    problems.push(SetupProblem::WrongArmy { seat, unit });
+                } else if !options.layout.contains(cell) {
+                    problems.push(SetupProblem::OutsideZone { seat, cell });
+                } else if taken.contains(&cell) {
+                    problems.push(SetupProblem::SquareTwice { seat, cell });
+                } else {
+                    taken.push(cell);
+                }
+            }
+            for &unit in Unit::ALL {
+                if seat_of(unit.army()) != seat {
+                    continue;
+                }
+                let placed = placements[seat].iter().filter(|(_, u)| *u == unit).count()
+                    + reserve[seat].iter().filter(|u| **u == unit).count();
+                if placed > usize::from(unit.count())
+                    || (reserve[seat].contains(&unit) && unit.army() == Army::Prussian)
+                {
+                    problems.push(SetupProblem::TooMany {
+                        seat,
+                        unit,
+                        placed: u8::try_from(placed).unwrap_or(u8::MAX),
+                        max: unit.count(),
+                    });
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Problems(problems));
+        }
+        let mut plain = Setup::default();
+        let mut prussians = Vec::new();
+        for seat in [ALLIED, FRENCH] {
+            for &(cell, unit) in &placements[seat] {
+                if unit.army() == Army::Prussian {
+                    prussians.push((cell, unit));
+                } else {
+                    plain.placements[seat].push((cell, unit));
+                }
+            }
+        }
+        let mut g = Waterloo::new_game(options, &plain);
+        for seat in [ALLIED, FRENCH] {
+            let mut kept = Vec::new();
+            for &u in g.reserve[seat]
+                .iter()
+                .chain(g.held.iter().filter(|_| seat == FRENCH))
+            {
+                let wanted = reserve[seat].iter().filter(|x| **x == u).count();
+                let have = kept.iter().filter(|x| **x == u).count();
+                if have < wanted {
+                    kept.push(u);
+                } else {
+                    g.dead[seat].push(u);
+                }
+            }
+            g.reserve[seat] = kept;
+        }
+        g.held.clear();
+        g.lost_before = g
+            .dead
+            .clone()
+            .map(|d| u8::try_from(d.len()).unwrap_or(u8::MAX));
+        for (cell, unit) in prussians {
+            if let Some(k) = g.pool.iter().position(|&u| u == unit) {
+                g.pool.remove(k);
+            }
+            g.set(cell, Some(Placed::new(unit)));
+        }
+        Ok(g)
     }
 }
 
