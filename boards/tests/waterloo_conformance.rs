@@ -285,9 +285,55 @@ fn limited(mut o: Options) -> Options {
     o
 }
 
+fn ended(t: &Tally, what: &str) -> bool {
+    t.reasons.iter().any(|(r, _)| r.contains(what))
+}
+
 #[test]
 fn basic_random_games() {
-    let t = run("basic", limited(Options::new(Version::Basic)), 300, 1);
+    let t = run("basic", limited(Options::new(Version::Basic)), 500, 1);
+    assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0 && t.fires > 0);
+    assert!(ended(&t, "LinesOfRetreat") && ended(&t, "NoCommanders"));
+}
+
+#[test]
+fn standard_random_games() {
+    let t = run(
+        "standard",
+        limited(Options::new(Version::Standard)),
+        500,
+        100_000,
+    );
     assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0);
-    assert!(t.reasons.iter().any(|(r, _)| r.contains("LinesOfRetreat")));
+    assert!(ended(&t, "CommanderInChief"));
+}
+
+#[test]
+fn expert_random_games() {
+    let t = run(
+        "expert",
+        limited(Options::new(Version::Expert)),
+        500,
+        200_000,
+    );
+    assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0);
+    assert!(ended(&t, "CommanderInChief"));
+}
+
+#[test]
+fn scenario_random_games() {
+    let mut early = limited(Options::new(Version::Expert));
+    early.early_start = true;
+    let t = run("early start", early, 200, 300_000);
+    assert!(t.prussians > 0);
+    let mut uncertain = limited(Options::new(Version::Expert));
+    uncertain.prussians_uncertain = true;
+    run("where are the Prussians", uncertain, 200, 400_000);
+    let mut mud = limited(Options::new(Version::Standard));
+    mud.mud = true;
+    mud.layout = boards::waterloo::Layout::parse(
+        "mud.a: e5 f5 e6 f6\nmud.b: i3 j3\nhill.left: b2 c2 b3 c3\nbuilding.farm: k8 l8 k9 l9\n",
+    )
+    .expect("custom layout");
+    run("mud and a custom battlefield", mud, 200, 500_000);
 }

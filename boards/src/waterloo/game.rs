@@ -652,6 +652,9 @@ impl Waterloo {
 
     fn tile_kind(&self, c: Cell) -> Option<(usize, TileKind)> {
         let (i, t) = self.layout().tile_at(c)?;
+        if !self.options.uses(t.kind) {
+            return None;
+        }
         match t.kind {
             TileKind::Building | TileKind::Village if self.tile_strength[i] == 0 => None,
             k => Some((i, k)),
@@ -1262,7 +1265,9 @@ impl Waterloo {
     /// Ownership flags: a side that holds every square of a building owns it.
     fn update_owners(&mut self) {
         for i in 0..self.layout().tiles.len() {
-            if self.layout().tiles[i].kind != TileKind::Building || self.tile_strength[i] == 0 {
+            let kind = self.layout().tiles[i].kind;
+            if kind != TileKind::Building || !self.options.uses(kind) || self.tile_strength[i] == 0
+            {
                 continue;
             }
             for seat in [ALLIED, FRENCH] {

@@ -150,7 +150,7 @@ impl Layout {
         }
     }
 
-    /// The tile covering `c`, if any (of the kinds `keep` accepts).
+    /// The tile covering `c`, if any.
     pub fn tile_at(&self, c: Cell) -> Option<(usize, &Tile)> {
         self.tiles
             .iter()

@@ -115,6 +115,9 @@ pub struct Options {
     pub early_start: bool,
     /// "Where are the Prussians?": the die at turn 9 decides whether they come.
     pub prussians_uncertain: bool,
+    /// The mud tiles of the layout are on the board (extra scenario; "Create your own
+    /// battlefield" is a layout file with tiles wherever the players choose).
+    pub mud: bool,
     /// Ruling: the game turn whose start brings the Prussians onto the board (the rulebook:
     /// "after the 12th turn", so 13).
     pub prussian_turn: u16,
@@ -131,23 +134,26 @@ pub struct Options {
 impl Options {
     /// `version` on the default board with the rulebook's numbers and no scenario.
     pub fn new(version: Version) -> Options {
-        let layout = Layout::standard();
         Options {
             version,
-            layout: if version == Version::Basic {
-                Layout {
-                    tiles: alloc::vec::Vec::new(),
-                    ..layout
-                }
-            } else {
-                layout
-            },
+            layout: Layout::standard(),
             early_start: false,
             prussians_uncertain: false,
+            mud: false,
             prussian_turn: 13,
             prussians_per_turn: 2,
             max_reserve: 10,
             last_turn: None,
+        }
+    }
+
+    /// Whether a tile of `kind` is in play: buildings and hills from the Standard game, the
+    /// village (Plancenoit) in the Expert game, mud with [`Options::mud`].
+    pub fn uses(&self, kind: TileKind) -> bool {
+        match kind {
+            TileKind::Building | TileKind::Hill => self.version != Version::Basic,
+            TileKind::Village => self.version == Version::Expert,
+            TileKind::Mud => self.mud,
         }
     }
 

@@ -117,7 +117,7 @@ pub enum SetupProblem {
         /// Where.
         cell: Cell,
     },
-    /// Expert game: Hougoumont must hold (at least) two Allied infantry.
+    /// Expert game: Hougoumont must hold exactly two Allied infantry at the start.
     HougoumontGarrison {
         /// How many Allied infantry stand in it.
         infantry: u8,
@@ -197,7 +197,16 @@ impl Setup {
                     problems.push(SetupProblem::WrongArmy { seat, unit });
                     continue;
                 }
-                if !layout.contains(cell) || !layout.in_setup_rows(seat, cell) {
+                // Expert: "The Terrain tile Hougemont in the middle of the board ... is occupied
+                // by two Allied Infantry pieces at the start of the game!"
+                let garrison = options.version == Version::Expert
+                    && seat == ALLIED
+                    && unit.class().is_infantry()
+                    && layout
+                        .tiles
+                        .iter()
+                        .any(|t| t.name == "hougoumont" && t.cells.contains(&cell));
+                if !layout.contains(cell) || !(garrison || layout.in_setup_rows(seat, cell)) {
                     problems.push(SetupProblem::OutsideZone { seat, cell });
                     continue;
                 }
@@ -206,7 +215,8 @@ impl Setup {
                     continue;
                 }
                 taken.push(cell);
-                if let Some((_, tile)) = layout.tile_at(cell) {
+                if let Some((_, tile)) = layout.tile_at(cell).filter(|(_, t)| options.uses(t.kind))
+                {
                     match tile.kind {
                         TileKind::Building if !unit.class().is_infantry() => {
                             problems.push(SetupProblem::BarredFromBuilding { seat, cell, unit })
@@ -252,7 +262,7 @@ impl Setup {
                     .iter()
                     .filter(|(c, u)| h.cells.contains(c) && u.class().is_infantry())
                     .count();
-                if infantry < 2 {
+                if infantry != 2 {
                     problems.push(SetupProblem::HougoumontGarrison {
                         infantry: infantry as u8,
                     });
@@ -307,7 +317,11 @@ impl Setup {
                     off += 1;
                     continue;
                 }
-                let fits = |c: &Cell| match layout.tile_at(*c).map(|(_, t)| t.kind) {
+                let fits = |c: &Cell| match layout
+                    .tile_at(*c)
+                    .map(|(_, t)| t.kind)
+                    .filter(|k| options.uses(*k))
+                {
                     Some(TileKind::Building) => unit.class().is_infantry(),
                     Some(TileKind::Mud) => unit.class() != Class::Artillery,
                     _ => true,
