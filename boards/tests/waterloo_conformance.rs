@@ -18,8 +18,8 @@
 use boards::game::replay;
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
-    Action, Army, ChanceAction, DieFace, EndReason, Event, Options, Seen, Setup, Unit, Version,
-    Waterloo, ALLIED, FRENCH,
+    Action, Army, ChanceAction, DieFace, EndReason, Event, Options, PursuitEvent, Seen, Setup,
+    Unit, Version, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, Game, Status};
 use rand::{Rng, SeedableRng};
@@ -36,6 +36,7 @@ struct Tally {
     withdrawals: usize,
     prussians: usize,
     fires: usize,
+    pursuits: usize,
     reasons: Vec<(String, usize)>,
 }
 
@@ -110,7 +111,9 @@ fn conserved(g: &Waterloo, ctx: &str) {
             + of(&mut g.held_back().iter().copied())
             + of(&mut g.off_board(seat))
             + of(&mut g.dead(seat).iter().copied())
-            + of(&mut g.prussian_pool().iter().copied());
+            + of(&mut g.prussian_pool().iter().copied())
+            + of(&mut g.pursuit_cavalry(seat).iter().map(|(u, _)| *u))
+            + of(&mut g.set_aside(seat).iter().copied());
         assert_eq!(total, Unit::army_size(army), "{ctx}: {army} not conserved");
     }
 }
@@ -173,6 +176,11 @@ fn observe(revealed: &mut [bool], g: &Waterloo, events: &[Event], tally: &mut Ta
                 revealed[l.index(to)] = false;
                 tally.prussians += 1;
             }
+            Event::Pursuit(PursuitEvent::CutDown { cell, .. } | PursuitEvent::Saved { cell }) => {
+                revealed[l.index(cell)] = false;
+                tally.pursuits += 1;
+            }
+            Event::Pursuit(_) => tally.pursuits += 1,
             Event::Rolled(_) => tally.dice += 1,
             Event::Fired { .. } => tally.fires += 1,
             _ => {}
@@ -267,7 +275,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
         }
     }
     eprintln!(
-        "{name}: {} games, {} actions, {} dice, {} frenzies, {} withdrawals, {} Prussians, {} fires, ends {:?}",
+        "{name}: {} games, {} actions, {} dice, {} frenzies, {} withdrawals, {} Prussians, {} fires, {} pursuit actions, ends {:?}",
         tally.games,
         tally.actions,
         tally.dice,
@@ -275,6 +283,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
         tally.withdrawals,
         tally.prussians,
         tally.fires,
+        tally.pursuits,
         tally.reasons
     );
     tally

@@ -130,6 +130,28 @@ pub enum Action {
     },
     /// End the turn, forfeiting any actions left (ruling: allowed).
     EndTurn,
+    /// The Pursuit: the victor's `cavalry` (set aside) cuts down the defeated infantry or
+    /// artillery on `target` (one action).
+    Pursue {
+        /// The pursuing cavalry (or commander).
+        cavalry: Unit,
+        /// The defeated piece on the board.
+        target: Cell,
+    },
+    /// The Pursuit: `cavalry` attacks the enemy cavalry `target`, both set aside; on a draw the
+    /// victor's cavalry wins (one action).
+    Charge {
+        /// The attacking cavalry.
+        cavalry: Unit,
+        /// The enemy cavalry.
+        target: Unit,
+    },
+    /// The Pursuit: the defeated player takes one of their infantry or artillery off the board,
+    /// saved (one action).
+    Save {
+        /// The piece.
+        from: Cell,
+    },
     /// A chance outcome.
     Chance(ChanceAction),
 }
@@ -149,6 +171,9 @@ impl fmt::Display for Action {
             Action::Enter { unit, to } => write!(f, "{unit} enters on {to}"),
             Action::TakeOff { from } => write!(f, "{from} off to regain strength"),
             Action::EndTurn => f.write_str("end of turn"),
+            Action::Pursue { cavalry, target } => write!(f, "{cavalry} pursues {target}"),
+            Action::Charge { cavalry, target } => write!(f, "{cavalry} charges {target}"),
+            Action::Save { from } => write!(f, "{from} saved"),
             Action::Chance(ChanceAction::Die(d)) => write!(f, "die: {d}"),
             Action::Chance(ChanceAction::Retreat(fl)) => write!(f, "line of retreat: {fl}"),
             Action::Chance(ChanceAction::Prussian(u)) => write!(f, "Prussian drawn: {u}"),
@@ -273,8 +298,41 @@ pub enum Event {
         /// Actions in this turn.
         actions: u8,
     },
+    /// An Expert retreat: the Pursuit begins with `victor` to act.
+    PursuitBegan {
+        /// The victor of the battle.
+        victor: Seat,
+    },
+    /// In the Pursuit, a piece was cut down, saved, or a cavalry charge decided.
+    Pursuit(PursuitEvent),
     /// The game ended.
     Ended(Status<EndReason>),
+}
+
+/// What happened in one action of the Pursuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PursuitEvent {
+    /// A defeated piece on the board was cut down.
+    CutDown {
+        /// Where it stood.
+        cell: Cell,
+        /// What it was.
+        unit: Unit,
+    },
+    /// A defeated piece was taken off the board, saved.
+    Saved {
+        /// Where it stood.
+        cell: Cell,
+    },
+    /// Cavalry against cavalry: the loser is eliminated.
+    Charge {
+        /// The attacking unit.
+        attacker: Unit,
+        /// The attacked unit.
+        defender: Unit,
+        /// Whether the attacker won.
+        attacker_won: bool,
+    },
 }
 
 /// What a played action did: the events in order.
@@ -295,6 +353,12 @@ pub enum EndReason {
     CommanderInChief,
     /// Nightfall: the turn limit of [`Options::last_turn`].
     Nightfall,
+    /// Expert: after the Pursuit, a casualty difference of 3 or less: indecisive (a draw).
+    Indecisive,
+    /// Expert: after the Pursuit, a difference of 4 to 9: a minor victory.
+    MinorVictory,
+    /// Expert: after the Pursuit, a difference of 10 or more: a major victory.
+    MajorVictory,
 }
 
 impl fmt::Display for EndReason {
@@ -304,6 +368,9 @@ impl fmt::Display for EndReason {
             EndReason::NoCommanders => "the commander and commander-in-chief were lost",
             EndReason::CommanderInChief => "the commander-in-chief was captured",
             EndReason::Nightfall => "night fell",
+            EndReason::Indecisive => "the pursuit was indecisive",
+            EndReason::MinorVictory => "a minor victory after the pursuit",
+            EndReason::MajorVictory => "a major victory after the pursuit",
         })
     }
 }
@@ -365,6 +432,8 @@ pub enum Illegal {
     Building(Cell),
     /// Artillery may not move onto mud.
     Mud(Cell),
+    /// In the Pursuit only cavalry pursue, charge, and the defeated save their pieces.
+    Pursuit,
 }
 
 impl fmt::Display for Illegal {
@@ -419,6 +488,9 @@ impl fmt::Display for Illegal {
                 "{c} is in a building: cavalry, commanders and artillery may not enter or attack it"
             ),
             Illegal::Mud(c) => write!(f, "{c} is mud: artillery cannot move onto it"),
+            Illegal::Pursuit => f.write_str(
+                "in the pursuit: the victor's cavalry pursues or charges, the defeated charge or save pieces; or end the turn",
+            ),
         }
     }
 }
@@ -472,6 +544,18 @@ struct PendingBattle {
     friendly: bool,
 }
 
+/// The Expert game's Pursuit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(crate) struct Pursuit {
+    pub(crate) victor: Seat,
+    /// Each seat's cavalry set aside, with its 'weakened' blocks (public).
+    pub(crate) cavalry: BySeat<Vec<(Unit, u8)>>,
+    /// Pieces set aside that take no part: commanders-in-chief, saved pieces.
+    pub(crate) aside: BySeat<Vec<Unit>>,
+    /// Whether the victor pursued or charged this turn.
+    acted: bool,
+}
+
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
@@ -518,6 +602,7 @@ pub struct Waterloo {
     /// Whether this Allied turn holds the Prussian fourth action.
     prussian_bonus: bool,
     battle: Option<PendingBattle>,
+    pub(crate) pursuit: Option<Pursuit>,
     pub(crate) phase: Phase,
     pub(crate) status: Status<EndReason>,
 }
@@ -634,6 +719,22 @@ impl Waterloo {
     pub fn casualties(&self, seat: Seat) -> &[Unit] {
         let d = &self.dead[seat];
         &d[usize::from(self.lost_before[seat]).min(d.len())..]
+    }
+
+    /// Expert: the victor of the Pursuit under way, if any.
+    pub fn pursuit_victor(&self) -> Option<Seat> {
+        self.pursuit.as_ref().map(|p| p.victor)
+    }
+
+    /// Expert: `seat`'s cavalry set aside for the Pursuit, with its 'weakened' blocks.
+    pub fn pursuit_cavalry(&self, seat: Seat) -> &[(Unit, u8)] {
+        self.pursuit.as_ref().map_or(&[], |p| &p.cavalry[seat])
+    }
+
+    /// Expert: `seat`'s pieces set aside in the Pursuit that take no part (commanders-in-chief,
+    /// saved pieces).
+    pub fn set_aside(&self, seat: Seat) -> &[Unit] {
+        self.pursuit.as_ref().map_or(&[], |p| &p.aside[seat])
     }
 
     /// French pieces held back ("Start the battle early!") until 11:00.
@@ -979,6 +1080,7 @@ impl Waterloo {
         let mut out = Vec::new();
         match self.phase {
             Phase::Over => {}
+            Phase::Act if self.pursuit.is_some() => self.pursuit_legal(&mut out),
             Phase::Act => {
                 let seat = self.current;
                 let mut mine = Vec::new();
@@ -1060,6 +1162,25 @@ impl Waterloo {
         }
         if self.phase != Phase::Act {
             return Err(Illegal::AwaitingChance);
+        }
+        let pursuit_action = matches!(
+            action,
+            Action::Pursue { .. } | Action::Charge { .. } | Action::Save { .. }
+        );
+        if self.pursuit.is_some() {
+            if *action == Action::EndTurn {
+                return Ok(());
+            }
+            let mut v = Vec::new();
+            self.pursuit_legal(&mut v);
+            return if v.contains(action) {
+                Ok(())
+            } else {
+                Err(Illegal::Pursuit)
+            };
+        }
+        if pursuit_action {
+            return Err(Illegal::Pursuit);
         }
         let layout = self.layout();
         let own = |c: Cell| -> Result<Placed, Illegal> {
@@ -1182,6 +1303,9 @@ impl Waterloo {
                 }
             }
             Action::Chance(_) => Err(Illegal::NotChance),
+            Action::Pursue { .. } | Action::Charge { .. } | Action::Save { .. } => {
+                Err(Illegal::Pursuit)
+            }
         }
     }
 }
@@ -1249,6 +1373,7 @@ impl Waterloo {
             drawn_this_turn: 0,
             prussian_bonus: false,
             battle: None,
+            pursuit: None,
             phase: Phase::Act,
             status: Status::Ongoing,
         };
@@ -1291,6 +1416,10 @@ impl Waterloo {
         self.drawn_this_turn = 0;
         self.prussian_bonus = false;
         if let Some(last) = self.options.last_turn {
+            if self.turn() > last as i16 && self.pursuit.is_some() {
+                self.finish_pursuit(ev);
+                return;
+            }
             if self.turn() > last as i16 {
                 self.finish(Status::Drawn {
                     reason: EndReason::Nightfall,
@@ -1330,6 +1459,24 @@ impl Waterloo {
     }
 
     fn continue_turn_start(&mut self, ev: &mut Events) {
+        if let Some(p) = &mut self.pursuit {
+            p.acted = false;
+            let victor = p.victor;
+            let seat = self.current;
+            self.actions = self.pursuit_actions(seat);
+            ev.push(Event::TurnBegan {
+                seat,
+                turn: self.turn(),
+                actions: self.actions,
+            });
+            self.phase = Phase::Act;
+            if !self.pursuit_open() || (self.actions == 0 && seat == victor) {
+                self.finish_pursuit(ev);
+            } else if self.actions == 0 {
+                self.end_turn(ev);
+            }
+            return;
+        }
         if self.prussian_die_due() {
             self.phase = Phase::PrussianDie;
             return;
@@ -1382,6 +1529,14 @@ impl Waterloo {
     }
 
     fn end_turn(&mut self, ev: &mut Events) {
+        if let Some(p) = &self.pursuit {
+            // "Once the victorious player no longer has or wishes to use any more cavalry
+            // pieces to continue the pursuit, the casualties on both sides are counted".
+            if self.current == p.victor && !p.acted {
+                self.finish_pursuit(ev);
+                return;
+            }
+        }
         self.half += 1;
         self.current = self.current.opponent();
         self.begin_turn(ev);
@@ -1395,9 +1550,265 @@ impl Waterloo {
             ev.push(Event::Ended(status));
             return;
         }
+        if let Some(loser) = self.retreat_forced() {
+            self.begin_pursuit(loser, ev);
+            return;
+        }
         self.phase = Phase::Act;
         if self.used >= self.actions {
             self.end_turn(ev);
+        }
+    }
+
+    /// Expert: "If the French player manages to put two units on the Allied left flank or Allied
+    /// right flank, this will lead to an Allied retreat" / "The occupation of the French left
+    /// flank, centre or right flank will lead to a French retreat." Returns the seat retreating.
+    fn retreat_forced(&self) -> Option<Seat> {
+        if self.options.version != Version::Expert || self.pursuit.is_some() {
+            return None;
+        }
+        for seat in [self.current, self.current.opponent()] {
+            let enemy = seat.opponent();
+            for f in Flank::ALL {
+                if enemy == ALLIED && f == Flank::Centre {
+                    continue;
+                }
+                let cells = &self.layout().retreat[enemy][f as usize];
+                if self.count_on(cells, seat) >= 2 {
+                    return Some(enemy);
+                }
+            }
+        }
+        None
+    }
+
+    fn begin_pursuit(&mut self, loser: Seat, ev: &mut Events) {
+        let victor = loser.opponent();
+        let mut p = Pursuit {
+            victor,
+            cavalry: BySeat::default(),
+            aside: BySeat::default(),
+            acted: false,
+        };
+        // "Both players take their remaining cavalry units off the board and set them aside"
+        // ("including the cavalry reserves"); "Napoleon and Wellington are taken off the board
+        // and set aside".
+        for i in 0..self.board.len() {
+            if let Some(piece) = self.board[i] {
+                match piece.unit.class() {
+                    Class::CommanderInChief => p.aside[piece.seat()].push(piece.unit),
+                    c if c.is_cavalry() => {
+                        p.cavalry[piece.seat()].push((piece.unit, piece.weakened))
+                    }
+                    _ => continue,
+                }
+                self.board[i] = None;
+            }
+        }
+        for seat in [ALLIED, FRENCH] {
+            let reserve = core::mem::take(&mut self.reserve[seat]);
+            for u in reserve {
+                if u.class().is_cavalry() {
+                    p.cavalry[seat].push((u, 0));
+                } else {
+                    self.reserve[seat].push(u);
+                }
+            }
+            let off = core::mem::take(&mut self.off[seat]);
+            for o in off {
+                if o.unit.class().is_cavalry() {
+                    p.cavalry[seat].push((o.unit, 0));
+                } else {
+                    self.off[seat].push(o);
+                }
+            }
+        }
+        self.pursuit = Some(p);
+        ev.push(Event::PursuitBegan { victor });
+        // The victor begins.
+        self.half += 1;
+        self.current = victor;
+        self.begin_turn(ev);
+    }
+
+    fn pursuit_actions(&self, seat: Seat) -> u8 {
+        let Some(p) = &self.pursuit else { return 0 };
+        let commanders = p.cavalry[seat]
+            .iter()
+            .filter(|(u, _)| u.class() == Class::Commander)
+            .count();
+        let cincs = p.aside[seat]
+            .iter()
+            .filter(|u| u.class() == Class::CommanderInChief)
+            .count();
+        u8::try_from(commanders + 2 * cincs).unwrap_or(u8::MAX)
+    }
+
+    /// Whether the victor can still pursue anything.
+    fn pursuit_open(&self) -> bool {
+        let Some(p) = &self.pursuit else { return false };
+        let loser = p.victor.opponent();
+        !p.cavalry[p.victor].is_empty()
+            && (!p.cavalry[loser].is_empty()
+                || self
+                    .pieces()
+                    .any(|(_, q)| q.seat() == loser && !q.unit.class().is_cavalry()))
+    }
+
+    /// "the casualties on both sides are counted": 0-3 indecisive, 4-9 minor, 10+ major.
+    fn finish_pursuit(&mut self, ev: &mut Events) {
+        let Some(p) = &self.pursuit else { return };
+        let victor = p.victor;
+        let lost = |s: Seat| self.dead[s].len() as i64;
+        let diff = lost(victor.opponent()) - lost(victor);
+        let status = if diff <= 3 {
+            Status::Drawn {
+                reason: EndReason::Indecisive,
+            }
+        } else if diff <= 9 {
+            Status::Won {
+                winner: victor,
+                reason: EndReason::MinorVictory,
+            }
+        } else {
+            Status::Won {
+                winner: victor,
+                reason: EndReason::MajorVictory,
+            }
+        };
+        self.finish(status);
+        ev.push(Event::Ended(status));
+    }
+
+    fn pursuit_legal(&self, out: &mut Vec<Action>) {
+        let Some(p) = &self.pursuit else { return };
+        let seat = self.current;
+        let enemy = seat.opponent();
+        let mut mine: Vec<Unit> = Vec::new();
+        for (u, _) in &p.cavalry[seat] {
+            if !mine.contains(u) {
+                mine.push(*u);
+            }
+        }
+        let mut theirs: Vec<Unit> = Vec::new();
+        for (u, _) in &p.cavalry[enemy] {
+            if !theirs.contains(u) {
+                theirs.push(*u);
+            }
+        }
+        for &cavalry in &mine {
+            if seat == p.victor {
+                for (c, q) in self.pieces() {
+                    if q.seat() == enemy {
+                        out.push(Action::Pursue { cavalry, target: c });
+                    }
+                }
+            }
+            for &target in &theirs {
+                out.push(Action::Charge { cavalry, target });
+            }
+        }
+        if seat != p.victor {
+            for (c, q) in self.pieces() {
+                if q.seat() == seat {
+                    out.push(Action::Save { from: c });
+                }
+            }
+        }
+        out.push(Action::EndTurn);
+    }
+
+    /// The strongest piece of `unit` set aside by `seat`: its index and strength.
+    fn strongest(&self, seat: Seat, unit: Unit) -> Option<(usize, u8)> {
+        let p = self.pursuit.as_ref()?;
+        p.cavalry[seat]
+            .iter()
+            .enumerate()
+            .filter(|(_, (u, _))| *u == unit)
+            .map(|(i, (u, w))| (i, u.strength().saturating_sub(*w).max(1)))
+            .max_by_key(|&(i, s)| (s, usize::MAX - i))
+    }
+
+    fn apply_pursuit(&mut self, action: &Action, ev: &mut Events) {
+        let seat = self.current;
+        self.used += 1;
+        match *action {
+            Action::Pursue { cavalry, target } => {
+                if let Some(q) = self.get(target) {
+                    self.set(target, None);
+                    self.dead[q.seat()].push(q.unit);
+                    ev.push(Event::Pursuit(PursuitEvent::CutDown {
+                        cell: target,
+                        unit: q.unit,
+                    }));
+                }
+                self.weaken_aside(seat, cavalry);
+                if let Some(p) = &mut self.pursuit {
+                    p.acted = true;
+                }
+            }
+            Action::Charge { cavalry, target } => {
+                let enemy = seat.opponent();
+                if let (Some((ai, sa)), Some((di, sd))) =
+                    (self.strongest(seat, cavalry), self.strongest(enemy, target))
+                {
+                    let victor = self.pursuit.as_ref().map(|p| p.victor);
+                    // "If there's a draw, the cavalry of the victorious player always wins".
+                    let attacker_won = sa > sd || (sa == sd && victor == Some(seat));
+                    if let Some(p) = &mut self.pursuit {
+                        if attacker_won {
+                            p.cavalry[enemy].remove(di);
+                            self.dead[enemy].push(target);
+                            if let Some(e) = p.cavalry[seat].get_mut(ai) {
+                                if e.0.class() == Class::HeavyCavalry && e.1 + 1 < e.0.strength() {
+                                    e.1 += 1;
+                                }
+                            }
+                        } else {
+                            p.cavalry[seat].remove(ai);
+                            self.dead[seat].push(cavalry);
+                        }
+                        if victor == Some(seat) {
+                            p.acted = true;
+                        }
+                    }
+                    ev.push(Event::Pursuit(PursuitEvent::Charge {
+                        attacker: cavalry,
+                        defender: target,
+                        attacker_won,
+                    }));
+                }
+            }
+            Action::Save { from } => {
+                if let Some(q) = self.get(from) {
+                    self.set(from, None);
+                    if let Some(p) = &mut self.pursuit {
+                        p.aside[seat].push(q.unit);
+                    }
+                    ev.push(Event::Pursuit(PursuitEvent::Saved { cell: from }));
+                }
+            }
+            _ => {}
+        }
+        if !self.pursuit_open() {
+            self.finish_pursuit(ev);
+            return;
+        }
+        if self.used >= self.actions {
+            self.end_turn(ev);
+        }
+    }
+
+    fn weaken_aside(&mut self, seat: Seat, unit: Unit) {
+        let Some((i, _)) = self.strongest(seat, unit) else {
+            return;
+        };
+        if let Some(p) = &mut self.pursuit {
+            if let Some(e) = p.cavalry[seat].get_mut(i) {
+                if e.0.class() == Class::HeavyCavalry && e.1 + 1 < e.0.strength() {
+                    e.1 += 1;
+                }
+            }
         }
     }
 
@@ -1634,6 +2045,9 @@ impl Waterloo {
         match *action {
             Action::Chance(c) => self.apply_chance(c, ev),
             Action::EndTurn => self.end_turn(ev),
+            Action::Pursue { .. } | Action::Charge { .. } | Action::Save { .. } => {
+                self.apply_pursuit(action, ev)
+            }
             Action::TakeOff { from } => {
                 if let Some(p) = self.get(from) {
                     self.set(from, None);

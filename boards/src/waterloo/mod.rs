@@ -23,7 +23,7 @@ mod view;
 
 pub use game::{
     Action, BattleReport, BattleResult, ChanceAction, DieFace, EndReason, Event, Illegal, Outcome,
-    Phase, Placed, Waterloo,
+    Phase, Placed, PursuitEvent, Waterloo,
 };
 pub use layout::{Layout, LayoutProblem, Tile, TileKind, DEFAULT_LAYOUT};
 pub use setup::{Setup, SetupProblem};

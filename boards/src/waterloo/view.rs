@@ -53,6 +53,9 @@ pub struct View {
     prussians_undrawn: usize,
     tile_strength: Vec<u8>,
     tile_owner: Vec<Option<Seat>>,
+    pursuit_victor: Option<Seat>,
+    pursuit_cavalry: [Vec<(Unit, u8)>; 2],
+    set_aside: [Vec<Unit>; 2],
     status: Status<EndReason>,
 }
 
@@ -85,6 +88,15 @@ impl View {
             prussians_undrawn: g.prussian_pool().len(),
             tile_strength: g.tile_strength.clone(),
             tile_owner: g.tile_owner.clone(),
+            pursuit_victor: g.pursuit_victor(),
+            pursuit_cavalry: [
+                g.pursuit_cavalry(Seat::FIRST).to_vec(),
+                g.pursuit_cavalry(Seat::SECOND).to_vec(),
+            ],
+            set_aside: [
+                g.set_aside(Seat::FIRST).to_vec(),
+                g.set_aside(Seat::SECOND).to_vec(),
+            ],
             status: g.status,
         }
     }
@@ -187,6 +199,21 @@ impl View {
     /// The owner of each building, by layout tile index.
     pub fn tile_owner(&self) -> &[Option<Seat>] {
         &self.tile_owner
+    }
+
+    /// Expert: the victor of the Pursuit under way.
+    pub fn pursuit_victor(&self) -> Option<Seat> {
+        self.pursuit_victor
+    }
+
+    /// Expert: `seat`'s cavalry set aside for the Pursuit (public: set aside next to the board).
+    pub fn pursuit_cavalry(&self, seat: Seat) -> &[(Unit, u8)] {
+        &self.pursuit_cavalry[seat.index()]
+    }
+
+    /// Expert: `seat`'s pieces set aside that take no part in the Pursuit.
+    pub fn set_aside(&self, seat: Seat) -> &[Unit] {
+        &self.set_aside[seat.index()]
     }
 
     /// Whether the game goes on.
