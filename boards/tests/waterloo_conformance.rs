@@ -37,6 +37,7 @@ struct Tally {
     prussians: usize,
     fires: usize,
     pursuits: usize,
+    cards: usize,
     reasons: Vec<(String, usize)>,
 }
 
@@ -181,6 +182,8 @@ fn observe(revealed: &mut [bool], g: &Waterloo, events: &[Event], tally: &mut Ta
                 tally.pursuits += 1;
             }
             Event::Pursuit(_) => tally.pursuits += 1,
+            Event::Reconnoitred { cell, .. } => revealed[l.index(cell)] = true,
+            Event::CardPlayed { .. } => tally.cards += 1,
             Event::Rolled(_) => tally.dice += 1,
             Event::Fired { .. } => tally.fires += 1,
             _ => {}
@@ -275,7 +278,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
         }
     }
     eprintln!(
-        "{name}: {} games, {} actions, {} dice, {} frenzies, {} withdrawals, {} Prussians, {} fires, {} pursuit actions, ends {:?}",
+        "{name}: {} games, {} actions, {} dice, {} frenzies, {} withdrawals, {} Prussians, {} fires, {} pursuit actions, {} cards, ends {:?}",
         tally.games,
         tally.actions,
         tally.dice,
@@ -284,6 +287,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
         tally.prussians,
         tally.fires,
         tally.pursuits,
+        tally.cards,
         tally.reasons
     );
     tally
@@ -300,7 +304,7 @@ fn ended(t: &Tally, what: &str) -> bool {
 
 #[test]
 fn basic_random_games() {
-    let t = run("basic", limited(Options::new(Version::Basic)), 500, 1);
+    let t = run("basic", limited(Options::new(Version::Basic)), 400, 1);
     assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0 && t.fires > 0);
     assert!(ended(&t, "LinesOfRetreat") && ended(&t, "NoCommanders"));
 }
@@ -333,16 +337,16 @@ fn expert_random_games() {
 fn scenario_random_games() {
     let mut early = limited(Options::new(Version::Expert));
     early.early_start = true;
-    let t = run("early start", early, 200, 300_000);
+    let t = run("early start", early, 150, 300_000);
     assert!(t.prussians > 0);
     let mut uncertain = limited(Options::new(Version::Expert));
     uncertain.prussians_uncertain = true;
-    run("where are the Prussians", uncertain, 200, 400_000);
+    run("where are the Prussians", uncertain, 150, 400_000);
     let mut mud = limited(Options::new(Version::Standard));
     mud.mud = true;
     mud.layout = boards::waterloo::Layout::parse(
         "mud.a: e5 f5 e6 f6\nmud.b: i3 j3\nhill.left: b2 c2 b3 c3\nbuilding.farm: k8 l8 k9 l9\n",
     )
     .expect("custom layout");
-    run("mud and a custom battlefield", mud, 200, 500_000);
+    run("mud and a custom battlefield", mud, 150, 500_000);
 }

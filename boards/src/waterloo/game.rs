@@ -74,6 +74,98 @@ impl fmt::Display for DieFace {
     }
 }
 
+/// A manoeuvre card (Standard and Expert games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Card {
+    /// Look at four adjoining enemy pieces.
+    Reconnaissance,
+    /// Move three pieces in one action.
+    Initiative,
+    /// Attack with one infantry, one cavalry and one artillery in one action.
+    CombinedAttack,
+    /// +1 strength to one piece; also playable in defence.
+    FightingSpirit,
+    /// All adjoining artillery fire once in one action.
+    GrandBattery,
+}
+
+impl Card {
+    /// The five kinds.
+    pub const ALL: [Card; 5] = [
+        Card::Reconnaissance,
+        Card::Initiative,
+        Card::CombinedAttack,
+        Card::FightingSpirit,
+        Card::GrandBattery,
+    ];
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Card::Reconnaissance => "Reconnaissance",
+            Card::Initiative => "Initiative",
+            Card::CombinedAttack => "Combined attack",
+            Card::FightingSpirit => "Fighting spirit",
+            Card::GrandBattery => "Grand battery",
+        })
+    }
+}
+
+/// Playing a card, with its choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardPlay {
+    /// Look at the enemy pieces in the 2x2 block whose lower-left square is `at`.
+    Reconnaissance {
+        /// The block's lower-left square.
+        at: Cell,
+    },
+    /// The next moves of up to three different pieces are free.
+    Initiative,
+    /// The next attack of an infantry, of a cavalry and fire of an artillery are free.
+    CombinedAttack,
+    /// +1 strength to the piece on `on` for the rest of the turn.
+    FightingSpirit {
+        /// The piece.
+        on: Cell,
+    },
+    /// The artillery on `at` and all artillery adjoining it (in a connected group) fire free.
+    GrandBattery {
+        /// One artillery of the battery.
+        at: Cell,
+    },
+}
+
+impl CardPlay {
+    /// The card played.
+    pub const fn card(self) -> Card {
+        match self {
+            CardPlay::Reconnaissance { .. } => Card::Reconnaissance,
+            CardPlay::Initiative => Card::Initiative,
+            CardPlay::CombinedAttack => Card::CombinedAttack,
+            CardPlay::FightingSpirit { .. } => Card::FightingSpirit,
+            CardPlay::GrandBattery { .. } => Card::GrandBattery,
+        }
+    }
+}
+
+/// A card being carried out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+enum Effect {
+    Initiative {
+        left: u8,
+        moved: Vec<Cell>,
+    },
+    Combined {
+        infantry: bool,
+        cavalry: bool,
+        artillery: bool,
+    },
+    Battery {
+        guns: Vec<Cell>,
+    },
+}
+
 /// A chance outcome, supplied from outside (the umpire's entropy, or a test's seed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ChanceAction {
@@ -154,6 +246,14 @@ pub enum Action {
     },
     /// A chance outcome.
     Chance(ChanceAction),
+    /// Play a manoeuvre card: at the start of the turn, one a turn, one action (Fighting spirit
+    /// also in defence, free).
+    PlayCard(CardPlay),
+    /// The card draft: take this card from the stack (the first pick of a turn is kept, the
+    /// second discarded), or from the discard pile when the Prussians arrive.
+    Draft(Card),
+    /// Decline to play Fighting spirit in defence.
+    Decline,
 }
 
 impl fmt::Display for Action {
@@ -174,6 +274,9 @@ impl fmt::Display for Action {
             Action::Pursue { cavalry, target } => write!(f, "{cavalry} pursues {target}"),
             Action::Charge { cavalry, target } => write!(f, "{cavalry} charges {target}"),
             Action::Save { from } => write!(f, "{from} saved"),
+            Action::PlayCard(p) => write!(f, "plays {}", p.card()),
+            Action::Draft(c) => write!(f, "takes {c}"),
+            Action::Decline => f.write_str("declines"),
             Action::Chance(ChanceAction::Die(d)) => write!(f, "die: {d}"),
             Action::Chance(ChanceAction::Retreat(fl)) => write!(f, "line of retreat: {fl}"),
             Action::Chance(ChanceAction::Prussian(u)) => write!(f, "Prussian drawn: {u}"),
@@ -302,6 +405,30 @@ pub enum Event {
     PursuitBegan {
         /// The victor of the battle.
         victor: Seat,
+    },
+    /// A card was played.
+    CardPlayed {
+        /// By whom.
+        seat: Seat,
+        /// What.
+        play: CardPlay,
+    },
+    /// Reconnaissance showed an enemy piece to the card player (secret from nobody else: the
+    /// owner knows it).
+    Reconnoitred {
+        /// Where.
+        cell: Cell,
+        /// What.
+        unit: Unit,
+    },
+    /// A card changed hands in the draft (`kept`: into the seat's hand; else discarded).
+    Drafted {
+        /// Who chose.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// Kept, or discarded.
+        kept: bool,
     },
     /// In the Pursuit, a piece was cut down, saved, or a cavalry charge decided.
     Pursuit(PursuitEvent),
@@ -434,6 +561,13 @@ pub enum Illegal {
     Mud(Cell),
     /// In the Pursuit only cavalry pursue, charge, and the defeated save their pieces.
     Pursuit,
+    /// No actions are left this turn (a card's free actions aside): end the turn.
+    NoActionsLeft,
+    /// The card cannot be played now (not held, not at the start of the turn, one a turn, or
+    /// a bad choice).
+    Card(Card),
+    /// Not a draft or defence decision now.
+    NotNow,
 }
 
 impl fmt::Display for Illegal {
@@ -488,6 +622,14 @@ impl fmt::Display for Illegal {
                 "{c} is in a building: cavalry, commanders and artillery may not enter or attack it"
             ),
             Illegal::Mud(c) => write!(f, "{c} is mud: artillery cannot move onto it"),
+            Illegal::NoActionsLeft => {
+                f.write_str("no actions left this turn: end the turn")
+            }
+            Illegal::Card(c) => write!(
+                f,
+                "{c} cannot be played now: cards are played from your hand at the start of your turn, one a turn"
+            ),
+            Illegal::NotNow => f.write_str("that choice is not asked for now"),
             Illegal::Pursuit => f.write_str(
                 "in the pursuit: the victor's cavalry pursues or charges, the defeated charge or save pieces; or end the turn",
             ),
@@ -509,6 +651,8 @@ pub struct Placed {
     pub revealed: bool,
     /// The half-turn of its last charge (heavy cavalry), `u32::MAX` if none.
     charged_at: u32,
+    /// Fighting spirit: +1 strength until the end of the turn.
+    spirited: bool,
 }
 
 impl Placed {
@@ -518,6 +662,7 @@ impl Placed {
             weakened: 0,
             revealed: false,
             charged_at: u32::MAX,
+            spirited: false,
         }
     }
 
@@ -542,6 +687,7 @@ struct PendingBattle {
     def: Cell,
     dir: Dir,
     friendly: bool,
+    frenzy: bool,
 }
 
 /// The Expert game's Pursuit.
@@ -567,6 +713,12 @@ pub enum Phase {
     PrussianDraw,
     /// Chance: the battle die.
     BattleDie,
+    /// The card draft: this seat takes a card (keep or discard).
+    Draft(Seat),
+    /// The Allied player takes cards from the discard pile as the Prussians arrive.
+    PrussianCards,
+    /// The attacked piece's owner may play Fighting spirit in defence.
+    Defence(Seat),
     /// The seat to play acts.
     Act,
     /// The game is over.
@@ -603,6 +755,14 @@ pub struct Waterloo {
     prussian_bonus: bool,
     battle: Option<PendingBattle>,
     pub(crate) pursuit: Option<Pursuit>,
+    /// The draft stack, each seat's hand, the discard pile (all public: the draft is open).
+    pub(crate) stack: Vec<Card>,
+    pub(crate) hands: BySeat<Vec<Card>>,
+    pub(crate) discard: Vec<Card>,
+    draft_keep: bool,
+    prussian_cards: u8,
+    card_played: bool,
+    effect: Option<Effect>,
     pub(crate) phase: Phase,
     pub(crate) status: Status<EndReason>,
 }
@@ -628,6 +788,9 @@ impl Waterloo {
     }
 
     fn get(&self, c: Cell) -> Option<Placed> {
+        if !self.options.layout.contains(c) {
+            return None;
+        }
         self.board[self.options.layout.index(c)]
     }
 
@@ -795,7 +958,7 @@ impl Waterloo {
     /// when this piece is attacked.
     fn strength(&self, c: Cell, p: Placed, defending_from: Option<Cell>) -> u8 {
         let base = p.unit.strength().saturating_sub(p.weakened).max(1);
-        let mut s = base;
+        let mut s = base + u8::from(p.spirited);
         let class = p.unit.class();
         if let Some((i, kind)) = self.tile_kind(c) {
             match kind {
@@ -1082,33 +1245,60 @@ impl Waterloo {
             Phase::Over => {}
             Phase::Act if self.pursuit.is_some() => self.pursuit_legal(&mut out),
             Phase::Act => {
-                let seat = self.current;
-                let mut mine = Vec::new();
-                for (c, p) in self.pieces() {
-                    if p.seat() != seat || !self.split_allows(p.unit.army() == Army::Prussian) {
-                        continue;
-                    }
-                    mine.push((c, p));
-                }
-                for &(c, p) in &mine {
-                    self.piece_actions(c, &mut out);
-                    if p.unit.class() == Class::Artillery {
-                        self.fire_targets(c, &mut out);
-                    }
-                }
-                self.entries(&mut out);
-                for &(c, _) in &mine {
-                    if self.can_take_off(c) {
-                        out.push(Action::TakeOff { from: c });
-                    }
+                self.normal_legal(&mut out);
+                self.card_plays(&mut out);
+                if self.used >= self.actions {
+                    out.retain(|a| self.free_under_effect(a));
                 }
                 out.push(Action::EndTurn);
+            }
+            Phase::Draft(_) => {
+                let mut cards = self.stack.clone();
+                cards.dedup();
+                out.extend(cards.into_iter().map(Action::Draft));
+            }
+            Phase::PrussianCards => {
+                let mut cards = self.discard.clone();
+                cards.sort();
+                cards.dedup();
+                out.extend(cards.into_iter().map(Action::Draft));
+            }
+            Phase::Defence(_) => {
+                if let Some(b) = self.battle {
+                    out.push(Action::PlayCard(CardPlay::FightingSpirit { on: b.def }));
+                }
+                out.push(Action::Decline);
             }
             _ => {
                 out = self.chance_list().into_iter().map(|(a, _)| a).collect();
             }
         }
         out
+    }
+
+    /// Moves, attacks, fire, entries and take-offs of the seat to act (no cards, no end of
+    /// turn).
+    fn normal_legal(&self, out: &mut Vec<Action>) {
+        let seat = self.current;
+        let mut mine = Vec::new();
+        for (c, p) in self.pieces() {
+            if p.seat() != seat || !self.split_allows(p.unit.army() == Army::Prussian) {
+                continue;
+            }
+            mine.push((c, p));
+        }
+        for &(c, p) in &mine {
+            self.piece_actions(c, out);
+            if p.unit.class() == Class::Artillery {
+                self.fire_targets(c, out);
+            }
+        }
+        self.entries(out);
+        for &(c, _) in &mine {
+            if self.can_take_off(c) {
+                out.push(Action::TakeOff { from: c });
+            }
+        }
     }
 
     fn can_take_off(&self, c: Cell) -> bool {
@@ -1160,8 +1350,35 @@ impl Waterloo {
                 Err(Illegal::ImpossibleChance)
             };
         }
-        if self.phase != Phase::Act {
-            return Err(Illegal::AwaitingChance);
+        match self.phase {
+            Phase::Draft(_) | Phase::PrussianCards | Phase::Defence(_) => {
+                return if self.legal().contains(action) {
+                    Ok(())
+                } else {
+                    Err(Illegal::NotNow)
+                };
+            }
+            Phase::Act => {}
+            _ => return Err(Illegal::AwaitingChance),
+        }
+        if matches!(action, Action::Draft(_) | Action::Decline) {
+            return Err(Illegal::NotNow);
+        }
+        if let Action::PlayCard(play) = action {
+            let mut v = Vec::new();
+            self.card_plays(&mut v);
+            return if v.contains(action) {
+                Ok(())
+            } else {
+                Err(Illegal::Card(play.card()))
+            };
+        }
+        if self.pursuit.is_none()
+            && self.used >= self.actions
+            && *action != Action::EndTurn
+            && !self.free_under_effect(action)
+        {
+            return Err(Illegal::NoActionsLeft);
         }
         let pursuit_action = matches!(
             action,
@@ -1306,6 +1523,8 @@ impl Waterloo {
             Action::Pursue { .. } | Action::Charge { .. } | Action::Save { .. } => {
                 Err(Illegal::Pursuit)
             }
+            Action::PlayCard(p) => Err(Illegal::Card(p.card())),
+            Action::Draft(_) | Action::Decline => Err(Illegal::NotNow),
         }
     }
 }
@@ -1374,13 +1593,28 @@ impl Waterloo {
             prussian_bonus: false,
             battle: None,
             pursuit: None,
+            stack: Vec::new(),
+            hands: BySeat::default(),
+            discard: Vec::new(),
+            draft_keep: true,
+            prussian_cards: 0,
+            card_played: false,
+            effect: None,
             phase: Phase::Act,
             status: Status::Ongoing,
         };
         g.update_owners();
+        if g.options.version != Version::Basic {
+            // DESIGN ruling: 15 manoeuvre cards, 3 of each kind.
+            for card in Card::ALL {
+                for _ in 0..3 {
+                    g.stack.push(card);
+                }
+            }
+        }
         let mut ev = Vec::new();
         if g.options.version == Version::Expert {
-            g.begin_turn(&mut ev);
+            g.next_draft(&mut ev);
         } else {
             g.phase = Phase::DrawRetreat(ALLIED);
         }
@@ -1410,6 +1644,11 @@ impl Waterloo {
     /// Starts the turn of `self.current` at half-turn `self.half`: the 11:00 reinforcements,
     /// the Prussian die and draws, then the action count.
     fn begin_turn(&mut self, ev: &mut Events) {
+        self.card_played = false;
+        self.effect = None;
+        for p in self.board.iter_mut().flatten() {
+            p.spirited = false;
+        }
         self.used = 0;
         self.prussian_used = 0;
         self.allied_used = 0;
@@ -1485,6 +1724,18 @@ impl Waterloo {
             self.phase = Phase::PrussianDraw;
             return;
         }
+        // "When the Prussians arrive on the 13th game turn the Allied player may also choose 2
+        // cards from the discard deck."
+        if self.options.version != Version::Basic
+            && self.current == ALLIED
+            && self.prussians_coming == Some(true)
+            && self.turn() == self.options.prussian_turn as i16
+            && self.prussian_cards < 2
+            && !self.discard.is_empty()
+        {
+            self.phase = Phase::PrussianCards;
+            return;
+        }
         let seat = self.current;
         let on_board = |u: Unit| self.pieces().any(|(_, p)| p.unit == u);
         let (commander, cinc) = if seat == ALLIED {
@@ -1555,8 +1806,221 @@ impl Waterloo {
             return;
         }
         self.phase = Phase::Act;
-        if self.used >= self.actions {
+        if self.used >= self.actions && !self.effect_open() {
             self.end_turn(ev);
+        }
+    }
+
+    /// Whether a card being carried out still offers a free action.
+    fn effect_open(&self) -> bool {
+        match &self.effect {
+            None => false,
+            Some(_) => {
+                let mut v = Vec::new();
+                self.normal_legal(&mut v);
+                v.iter().any(|a| self.free_under_effect(a))
+            }
+        }
+    }
+
+    /// The draft: "The Allied player is allowed to choose a card which he wants to keep, and
+    /// one for the discarded pile ... this goes on until both players have 4 cards".
+    fn next_draft(&mut self, ev: &mut Events) {
+        let (a, f) = (self.hands[ALLIED].len(), self.hands[FRENCH].len());
+        if self.stack.is_empty() || (a >= 4 && f >= 4) {
+            self.draft_keep = true;
+            self.begin_turn(ev);
+            return;
+        }
+        if self.draft_keep {
+            let seat = if a <= f { ALLIED } else { FRENCH };
+            self.phase = Phase::Draft(seat);
+        }
+    }
+
+    fn free_under_effect(&self, action: &Action) -> bool {
+        match (&self.effect, *action) {
+            (Some(Effect::Initiative { left, moved }), Action::Move { from, .. }) => {
+                *left > 0 && !moved.contains(&from)
+            }
+            (
+                Some(Effect::Combined {
+                    infantry, cavalry, ..
+                }),
+                Action::Attack { from, .. },
+            ) => self.get(from).is_some_and(|p| {
+                (p.unit.class().is_infantry() && *infantry)
+                    || (p.unit.class().is_cavalry() && *cavalry)
+            }),
+            (Some(Effect::Combined { artillery, .. }), Action::Fire { .. }) => *artillery,
+            (Some(Effect::Battery { guns }), Action::Fire { from, .. }) => guns.contains(&from),
+            _ => false,
+        }
+    }
+
+    /// Uses up the card's free action `action`.
+    fn consume_effect(&mut self, action: &Action) {
+        let class = match *action {
+            Action::Attack { from, .. } => self.get(from).map(|p| p.unit.class()),
+            _ => None,
+        };
+        let done = match (&mut self.effect, *action) {
+            (Some(Effect::Initiative { left, moved }), Action::Move { to, .. }) => {
+                *left -= 1;
+                moved.push(to);
+                *left == 0
+            }
+            (
+                Some(Effect::Combined {
+                    infantry,
+                    cavalry,
+                    artillery,
+                }),
+                _,
+            ) => {
+                match class {
+                    Some(c) if c.is_infantry() && *infantry => *infantry = false,
+                    Some(c) if c.is_cavalry() && *cavalry => *cavalry = false,
+                    _ => *artillery = false,
+                }
+                !*infantry && !*cavalry && !*artillery
+            }
+            (Some(Effect::Battery { guns }), Action::Fire { from, .. }) => {
+                guns.retain(|g| *g != from);
+                guns.is_empty()
+            }
+            _ => true,
+        };
+        if done {
+            self.effect = None;
+        }
+    }
+
+    /// The card plays open to the seat to act.
+    fn card_plays(&self, out: &mut Vec<Action>) {
+        if self.used != 0
+            || self.card_played
+            || self.pursuit.is_some()
+            || self.effect.is_some()
+            || !self.split_allows(false)
+        {
+            return;
+        }
+        let seat = self.current;
+        let layout = self.layout();
+        let mut kinds: Vec<Card> = self.hands[seat].clone();
+        kinds.sort();
+        kinds.dedup();
+        for card in kinds {
+            match card {
+                Card::Reconnaissance => {
+                    for row in 0..layout.rows - 1 {
+                        for col in 0..layout.columns - 1 {
+                            let at = Cell::new(col, row);
+                            if self
+                                .block(at)
+                                .iter()
+                                .any(|&c| self.get(c).is_some_and(|p| p.seat() != seat))
+                            {
+                                out.push(Action::PlayCard(CardPlay::Reconnaissance { at }));
+                            }
+                        }
+                    }
+                }
+                Card::Initiative => out.push(Action::PlayCard(CardPlay::Initiative)),
+                Card::CombinedAttack => out.push(Action::PlayCard(CardPlay::CombinedAttack)),
+                Card::FightingSpirit => {
+                    for (on, p) in self.pieces() {
+                        if p.seat() == seat && Self::spirit_fits(p) {
+                            out.push(Action::PlayCard(CardPlay::FightingSpirit { on }));
+                        }
+                    }
+                }
+                Card::GrandBattery => {
+                    for (at, p) in self.pieces() {
+                        if p.seat() == seat && p.unit.class() == Class::Artillery {
+                            out.push(Action::PlayCard(CardPlay::GrandBattery { at }));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn block(&self, at: Cell) -> [Cell; 4] {
+        [
+            at,
+            Cell::new(at.col + 1, at.row),
+            Cell::new(at.col, at.row + 1),
+            Cell::new(at.col + 1, at.row + 1),
+        ]
+    }
+
+    /// The connected group of `seat`'s artillery containing `at`.
+    fn battery(&self, at: Cell, seat: Seat) -> Vec<Cell> {
+        let mut guns = alloc::vec![at];
+        let mut k = 0;
+        while k < guns.len() {
+            let c = guns[k];
+            k += 1;
+            for d in Dir::ALL {
+                if let Some(n) = self.layout().step(c, d) {
+                    if !guns.contains(&n)
+                        && self
+                            .get(n)
+                            .is_some_and(|p| p.seat() == seat && p.unit.class() == Class::Artillery)
+                    {
+                        guns.push(n);
+                    }
+                }
+            }
+        }
+        guns
+    }
+
+    fn play_card(&mut self, play: CardPlay, ev: &mut Events) {
+        let seat = self.current;
+        if let Some(k) = self.hands[seat].iter().position(|&c| c == play.card()) {
+            self.hands[seat].remove(k);
+        }
+        ev.push(Event::CardPlayed { seat, play });
+        match play {
+            CardPlay::Reconnaissance { at } => {
+                for c in self.block(at) {
+                    if let Some(mut p) = self.piece_at(c).filter(|p| p.seat() != seat) {
+                        p.revealed = true;
+                        self.set(c, Some(p));
+                        ev.push(Event::Reconnoitred {
+                            cell: c,
+                            unit: p.unit,
+                        });
+                    }
+                }
+            }
+            CardPlay::Initiative => {
+                self.effect = Some(Effect::Initiative {
+                    left: 3,
+                    moved: Vec::new(),
+                })
+            }
+            CardPlay::CombinedAttack => {
+                self.effect = Some(Effect::Combined {
+                    infantry: true,
+                    cavalry: true,
+                    artillery: true,
+                })
+            }
+            CardPlay::FightingSpirit { on } => {
+                if let Some(mut p) = self.get(on) {
+                    p.spirited = true;
+                    self.set(on, Some(p));
+                }
+            }
+            CardPlay::GrandBattery { at } => {
+                self.effect = Some(Effect::Battery {
+                    guns: self.battery(at, seat),
+                })
+            }
         }
     }
 
@@ -1920,6 +2384,34 @@ impl Waterloo {
     /// Fights the piece on `att` against the one on `def` (adjacent, `dir` from `att`).
     /// Returns true when the die is now awaited.
     fn fight(&mut self, att: Cell, def: Cell, dir: Dir, frenzy: bool, ev: &mut Events) -> bool {
+        let (Some(a), Some(d)) = (self.get(att), self.get(def)) else {
+            return false;
+        };
+        // "Exceptionally, this card can also be played as a defensive move when one of his
+        // pieces is being attacked anytime during the game!"
+        let owner = d.seat();
+        if a.seat() != owner
+            && self.hands[owner].contains(&Card::FightingSpirit)
+            && Self::spirit_fits(d)
+        {
+            self.battle = Some(PendingBattle {
+                att,
+                def,
+                dir,
+                friendly: false,
+                frenzy,
+            });
+            self.phase = Phase::Defence(owner);
+            return true;
+        }
+        self.fight_now(att, def, dir, frenzy, ev)
+    }
+
+    fn spirit_fits(p: Placed) -> bool {
+        !p.spirited && !matches!(p.unit.class(), Class::CommanderInChief | Class::Artillery)
+    }
+
+    fn fight_now(&mut self, att: Cell, def: Cell, dir: Dir, frenzy: bool, ev: &mut Events) -> bool {
         let (Some(mut a), Some(mut d)) = (self.get(att), self.get(def)) else {
             return false;
         };
@@ -1974,6 +2466,7 @@ impl Waterloo {
                     def,
                     dir,
                     friendly,
+                    frenzy,
                 });
                 self.phase = Phase::BattleDie;
                 true
@@ -2048,6 +2541,42 @@ impl Waterloo {
             Action::Pursue { .. } | Action::Charge { .. } | Action::Save { .. } => {
                 self.apply_pursuit(action, ev)
             }
+            Action::Draft(card) => self.draft(card, ev),
+            Action::Decline | Action::PlayCard(CardPlay::FightingSpirit { .. })
+                if matches!(self.phase, Phase::Defence(_)) =>
+            {
+                if let (Action::PlayCard(play), Phase::Defence(seat)) = (*action, self.phase) {
+                    if let Some(k) = self.hands[seat]
+                        .iter()
+                        .position(|&c| c == Card::FightingSpirit)
+                    {
+                        self.hands[seat].remove(k);
+                    }
+                    if let CardPlay::FightingSpirit { on } = play {
+                        if let Some(mut p) = self.get(on) {
+                            p.spirited = true;
+                            self.set(on, Some(p));
+                        }
+                    }
+                    ev.push(Event::CardPlayed { seat, play });
+                }
+                self.phase = Phase::Act;
+                if let Some(b) = self.battle.take() {
+                    if self.fight_now(b.att, b.def, b.dir, b.frenzy, ev) {
+                        return;
+                    }
+                }
+                self.after_action(ev);
+            }
+            Action::PlayCard(play) => {
+                self.used += 1;
+                if self.current == ALLIED {
+                    self.allied_used += 1;
+                }
+                self.card_played = true;
+                self.play_card(play, ev);
+                self.after_action(ev);
+            }
             Action::TakeOff { from } => {
                 if let Some(p) = self.get(from) {
                     self.set(from, None);
@@ -2061,6 +2590,25 @@ impl Waterloo {
                 self.after_action(ev);
             }
             _ => {
+                if self.free_under_effect(action) {
+                    self.consume_effect(action);
+                    match *action {
+                        Action::Move { from, to } => self.relocate(from, to, ev),
+                        Action::Attack { from, to, dir } => {
+                            let att = self.layout().step(to, opposite(dir)).unwrap_or(from);
+                            self.relocate(from, att, ev);
+                            if self.fight(att, to, dir, false, ev) {
+                                return;
+                            }
+                        }
+                        Action::Fire { from, at, tile } => self.fire(from, at, tile, ev),
+                        _ => {}
+                    }
+                    self.after_action(ev);
+                    return;
+                }
+                // Anything else ends a card being carried out.
+                self.effect = None;
                 let prussian = match *action {
                     Action::Move { from, .. }
                     | Action::Attack { from, .. }
@@ -2094,6 +2642,49 @@ impl Waterloo {
                 self.after_action(ev);
             }
         }
+    }
+
+    fn draft(&mut self, card: Card, ev: &mut Events) {
+        match self.phase {
+            Phase::Draft(seat) => {
+                if let Some(k) = self.stack.iter().position(|&c| c == card) {
+                    self.stack.remove(k);
+                }
+                let kept = self.draft_keep;
+                if kept {
+                    self.hands[seat].push(card);
+                } else {
+                    self.discard.push(card);
+                }
+                ev.push(Event::Drafted { seat, card, kept });
+                self.draft_keep = !kept || self.stack.is_empty();
+                self.next_draft(ev);
+            }
+            Phase::PrussianCards => {
+                if let Some(k) = self.discard.iter().position(|&c| c == card) {
+                    self.discard.remove(k);
+                }
+                self.hands[ALLIED].push(card);
+                self.prussian_cards += 1;
+                ev.push(Event::Drafted {
+                    seat: ALLIED,
+                    card,
+                    kept: true,
+                });
+                self.continue_turn_start(ev);
+            }
+            _ => {}
+        }
+    }
+
+    /// Each seat's manoeuvre cards (public: the draft is open).
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        &self.hands[seat]
+    }
+
+    /// The cards left in the draft stack and the discard pile.
+    pub fn card_piles(&self) -> (&[Card], &[Card]) {
+        (&self.stack, &self.discard)
     }
 
     fn fire(&mut self, from: Cell, at: Cell, tile: bool, ev: &mut Events) {
@@ -2147,7 +2738,7 @@ impl Waterloo {
                 if seat == ALLIED {
                     self.phase = Phase::DrawRetreat(FRENCH);
                 } else {
-                    self.begin_turn(ev);
+                    self.next_draft(ev);
                 }
             }
             (Phase::PrussianDie, ChanceAction::Die(face)) => {
@@ -2328,6 +2919,8 @@ impl Game for Waterloo {
         match self.phase {
             Phase::Over => Actor::Nobody,
             Phase::Act => Actor::Seat(self.current),
+            Phase::Draft(seat) | Phase::Defence(seat) => Actor::Seat(seat),
+            Phase::PrussianCards => Actor::Seat(ALLIED),
             _ => Actor::Chance,
         }
     }

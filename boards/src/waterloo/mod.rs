@@ -22,8 +22,8 @@ mod units;
 mod view;
 
 pub use game::{
-    Action, BattleReport, BattleResult, ChanceAction, DieFace, EndReason, Event, Illegal, Outcome,
-    Phase, Placed, PursuitEvent, Waterloo,
+    Action, BattleReport, BattleResult, Card, CardPlay, ChanceAction, DieFace, EndReason, Event,
+    Illegal, Outcome, Phase, Placed, PursuitEvent, Waterloo,
 };
 pub use layout::{Layout, LayoutProblem, Tile, TileKind, DEFAULT_LAYOUT};
 pub use setup::{Setup, SetupProblem};

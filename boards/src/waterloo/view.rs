@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::game::{EndReason, Phase, Placed, Waterloo};
+use super::game::{Card, EndReason, Phase, Placed, Waterloo};
 use super::units::{Back, Unit};
 use super::{Flank, ALLIED};
 use crate::geometry::grid::Cell;
@@ -56,6 +56,7 @@ pub struct View {
     pursuit_victor: Option<Seat>,
     pursuit_cavalry: [Vec<(Unit, u8)>; 2],
     set_aside: [Vec<Unit>; 2],
+    hands: [Vec<Card>; 2],
     status: Status<EndReason>,
 }
 
@@ -97,6 +98,7 @@ impl View {
                 g.set_aside(Seat::FIRST).to_vec(),
                 g.set_aside(Seat::SECOND).to_vec(),
             ],
+            hands: [g.hand(Seat::FIRST).to_vec(), g.hand(Seat::SECOND).to_vec()],
             status: g.status,
         }
     }
@@ -214,6 +216,11 @@ impl View {
     /// Expert: `seat`'s pieces set aside that take no part in the Pursuit.
     pub fn set_aside(&self, seat: Seat) -> &[Unit] {
         &self.set_aside[seat.index()]
+    }
+
+    /// `seat`'s manoeuvre cards (public: the draft is open, ruling).
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        &self.hands[seat.index()]
     }
 
     /// Whether the game goes on.
