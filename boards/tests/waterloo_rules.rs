@@ -768,3 +768,691 @@ fn destroyed_prussians_never_return() {
     assert_eq!(g.prussian_pool().len(), 11);
     assert!(g.reserve(ALLIED).iter().all(|u| u.army() != Army::Prussian));
 }
+
+// ---- Standard game -------------------------------------------------------------------------
+
+use boards::waterloo::{Card, CardPlay};
+
+/// Plays the draft so that each seat keeps the cards wanted (in order), discarding others.
+fn draft(g: &mut Waterloo, allied: &[Card], french: &[Card]) {
+    let mut want = [allied.to_vec(), french.to_vec()];
+    let mut keep = true;
+    while let Phase::Draft(seat) = g.phase() {
+        let (stack, _) = g.card_piles();
+        let stack = stack.to_vec();
+        let mine = &mut want[seat.index()];
+        let card = if keep {
+            match mine.first().copied().filter(|c| stack.contains(c)) {
+                Some(c) => {
+                    mine.remove(0);
+                    c
+                }
+                // Nobody holds Fighting spirit unless a test asks for it.
+                None => *stack
+                    .iter()
+                    .find(|c| **c != Card::FightingSpirit)
+                    .unwrap_or(&stack[0]),
+            }
+        } else {
+            let needed = |c: &Card| want.iter().flatten().filter(|w| *w == c).count();
+            let have = |c: &Card| stack.iter().filter(|s| *s == c).count();
+            // Discard Fighting spirit first unless a test asks for it.
+            *stack
+                .iter()
+                .find(|c| **c == Card::FightingSpirit && have(c) > needed(c))
+                .or_else(|| stack.iter().find(|c| have(c) > needed(c)))
+                .unwrap_or(&stack[0])
+        };
+        let before = g.hand(seat).len();
+        g.play(&Action::Draft(card)).unwrap();
+        let kept = g.hand(seat).len() > before;
+        keep = !kept || g.card_piles().0.is_empty();
+    }
+}
+
+fn standard(pieces: &[(&str, Unit)]) -> Waterloo {
+    let mut g = game_with(opts(Version::Standard), pieces);
+    draft(&mut g, &[], &[]);
+    g
+}
+
+#[test]
+fn standard_capturing_a_commander_in_chief_wins() {
+    // "If the Napoleon or Wellington piece is captured, the game will automatically end,
+    // resulting in a decisive victory for the player who still possesses his Commander in
+    // Chief!"
+    let mut g = standard(&[("e4", Unit::BrunswickLeib), ("e5", Unit::Napoleon)]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: ALLIED,
+            reason: EndReason::CommanderInChief
+        }
+    );
+}
+
+#[test]
+fn buildings_bar_cavalry_and_fortify_infantry_only_when_full() {
+    // "Cavalry pieces cannot enter nor attack a building tile, this includes Commanders." /
+    // "A building is only considered fortified when ALL the four spaces of the building have
+    // been occupied." / "Infantry pieces gain +1 strength when fortified in a building."
+    // Hougoumont (default layout): i5 j5 i6 j6.
+    let mut g = standard(&[
+        ("i4", Unit::ScotsGreys),
+        ("i5", Unit::FrenchLineInfantry),
+        ("j4", Unit::BritishFoot),
+    ]);
+    assert_eq!(
+        g.check(&attack("i4", "i5", Dir::Up)),
+        Err(Illegal::Building(c("i5")))
+    );
+    assert_eq!(g.check(&mv("i4", "h4")), Ok(()));
+    let g2 = standard(&[("h5", Unit::ScotsGreys)]);
+    assert!(!targets(&g2, "h5").contains(&c("i5")));
+    // One French infantry alone in Hougoumont: not fortified, strength 3 against 3: the die.
+    g.play(&mv("j4", "j5")).unwrap();
+    g.play(&attack("j5", "i5", Dir::Left)).unwrap();
+    assert_eq!(g.phase(), Phase::BattleDie);
+    // All four squares held by the French: fortified, +1.
+    let mut g = standard(&[
+        ("i5", Unit::FrenchLineInfantry),
+        ("j5", Unit::FrenchLineInfantry),
+        ("i6", Unit::FrenchLineInfantry),
+        ("j6", Unit::FrenchLineInfantry),
+        ("i4", Unit::Highlanders),
+        ("h5", Unit::BritishFoot),
+    ]);
+    // "Once conquered, an Ownership flag with the flag of the owner, is placed on the building."
+    assert_eq!(g.view(ALLIED).tile_owner()[0], Some(FRENCH));
+    let out = g.play(&attack("h5", "i5", Dir::Right)).unwrap();
+    assert!(out.events.iter().any(
+        |e| matches!(e, Event::Battle(b) if b.strengths == (3, 4) && b.result == BattleResult::DefenderWon)
+    ));
+    let out = g.play(&attack("i4", "i5", Dir::Up)).unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (5, 4))));
+}
+
+#[test]
+fn artillery_bombards_buildings_first_strength_four() {
+    // "Artillery cannot fire on units within a building, they will always fire ON the building
+    // first." / "A building has a strength of 4. If it is fired on four times it will be
+    // completely destroyed and taken off the board."
+    let mut g = standard(&[
+        ("i3", Unit::BritishArtillery),
+        ("i6", Unit::FrenchLineInfantry),
+    ]);
+    let at_unit = fire("i3", "i6");
+    let at_tile = Action::Fire {
+        from: c("i3"),
+        at: c("i5"),
+        tile: true,
+    };
+    assert!(g.check(&at_unit).is_err());
+    for left in [3u8, 2, 1, 0] {
+        let out = g.play(&at_tile).unwrap();
+        assert!(out
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::TileHit { left: l, .. } if *l == left)));
+        if g.to_act() == Actor::Seat(FRENCH) {
+            g.play(&Action::EndTurn).unwrap();
+        }
+    }
+    // The building is gone; the unit can now be hit.
+    g.play(&at_unit).unwrap();
+    assert_eq!(unit_at(&g, "i6"), None);
+}
+
+#[test]
+fn hill_artillery_range_four_front_and_sides_over_pieces_and_immune_to_ground_guns() {
+    // "Artillery on a hill has a +1 range (thus 4 spaces) but it does not only fire straight
+    // ahead, it is now also possible to fire on enemy pieces in the rows to the right and left
+    // of the piece. An added benefit is that it now can also fire over other pieces" /
+    // "Artillery on a hill CANNOT be destroyed by Artillery on the ground!"
+    // Mont St Jean (default layout): f2 g2 f3 g3.
+    let mut g = standard(&[
+        ("f3", Unit::BritishArtillery),
+        ("f4", Unit::BritishFoot),
+        ("f7", Unit::FrenchLineInfantry),
+        ("b3", Unit::FrenchLineInfantry),
+        ("g6", Unit::FrenchArtillery),
+    ]);
+    assert_eq!(g.check(&fire("f3", "f7")), Ok(()), "range 4, over f4");
+    assert_eq!(g.check(&fire("f3", "b3")), Ok(()), "to the side");
+    g.play(&Action::EndTurn).unwrap();
+    let _ = g.play(&mv("g6", "g5"));
+    assert!(g.check(&fire("g5", "g3")).is_err());
+    assert!(g.check(&fire("g5", "g2")).is_err());
+}
+
+#[test]
+fn hill_adds_one_against_attacks_from_the_ground_capped_at_six() {
+    // "Infantry pieces and Cavalry pieces on a hill get a +1 strength when attacked by pieces
+    // on the ground." / "Pieces can NEVER be upgraded to more than 6 strength!"
+    let mut g = standard(&[
+        ("f3", Unit::BritishFoot),
+        ("f4", Unit::FrenchLineInfantry),
+        ("g3", Unit::RoyalFootGuards),
+        ("g4", Unit::OldGuard),
+    ]);
+    g.play(&Action::EndTurn).unwrap();
+    let out = g.play(&attack("f4", "f3", Dir::Down)).unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (3, 4))));
+    let out = g.play(&attack("g4", "g3", Dir::Down)).unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (6, 6))));
+}
+
+#[test]
+fn the_card_draft_alternates_keep_and_discard() {
+    // "The Allied player is allowed to choose a card which he wants to keep, and one for the
+    // discarded pile. After he has chosen, the Allied player offers the remainder of the
+    // Manoeuvre cards to his opponent ... until both players have 4 cards in their
+    // possession."
+    let mut g = game_with(opts(Version::Standard), &[]);
+    assert_eq!(g.phase(), Phase::Draft(ALLIED));
+    assert_eq!(g.card_piles().0.len(), 15);
+    g.play(&Action::Draft(Card::Initiative)).unwrap();
+    assert_eq!(g.hand(ALLIED), &[Card::Initiative]);
+    assert_eq!(g.phase(), Phase::Draft(ALLIED));
+    g.play(&Action::Draft(Card::GrandBattery)).unwrap();
+    assert_eq!(g.card_piles().1, &[Card::GrandBattery]);
+    assert_eq!(g.phase(), Phase::Draft(FRENCH));
+    draft(&mut g, &[], &[]);
+    assert_eq!((g.hand(ALLIED).len(), g.hand(FRENCH).len()), (4, 4));
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+}
+
+#[test]
+fn cards_at_the_start_of_a_turn_one_a_turn_for_an_action() {
+    // "The cards, with the exception of 'Fighting spirit', must be played out at the start of a
+    // player's turn and only one card may be played each turn. Playing and carrying out the
+    // action of a card counts as one action."
+    let mut g = game_with(
+        opts(Version::Standard),
+        &[
+            ("a2", Unit::BritishFoot),
+            ("b2", Unit::BritishFoot),
+            ("c2", Unit::BritishFoot),
+            ("d2", Unit::BritishFoot),
+        ],
+    );
+    draft(&mut g, &[Card::Initiative, Card::Initiative], &[]);
+    let play = Action::PlayCard(CardPlay::Initiative);
+    g.play(&mv("d2", "d3")).unwrap();
+    assert_eq!(g.check(&play), Err(Illegal::Card(Card::Initiative)));
+    end_turns(&mut g, 2);
+    // "Initiative: This card allows the player to move three of his pieces in one single
+    // action."
+    g.play(&play).unwrap();
+    assert_eq!(g.actions(), (3, 2));
+    g.play(&mv("a2", "a3")).unwrap();
+    assert!(
+        g.check(&mv("a3", "a4")).is_ok(),
+        "a normal action still may follow"
+    );
+    g.play(&mv("b2", "b3")).unwrap();
+    g.play(&mv("c2", "c3")).unwrap();
+    assert_eq!(g.actions(), (3, 2));
+    assert_eq!(g.check(&play), Err(Illegal::Card(Card::Initiative)));
+}
+
+#[test]
+fn reconnaissance_shows_four_pieces_to_one_player_only() {
+    // "Reconnaissance: This card allows the player to look at four adjoining pieces of his
+    // choice on the opponent's side of the board."
+    let mut g = game_with(
+        opts(Version::Standard),
+        &[
+            ("e7", Unit::OldGuard),
+            ("f7", Unit::FrenchArtillery),
+            ("e8", Unit::Cuirassiers),
+            ("f8", Unit::Chasseurs),
+        ],
+    );
+    draft(&mut g, &[Card::Reconnaissance], &[]);
+    g.play(&Action::PlayCard(CardPlay::Reconnaissance { at: c("e7") }))
+        .unwrap();
+    let v = g.view(ALLIED);
+    for (sq, u) in [("e7", Unit::OldGuard), ("f8", Unit::Chasseurs)] {
+        assert!(matches!(v.at(c(sq)), Seen::Enemy { unit: Some(x), .. } if x == u));
+    }
+    assert_eq!(g.actions(), (3, 2));
+}
+
+#[test]
+fn fighting_spirit_also_in_defence() {
+    // "Fighting spirit: When this card is played the player is allowed to add 1 strength to one
+    // of his pieces. Exceptionally, this card can also be played as a defensive move when one of
+    // his pieces is being attacked anytime during the game!"
+    let mut g = game_with(
+        opts(Version::Standard),
+        &[("e4", Unit::BritishFoot), ("e5", Unit::FrenchLineInfantry)],
+    );
+    draft(&mut g, &[], &[Card::FightingSpirit]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH));
+    assert_eq!(g.phase(), Phase::Defence(FRENCH));
+    let out = g
+        .play(&Action::PlayCard(CardPlay::FightingSpirit { on: c("e5") }))
+        .unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (3, 4))));
+    assert_eq!(unit_at(&g, "e5"), Some(Unit::FrenchLineInfantry));
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+}
+
+#[test]
+fn grand_battery_fires_all_adjoining_artillery_in_one_action() {
+    // "Grand battery: When this card is played all adjoining Artillery may fire once in a single
+    // action."
+    let mut g = game_with(
+        opts(Version::Standard),
+        &[
+            ("a3", Unit::BritishArtillery),
+            ("b3", Unit::BritishArtillery),
+            ("a5", Unit::FrenchLineInfantry),
+            ("b6", Unit::FrenchLineInfantry),
+        ],
+    );
+    draft(&mut g, &[Card::GrandBattery], &[]);
+    g.play(&Action::PlayCard(CardPlay::GrandBattery { at: c("a3") }))
+        .unwrap();
+    g.play(&fire("a3", "a5")).unwrap();
+    g.play(&fire("b3", "b6")).unwrap();
+    assert_eq!(g.actions(), (3, 2));
+    assert_eq!(g.casualties(FRENCH).len(), 2);
+}
+
+#[test]
+fn combined_attack_one_infantry_one_cavalry_one_artillery() {
+    // "Combined attack: When playing this card, the player will be allowed to attack with three
+    // of his pieces - one Infantry, one Cavalry and one Artillery - in one single action."
+    let mut g = game_with(
+        opts(Version::Standard),
+        &[
+            ("a4", Unit::Highlanders),
+            ("a5", Unit::FrenchLineInfantry),
+            ("b1", Unit::RoyalHorseGuards),
+            ("b7", Unit::Chasseurs),
+            ("e3", Unit::BritishArtillery),
+            ("e5", Unit::FrenchLineInfantry),
+        ],
+    );
+    draft(&mut g, &[Card::CombinedAttack], &[]);
+    g.play(&Action::PlayCard(CardPlay::CombinedAttack)).unwrap();
+    g.play(&attack("a4", "a5", Dir::Up)).unwrap();
+    g.play(&attack("b1", "b7", Dir::Up)).unwrap();
+    g.play(&fire("e3", "e5")).unwrap();
+    assert_eq!(g.actions(), (3, 2));
+    assert_eq!(g.casualties(FRENCH).len(), 3);
+}
+
+#[test]
+fn the_allied_take_two_discarded_cards_when_the_prussians_arrive() {
+    // "When the Prussians arrive on the 13th game turn the Allied player may also choose 2
+    // cards from the discard deck."
+    let mut g = game_with(opts(Version::Standard), &[]);
+    draft(&mut g, &[], &[]);
+    let discarded = g.card_piles().1.len();
+    for _ in 0..24 {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    while g.phase() == Phase::PrussianDraw {
+        let a = g.chance_outcomes()[0].0;
+        g.play(&a).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::PrussianCards);
+    let card = g.card_piles().1[0];
+    g.play(&Action::Draft(card)).unwrap();
+    let card = g.card_piles().1[0];
+    g.play(&Action::Draft(card)).unwrap();
+    assert_eq!(g.hand(ALLIED).len(), 6);
+    assert_eq!(g.card_piles().1.len(), discarded - 2);
+    assert_eq!(g.phase(), Phase::Act);
+}
+
+// ---- Expert game ---------------------------------------------------------------------------
+
+fn expert(pieces: &[(&str, Unit)]) -> Waterloo {
+    let mut g = game_with(opts(Version::Expert), pieces);
+    draft(&mut g, &[], &[]);
+    g
+}
+
+#[test]
+fn expert_napoleon_falling_ends_it_wellington_costs_two_actions() {
+    // "If Napoleon falls in battle, the game immediately ends. In this case the Allies will
+    // have achieved a decisive victory! If Wellington falls in battle, the game continues, but
+    // the Allied player will have two actions less."
+    let mut g = expert(&[("e4", Unit::Wellington), ("e5", Unit::Chasseurs)]);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("e5", "e4", Dir::Down)).unwrap();
+    assert!(g.status().is_ongoing());
+    g.play(&Action::EndTurn).unwrap();
+    assert_eq!(g.actions(), (1, 1));
+    let mut g = expert(&[("e4", Unit::BrunswickLeib), ("e5", Unit::Napoleon)]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: ALLIED,
+            reason: EndReason::CommanderInChief
+        }
+    );
+}
+
+#[test]
+fn expert_no_retreat_cards_and_the_allied_centre_decides() {
+    // "The Lines of Retreat cards are not used." / "Wellington's lines of retreat are located on
+    // the Allied centre. If the French manage to occupy it with at least two units, the game
+    // will immediately end."
+    let mut g = game_with(
+        opts(Version::Expert),
+        &[("e7", Unit::Chasseurs), ("f7", Unit::Chasseurs)],
+    );
+    assert_eq!(g.phase(), Phase::Draft(ALLIED));
+    draft(&mut g, &[], &[]);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&mv("e7", "e1")).unwrap();
+    g.play(&mv("f7", "f1")).unwrap();
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: FRENCH,
+            reason: EndReason::LinesOfRetreat
+        }
+    );
+}
+
+#[test]
+fn expert_a_flank_occupation_forces_a_retreat_and_the_pursuit() {
+    // "If the French player manages to put two units on the Allied left flank or Allied right
+    // flank, this will lead to an Allied retreat. In that case, a Pursuit will determine
+    // whether the battle was indecisive, a minor victory or a major victory"
+    let mut g = expert(&[
+        ("a7", Unit::Chasseurs),
+        ("b7", Unit::Cuirassiers),
+        ("e2", Unit::BritishFoot),
+        ("f2", Unit::BritishArtillery),
+        ("g3", Unit::KglHussars),
+    ]);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&mv("a7", "a1")).unwrap();
+    g.play(&mv("b7", "b1")).unwrap();
+    // "Both players take their remaining cavalry units off the board and set them aside"
+    assert_eq!(g.pursuit_victor(), Some(FRENCH));
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH));
+    assert_eq!(unit_at(&g, "a1"), None);
+    assert!(g.set_aside(FRENCH).contains(&Unit::Napoleon));
+    // "The remaining commanders in chief and commanders determine the number of actions"
+    assert_eq!(g.actions(), (3, 3));
+    // "you choose one of your pieces of cavalry, point to the enemy pieces and they disappear
+    // from the board."
+    g.play(&Action::Pursue {
+        cavalry: Unit::Chasseurs,
+        target: c("e2"),
+    })
+    .unwrap();
+    assert_eq!(unit_at(&g, "e2"), None);
+    // "If there's a draw, the cavalry of the victorious player always wins": Chasseurs 2 vs
+    // Hussars 2.
+    g.play(&Action::Charge {
+        cavalry: Unit::Chasseurs,
+        target: Unit::KglHussars,
+    })
+    .unwrap();
+    assert!(g.casualties(ALLIED).contains(&Unit::KglHussars));
+    g.play(&Action::EndTurn).unwrap();
+    // "He simply takes the pieces off the board and sets them aside. These pieces have been
+    // 'saved'"
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+    g.play(&Action::Save { from: c("f2") }).unwrap();
+    g.play(&Action::EndTurn).unwrap();
+    // "Once the victorious player no longer has or wishes to use any more cavalry pieces to
+    // continue the pursuit, the casualties on both sides are counted": 2 against 0, indecisive.
+    if g.status().is_ongoing() {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    assert_eq!(
+        g.status(),
+        Status::Drawn {
+            reason: EndReason::Indecisive
+        }
+    );
+}
+
+#[test]
+fn expert_pursuit_margins_minor_and_major() {
+    // "If there is a difference between 4 and a maximum of 9 pieces between both armies, the
+    // victorious player has achieved a Minor victory" / "a difference of 10 pieces or more ...
+    // a Major victory"
+    for (lost, reason) in [
+        (5usize, EndReason::MinorVictory),
+        (12, EndReason::MajorVictory),
+    ] {
+        let mut placements = boards::BySeat::<Vec<(Cell, Unit)>>::default();
+        placements[FRENCH] = vec![
+            (c("a7"), Unit::Chasseurs),
+            (c("b7"), Unit::Chasseurs),
+            (c("l9"), Unit::Napoleon),
+            (c("k9"), Unit::Ney),
+        ];
+        placements[ALLIED] = vec![
+            (c("l2"), Unit::Wellington),
+            (c("k2"), Unit::Uxbridge),
+            (c("e2"), Unit::BritishFoot),
+        ];
+        // Every other Allied piece is in reserve but `lost` infantry, counted as lost earlier.
+        let mut rest: Vec<Unit> = Unit::army_list(Army::Allied)
+            .filter(|u| !matches!(u, Unit::Wellington | Unit::Uxbridge))
+            .collect();
+        if let Some(k) = rest.iter().position(|u| *u == Unit::BritishFoot) {
+            rest.remove(k);
+        }
+        for _ in 0..lost {
+            if let Some(k) = rest.iter().position(|u| u.class().is_infantry()) {
+                rest.remove(k);
+            }
+        }
+        let mut reserve = boards::BySeat::<Vec<Unit>>::default();
+        reserve[ALLIED] = rest;
+        let mut french: Vec<Unit> = Unit::army_list(Army::French)
+            .filter(|u| !matches!(u, Unit::Napoleon | Unit::Ney))
+            .collect();
+        for _ in 0..2 {
+            if let Some(k) = french.iter().position(|u| *u == Unit::Chasseurs) {
+                french.remove(k);
+            }
+        }
+        reserve[FRENCH] = french;
+        let mut g = Waterloo::from_position(opts(Version::Expert), &placements, &reserve).unwrap();
+        draft(&mut g, &[], &[]);
+        g.play(&Action::EndTurn).unwrap();
+        g.play(&mv("a7", "a1")).unwrap();
+        g.play(&mv("b7", "b1")).unwrap();
+        assert_eq!(g.pursuit_victor(), Some(FRENCH));
+        g.play(&Action::Pursue {
+            cavalry: Unit::Chasseurs,
+            target: c("e2"),
+        })
+        .unwrap();
+        while g.status().is_ongoing() {
+            g.play(&Action::EndTurn).unwrap();
+        }
+        let diff = g.dead(ALLIED).len() - g.dead(FRENCH).len();
+        let expect = if diff >= 10 {
+            EndReason::MajorVictory
+        } else if diff >= 4 {
+            EndReason::MinorVictory
+        } else {
+            EndReason::Indecisive
+        };
+        assert_eq!(expect, reason, "difference {diff}");
+        assert_eq!(
+            g.status(),
+            Status::Won {
+                winner: FRENCH,
+                reason
+            }
+        );
+    }
+}
+
+#[test]
+fn expert_hougoumont_is_garrisoned_by_two_allied_infantry() {
+    // "The Terrain tile Hougemont in the middle of the board on the Allied right flank is
+    // occupied by two Allied Infantry pieces at the start of the game!"
+    let o = Options::new(Version::Expert);
+    let mut n = 3usize;
+    let setup = Setup::random(&o, |k| {
+        n = n.wrapping_mul(48271).wrapping_add(11);
+        n % k
+    });
+    assert!(Waterloo::start(o.clone(), setup.clone()).is_ok());
+    let mut bad = setup;
+    bad.placements[ALLIED].retain(|(cell, _)| cell.row < 4);
+    let err = Waterloo::start(o, bad).expect_err("no garrison");
+    assert!(err
+        .as_slice()
+        .contains(&SetupProblem::HougoumontGarrison { infantry: 0 }));
+}
+
+#[test]
+fn expert_plancenoit_helps_infantry_lets_others_cross_and_can_be_fired_on() {
+    // "Plancenoit will provide all and any Infantry piece on the tile with +1 strength." /
+    // "Cavalry, Commanders, Commanders in Chief and Artillery can cross the Plancenoit tile
+    // unhindered, but they do not gain any benefits." / "with Plancenoit, the players have the
+    // choice to direct their Artillery fire on the units OR the village."
+    // Plancenoit (default layout): b8 c8 b9 c9.
+    let mut g = expert(&[
+        ("b8", Unit::FrenchLineInfantry),
+        ("b7", Unit::BritishFoot),
+        ("c7", Unit::BritishArtillery),
+        ("c8", Unit::Chasseurs),
+        ("a1", Unit::KglHussars),
+    ]);
+    assert!(targets(&g, "a1").contains(&c("a10")));
+    let out = g.play(&attack("b7", "b8", Dir::Up)).unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (3, 4))));
+    assert_eq!(g.check(&fire("c7", "c8")), Ok(()));
+    assert_eq!(
+        g.check(&Action::Fire {
+            from: c("c7"),
+            at: c("c8"),
+            tile: true
+        }),
+        Ok(())
+    );
+}
+
+// ---- Extra scenarios -----------------------------------------------------------------------
+
+#[test]
+fn early_start_at_half_past_nine_french_first_fourteen_held_back() {
+    // "the French player has the option to start the battle three turns earlier, thus at 9:30
+    // am! It is also the French player who will move first." / "The following 14 blue pieces
+    // will remain off the board during the army set-up"
+    let mut o = Options::new(Version::Expert);
+    o.early_start = true;
+    let mut n = 5usize;
+    let setup = Setup::random(&o, |k| {
+        n = n.wrapping_mul(48271).wrapping_add(7);
+        n % k
+    });
+    assert!(
+        !setup.placements[FRENCH]
+            .iter()
+            .any(|(_, u)| *u == Unit::OldGuard),
+        "the Old Guard is held back"
+    );
+    let mut g = Waterloo::start(o, setup).unwrap();
+    draft(&mut g, &[], &[]);
+    assert_eq!(g.held_back().len(), 14);
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH));
+    assert_eq!(g.clock_minutes(), 9 * 60 + 30);
+    end_turns(&mut g, 6);
+    // 11:00: the held-back pieces join the reserve (ruling).
+    assert_eq!(g.clock_minutes(), 11 * 60);
+    assert!(g.held_back().is_empty());
+    assert_eq!(g.turns_until_prussians(), Some(12));
+}
+
+#[test]
+fn where_are_the_prussians_the_die_at_turn_nine() {
+    // "the Allied player will be allowed to roll the Battle die at game turn 9 (3 o'clock) in
+    // order to find out if the Prussians will arrive on the battlefield or not." / "If the French
+    // side is rolled, Marshal Grouchy will have succeeded in intercepting the Prussians."
+    let mut o = opts(Version::Expert);
+    o.prussians_uncertain = true;
+    let mut g = game_with(o, &[]);
+    draft(&mut g, &[], &[]);
+    for _ in 0..16 {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    assert_eq!(g.turn(), 9);
+    assert_eq!(g.phase(), Phase::PrussianDie);
+    g.play(&die(DieFace::BlueR)).unwrap();
+    assert_eq!(g.turns_until_prussians(), None);
+    for _ in 0..10 {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    assert!(g.turn() >= 13);
+    assert_eq!(g.prussian_pool().len(), 13);
+    assert_eq!(g.actions().0, 3);
+}
+
+#[test]
+fn mud_slows_all_but_light_infantry_and_stops_artillery() {
+    // "When these pieces move through the mud, they will only be allowed to move one space
+    // ahead, to the left or right for every action." / "Light Infantry pieces don't experience
+    // any restrictions when passing through the mud." / "Artillery can't move onto a mud tile!"
+    let mut o = opts(Version::Standard);
+    o.mud = true;
+    o.layout = Layout::parse("mud.field: e4 f4 e5 f5\n").unwrap();
+    let g = {
+        let mut g = game_with(
+            o,
+            &[
+                ("e4", Unit::ScotsGreys),
+                ("f3", Unit::BritishArtillery),
+                ("d3", Unit::Rifles95th),
+                ("f5", Unit::BritishFoot),
+            ],
+        );
+        draft(&mut g, &[], &[]);
+        g
+    };
+    let t = targets(&g, "e4");
+    assert!(t.contains(&c("d4")) && !t.contains(&c("e3")));
+    assert!(!t.contains(&c("c4")));
+    assert_eq!(g.check(&mv("f3", "f4")), Err(Illegal::Mud(c("f4"))));
+    assert!(targets(&g, "d3").contains(&c("d6")));
+    let t = targets(&g, "f5");
+    assert_eq!(t.len(), 3, "one square ahead, left or right: {t:?}");
+    assert!(!t.contains(&c("f4")), "not backwards");
+}
+
+#[test]
+fn a_custom_battlefield_places_terrain_anywhere() {
+    // "'Stratego:Waterloo' offers the players the unique possibility to create their own
+    // fictional battles, with their own Terrain tiles"
+    let l = Layout::parse("hill.ridge: a5 b5\nbuilding.farm: k5 l5 k6 l6\n").unwrap();
+    assert_eq!(l.tiles.len(), 2);
+    let err = Layout::parse("hill.ridge: a5 b5\nbuilding.farm: b5 c5\n").expect_err("overlap");
+    assert_eq!(err.as_slice()[0].line, 2);
+}
