@@ -78,7 +78,7 @@ fn random_action(g: &Waterloo, rng: &mut Pcg64Mcg) -> Action {
         )
     };
     let dir = Dir::ALL[rng.random_range(0..4)];
-    match rng.random_range(0..6) {
+    match rng.random_range(0..7) {
         0 => Action::Move {
             from: cell(rng),
             to: cell(rng),
@@ -98,6 +98,7 @@ fn random_action(g: &Waterloo, rng: &mut Pcg64Mcg) -> Action {
             to: cell(rng),
         },
         4 => Action::TakeOff { from: cell(rng) },
+        5 => Action::Frenzy { at: cell(rng) },
         _ => Action::Chance(ChanceAction::Die(DieFace::ALL[rng.random_range(0..6)])),
     }
 }

@@ -1456,3 +1456,30 @@ fn a_custom_battlefield_places_terrain_anywhere() {
     let err = Layout::parse("hill.ridge: a5 b5\nbuilding.farm: b5 c5\n").expect_err("overlap");
     assert_eq!(err.as_slice()[0].line, 2);
 }
+
+#[test]
+fn a_frenzy_in_a_building_chooses_its_target() {
+    // "When a Battle die is rolled IN a building and a '+' (frenzy) has been rolled, the
+    // victorious unit may choose which piece to attack in the building."
+    let mut g = standard(&[
+        ("i4", Unit::BritishFoot),
+        ("i5", Unit::FrenchLineInfantry),
+        ("j5", Unit::FrenchLightInfantry),
+        ("i6", Unit::MiddleGuard),
+    ]);
+    g.play(&attack("i4", "i5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedPlus)).unwrap();
+    assert_eq!(g.phase(), Phase::FrenzyChoice(ALLIED));
+    let mut choices = g.legal_actions();
+    choices.sort_by_key(|a| format!("{a}"));
+    assert_eq!(
+        choices,
+        vec![
+            Action::Frenzy { at: c("i6") },
+            Action::Frenzy { at: c("j5") }
+        ]
+    );
+    g.play(&Action::Frenzy { at: c("j5") }).unwrap();
+    assert_eq!(unit_at(&g, "j5"), Some(Unit::BritishFoot));
+    assert_eq!(unit_at(&g, "i6"), Some(Unit::MiddleGuard));
+}

@@ -254,6 +254,11 @@ pub enum Action {
     Draft(Card),
     /// Decline to play Fighting spirit in defence.
     Decline,
+    /// A frenzy in a building: attack the piece on `at` in it.
+    Frenzy {
+        /// The piece attacked.
+        at: Cell,
+    },
 }
 
 impl fmt::Display for Action {
@@ -277,6 +282,7 @@ impl fmt::Display for Action {
             Action::PlayCard(p) => write!(f, "plays {}", p.card()),
             Action::Draft(c) => write!(f, "takes {c}"),
             Action::Decline => f.write_str("declines"),
+            Action::Frenzy { at } => write!(f, "frenzy into {at}"),
             Action::Chance(ChanceAction::Die(d)) => write!(f, "die: {d}"),
             Action::Chance(ChanceAction::Retreat(fl)) => write!(f, "line of retreat: {fl}"),
             Action::Chance(ChanceAction::Prussian(u)) => write!(f, "Prussian drawn: {u}"),
@@ -719,6 +725,8 @@ pub enum Phase {
     PrussianCards,
     /// The attacked piece's owner may play Fighting spirit in defence.
     Defence(Seat),
+    /// A frenzy in a building: the winner's owner chooses which piece in it to attack.
+    FrenzyChoice(Seat),
     /// The seat to play acts.
     Act,
     /// The game is over.
@@ -763,6 +771,8 @@ pub struct Waterloo {
     prussian_cards: u8,
     card_played: bool,
     effect: Option<Effect>,
+    /// A frenzy in a building awaiting its target: the winner's square, the tile, the line.
+    frenzy_from: Option<(Cell, usize, Dir)>,
     pub(crate) phase: Phase,
     pub(crate) status: Status<EndReason>,
 }
@@ -1263,6 +1273,13 @@ impl Waterloo {
                 cards.dedup();
                 out.extend(cards.into_iter().map(Action::Draft));
             }
+            Phase::FrenzyChoice(_) => {
+                out.extend(
+                    self.frenzy_choices()
+                        .into_iter()
+                        .map(|at| Action::Frenzy { at }),
+                );
+            }
             Phase::Defence(_) => {
                 if let Some(b) = self.battle {
                     out.push(Action::PlayCard(CardPlay::FightingSpirit { on: b.def }));
@@ -1351,7 +1368,7 @@ impl Waterloo {
             };
         }
         match self.phase {
-            Phase::Draft(_) | Phase::PrussianCards | Phase::Defence(_) => {
+            Phase::Draft(_) | Phase::PrussianCards | Phase::Defence(_) | Phase::FrenzyChoice(_) => {
                 return if self.legal().contains(action) {
                     Ok(())
                 } else {
@@ -1361,7 +1378,10 @@ impl Waterloo {
             Phase::Act => {}
             _ => return Err(Illegal::AwaitingChance),
         }
-        if matches!(action, Action::Draft(_) | Action::Decline) {
+        if matches!(
+            action,
+            Action::Draft(_) | Action::Decline | Action::Frenzy { .. }
+        ) {
             return Err(Illegal::NotNow);
         }
         if let Action::PlayCard(play) = action {
@@ -1524,7 +1544,7 @@ impl Waterloo {
                 Err(Illegal::Pursuit)
             }
             Action::PlayCard(p) => Err(Illegal::Card(p.card())),
-            Action::Draft(_) | Action::Decline => Err(Illegal::NotNow),
+            Action::Draft(_) | Action::Decline | Action::Frenzy { .. } => Err(Illegal::NotNow),
         }
     }
 }
@@ -1600,6 +1620,7 @@ impl Waterloo {
             prussian_cards: 0,
             card_played: false,
             effect: None,
+            frenzy_from: None,
             phase: Phase::Act,
             status: Status::Ongoing,
         };
@@ -2513,9 +2534,58 @@ impl Waterloo {
             self.weaken(lose, ev);
         }
         if face.frenzy() {
+            // "When a Battle die is rolled IN a building and a '+' (frenzy) has been rolled, the
+            // victorious unit may choose which piece to attack in the building."
+            if let Some((i, TileKind::Building)) = self.tile_kind(b.def) {
+                let any = self.layout().tiles[i]
+                    .cells
+                    .iter()
+                    .any(|&c| c != lose && self.get(c).is_some());
+                if any {
+                    self.frenzy_from = Some((lose, i, fdir));
+                    self.phase = Phase::FrenzyChoice(face.winner());
+                    return true;
+                }
+            }
             return self.frenzy(lose, fdir, ev);
         }
         false
+    }
+
+    /// The pieces the frenzied winner in a building may attack.
+    fn frenzy_choices(&self) -> Vec<Cell> {
+        let Some((from, i, _)) = self.frenzy_from else {
+            return Vec::new();
+        };
+        self.layout().tiles[i]
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| c != from && self.get(c).is_some())
+            .collect()
+    }
+
+    fn frenzy_in_building(&mut self, at: Cell, ev: &mut Events) -> bool {
+        let Some((from, _, line)) = self.frenzy_from.take() else {
+            return false;
+        };
+        self.phase = Phase::Act;
+        let dir = if at.col == from.col {
+            if at.row > from.row {
+                Dir::Up
+            } else {
+                Dir::Down
+            }
+        } else if at.row == from.row {
+            if at.col > from.col {
+                Dir::Right
+            } else {
+                Dir::Left
+            }
+        } else {
+            line
+        };
+        self.fight(from, at, dir, true, ev)
     }
 
     /// The frenzied piece on `at` attacks the next piece in direction `dir`, friend or foe.
@@ -2542,6 +2612,11 @@ impl Waterloo {
                 self.apply_pursuit(action, ev)
             }
             Action::Draft(card) => self.draft(card, ev),
+            Action::Frenzy { at } => {
+                if !self.frenzy_in_building(at, ev) {
+                    self.after_action(ev);
+                }
+            }
             Action::Decline | Action::PlayCard(CardPlay::FightingSpirit { .. })
                 if matches!(self.phase, Phase::Defence(_)) =>
             {
@@ -2919,7 +2994,9 @@ impl Game for Waterloo {
         match self.phase {
             Phase::Over => Actor::Nobody,
             Phase::Act => Actor::Seat(self.current),
-            Phase::Draft(seat) | Phase::Defence(seat) => Actor::Seat(seat),
+            Phase::Draft(seat) | Phase::Defence(seat) | Phase::FrenzyChoice(seat) => {
+                Actor::Seat(seat)
+            }
             Phase::PrussianCards => Actor::Seat(ALLIED),
             _ => Actor::Chance,
         }
