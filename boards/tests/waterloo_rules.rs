@@ -1483,3 +1483,79 @@ fn a_frenzy_in_a_building_chooses_its_target() {
     assert_eq!(unit_at(&g, "j5"), Some(Unit::BritishFoot));
     assert_eq!(unit_at(&g, "i6"), Some(Unit::MiddleGuard));
 }
+
+#[test]
+fn reserves_come_onto_the_bottom_row_for_an_action() {
+    // "Move a unit in reserve or a regenerated piece onto the board: this unit will always be
+    // placed on the bottom row. This costs 1 action."
+    let mut placements = boards::BySeat::<Vec<(Cell, Unit)>>::default();
+    placements[ALLIED] = vec![(c("l2"), Unit::Wellington), (c("k2"), Unit::Uxbridge)];
+    placements[FRENCH] = vec![(c("l9"), Unit::Napoleon), (c("k9"), Unit::Ney)];
+    let mut reserve = boards::BySeat::<Vec<Unit>>::default();
+    reserve[ALLIED] = vec![Unit::Highlanders];
+    reserve[FRENCH] = vec![Unit::OldGuard];
+    let mut g = Waterloo::from_position(opts(Version::Basic), &placements, &reserve).unwrap();
+    retreat(&mut g, Flank::Left, Flank::Left);
+    let enter = |to: &str| Action::Enter {
+        unit: Unit::Highlanders,
+        to: c(to),
+    };
+    assert_eq!(g.check(&enter("c2")), Err(Illegal::NotEntrySquare(c("c2"))));
+    assert_eq!(
+        g.check(&Action::Enter {
+            unit: Unit::OldGuard,
+            to: c("c1")
+        }),
+        Err(Illegal::NotReady(Unit::OldGuard))
+    );
+    g.play(&enter("c1")).unwrap();
+    assert_eq!(unit_at(&g, "c1"), Some(Unit::Highlanders));
+    assert_eq!(g.actions(), (3, 2));
+    assert!(g.reserve(ALLIED).is_empty());
+    // The French see a hidden piece; they know how many the Allied hold back.
+    assert!(matches!(
+        g.view(FRENCH).at(c("c1")),
+        Seen::Enemy { unit: None, .. }
+    ));
+    assert_eq!(g.view(ALLIED).enemy_reserve(), 1);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&Action::Enter {
+        unit: Unit::OldGuard,
+        to: c("a10"),
+    })
+    .unwrap();
+}
+
+#[test]
+fn commanders_are_light_cavalry_of_strength_five_and_do_not_weaken() {
+    // "Commanders are considered to be light Cavalry units and thus don't lose strength after a
+    // charge. They have a strength of 5"
+    let mut g = basic(&[("e1", Unit::Uxbridge), ("e8", Unit::Cuirassiers)]);
+    let out = g.play(&attack("e1", "e8", Dir::Up)).unwrap();
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Battle(b) if b.strengths == (5, 4))));
+    assert_eq!(g.piece_at(c("e8")).unwrap().weakened, 0);
+}
+
+#[test]
+fn the_die_and_the_cards_are_configurable() {
+    // DESIGN: "six faces, one each ... 15 manoeuvre cards = 3 of each of the 5 kinds ... All
+    // configurable."
+    let mut o = opts(Version::Standard);
+    o.die_weights = [1, 1, 0, 0, 0, 0];
+    o.cards_per_kind = [1, 1, 1, 1, 1];
+    let mut g = game_with(
+        o,
+        &[("e4", Unit::BritishFoot), ("e5", Unit::FrenchLineInfantry)],
+    );
+    assert_eq!(g.card_piles().0.len(), 5);
+    draft(&mut g, &[], &[]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    while g.phase() == Phase::Defence(FRENCH) {
+        g.play(&Action::Decline).unwrap();
+    }
+    assert_eq!(g.chance_outcomes().len(), 2);
+    assert_eq!(g.check(&die(DieFace::RedR)), Err(Illegal::ImpossibleChance));
+}

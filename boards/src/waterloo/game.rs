@@ -1330,12 +1330,16 @@ impl Waterloo {
     fn chance_list(&self) -> Vec<(Action, u32)> {
         match self.phase {
             Phase::DrawRetreat(_) => Flank::ALL
-                .iter()
-                .map(|&f| (Action::Chance(ChanceAction::Retreat(f)), 1))
+                .into_iter()
+                .zip(self.options.retreat_cards)
+                .filter(|(_, w)| *w > 0)
+                .map(|(f, w)| (Action::Chance(ChanceAction::Retreat(f)), w))
                 .collect(),
             Phase::PrussianDie | Phase::BattleDie => DieFace::ALL
-                .iter()
-                .map(|&d| (Action::Chance(ChanceAction::Die(d)), 1))
+                .into_iter()
+                .zip(self.options.die_weights)
+                .filter(|(_, w)| *w > 0)
+                .map(|(d, w)| (Action::Chance(ChanceAction::Die(d)), w))
                 .collect(),
             Phase::PrussianDraw => {
                 let mut out: Vec<(Action, u32)> = Vec::new();
@@ -1627,8 +1631,8 @@ impl Waterloo {
         g.update_owners();
         if g.options.version != Version::Basic {
             // DESIGN ruling: 15 manoeuvre cards, 3 of each kind.
-            for card in Card::ALL {
-                for _ in 0..3 {
+            for (card, n) in Card::ALL.into_iter().zip(g.options.cards_per_kind) {
+                for _ in 0..n {
                     g.stack.push(card);
                 }
             }

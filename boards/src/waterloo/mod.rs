@@ -126,6 +126,12 @@ pub struct Options {
     pub prussians_per_turn: u8,
     /// Ruling: the most pieces a player may keep in reserve at set-up (the rulebook: 10).
     pub max_reserve: u8,
+    /// Weights of the battle die's faces in [`DieFace::ALL`] order (DESIGN: one each).
+    pub die_weights: [u32; 6],
+    /// Manoeuvre cards of each kind in [`Card::ALL`] order (DESIGN: 3 each, 15 in all).
+    pub cards_per_kind: [u8; 5],
+    /// Line-of-retreat cards of each flank per side, left, centre, right (DESIGN: one each).
+    pub retreat_cards: [u32; 3],
     /// Ruling: the game ends in a draw ("nightfall") after this game turn; `None` (the rulebook
     /// sets no limit) plays on.
     pub last_turn: Option<u16>,
@@ -143,6 +149,9 @@ impl Options {
             prussian_turn: 13,
             prussians_per_turn: 2,
             max_reserve: 10,
+            die_weights: [1; 6],
+            cards_per_kind: [3; 5],
+            retreat_cards: [1; 3],
             last_turn: None,
         }
     }
