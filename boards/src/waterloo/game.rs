@@ -1019,14 +1019,15 @@ impl Waterloo {
                 } else {
                     2
                 };
-                // Breadth-first over empty squares; mud stops all but light infantry.
-                let n = layout.cells();
-                let mut depth = alloc::vec![u8::MAX; n];
-                let mut queue: Vec<Cell> = alloc::vec![from];
+                // Breadth-first over empty squares; mud stops all but light infantry. Boards
+                // have at most 16 x 16 squares, so fixed arrays suffice.
+                let mut depth = [u8::MAX; 256];
+                let mut queue = [from; 256];
+                let mut len = 1;
                 depth[layout.index(from)] = 0;
                 let mut k = 0;
                 let mut attacks: Vec<(Cell, Dir)> = Vec::new();
-                while k < queue.len() {
+                while k < len {
                     let c = queue[k];
                     k += 1;
                     let dc = depth[layout.index(c)];
@@ -1044,9 +1045,10 @@ impl Waterloo {
                         match self.get(nc) {
                             None => {
                                 let ni = layout.index(nc);
-                                if depth[ni] == u8::MAX && self.may_enter(p.unit, nc) {
+                                if depth[ni] == u8::MAX && self.may_enter(p.unit, nc) && len < 256 {
                                     depth[ni] = dc + 1;
-                                    queue.push(nc);
+                                    queue[len] = nc;
+                                    len += 1;
                                     out.push(Action::Move { from, to: nc });
                                 }
                             }
