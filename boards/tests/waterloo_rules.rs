@@ -1559,3 +1559,33 @@ fn the_die_and_the_cards_are_configurable() {
     assert_eq!(g.chance_outcomes().len(), 2);
     assert_eq!(g.check(&die(DieFace::RedR)), Err(Illegal::ImpossibleChance));
 }
+
+#[test]
+fn a_layout_file_reports_every_problem_with_its_line() {
+    let text = "\
+# my board
+columns: 10
+setup_rows: 6
+facing.french: sideways
+hill.x: a1 a1
+lake.y: b2
+prussian_entry:
+";
+    let err = Layout::parse(text).expect_err("bad layout");
+    let got: Vec<(usize, String)> = err
+        .as_slice()
+        .iter()
+        .map(|p| (p.line, p.message.clone()))
+        .collect();
+    let lines: Vec<usize> = got.iter().map(|(l, _)| *l).collect();
+    for line in [4, 5, 6, 7, 3] {
+        assert!(lines.contains(&line), "line {line} missing: {got:?}");
+    }
+    // The defaults that no longer fit a 10-column board are named as defaults.
+    assert!(got
+        .iter()
+        .any(|(l, m)| *l == 0 && m.contains("k1") && m.contains("a default")));
+    assert!(err
+        .to_string()
+        .starts_with(&format!("{} problems: ", got.len())));
+}

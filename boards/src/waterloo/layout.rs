@@ -372,10 +372,15 @@ impl Layout {
         let mut off_board = |cells: &[Cell], line: usize, what: &str| {
             for c in cells {
                 if c.col >= w || c.row >= h {
+                    let default = if line == 0 {
+                        " (a default: give the key for your board)"
+                    } else {
+                        ""
+                    };
                     problems.push(LayoutProblem {
                         line,
                         message: alloc::format!(
-                            "{c} in {what} is off the {w} x {h} board: use a square from a1 to {}",
+                            "{c} in {what} is off the {w} x {h} board{default}: use a square from a1 to {}",
                             Cell::new(w - 1, h - 1)
                         ),
                     });
