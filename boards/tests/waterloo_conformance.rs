@@ -18,8 +18,8 @@
 use boards::game::replay;
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
-    Action, Army, ChanceAction, DieFace, EndReason, Event, Options, PursuitEvent, Seen, Setup,
-    Unit, Version, Waterloo, ALLIED, FRENCH,
+    Action, Army, Card, CardPlay, ChanceAction, DieFace, EndReason, Event, Options, PursuitEvent,
+    Seen, Setup, Unit, Version, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, Game, Status};
 use rand::{Rng, SeedableRng};
@@ -78,7 +78,7 @@ fn random_action(g: &Waterloo, rng: &mut Pcg64Mcg) -> Action {
         )
     };
     let dir = Dir::ALL[rng.random_range(0..4)];
-    match rng.random_range(0..7) {
+    match rng.random_range(0..14) {
         0 => Action::Move {
             from: cell(rng),
             to: cell(rng),
@@ -99,6 +99,25 @@ fn random_action(g: &Waterloo, rng: &mut Pcg64Mcg) -> Action {
         },
         4 => Action::TakeOff { from: cell(rng) },
         5 => Action::Frenzy { at: cell(rng) },
+        6 => Action::PlayCard(match rng.random_range(0..5) {
+            0 => CardPlay::Reconnaissance { at: cell(rng) },
+            1 => CardPlay::Initiative,
+            2 => CardPlay::CombinedAttack,
+            3 => CardPlay::FightingSpirit { on: cell(rng) },
+            _ => CardPlay::GrandBattery { at: cell(rng) },
+        }),
+        7 => Action::Draft(Card::ALL[rng.random_range(0..5)]),
+        8 => Action::Pursue {
+            cavalry: Unit::ALL[rng.random_range(0..Unit::ALL.len())],
+            target: cell(rng),
+        },
+        9 => Action::Charge {
+            cavalry: Unit::ALL[rng.random_range(0..Unit::ALL.len())],
+            target: Unit::ALL[rng.random_range(0..Unit::ALL.len())],
+        },
+        10 => Action::Save { from: cell(rng) },
+        11 => Action::Decline,
+        12 => Action::EndTurn,
         _ => Action::Chance(ChanceAction::Die(DieFace::ALL[rng.random_range(0..6)])),
     }
 }
