@@ -13,6 +13,28 @@
 //!   enemy line of retreat and nothing of the Prussian draw.
 //! - [`Options`]: the game version, the scenarios and every named ruling.
 //!
+//! ```
+//! use boards::waterloo::{Action, ChanceAction, Flank, Options, Setup, Waterloo, ALLIED};
+//! use boards::{Actor, Game};
+//!
+//! let options = Options::basic();
+//! let mut seed = 7usize;
+//! let setup = Setup::random(&options, |n| {
+//!     seed = seed.wrapping_mul(48271).wrapping_add(1);
+//!     seed % n
+//! });
+//! let mut game = Waterloo::start(options, setup).expect("a random set-up is valid");
+//! // The umpire draws both secret lines of retreat: chance actions from outside.
+//! assert_eq!(game.to_act(), Actor::Chance);
+//! game.play(&Action::Chance(ChanceAction::Retreat(Flank::Left))).unwrap();
+//! game.play(&Action::Chance(ChanceAction::Retreat(Flank::Right))).unwrap();
+//! assert_eq!(game.to_act(), Actor::Seat(ALLIED));
+//! assert_eq!(game.actions(), (3, 3));
+//! assert_eq!(game.clock_minutes(), 11 * 60);
+//! // Each seat sees only its own line of retreat.
+//! assert_eq!(game.view(ALLIED).line_of_retreat(), Some(Flank::Left));
+//! ```
+//!
 #![doc = include_str!("README.md")]
 
 mod game;
