@@ -1589,3 +1589,51 @@ prussian_entry:
         .to_string()
         .starts_with(&format!("{} problems: ", got.len())));
 }
+
+#[test]
+fn red_r_withdraws_the_blue_piece_to_its_own_back_row() {
+    // "6. Red 'R' The Red/Black piece has emerged victorious and may now take the place of the
+    // Blue piece that has suffered enormous losses. The Blue piece is not eliminated but
+    // withdraws off the board behind the front lines. At the cost of one action, starting next
+    // turn, it can be put back on the back row of the game board."
+    let mut g = basic(&[("e4", Unit::BritishFoot), ("e5", Unit::FrenchLineInfantry)]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedR)).unwrap();
+    assert_eq!(unit_at(&g, "e5"), Some(Unit::BritishFoot));
+    assert_eq!(
+        g.off_board(FRENCH).collect::<Vec<_>>(),
+        vec![Unit::FrenchLineInfantry]
+    );
+    assert!(g.casualties(FRENCH).is_empty());
+    g.play(&Action::EndTurn).unwrap();
+    // The French piece withdrew during the Allied turn: the French turn that follows is "next
+    // turn" for it.
+    g.play(&Action::Enter {
+        unit: Unit::FrenchLineInfantry,
+        to: c("e10"),
+    })
+    .unwrap();
+    assert_eq!(unit_at(&g, "e10"), Some(Unit::FrenchLineInfantry));
+}
+
+#[test]
+fn commanders_may_not_enter_or_attack_a_building() {
+    // "Cavalry pieces cannot enter nor attack a building tile, this includes Commanders." /
+    // "Artillery pieces cannot enter a building tile, but they can bombard it!"
+    let g = standard(&[
+        ("i4", Unit::Uxbridge),
+        ("j4", Unit::BritishArtillery),
+        ("j6", Unit::FrenchLineInfantry),
+    ]);
+    assert!(!targets(&g, "i4").contains(&c("i5")));
+    assert_eq!(g.check(&mv("i4", "i5")), Err(Illegal::Building(c("i5"))));
+    assert_eq!(g.check(&mv("j4", "j5")), Err(Illegal::Building(c("j5"))));
+    assert_eq!(
+        g.check(&Action::Fire {
+            from: c("j4"),
+            at: c("j5"),
+            tile: true
+        }),
+        Ok(())
+    );
+}
