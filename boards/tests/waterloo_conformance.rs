@@ -318,6 +318,17 @@ fn limited(mut o: Options) -> Options {
     o
 }
 
+/// The Standard game on a battlefield of one's own, with mud.
+fn custom_mud() -> Options {
+    let mut mud = limited(Options::new(Version::Standard));
+    mud.mud = true;
+    mud.layout = boards::waterloo::Layout::parse(
+        "mud.a: e5 f5 e6 f6\nmud.b: i3 j3\nhill.left: b2 c2 b3 c3\nbuilding.farm: k8 l8 k9 l9\n",
+    )
+    .expect("custom layout");
+    mud
+}
+
 fn ended(t: &Tally, what: &str) -> bool {
     t.reasons.iter().any(|(r, _)| r.contains(what))
 }
@@ -362,11 +373,30 @@ fn scenario_random_games() {
     let mut uncertain = limited(Options::new(Version::Expert));
     uncertain.prussians_uncertain = true;
     run("where are the Prussians", uncertain, 150, 400_000);
-    let mut mud = limited(Options::new(Version::Standard));
-    mud.mud = true;
-    mud.layout = boards::waterloo::Layout::parse(
-        "mud.a: e5 f5 e6 f6\nmud.b: i3 j3\nhill.left: b2 c2 b3 c3\nbuilding.farm: k8 l8 k9 l9\n",
-    )
-    .expect("custom layout");
-    run("mud and a custom battlefield", mud, 150, 500_000);
+    run("mud and a custom battlefield", custom_mud(), 150, 500_000);
+}
+
+/// Thousands of games of each version and scenario (about three minutes in the test profile): `cargo test -p umpire-boards --test waterloo_conformance -- --ignored`.
+#[test]
+#[ignore = "long: thousands of games per version; run with --ignored"]
+fn thousands_of_random_games() {
+    for (name, version, seed) in [
+        ("basic long", Version::Basic, 1_000_000),
+        ("standard long", Version::Standard, 2_000_000),
+        ("expert long", Version::Expert, 3_000_000),
+    ] {
+        run(name, limited(Options::new(version)), 3000, seed);
+    }
+    let mut early = limited(Options::new(Version::Expert));
+    early.early_start = true;
+    run("early start long", early, 1000, 4_000_000);
+    let mut uncertain = limited(Options::new(Version::Expert));
+    uncertain.prussians_uncertain = true;
+    run("where are the Prussians long", uncertain, 1000, 5_000_000);
+    run(
+        "mud and a custom battlefield long",
+        custom_mud(),
+        1000,
+        6_000_000,
+    );
 }
