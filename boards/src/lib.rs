@@ -17,6 +17,7 @@ pub mod geometry;
 pub mod piecepack;
 pub mod seat;
 pub mod stratego;
+pub mod waterloo;
 
 pub use game::{Actor, Game, Problems, Status};
 pub use seat::{BySeat, Seat};

@@ -1,0 +1,251 @@
+//! The three armies, unit by unit, from the piece pages at the end of the rulebook.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One of the three armies on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Army {
+    /// Blue: the French player.
+    French,
+    /// Red: the Allied player.
+    Allied,
+    /// Black: the Prussians, played by the Allied player once they arrive.
+    Prussian,
+}
+
+/// What kind of unit a piece is, which decides how it moves and fights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Class {
+    /// Moves three squares, not necessarily straight; immune to artillery fire.
+    LightInfantry,
+    /// Moves two squares, not necessarily straight (asterisk on the back).
+    LineInfantry,
+    /// Moves any distance in one direction over empty squares.
+    LightCavalry,
+    /// As light cavalry, but loses 1 strength per charge (asterisk on the back).
+    HeavyCavalry,
+    /// Moves one square and fires.
+    Artillery,
+    /// Ney, Uxbridge, von Bulow: strength 5, light cavalry, worth one action.
+    Commander,
+    /// Napoleon, Wellington: win every attack they make, lose every attack on them.
+    CommanderInChief,
+}
+
+impl Class {
+    /// The symbol on the back of the piece, which the opponent sees.
+    pub const fn arm(self) -> Arm {
+        match self {
+            Class::LightInfantry | Class::LineInfantry => Arm::Infantry,
+            Class::Artillery => Arm::Artillery,
+            _ => Arm::Cavalry,
+        }
+    }
+
+    /// Whether the back carries the asterisk of line infantry and heavy cavalry.
+    pub const fn asterisk(self) -> bool {
+        matches!(self, Class::LineInfantry | Class::HeavyCavalry)
+    }
+
+    /// Cavalry of any kind, commanders and commanders-in-chief included ("considered to belong
+    /// to the Light Cavalry units").
+    pub const fn is_cavalry(self) -> bool {
+        matches!(self.arm(), Arm::Cavalry)
+    }
+
+    /// Infantry of either kind.
+    pub const fn is_infantry(self) -> bool {
+        matches!(self.arm(), Arm::Infantry)
+    }
+}
+
+/// The symbol on the back of a piece: "INFANTRY • CAVALRY • ARTILLERY".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Arm {
+    /// Infantry.
+    Infantry,
+    /// Cavalry (and commanders).
+    Cavalry,
+    /// Artillery.
+    Artillery,
+}
+
+/// What the opponent sees of a hidden piece: its army, the symbol and the asterisk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Back {
+    /// Whose piece.
+    pub army: Army,
+    /// Infantry, cavalry or artillery.
+    pub arm: Arm,
+    /// The asterisk of line infantry and heavy cavalry.
+    pub asterisk: bool,
+}
+
+macro_rules! units {
+    ($( $(#[$doc:meta])* $name:ident = $army:ident, $class:ident, $strength:expr, $guard:expr, $count:expr, $label:expr; )*) => {
+        /// A kind of piece, as named on the piece pages.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum Unit {
+            $( $(#[$doc])* $name, )*
+        }
+
+        impl Unit {
+            /// Every unit, French first, then Allied, then Prussian.
+            pub const ALL: &'static [Unit] = &[$(Unit::$name),*];
+
+            /// The army it belongs to.
+            pub const fn army(self) -> Army {
+                match self { $(Unit::$name => Army::$army,)* }
+            }
+
+            /// Its class.
+            pub const fn class(self) -> Class {
+                match self { $(Unit::$name => Class::$class,)* }
+            }
+
+            /// Its printed strength (0 for the commanders-in-chief, who have none).
+            pub const fn strength(self) -> u8 {
+                match self { $(Unit::$name => $strength,)* }
+            }
+
+            /// Imperial Guard or elite unit.
+            pub const fn is_guard(self) -> bool {
+                match self { $(Unit::$name => $guard,)* }
+            }
+
+            /// How many of these the army has.
+            pub const fn count(self) -> u8 {
+                match self { $(Unit::$name => $count,)* }
+            }
+
+            /// Its name on the piece.
+            pub const fn name(self) -> &'static str {
+                match self { $(Unit::$name => $label,)* }
+            }
+        }
+    };
+}
+
+units! {
+    /// Emperor Napoleon, French commander-in-chief.
+    Napoleon = French, CommanderInChief, 0, false, 1, "Emperor Napoleon";
+    /// Marshal Ney, French commander (5).
+    Ney = French, Commander, 5, false, 1, "Marshal Ney";
+    /// Polish Lancers: heavy cavalry 5, Imperial Guard.
+    PolishLancers = French, HeavyCavalry, 5, true, 2, "Polish Lancers";
+    /// Empress Dragoons: heavy cavalry 6, Imperial Guard.
+    EmpressDragoons = French, HeavyCavalry, 6, true, 1, "Empress Dragoons";
+    /// Cuirassiers: heavy cavalry 4.
+    Cuirassiers = French, HeavyCavalry, 4, false, 3, "Cuirassiers";
+    /// Chasseurs a Cheval: light cavalry 2.
+    Chasseurs = French, LightCavalry, 2, false, 6, "Chasseurs a Cheval";
+    /// French light infantry (1).
+    FrenchLightInfantry = French, LightInfantry, 1, false, 5, "Light Infantry";
+    /// French line infantry (3).
+    FrenchLineInfantry = French, LineInfantry, 3, false, 15, "Line Infantry";
+    /// Young Guard: line infantry 4, Imperial Guard.
+    YoungGuard = French, LineInfantry, 4, true, 2, "Young Guard";
+    /// Middle Guard: line infantry 5, Imperial Guard.
+    MiddleGuard = French, LineInfantry, 5, true, 2, "Middle Guard";
+    /// Old Guard: line infantry 6, Imperial Guard.
+    OldGuard = French, LineInfantry, 6, true, 1, "Old Guard";
+    /// French artillery.
+    FrenchArtillery = French, Artillery, 0, false, 8, "French Artillery";
+    /// The Duke of Wellington, Allied commander-in-chief.
+    Wellington = Allied, CommanderInChief, 0, false, 1, "Duke of Wellington";
+    /// Lord Uxbridge, Allied commander (5).
+    Uxbridge = Allied, Commander, 5, false, 1, "Lord Uxbridge";
+    /// Scots Greys: heavy cavalry 5, elite.
+    ScotsGreys = Allied, HeavyCavalry, 5, true, 1, "Scots Greys";
+    /// Royal Horse Guards: heavy cavalry 6, elite.
+    RoyalHorseGuards = Allied, HeavyCavalry, 6, true, 1, "Royal Horse Guards";
+    /// Dutch Carabiniers: heavy cavalry 4.
+    DutchCarabiniers = Allied, HeavyCavalry, 4, false, 3, "Dutch Carabiniers";
+    /// KGL Hussars: light cavalry 2.
+    KglHussars = Allied, LightCavalry, 2, false, 6, "KGL Hussars";
+    /// 95th Rifles: light infantry 2.
+    Rifles95th = Allied, LightInfantry, 2, false, 2, "95th Rifles";
+    /// Brunswick 'Leib': light infantry 1.
+    BrunswickLeib = Allied, LightInfantry, 1, false, 3, "Brunswick 'Leib'";
+    /// British/KGL Foot: line infantry 3.
+    BritishFoot = Allied, LineInfantry, 3, false, 18, "British/KGL Foot";
+    /// Royal Foot Guards: line infantry 6, elite.
+    RoyalFootGuards = Allied, LineInfantry, 6, true, 1, "Royal Foot Guards";
+    /// Highland regiments: line infantry 5, elite.
+    Highlanders = Allied, LineInfantry, 5, true, 2, "Highland regiment";
+    /// British artillery.
+    BritishArtillery = Allied, Artillery, 0, false, 6, "British Artillery";
+    /// Feldmarschall von Bulow, Prussian commander (5).
+    VonBulow = Prussian, Commander, 5, false, 1, "Feldmarschall von Bulow";
+    /// Prussian infantry: line infantry 3.
+    PrussianInfantry = Prussian, LineInfantry, 3, false, 3, "Prussian Infantry";
+    /// Landwehr: light infantry 2.
+    Landwehr = Prussian, LightInfantry, 2, false, 4, "Landwehr";
+    /// Silesian Landwehr: light cavalry 2.
+    SilesianLandwehr = Prussian, LightCavalry, 2, false, 4, "Silesian Landwehr";
+    /// Prussian artillery.
+    PrussianArtillery = Prussian, Artillery, 0, false, 1, "Prussian Artillery";
+}
+
+impl Unit {
+    /// What the opponent sees of it.
+    pub const fn back(self) -> Back {
+        Back {
+            army: self.army(),
+            arm: self.class().arm(),
+            asterisk: self.class().asterisk(),
+        }
+    }
+
+    /// The units of `army`, in piece-page order.
+    pub fn of(army: Army) -> impl Iterator<Item = Unit> {
+        Unit::ALL.iter().copied().filter(move |u| u.army() == army)
+    }
+
+    /// Every piece of `army`, one entry per piece (47 French, 45 Allied, 13 Prussian).
+    pub fn army_list(army: Army) -> impl Iterator<Item = Unit> {
+        Unit::of(army).flat_map(|u| core::iter::repeat_n(u, usize::from(u.count())))
+    }
+
+    /// The number of pieces of `army`.
+    pub fn army_size(army: Army) -> usize {
+        Unit::of(army).map(|u| usize::from(u.count())).sum()
+    }
+
+    /// A short code for diagrams, unique within an army.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Unit::Napoleon | Unit::Wellington => "C",
+            Unit::Ney | Unit::Uxbridge | Unit::VonBulow => "K",
+            Unit::PolishLancers | Unit::ScotsGreys => "H5",
+            Unit::EmpressDragoons | Unit::RoyalHorseGuards => "H6",
+            Unit::Cuirassiers | Unit::DutchCarabiniers => "H4",
+            Unit::Chasseurs | Unit::KglHussars | Unit::SilesianLandwehr => "L",
+            Unit::FrenchLightInfantry | Unit::BrunswickLeib => "i1",
+            Unit::Rifles95th | Unit::Landwehr => "i2",
+            Unit::FrenchLineInfantry | Unit::BritishFoot | Unit::PrussianInfantry => "I3",
+            Unit::YoungGuard => "I4",
+            Unit::MiddleGuard | Unit::Highlanders => "I5",
+            Unit::OldGuard | Unit::RoyalFootGuards => "I6",
+            Unit::FrenchArtillery | Unit::BritishArtillery | Unit::PrussianArtillery => "A",
+        }
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Army {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Army::French => "French",
+            Army::Allied => "Allied",
+            Army::Prussian => "Prussian",
+        })
+    }
+}

@@ -1,0 +1,230 @@
+//! What one seat may see: its own pieces, of the enemy the backs and whatever battles revealed,
+//! its own line of retreat, and the public clock.
+
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::game::{Card, EndReason, Phase, Placed, Waterloo};
+use super::units::{Back, Unit};
+use super::{Flank, ALLIED};
+use crate::geometry::grid::Cell;
+use crate::{Seat, Status};
+
+/// A square as a seat sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seen {
+    /// Nothing there.
+    Empty,
+    /// One of the seat's own pieces (the Prussians, for the Allied player).
+    Own(Placed),
+    /// An enemy piece: its back, and its unit once revealed in battle.
+    Enemy {
+        /// The symbol and asterisk on the back.
+        back: Back,
+        /// The unit, only if revealed.
+        unit: Option<Unit>,
+        /// The 'weakened' blocks clicked on it (visible to all).
+        weakened: u8,
+    },
+}
+
+/// One seat's view: a different type from [`Waterloo`], built only by
+/// [`Game::view`](crate::Game::view); it cannot hold an unrevealed enemy unit, the enemy's line
+/// of retreat, the enemy's reserve units, or anything of the Prussian draw but its size.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    seat: Seat,
+    current: Seat,
+    phase: Phase,
+    turn: i16,
+    clock_minutes: i32,
+    actions: (u8, u8),
+    turns_until_prussians: Option<u16>,
+    prussians_decided: Option<bool>,
+    columns: u8,
+    board: Vec<Seen>,
+    line_of_retreat: Option<Flank>,
+    reserve: Vec<Unit>,
+    enemy_reserve: usize,
+    off_board: Vec<Unit>,
+    enemy_off_board: usize,
+    dead: [Vec<Unit>; 2],
+    prussians_undrawn: usize,
+    tile_strength: Vec<u8>,
+    tile_owner: Vec<Option<Seat>>,
+    pursuit_victor: Option<Seat>,
+    pursuit_cavalry: [Vec<(Unit, u8)>; 2],
+    set_aside: [Vec<Unit>; 2],
+    hands: [Vec<Card>; 2],
+    status: Status<EndReason>,
+}
+
+impl View {
+    pub(crate) fn new(g: &Waterloo, seat: Seat, board: Vec<Seen>) -> View {
+        let enemy = seat.opponent();
+        View {
+            seat,
+            current: g.current(),
+            // Whose card is being drawn is public; the card is not.
+            phase: g.phase(),
+            turn: g.turn(),
+            clock_minutes: g.clock_minutes(),
+            actions: g.actions(),
+            turns_until_prussians: g.turns_until_prussians(),
+            prussians_decided: g.prussians_coming,
+            columns: g.options.layout.columns,
+            board,
+            line_of_retreat: g.line_of_retreat(seat),
+            reserve: g.reserve(seat).to_vec(),
+            enemy_reserve: g.reserve(enemy).len()
+                + if enemy != ALLIED {
+                    g.held_back().len()
+                } else {
+                    0
+                },
+            off_board: g.off_board(seat).collect(),
+            enemy_off_board: g.off_board(enemy).count(),
+            dead: [g.dead(Seat::FIRST).to_vec(), g.dead(Seat::SECOND).to_vec()],
+            prussians_undrawn: g.prussian_pool().len(),
+            tile_strength: g.tile_strength.clone(),
+            tile_owner: g.tile_owner.clone(),
+            pursuit_victor: g.pursuit_victor(),
+            pursuit_cavalry: [
+                g.pursuit_cavalry(Seat::FIRST).to_vec(),
+                g.pursuit_cavalry(Seat::SECOND).to_vec(),
+            ],
+            set_aside: [
+                g.set_aside(Seat::FIRST).to_vec(),
+                g.set_aside(Seat::SECOND).to_vec(),
+            ],
+            hands: [g.hand(Seat::FIRST).to_vec(), g.hand(Seat::SECOND).to_vec()],
+            status: g.status,
+        }
+    }
+
+    /// The seat this view belongs to.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Whose turn it is.
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The game turn (1 = 11:00).
+    pub fn turn(&self) -> i16 {
+        self.turn
+    }
+
+    /// The clock, in minutes after midnight.
+    pub fn clock_minutes(&self) -> i32 {
+        self.clock_minutes
+    }
+
+    /// Actions this turn, and how many are left.
+    pub fn actions(&self) -> (u8, u8) {
+        self.actions
+    }
+
+    /// Game turns until the Prussians arrive (`None`: they will not come).
+    pub fn turns_until_prussians(&self) -> Option<u16> {
+        self.turns_until_prussians
+    }
+
+    /// "Where are the Prussians?": `None` until the die decides.
+    pub fn prussians_decided(&self) -> Option<bool> {
+        self.prussians_decided
+    }
+
+    /// What this seat sees on `c`.
+    pub fn at(&self, c: Cell) -> Seen {
+        let i = usize::from(c.row) * usize::from(self.columns) + usize::from(c.col);
+        self.board.get(i).copied().unwrap_or(Seen::Empty)
+    }
+
+    /// Every square with what this seat sees, row by row from a1.
+    pub fn squares(&self) -> impl Iterator<Item = (Cell, Seen)> + '_ {
+        let w = usize::from(self.columns.max(1));
+        self.board
+            .iter()
+            .enumerate()
+            .map(move |(i, s)| (Cell::new((i % w) as u8, (i / w) as u8), *s))
+    }
+
+    /// This seat's own line of retreat (never the enemy's).
+    pub fn line_of_retreat(&self) -> Option<Flank> {
+        self.line_of_retreat
+    }
+
+    /// This seat's reserve.
+    pub fn reserve(&self) -> &[Unit] {
+        &self.reserve
+    }
+
+    /// How many pieces the enemy holds in reserve (their units are secret).
+    pub fn enemy_reserve(&self) -> usize {
+        self.enemy_reserve
+    }
+
+    /// This seat's pieces waiting off the board.
+    pub fn off_board(&self) -> &[Unit] {
+        &self.off_board
+    }
+
+    /// How many enemy pieces wait off the board.
+    pub fn enemy_off_board(&self) -> usize {
+        self.enemy_off_board
+    }
+
+    /// Pieces `seat` has lost (public: they were shown when eliminated).
+    pub fn dead(&self, seat: Seat) -> &[Unit] {
+        &self.dead[seat.index()]
+    }
+
+    /// Prussians not yet drawn (their order is secret from both players).
+    pub fn prussians_undrawn(&self) -> usize {
+        self.prussians_undrawn
+    }
+
+    /// Strength left of each building and village, by layout tile index.
+    pub fn tile_strength(&self) -> &[u8] {
+        &self.tile_strength
+    }
+
+    /// The owner of each building, by layout tile index.
+    pub fn tile_owner(&self) -> &[Option<Seat>] {
+        &self.tile_owner
+    }
+
+    /// Expert: the victor of the Pursuit under way.
+    pub fn pursuit_victor(&self) -> Option<Seat> {
+        self.pursuit_victor
+    }
+
+    /// Expert: `seat`'s cavalry set aside for the Pursuit (public: set aside next to the board).
+    pub fn pursuit_cavalry(&self, seat: Seat) -> &[(Unit, u8)] {
+        &self.pursuit_cavalry[seat.index()]
+    }
+
+    /// Expert: `seat`'s pieces set aside that take no part in the Pursuit.
+    pub fn set_aside(&self, seat: Seat) -> &[Unit] {
+        &self.set_aside[seat.index()]
+    }
+
+    /// `seat`'s manoeuvre cards (public: the draft is open, ruling).
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        &self.hands[seat.index()]
+    }
+
+    /// Whether the game goes on.
+    pub fn status(&self) -> Status<EndReason> {
+        self.status
+    }
+}
