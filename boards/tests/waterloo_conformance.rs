@@ -333,11 +333,25 @@ fn ended(t: &Tally, what: &str) -> bool {
     t.reasons.iter().any(|(r, _)| r.contains(what))
 }
 
+// Thousands of games of each version and scenario, split into tests the harness runs in
+// parallel.
+
 #[test]
 fn basic_random_games() {
-    let t = run("basic", limited(Options::new(Version::Basic)), 400, 1);
+    let t = run("basic", limited(Options::new(Version::Basic)), 1000, 1);
     assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0 && t.fires > 0);
     assert!(ended(&t, "LinesOfRetreat") && ended(&t, "NoCommanders"));
+}
+
+#[test]
+fn basic_random_games_more() {
+    let t = run(
+        "basic (more)",
+        limited(Options::new(Version::Basic)),
+        1000,
+        50_000,
+    );
+    assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0 && t.fires > 0);
 }
 
 #[test]
@@ -345,7 +359,7 @@ fn standard_random_games() {
     let t = run(
         "standard",
         limited(Options::new(Version::Standard)),
-        500,
+        2000,
         100_000,
     );
     assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0);
@@ -357,46 +371,30 @@ fn expert_random_games() {
     let t = run(
         "expert",
         limited(Options::new(Version::Expert)),
-        500,
+        2000,
         200_000,
     );
     assert!(t.frenzies > 0 && t.withdrawals > 0 && t.prussians > 0);
+    assert!(t.pursuits > 0, "the Pursuit happened");
     assert!(ended(&t, "CommanderInChief"));
 }
 
 #[test]
-fn scenario_random_games() {
+fn early_start_random_games() {
     let mut early = limited(Options::new(Version::Expert));
     early.early_start = true;
-    let t = run("early start", early, 150, 300_000);
+    let t = run("early start", early, 1000, 300_000);
     assert!(t.prussians > 0);
-    let mut uncertain = limited(Options::new(Version::Expert));
-    uncertain.prussians_uncertain = true;
-    run("where are the Prussians", uncertain, 150, 400_000);
-    run("mud and a custom battlefield", custom_mud(), 150, 500_000);
 }
 
-/// Thousands of games of each version and scenario (about three minutes in the test profile): `cargo test -p umpire-boards --test waterloo_conformance -- --ignored`.
 #[test]
-#[ignore = "long: thousands of games per version; run with --ignored"]
-fn thousands_of_random_games() {
-    for (name, version, seed) in [
-        ("basic long", Version::Basic, 1_000_000),
-        ("standard long", Version::Standard, 2_000_000),
-        ("expert long", Version::Expert, 3_000_000),
-    ] {
-        run(name, limited(Options::new(version)), 3000, seed);
-    }
-    let mut early = limited(Options::new(Version::Expert));
-    early.early_start = true;
-    run("early start long", early, 1000, 4_000_000);
+fn where_are_the_prussians_random_games() {
     let mut uncertain = limited(Options::new(Version::Expert));
     uncertain.prussians_uncertain = true;
-    run("where are the Prussians long", uncertain, 1000, 5_000_000);
-    run(
-        "mud and a custom battlefield long",
-        custom_mud(),
-        1000,
-        6_000_000,
-    );
+    run("where are the Prussians", uncertain, 1000, 400_000);
+}
+
+#[test]
+fn mud_and_custom_battlefield_random_games() {
+    run("mud and a custom battlefield", custom_mud(), 1000, 500_000);
 }
