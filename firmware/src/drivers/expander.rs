@@ -234,7 +234,11 @@ pub const CLOCKS_PER_TRANSACTION: u64 = 3 * 9 + 2;
 /// included (it is not measured here).
 pub const fn matrix_scan_time_ns(rows: u32, i2c_hz: u32) -> u64 {
     let transactions = 2 * rows as u64 + 1;
-    match (transactions * CLOCKS_PER_TRANSACTION * 1_000_000_000).checked_div(i2c_hz as u64) {
+    let clocks = transactions * CLOCKS_PER_TRANSACTION;
+    match clocks
+        .saturating_mul(1_000_000_000)
+        .checked_div(i2c_hz as u64)
+    {
         Some(ns) => ns,
         None => u64::MAX,
     }
@@ -789,5 +793,6 @@ mod tests {
         assert_eq!(matrix_scan_time_ns(10, 100_000), 6_090_000);
         assert!(1_000_000_000 / matrix_scan_time_ns(10, 100_000) >= 100);
         assert_eq!(matrix_scan_time_ns(10, 0), u64::MAX);
+        assert_eq!(matrix_scan_time_ns(u32::MAX, 1), u64::MAX);
     }
 }
