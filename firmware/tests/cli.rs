@@ -68,7 +68,8 @@ fn check_config_lists_every_problem_with_file_and_line() {
     let path = dir.join("umpire.toml");
     std::fs::write(
         &path,
-        "[board]\nscan_hz = 10\n[sensor]\nkind = \"matrix\"\nrows = [5, 6]\ncolumns = [5]\n",
+        "[board]\nscan_hz = 10\n[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\n\
+         rows = [5, 6]\ncolumns = [5]\n",
     )
     .unwrap();
     let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
@@ -82,6 +83,53 @@ fn check_config_lists_every_problem_with_file_and_line() {
         "{text}"
     );
     assert!(text.contains("no [buttons] section"), "{text}");
+}
+
+#[test]
+fn the_shipped_configuration_checks_fine() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml");
+    let (code, text) = umpire(&["--config", path, "check-config"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(
+            "fine — 12x10 board, 15 74HC165s on spi0 CE1, NFC with 128 antennas, 21 GPIO pins \
+             wired"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn doctor_checks_the_matrix_expanders() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-matrix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
+            .unwrap();
+    std::fs::write(
+        &path,
+        shipped.replace("kind = \"shift_chain\"", "kind = \"matrix\""),
+    )
+    .unwrap();
+    let (code, text) = umpire(&[
+        "--config",
+        path.to_str().unwrap(),
+        "--simulated",
+        "doctor",
+        "--scans",
+        "5",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("ok      expander 0x20 (matrix rows): a PCF8575 answers at 0x20"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok      expander 0x21 (matrix columns)"),
+        "{text}"
+    );
 }
 
 #[test]
