@@ -1365,7 +1365,15 @@ impl Reader<'_> {
         let enabled = self.boolean(&mut t, "enabled", "nfc").unwrap_or(true);
         let mut unused = Uses::default();
         let uses = if enabled { uses } else { &mut unused };
-        let spi = self.spi(&mut t, ("nfc", at));
+        // A disabled reader may leave its wiring out; what is there is still type-checked.
+        let spi = if enabled || (t.contains_key("bus") && t.contains_key("chip_select")) {
+            self.spi(&mut t, ("nfc", at))
+        } else {
+            self.string(&mut t, "bus", "nfc", &["spi0", "spi1"]);
+            self.string(&mut t, "chip_select", "nfc", &["ce0", "ce1", "ce2"]);
+            self.int(&mut t, "spi_hz", "nfc", (10_000, 10_000_000));
+            None
+        };
         let reset = self.pin(&mut t, "reset", "nfc");
         let has_mux = t.contains_key("mux");
         let mux = match self.section(&mut t, "mux", "nfc.mux", &MUX_KEYS) {

@@ -470,6 +470,11 @@ fn only_the_chosen_sensor_is_wired_but_every_sub_section_is_checked() {
     ))
     .unwrap();
     assert_eq!(c.nfc, None);
+    let c = Config::parse("[sensor]\nkind = \"simulated\"\n[nfc]\nenabled = false\n").unwrap();
+    assert_eq!(c.nfc, None);
+    let got = problems("[sensor]\nkind = \"simulated\"\n[nfc]\nenabled = false\nbus = 0\n");
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0].1.contains("[nfc] bus must be a string"), "{got:?}");
 }
 
 #[test]
