@@ -1,12 +1,36 @@
 //! The `umpire` binary's builder tools, run as a builder would run them, on the simulated board.
 
-use std::process::Command;
+use std::process::{Command, Output};
+
+/// The user-mode QEMU and library root that `.cargo/config.toml` runs this target's binaries
+/// with, for a cross-built test (`scripts/test` runs these tests under QEMU).
+fn qemu_runner() -> Option<(&'static str, &'static str)> {
+    if cfg!(target_arch = "aarch64") {
+        Some(("qemu-aarch64", "/usr/aarch64-linux-gnu"))
+    } else if cfg!(target_arch = "arm") {
+        Some(("qemu-arm", "/usr/arm-linux-gnueabihf"))
+    } else {
+        None
+    }
+}
 
 fn umpire(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .output()
-        .expect("umpire runs");
+    let bin = env!("CARGO_BIN_EXE_umpire");
+    let direct = Command::new(bin).args(args).output();
+    // Under QEMU without binfmt_misc the host cannot exec the cross-built binary (exit 126/127,
+    // no output): run it through the same QEMU the test itself runs under.
+    let cannot_exec = |o: &Output| {
+        matches!(o.status.code(), Some(126 | 127)) && o.stdout.is_empty() && o.stderr.is_empty()
+    };
+    let out: Output = match (direct, qemu_runner()) {
+        (Ok(o), _) if !cannot_exec(&o) => o,
+        (_, Some((qemu, root))) => Command::new(qemu)
+            .args(["-L", root, bin])
+            .args(args)
+            .output()
+            .expect("umpire runs under QEMU"),
+        (result, None) => result.expect("umpire runs"),
+    };
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
