@@ -882,7 +882,7 @@ impl Config {
         }
 
         // [sensor]
-        let sensor = r.sensor(&mut root, cells, &mut uses);
+        let (sensor, hardware) = r.sensor(&mut root, cells, &mut uses);
         let scan_ns = match &sensor {
             SensorConfig::Matrix { rows, .. } => {
                 Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
@@ -956,7 +956,7 @@ impl Config {
             if let (Some(ok), Some(back), Some(die)) = (ok, back, die) {
                 buttons = Some(ButtonsConfig { ok, back, die });
             }
-        } else if sensor != SensorConfig::Simulated {
+        } else if hardware {
             r.problem(
                 1,
                 "no [buttons] section: the umpire needs ok, back and die buttons (BCM GPIO \
@@ -1114,10 +1114,18 @@ impl Config {
 
 impl Reader<'_> {
     /// `[sensor]`: checks every sub-section present, wires the one `kind` names.
-    fn sensor(&mut self, root: &mut Table<'_>, cells: usize, uses: &mut Uses) -> SensorConfig {
+    /// Also says whether the kind is real hardware (so buttons are needed), even when its
+    /// sub-section has problems.
+    fn sensor(
+        &mut self,
+        root: &mut Table<'_>,
+        cells: usize,
+        uses: &mut Uses,
+    ) -> (SensorConfig, bool) {
         let known = ["kind", "shift_chain", "matrix", "gpio_matrix", "expanders"];
+        let present = root.contains_key("sensor");
         let Some((mut t, at)) = self.section(root, "sensor", "sensor", &known) else {
-            if !root.contains_key("sensor") {
+            if !present {
                 self.problem(
                     1,
                     format!(
@@ -1126,10 +1134,11 @@ impl Reader<'_> {
                     ),
                 );
             }
-            return SensorConfig::Simulated;
+            return (SensorConfig::Simulated, false);
         };
         let kind = self.required_string(&mut t, "kind", ("sensor", at), &KINDS);
         let kind = kind.as_ref().map(|k| k.0.as_str());
+        let hardware = kind.is_some_and(|k| k != "simulated");
         let mut unused = Uses::default();
         let mut sensor = SensorConfig::Simulated;
         for sub in ["shift_chain", "matrix", "gpio_matrix", "expanders"] {
@@ -1154,7 +1163,7 @@ impl Reader<'_> {
                 }
             }
         }
-        sensor
+        (sensor, hardware)
     }
 
     fn shift_chain(

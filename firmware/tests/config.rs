@@ -542,6 +542,23 @@ fn a_simulated_board_needs_no_wiring() {
     );
     assert_eq!(got.len(), 1, "{got:#?}");
     assert!(got[0].1.contains("no [buttons] section"));
+    // ... even when the sensor's own section has problems, and a sensor that is not a section
+    // is reported once.
+    let got = problems("[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\n");
+    let all: Vec<&str> = got.iter().map(|g| g.1.as_str()).collect();
+    assert!(
+        all.iter().any(|m| m.contains("no [buttons] section")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|m| m.contains("needs `row_expander = ...`")),
+        "{all:?}"
+    );
+    let got = problems("sensor = 3\n");
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0]
+        .1
+        .contains("`sensor` must be a section [sensor], not an integer"));
 }
 
 #[test]
