@@ -1,8 +1,10 @@
-//! The `umpire` configuration file: the game, the wiring and pin map, the buses and their speeds.
+//! The `umpire` configuration file: the game, the board, and how the board is wired to the Pi.
 //!
-//! A TOML file (default `/etc/umpire/umpire.toml`). Every setting is checked and every problem
-//! is reported at once with the line it is on and how to fix it, so a builder editing the file
-//! on a Pi sees the whole list, not one error per restart. Pins are BCM GPIO numbers.
+//! A TOML file (default `/etc/umpire/umpire.toml`, installed from `firmware/debian/umpire.toml`)
+//! shaped like the project's pin map (`schematics/pinmap.toml`): the same sections, the same
+//! keys, a plain BCM GPIO number where the pin map has a signal. Every setting is checked and
+//! every problem is reported at once with the line it is on and how to fix it, so a builder
+//! editing the file on a Pi sees the whole list, not one error per restart.
 //!
 //! ```toml
 //! [game]
@@ -10,31 +12,81 @@
 //! rules = "isf"             # isf | plain
 //!
 //! [board]
-//! columns = 10
+//! columns = 12
 //! rows = 10
 //! scan_hz = 200             # at least 100
 //!
 //! [sensor]
-//! kind = "matrix"           # matrix | shift-chain | pcf8575 | simulated
-//! rows = [5, 6, 12, 13, 16, 19, 20, 21, 26, 4]
-//! columns = [17, 27, 22, 23, 24, 25, 14, 15, 18, 0]
-//! active_low = true
-//! settle_us = 10
+//! kind = "shift_chain"      # shift_chain | matrix | gpio_matrix | expanders | simulated
 //!
-//! [display]
-//! i2c_bus = 1
+//! [sensor.shift_chain]      # 74HC165s on SPI, one input per square
+//! bus = "spi0"
+//! chip_select = "ce1"
+//! chips = 15
+//! spi_hz = 1_000_000
+//! load = 24
+//!
+//! [sensor.matrix]           # a diode matrix, rows and columns on two PCF8575s
+//! bus = "i2c1"
+//! rows = 10
+//! columns = 12
+//! row_expander = 0x20
+//! column_expander = 0x21
+//!
+//! # [sensor.gpio_matrix]    rows = [pins], columns = [pins], active_low, settle_us
+//! # [sensor.expanders]      bus = "i2c1", addresses = [0x20, ...]: one PCF8575 input a square
+//!
+//! [i2c1]
+//! device = "/dev/i2c-1"
+//! [spi0]
+//! device = "/dev/spidev0"   # + ".0" for CE0, ".1" for CE1
+//!
+//! [oled]
+//! bus = "i2c1"
 //! address = 0x3C
-//! speed_hz = 400000
 //!
 //! [buttons]
-//! ok = ...
+//! ok = 5
+//! back = 6
+//! die = 13
+//!
+//! [buzzer]
+//! drive = 12
+//!
+//! [nfc]
+//! enabled = true
+//! bus = "spi0"
+//! chip_select = "ce0"
+//! spi_hz = 1_000_000
+//! reset = 25
+//!
+//! [nfc.mux]                 # antenna channel = 16 * bank + channel
+//! channels = 128
+//! s0 = 17
+//! s1 = 27
+//! s2 = 22
+//! s3 = 23
+//! bank0 = 16
+//! bank1 = 20
+//! bank2 = 21
+//! enable = 26               # active low
+//!
+//! [journal]
+//! dir = "/var/lib/umpire"
 //! ```
+//!
+//! Every `[sensor.*]` sub-section present is checked, but only the one `kind` names is wired:
+//! its pins, bus devices and addresses take part in the checks that no GPIO is used twice (the
+//! Pi's fixed bus pins included: I2C1 is GPIO 2/3, SPI0 GPIO 9/10/11 with CE0 = 8 and CE1 = 7,
+//! SPI1 GPIO 19/20/21 with CE0-CE2 = 18/17/16), that no two SPI devices share a chip select and
+//! that no two I2C devices share an address.
 
-use std::collections::BTreeSet;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toml_span::value::{Table, ValueInner};
+
+use crate::drivers::expander::{matrix_scan_time_ns, CLOCKS_PER_TRANSACTION};
 
 /// Which game the umpire referees at start-up (the menu can change it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,22 +106,148 @@ pub enum RulesName {
     Plain,
 }
 
+/// An I2C bus on the 40-pin header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum I2cBus {
+    /// I2C1: SDA GPIO 2, SCL GPIO 3 (`/dev/i2c-1`).
+    I2c1,
+}
+
+impl I2cBus {
+    /// The kernel's bus number (`/dev/i2c-N`, `i2cdetect -y N`).
+    pub fn number(self) -> u8 {
+        match self {
+            I2cBus::I2c1 => 1,
+        }
+    }
+
+    /// The name used in the configuration (`"i2c1"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            I2cBus::I2c1 => "i2c1",
+        }
+    }
+
+    /// The bus's fixed pins, with their names.
+    pub fn pins(self) -> [(u8, &'static str); 2] {
+        match self {
+            I2cBus::I2c1 => [(2, "SDA"), (3, "SCL")],
+        }
+    }
+}
+
+/// An SPI bus on the 40-pin header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SpiBus {
+    /// SPI0: MISO GPIO 9, MOSI 10, SCLK 11; CE0 8, CE1 7.
+    Spi0,
+    /// SPI1 (`dtoverlay=spi1-3cs`): MISO GPIO 19, MOSI 20, SCLK 21; CE0 18, CE1 17, CE2 16.
+    Spi1,
+}
+
+impl SpiBus {
+    /// The kernel's bus number (`/dev/spidevN.C`).
+    pub fn number(self) -> u8 {
+        match self {
+            SpiBus::Spi0 => 0,
+            SpiBus::Spi1 => 1,
+        }
+    }
+
+    /// The name used in the configuration (`"spi0"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SpiBus::Spi0 => "spi0",
+            SpiBus::Spi1 => "spi1",
+        }
+    }
+
+    /// The bus's fixed data and clock pins, with their names.
+    pub fn pins(self) -> [(u8, &'static str); 3] {
+        match self {
+            SpiBus::Spi0 => [(9, "MISO"), (10, "MOSI"), (11, "SCLK")],
+            SpiBus::Spi1 => [(19, "MISO"), (20, "MOSI"), (21, "SCLK")],
+        }
+    }
+
+    /// The GPIO of chip select `cs` on this bus, if the bus has it.
+    pub fn chip_select_pin(self, cs: ChipSelect) -> Option<u8> {
+        match (self, cs) {
+            (SpiBus::Spi0, ChipSelect::Ce0) => Some(8),
+            (SpiBus::Spi0, ChipSelect::Ce1) => Some(7),
+            (SpiBus::Spi0, ChipSelect::Ce2) => None,
+            (SpiBus::Spi1, ChipSelect::Ce0) => Some(18),
+            (SpiBus::Spi1, ChipSelect::Ce1) => Some(17),
+            (SpiBus::Spi1, ChipSelect::Ce2) => Some(16),
+        }
+    }
+}
+
+/// A hardware chip-select line of an SPI bus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChipSelect {
+    /// CE0.
+    Ce0,
+    /// CE1.
+    Ce1,
+    /// CE2 (SPI1 only).
+    Ce2,
+}
+
+impl ChipSelect {
+    /// The line's number (`/dev/spidevB.N`).
+    pub fn number(self) -> u8 {
+        match self {
+            ChipSelect::Ce0 => 0,
+            ChipSelect::Ce1 => 1,
+            ChipSelect::Ce2 => 2,
+        }
+    }
+}
+
 /// An SPI device: bus, chip select and clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpiConfig {
-    /// SPI bus (0 or 1 on a Pi's header).
-    pub bus: u8,
-    /// Chip-select line of that bus.
-    pub chip_select: u8,
+    /// The bus.
+    pub bus: SpiBus,
+    /// Its chip-select line.
+    pub chip_select: ChipSelect,
     /// Clock in Hz.
-    pub speed_hz: u32,
+    pub spi_hz: u32,
 }
 
-/// How occupancy is sensed.
+/// How occupancy is sensed: `[sensor] kind` and its sub-section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SensorConfig {
-    /// A reed-switch diode matrix: rows driven one at a time, columns read.
+    /// `shift_chain`: 74HC165s read over SPI, one input per square.
+    ShiftChain {
+        /// The SPI device.
+        spi: SpiConfig,
+        /// The parallel-load (SH/LD) pin.
+        load: u8,
+        /// Chips in the chain (8 inputs each).
+        chips: u8,
+        /// Whether a closed switch reads low (default true).
+        active_low: bool,
+    },
+    /// `matrix`: a reed-and-diode matrix with its rows on one PCF8575 and its columns on
+    /// another (the schematics' option A; driver
+    /// [`Pcf8575Matrix`](crate::drivers::expander::Pcf8575Matrix)).
     Matrix {
+        /// The I2C bus of both expanders.
+        bus: I2cBus,
+        /// Rows wired (1-16), on row expander pins P00...
+        rows: u8,
+        /// Columns wired (1-16), on column expander pins P00...
+        columns: u8,
+        /// The row expander's address (0x20-0x27).
+        row_expander: u8,
+        /// The column expander's address (0x20-0x27).
+        column_expander: u8,
+    },
+    /// `gpio_matrix`: a reed-and-diode matrix on GPIO pins, rows driven one at a time, columns
+    /// read (driver [`ReedMatrix`](crate::drivers::reed_matrix::ReedMatrix)).
+    GpioMatrix {
         /// Row drive pins.
         rows: Vec<u8>,
         /// Column sense pins.
@@ -79,53 +257,76 @@ pub enum SensorConfig {
         /// Settle time after selecting a row, in microseconds.
         settle_us: u32,
     },
-    /// A 74HC165 chain read over SPI, one input per square.
-    ShiftChain {
-        /// The SPI device.
-        spi: SpiConfig,
-        /// The parallel-load (SH/LD) pin.
-        load_pin: u8,
-        /// Chips in the chain (8 inputs each).
-        chips: u8,
-        /// Whether a closed switch reads low.
-        active_low: bool,
-    },
-    /// PCF8575 I2C expanders, 16 inputs each.
-    Pcf8575 {
+    /// `expanders`: PCF8575s with one reed per input, 16 a chip (driver
+    /// [`Pcf8575Bank`](crate::drivers::expander::Pcf8575Bank)).
+    Expanders {
         /// The I2C bus.
-        i2c_bus: u8,
-        /// One address per chip, 0x20-0x27.
+        bus: I2cBus,
+        /// One address per chip, 0x20-0x27, chip 0 first.
         addresses: Vec<u8>,
-        /// Bus clock in Hz.
-        speed_hz: u32,
     },
-    /// No hardware: the simulated board (for `umpire doctor` and `calibrate` on a laptop).
+    /// `simulated`: no hardware (for `umpire doctor` and `calibrate` on a laptop).
     Simulated,
 }
 
-/// The SSD1306 OLED.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DisplayConfig {
-    /// The I2C bus.
-    pub i2c_bus: u8,
-    /// 0x3C or 0x3D.
-    pub address: u8,
-    /// Bus clock in Hz.
-    pub speed_hz: u32,
+/// The device files of the buses (`[i2c1]`, `[spi0]`, `[spi1]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusDevices {
+    /// `[i2c1] device`, default `/dev/i2c-1`.
+    pub i2c1: PathBuf,
+    /// `[i2c1] baudrate_hz`: the clock set in `/boot/firmware/config.txt`
+    /// (`i2c_arm_baudrate`), used to check the scan rate; default 400000.
+    pub i2c1_hz: u32,
+    /// `[spi0] device`, default `/dev/spidev0` (CE`n` is `/dev/spidev0.n`).
+    pub spi0: PathBuf,
+    /// `[spi1] device`, default `/dev/spidev1`.
+    pub spi1: PathBuf,
 }
 
-/// The MFRC522 reader and its antenna multiplexer.
+impl Default for BusDevices {
+    fn default() -> Self {
+        BusDevices {
+            i2c1: PathBuf::from("/dev/i2c-1"),
+            i2c1_hz: 400_000,
+            spi0: PathBuf::from("/dev/spidev0"),
+            spi1: PathBuf::from("/dev/spidev1"),
+        }
+    }
+}
+
+/// The SSD1306 OLED (`[oled]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OledConfig {
+    /// The I2C bus.
+    pub bus: I2cBus,
+    /// 0x3C or 0x3D.
+    pub address: u8,
+}
+
+/// The antenna multiplexer of the NFC reader (`[nfc.mux]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MuxConfig {
+    /// Antenna channels wired; antenna channel `i` sits under cell `i`.
+    pub channels: u16,
+    /// Address lines, least significant first: `s0`-`s3`, then `bank0`-`bank2` (channel = 16 *
+    /// bank + channel), as [`AddressMux`](crate::drivers::nfc::mux::AddressMux) takes them.
+    pub address: Vec<u8>,
+    /// The active-low enable (`enable`), if wired.
+    pub enable: Option<u8>,
+}
+
+/// The MFRC522 reader and its antenna multiplexer (`[nfc]` with `enabled = true`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NfcConfig {
     /// The SPI device.
     pub spi: SpiConfig,
-    /// The reader's reset pin, if wired.
-    pub reset_pin: Option<u8>,
-    /// Multiplexer address lines, least significant first.
-    pub mux_pins: Vec<u8>,
+    /// The reader's reset pin (active low), if wired.
+    pub reset: Option<u8>,
+    /// The antenna multiplexer.
+    pub mux: MuxConfig,
 }
 
-/// The buttons and the optional buzzer.
+/// The three buttons (`[buttons]`; pressed = low).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ButtonsConfig {
     /// OK.
@@ -134,32 +335,34 @@ pub struct ButtonsConfig {
     pub back: u8,
     /// Die.
     pub die: u8,
-    /// Buzzer pin, if fitted.
-    pub buzzer: Option<u8>,
 }
 
 /// The whole configuration, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The game at start-up.
+    /// The game at start-up (`[game] name`).
     pub game: GameName,
-    /// Its rules.
+    /// Its rules (`[game] rules`).
     pub rules: RulesName,
-    /// Board columns.
+    /// Board columns (`[board] columns`).
     pub columns: u8,
-    /// Board rows.
+    /// Board rows (`[board] rows`).
     pub rows: u8,
-    /// Scans per second.
+    /// Scans per second (`[board] scan_hz`).
     pub scan_hz: u32,
     /// How occupancy is sensed.
     pub sensor: SensorConfig,
+    /// The buses' device files.
+    pub buses: BusDevices,
     /// The OLED, if fitted.
-    pub display: Option<DisplayConfig>,
-    /// The NFC reader, if fitted.
-    pub nfc: Option<NfcConfig>,
-    /// The buttons (required on hardware; ignored by the simulated board).
+    pub oled: Option<OledConfig>,
+    /// The buttons (required on hardware; the simulated board may leave them out).
     pub buttons: Option<ButtonsConfig>,
-    /// Where game journals are kept.
+    /// The buzzer's drive pin (`[buzzer] drive`, active high), if fitted.
+    pub buzzer: Option<u8>,
+    /// The NFC reader, if fitted and enabled.
+    pub nfc: Option<NfcConfig>,
+    /// Where game journals are kept (`[journal] dir`).
     pub journal_dir: PathBuf,
 }
 
@@ -184,14 +387,69 @@ pub type ConfigProblems = boards::Problems<ConfigProblem>;
 /// Highest BCM GPIO number on the 40-pin header.
 const MAX_GPIO: i64 = 27;
 
+/// The sensor kinds, as written in `[sensor] kind`.
+const KINDS: [&str; 5] = [
+    "shift_chain",
+    "matrix",
+    "gpio_matrix",
+    "expanders",
+    "simulated",
+];
+
+/// The top-level sections.
+const SECTIONS: &str =
+    "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], [buzzer], [nfc], [journal]";
+
 struct Reader<'a> {
     text: &'a str,
     problems: Vec<ConfigProblem>,
 }
 
+/// One GPIO used by the wiring, for the "used twice" check.
+struct PinUse {
+    pin: u8,
+    at: usize,
+    what: String,
+}
+
+/// One I2C device, for the address check.
+struct I2cUse {
+    bus: I2cBus,
+    address: u8,
+    at: usize,
+    what: String,
+}
+
+/// One SPI device, for the chip-select check.
+struct SpiUse {
+    spi: SpiConfig,
+    at: usize,
+    what: String,
+}
+
+/// What the wiring uses: pins, I2C devices, SPI devices.
+#[derive(Default)]
+struct Uses {
+    pins: Vec<PinUse>,
+    i2c: Vec<I2cUse>,
+    spi: Vec<SpiUse>,
+}
+
+impl Uses {
+    fn pin(&mut self, pin: (u8, usize), what: impl Into<String>) {
+        self.pins.push(PinUse {
+            pin: pin.0,
+            at: pin.1,
+            what: what.into(),
+        });
+    }
+}
+
 impl Reader<'_> {
     fn line_of(&self, offset: usize) -> usize {
-        self.text[..offset.min(self.text.len())]
+        self.text
+            .get(..offset.min(self.text.len()))
+            .unwrap_or(self.text)
             .bytes()
             .filter(|&b| b == b'\n')
             .count()
@@ -203,24 +461,26 @@ impl Reader<'_> {
         self.problems.push(ConfigProblem { line, message });
     }
 
-    /// Takes a sub-table, reporting keys the section does not know.
+    /// Takes the sub-table `key` of `parent` (the section `[name]`), reporting keys it does not
+    /// know.
     fn section<'de>(
         &mut self,
-        root: &mut Table<'de>,
+        parent: &mut Table<'de>,
+        key: &str,
         name: &str,
         known: &[&str],
     ) -> Option<(Table<'de>, usize)> {
-        let mut value = root.remove(name)?;
+        let mut value = parent.remove(key)?;
         let at = value.span.start;
         match value.take() {
             ValueInner::Table(t) => {
-                for key in t.keys() {
-                    if !known.contains(&key.name.as_ref()) {
+                for k in t.keys() {
+                    if !known.contains(&k.name.as_ref()) {
                         self.problem(
-                            key.span.start,
+                            k.span.start,
                             format!(
                                 "unknown setting `{}` in [{name}]: check the spelling (known: {})",
-                                key.name,
+                                k.name,
                                 known.join(", ")
                             ),
                         );
@@ -232,7 +492,7 @@ impl Reader<'_> {
                 self.problem(
                     at,
                     format!(
-                        "`{name}` must be a section [{name}], not {}",
+                        "`{key}` must be a section [{name}], not {}",
                         a(other.type_str())
                     ),
                 );
@@ -275,6 +535,17 @@ impl Reader<'_> {
         }
     }
 
+    fn missing(&mut self, t: &Table<'_>, key: &str, section: (&str, usize), hint: &str) -> bool {
+        if t.contains_key(key) {
+            return false;
+        }
+        self.problem(
+            section.1,
+            format!("[{}] needs `{key} = ...` ({hint})", section.0),
+        );
+        true
+    }
+
     fn required_int(
         &mut self,
         t: &mut Table<'_>,
@@ -282,17 +553,58 @@ impl Reader<'_> {
         section: (&str, usize),
         range: (i64, i64),
     ) -> Option<(i64, usize)> {
-        if !t.contains_key(key) {
-            self.problem(
-                section.1,
-                format!(
-                    "[{}] needs `{key} = ...` ({} to {})",
-                    section.0, range.0, range.1
-                ),
-            );
+        if self.missing(t, key, section, &format!("{} to {}", range.0, range.1)) {
             return None;
         }
         self.int(t, key, section.0, range)
+    }
+
+    /// A pin: a BCM GPIO number 0 to 27.
+    fn pin(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<(u8, usize)> {
+        let mut v = t.remove(key)?;
+        let at = v.span.start;
+        match v.take() {
+            ValueInner::Integer(p) => match u8::try_from(p) {
+                Ok(p) if i64::from(p) <= MAX_GPIO => Some((p, at)),
+                _ => {
+                    self.problem(
+                        at,
+                        format!(
+                            "[{section}] {key} = {p} is not a header pin: use a BCM GPIO number \
+                             0 to {MAX_GPIO}"
+                        ),
+                    );
+                    None
+                }
+            },
+            other => {
+                self.problem(
+                    at,
+                    format!(
+                        "[{section}] {key} must be a BCM GPIO number, not {}",
+                        a(other.type_str())
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn required_pin(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        section: (&str, usize),
+    ) -> Option<(u8, usize)> {
+        if self.missing(
+            t,
+            key,
+            section,
+            &format!("a BCM GPIO number 0 to {MAX_GPIO}"),
+        ) {
+            return None;
+        }
+        self.pin(t, key, section.0)
     }
 
     fn string(
@@ -313,7 +625,7 @@ impl Reader<'_> {
                     at,
                     format!(
                         "[{section}] {key} = \"{s}\" is not known: use one of {}",
-                        choices.join(", ")
+                        quoted(choices)
                     ),
                 );
                 None
@@ -329,6 +641,19 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+
+    fn required_string(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        section: (&str, usize),
+        choices: &[&str],
+    ) -> Option<(String, usize)> {
+        if self.missing(t, key, section, &quoted(choices)) {
+            return None;
+        }
+        self.string(t, key, section.0, choices)
     }
 
     fn boolean(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<bool> {
@@ -349,39 +674,113 @@ impl Reader<'_> {
         }
     }
 
-    fn pins(
+    /// A list of whole numbers in `range`, each with its position.
+    fn list(
         &mut self,
         t: &mut Table<'_>,
         key: &str,
         section: &str,
-    ) -> Option<(Vec<(u8, usize)>, usize)> {
+        range: (i64, i64),
+        what: &str,
+    ) -> Option<(Vec<(i64, usize)>, usize)> {
         let mut v = t.remove(key)?;
         let at = v.span.start;
         match v.take() {
             ValueInner::Array(items) => {
-                let mut pins = Vec::new();
+                let mut out = Vec::new();
                 for mut item in items {
                     let item_at = item.span.start;
                     match item.take() {
-                        ValueInner::Integer(p) if (0..=MAX_GPIO).contains(&p) => {
-                            pins.push((p as u8, item_at));
+                        ValueInner::Integer(n) if n >= range.0 && n <= range.1 => {
+                            out.push((n, item_at));
                         }
-                        _ => self.problem(
-                            item_at,
-                            format!(
-                                "[{section}] {key}: each pin is a BCM GPIO number 0 to {MAX_GPIO}"
-                            ),
-                        ),
+                        _ => self
+                            .problem(item_at, format!("[{section}] {key}: each entry is {what}")),
                     }
                 }
-                Some((pins, at))
+                Some((out, at))
             }
             other => {
                 self.problem(
                     at,
                     format!(
-                        "[{section}] {key} must be a list of pins like [5, 6], not {}",
+                        "[{section}] {key} must be a list like [{}, {}], not {}",
+                        range.0,
+                        range.0 + 1,
                         a(other.type_str())
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn i2c_bus(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(I2cBus, usize)> {
+        let (_, at) = self.required_string(t, "bus", section, &["i2c1"])?;
+        Some((I2cBus::I2c1, at))
+    }
+
+    /// `bus`, `chip_select` and `spi_hz` of an SPI device.
+    fn spi(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(SpiConfig, usize)> {
+        let bus = self.required_string(t, "bus", section, &["spi0", "spi1"]);
+        let cs = self.required_string(t, "chip_select", section, &["ce0", "ce1", "ce2"]);
+        let spi_hz = self
+            .int(t, "spi_hz", section.0, (10_000, 10_000_000))
+            .map_or(1_000_000, |v| v.0 as u32);
+        let (bus, _) = bus?;
+        let (cs, cs_at) = cs?;
+        let bus = if bus == "spi1" {
+            SpiBus::Spi1
+        } else {
+            SpiBus::Spi0
+        };
+        let chip_select = match cs.as_str() {
+            "ce2" => ChipSelect::Ce2,
+            "ce1" => ChipSelect::Ce1,
+            _ => ChipSelect::Ce0,
+        };
+        if bus.chip_select_pin(chip_select).is_none() {
+            self.problem(
+                cs_at,
+                format!(
+                    "[{}] chip_select = \"{cs}\": {} has only \"ce0\" and \"ce1\" (\"ce2\" is on \
+                     spi1)",
+                    section.0,
+                    bus.name()
+                ),
+            );
+            return None;
+        }
+        Some((
+            SpiConfig {
+                bus,
+                chip_select,
+                spi_hz,
+            },
+            cs_at,
+        ))
+    }
+
+    /// PCF8575 addresses: 0x20-0x27, each once.
+    fn expander_address(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        section: (&str, usize),
+    ) -> Option<(u8, usize)> {
+        if self.missing(t, key, section, "a PCF8575 address 0x20 to 0x27") {
+            return None;
+        }
+        let mut v = t.remove(key)?;
+        let at = v.span.start;
+        match v.take() {
+            ValueInner::Integer(n) if (0x20..=0x27).contains(&n) => Some((n as u8, at)),
+            _ => {
+                self.problem(
+                    at,
+                    format!(
+                        "[{}] {key}: a PCF8575 answers at 0x20 to 0x27 (set by its A0-A2 pins)",
+                        section.0
                     ),
                 );
                 None
@@ -390,18 +789,11 @@ impl Reader<'_> {
     }
 }
 
-/// Which pins something uses, for the conflict check.
-struct PinUse {
-    pin: u8,
-    at: usize,
-    what: String,
-}
-
 impl Config {
     /// Reads and checks a configuration file's text.
     ///
     /// # Errors
-    /// Every problem, each with its line and how to fix it.
+    /// Every problem, each with its line and how to fix it, sorted by line.
     pub fn parse(text: &str) -> Result<Config, ConfigProblems> {
         let mut r = Reader {
             text,
@@ -422,13 +814,11 @@ impl Config {
                 }]));
             }
         };
-        let mut pins: Vec<PinUse> = Vec::new();
-        let mut i2c_buses: BTreeSet<u8> = BTreeSet::new();
-        let mut spi_devices: Vec<(SpiConfig, usize, &str)> = Vec::new();
+        let mut uses = Uses::default();
 
         // [game]
         let (mut game, mut rules) = (GameName::Classic, RulesName::Isf);
-        if let Some((mut t, _)) = r.section(&mut root, "game", &["name", "rules"]) {
+        if let Some((mut t, _)) = r.section(&mut root, "game", "game", &["name", "rules"]) {
             if let Some((name, _)) = r.string(&mut t, "name", "game", &["classic", "duel"]) {
                 game = if name == "duel" {
                     GameName::Duel
@@ -446,232 +836,150 @@ impl Config {
         }
 
         // [board]
-        let (mut columns, mut rows, mut scan_hz) = (10u8, 10u8, 200u32);
-        if let Some((mut t, _)) = r.section(&mut root, "board", &["columns", "rows", "scan_hz"]) {
+        let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
+        if let Some((mut t, at)) =
+            r.section(&mut root, "board", "board", &["columns", "rows", "scan_hz"])
+        {
+            scan_at = at;
             if let Some((v, _)) = r.int(&mut t, "columns", "board", (1, 16)) {
                 columns = v as u8;
             }
             if let Some((v, _)) = r.int(&mut t, "rows", "board", (1, 16)) {
                 rows = v as u8;
             }
-            if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (1, 2000)) {
+            if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (1, 10_000)) {
+                scan_at = at;
                 if v < 100 {
-                    r.problem(at, format!("[board] scan_hz = {v} is too slow: scan at 100 Hz or faster so a quick move is not missed"));
+                    r.problem(
+                        at,
+                        format!(
+                            "[board] scan_hz = {v} is too slow: scan at 100 Hz or faster so a \
+                             quick move is not missed"
+                        ),
+                    );
                 }
                 scan_hz = v as u32;
             }
         }
         let cells = usize::from(columns) * usize::from(rows);
 
+        // [i2c1], [spi0], [spi1]
+        let mut buses = BusDevices::default();
+        if let Some((mut t, _)) = r.section(&mut root, "i2c1", "i2c1", &["device", "baudrate_hz"]) {
+            if let Some((d, _)) = r.string(&mut t, "device", "i2c1", &[]) {
+                buses.i2c1 = PathBuf::from(d);
+            }
+            if let Some((hz, _)) = r.int(&mut t, "baudrate_hz", "i2c1", (10_000, 400_000)) {
+                buses.i2c1_hz = hz as u32;
+            }
+        }
+        for (name, slot) in [("spi0", &mut buses.spi0), ("spi1", &mut buses.spi1)] {
+            if let Some((mut t, _)) = r.section(&mut root, name, name, &["device"]) {
+                if let Some((d, _)) = r.string(&mut t, "device", name, &[]) {
+                    *slot = PathBuf::from(d);
+                }
+            }
+        }
+
         // [sensor]
-        let mut sensor = SensorConfig::Simulated;
-        match r.section(
-            &mut root,
-            "sensor",
-            &["kind", "rows", "columns", "active_low", "settle_us", "spi_bus", "chip_select", "speed_hz", "load_pin", "chips", "i2c_bus", "addresses"],
-        ) {
-            None => r.problem(1, "no [sensor] section: add one with kind = \"matrix\", \"shift-chain\", \"pcf8575\" or \"simulated\"".into()),
-            Some((mut t, at)) => {
-                let has_kind = t.contains_key("kind");
-                let kind = r.string(&mut t, "kind", "sensor", &["matrix", "shift-chain", "pcf8575", "simulated"]);
-                match kind.as_ref().map(|(k, _)| k.as_str()) {
-                    None if has_kind => {}
-                    None => r.problem(at, "[sensor] needs kind = \"matrix\", \"shift-chain\", \"pcf8575\" or \"simulated\"".into()),
-                    Some("matrix") => {
-                        let row_pins = r.pins(&mut t, "rows", "sensor");
-                        let col_pins = r.pins(&mut t, "columns", "sensor");
-                        let active_low = r.boolean(&mut t, "active_low", "sensor").unwrap_or(true);
-                        let settle_us = r.int(&mut t, "settle_us", "sensor", (0, 1000)).map_or(10, |v| v.0 as u32);
-                        match (row_pins, col_pins) {
-                            (Some((rp, rat)), Some((cp, _))) => {
-                                if rp.len() * cp.len() < cells {
-                                    r.problem(rat, format!("[sensor] a {}x{} matrix senses {} squares but the board has {cells}: add row or column pins", rp.len(), cp.len(), rp.len() * cp.len()));
-                                }
-                                for &(p, a) in &rp {
-                                    pins.push(PinUse { pin: p, at: a, what: "[sensor] matrix row".into() });
-                                }
-                                for &(p, a) in &cp {
-                                    pins.push(PinUse { pin: p, at: a, what: "[sensor] matrix column".into() });
-                                }
-                                sensor = SensorConfig::Matrix {
-                                    rows: rp.iter().map(|p| p.0).collect(),
-                                    columns: cp.iter().map(|p| p.0).collect(),
-                                    active_low,
-                                    settle_us,
-                                };
-                            }
-                            _ => r.problem(at, "[sensor] a matrix needs rows = [pins] and columns = [pins]".into()),
-                        }
-                    }
-                    Some("shift-chain") => {
-                        let spi = spi_config(&mut r, &mut t, "sensor", at, 10_000_000);
-                        let load = r.required_int(&mut t, "load_pin", ("sensor", at), (0, MAX_GPIO));
-                        let chips = r.required_int(&mut t, "chips", ("sensor", at), (1, 32));
-                        let active_low = r.boolean(&mut t, "active_low", "sensor").unwrap_or(true);
-                        if let Some((c, cat)) = chips {
-                            if (c as usize) * 8 < cells {
-                                r.problem(cat, format!("[sensor] {c} chips give {} inputs but the board has {cells} squares: chain {} chips", c * 8, cells.div_ceil(8)));
-                            }
-                        }
-                        if let (Some(spi), Some((load, lat)), Some((chips, _))) = (spi, load, chips) {
-                            pins.push(PinUse { pin: load as u8, at: lat, what: "[sensor] load_pin".into() });
-                            spi_devices.push((spi, at, "[sensor]"));
-                            sensor = SensorConfig::ShiftChain { spi, load_pin: load as u8, chips: chips as u8, active_low };
-                        }
-                    }
-                    Some("pcf8575") => {
-                        let bus = r.required_int(&mut t, "i2c_bus", ("sensor", at), (0, 1));
-                        let speed = r.int(&mut t, "speed_hz", "sensor", (10_000, 400_000)).map_or(400_000, |v| v.0 as u32);
-                        let mut addresses = Vec::new();
-                        if let Some(mut v) = t.remove("addresses") {
-                            let vat = v.span.start;
-                            if let ValueInner::Array(items) = v.take() {
-                                for mut item in items {
-                                    let iat = item.span.start;
-                                    match item.take() {
-                                        ValueInner::Integer(a) if (0x20..=0x27).contains(&a) => {
-                                            if addresses.contains(&(a as u8)) {
-                                                r.problem(iat, format!("[sensor] address {a:#04x} is listed twice: give each chip its own address with its A0-A2 pins"));
-                                            }
-                                            addresses.push(a as u8);
-                                        }
-                                        _ => r.problem(iat, "[sensor] a PCF8575 address is 0x20 to 0x27 (set by A0-A2)".into()),
-                                    }
-                                }
-                            } else {
-                                r.problem(vat, "[sensor] addresses must be a list like [0x20, 0x21]".into());
-                            }
-                        } else {
-                            r.problem(at, "[sensor] pcf8575 needs addresses = [0x20, ...]".into());
-                        }
-                        if addresses.len() * 16 < cells && !addresses.is_empty() {
-                            r.problem(at, format!("[sensor] {} expanders give {} inputs but the board has {cells} squares: add {} more", addresses.len(), addresses.len() * 16, cells.div_ceil(16) - addresses.len()));
-                        }
-                        if let Some((bus, _)) = bus {
-                            i2c_buses.insert(bus as u8);
-                            sensor = SensorConfig::Pcf8575 { i2c_bus: bus as u8, addresses, speed_hz: speed };
-                        }
-                    }
-                    Some(_) => sensor = SensorConfig::Simulated,
-                }
+        let (sensor, hardware) = r.sensor(&mut root, cells, &mut uses);
+        let scan_ns = match &sensor {
+            SensorConfig::Matrix { rows, .. } => {
+                Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
+            }
+            SensorConfig::Expanders { addresses, .. } => Some(
+                (addresses.len() as u64 * CLOCKS_PER_TRANSACTION * 1_000_000_000)
+                    / u64::from(buses.i2c1_hz.max(1)),
+            ),
+            _ => None,
+        };
+        if let Some(ns) = scan_ns {
+            let fastest = 1_000_000_000 / ns.max(1);
+            if u64::from(scan_hz) > fastest {
+                r.problem(
+                    scan_at,
+                    format!(
+                        "[board] scan_hz = {scan_hz} is faster than the expanders can be read: \
+                         a scan takes {} µs on I2C at {} Hz, so at most {fastest} scans a second; \
+                         lower scan_hz or raise [i2c1] baudrate_hz (and i2c_arm_baudrate)",
+                        ns / 1000,
+                        buses.i2c1_hz
+                    ),
+                );
             }
         }
 
-        // [display]
-        let mut display = None;
-        if let Some((mut t, at)) =
-            r.section(&mut root, "display", &["i2c_bus", "address", "speed_hz"])
-        {
-            let bus = r.required_int(&mut t, "i2c_bus", ("display", at), (0, 1));
-            let address = r
-                .int(&mut t, "address", "display", (0, 0x7F))
-                .map_or(0x3C, |v| v.0);
-            if address != 0x3C && address != 0x3D {
-                r.problem(at, format!("[display] address {address:#04x}: an SSD1306 answers at 0x3C or 0x3D (the jumper on the back of the module)"));
-            }
-            let speed = match r.int(&mut t, "speed_hz", "display", (10_000, 1_000_000)) {
-                Some((v, vat)) if v > 400_000 => {
-                    r.problem(vat, format!("[display] speed_hz = {v} is above the Pi's documented I2C maximum of 400000: use 400000"));
-                    400_000
+        // [oled]
+        let mut oled = None;
+        if let Some((mut t, at)) = r.section(&mut root, "oled", "oled", &["bus", "address"]) {
+            let bus = r.i2c_bus(&mut t, ("oled", at));
+            let address = match r.int(&mut t, "address", "oled", (0, 0x7F)) {
+                Some((a @ (0x3C | 0x3D), _)) => Some(a as u8),
+                Some((a, a_at)) => {
+                    r.problem(
+                        a_at,
+                        format!(
+                            "[oled] address = {a:#04x}: an SSD1306 answers at 0x3C or 0x3D (the \
+                             jumper on the back of the module)"
+                        ),
+                    );
+                    None
                 }
-                Some((v, _)) => v as u32,
-                None => 400_000,
+                None => Some(0x3C),
             };
-            if let Some((bus, _)) = bus {
-                i2c_buses.insert(bus as u8);
-                display = Some(DisplayConfig {
-                    i2c_bus: bus as u8,
-                    address: address as u8,
-                    speed_hz: speed,
+            if let (Some((bus, bus_at)), Some(address)) = (bus, address) {
+                uses.i2c.push(I2cUse {
+                    bus,
+                    address,
+                    at: bus_at,
+                    what: "[oled]".into(),
                 });
-            }
-        }
-
-        // [nfc]
-        let mut nfc = None;
-        if let Some((mut t, at)) = r.section(
-            &mut root,
-            "nfc",
-            &[
-                "spi_bus",
-                "chip_select",
-                "speed_hz",
-                "reset_pin",
-                "mux_pins",
-            ],
-        ) {
-            let spi = spi_config(&mut r, &mut t, "nfc", at, 10_000_000);
-            let reset = r.int(&mut t, "reset_pin", "nfc", (0, MAX_GPIO));
-            let mux = r.pins(&mut t, "mux_pins", "nfc").unwrap_or_default();
-            if let Some((p, a)) = reset {
-                pins.push(PinUse {
-                    pin: p as u8,
-                    at: a,
-                    what: "[nfc] reset_pin".into(),
-                });
-            }
-            for &(p, a) in &mux.0 {
-                pins.push(PinUse {
-                    pin: p,
-                    at: a,
-                    what: "[nfc] mux pin".into(),
-                });
-            }
-            if mux.0.len() < 8 && (1usize << mux.0.len()) < cells {
-                r.problem(mux.1.max(at), format!("[nfc] {} mux address lines reach {} antennas but the board has {cells} squares: add address lines", mux.0.len(), 1usize << mux.0.len()));
-            }
-            if let Some(spi) = spi {
-                spi_devices.push((spi, at, "[nfc]"));
-                nfc = Some(NfcConfig {
-                    spi,
-                    reset_pin: reset.map(|v| v.0 as u8),
-                    mux_pins: mux.0.iter().map(|p| p.0).collect(),
-                });
+                oled = Some(OledConfig { bus, address });
             }
         }
 
         // [buttons]
         let mut buttons = None;
-        if let Some((mut t, at)) = r.section(&mut root, "buttons", &["ok", "back", "die", "buzzer"])
+        if let Some((mut t, at)) =
+            r.section(&mut root, "buttons", "buttons", &["ok", "back", "die"])
         {
-            let has_buzzer = t.contains_key("buzzer");
             let mut get = |r: &mut Reader<'_>, key: &str| {
-                let v = r.required_int(&mut t, key, ("buttons", at), (0, MAX_GPIO));
-                if let Some((p, a)) = v {
-                    pins.push(PinUse {
-                        pin: p as u8,
-                        at: a,
-                        what: format!("[buttons] {key}"),
-                    });
+                let p = r.required_pin(&mut t, key, ("buttons", at));
+                if let Some(p) = p {
+                    uses.pin(p, format!("[buttons] {key}"));
                 }
-                v.map(|v| v.0 as u8)
+                p.map(|p| p.0)
             };
             let ok = get(&mut r, "ok");
             let back = get(&mut r, "back");
             let die = get(&mut r, "die");
-            let buzzer = if has_buzzer {
-                get(&mut r, "buzzer")
-            } else {
-                None
-            };
             if let (Some(ok), Some(back), Some(die)) = (ok, back, die) {
-                buttons = Some(ButtonsConfig {
-                    ok,
-                    back,
-                    die,
-                    buzzer,
-                });
+                buttons = Some(ButtonsConfig { ok, back, die });
             }
-        } else if sensor != SensorConfig::Simulated {
+        } else if hardware {
             r.problem(
                 1,
-                "no [buttons] section: the umpire needs ok, back and die buttons (pins)".into(),
+                "no [buttons] section: the umpire needs ok, back and die buttons (BCM GPIO \
+                 numbers; the pin map's are ok = 5, back = 6, die = 13)"
+                    .into(),
             );
         }
 
+        // [buzzer]
+        let mut buzzer = None;
+        if let Some((mut t, at)) = r.section(&mut root, "buzzer", "buzzer", &["drive"]) {
+            if let Some(p) = r.required_pin(&mut t, "drive", ("buzzer", at)) {
+                uses.pin(p, "[buzzer] drive");
+                buzzer = Some(p.0);
+            }
+        }
+
+        // [nfc]
+        let nfc = r.nfc(&mut root, cells, &mut uses);
+
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
-        if let Some((mut t, _)) = r.section(&mut root, "journal", &["dir"]) {
+        if let Some((mut t, _)) = r.section(&mut root, "journal", "journal", &["dir"]) {
             if let Some((dir, _)) = r.string(&mut t, "dir", "journal", &[]) {
                 journal_dir = PathBuf::from(dir);
             }
@@ -680,88 +988,14 @@ impl Config {
         for (key, value) in &root {
             r.problem(
                 value.span.start.min(key.span.start),
-                format!("unknown section or setting `{}`: the sections are [game], [board], [sensor], [display], [nfc], [buttons], [journal]", key.name),
+                format!(
+                    "unknown section or setting `{}`: the sections are {SECTIONS}",
+                    key.name
+                ),
             );
         }
 
-        // Fixed pins of the buses in use are not free for other wiring.
-        for bus in &i2c_buses {
-            let (sda, scl) = if *bus == 1 { (2, 3) } else { (0, 1) };
-            pins.push(PinUse {
-                pin: sda,
-                at: 0,
-                what: format!("I2C bus {bus} SDA"),
-            });
-            pins.push(PinUse {
-                pin: scl,
-                at: 0,
-                what: format!("I2C bus {bus} SCL"),
-            });
-        }
-        let spi_buses: BTreeSet<u8> = spi_devices.iter().map(|d| d.0.bus).collect();
-        for bus in &spi_buses {
-            let fixed: &[(u8, &str)] = if *bus == 0 {
-                &[(9, "MISO"), (10, "MOSI"), (11, "SCLK")]
-            } else {
-                &[(19, "MISO"), (20, "MOSI"), (21, "SCLK")]
-            };
-            for &(p, name) in fixed {
-                pins.push(PinUse {
-                    pin: p,
-                    at: 0,
-                    what: format!("SPI bus {bus} {name}"),
-                });
-            }
-        }
-        for (spi, at, what) in &spi_devices {
-            let ce = match (spi.bus, spi.chip_select) {
-                (0, 0) => Some(8),
-                (0, 1) => Some(7),
-                (1, 0) => Some(18),
-                (1, 1) => Some(17),
-                (1, 2) => Some(16),
-                _ => None,
-            };
-            match ce {
-                Some(p) => pins.push(PinUse {
-                    pin: p,
-                    at: *at,
-                    what: format!("{what} chip select (SPI{} CE{})", spi.bus, spi.chip_select),
-                }),
-                None => r.problem(
-                    *at,
-                    format!(
-                        "{what} SPI bus {} has no chip select {}: SPI0 has CE0-CE1, SPI1 CE0-CE2",
-                        spi.bus, spi.chip_select
-                    ),
-                ),
-            }
-        }
-        for (i, a) in spi_devices.iter().enumerate() {
-            for b in &spi_devices[..i] {
-                if a.0.bus == b.0.bus && a.0.chip_select == b.0.chip_select {
-                    r.problem(
-                        a.1,
-                        format!(
-                            "{} and {} share SPI{} CE{}: give each device its own chip select",
-                            b.2, a.2, a.0.bus, a.0.chip_select
-                        ),
-                    );
-                }
-            }
-        }
-        for (i, a) in pins.iter().enumerate() {
-            if let Some(b) = pins[..i].iter().find(|b| b.pin == a.pin) {
-                let at = if a.at != 0 { a.at } else { b.at };
-                r.problem(
-                    at,
-                    format!(
-                        "GPIO {} is used twice, by {} and by {}: move one of them to a free pin",
-                        a.pin, b.what, a.what
-                    ),
-                );
-            }
-        }
+        r.check_wiring(uses);
 
         if !r.problems.is_empty() {
             r.problems.sort_by_key(|p| p.line);
@@ -774,62 +1008,595 @@ impl Config {
             rows,
             scan_hz,
             sensor,
-            display,
-            nfc,
+            buses,
+            oled,
             buttons,
+            buzzer,
+            nfc,
             journal_dir,
         })
     }
 
-    /// Every GPIO pin this configuration wires, with what it is for (bus pins included).
+    /// Every GPIO this configuration wires, with what it is for: the fixed pins of the buses in
+    /// use (SDA, SCL, MISO, MOSI, SCLK and each device's chip select) and every configured pin.
     pub fn gpio_pins(&self) -> Vec<(u8, String)> {
         let mut out = Vec::new();
+        let mut i2c = Vec::new();
+        let mut spi = Vec::new();
         match &self.sensor {
-            SensorConfig::Matrix { rows, columns, .. } => {
+            SensorConfig::ShiftChain { spi: s, load, .. } => {
+                spi.push((*s, "74HC165 chain"));
+                out.push((*load, "74HC165 load".to_string()));
+            }
+            SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } => {
+                i2c.push(*bus);
+            }
+            SensorConfig::GpioMatrix { rows, columns, .. } => {
                 out.extend(rows.iter().map(|&p| (p, "matrix row".to_string())));
                 out.extend(columns.iter().map(|&p| (p, "matrix column".to_string())));
             }
-            SensorConfig::ShiftChain { load_pin, .. } => {
-                out.push((*load_pin, "74HC165 load".into()))
-            }
-            SensorConfig::Pcf8575 { .. } | SensorConfig::Simulated => {}
+            SensorConfig::Simulated => {}
+        }
+        if let Some(o) = &self.oled {
+            i2c.push(o.bus);
         }
         if let Some(nfc) = &self.nfc {
-            out.extend(nfc.reset_pin.map(|p| (p, "MFRC522 reset".to_string())));
+            spi.push((nfc.spi, "MFRC522"));
+            out.extend(nfc.reset.map(|p| (p, "MFRC522 reset".to_string())));
             out.extend(
-                nfc.mux_pins
+                nfc.mux
+                    .address
                     .iter()
-                    .map(|&p| (p, "antenna mux address".to_string())),
+                    .enumerate()
+                    .map(|(i, &p)| (p, format!("antenna mux address bit {i}"))),
+            );
+            out.extend(
+                nfc.mux
+                    .enable
+                    .map(|p| (p, "antenna mux enable".to_string())),
             );
         }
         if let Some(b) = &self.buttons {
             out.push((b.ok, "button OK".into()));
             out.push((b.back, "button Back".into()));
             out.push((b.die, "button Die".into()));
-            out.extend(b.buzzer.map(|p| (p, "buzzer".to_string())));
+        }
+        out.extend(self.buzzer.map(|p| (p, "buzzer".to_string())));
+        i2c.sort();
+        i2c.dedup();
+        for bus in i2c {
+            for (p, name) in bus.pins() {
+                out.push((p, format!("{} {name}", bus.name().to_uppercase())));
+            }
+        }
+        let mut spi_buses: Vec<SpiBus> = spi.iter().map(|s| s.0.bus).collect();
+        spi_buses.sort();
+        spi_buses.dedup();
+        for bus in spi_buses {
+            for (p, name) in bus.pins() {
+                out.push((p, format!("{} {name}", bus.name().to_uppercase())));
+            }
+        }
+        for (s, what) in spi {
+            if let Some(p) = s.bus.chip_select_pin(s.chip_select) {
+                out.push((
+                    p,
+                    format!(
+                        "{} CE{} ({what})",
+                        s.bus.name().to_uppercase(),
+                        s.chip_select.number()
+                    ),
+                ));
+            }
         }
         out
     }
+
+    /// The device file of I2C bus `bus` (`[i2c1] device`).
+    pub fn i2c_path(&self, bus: I2cBus) -> &Path {
+        match bus {
+            I2cBus::I2c1 => &self.buses.i2c1,
+        }
+    }
+
+    /// The device file of an SPI device: the bus's `device` and the chip select,
+    /// `/dev/spidev0.1` for SPI0 CE1.
+    pub fn spi_path(&self, spi: SpiConfig) -> PathBuf {
+        let base = match spi.bus {
+            SpiBus::Spi0 => &self.buses.spi0,
+            SpiBus::Spi1 => &self.buses.spi1,
+        };
+        let mut path = base.as_os_str().to_owned();
+        path.push(format!(".{}", spi.chip_select.number()));
+        PathBuf::from(path)
+    }
 }
 
-fn spi_config(
-    r: &mut Reader<'_>,
-    t: &mut Table<'_>,
-    section: &str,
-    at: usize,
-    max_hz: i64,
-) -> Option<SpiConfig> {
-    let bus = r.required_int(t, "spi_bus", (section, at), (0, 1));
-    let cs = r.required_int(t, "chip_select", (section, at), (0, 2));
-    let speed = r
-        .int(t, "speed_hz", section, (1_000, max_hz))
-        .map_or(1_000_000, |v| v.0 as u32);
-    Some(SpiConfig {
-        bus: bus?.0 as u8,
-        chip_select: cs?.0 as u8,
-        speed_hz: speed,
-    })
+impl Reader<'_> {
+    /// `[sensor]`: checks every sub-section present, wires the one `kind` names.
+    /// Also says whether the kind is real hardware (so buttons are needed), even when its
+    /// sub-section has problems.
+    fn sensor(
+        &mut self,
+        root: &mut Table<'_>,
+        cells: usize,
+        uses: &mut Uses,
+    ) -> (SensorConfig, bool) {
+        let known = ["kind", "shift_chain", "matrix", "gpio_matrix", "expanders"];
+        let present = root.contains_key("sensor");
+        let Some((mut t, at)) = self.section(root, "sensor", "sensor", &known) else {
+            if !present {
+                self.problem(
+                    1,
+                    format!(
+                        "no [sensor] section: add one with kind = {}",
+                        quoted(&KINDS)
+                    ),
+                );
+            }
+            return (SensorConfig::Simulated, false);
+        };
+        let kind = self.required_string(&mut t, "kind", ("sensor", at), &KINDS);
+        let kind = kind.as_ref().map(|k| k.0.as_str());
+        let hardware = kind.is_some_and(|k| k != "simulated");
+        let mut unused = Uses::default();
+        let mut sensor = SensorConfig::Simulated;
+        for sub in ["shift_chain", "matrix", "gpio_matrix", "expanders"] {
+            let chosen = kind == Some(sub);
+            let name = format!("sensor.{sub}");
+            let present = t.contains_key(sub);
+            let target = if chosen { &mut *uses } else { &mut unused };
+            let parsed = match sub {
+                "shift_chain" => self.shift_chain(&mut t, &name, cells, chosen, target),
+                "matrix" => self.pcf_matrix(&mut t, &name, cells, chosen, target),
+                "gpio_matrix" => self.gpio_matrix(&mut t, &name, cells, chosen, target),
+                _ => self.expanders(&mut t, &name, cells, chosen, target),
+            };
+            if chosen {
+                match parsed {
+                    Some(s) => sensor = s,
+                    None if present => {}
+                    None => self.problem(
+                        at,
+                        format!("kind = \"{sub}\" needs a [{name}] section: add it"),
+                    ),
+                }
+            }
+        }
+        (sensor, hardware)
+    }
+
+    fn shift_chain(
+        &mut self,
+        parent: &mut Table<'_>,
+        name: &str,
+        cells: usize,
+        chosen: bool,
+        uses: &mut Uses,
+    ) -> Option<SensorConfig> {
+        let known = [
+            "bus",
+            "chip_select",
+            "chips",
+            "spi_hz",
+            "load",
+            "active_low",
+        ];
+        let (mut t, at) = self.section(parent, "shift_chain", name, &known)?;
+        let spi = self.spi(&mut t, (name, at));
+        let load = self.required_pin(&mut t, "load", (name, at));
+        let chips = self.required_int(&mut t, "chips", (name, at), (1, 32));
+        let active_low = self.boolean(&mut t, "active_low", name).unwrap_or(true);
+        if let (Some((c, c_at)), true) = (chips, chosen) {
+            if (c as usize) * 8 < cells {
+                self.problem(
+                    c_at,
+                    format!(
+                        "[{name}] {c} chips give {} inputs but the board has {cells} squares: \
+                         chain {} chips",
+                        c * 8,
+                        cells.div_ceil(8)
+                    ),
+                );
+            }
+        }
+        let (spi, spi_at) = spi?;
+        let load = load?;
+        uses.spi.push(SpiUse {
+            spi,
+            at: spi_at,
+            what: format!("[{name}]"),
+        });
+        uses.pin(load, format!("[{name}] load"));
+        Some(SensorConfig::ShiftChain {
+            spi,
+            load: load.0,
+            chips: chips?.0 as u8,
+            active_low,
+        })
+    }
+
+    fn pcf_matrix(
+        &mut self,
+        parent: &mut Table<'_>,
+        name: &str,
+        cells: usize,
+        chosen: bool,
+        uses: &mut Uses,
+    ) -> Option<SensorConfig> {
+        let known = ["bus", "rows", "columns", "row_expander", "column_expander"];
+        let (mut t, at) = self.section(parent, "matrix", name, &known)?;
+        let bus = self.i2c_bus(&mut t, (name, at));
+        let rows = self.required_int(&mut t, "rows", (name, at), (1, 16));
+        let columns = self.required_int(&mut t, "columns", (name, at), (1, 16));
+        let row_expander = self.expander_address(&mut t, "row_expander", (name, at));
+        let column_expander = self.expander_address(&mut t, "column_expander", (name, at));
+        if let (Some((r, r_at)), Some((c, _)), true) = (rows, columns, chosen) {
+            if (r * c) < cells as i64 {
+                self.problem(
+                    r_at,
+                    format!(
+                        "[{name}] a {r}x{c} matrix senses {} squares but the board has {cells}: \
+                         add rows or columns (up to 16 each)",
+                        r * c
+                    ),
+                );
+            }
+        }
+        let (bus, _) = bus?;
+        let (row_expander, row_at) = row_expander?;
+        let (column_expander, column_at) = column_expander?;
+        uses.i2c.push(I2cUse {
+            bus,
+            address: row_expander,
+            at: row_at,
+            what: format!("[{name}] row_expander"),
+        });
+        uses.i2c.push(I2cUse {
+            bus,
+            address: column_expander,
+            at: column_at,
+            what: format!("[{name}] column_expander"),
+        });
+        Some(SensorConfig::Matrix {
+            bus,
+            rows: rows?.0 as u8,
+            columns: columns?.0 as u8,
+            row_expander,
+            column_expander,
+        })
+    }
+
+    fn gpio_matrix(
+        &mut self,
+        parent: &mut Table<'_>,
+        name: &str,
+        cells: usize,
+        chosen: bool,
+        uses: &mut Uses,
+    ) -> Option<SensorConfig> {
+        let known = ["rows", "columns", "active_low", "settle_us"];
+        let (mut t, at) = self.section(parent, "gpio_matrix", name, &known)?;
+        let pin_list = |r: &mut Reader<'_>, t: &mut Table<'_>, key: &str| {
+            if r.missing(t, key, (name, at), "a list of BCM GPIO numbers like [5, 6]") {
+                return None;
+            }
+            let what = format!("a BCM GPIO number 0 to {MAX_GPIO}");
+            r.list(t, key, name, (0, MAX_GPIO), &what)
+        };
+        let rows = pin_list(self, &mut t, "rows");
+        let columns = pin_list(self, &mut t, "columns");
+        let active_low = self.boolean(&mut t, "active_low", name).unwrap_or(true);
+        let settle_us = self
+            .int(&mut t, "settle_us", name, (0, 10_000))
+            .map_or(50, |v| v.0 as u32);
+        let (rows, rows_at) = rows?;
+        let (columns, _) = columns?;
+        if chosen && rows.len() * columns.len() < cells {
+            self.problem(
+                rows_at,
+                format!(
+                    "[{name}] a {}x{} matrix senses {} squares but the board has {cells}: add \
+                     row or column pins",
+                    rows.len(),
+                    columns.len(),
+                    rows.len() * columns.len()
+                ),
+            );
+        }
+        for &(p, p_at) in &rows {
+            uses.pin((p as u8, p_at), format!("[{name}] row"));
+        }
+        for &(p, p_at) in &columns {
+            uses.pin((p as u8, p_at), format!("[{name}] column"));
+        }
+        Some(SensorConfig::GpioMatrix {
+            rows: rows.iter().map(|p| p.0 as u8).collect(),
+            columns: columns.iter().map(|p| p.0 as u8).collect(),
+            active_low,
+            settle_us,
+        })
+    }
+
+    fn expanders(
+        &mut self,
+        parent: &mut Table<'_>,
+        name: &str,
+        cells: usize,
+        chosen: bool,
+        uses: &mut Uses,
+    ) -> Option<SensorConfig> {
+        let (mut t, at) = self.section(parent, "expanders", name, &["bus", "addresses"])?;
+        let bus = self.i2c_bus(&mut t, (name, at));
+        let addresses = if self.missing(&t, "addresses", (name, at), "like [0x20, 0x21]") {
+            None
+        } else {
+            self.list(
+                &mut t,
+                "addresses",
+                name,
+                (0x20, 0x27),
+                "a PCF8575 address 0x20 to 0x27 (set by its A0-A2 pins)",
+            )
+        };
+        let (addresses, list_at) = addresses?;
+        if chosen && addresses.len() * 16 < cells {
+            self.problem(
+                list_at,
+                format!(
+                    "[{name}] {} expanders give {} inputs but the board has {cells} squares: \
+                     add {} more",
+                    addresses.len(),
+                    addresses.len() * 16,
+                    cells.div_ceil(16) - addresses.len()
+                ),
+            );
+        }
+        let (bus, _) = bus?;
+        for &(a, a_at) in &addresses {
+            uses.i2c.push(I2cUse {
+                bus,
+                address: a as u8,
+                at: a_at,
+                what: format!("[{name}] addresses"),
+            });
+        }
+        Some(SensorConfig::Expanders {
+            bus,
+            addresses: addresses.iter().map(|a| a.0 as u8).collect(),
+        })
+    }
+
+    /// `[nfc]` and `[nfc.mux]`: checked whenever present, wired when `enabled` (the default).
+    fn nfc(&mut self, root: &mut Table<'_>, cells: usize, uses: &mut Uses) -> Option<NfcConfig> {
+        let known = ["enabled", "bus", "chip_select", "spi_hz", "reset", "mux"];
+        let (mut t, at) = self.section(root, "nfc", "nfc", &known)?;
+        let enabled = self.boolean(&mut t, "enabled", "nfc").unwrap_or(true);
+        let mut unused = Uses::default();
+        let uses = if enabled { uses } else { &mut unused };
+        // A disabled reader may leave its wiring out; what is there is still type-checked.
+        let spi = if enabled || (t.contains_key("bus") && t.contains_key("chip_select")) {
+            self.spi(&mut t, ("nfc", at))
+        } else {
+            self.string(&mut t, "bus", "nfc", &["spi0", "spi1"]);
+            self.string(&mut t, "chip_select", "nfc", &["ce0", "ce1", "ce2"]);
+            self.int(&mut t, "spi_hz", "nfc", (10_000, 10_000_000));
+            None
+        };
+        let reset = self.pin(&mut t, "reset", "nfc");
+        let has_mux = t.contains_key("mux");
+        let mux = match self.section(&mut t, "mux", "nfc.mux", &MUX_KEYS) {
+            Some((mut m, m_at)) => self.mux(&mut m, m_at, cells, enabled, uses),
+            None => {
+                if enabled && !has_mux {
+                    self.problem(
+                        at,
+                        "[nfc] needs an [nfc.mux] section (channels, s0-s3, bank0-bank2, \
+                         enable): the reader reaches each square through the antenna \
+                         multiplexer; or set enabled = false"
+                            .into(),
+                    );
+                }
+                None
+            }
+        };
+        if let Some(p) = reset {
+            uses.pin(p, "[nfc] reset");
+        }
+        let (spi, spi_at) = spi?;
+        uses.spi.push(SpiUse {
+            spi,
+            at: spi_at,
+            what: "[nfc]".into(),
+        });
+        let mux = mux?;
+        enabled.then(|| NfcConfig {
+            spi,
+            reset: reset.map(|p| p.0),
+            mux,
+        })
+    }
+
+    fn mux(
+        &mut self,
+        m: &mut Table<'_>,
+        at: usize,
+        cells: usize,
+        enabled: bool,
+        uses: &mut Uses,
+    ) -> Option<MuxConfig> {
+        let section = ("nfc.mux", at);
+        let channels = self.required_int(m, "channels", section, (1, 128));
+        let mut address = Vec::new();
+        // The first bank line left out: later bank lines would skip an address bit.
+        let mut gap: Option<&str> = None;
+        let mut s_missing = false;
+        for key in &MUX_KEYS[1..8] {
+            let required = key.starts_with('s');
+            let pin = if required {
+                self.required_pin(m, key, section)
+            } else {
+                self.pin(m, key, "nfc.mux")
+            };
+            match pin {
+                Some(p) => {
+                    if let Some(missing) = gap {
+                        self.problem(
+                            p.1,
+                            format!(
+                                "[nfc.mux] {key} is set but {missing} is not: bank lines count \
+                                 up from bank0"
+                            ),
+                        );
+                    }
+                    uses.pin(p, format!("[nfc.mux] {key}"));
+                    address.push(p.0);
+                }
+                None if !required => gap = gap.or(Some(key)),
+                None => s_missing = true,
+            }
+        }
+        let enable = self.pin(m, "enable", "nfc.mux");
+        if let Some(p) = enable {
+            uses.pin(p, "[nfc.mux] enable");
+        }
+        let (channels, channels_at) = channels?;
+        let reach = 1i64 << address.len();
+        if !s_missing && channels > reach {
+            self.problem(
+                channels_at,
+                format!(
+                    "[nfc.mux] channels = {channels} needs {} address lines but {} are set: add \
+                     bank lines (bank0-bank2)",
+                    64 - (channels - 1).leading_zeros(),
+                    address.len()
+                ),
+            );
+        }
+        if enabled && (channels as usize) < cells {
+            self.problem(
+                channels_at,
+                format!(
+                    "[nfc.mux] {channels} antenna channels but the board has {cells} squares: \
+                     every square needs an antenna (add multiplexers and bank lines, or set \
+                     [nfc] enabled = false)"
+                ),
+            );
+        }
+        if s_missing {
+            return None;
+        }
+        Some(MuxConfig {
+            channels: channels as u16,
+            address,
+            enable: enable.map(|p| p.0),
+        })
+    }
+
+    /// No GPIO twice (bus pins included), no shared chip select, no shared I2C address.
+    fn check_wiring(&mut self, mut uses: Uses) {
+        let mut i2c_buses: Vec<(I2cBus, usize)> = Vec::new();
+        for d in &uses.i2c {
+            if !i2c_buses.iter().any(|b| b.0 == d.bus) {
+                i2c_buses.push((d.bus, d.at));
+            }
+        }
+        for (bus, at) in i2c_buses {
+            for (p, name) in bus.pins() {
+                uses.pins.push(PinUse {
+                    pin: p,
+                    at,
+                    what: format!("{} {name}", bus.name().to_uppercase()),
+                });
+            }
+        }
+        let mut spi_buses: Vec<(SpiBus, usize)> = Vec::new();
+        for d in &uses.spi {
+            if !spi_buses.iter().any(|b| b.0 == d.spi.bus) {
+                spi_buses.push((d.spi.bus, d.at));
+            }
+        }
+        for (bus, at) in spi_buses {
+            for (p, name) in bus.pins() {
+                uses.pins.push(PinUse {
+                    pin: p,
+                    at,
+                    what: format!("{} {name}", bus.name().to_uppercase()),
+                });
+            }
+        }
+        for (i, d) in uses.spi.iter().enumerate() {
+            let bus = d.spi.bus;
+            let cs = d.spi.chip_select;
+            if let Some(p) = bus.chip_select_pin(cs) {
+                uses.pins.push(PinUse {
+                    pin: p,
+                    at: d.at,
+                    what: format!(
+                        "{} chip select ({} CE{})",
+                        d.what,
+                        bus.name().to_uppercase(),
+                        cs.number()
+                    ),
+                });
+            }
+            if let Some(other) = uses.spi[..i]
+                .iter()
+                .find(|o| o.spi.bus == bus && o.spi.chip_select == cs)
+            {
+                self.problem(
+                    d.at,
+                    format!(
+                        "{} and {} share {} CE{}: give each SPI device its own chip select",
+                        other.what,
+                        d.what,
+                        bus.name().to_uppercase(),
+                        cs.number()
+                    ),
+                );
+            }
+        }
+        for (i, d) in uses.i2c.iter().enumerate() {
+            if let Some(other) = uses.i2c[..i]
+                .iter()
+                .find(|o| o.bus == d.bus && o.address == d.address)
+            {
+                self.problem(
+                    d.at,
+                    format!(
+                        "{} and {} both answer at {:#04x} on {}: give each I2C device its own \
+                         address (a PCF8575's A0-A2 pins, the OLED's jumper)",
+                        other.what,
+                        d.what,
+                        d.address,
+                        d.bus.name()
+                    ),
+                );
+            }
+        }
+        let mut reported = Vec::new();
+        for (i, a) in uses.pins.iter().enumerate() {
+            if let Some(b) = uses.pins[..i].iter().find(|b| b.pin == a.pin) {
+                if reported.contains(&(a.pin, a.at)) {
+                    continue;
+                }
+                reported.push((a.pin, a.at));
+                self.problem(
+                    a.at.max(b.at),
+                    format!(
+                        "GPIO {} is used twice, by {} and by {}: move one of them to a free pin",
+                        a.pin, b.what, a.what
+                    ),
+                );
+            }
+        }
+    }
 }
+
+/// The keys of `[nfc.mux]`: channels, the address lines least significant first, enable.
+const MUX_KEYS: [&str; 9] = [
+    "channels", "s0", "s1", "s2", "s3", "bank0", "bank1", "bank2", "enable",
+];
 
 /// "a string", "an integer".
 fn a(noun: &str) -> String {
@@ -837,5 +1604,14 @@ fn a(noun: &str) -> String {
         format!("an {noun}")
     } else {
         format!("a {noun}")
+    }
+}
+
+/// `"a", "b" or "c"`.
+fn quoted(choices: &[&str]) -> String {
+    let q: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => q.join(""),
     }
 }

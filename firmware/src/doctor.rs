@@ -4,6 +4,7 @@
 //! run unchanged against the real board and the simulated one ([`crate::sim`]).
 //!
 //! - [`check_display`]: does an SSD1306 acknowledge at its address?
+//! - [`check_expander`]: does a PCF8575 answer a read at its address?
 //! - [`check_reader`]: does the MFRC522 answer, and which chip is it (VersionReg)?
 //! - [`check_sensors`]: on an empty board, which squares read occupied (stuck closed, a piece
 //!   left behind), which flicker, and which whole rows or columns read occupied (a shorted line,
@@ -132,6 +133,37 @@ where
                 "check SDA to GPIO 2 and SCL to GPIO 3, VCC to 3.3 V and GND; check that I2C is \
                  enabled (raspi-config, Interface Options); run `i2cdetect -y {bus}` and set \
                  [display] address to what it shows (0x3C or 0x3D)"
+            ),
+        ),
+    }
+}
+
+/// Checks that a PCF8575 expander answers at `address` on I2C bus `bus` by reading its two port
+/// bytes (a read changes nothing on the chip). `role` says what it is for in messages
+/// ("matrix rows", "squares 1-16").
+pub fn check_expander<I: I2c>(i2c: &mut I, bus: u8, address: u8, role: &str) -> Finding
+where
+    I::Error: fmt::Debug,
+{
+    let subject = format!("expander {address:#04x} ({role})");
+    let mut ports = [0u8; 2];
+    match i2c.read(address, &mut ports) {
+        Ok(()) => Finding::ok(
+            subject,
+            format!(
+                "a PCF8575 answers at {address:#04x} on I2C bus {bus} (ports read {:#06x})",
+                u16::from_le_bytes(ports)
+            ),
+        ),
+        Err(e) => Finding::bad(
+            Severity::Problem,
+            subject,
+            format!("nothing answers at {address:#04x} on I2C bus {bus} ({e:?})"),
+            format!(
+                "check the expander's A0-A2 pins give {address:#04x}, SDA to GPIO 2, SCL to \
+                 GPIO 3, VDD to 3.3 V and GND; run `i2cdetect -y {bus}`: it should list \
+                 {:02x}, and the [sensor] addresses must match what it shows",
+                address
             ),
         ),
     }

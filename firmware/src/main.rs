@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand};
 use firmware::config::{Config, SensorConfig};
 use firmware::display::{Display, Orientation};
 use firmware::doctor::{
-    check_display, check_reader, check_sensors, has_problems, BoardShape, Calibration,
-    CalibrationEvent, Finding,
+    check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
+    Calibration, CalibrationEvent, Finding,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::platform::Scanner;
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
 
 fn load_config(cli: &Cli) -> Result<Config> {
     if cli.simulated && !cli.config.exists() {
-        return Config::parse("[sensor]\nkind = \"simulated\"\n[display]\ni2c_bus = 1\n")
+        return Config::parse("[sensor]\nkind = \"simulated\"\n[oled]\nbus = \"i2c1\"\n")
             .map_err(|p| anyhow::anyhow!("{p}"));
     }
     let text = std::fs::read_to_string(&cli.config).with_context(|| {
@@ -113,7 +113,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     match &cli.command {
         Command::CheckConfig => {
             println!(
-                "{}: fine — {}x{} board, {} GPIO pins wired",
+                "{}: fine — {}x{} board, {}, {} GPIO pins wired",
                 if cli.config.exists() {
                     cli.config.display().to_string()
                 } else {
@@ -121,6 +121,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 },
                 config.columns,
                 config.rows,
+                sensor_summary(&config),
                 config.gpio_pins().len()
             );
             Ok(ExitCode::SUCCESS)
@@ -149,6 +150,66 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 calibrate_hardware(&config, *seconds)
             }
         }
+    }
+}
+
+/// "15 74HC165s on spi0 CE1", for check-config.
+fn sensor_summary(config: &Config) -> String {
+    let sensor = match &config.sensor {
+        SensorConfig::ShiftChain { spi, chips, .. } => format!(
+            "{chips} 74HC165s on {} CE{}",
+            spi.bus.name(),
+            spi.chip_select.number()
+        ),
+        SensorConfig::Matrix {
+            bus,
+            rows,
+            columns,
+            row_expander,
+            column_expander,
+        } => format!(
+            "a {rows}x{columns} matrix on PCF8575s {row_expander:#04x}/{column_expander:#04x} \
+             ({})",
+            bus.name()
+        ),
+        SensorConfig::GpioMatrix { rows, columns, .. } => {
+            format!("a {}x{} matrix on GPIO", rows.len(), columns.len())
+        }
+        SensorConfig::Expanders { bus, addresses } => {
+            format!("{} PCF8575s on {}", addresses.len(), bus.name())
+        }
+        SensorConfig::Simulated => "the simulated board".into(),
+    };
+    match &config.nfc {
+        Some(nfc) => format!("{sensor}, NFC with {} antennas", nfc.mux.channels),
+        None => format!("{sensor}, no NFC"),
+    }
+}
+
+/// The PCF8575s the sensor uses, with what each is for: (bus number, address, role).
+fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
+    match &config.sensor {
+        SensorConfig::Matrix {
+            bus,
+            row_expander,
+            column_expander,
+            ..
+        } => vec![
+            (bus.number(), *row_expander, "matrix rows".into()),
+            (bus.number(), *column_expander, "matrix columns".into()),
+        ],
+        SensorConfig::Expanders { bus, addresses } => addresses
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                (
+                    bus.number(),
+                    a,
+                    format!("squares {}-{}", 16 * i + 1, 16 * i + 16),
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -230,9 +291,20 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
         config.columns, config.rows
     );
     let mut findings = Vec::new();
-    let (bus, address) = config.display.map_or((1, 0x3C), |d| (d.i2c_bus, d.address));
-    let mut i2c = SimI2c::with_devices(rig.display_present.then_some(address));
+    let (bus, address) = config
+        .oled
+        .map_or((1, 0x3C), |d| (d.bus.number(), d.address));
+    let expanders = expanders(config);
+    let mut i2c = SimI2c::with_devices(
+        rig.display_present
+            .then_some(address)
+            .into_iter()
+            .chain(expanders.iter().map(|e| e.1)),
+    );
     findings.push(check_display(&mut i2c, bus, address));
+    for (bus, address, role) in &expanders {
+        findings.push(check_expander(&mut i2c, *bus, *address, role));
+    }
     let mut reader = Mfrc522::new(SimMfrc522::new(rig.reader_version), NoDelay);
     findings.push(check_reader(&mut reader));
     findings.extend(check_sensors(shape(config), scans, || rig.board.scan()));
@@ -253,7 +325,9 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
         "umpire calibrate: the simulated board; a simulated builder walks one piece over every square.\n\
          Legend: # occupied now, o seen, . never seen\n"
     );
-    let (address, bus) = config.display.map_or((0x3C, 1), |d| (d.address, d.i2c_bus));
+    let (address, bus) = config
+        .oled
+        .map_or((0x3C, 1), |d| (d.address, d.bus.number()));
     let i2c = SimI2c::with_devices(rig.display_present.then_some(address));
     let mut oled = Display::with_options(i2c, address, Orientation::default());
     let mut oled_updates = 0u32;
@@ -321,15 +395,29 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     use std::time::Duration;
     println!("umpire doctor: the hardware in the configuration\n");
     let mut findings = Vec::new();
-    if let Some(d) = config.display {
-        match pi::open_i2c(d.i2c_bus) {
-            Ok(mut i2c) => findings.push(check_display(&mut i2c, d.i2c_bus, d.address)),
+    if let Some(d) = config.oled {
+        match pi::open_i2c(config.i2c_path(d.bus)) {
+            Ok(mut i2c) => findings.push(check_display(&mut i2c, d.bus.number(), d.address)),
             Err(e) => findings.push(open_failed("display", &e)),
         }
     }
+    let expanders = expanders(config);
+    if let SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } = &config.sensor {
+        match pi::open_i2c(config.i2c_path(*bus)) {
+            Ok(mut i2c) => {
+                for (bus, address, role) in &expanders {
+                    findings.push(check_expander(&mut i2c, *bus, *address, role));
+                }
+            }
+            Err(e) => findings.push(open_failed("expanders", &e)),
+        }
+    }
     if let Some(nfc) = &config.nfc {
-        match pi::open_reader(nfc) {
-            Ok(mut reader) => findings.push(check_reader(&mut reader)),
+        match pi::open_nfc(config, nfc) {
+            Ok(opened) => {
+                let (mut reader, _antennas) = opened.tags.into_parts();
+                findings.push(check_reader(&mut reader));
+            }
             Err(e) => findings.push(open_failed("NFC reader", &e)),
         }
     }
@@ -363,9 +451,9 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     use firmware::platform::pi;
     use std::time::{Duration, Instant};
     let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
-    let mut oled = match config.display {
+    let mut oled = match config.oled {
         Some(d) => Some(Display::with_options(
-            pi::open_i2c(d.i2c_bus).map_err(anyhow::Error::new)?,
+            pi::open_i2c(config.i2c_path(d.bus)).map_err(anyhow::Error::new)?,
             d.address,
             Orientation::default(),
         )),

@@ -1,12 +1,36 @@
 //! The `umpire` binary's builder tools, run as a builder would run them, on the simulated board.
 
-use std::process::Command;
+use std::process::{Command, Output};
+
+/// The user-mode QEMU and library root that `.cargo/config.toml` runs this target's binaries
+/// with, for a cross-built test (`scripts/test` runs these tests under QEMU).
+fn qemu_runner() -> Option<(&'static str, &'static str)> {
+    if cfg!(target_arch = "aarch64") {
+        Some(("qemu-aarch64", "/usr/aarch64-linux-gnu"))
+    } else if cfg!(target_arch = "arm") {
+        Some(("qemu-arm", "/usr/arm-linux-gnueabihf"))
+    } else {
+        None
+    }
+}
 
 fn umpire(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .output()
-        .expect("umpire runs");
+    let bin = env!("CARGO_BIN_EXE_umpire");
+    let direct = Command::new(bin).args(args).output();
+    // Under QEMU without binfmt_misc the host cannot exec the cross-built binary (exit 126/127,
+    // no output): run it through the same QEMU the test itself runs under.
+    let cannot_exec = |o: &Output| {
+        matches!(o.status.code(), Some(126 | 127)) && o.stdout.is_empty() && o.stderr.is_empty()
+    };
+    let out: Output = match (direct, qemu_runner()) {
+        (Ok(o), _) if !cannot_exec(&o) => o,
+        (_, Some((qemu, root))) => Command::new(qemu)
+            .args(["-L", root, bin])
+            .args(args)
+            .output()
+            .expect("umpire runs under QEMU"),
+        (result, None) => result.expect("umpire runs"),
+    };
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
@@ -68,7 +92,8 @@ fn check_config_lists_every_problem_with_file_and_line() {
     let path = dir.join("umpire.toml");
     std::fs::write(
         &path,
-        "[board]\nscan_hz = 10\n[sensor]\nkind = \"matrix\"\nrows = [5, 6]\ncolumns = [5]\n",
+        "[board]\nscan_hz = 10\n[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\n\
+         rows = [5, 6]\ncolumns = [5]\n",
     )
     .unwrap();
     let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
@@ -82,6 +107,53 @@ fn check_config_lists_every_problem_with_file_and_line() {
         "{text}"
     );
     assert!(text.contains("no [buttons] section"), "{text}");
+}
+
+#[test]
+fn the_shipped_configuration_checks_fine() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml");
+    let (code, text) = umpire(&["--config", path, "check-config"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(
+            "fine — 12x10 board, 15 74HC165s on spi0 CE1, NFC with 128 antennas, 21 GPIO pins \
+             wired"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn doctor_checks_the_matrix_expanders() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-matrix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
+            .unwrap();
+    std::fs::write(
+        &path,
+        shipped.replace("kind = \"shift_chain\"", "kind = \"matrix\""),
+    )
+    .unwrap();
+    let (code, text) = umpire(&[
+        "--config",
+        path.to_str().unwrap(),
+        "--simulated",
+        "doctor",
+        "--scans",
+        "5",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("ok      expander 0x20 (matrix rows): a PCF8575 answers at 0x20"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok      expander 0x21 (matrix columns)"),
+        "{text}"
+    );
 }
 
 #[test]

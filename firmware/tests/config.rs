@@ -1,9 +1,17 @@
-//! The configuration file: a good file reads back exactly; every kind of mistake is reported
-//! with its line and how to fix it, all of them at once.
+//! The configuration file: a good file reads back exactly; the shipped default configuration
+//! parses and wires what the pin map says; every kind of mistake is reported with its line and
+//! how to fix it, all of them at once.
 
-use firmware::config::{Config, GameName, RulesName, SensorConfig};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
-const GOOD: &str = r#"# A 10x10 Stratego board wired as a diode matrix.
+use firmware::config::{
+    BusDevices, ButtonsConfig, ChipSelect, Config, GameName, I2cBus, MuxConfig, NfcConfig,
+    OledConfig, RulesName, SensorConfig, SpiBus, SpiConfig,
+};
+
+/// A 10x10 board on the PCF8575 matrix, NFC on SPI0 CE1, every optional part fitted.
+const GOOD: &str = r#"# A 10x10 Stratego board: the PCF8575 matrix, NFC on SPI0, the rest from the pin map.
 [game]
 name = "duel"
 rules = "plain"
@@ -11,186 +19,565 @@ rules = "plain"
 [board]
 columns = 10
 rows = 10
-scan_hz = 200
+scan_hz = 150
 
 [sensor]
 kind = "matrix"
-rows = [5, 6, 12, 13, 16, 19, 20, 21, 26, 4]
-columns = [17, 27, 22, 23, 24, 25, 14, 15, 18, 0]
-active_low = true
-settle_us = 10
 
-[display]
-i2c_bus = 1
-address = 0x3C
-speed_hz = 400000
+[sensor.matrix]
+bus = "i2c1"
+rows = 10
+columns = 10
+row_expander = 0x22
+column_expander = 0x23
+
+[i2c1]
+device = "/dev/i2c-7"
+baudrate_hz = 100_000
+
+[spi0]
+device = "/dev/spidev9"
+
+[oled]
+bus = "i2c1"
+address = 0x3D
 
 [buttons]
-ok = 1
-back = 7
-die = 8
+ok = 5
+back = 6
+die = 13
+
+[buzzer]
+drive = 12
+
+[nfc]
+enabled = true
+bus = "spi0"
+chip_select = "ce1"
+spi_hz = 4_000_000
+reset = 25
+
+[nfc.mux]
+channels = 112
+s0 = 17
+s1 = 27
+s2 = 22
+s3 = 23
+bank0 = 16
+bank1 = 20
+bank2 = 21
+enable = 26
 
 [journal]
 dir = "/tmp/umpire-journals"
 "#;
 
-fn lines(text: &str) -> Vec<(usize, String)> {
+/// Buttons for the small test files that need them.
+const BUTTONS: &str = "[buttons]\nok = 5\nback = 6\ndie = 13\n";
+
+fn problems(text: &str) -> Vec<(usize, String)> {
     match Config::parse(text) {
         Ok(c) => panic!("expected problems, got {c:?}"),
         Err(p) => p.0.into_iter().map(|p| (p.line, p.message)).collect(),
     }
 }
 
+fn listed(text: &str) -> String {
+    problems(text)
+        .iter()
+        .map(|(line, m)| format!("{line}: {m}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn manifest(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
 #[test]
 fn a_good_file_reads_back_exactly() {
     let c = Config::parse(GOOD).unwrap();
-    assert_eq!(c.game, GameName::Duel);
-    assert_eq!(c.rules, RulesName::Plain);
-    assert_eq!((c.columns, c.rows, c.scan_hz), (10, 10, 200));
-    let SensorConfig::Matrix {
-        rows,
-        columns,
-        active_low,
-        settle_us,
-    } = &c.sensor
-    else {
-        panic!("matrix expected")
+    let nfc_spi = SpiConfig {
+        bus: SpiBus::Spi0,
+        chip_select: ChipSelect::Ce1,
+        spi_hz: 4_000_000,
     };
-    assert_eq!(rows.len() * columns.len(), 100);
-    assert!(*active_low);
-    assert_eq!(*settle_us, 10);
-    assert_eq!(c.display.unwrap().address, 0x3C);
-    assert_eq!(c.buttons.unwrap().die, 8);
-    assert_eq!(c.journal_dir.to_str(), Some("/tmp/umpire-journals"));
-    assert_eq!(c.gpio_pins().len(), 23);
+    let expected = Config {
+        game: GameName::Duel,
+        rules: RulesName::Plain,
+        columns: 10,
+        rows: 10,
+        scan_hz: 150,
+        sensor: SensorConfig::Matrix {
+            bus: I2cBus::I2c1,
+            rows: 10,
+            columns: 10,
+            row_expander: 0x22,
+            column_expander: 0x23,
+        },
+        buses: BusDevices {
+            i2c1: PathBuf::from("/dev/i2c-7"),
+            i2c1_hz: 100_000,
+            spi0: PathBuf::from("/dev/spidev9"),
+            spi1: PathBuf::from("/dev/spidev1"),
+        },
+        oled: Some(OledConfig {
+            bus: I2cBus::I2c1,
+            address: 0x3D,
+        }),
+        buttons: Some(ButtonsConfig {
+            ok: 5,
+            back: 6,
+            die: 13,
+        }),
+        buzzer: Some(12),
+        nfc: Some(NfcConfig {
+            spi: nfc_spi,
+            reset: Some(25),
+            mux: MuxConfig {
+                channels: 112,
+                address: vec![17, 27, 22, 23, 16, 20, 21],
+                enable: Some(26),
+            },
+        }),
+        journal_dir: PathBuf::from("/tmp/umpire-journals"),
+    };
+    assert_eq!(c, expected);
+    assert_eq!(c.spi_path(nfc_spi), Path::new("/dev/spidev9.1"));
+    assert_eq!(c.i2c_path(I2cBus::I2c1), Path::new("/dev/i2c-7"));
+    // I2C1 (2), SPI0 (3 + CE1), buttons (3), buzzer, reset, 7 address lines and the enable.
+    let pins = c.gpio_pins();
+    assert_eq!(pins.len(), 19, "{pins:?}");
+    let numbers: BTreeSet<u8> = pins.iter().map(|p| p.0).collect();
+    assert_eq!(numbers.len(), 19, "no pin twice: {pins:?}");
+    assert!(pins.contains(&(2, "I2C1 SDA".into())), "{pins:?}");
+    assert!(pins.contains(&(7, "SPI0 CE1 (MFRC522)".into())), "{pins:?}");
+    assert!(pins.contains(&(16, "antenna mux address bit 4".into())));
+}
+
+/// Every signal of the pin map: dotted path -> GPIO.
+fn pinmap_signals(value: &toml_span::Value<'_>, path: &str, out: &mut Vec<(String, u8)>) {
+    let Some(table) = value.as_table() else {
+        return;
+    };
+    if let Some(gpio) = table.get("gpio").and_then(|g| g.as_integer()) {
+        out.push((path.to_string(), u8::try_from(gpio).unwrap()));
+        return;
+    }
+    for (key, v) in table {
+        let p = if path.is_empty() {
+            key.name.to_string()
+        } else {
+            format!("{path}.{}", key.name)
+        };
+        pinmap_signals(v, &p, out);
+    }
+}
+
+#[test]
+fn the_shipped_default_configuration_parses_and_wires_the_pin_map() {
+    let text = std::fs::read_to_string(manifest("debian/umpire.toml")).unwrap();
+    let map_text = std::fs::read_to_string(manifest("../schematics/pinmap.toml")).unwrap();
+    let map = toml_span::parse(&map_text).unwrap();
+    let mut signals = Vec::new();
+    pinmap_signals(&map, "", &mut signals);
+    let gpio = |path: &str| -> u8 {
+        signals
+            .iter()
+            .find(|s| s.0 == path)
+            .unwrap_or_else(|| panic!("pin map lacks {path}"))
+            .1
+    };
+    let int = |pointer: &str| map.pointer(pointer).and_then(|v| v.as_integer()).unwrap();
+
+    let c = Config::parse(&text).unwrap_or_else(|p| panic!("{p}"));
+    assert!(!text.contains("does not read this file"));
+    assert_eq!(i64::from(c.columns), int("/board/columns"));
+    assert_eq!(i64::from(c.rows), int("/board/rows"));
+    assert!(c.scan_hz >= 100);
+
+    // The chosen sensor: the 74HC165 chain on SPI0 CE1, as the pin map wires it.
+    let SensorConfig::ShiftChain {
+        spi, load, chips, ..
+    } = c.sensor
+    else {
+        panic!("the default sensor is the shift chain: {:?}", c.sensor)
+    };
+    assert_eq!(load, gpio("sensor.shift_chain.load"));
+    assert_eq!(i64::from(chips), int("/sensor/shift_chain/chips"));
+    assert_eq!(spi.spi_hz as i64, int("/sensor/shift_chain/spi_hz"));
+    assert_eq!(
+        SpiBus::Spi0.chip_select_pin(spi.chip_select),
+        Some(gpio("spi0.ce1"))
+    );
+    assert_eq!(c.spi_path(spi), Path::new("/dev/spidev0.1"));
+
+    // NFC, its multiplexer (s0-s3 then bank0-bank2, least significant first), buttons, buzzer.
+    let nfc = c.nfc.clone().expect("NFC is on by default");
+    assert_eq!(nfc.reset, Some(gpio("nfc.reset")));
+    assert_eq!(
+        SpiBus::Spi0.chip_select_pin(nfc.spi.chip_select),
+        Some(gpio("spi0.ce0"))
+    );
+    let lines = ["s0", "s1", "s2", "s3", "bank0", "bank1", "bank2"];
+    let address: Vec<u8> = lines
+        .iter()
+        .map(|l| gpio(&format!("nfc.mux.{l}")))
+        .collect();
+    assert_eq!(nfc.mux.address, address);
+    assert_eq!(nfc.mux.enable, Some(gpio("nfc.mux.enable")));
+    assert_eq!(i64::from(nfc.mux.channels), int("/nfc/mux/channels"));
+    let buttons = c.buttons.unwrap();
+    assert_eq!(
+        [buttons.ok, buttons.back, buttons.die],
+        [
+            gpio("buttons.ok"),
+            gpio("buttons.back"),
+            gpio("buttons.die")
+        ]
+    );
+    assert_eq!(c.buzzer, Some(gpio("buzzer.drive")));
+    assert_eq!(
+        c.oled.map(|o| i64::from(o.address)),
+        Some(int("/oled/address"))
+    );
+    assert_eq!(
+        c.i2c_path(I2cBus::I2c1),
+        Path::new(map.pointer("/i2c1/device").unwrap().as_str().unwrap())
+    );
+
+    // With this sensor every pin of the pin map is wired, bus pins included, and no other.
+    let wired: BTreeSet<u8> = c.gpio_pins().iter().map(|p| p.0).collect();
+    let mapped: BTreeSet<u8> = signals.iter().map(|s| s.1).collect();
+    assert_eq!(wired, mapped, "{:?}", c.gpio_pins());
+    assert_eq!(c.gpio_pins().len(), mapped.len(), "no pin twice");
+
+    // The other option of the schematics: the matrix on the two PCF8575s.
+    let matrix = Config::parse(&text.replace("kind = \"shift_chain\"", "kind = \"matrix\""))
+        .unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(
+        matrix.sensor,
+        SensorConfig::Matrix {
+            bus: I2cBus::I2c1,
+            rows: u8::try_from(int("/sensor/matrix/rows")).unwrap(),
+            columns: u8::try_from(int("/sensor/matrix/columns")).unwrap(),
+            row_expander: u8::try_from(int("/sensor/matrix/row_expander")).unwrap(),
+            column_expander: u8::try_from(int("/sensor/matrix/column_expander")).unwrap(),
+        }
+    );
+    let matrix_pins: BTreeSet<u8> = matrix.gpio_pins().iter().map(|p| p.0).collect();
+    assert!(!matrix_pins.contains(&gpio("sensor.shift_chain.load")));
+    assert!(!matrix_pins.contains(&gpio("spi0.ce1")));
+
+    // And without NFC.
+    let plain = Config::parse(&text.replace("enabled = true", "enabled = false")).unwrap();
+    assert_eq!(plain.nfc, None);
+    assert!(!plain.gpio_pins().iter().any(|p| p.0 == gpio("nfc.mux.s0")));
 }
 
 #[test]
 fn every_problem_is_listed_with_its_line() {
     let text = GOOD
-        .replace("scan_hz = 200", "scan_hz = 20")
-        .replace("address = 0x3C", "address = 0x50")
-        .replace("die = 8", "die = 5")
-        .replace("settle_us = 10", "settle_us = 10\nspeed = 3");
-    let got = lines(&text);
-    assert_eq!(got.len(), 4, "{got:#?}");
-    // Sorted by line.
-    assert!(got.windows(2).all(|w| w[0].0 <= w[1].0));
+        .replace("scan_hz = 150", "scan_hz = 50")
+        .replace("column_expander = 0x23", "column_expander = 0x22")
+        .replace("address = 0x3D", "adress = 0x3D")
+        .replace("die = 13", "die = 17")
+        .replace("chip_select = \"ce1\"", "chip_select = \"ce2\"")
+        .replace("channels = 112", "channels = 90");
+    let got = problems(&text);
+    let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(lines, [9, 19, 30, 43, 48, 49], "{got:#?}");
     assert!(got[0].1.contains("scan at 100 Hz or faster"), "{got:?}");
-    assert_eq!(got[0].0, 9);
     assert!(
-        got[1].1.contains("unknown setting `speed` in [sensor]"),
+        got[1].1.contains(
+            "[sensor.matrix] row_expander and [sensor.matrix] column_expander both answer at 0x22"
+        ),
         "{got:?}"
     );
-    assert_eq!(got[1].0, 17);
-    assert!(got[2].1.contains("0x3C or 0x3D"), "{got:?}");
-    assert!(got[3].1.contains("GPIO 5 is used twice"), "{got:?}");
-    assert!(got[3].1.contains("matrix row") && got[3].1.contains("[buttons] die"));
+    assert!(
+        got[2].1.contains("unknown setting `adress` in [oled]") && got[2].1.contains("address"),
+        "{got:?}"
+    );
+    assert!(
+        got[3].1.contains("spi0 has only \"ce0\" and \"ce1\""),
+        "{got:?}"
+    );
+    assert!(
+        got[4]
+            .1
+            .contains("90 antenna channels but the board has 100 squares"),
+        "{got:?}"
+    );
+    assert!(
+        got[5]
+            .1
+            .contains("GPIO 17 is used twice, by [buttons] die and by [nfc.mux] s0"),
+        "{got:?}"
+    );
+    // Every message says how to fix it.
+    assert!(got.iter().all(|g| g.1.contains(':')), "{got:?}");
 }
 
 #[test]
-fn bus_pins_and_chip_selects_are_not_free() {
-    // GPIO 2 is I2C1 SDA while the display is on bus 1; the reader and the chain share CE0.
+fn bus_pins_chip_selects_and_addresses_are_not_free() {
+    // GPIO 2 is I2C1 SDA while the OLED is on I2C1; the reader and the chain share CE0, whose
+    // pin (GPIO 8) is also a button.
     let text = r#"
 [sensor]
-kind = "shift-chain"
-spi_bus = 0
-chip_select = 0
-load_pin = 2
+kind = "shift_chain"
+[sensor.shift_chain]
+bus = "spi0"
+chip_select = "ce0"
 chips = 13
-
+load = 2
+[oled]
+bus = "i2c1"
 [nfc]
-spi_bus = 0
-chip_select = 0
-mux_pins = [17, 27, 22, 23, 24, 25, 26]
-
-[display]
-i2c_bus = 1
-
+bus = "spi0"
+chip_select = "ce0"
+[nfc.mux]
+channels = 128
+s0 = 17
+s1 = 27
+s2 = 22
+s3 = 23
+bank0 = 16
+bank1 = 20
+bank2 = 21
 [buttons]
 ok = 5
 back = 6
-die = 13
+die = 8
 "#;
-    let got = lines(text);
-    let all = got
-        .iter()
-        .map(|g| g.1.clone())
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(all.contains("share SPI0 CE0"), "{all}");
+    let all = listed(text);
     assert!(
-        all.contains("GPIO 2 is used twice") && all.contains("I2C bus 1 SDA"),
+        all.contains("[sensor.shift_chain] and [nfc] share SPI0 CE0"),
+        "{all}"
+    );
+    assert!(
+        all.contains("GPIO 2 is used twice") && all.contains("I2C1 SDA"),
         "{all}"
     );
     assert!(all.contains("GPIO 8 is used twice"), "{all}");
+
+    // SPI1's fixed pins and its CE2.
+    let text = "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi1\"\n\
+                chip_select = \"ce2\"\nchips = 13\nload = 24\n[buzzer]\ndrive = 19\n\
+                [buttons]\nok = 16\nback = 6\ndie = 13\n";
+    let all = listed(text);
+    assert!(
+        all.contains("GPIO 19 is used twice") && all.contains("SPI1 MISO"),
+        "{all}"
+    );
+    assert!(
+        all.contains("GPIO 16 is used twice") && all.contains("SPI1 CE2"),
+        "{all}"
+    );
+
+    // Two expanders at one address; an OLED at an address an SSD1306 never has.
+    let text = format!(
+        "[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\n\
+         addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x21]\n\
+         [oled]\nbus = \"i2c1\"\naddress = 0x27\n{BUTTONS}"
+    );
+    let got = problems(&text);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(got[0].1.contains("both answer at 0x21 on i2c1"), "{got:?}");
+    assert_eq!(got[0].0, 5);
+    assert!(got[1].1.contains("0x3C or 0x3D"), "{got:?}");
+    assert_eq!(got[1].0, 8);
 }
 
 #[test]
 fn a_small_sensor_is_named_with_what_to_add() {
-    let text = r#"
-[board]
-columns = 12
-rows = 10
-[sensor]
-kind = "pcf8575"
-i2c_bus = 1
-addresses = [0x20, 0x21, 0x20]
-"#;
-    let got = lines(text);
-    let all = got
-        .iter()
-        .map(|g| g.1.clone())
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(all.contains("listed twice"), "{all}");
+    let board = "[board]\ncolumns = 12\nrows = 10\n";
+    let check = |sensor: &str, expected: &str| {
+        let all = listed(&format!("{board}{sensor}{BUTTONS}"));
+        assert!(all.contains(expected), "{expected}\n{all}");
+    };
+    check(
+        "[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\naddresses = [0x20, 0x21, 0x22]\n",
+        "3 expanders give 48 inputs but the board has 120 squares: add 5 more",
+    );
+    check(
+        "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\nchip_select = \"ce1\"\nchips = 13\nload = 24\n",
+        "13 chips give 104 inputs but the board has 120 squares: chain 15 chips",
+    );
+    check(
+        "[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\nrows = 10\ncolumns = 8\nrow_expander = 0x20\ncolumn_expander = 0x21\n",
+        "a 10x8 matrix senses 80 squares but the board has 120",
+    );
+    check(
+        "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\ncolumns = [22, 23]\n",
+        "a 2x2 matrix senses 4 squares but the board has 120",
+    );
+    // NFC: too few antennas, too few address lines for the channels, a bank line skipped.
+    let nfc =
+        "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\nchip_select = \"ce0\"\n[nfc.mux]\n";
+    check(
+        &format!(
+            "{nfc}channels = 64\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\nbank0 = 16\nbank1 = 20\n"
+        ),
+        "64 antenna channels but the board has 120 squares",
+    );
+    check(
+        &format!("{nfc}channels = 128\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\n"),
+        "channels = 128 needs 7 address lines but 4 are set",
+    );
+    check(
+        &format!(
+            "{nfc}channels = 128\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\nbank1 = 20\nbank2 = 21\n"
+        ),
+        "bank1 is set but bank0 is not",
+    );
+    check(
+        "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\nchip_select = \"ce0\"\n",
+        "[nfc] needs an [nfc.mux] section",
+    );
+    // A scan rate the expanders cannot keep up with on a slow bus.
+    let all = listed(concat!(
+        "[board]\ncolumns = 12\nrows = 10\nscan_hz = 500\n[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\nrows = 10\ncolumns = 12\nrow_expander = 0x20\ncolumn_expander = 0x21\n[i2c1]\nbaudrate_hz = 100_000\n",
+        "[buttons]\nok = 5\nback = 6\ndie = 13\n"
+    ));
     assert!(
-        all.contains("give 48 inputs but the board has 120 squares: add 5 more"),
+        all.contains("4: [board] scan_hz = 500 is faster than the expanders can be read"),
         "{all}"
     );
-    assert!(all.contains("no [buttons] section"), "{all}");
+    assert!(all.contains("at most 164 scans a second"), "{all}");
+}
+
+#[test]
+fn only_the_chosen_sensor_is_wired_but_every_sub_section_is_checked() {
+    // The GPIO matrix is not chosen: its pins may overlap the buttons, but its typo is found.
+    let text = format!(
+        "[sensor]\nkind = \"simulated\"\n[sensor.gpio_matrix]\nrows = [5, 6]\ncolumns = [13]\n\
+         [sensor.matrix]\nbus = \"i2c1\"\nrows = 2\ncolumns = 2\nrow_expander = 0x50\n\
+         column_expander = 0x21\n{BUTTONS}"
+    );
+    let got = problems(&text);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].0, 10);
+    assert!(got[0].1.contains("a PCF8575 answers at 0x20 to 0x27"));
+    // The chosen kind needs its sub-section.
+    let got = problems(&format!("[sensor]\nkind = \"expanders\"\n{BUTTONS}"));
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].0, 1);
+    assert!(got[0].1.contains("needs a [sensor.expanders] section"));
+    // A disabled reader is checked for types but wires nothing and needs no multiplexer.
+    let c = Config::parse(&format!(
+        "[sensor]\nkind = \"simulated\"\n[nfc]\nenabled = false\nbus = \"spi0\"\n\
+         chip_select = \"ce0\"\nreset = 5\n{BUTTONS}"
+    ))
+    .unwrap();
+    assert_eq!(c.nfc, None);
+    let c = Config::parse("[sensor]\nkind = \"simulated\"\n[nfc]\nenabled = false\n").unwrap();
+    assert_eq!(c.nfc, None);
+    let got = problems("[sensor]\nkind = \"simulated\"\n[nfc]\nenabled = false\nbus = 0\n");
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0].1.contains("[nfc] bus must be a string"), "{got:?}");
 }
 
 #[test]
 fn type_errors_and_unknown_sections_are_reported_not_panicked() {
-    let text = "[game]\nname = 3\n[sensor]\nkind = \"laser\"\n[wifi]\nssid = \"x\"\n";
-    let got = lines(text);
-    assert_eq!(got.len(), 3, "{got:#?}");
-    assert!(got[0].1.contains("must be a string, not an integer") && got[0].0 == 2);
-    assert_eq!(got[1].0, 4);
-    assert!(got[1].1.contains("\"laser\" is not known"));
-    assert!(got
-        .iter()
-        .any(|g| g.1.contains("unknown section or setting `wifi`")));
+    let text = "[game]\nname = 3\n[sensor]\nkind = \"laser\"\n[wifi]\nssid = \"x\"\n\
+                [board]\ncolumns = \"ten\"\n[buzzer]\ndrive = 40\n[nfc]\nenabled = \"yes\"\n\
+                [oled]\nbus = \"i2c3\"\n[sensor.extra]\n";
+    let got = problems(text);
+    let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(lines, [2, 4, 5, 8, 10, 11, 11, 11, 12, 14, 15], "{got:#?}");
+    assert!(got[0]
+        .1
+        .contains("[game] name must be a string, not an integer"));
+    assert!(got[1]
+        .1
+        .contains("\"laser\" is not known: use one of \"shift_chain\""));
+    assert!(got[2].1.contains("unknown section or setting `wifi`"));
+    assert!(got[3]
+        .1
+        .contains("[board] columns must be a whole number, not a string"));
+    assert!(got[4].1.contains("drive = 40 is not a header pin"));
+    // What [nfc] lacks is reported at its header, the bad value on its own line.
+    assert!(got[5].1.contains("[nfc] needs `bus = ...`"), "{got:?}");
+    assert!(
+        got[6].1.contains("[nfc] needs `chip_select = ...`"),
+        "{got:?}"
+    );
+    assert!(
+        got[7].1.contains("[nfc] needs an [nfc.mux] section"),
+        "{got:?}"
+    );
+    assert!(got[8]
+        .1
+        .contains("[nfc] enabled must be true or false, not a string"));
+    assert!(got[9]
+        .1
+        .contains("bus = \"i2c3\" is not known: use one of \"i2c1\""));
+    assert!(got[10].1.contains("unknown setting `extra` in [sensor]"));
 }
 
 #[test]
 fn broken_toml_names_its_line() {
-    let got = lines("[game]\nname = \"classic\n");
+    let got = problems("[game]\nname = \"classic\n");
     assert_eq!(got.len(), 1);
     assert!(got[0].1.contains("not valid TOML"), "{got:?}");
     assert_eq!(got[0].0, 2);
+    let got = problems("[board]\nrows = 10\n[board]\n");
+    assert!(got[0].1.contains("not valid TOML"), "{got:?}");
 }
 
 #[test]
 fn a_simulated_board_needs_no_wiring() {
     let c = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
     assert_eq!(c.sensor, SensorConfig::Simulated);
+    assert_eq!(c.buttons, None);
+    assert_eq!(c.nfc, None);
     assert!(c.gpio_pins().is_empty());
+    assert_eq!((c.columns, c.rows, c.scan_hz), (10, 10, 200));
+    // Without a sensor section nothing is assumed.
+    let got = problems("[game]\nname = \"classic\"\n");
+    assert!(got[0].1.contains("no [sensor] section"), "{got:?}");
+    // Real hardware needs buttons.
+    let got = problems(
+        "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17, 27, 22, 23, 24, 25, 26, 16, 20]\ncolumns = [21, 19, 18, 12, 9, 10, 11, 8, 7, 2]\n",
+    );
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0].1.contains("no [buttons] section"));
+    // ... even when the sensor's own section has problems, and a sensor that is not a section
+    // is reported once.
+    let got = problems("[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\n");
+    let all: Vec<&str> = got.iter().map(|g| g.1.as_str()).collect();
+    assert!(
+        all.iter().any(|m| m.contains("no [buttons] section")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|m| m.contains("needs `row_expander = ...`")),
+        "{all:?}"
+    );
+    let got = problems("sensor = 3\n");
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0]
+        .1
+        .contains("`sensor` must be a section [sensor], not an integer"));
 }
 
 #[test]
 fn arbitrary_text_never_panics() {
+    let shipped = std::fs::read_to_string(manifest("debian/umpire.toml")).unwrap();
     let mut seed = 0x1234_5678_u64;
-    for len in 0..400 {
+    for len in 0..600 {
         let mut s = String::new();
         for _ in 0..len % 60 {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            s.push(b"[]=\"\n #abc0x1,{}.-sensorkindmatrix"[(seed % 34) as usize] as char);
+            s.push(b"[]=\"\n #abc0x1,{}.-sensorkindmatrixnfcmux"[(seed % 40) as usize] as char);
         }
         let _ = Config::parse(&s);
         let _ = Config::parse(&GOOD[..len.min(GOOD.len())]);
+        let cut = (len * 7).min(shipped.len());
+        if shipped.is_char_boundary(cut) {
+            let _ = Config::parse(&shipped[..cut]);
+        }
     }
 }

@@ -5,8 +5,8 @@ use std::convert::Infallible;
 
 use embedded_hal::delay::DelayNs;
 use firmware::doctor::{
-    check_display, check_reader, check_sensors, has_problems, BoardShape, Calibration,
-    CalibrationEvent, Severity,
+    check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
+    Calibration, CalibrationEvent, Severity,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::reed_matrix::OccupancyScanner;
@@ -92,6 +92,23 @@ fn the_display_must_answer_at_its_address() {
     let missing = check_display(&mut bus, 1, 0x3D);
     assert_eq!(missing.severity, Severity::Problem);
     assert!(missing.fix.contains("i2cdetect -y 1"));
+}
+
+#[test]
+fn an_expander_must_answer_at_its_address() {
+    let mut bus = SimI2c::with_devices([0x20, 0x3C]);
+    let ok = check_expander(&mut bus, 1, 0x20, "matrix rows");
+    assert_eq!(ok.severity, Severity::Ok, "{ok}");
+    assert_eq!(ok.subject, "expander 0x20 (matrix rows)");
+    assert!(ok.detail.contains("ports read 0xffff"), "{ok}");
+    assert_eq!(bus.bytes_written, 0, "a check only reads");
+    let missing = check_expander(&mut bus, 1, 0x21, "matrix columns");
+    assert_eq!(missing.severity, Severity::Problem);
+    assert_eq!(missing.subject, "expander 0x21 (matrix columns)");
+    assert!(missing
+        .detail
+        .contains("nothing answers at 0x21 on I2C bus 1"));
+    assert!(missing.fix.contains("i2cdetect -y 1") && missing.fix.contains("A0-A2"));
 }
 
 #[test]

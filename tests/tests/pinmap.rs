@@ -61,7 +61,7 @@ const FIXED: [(&str, i64); 7] = [
 ];
 
 /// Settings in the default configuration that choose between options rather than name wiring.
-const CONFIG_ONLY: [&str; 2] = ["sensor.kind", "nfc.enabled"];
+const CONFIG_ONLY: [&str; 3] = ["sensor.kind", "nfc.enabled", "board.scan_hz"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

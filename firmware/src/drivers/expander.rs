@@ -1,4 +1,6 @@
-//! PCF8575 16-bit I/O expanders on I2C: one reed switch per pin, up to eight chips a bus.
+//! PCF8575 16-bit I/O expanders on I2C: one reed switch per pin, up to eight chips a bus
+//! ([`Pcf8575Bank`]), or a diode matrix with its rows on one chip and its columns on another
+//! ([`Pcf8575Matrix`], the schematics' option A).
 //!
 //! # Wiring
 //! Each chip's A0-A2 pins give it an address from 0x20 to 0x27, so one bus holds eight chips
@@ -191,6 +193,225 @@ impl<I: I2c> OccupancyScanner for Pcf8575Bank<I> {
     }
 }
 
+/// How a [`Pcf8575Matrix`] is wired: a reed-and-diode matrix whose rows sit on one PCF8575 and
+/// whose columns sit on another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatrixConfig {
+    /// The row expander's address (rows on P00.. in order: row `r` is pin `r`).
+    pub row_address: u8,
+    /// The column expander's address (column `c` is pin `c`).
+    pub column_address: u8,
+    /// Rows wired, 1 to 16.
+    pub rows: usize,
+    /// Columns wired, 1 to 16.
+    pub columns: usize,
+    /// Which cell each matrix position reads (input `r * columns + c`); `None` maps it to cell
+    /// `r * columns + c`.
+    pub cells: Option<CellMap>,
+}
+
+impl MatrixConfig {
+    /// `rows` x `columns` on the expanders at `row_address` and `column_address`, row `r` and
+    /// column `c` reading cell `r * columns + c`.
+    pub fn new(row_address: u8, column_address: u8, rows: usize, columns: usize) -> MatrixConfig {
+        MatrixConfig {
+            row_address,
+            column_address,
+            rows,
+            columns,
+            cells: None,
+        }
+    }
+}
+
+/// SCL clocks of one PCF8575 transaction of address + 2 data bytes: 9 clocks a byte (8 bits and
+/// the acknowledge) plus about 2 for START and STOP.
+pub const CLOCKS_PER_TRANSACTION: u64 = 3 * 9 + 2;
+
+/// The computed wire time of one [`Pcf8575Matrix`] scan of `rows` rows at `i2c_hz`, in
+/// nanoseconds: per row a 2-byte write to the row expander and a 2-byte read of the column
+/// expander, then one write releasing every row. Kernel time between transactions is not
+/// included (it is not measured here).
+pub const fn matrix_scan_time_ns(rows: u32, i2c_hz: u32) -> u64 {
+    let transactions = 2 * rows as u64 + 1;
+    let clocks = transactions * CLOCKS_PER_TRANSACTION;
+    match clocks
+        .saturating_mul(1_000_000_000)
+        .checked_div(i2c_hz as u64)
+    {
+        Some(ns) => ns,
+        None => u64::MAX,
+    }
+}
+
+/// A reed-switch diode matrix on two PCF8575s: the rows on one, driven one at a time, the
+/// columns read from the other.
+///
+/// # Wiring
+/// One reed switch and one diode per square between its row pin and its column pin, cathode
+/// towards the row. The PCF8575's pins are quasi-bidirectional: a 1 is a weak pull-up
+/// (30-300 µA), a 0 a strong low. So every column pin is written 1 once, at start-up, and
+/// becomes an input held high by its weak pull-up; the row expander is written a word with only
+/// the selected row's bit 0: that row is pulled low, the others float weakly high, and a closed
+/// reed on the selected row pulls its column low through its diode (active low). The diodes stop
+/// current flowing back through the unselected rows, so there is no ghosting. No resistors are
+/// needed.
+///
+/// # A scan
+/// For each row `r`: write `!(1 << r)` (two bytes, P07..P00 then P17..P10) to the row expander,
+/// read two bytes from the column expander; a column bit that reads 0 is a closed reed at row
+/// `r`, column `c`, input `r * columns + c`. After the last row, `0xFFFF` is written to the row
+/// expander, so no row stays selected between scans. Every transfer is a single `I2c::write` or
+/// `I2c::read`, so rppal's multi-operation transaction pitfall (hardware notes 2.5) does not
+/// apply.
+///
+/// # Scan time (computed, not measured)
+/// Each transaction is address + 2 bytes = [`CLOCKS_PER_TRANSACTION`] (29) SCL clocks, 72.5 µs
+/// at 400 kHz. A 10-row scan is 10 writes + 10 reads + 1 release = 21 transactions = 609 clocks
+/// = **1.52 ms at 400 kHz** ([`matrix_scan_time_ns`]), at most 656 scans/s on the wire; at the
+/// Pi's default 100 kHz it is 6.09 ms (164 scans/s). Allowing (an assumption, unmeasured) 50 µs
+/// of kernel time per transaction adds 1.05 ms: 2.57 ms, about 389 scans/s at 400 kHz. Either
+/// way 100 Hz (10 ms a scan) is met; set `i2c_arm_baudrate=400000` for headroom.
+///
+/// # Example
+/// ```
+/// use embedded_hal_mock::eh1::i2c::{Mock as I2c, Transaction as Tx};
+/// use firmware::drivers::expander::{MatrixConfig, Pcf8575Matrix};
+///
+/// let i2c = I2c::new(&[
+///     Tx::write(0x20, vec![0xFF, 0xFF]),          // rows: all released
+///     Tx::write(0x21, vec![0xFF, 0xFF]),          // columns: all inputs
+///     Tx::write(0x20, vec![0b1111_1110, 0xFF]),   // select row 0
+///     Tx::read(0x21, vec![0b1111_1101, 0xFF]),    // column 1 pulled low
+///     Tx::write(0x20, vec![0b1111_1101, 0xFF]),   // select row 1
+///     Tx::read(0x21, vec![0xFF, 0xFF]),
+///     Tx::write(0x20, vec![0xFF, 0xFF]),          // release every row
+/// ]);
+/// let mut matrix = Pcf8575Matrix::new(i2c, MatrixConfig::new(0x20, 0x21, 2, 3))?;
+/// assert_eq!(matrix.scan()?.to_marks(6), ".X....");
+/// matrix.release().done();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Pcf8575Matrix<I> {
+    i2c: I,
+    row_address: u8,
+    column_address: u8,
+    rows: usize,
+    columns: usize,
+    cells: CellMap,
+}
+
+impl<I: I2c> Pcf8575Matrix<I> {
+    /// Takes the bus, checks the wiring, releases every row and makes every column an input
+    /// (writes `0xFFFF` to both expanders, the row expander first).
+    ///
+    /// # Errors
+    /// [`Error::AddressOutOfRange`], [`Error::DuplicateAddress`] (rows and columns on one
+    /// chip), [`Error::MatrixSize`] or [`Error::CellMap`] for a bad configuration, checked
+    /// before the bus is touched; [`Error::Init`] naming the expander that did not take the
+    /// write.
+    pub fn new(mut i2c: I, config: MatrixConfig) -> Result<Self, Error<I::Error>> {
+        for address in [config.row_address, config.column_address] {
+            if !(FIRST_ADDRESS..=LAST_ADDRESS).contains(&address) {
+                return Err(Error::AddressOutOfRange { address });
+            }
+        }
+        if config.row_address == config.column_address {
+            return Err(Error::DuplicateAddress {
+                address: config.row_address,
+            });
+        }
+        let (rows, columns) = (config.rows, config.columns);
+        if !(1..=PINS_PER_CHIP).contains(&rows) || !(1..=PINS_PER_CHIP).contains(&columns) {
+            return Err(Error::MatrixSize { rows, columns });
+        }
+        let inputs = rows * columns;
+        let cells = match config.cells {
+            Some(cells) => cells,
+            None => CellMap::identity(inputs).map_err(Error::CellMap)?,
+        };
+        cells.check_inputs(inputs).map_err(Error::CellMap)?;
+        for address in [config.row_address, config.column_address] {
+            i2c.write(address, &[0xFF, 0xFF])
+                .map_err(|source| Error::Init { address, source })?;
+        }
+        Ok(Pcf8575Matrix {
+            i2c,
+            row_address: config.row_address,
+            column_address: config.column_address,
+            rows,
+            columns,
+            cells,
+        })
+    }
+
+    /// Rows and columns.
+    pub fn size(&self) -> (usize, usize) {
+        (self.rows, self.columns)
+    }
+
+    /// The row and column expanders' addresses.
+    pub fn addresses(&self) -> (u8, u8) {
+        (self.row_address, self.column_address)
+    }
+
+    /// Scans every row once and maps the closed reeds to cells.
+    ///
+    /// # Errors
+    /// [`Error::Select`] if the row expander did not take a row word, [`Error::Read`] if the
+    /// column expander did not answer; either names the address. A failed scan leaves a row
+    /// selected; the next scan selects rows afresh.
+    pub fn scan(&mut self) -> Result<Occupancy, Error<I::Error>> {
+        let mut closed = vec![false; self.rows * self.columns];
+        for row in 0..self.rows {
+            let word = !(1u16 << row);
+            self.i2c
+                .write(self.row_address, &word.to_le_bytes())
+                .map_err(|source| Error::Select {
+                    address: self.row_address,
+                    source,
+                })?;
+            let mut bytes = [0u8; 2];
+            self.i2c
+                .read(self.column_address, &mut bytes)
+                .map_err(|source| Error::Read {
+                    address: self.column_address,
+                    source,
+                })?;
+            let levels = u16::from_le_bytes(bytes);
+            for (column, slot) in closed[row * self.columns..(row + 1) * self.columns]
+                .iter_mut()
+                .enumerate()
+            {
+                *slot = ActiveLevel::Low.is_active(levels & (1 << column) != 0);
+            }
+        }
+        self.i2c
+            .write(self.row_address, &[0xFF, 0xFF])
+            .map_err(|source| Error::Select {
+                address: self.row_address,
+                source,
+            })?;
+        Ok(self
+            .cells
+            .occupancy(|input| closed.get(input).copied().unwrap_or(false)))
+    }
+
+    /// Gives the bus back.
+    pub fn release(self) -> I {
+        self.i2c
+    }
+}
+
+impl<I: I2c> OccupancyScanner for Pcf8575Matrix<I> {
+    type Error = Error<I::Error>;
+
+    fn read_occupancy(&mut self) -> Result<Occupancy, Self::Error> {
+        self.scan()
+    }
+}
+
 /// What went wrong with the expanders, and what to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error<E> {
@@ -210,6 +431,20 @@ pub enum Error<E> {
     CellMap(CellMapError),
     /// A chip did not take the write that makes its pins inputs.
     Init {
+        /// The chip's address.
+        address: u8,
+        /// The HAL's error.
+        source: E,
+    },
+    /// A matrix's size does not fit one expander for rows and one for columns.
+    MatrixSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        columns: usize,
+    },
+    /// The row expander of a matrix did not take the word that selects a row.
+    Select {
         /// The chip's address.
         address: u8,
         /// The HAL's error.
@@ -241,7 +476,14 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
                  setting and list it once"
             ),
             Error::CellMap(e) => write!(f, "PCF8575 cell map: {e}"),
-            Error::Init { address, source } | Error::Read { address, source } => write!(
+            Error::MatrixSize { rows, columns } => write!(
+                f,
+                "a {rows}-row x {columns}-column matrix does not fit two PCF8575s: each has 16 \
+                 pins, so use 1 to 16 rows and 1 to 16 columns"
+            ),
+            Error::Init { address, source }
+            | Error::Select { address, source }
+            | Error::Read { address, source } => write!(
                 f,
                 "the PCF8575 at 0x{address:02X} did not answer ({source:?}): check its A0-A2 \
                  pins, SDA, SCL, 3.3 V and ground; `i2cdetect -y 1` should list 0x{address:02X}"
@@ -403,5 +645,154 @@ mod tests {
             .to_string()
             .contains("0x38"));
         i2c.done();
+    }
+
+    fn matrix_init() -> Vec<I2cTx> {
+        vec![
+            I2cTx::write(0x20, vec![0xFF, 0xFF]),
+            I2cTx::write(0x21, vec![0xFF, 0xFF]),
+        ]
+    }
+
+    #[test]
+    fn a_matrix_releases_rows_and_columns_at_init() {
+        let mut i2c = I2cMock::new(&matrix_init());
+        let matrix =
+            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+        assert_eq!(matrix.size(), (10, 12));
+        assert_eq!(matrix.addresses(), (0x20, 0x21));
+        i2c.done();
+    }
+
+    #[test]
+    fn a_matrix_scan_selects_each_row_alone_and_reads_the_columns() {
+        // 10 rows x 12 columns, the schematics' board. Closed: row 0 column 0, row 3 column 11,
+        // row 9 column 8 (port 1 bit 0) and row 9 column 5. Column pins 12-15 are unwired and read
+        // whatever they like: they must be ignored.
+        let mut tx = matrix_init();
+        for row in 0..10u16 {
+            let word = !(1u16 << row);
+            tx.push(I2cTx::write(0x20, word.to_le_bytes().to_vec()));
+            let columns: u16 = match row {
+                0 => !(1 << 0),
+                3 => !(1 << 11),
+                9 => !((1 << 8) | (1 << 5)),
+                _ => 0xFFFF,
+            } & 0x0FFF;
+            tx.push(I2cTx::read(0x21, columns.to_le_bytes().to_vec()));
+        }
+        tx.push(I2cTx::write(0x20, vec![0xFF, 0xFF]));
+        let mut i2c = I2cMock::new(&tx);
+        let mut matrix =
+            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+        assert_eq!(
+            matrix.read_occupancy().unwrap(),
+            cells(&[0, 3 * 12 + 11, 9 * 12 + 5, 9 * 12 + 8])
+        );
+        // Row words go out low byte first: row 8 is port 1 bit 0.
+        assert_eq!((!(1u16 << 8)).to_le_bytes(), [0xFF, 0b1111_1110]);
+        i2c.done();
+    }
+
+    #[test]
+    fn a_matrix_column_expander_that_does_not_answer_is_named() {
+        let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+        let mut tx = matrix_init();
+        tx.push(I2cTx::write(0x20, vec![0b1111_1110, 0xFF]));
+        tx.push(I2cTx::read(0x21, vec![0xFF, 0xFF]).with_error(nack));
+        let mut i2c = I2cMock::new(&tx);
+        let mut matrix =
+            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
+        let err = matrix.scan().unwrap_err();
+        assert_eq!(
+            err,
+            Error::Read {
+                address: 0x21,
+                source: nack
+            }
+        );
+        assert!(err.to_string().contains("should list 0x21"), "{err}");
+        i2c.done();
+    }
+
+    #[test]
+    fn a_matrix_row_expander_that_refuses_a_row_is_named() {
+        let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+        let mut tx = matrix_init();
+        tx.push(I2cTx::write(0x20, vec![0b1111_1110, 0xFF]).with_error(nack));
+        let mut i2c = I2cMock::new(&tx);
+        let mut matrix =
+            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
+        assert_eq!(
+            matrix.scan().unwrap_err(),
+            Error::Select {
+                address: 0x20,
+                source: nack
+            }
+        );
+        i2c.done();
+    }
+
+    #[test]
+    fn a_matrix_expander_missing_at_init_is_named() {
+        let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+        let mut i2c = I2cMock::new(&[
+            I2cTx::write(0x20, vec![0xFF, 0xFF]),
+            I2cTx::write(0x21, vec![0xFF, 0xFF]).with_error(nack),
+        ]);
+        let err =
+            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Init {
+                address: 0x21,
+                source: nack
+            }
+        );
+        i2c.done();
+    }
+
+    #[test]
+    fn bad_matrix_wiring_is_refused_before_the_bus_is_touched() {
+        let mut i2c = I2cMock::new(&[]);
+        let refuse = |config| Pcf8575Matrix::new(i2c.clone(), config).unwrap_err();
+        assert_eq!(
+            refuse(MatrixConfig::new(0x20, 0x20, 10, 12)),
+            Error::DuplicateAddress { address: 0x20 }
+        );
+        assert_eq!(
+            refuse(MatrixConfig::new(0x20, 0x3C, 10, 12)),
+            Error::AddressOutOfRange { address: 0x3C }
+        );
+        assert_eq!(
+            refuse(MatrixConfig::new(0x20, 0x21, 17, 12)),
+            Error::MatrixSize {
+                rows: 17,
+                columns: 12
+            }
+        );
+        assert_eq!(
+            refuse(MatrixConfig::new(0x20, 0x21, 0, 12)),
+            Error::MatrixSize {
+                rows: 0,
+                columns: 12
+            }
+        );
+        i2c.done();
+    }
+
+    #[test]
+    fn a_full_matrix_scan_at_400_khz_is_well_over_100_hz() {
+        // 21 transactions x 29 clocks = 609 clocks = 1.5225 ms at 400 kHz.
+        assert_eq!(matrix_scan_time_ns(10, 400_000), 1_522_500);
+        assert_eq!(1_000_000_000 / matrix_scan_time_ns(10, 400_000), 656);
+        // With an assumed 50 us of kernel time per transaction: still about 389 Hz.
+        let with_syscalls = matrix_scan_time_ns(10, 400_000) + 21 * 50_000;
+        assert_eq!(1_000_000_000 / with_syscalls, 388);
+        // Even at the Pi's default 100 kHz: 6.09 ms, 164 Hz.
+        assert_eq!(matrix_scan_time_ns(10, 100_000), 6_090_000);
+        assert!(1_000_000_000 / matrix_scan_time_ns(10, 100_000) >= 100);
+        assert_eq!(matrix_scan_time_ns(10, 0), u64::MAX);
+        assert_eq!(matrix_scan_time_ns(u32::MAX, 1), u64::MAX);
     }
 }

@@ -13,6 +13,8 @@
 //!
 //! Nothing else in the workspace names these crates, so the backend can be swapped here alone.
 
+use std::path::Path;
+
 use linux_embedded_hal::spidev::{SpiModeFlags, SpidevOptions};
 use linux_embedded_hal::{Delay, I2cdev, SpidevDevice};
 use rpi_pal::gpio::{Gpio, InputPin, OutputPin};
@@ -20,11 +22,15 @@ use rpi_pal::gpio::{Gpio, InputPin, OutputPin};
 use super::{OpenError, Scanner};
 use crate::config::{ButtonsConfig, Config, NfcConfig, SensorConfig, SpiConfig};
 use crate::drivers::buttons::{Buttons, ButtonsConfig as DebounceConfig};
-use crate::drivers::expander::{ExpanderConfig, Pcf8575Bank};
+use crate::drivers::expander::{
+    ExpanderConfig, MatrixConfig as ExpanderMatrixConfig, Pcf8575Bank, Pcf8575Matrix,
+};
 use crate::drivers::nfc::mfrc522::Mfrc522;
+use crate::drivers::nfc::mux::{AddressMux, TableError};
+use crate::drivers::nfc::{TagReader, Voting};
 use crate::drivers::reed_matrix::{ActiveLevel, MatrixConfig, ReedMatrix};
 use crate::drivers::shift_chain::{ShiftChain, ShiftChainConfig};
-use crate::sensing::Button;
+use crate::sensing::{Button, SensedCell};
 
 fn gpio() -> Result<Gpio, OpenError> {
     Gpio::new().map_err(|e| OpenError {
@@ -50,34 +56,37 @@ fn output(gpio: &Gpio, n: u8) -> Result<OutputPin, OpenError> {
     Ok(pin(gpio, n)?.into_output_high())
 }
 
-/// Opens `/dev/i2c-<bus>`.
+fn output_low(gpio: &Gpio, n: u8) -> Result<OutputPin, OpenError> {
+    Ok(pin(gpio, n)?.into_output_low())
+}
+
+/// Opens an I2C bus's device file (`[i2c1] device`, `/dev/i2c-1`).
 ///
 /// # Errors
 /// The device is missing or not accessible.
-pub fn open_i2c(bus: u8) -> Result<I2cdev, OpenError> {
-    let path = format!("/dev/i2c-{bus}");
-    I2cdev::new(&path).map_err(|e| OpenError {
-        what: path,
+pub fn open_i2c(path: &Path) -> Result<I2cdev, OpenError> {
+    I2cdev::new(path).map_err(|e| OpenError {
+        what: path.display().to_string(),
         cause: e.to_string(),
         fix: "enable I2C with raspi-config (Interface Options) and add the user to group i2c",
     })
 }
 
-/// Opens `/dev/spidev<bus>.<cs>` in mode 0 at the configured clock.
+/// Opens an SPI device (`/dev/spidev<bus>.<cs>` from `[spi0] device`) in mode 0 at its clock.
 ///
 /// # Errors
 /// The device is missing or not accessible.
-pub fn open_spi(spi: SpiConfig) -> Result<SpidevDevice, OpenError> {
-    let path = format!("/dev/spidev{}.{}", spi.bus, spi.chip_select);
+pub fn open_spi(config: &Config, spi: SpiConfig) -> Result<SpidevDevice, OpenError> {
+    let path = config.spi_path(spi);
     let fail = |e: &dyn std::fmt::Debug| OpenError {
-        what: path.clone(),
+        what: path.display().to_string(),
         cause: format!("{e:?}"),
         fix: "enable SPI with raspi-config (Interface Options); for SPI1 add dtoverlay=spi1-3cs",
     };
     let mut dev = SpidevDevice::open(&path).map_err(|e| fail(&e))?;
     let options = SpidevOptions::new()
         .bits_per_word(8)
-        .max_speed_hz(spi.speed_hz)
+        .max_speed_hz(spi.spi_hz)
         .mode(SpiModeFlags::SPI_MODE_0)
         .build();
     dev.configure(&options).map_err(|e| fail(&e))?;
@@ -88,37 +97,59 @@ fn scanner_error(what: &str, e: impl std::fmt::Display) -> OpenError {
     OpenError {
         what: what.into(),
         cause: e.to_string(),
-        fix: "check the [sensor] section against the wiring",
+        fix: "check the [sensor] section against the wiring; `umpire doctor` checks each part",
     }
 }
 
-/// Opens the board's occupancy sensor as the configuration wires it.
+fn level(active_low: bool) -> ActiveLevel {
+    if active_low {
+        ActiveLevel::Low
+    } else {
+        ActiveLevel::High
+    }
+}
+
+/// Opens the board's occupancy sensor as the configuration wires it: a 74HC165 chain
+/// (`shift_chain`), a diode matrix on two PCF8575s (`matrix`), a diode matrix on GPIO pins
+/// (`gpio_matrix`) or PCF8575s with one input per square (`expanders`).
 ///
 /// # Errors
-/// A pin or bus could not be opened, or the driver refused its set-up.
+/// A pin or bus could not be opened, or the driver refused its set-up (an expander that does
+/// not answer is named); `simulated` has no hardware to open.
 pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
     match &config.sensor {
-        SensorConfig::Matrix {
+        SensorConfig::GpioMatrix {
             rows,
             columns,
             active_low,
             settle_us,
         } => {
             let gpio = gpio()?;
+            let active = level(*active_low);
             let rows = rows
                 .iter()
-                .map(|&n| output(&gpio, n))
+                .map(|&n| {
+                    // Every row starts deselected.
+                    if *active_low {
+                        output(&gpio, n)
+                    } else {
+                        output_low(&gpio, n)
+                    }
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             let columns = columns
                 .iter()
-                .map(|&n| input(&gpio, n))
-                .collect::<Result<Vec<_>, _>>()?;
+                .map(|&n| {
+                    let p = pin(&gpio, n)?;
+                    Ok(if *active_low {
+                        p.into_input_pullup()
+                    } else {
+                        p.into_input_pulldown()
+                    })
+                })
+                .collect::<Result<Vec<_>, OpenError>>()?;
             let matrix_config = MatrixConfig {
-                active: if *active_low {
-                    ActiveLevel::Low
-                } else {
-                    ActiveLevel::High
-                },
+                active,
                 settle_ns: settle_us.saturating_mul(1000),
                 cells: None,
             };
@@ -128,32 +159,45 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
         }
         SensorConfig::ShiftChain {
             spi,
-            load_pin,
+            load,
             chips,
             active_low,
         } => {
             let gpio = gpio()?;
             let mut chain_config = ShiftChainConfig::new(usize::from(*chips) * 8);
-            chain_config.active = if *active_low {
-                ActiveLevel::Low
-            } else {
-                ActiveLevel::High
-            };
+            chain_config.active = level(*active_low);
             let chain = ShiftChain::new(
-                open_spi(*spi)?,
-                output(&gpio, *load_pin)?,
+                open_spi(config, *spi)?,
+                output(&gpio, *load)?,
                 Delay,
                 chain_config,
             )
             .map_err(|e| scanner_error("the 74HC165 chain", e))?;
             Ok(Box::new(chain))
         }
-        SensorConfig::Pcf8575 {
-            i2c_bus, addresses, ..
+        SensorConfig::Matrix {
+            bus,
+            rows,
+            columns,
+            row_expander,
+            column_expander,
         } => {
-            let bank =
-                Pcf8575Bank::new(open_i2c(*i2c_bus)?, ExpanderConfig::new(addresses.clone()))
-                    .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
+            let matrix_config = ExpanderMatrixConfig::new(
+                *row_expander,
+                *column_expander,
+                usize::from(*rows),
+                usize::from(*columns),
+            );
+            let matrix = Pcf8575Matrix::new(open_i2c(config.i2c_path(*bus))?, matrix_config)
+                .map_err(|e| scanner_error("the PCF8575 matrix", e))?;
+            Ok(Box::new(matrix))
+        }
+        SensorConfig::Expanders { bus, addresses } => {
+            let bank = Pcf8575Bank::new(
+                open_i2c(config.i2c_path(*bus))?,
+                ExpanderConfig::new(addresses.clone()),
+            )
+            .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
             Ok(Box::new(bank))
         }
         SensorConfig::Simulated => Err(OpenError {
@@ -164,12 +208,65 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
     }
 }
 
-/// Opens the MFRC522 reader.
+/// The MFRC522 on linux-embedded-hal's spidev (in-place transfers are sent correctly there).
+pub type Reader = Mfrc522<SpidevDevice, Delay>;
+
+/// The antenna multiplexer on rpi-pal output pins.
+pub type Antennas = AddressMux<OutputPin, Delay>;
+
+/// The NFC hardware, opened: the reader behind its antenna multiplexer, and the reader's reset
+/// line held high (out of reset) for as long as this lives.
+pub struct Nfc {
+    /// The reader and the multiplexer, reading one square at a time.
+    pub tags: TagReader<Reader, Antennas>,
+    /// The reset (NRSTPD) pin, driven high; dropping it lets the line go.
+    pub reset: Option<OutputPin>,
+}
+
+impl std::fmt::Debug for Nfc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The spidev device and the delay have no Debug of their own.
+        f.debug_struct("Nfc")
+            .field("reset", &self.reset)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens the MFRC522 on its SPI device, drives its reset pin high, and opens the antenna
+/// multiplexer: address lines `s0`-`s3` then `bank0`-`bank2` (least significant first, so
+/// antenna channel = 16 * bank + channel), the active-low enable, and antenna channel `i`
+/// under cell `i` for every square of the board.
 ///
 /// # Errors
-/// The SPI device could not be opened.
-pub fn open_reader(nfc: &NfcConfig) -> Result<Mfrc522<SpidevDevice, Delay>, OpenError> {
-    Ok(Mfrc522::new(open_spi(nfc.spi)?, Delay))
+/// The SPI device or a pin could not be opened, or the channel table does not fit the lines.
+pub fn open_nfc(config: &Config, nfc: &NfcConfig) -> Result<Nfc, OpenError> {
+    let gpio = gpio()?;
+    let reset = nfc.reset.map(|n| output(&gpio, n)).transpose()?;
+    let reader = Mfrc522::new(open_spi(config, nfc.spi)?, Delay);
+    let address = nfc
+        .mux
+        .address
+        .iter()
+        .map(|&n| output_low(&gpio, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let squares = u16::from(config.columns) * u16::from(config.rows);
+    let table: Vec<(SensedCell, u8)> = (0..squares.min(nfc.mux.channels))
+        .filter_map(|i| Some((SensedCell::new(i), u8::try_from(i).ok()?)))
+        .collect();
+    let mux_error = |e: TableError| OpenError {
+        what: "the antenna multiplexer".into(),
+        cause: e.to_string(),
+        fix: "check [nfc.mux] channels and its address lines",
+    };
+    let mut antennas = AddressMux::new(address, Delay, &table).map_err(mux_error)?;
+    if let Some(enable) = nfc.mux.enable {
+        // Active low: high (every antenna off) until the first square is selected.
+        antennas = antennas.with_enable(output(&gpio, enable)?);
+    }
+    Ok(Nfc {
+        tags: TagReader::new(reader, antennas, Voting::DEFAULT),
+        reset,
+    })
 }
 
 /// Opens the three buttons (pulled up, pressed = low).
