@@ -50,6 +50,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Referee games: the service (what systemd starts at boot).
+    Run,
     /// Read the configuration file and list every problem with its line.
     CheckConfig,
     /// Check the hardware the configuration describes and say what to fix.
@@ -111,6 +113,16 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let config = load_config(cli)?;
     let simulated = cli.simulated || config.sensor == SensorConfig::Simulated;
     match &cli.command {
+        Command::Run => {
+            if simulated {
+                bail!(
+                    "the simulated board has no hands to play on it: watch a game with \
+                     `umpire-sim demo classic`, or play one in the terminal with `umpire-sim \
+                     play classic`"
+                );
+            }
+            serve(&config)
+        }
         Command::CheckConfig => {
             println!(
                 "{}: fine — {}x{} board, {}, {} GPIO pins wired",
@@ -497,6 +509,95 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
 
 #[cfg(not(feature = "pi"))]
 fn doctor_hardware(_: &Config, _: u32) -> Result<Vec<Finding>> {
+    bail!(NO_BACKEND)
+}
+
+/// `umpire run` on the Pi: the service loop, until the process is stopped.
+#[cfg(feature = "pi")]
+fn serve(config: &Config) -> Result<ExitCode> {
+    use firmware::platform::pi;
+    use firmware::referee::{OsChance, RefereeConfig};
+    use firmware::sensing::{LayoutSetup, Millis, SensorLayout};
+    use firmware::service::{Hardware, JournalDir, Service};
+    use std::time::{Duration, Instant};
+
+    let scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
+    let buttons = match &config.buttons {
+        Some(b) => Some(Box::new(pi::open_buttons(b).map_err(anyhow::Error::new)?)
+            as Box<dyn firmware::service::ButtonSource>),
+        None => None,
+    };
+    let tags = match &config.nfc {
+        Some(nfc) => Some(
+            Box::new(pi::open_nfc(config, nfc).map_err(anyhow::Error::new)?)
+                as Box<dyn firmware::service::TagSource>,
+        ),
+        None => None,
+    };
+    let oled = match config.oled {
+        Some(d) => Some(Box::new(Display::with_options(
+            pi::open_i2c(config.i2c_path(d.bus)).map_err(anyhow::Error::new)?,
+            d.address,
+            Orientation::default(),
+        )) as Box<dyn firmware::service::ScreenSink>),
+        None => None,
+    };
+    let mut setup = LayoutSetup::grid(config.columns, config.rows);
+    if config.nfc.is_some() {
+        setup = setup.with_tag_readers_everywhere();
+    }
+    let layout = SensorLayout::new(setup).map_err(|p| anyhow::anyhow!("the board layout: {p}"))?;
+    let referee = RefereeConfig {
+        isf_rules: config.rules == firmware::config::RulesName::Isf,
+        ..RefereeConfig::default()
+    };
+    let journals = JournalDir::open(&config.journal_dir).with_context(|| {
+        format!(
+            "cannot use the journal folder {} (check [journal] dir and its owner)",
+            config.journal_dir.display()
+        )
+    })?;
+    let boot = Instant::now();
+    let now = || Millis(u64::try_from(boot.elapsed().as_millis()).unwrap_or(u64::MAX));
+    let hardware = Hardware {
+        scanner,
+        buttons,
+        tags,
+        oled,
+    };
+    let mut service = Service::start(
+        layout,
+        referee,
+        || OsChance,
+        &journals,
+        hardware,
+        config.scan_hz,
+        now(),
+    )
+    .map_err(anyhow::Error::new)?;
+    println!(
+        "umpire: refereeing on a {}x{} board, scanning at {} Hz, journals in {}",
+        config.columns,
+        config.rows,
+        config.scan_hz,
+        config.journal_dir.display()
+    );
+    loop {
+        let step = service.step(now());
+        // Only screens are logged: they hold nothing the rules keep secret.
+        if let Some(screen) = step.screen {
+            println!("screen: {screen}");
+        }
+        for trouble in step.trouble {
+            eprintln!("trouble: {trouble}");
+        }
+        let due = service.next_scan().0.saturating_sub(now().0);
+        std::thread::sleep(Duration::from_millis(due.clamp(1, 10)));
+    }
+}
+
+#[cfg(not(feature = "pi"))]
+fn serve(_: &Config) -> Result<ExitCode> {
     bail!(NO_BACKEND)
 }
 

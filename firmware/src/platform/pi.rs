@@ -286,3 +286,13 @@ pub fn open_buttons(buttons: &ButtonsConfig) -> Result<Buttons<InputPin>, OpenEr
         fix: "give each button its own pin in [buttons]",
     })
 }
+
+impl crate::service::TagSource for Nfc {
+    fn read(
+        &mut self,
+        cells: &[SensedCell],
+        now: crate::sensing::Millis,
+    ) -> Vec<crate::sensing::SensorInput> {
+        self.tags.read_cells(cells, now)
+    }
+}
