@@ -173,3 +173,10 @@ fn unknown_faults_are_refused_with_the_list() {
     assert_eq!(code, 2);
     assert!(text.contains("unknown fault `melted:e4`"), "{text}");
 }
+
+#[test]
+fn run_on_the_simulated_board_points_at_the_simulator() {
+    let (code, text) = umpire(&["--simulated", "run"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("umpire-sim demo classic"), "{text}");
+}
