@@ -29,23 +29,35 @@ COLOURS = {
 }
 
 
-def signals():
-    """Every GPIO signal in the pin map: (group, entry) with entry = {name, gpio, header}."""
+# Alternative builds ([[alternative]] in the pin map, e.g. option C): their pins overlap the
+# sections they replace, so the header diagram shows the main build and leaves them out.
+ALTERNATIVES = [a["build"] for a in PINMAP.get("alternative", [])]
+
+
+def signals(main_build_only=False):
+    """Every GPIO signal in the pin map: (group, entry) with entry = {name, gpio, header}.
+    With main_build_only, leave out the signals of alternative builds."""
     out = []
 
-    def walk(group, table):
-        for value in table.values():
+    def walk(group, table, path):
+        for key, value in table.items():
+            here = f"{path}.{key}"
+            if main_build_only and any(here == a or here.startswith(a + ".")
+                                       for a in ALTERNATIVES):
+                continue
+            if isinstance(value, list):
+                value = {str(i): v for i, v in enumerate(value) if isinstance(v, dict)}
             if isinstance(value, dict) and "gpio" in value and "name" in value:
                 out.append((group, value))
             elif isinstance(value, dict):
-                walk(group, value)
+                walk(group, value, here)
 
-    walk("i2c", PINMAP["i2c1"])
-    walk("spi", PINMAP["spi0"])
-    walk("controls", PINMAP["buttons"])
-    walk("controls", PINMAP["buzzer"])
-    walk("nfc", PINMAP["nfc"])
-    walk("sensor", PINMAP["sensor"])
+    walk("i2c", PINMAP["i2c1"], "i2c1")
+    walk("spi", PINMAP["spi0"], "spi0")
+    walk("controls", PINMAP["buttons"], "buttons")
+    walk("controls", PINMAP["buzzer"], "buzzer")
+    walk("nfc", PINMAP["nfc"], "nfc")
+    walk("sensor", PINMAP["sensor"], "sensor")
     return out
 
 
@@ -212,7 +224,7 @@ def wire(svg, a, b, stroke, via_x=None):
 
 def draw_header():
     svg = Svg(1180, 1060, "Raspberry Pi 40-pin header: what each pin does on an umpire board")
-    by_gpio = {entry["gpio"]: (group, entry) for group, entry in signals()}
+    by_gpio = {entry["gpio"]: (group, entry) for group, entry in signals(main_build_only=True)}
     reserved = {r["gpio"]: r["why"] for r in PINMAP["reserved"]}
     spare = set(PINMAP["spare"])
     x0, y0, pitch = 560, 90, 42
@@ -254,6 +266,7 @@ def draw_header():
         ("sensor", "74HC165 chain option: parallel load"),
         ("reserved", "reserved: HAT ID EEPROM (pins 27, 28), serial console (pins 8, 10)"),
         ("spare", "spare"),
+        ("sensor", "option C (10 x 10 matrix on GPIO, no NFC) is another build: sensor-gpio-matrix.svg"),
     ]
     for i, (group, text) in enumerate(legend):
         x, y = 20 + (i % 2) * 600, 975 + (i // 2) * 20
@@ -586,10 +599,115 @@ def draw_nfc():
     svg.save("nfc.svg")
 
 
+# --------------------------------------------------------------------------------------------
+# 6. Option C (an alternative build, no NFC): reed + diode matrix straight on GPIO.
+
+
+def draw_gpio_matrix():
+    gm = PINMAP["sensor"]["gpio_matrix"]
+    row_names = [r["name"] for r in gm["rows"]]
+    col_names = [c["name"] for c in gm["columns"]]
+    nr, nc = len(row_names), len(col_names)
+    row_colour, col_colour = "#1f6fb2", "#8e5b2d"
+    svg = Svg(1400, 1080, f"Sensor option C (a build without NFC): reed + diode matrix, {nr} rows "
+                          f"x {nc} columns, straight on GPIO")
+    pitch = 40
+    p = svg.pi(20, 60, row_names + col_names, pitch=pitch)
+    gx0, dx = 440, 56
+    y_top = p[row_names[0]][1] - 34
+    x_end = gx0 + (nc - 1) * dx + 40
+    # Rows: outputs, straight across from the Pi.
+    for r, name in enumerate(row_names):
+        x, y = p[name]
+        svg.line([(x, y), (x_end, y)], stroke=row_colour)
+        svg.text(x_end + 6, y + 4, f"R{r + 1}", size=11, fill=row_colour, weight="bold")
+    # Columns: inputs, up from the Pi into the grid (COL1 turns up first: no wire crosses).
+    for c, name in enumerate(col_names):
+        x, y = p[name]
+        cx = gx0 + c * dx
+        svg.line([(x, y), (cx, y), (cx, y_top)], stroke=col_colour)
+        svg.text(cx, y_top - 6, f"C{c + 1}", size=11, anchor="middle", fill=col_colour,
+                 weight="bold")
+    # One reed + diode per square: from its column, through the reed, anode to cathode, to its row.
+    for r, rname in enumerate(row_names):
+        ry = p[rname][1]
+        for c in range(nc):
+            cx = gx0 + c * dx
+            sx = cx + 24
+            svg.dot(cx, ry - 30, fill=col_colour, r=2)
+            svg.line([(cx, ry - 30), (sx, ry - 30), (sx, ry - 27)], width=1)
+            svg.line([(sx, ry - 27), (sx + 5, ry - 19)], width=1.2)  # reed blade, open
+            svg.dot(sx, ry - 27, r=1.5)
+            svg.dot(sx, ry - 17, r=1.5)
+            svg.line([(sx, ry - 17), (sx, ry - 13)], width=1)
+            svg.parts.append(f'<polygon points="{sx - 4},{ry - 13} {sx + 4},{ry - 13} {sx},{ry - 6}" '
+                             f'fill="#333"/>')
+            svg.line([(sx - 4, ry - 6), (sx + 4, ry - 6)], width=1.6)
+            svg.line([(sx, ry - 6), (sx, ry)], width=1)
+            svg.dot(sx, ry, fill=row_colour, r=2)
+    notes_y = p[col_names[-1]][1] + 60
+    svg.text(20, notes_y, f"{nr * nc} squares: at every crossing one reed switch "
+             "and one 1N4148, band (cathode) towards the row", size=12, weight="bold")
+    # Detail of one square.
+    dx0, dy0 = 1090, 110
+    svg.rect(dx0 - 20, dy0 - 30, 310, 350, fill="#fbfbfb", stroke="#999", dash="5,4")
+    svg.text(dx0 - 10, dy0 - 8, "one square, enlarged", size=13, weight="bold")
+    x = dx0 + 40
+    svg.line([(x, dy0 + 10), (x, dy0 + 40)], stroke=col_colour, width=2.5)
+    svg.text(x + 10, dy0 + 24, "column Cc: input, pull-up", size=11, fill=col_colour)
+    svg.dot(x, dy0 + 40, r=2.5)
+    svg.line([(x, dy0 + 40), (x + 12, dy0 + 68)])
+    svg.dot(x, dy0 + 72, r=2.5)
+    svg.text(x + 22, dy0 + 56, "reed switch (normally open);", size=11)
+    svg.text(x + 22, dy0 + 70, "the piece's magnet closes it", size=11)
+    svg.line([(x, dy0 + 72), (x, dy0 + 104)])
+    svg.text(x + 12, dy0 + 100, "anode", size=10, italic=True)
+    svg.diode(x, dy0 + 116)
+    svg.text(x + 14, dy0 + 120, "1N4148", size=11, weight="bold")
+    svg.text(x + 12, dy0 + 136, "band = cathode", size=10, italic=True)
+    svg.line([(x, dy0 + 122), (x, dy0 + 160), (x + 220, dy0 + 160)], stroke=row_colour, width=2.5)
+    svg.text(x + 40, dy0 + 178, "row Rr: output", size=11, fill=row_colour)
+    svg.notes(dx0 - 10, dy0 + 206, [
+        "Current flows only column -> row:",
+        "the pulled-up column, through the closed",
+        "reed and the diode, into the row that is",
+        "driven low. A row driven high blocks it",
+        "(diode reversed): no ghost squares, and",
+        "no row can drive another through two",
+        "closed reeds.",
+    ], size=11, step=15)
+    svg.notes(dx0 - 10, dy0 + 340, [
+        "No resistors, no chips: the Pi's internal",
+        "pull-ups (about 50 k) hold the columns high",
+        "and the firmware waits settle_us (50 µs by",
+        "default) after selecting a row.",
+        "For long or noisy wiring add 10 k from each",
+        "column to 3V3 (pin 1 or 17).",
+        "",
+        "Rows on header pins 7 to 22,",
+        "columns on header pins 23 to 40.",
+    ], size=11, step=15)
+    svg.notes(20, notes_y + 24, [
+        "Scan (100 Hz or faster): drive one row low and every other row high, read the ten columns: a "
+        "column reads low where that row's square holds a piece.",
+        f"Cell = {nc} x (row - 1) + (column - 1); the layout file maps cells to squares. "
+        "Configuration: [sensor] kind = \"gpio_matrix\", [sensor.gpio_matrix] rows = [...], "
+        "columns = [...].",
+        "This build has no NFC, no SPI device and no buzzer: it reuses their pins and the spare ones. "
+        "Leave SPI off (no dtparam=spi=on).",
+        "COL4 is the HAT ID_SD pin, used as an input only (there is no HAT EEPROM): set "
+        "force_eeprom_read=0 in /boot/firmware/config.txt.",
+        "The serial console (header pins 8, 10), I2C1 (the OLED) and the three buttons stay as in "
+        "oled-buttons.svg.",
+    ], size=12, step=18)
+    svg.save("sensor-gpio-matrix.svg")
+
+
 if __name__ == "__main__":
     draw_header()
     draw_oled_buttons()
     draw_shift_chain()
     draw_matrix()
     draw_nfc()
+    draw_gpio_matrix()
     print("wrote", ", ".join(sorted(p.name for p in HERE.glob("*.svg"))))

@@ -2,7 +2,9 @@
 //! respects the Pi's fixed bus pins, its devices do not collide on a bus, every signal drawn in
 //! the diagrams (`schematics/*.svg`) is the one the pin map names, and the firmware's default
 //! configuration (`firmware/debian/umpire.toml`, installed as `/etc/umpire/umpire.toml`) gives
-//! the same pins.
+//! the same pins. An alternative build (`[[alternative]]`, option C: the matrix straight on GPIO,
+//! without NFC) may share pins only with the sections it is built instead of, and its pins must
+//! form a `gpio_matrix` configuration the firmware accepts.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -98,7 +100,26 @@ fn signals(map: &Table) -> Vec<Signal> {
             } else {
                 format!("{prefix}.{key}")
             };
-            let Value::Table(inner) = value else { continue };
+            let inner = match value {
+                Value::Table(inner) => inner,
+                // A list of signals (`rows = [{ name, gpio, header }, ...]`): element i is `key.i`.
+                // (`[[reserved]]` entries have a gpio but no name: they are not signals.)
+                Value::Array(items)
+                    if items
+                        .iter()
+                        .all(|i| i.as_table().is_some_and(|t| t.contains_key("name"))) =>
+                {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Value::Table(item) = item {
+                            let mut one = Table::new();
+                            one.insert(i.to_string(), Value::Table(item.clone()));
+                            walk(&path, &one, out);
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
             if let Some(gpio) = inner.get("gpio") {
                 let field = |f: &str| {
                     inner
@@ -125,9 +146,103 @@ fn lookup<'a>(table: &'a Table, path: &str) -> Option<&'a Value> {
     let mut parts = path.split('.');
     let mut value = table.get(parts.next()?)?;
     for part in parts {
-        value = value.as_table()?.get(part)?;
+        value = match value {
+            Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+            _ => value.as_table()?.get(part)?,
+        };
     }
     Some(value)
+}
+
+/// An alternative build (`[[alternative]]`): its signals may share a GPIO with the sections it
+/// is built `instead_of`, and it may use the spare and reserved pins it lists; nothing else.
+#[derive(Debug)]
+struct Alternative {
+    build: String,
+    instead_of: Vec<String>,
+    spare: BTreeSet<i64>,
+    reserved: BTreeSet<i64>,
+}
+
+/// Whether the signal at `path` belongs to the section `section`.
+fn under(path: &str, section: &str) -> bool {
+    path == section
+        || path
+            .strip_prefix(section)
+            .is_some_and(|rest| rest.starts_with('.'))
+}
+
+fn alternatives(map: &Table) -> Vec<Alternative> {
+    let Some(items) = map.get("alternative") else {
+        return Vec::new();
+    };
+    let items = items
+        .as_array()
+        .expect("[[alternative]] is a list of tables");
+    items
+        .iter()
+        .map(|item| {
+            let strings = |key: &str| -> Vec<String> {
+                item.get(key)
+                    .and_then(Value::as_array)
+                    .unwrap_or_else(|| panic!("[[alternative]] lacks {key}"))
+                    .iter()
+                    .map(|v| v.as_str().expect("a section name").to_owned())
+                    .collect()
+            };
+            let pins = |key: &str| -> BTreeSet<i64> {
+                item.get(key)
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .map(|v| v.as_integer().expect("a GPIO number"))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let build = item
+                .get("build")
+                .and_then(Value::as_str)
+                .expect("[[alternative]] build")
+                .to_owned();
+            assert!(
+                lookup(map, &build).is_some(),
+                "[[alternative]] build = {build}: no such section"
+            );
+            let instead_of = strings("instead_of");
+            for section in &instead_of {
+                assert!(
+                    lookup(map, section).is_some(),
+                    "[[alternative]] {build} instead_of {section}: no such section"
+                );
+                assert!(
+                    !under(section, &build) && !under(&build, section),
+                    "[[alternative]] {build} cannot be built instead of {section}, its own part"
+                );
+            }
+            Alternative {
+                build,
+                instead_of,
+                spare: pins("spare"),
+                reserved: pins("reserved"),
+            }
+        })
+        .collect()
+}
+
+/// The alternative build the signal at `path` belongs to, if any.
+fn alternative_of<'a>(alternatives: &'a [Alternative], path: &str) -> Option<&'a Alternative> {
+    alternatives.iter().find(|a| under(path, &a.build))
+}
+
+/// Whether two signals may share a GPIO: one belongs to an alternative build and the other to a
+/// section that build is made instead of (they are never fitted together).
+fn never_together(alternatives: &[Alternative], a: &Signal, b: &Signal) -> bool {
+    let one_way = |x: &Signal, y: &Signal| {
+        alternative_of(alternatives, &x.path)
+            .is_some_and(|alt| alt.instead_of.iter().any(|s| under(&y.path, s)))
+    };
+    one_way(a, b) || one_way(b, a)
 }
 
 fn integers(map: &Table, key: &str) -> BTreeSet<i64> {
@@ -179,39 +294,81 @@ fn no_pin_is_used_twice_and_every_pin_is_accounted_for() {
     let map = pinmap();
     let signals = signals(&map);
     assert!(signals.len() >= 20, "only {} signals found", signals.len());
+    let alternatives = alternatives(&map);
     let mut problems = Vec::new();
-    let mut by_gpio: BTreeMap<i64, &Signal> = BTreeMap::new();
+    let mut by_gpio: BTreeMap<i64, Vec<&Signal>> = BTreeMap::new();
     let mut names = BTreeSet::new();
     for s in &signals {
-        if let Some(other) = by_gpio.insert(s.gpio, s) {
-            problems.push(format!(
-                "GPIO{} is used twice: {} ({}) and {} ({})",
-                s.gpio, other.name, other.path, s.name, s.path
-            ));
+        let users = by_gpio.entry(s.gpio).or_default();
+        for other in users.iter() {
+            if !never_together(&alternatives, s, other) {
+                problems.push(format!(
+                    "GPIO{} is used twice: {} ({}) and {} ({})",
+                    s.gpio, other.name, other.path, s.name, s.path
+                ));
+            }
         }
+        users.push(s);
         if !names.insert(&s.name) {
             problems.push(format!("the signal name {} is used twice", s.name));
         }
     }
     let reserved = reserved(&map);
     let spare = integers(&map, "spare");
+    // An alternative build may take only the spare and reserved pins its entry lists, and every
+    // pin it lists is one it uses.
+    let allowed = |s: &Signal, gpio: i64, which: fn(&Alternative) -> &BTreeSet<i64>| {
+        alternative_of(&alternatives, &s.path).is_some_and(|alt| which(alt).contains(&gpio))
+    };
+    for alt in &alternatives {
+        for (kind, pins, pool) in [
+            ("spare", &alt.spare, &spare),
+            (
+                "reserved",
+                &alt.reserved,
+                &reserved.keys().copied().collect(),
+            ),
+        ] {
+            for gpio in pins {
+                if !pool.contains(gpio) {
+                    problems.push(format!(
+                        "[[alternative]] {}: GPIO{gpio} is not a {kind} pin",
+                        alt.build
+                    ));
+                }
+                let used = by_gpio
+                    .get(gpio)
+                    .is_some_and(|users| users.iter().any(|s| under(&s.path, &alt.build)));
+                if !used {
+                    problems.push(format!(
+                        "[[alternative]] {} takes {kind} GPIO{gpio} but does not use it",
+                        alt.build
+                    ));
+                }
+            }
+        }
+    }
     for (gpio, why) in &reserved {
-        if let Some(s) = by_gpio.get(gpio) {
-            problems.push(format!(
-                "{} uses GPIO{gpio}, which is reserved ({why})",
-                s.name
-            ));
+        for s in by_gpio.get(gpio).into_iter().flatten() {
+            if !allowed(s, *gpio, |a| &a.reserved) {
+                problems.push(format!(
+                    "{} uses GPIO{gpio}, which is reserved ({why})",
+                    s.name
+                ));
+            }
         }
         if spare.contains(gpio) {
             problems.push(format!("GPIO{gpio} is both reserved and spare"));
         }
     }
     for gpio in &spare {
-        if let Some(s) = by_gpio.get(gpio) {
-            problems.push(format!(
-                "GPIO{gpio} is listed as spare but {} uses it",
-                s.name
-            ));
+        for s in by_gpio.get(gpio).into_iter().flatten() {
+            if !allowed(s, *gpio, |a| &a.spare) {
+                problems.push(format!(
+                    "GPIO{gpio} is listed as spare but {} uses it",
+                    s.name
+                ));
+            }
         }
     }
     for (gpio, _) in HEADER {
@@ -226,6 +383,7 @@ fn no_pin_is_used_twice_and_every_pin_is_accounted_for() {
 fn the_pis_fixed_bus_pins_are_respected() {
     let map = pinmap();
     let signals = signals(&map);
+    let alternatives = alternatives(&map);
     let fixed: BTreeMap<i64, &str> = FIXED.iter().map(|&(path, gpio)| (gpio, path)).collect();
     for (path, gpio) in FIXED {
         let s = signals
@@ -236,6 +394,13 @@ fn the_pis_fixed_bus_pins_are_respected() {
     }
     for s in &signals {
         if let Some(&bus_pin) = fixed.get(&s.gpio) {
+            // An alternative build may use a bus's pins as GPIO only if it is built without that
+            // bus (option C has no SPI device); the bus pins stay fixed for every other build.
+            let bus_unused = alternative_of(&alternatives, &s.path)
+                .is_some_and(|alt| alt.instead_of.iter().any(|b| under(bus_pin, b)));
+            if bus_unused {
+                continue;
+            }
             assert_eq!(
                 s.path, bus_pin,
                 "{} uses GPIO{}, which is {bus_pin}",
@@ -425,8 +590,18 @@ fn the_default_configuration_matches_the_pin_map() {
             if CONFIG_ONLY.contains(&path.as_str()) {
                 continue;
             }
+            // A list of signals in the pin map is a list of GPIO numbers in the configuration.
+            let gpios;
             let expected = match lookup(map, &path) {
                 Some(Value::Table(signal)) if signal.contains_key("gpio") => &signal["gpio"],
+                Some(Value::Array(items))
+                    if items
+                        .iter()
+                        .all(|i| i.as_table().is_some_and(|t| t.contains_key("gpio"))) =>
+                {
+                    gpios = Value::Array(items.iter().map(|i| i["gpio"].clone()).collect());
+                    &gpios
+                }
                 Some(other) => other,
                 None => {
                     problems.push(format!("umpire.toml: {path} is not in the pin map"));
@@ -447,9 +622,17 @@ fn the_default_configuration_matches_the_pin_map() {
         }
     }
 
-    // Every signal the firmware drives or reads is configured (bus pins are the kernel's).
+    // Every signal the firmware drives or reads is configured (bus pins are the kernel's), except
+    // those of an alternative build the default configuration does not describe (option C
+    // replaces the NFC the default build has; its configuration is checked on its own below).
+    let alternatives = alternatives(&map);
     for s in signals(&map) {
         if s.path.starts_with("i2c1.") || s.path.starts_with("spi0.") {
+            continue;
+        }
+        if alternative_of(&alternatives, &s.path)
+            .is_some_and(|alt| lookup(&config, &alt.build).is_none())
+        {
             continue;
         }
         if lookup(&config, &s.path).is_none() {
@@ -480,4 +663,80 @@ fn the_journal_directory_is_the_units_state_directory() {
     let dir = lookup(&config, "journal.dir").and_then(Value::as_str);
     assert!(unit.lines().any(|l| l.trim() == "StateDirectory=umpire"));
     assert_eq!(dir, Some("/var/lib/umpire"), "StateDirectory=umpire");
+}
+
+/// The GPIO numbers of a list of signals in the pin map (`rows = [{ name, gpio, header }, ...]`).
+fn gpio_list(map: &Table, path: &str) -> Vec<i64> {
+    lookup(map, path)
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("pin map lacks the list {path}"))
+        .iter()
+        .map(|s| s["gpio"].as_integer().expect("gpio is an integer"))
+        .collect()
+}
+
+#[test]
+fn option_c_is_a_gpio_matrix_configuration_the_firmware_accepts() {
+    let map = pinmap();
+    let rows = gpio_list(&map, "sensor.gpio_matrix.rows");
+    let columns = gpio_list(&map, "sensor.gpio_matrix.columns");
+    assert_eq!((rows.len(), columns.len()), (10, 10), "option C is 10 x 10");
+    let int = |path: &str| {
+        lookup(&map, path)
+            .and_then(Value::as_integer)
+            .unwrap_or_else(|| panic!("pin map lacks {path}"))
+    };
+    let list = |pins: &[i64]| {
+        pins.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // The option C build: the matrix, the OLED and the buttons; no NFC, no buzzer, no SPI.
+    let text = format!(
+        "[board]\ncolumns = {}\nrows = {}\nscan_hz = 200\n\n\
+         [sensor]\nkind = \"gpio_matrix\"\n\n\
+         [sensor.gpio_matrix]\nrows = [{}]\ncolumns = [{}]\n\n\
+         [i2c1]\ndevice = \"/dev/i2c-1\"\n\n\
+         [oled]\nbus = \"i2c1\"\naddress = {}\n\n\
+         [buttons]\nok = {}\nback = {}\ndie = {}\n",
+        columns.len(),
+        rows.len(),
+        list(&rows),
+        list(&columns),
+        int("oled.address"),
+        int("buttons.ok.gpio"),
+        int("buttons.back.gpio"),
+        int("buttons.die.gpio"),
+    );
+    let config = firmware::config::Config::parse(&text)
+        .unwrap_or_else(|e| panic!("the firmware rejects option C:\n{text}\n{e:?}"));
+    let as_u8 = |pins: &[i64]| -> Vec<u8> {
+        pins.iter()
+            .map(|&p| u8::try_from(p).expect("a GPIO number"))
+            .collect()
+    };
+    match &config.sensor {
+        firmware::config::SensorConfig::GpioMatrix {
+            rows: r,
+            columns: c,
+            active_low,
+            ..
+        } => {
+            assert_eq!(r, &as_u8(&rows));
+            assert_eq!(c, &as_u8(&columns));
+            assert!(active_low, "rows driven low, columns pulled up");
+        }
+        other => panic!("kind = \"gpio_matrix\" parsed as {other:?}"),
+    }
+    assert!(config.nfc.is_none() && config.buzzer.is_none());
+    let pins = config.gpio_pins();
+    let matrix: BTreeSet<u8> = pins
+        .iter()
+        .filter(|(_, what)| what.starts_with("matrix "))
+        .map(|(p, _)| *p)
+        .collect();
+    assert_eq!(matrix.len(), 20, "20 matrix pins: {pins:?}");
+    let all: BTreeSet<u8> = pins.iter().map(|(p, _)| *p).collect();
+    assert_eq!(all.len(), pins.len(), "a pin used twice: {pins:?}");
 }
