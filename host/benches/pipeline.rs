@@ -14,9 +14,9 @@ use firmware::journal::MemStore;
 use firmware::pipeline::Pipeline;
 use firmware::referee::{Referee, RefereeConfig, SeededChance};
 use firmware::screens::{diff_regions, render, wire_bytes, Frame};
-use firmware::sensing::{Sensing, SensingConfig, SensorInput, SensorLayout};
+use firmware::sensing::{Sensing, SensingConfig, SensorLayout};
 use host::demo::{run_with_frames, Demo};
-use host::sim::{Sensed, SimBoard};
+use host::sim::{feed_recorded, Sensed, SimBoard};
 
 struct Recorded {
     seed: u64,
@@ -36,33 +36,15 @@ fn replay(layout: &SensorLayout, game: &Recorded, draw: bool) -> usize {
     );
     let mut shown = Frame::new();
     let mut bytes = 0;
-    let mut inputs = game.inputs.iter().peekable();
-    while let Some(input) = inputs.next() {
-        match input {
-            Sensed::Frame(frame) => {
-                let mut tags: Vec<SensorInput> = Vec::new();
-                while let Some(Sensed::Tag(t)) = inputs.peek() {
-                    tags.push(*t);
-                    inputs.next();
-                }
-                pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
-            }
-            Sensed::Tag(_) => {}
-            Sensed::Press(p) => {
-                pipeline.press(p.at, p.button);
-            }
-            Sensed::Tick(at) => {
-                pipeline.idle(*at);
-            }
-        }
-        if let Some(screen) = pipeline.new_screen() {
+    feed_recorded(&mut pipeline, &game.inputs, |p| {
+        if let Some(screen) = p.new_screen() {
             if draw {
                 let frame = render(screen);
                 bytes += wire_bytes(&diff_regions(&shown, &frame));
                 shown = frame;
             }
         }
-    }
+    });
     bytes
 }
 
@@ -111,23 +93,11 @@ fn pipeline(c: &mut Criterion) {
             Sensing::new(layout.clone(), SensingConfig::default()),
             referee,
         );
-        for input in &g.inputs {
-            match input {
-                Sensed::Frame(f) => {
-                    p.scan(f.at, f.occupied, |_| Vec::new());
-                }
-                Sensed::Press(b) => {
-                    p.press(b.at, b.button);
-                }
-                Sensed::Tick(at) => {
-                    p.idle(*at);
-                }
-                Sensed::Tag(_) => {}
-            }
+        feed_recorded(&mut p, &g.inputs, |p| {
             if let Some(screen) = p.new_screen() {
                 screens.push(screen.clone());
             }
-        }
+        });
     }
     let mut group = c.benchmark_group("oled");
     group.throughput(Throughput::Elements(screens.len() as u64));

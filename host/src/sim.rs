@@ -451,3 +451,38 @@ impl SimTable {
 pub fn square_place(square: Square) -> Place {
     Place::Square(square.cell())
 }
+
+/// Feeds recorded inputs (from [`SimBoard::record`]) to `pipeline` as a real scan loop would:
+/// each frame with the tag reads that followed it, presses and idle ticks in order. `each` is
+/// called after every input, with the pipeline, to look at its screen or decisions.
+pub fn feed_recorded<S, C>(
+    pipeline: &mut firmware::pipeline::Pipeline<S, C>,
+    inputs: &[Sensed],
+    mut each: impl FnMut(&mut firmware::pipeline::Pipeline<S, C>),
+) where
+    S: firmware::journal::Store,
+    C: firmware::referee::Chance,
+{
+    let mut inputs = inputs.iter().peekable();
+    while let Some(input) = inputs.next() {
+        match input {
+            Sensed::Frame(frame) => {
+                let mut tags = Vec::new();
+                while let Some(Sensed::Tag(t)) = inputs.peek() {
+                    tags.push(*t);
+                    inputs.next();
+                }
+                pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
+            }
+            // A read with no frame before it cannot come from a scan loop: nothing to feed.
+            Sensed::Tag(_) => {}
+            Sensed::Press(p) => {
+                pipeline.press(p.at, p.button);
+            }
+            Sensed::Tick(at) => {
+                pipeline.idle(*at);
+            }
+        }
+        each(pipeline);
+    }
+}

@@ -6,9 +6,9 @@ use boards::stratego::Variant;
 use firmware::journal::MemStore;
 use firmware::pipeline::Pipeline;
 use firmware::referee::{Referee, RefereeConfig, SeededChance};
-use firmware::sensing::{Sensing, SensingConfig, SensorInput};
+use firmware::sensing::{Sensing, SensingConfig};
 use host::demo::{run_with_frames, Demo};
-use host::sim::{Sensed, SimBoard};
+use host::sim::{feed_recorded, SimBoard};
 
 fn replay(seed: u64, variant: Variant) {
     let demo = Demo::new(variant, seed);
@@ -19,30 +19,12 @@ fn replay(seed: u64, variant: Variant) {
         Ok(MemStore::new())
     });
     let mut pipeline = Pipeline::new(Sensing::new(layout, SensingConfig::default()), referee);
-    let mut inputs = played.inputs.iter().peekable();
     let mut screens = 0;
-    while let Some(input) = inputs.next() {
-        match input {
-            Sensed::Frame(frame) => {
-                let mut tags: Vec<SensorInput> = Vec::new();
-                while let Some(Sensed::Tag(t)) = inputs.peek() {
-                    tags.push(*t);
-                    inputs.next();
-                }
-                pipeline.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags));
-            }
-            Sensed::Tag(_) => panic!("a tag read without its frame"),
-            Sensed::Press(p) => {
-                pipeline.press(p.at, p.button);
-            }
-            Sensed::Tick(at) => {
-                pipeline.idle(*at);
-            }
-        }
-        if pipeline.new_screen().is_some() {
+    feed_recorded(&mut pipeline, &played.inputs, |p| {
+        if p.new_screen().is_some() {
             screens += 1;
         }
-    }
+    });
     let journal = pipeline
         .referee()
         .journal()
