@@ -16,11 +16,14 @@
 //! and at the end that replaying the action list through the checked path reproduces every
 //! intermediate state exactly.
 
+mod support;
+use support::action_space;
+
 use std::collections::HashSet;
 
 use boards::game::replay;
 use boards::piecepack::{
-    Action, EliminationLimit, Event, Face, Holding, Options, Outcome, Phase, Position, Seen, Setup,
+    Action, EliminationLimit, Event, Holding, Options, Outcome, Phase, Position, Seen, Setup,
     Square, Unit, Units, ALLIES, FRENCH,
 };
 use boards::{Actor, Game, Status};
@@ -98,29 +101,6 @@ fn random_setup(options: &Options, rng: &mut Pcg64Mcg) -> Setup {
             french: french.to_vec(),
         };
     }
-}
-
-/// Every action of the action space (of any phase).
-fn action_space() -> Vec<Action> {
-    let mut all = vec![
-        Action::EndMovement,
-        Action::EndReinforcement,
-        Action::Eliminate(None),
-        Action::Advance(None),
-    ];
-    all.extend(Face::ALL.map(Action::Roll));
-    for u in Unit::ALL {
-        all.push(Action::Eliminate(Some(u)));
-        all.push(Action::Advance(Some(u)));
-        for s in Square::all() {
-            all.push(Action::Move { unit: u, to: s });
-            all.push(Action::Designate { unit: u, target: s });
-            all.push(Action::Retreat { unit: u, to: s });
-            all.push(Action::Enter { unit: u, at: s });
-        }
-    }
-    all.extend(Square::all().map(|target| Action::Resolve { target }));
-    all
 }
 
 fn check_lists(pos: &Position, space: Option<&[Action]>, ctx: &str) {

@@ -5,6 +5,9 @@
 //! lists with `Position::from_pieces`; every position a test passes through is also checked for
 //! agreement between `legal_actions` and `check` over the whole action space.
 
+mod support;
+use support::action_space;
+
 use std::collections::BTreeSet;
 
 use boards::piecepack::{
@@ -36,28 +39,6 @@ fn position(options: Options, pieces: &[(Unit, &str)], turn: u8, side: Seat) -> 
         .unwrap_or_else(|e| panic!("test position refused: {e}"));
     agree(&p);
     p
-}
-
-fn action_space() -> Vec<Action> {
-    let mut all = vec![
-        Action::EndMovement,
-        Action::EndReinforcement,
-        Action::Eliminate(None),
-        Action::Advance(None),
-    ];
-    all.extend(Face::ALL.map(Action::Roll));
-    for u in Unit::ALL {
-        all.push(Action::Eliminate(Some(u)));
-        all.push(Action::Advance(Some(u)));
-        for s in Square::all() {
-            all.push(Action::Move { unit: u, to: s });
-            all.push(Action::Designate { unit: u, target: s });
-            all.push(Action::Retreat { unit: u, to: s });
-            all.push(Action::Enter { unit: u, at: s });
-        }
-    }
-    all.extend(Square::all().map(|target| Action::Resolve { target }));
-    all
 }
 
 /// `legal_actions` and `check` agree on the whole action space.
