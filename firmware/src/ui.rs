@@ -128,6 +128,18 @@ pub enum Screen {
         /// What to do with each piece.
         hands: Vec<HandStep>,
     },
+    /// What an action did, and what the hands must still do (a fire, an entry, a retreat,
+    /// combat dice).
+    Told {
+        /// The status line after the action.
+        status: StatusLine,
+        /// What happened, in a few words ("c4 fires at c7").
+        title: String,
+        /// More about it ("hit: the French piece is eliminated").
+        lines: Vec<String>,
+        /// What the hands must still do, updated as they do it.
+        hands: Vec<HandStep>,
+    },
     /// A die was rolled (by the umpire or entered from a physical die).
     DieRoll {
         /// The face ("Red+").

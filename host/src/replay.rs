@@ -97,7 +97,11 @@ pub fn write_replay(
     if reveal && !finished && !force {
         return Err(ReplayError::Unfinished);
     }
-    let GameKind::Stratego { options } = rebuilt.header.game;
+    let GameKind::Stratego { options } = rebuilt.header.game else {
+        return Err(ReplayError::Rebuild(RebuildError::Setup(
+            "not a Stratego journal".to_string(),
+        )));
+    };
     writeln!(
         out,
         "Game: {} ({}), journal schema {}",

@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::Path;
 
 use boards::stratego::{seat_name, Deployment, Rank, Square, Variant, BLUE, RED};
-use boards::{Game, Seat, Status};
+use boards::{Actor, Game, Seat, Status};
 use firmware::referee::{Decision, Record, RefereeConfig};
 use firmware::sensing::{Button, Place};
 
@@ -70,6 +70,14 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::TagProblem(_) => "tag-problem",
         Decision::Fault(_) => "fault",
         Decision::JournalFailed(_) => "journal-failed",
+        Decision::TableChosen { .. } => "game-chosen",
+        Decision::GroupPlacedAs { .. } => "group-placed",
+        Decision::GroupTakenBack { .. } => "group-undone",
+        Decision::Acted { .. } => "acted",
+        Decision::RefusedAction { .. } => "refused",
+        Decision::MenuOpened { .. } => "menu",
+        Decision::MenuClosed => "menu-closed",
+        Decision::Ended { .. } => "game-over",
     }
 }
 
@@ -105,7 +113,20 @@ pub fn decision_text(d: &Decision) -> String {
         Decision::Ignored { button, why } => format!("{button:?}: {why}"),
         Decision::TagProblem(m) | Decision::JournalFailed(m) => m.clone(),
         Decision::Fault(f) => f.to_string(),
-        Decision::GameStarted
+        Decision::TableChosen { game } => game.clone(),
+        Decision::GroupPlacedAs { seat, group, count } => {
+            format!("{} {count}: {group}", seat.index() + 1)
+        }
+        Decision::GroupTakenBack { seat, group } => format!("{} {group}", seat.index() + 1),
+        Decision::Acted { actor, action } => match actor {
+            Actor::Chance => format!("chance: {action}"),
+            _ => action.clone(),
+        },
+        Decision::RefusedAction { action, reason } => format!("{action}: {reason}"),
+        Decision::MenuOpened { title, entries } => format!("{title}: {}", entries.join("; ")),
+        Decision::Ended { result, reason } => format!("{result}: {reason}"),
+        Decision::MenuClosed
+        | Decision::GameStarted
         | Decision::HandsDone
         | Decision::BoardMatches
         | Decision::TakebackDeclined => String::new(),

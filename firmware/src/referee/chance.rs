@@ -94,7 +94,7 @@ fn uniform(n: u32, mut next: impl FnMut() -> Result<u64, ChanceError>) -> Result
 /// # Errors
 /// The source's [`ChanceError`].
 pub fn pick_weighted<A: Clone>(
-    chance: &mut impl Chance,
+    chance: &mut (impl Chance + ?Sized),
     outcomes: &[(A, u32)],
 ) -> Result<Option<A>, ChanceError> {
     let total: u64 = outcomes.iter().map(|(_, w)| u64::from(*w)).sum();

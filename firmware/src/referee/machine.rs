@@ -11,7 +11,9 @@ use boards::stratego::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 
 use super::chance::Chance;
+use super::games;
 use super::record::{rebuild, start, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
+use super::table::session::{AnySession, Ctx};
 use crate::journal::{JournalError, JournalWriter, Store};
 use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
 use crate::ui::{Difference, Screen, StatusLine};
@@ -182,6 +184,57 @@ pub enum Decision {
     Fault(SensingFault),
     /// The journal could not be written: nothing was decided; the message says how to fix it.
     JournalFailed(String),
+    /// A table game (Waterloo, Piecepack) was chosen; the journal is started.
+    TableChosen {
+        /// The game and variant, as the menu names it.
+        game: String,
+    },
+    /// A table game's set-up group was taken.
+    GroupPlacedAs {
+        /// Whose group.
+        seat: Seat,
+        /// The group, as the OLED asked for it.
+        group: String,
+        /// How many places it took.
+        count: usize,
+    },
+    /// A table game's set-up group was undone with Back.
+    GroupTakenBack {
+        /// Whose group.
+        seat: Seat,
+        /// The group.
+        group: String,
+    },
+    /// A table game's action (or chance outcome) was accepted, journaled and played.
+    Acted {
+        /// Who acted (chance for a die or a draw).
+        actor: Actor,
+        /// The action in words the table may read.
+        action: String,
+    },
+    /// A table game's action was refused; the board must be put back.
+    RefusedAction {
+        /// The action the board showed, in public words.
+        action: String,
+        /// Why, in public words.
+        reason: String,
+    },
+    /// A menu of actions opened (OK, or a gesture that means several actions).
+    MenuOpened {
+        /// Why it opened.
+        title: String,
+        /// Its entries.
+        entries: Vec<String>,
+    },
+    /// A menu was closed with Back.
+    MenuClosed,
+    /// A table game is over.
+    Ended {
+        /// Who won, or "Draw".
+        result: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Why a journal could not be resumed.
@@ -218,6 +271,8 @@ const MODES: [(SetupMode, &str); 2] = [
 enum Menu {
     Game,
     Mode(Variant),
+    /// The variants of the table game at this index of [`games::menu`].
+    Table(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -324,11 +379,16 @@ impl PlayState {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Phase {
-    Select { menu: Menu, selected: usize },
+    Select {
+        menu: Menu,
+        selected: usize,
+    },
     Setup(Box<SetupState>),
     Play(Box<PlayState>),
+    /// A game played through the generic table referee.
+    Table(Box<dyn AnySession>),
 }
 
 /// Makes the store for each new game's journal.
@@ -531,6 +591,29 @@ impl<S: Store, C: Chance> Referee<S, C> {
     ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
         let (journal, recovered) =
             JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
+        if recovered.header.schema > SCHEMA {
+            return Err(ResumeError::Rebuild(RebuildError::NewerSchema(
+                recovered.header.schema,
+            )));
+        }
+        if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
+            let sensed: BTreeSet<Place> = sensed.into_iter().collect();
+            let session = games::resume_session(recovered.header.game, &recovered.records, &sensed)
+                .map_err(ResumeError::Rebuild)?
+                .ok_or(ResumeError::Rebuild(RebuildError::Setup(
+                    "this build cannot play the journal's game".to_string(),
+                )))?;
+            let mut referee = Referee::new(config, chance, new_store);
+            referee.journal = Some(journal);
+            referee.header = Some(recovered.header);
+            referee.sensed = sensed;
+            referee.now = now;
+            referee.phase = Phase::Table(session);
+            let mut out = Vec::new();
+            referee.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
+            referee.refresh();
+            return Ok((referee, out));
+        }
         let rebuilt =
             rebuild(recovered.header, &recovered.records).map_err(ResumeError::Rebuild)?;
         let mut referee = Referee::new(config, chance, new_store);
@@ -538,7 +621,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
         referee.header = Some(rebuilt.header);
         referee.sensed = sensed.into_iter().collect();
         referee.now = now;
-        let GameKind::Stratego { options } = rebuilt.header.game;
+        let GameKind::Stratego { options } = rebuilt.header.game else {
+            return Err(ResumeError::Rebuild(RebuildError::Setup(
+                "not a Stratego journal".to_string(),
+            )));
+        };
         let mut out = Vec::new();
         if rebuilt.history.is_empty() {
             let mut state = referee.new_setup(options, rebuilt.header.setup);
@@ -603,12 +690,29 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Whether a battle's hand instructions are still waiting for the board.
     pub fn hands_pending(&self) -> bool {
-        matches!(&self.phase, Phase::Play(p) if p.hands.is_some())
+        match &self.phase {
+            Phase::Play(p) => p.hands.is_some(),
+            Phase::Table(session) => session.hands_pending(),
+            _ => false,
+        }
     }
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        matches!(&self.phase, Phase::Play(p) if p.over)
+        match &self.phase {
+            Phase::Play(p) => p.over,
+            Phase::Table(session) => session.is_over(),
+            _ => false,
+        }
+    }
+
+    /// Whether a game is in play (set-up finished), Stratego or a table game.
+    pub fn in_play(&self) -> bool {
+        match &self.phase {
+            Phase::Play(_) => true,
+            Phase::Table(session) => session.in_play(),
+            _ => false,
+        }
     }
 
     /// The places where the board is expected to differ from what is sensed (empty when it
@@ -619,6 +723,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 .position()
                 .map(|pos| self.differences_from(pos))
                 .unwrap_or_default(),
+            Phase::Table(session) => session.differences(&self.sensed),
             _ => Vec::new(),
         }
     }
@@ -633,10 +738,16 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 if let Phase::Play(play) = &mut self.phase {
                     play.tags_at.remove(place);
                 }
+                if let Phase::Table(session) = &mut self.phase {
+                    session.lifted(place);
+                }
                 self.setup_lifted(place);
             }
             BoardEvent::Placed { place, tag, .. } => {
                 self.sensed.insert(*place);
+                if let Phase::Table(session) = &mut self.phase {
+                    session.placed(place);
+                }
                 if let Phase::Setup(state) = &mut self.phase {
                     if state.mode == SetupMode::Tags {
                         state.problems = None;
@@ -662,6 +773,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             }
             BoardEvent::Settled { .. } => {
                 self.evaluate(&mut out);
+                self.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
             }
             BoardEvent::Button { button, .. } => {
                 // A press that dismisses a notice does nothing else.
@@ -705,8 +817,43 @@ impl<S: Store, C: Chance> Referee<S, C> {
         if show {
             out.push(Decision::Mismatch(self.differences()));
         }
+        self.with_table(&mut out, |session, ctx, out| session.tick(ctx, out));
         self.refresh();
         out
+    }
+
+    /// Runs `f` on the table game's session (if one is in progress) with its context.
+    fn with_table(
+        &mut self,
+        out: &mut Vec<Decision>,
+        f: impl FnOnce(&mut dyn AnySession, &mut Ctx<'_>, &mut Vec<Decision>),
+    ) {
+        let Phase::Table(session) = &mut self.phase else {
+            return;
+        };
+        let journal = &mut self.journal;
+        let mut write = |record: &Record| match journal {
+            Some(j) => j.append(record).map_err(|e| e.to_string()),
+            None => Err("no journal is open: choose the game again".to_string()),
+        };
+        let mut ctx = Ctx {
+            sensed: &self.sensed,
+            now: self.now,
+            mismatch_after_ms: self.config.mismatch_after_ms,
+            chance: &mut self.chance,
+            write: &mut write,
+            journal_error: &mut self.journal_error,
+        };
+        f(session.as_mut(), &mut ctx, out);
+    }
+
+    /// The table game's session (a [`Session`](super::table::Session) of its game), for the
+    /// simulator to look at with the umpire's eyes; `None` outside a table game.
+    pub fn table_session(&self) -> Option<&dyn std::any::Any> {
+        match &self.phase {
+            Phase::Table(session) => Some(session.as_any()),
+            _ => None,
+        }
     }
 
     fn differences_from(&self, position: &Position) -> Vec<Difference> {
@@ -763,13 +910,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let Phase::Select { menu, selected } = &mut self.phase else {
             return;
         };
+        let tables = games::menu();
         let len = match menu {
-            Menu::Game => GAMES.len(),
+            Menu::Game => GAMES.len() + tables.len(),
             Menu::Mode(_) => MODES.len(),
+            Menu::Table(i) => tables.get(*i).map_or(1, |t| t.1.len().max(1)),
         };
         match (button, *menu) {
             (Button::Die, _) => *selected = (*selected + 1) % len,
-            (Button::Back, Menu::Mode(_)) => {
+            (Button::Back, Menu::Mode(_) | Menu::Table(_)) => {
                 *menu = Menu::Game;
                 *selected = 0;
             }
@@ -778,9 +927,21 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 why: "already at the first menu".to_string(),
             }),
             (Button::Ok, Menu::Game) => {
-                let variant = GAMES.get(*selected).map_or(Variant::Classic, |g| g.0);
-                *menu = Menu::Mode(variant);
+                *menu = match GAMES.get(*selected) {
+                    Some(g) => Menu::Mode(g.0),
+                    None => Menu::Table(*selected - GAMES.len()),
+                };
                 *selected = 0;
+            }
+            (Button::Ok, Menu::Table(i)) => {
+                let chosen = tables.get(i).and_then(|(name, variants)| {
+                    variants
+                        .get(*selected)
+                        .map(|(label, kind)| (format!("{name}: {label}"), *kind))
+                });
+                if let Some((label, kind)) = chosen {
+                    self.choose_table(label, kind, out);
+                }
             }
             (Button::Ok, Menu::Mode(variant)) => {
                 let mode = MODES.get(*selected).map_or(SetupMode::RankGroups, |m| m.0);
@@ -807,6 +968,40 @@ impl<S: Store, C: Chance> Referee<S, C> {
             game: GameKind::Stratego { options },
             setup: mode,
         };
+        if !self.open_journal(header, out) {
+            return;
+        }
+        out.push(Decision::GameChosen {
+            variant,
+            setup: mode,
+        });
+        let state = self.new_setup(options, mode);
+        self.phase = Phase::Setup(Box::new(state));
+    }
+
+    /// Starts a table game's journal and its session.
+    fn choose_table(&mut self, label: String, kind: GameKind, out: &mut Vec<Decision>) {
+        let Some(session) = games::new_session(kind) else {
+            out.push(Decision::Ignored {
+                button: Button::Ok,
+                why: format!("{label} cannot be played by this build"),
+            });
+            return;
+        };
+        let header = Header {
+            schema: SCHEMA,
+            game: kind,
+            setup: SetupMode::RankGroups,
+        };
+        if !self.open_journal(header, out) {
+            return;
+        }
+        out.push(Decision::TableChosen { game: label });
+        self.phase = Phase::Table(session);
+    }
+
+    /// Creates the journal of a new game with `header`; on failure, says so.
+    fn open_journal(&mut self, header: Header, out: &mut Vec<Decision>) -> bool {
         let journal = (self.new_store)()
             .map_err(|e| JournalError::Io {
                 doing: "create",
@@ -818,20 +1013,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 self.journal = Some(j);
                 self.header = Some(header);
                 self.journal_error = None;
+                true
             }
             Err(e) => {
                 let msg = e.to_string();
                 out.push(Decision::JournalFailed(msg.clone()));
                 self.journal_error = Some(msg);
-                return;
+                false
             }
         }
-        out.push(Decision::GameChosen {
-            variant,
-            setup: mode,
-        });
-        let state = self.new_setup(options, mode);
-        self.phase = Phase::Setup(Box::new(state));
     }
 
     // ---- set-up ---------------------------------------------------------------------------
@@ -1415,12 +1605,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         };
         if play.over {
             if button == Button::Ok {
-                self.phase = Phase::Select {
-                    menu: Menu::Game,
-                    selected: 0,
-                };
-                self.journal = None;
-                self.header = None;
+                self.new_game();
             } else {
                 out.push(Decision::Ignored {
                     button,
@@ -1492,7 +1677,30 @@ impl<S: Store, C: Chance> Referee<S, C> {
             Phase::Select { .. } => self.select_button(button, out),
             Phase::Setup(_) => self.setup_button(button, out),
             Phase::Play(_) => self.play_button(button, out),
+            Phase::Table(session) if session.is_over() && !session.hands_pending() => {
+                if button == Button::Ok {
+                    self.new_game();
+                } else {
+                    out.push(Decision::Ignored {
+                        button,
+                        why: "the game is over: OK starts a new game".to_string(),
+                    });
+                }
+            }
+            Phase::Table(_) => {
+                self.with_table(out, |session, ctx, out| session.button(ctx, button, out));
+            }
         }
+    }
+
+    /// Back to the game menu; the finished game's journal is closed.
+    fn new_game(&mut self) {
+        self.phase = Phase::Select {
+            menu: Menu::Game,
+            selected: 0,
+        };
+        self.journal = None;
+        self.header = None;
     }
 
     // ---- the screen -----------------------------------------------------------------------
@@ -1502,6 +1710,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         // The turn clock: restarts whenever a move is played or taken back.
         let ply = match &self.phase {
             Phase::Play(play) => play.position().map(Position::ply),
+            Phase::Table(session) => session.turn_key(),
             _ => None,
         };
         self.turn_clock = match (ply, self.turn_clock) {
@@ -1513,7 +1722,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
             Some((_, since)),
             Screen::Play { status, .. }
             | Screen::MoveAccepted { status, .. }
-            | Screen::Illegal { status, .. },
+            | Screen::Illegal { status, .. }
+            | Screen::Told { status, .. },
         ) = (self.turn_clock, &mut screen)
         {
             status.elapsed_s = u32::try_from(self.now.since(since) / 1000).unwrap_or(u32::MAX);
@@ -1536,9 +1746,30 @@ impl<S: Store, C: Chance> Referee<S, C> {
             Phase::Select { menu, selected } => match menu {
                 Menu::Game => Screen::Choice {
                     title: "Game".to_string(),
-                    entries: GAMES.iter().map(|g| g.1.to_string()).collect(),
+                    entries: GAMES
+                        .iter()
+                        .map(|g| g.1.to_string())
+                        .chain(games::menu().iter().map(|t| t.0.to_string()))
+                        .collect(),
                     selected: *selected,
                 },
+                Menu::Table(i) => {
+                    let tables = games::menu();
+                    let (title, entries) = tables
+                        .get(*i)
+                        .map(|(name, variants)| {
+                            (
+                                name.to_string(),
+                                variants.iter().map(|v| v.0.clone()).collect(),
+                            )
+                        })
+                        .unwrap_or_default();
+                    Screen::Choice {
+                        title,
+                        entries,
+                        selected: *selected,
+                    }
+                }
                 Menu::Mode(variant) => Screen::Choice {
                     title: format!("{variant}: set-up"),
                     entries: MODES.iter().map(|m| m.1.to_string()).collect(),
@@ -1547,6 +1778,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             },
             Phase::Setup(state) => self.setup_screen(state),
             Phase::Play(play) => self.play_screen(play),
+            Phase::Table(session) => session.screen(&self.sensed),
         }
     }
 

@@ -55,8 +55,10 @@
 //! the Die button rolls when the rules call for chance ([`boards::Actor::Chance`]).
 
 mod chance;
+pub mod games;
 mod machine;
 mod record;
+pub mod table;
 mod text;
 
 #[cfg(test)]

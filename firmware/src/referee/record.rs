@@ -31,6 +31,16 @@ pub enum GameKind {
         /// Variant and repetition rules.
         options: Options,
     },
+    /// Stratego: Waterloo, as chosen from the menu.
+    Waterloo {
+        /// Version and scenarios.
+        choice: crate::referee::games::WaterlooChoice,
+    },
+    /// Piecepack at Waterloo, with its rulings.
+    Piecepack {
+        /// The named rulings.
+        options: boards::piecepack::Options,
+    },
 }
 
 /// The journal header: fixed when the game is chosen.
@@ -69,6 +79,17 @@ pub enum Record {
         /// How many there were.
         of: u32,
     },
+    /// A table game's seat army (Waterloo, Piecepack), postcard-encoded as the game's
+    /// [`TableGame::Army`](crate::referee::table::TableGame::Army).
+    Army {
+        /// Whose.
+        seat: Seat,
+        /// The encoded army.
+        army: Vec<u8>,
+    },
+    /// A table game's action or chance outcome, postcard-encoded as the game's
+    /// [`TableGame::Action`](crate::referee::table::TableGame::Action).
+    Action(Vec<u8>),
 }
 
 /// One step of a rebuilt game, for the replay record.
@@ -160,7 +181,12 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
     if header.schema > SCHEMA {
         return Err(RebuildError::NewerSchema(header.schema));
     }
-    let GameKind::Stratego { options } = header.game;
+    let GameKind::Stratego { options } = header.game else {
+        return Err(RebuildError::Record {
+            index: 0,
+            problem: "not a Stratego Original or Duel journal".into(),
+        });
+    };
     let mut out = Rebuilt {
         header,
         deployments: BySeat::default(),
@@ -208,6 +234,9 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
             }
             Record::Chance { .. } => {
                 return Err(bad("a chance outcome, but Stratego has no chance".into()));
+            }
+            Record::Army { .. } | Record::Action(_) => {
+                return Err(bad("another game's record in a Stratego journal".into()));
             }
         }
     }

@@ -64,6 +64,17 @@ pub fn screen_lines(screen: &Screen) -> Vec<String> {
             lines.extend(hands.iter().map(|h| format!("- {h}")));
             lines
         }
+        Screen::Told {
+            status: s,
+            title,
+            lines,
+            hands,
+        } => {
+            let mut out = vec![status(s), title.clone()];
+            out.extend(lines.iter().cloned());
+            out.extend(hands.iter().map(|h| format!("- {h}")));
+            out
+        }
         Screen::DieRoll { face, meaning } => vec![format!("Die: {face}"), meaning.clone()],
         Screen::Mismatch { differences } => {
             let mut lines = vec!["Board differs:".to_string()];

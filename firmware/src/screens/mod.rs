@@ -85,6 +85,12 @@ where
             result,
             hands,
         } => battle(target, attacker, defender, result, hands),
+        Screen::Told {
+            status,
+            title,
+            lines,
+            hands,
+        } => told(target, status, title, lines, hands),
         Screen::DieRoll { face, meaning } => die_roll(target, face, meaning),
         Screen::Mismatch { differences } => mismatch(target, differences),
         Screen::Takeback {
@@ -695,6 +701,24 @@ where
     inverted_bar(target, result, y, true)?;
     y += TITLE_BAR + 1;
     list(target, hands, y)
+}
+
+fn told<D>(
+    target: &mut D,
+    status: &StatusLine,
+    title: &str,
+    lines: &[String],
+    hands: &[String],
+) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    let y0 = status_line(target, status)?;
+    let cols = columns(BODY, 126);
+    let y = draw_lines(target, BODY, &[truncate(title, cols)], Some(1), y0, 0)?;
+    let mut all: Vec<String> = lines.to_vec();
+    all.extend(hands.iter().map(|h| format!("> {h}")));
+    list(target, &all, y + 1)
 }
 
 fn die_roll<D>(target: &mut D, face: &str, meaning: &str) -> Result<(), D::Error>

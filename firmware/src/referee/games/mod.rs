@@ -1,0 +1,56 @@
+//! The [`TableGame`](super::table::TableGame) adapters of the games played through the generic
+//! referee, and the menu entries that start them.
+
+use std::collections::BTreeSet;
+
+use boards::waterloo::Version;
+use serde::{Deserialize, Serialize};
+
+use super::record::{GameKind, RebuildError, Record};
+use super::table::session::AnySession;
+use crate::sensing::Place;
+
+/// What the Waterloo menu chose: the version and the scenarios (the board is the default
+/// layout, and the rulings the rulebook's numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WaterlooChoice {
+    /// Basic, Standard or Expert.
+    pub version: Version,
+    /// "Start the battle early!".
+    pub early_start: bool,
+    /// "Where are the Prussians?".
+    pub prussians_uncertain: bool,
+    /// The mud tiles.
+    pub mud: bool,
+}
+
+/// The table games on the game menu: each game's name and its variants, each a journal
+/// header's [`GameKind`].
+pub(crate) fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
+    Vec::new()
+}
+
+/// A new session of `kind`; `None` for Stratego Original and Duel (the referee plays those
+/// itself).
+pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
+    match kind {
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+    }
+}
+
+/// The session of `kind` rebuilt from its journal's records, with the board as sensed now.
+///
+/// # Errors
+/// The first record that cannot be trusted.
+pub(crate) fn resume_session(
+    kind: GameKind,
+    records: &[Record],
+    sensed: &BTreeSet<Place>,
+) -> Result<Option<Box<dyn AnySession>>, RebuildError> {
+    let _ = (records, sensed);
+    match kind {
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => {
+            Ok(None)
+        }
+    }
+}

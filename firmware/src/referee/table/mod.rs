@@ -1,0 +1,178 @@
+//! The referee for the games beyond classic Stratego: one generic state machine
+//! ([`Session`]) over a [`TableGame`] adapter per game.
+//!
+//! The adapter says, for the game as it stands, which places of the table hold a piece (squares
+//! and tray slots) and what the table may be told about each; which physical gestures stand for
+//! which legal actions; which actions are taken with the buttons (a menu); and what to announce
+//! after each action. The machine does the rest, the same way for every game:
+//!
+//! - **Set-up** by groups behind a screen: each seat, in the game's order, places one group of
+//!   pieces at a time ("Allied: place 3 Line infantry, then press OK"); the places that filled
+//!   (or were lifted and put back, for a piece put on a stack) since the last OK get that group.
+//!   A group may allow fewer (the rest stay in reserve). Back undoes a group. After the seat's
+//!   last group its army is built and every problem listed, or it is journaled.
+//! - **Gestures**. Each time the sensed board settles it is compared with the expected board:
+//!   the places emptied and the places filled, plus the *selected* place (a piece lifted and put
+//!   back since the last action: "select/fire = lift and replace, then lift the target"). A
+//!   gesture that matches exactly one legal action plays it; several (the same hands, different
+//!   meanings: which piece of a stack, which side an attack comes from) open a menu of them; a
+//!   shape the rules refuse is refused with the public reason and the fix; an earlier position is
+//!   a takeback; anything else is named after the settle time.
+//! - **Buttons**. OK opens the menu of the actions taken by button (end of turn, cards, a die
+//!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
+//!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,
+//!   declines a takeback, or offers to take back the last action when the board allows it.
+//! - **Chance** the players do not roll (secret draws) is drawn at once from the [`Chance`]
+//!   source and journaled as the action it chose.
+//! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
+//!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
+//!   for the board to match.
+//!
+//! Every action, and every chance outcome, is journaled ([`Record::Action`]) before the
+//! players are told.
+
+pub(crate) mod session;
+
+pub use session::{rebuild_table, Session, TableRebuilt};
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use boards::{Actor, BySeat, Seat};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::sensing::Place;
+use crate::ui::{Screen, StatusLine};
+
+/// What the hands do for one action: the places emptied and filled, and the place selected
+/// first (lifted and put back), compared with the expected board.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Gesture {
+    /// Places expected occupied that are now empty.
+    pub lifted: Vec<Place>,
+    /// Places expected empty that are now occupied.
+    pub placed: Vec<Place>,
+    /// The piece lifted and put back first, for a select-then-target gesture (fire).
+    pub selected: Option<Place>,
+}
+
+impl Gesture {
+    /// Lift `from`, put it on `to`.
+    pub fn slide(from: Place, to: Place) -> Gesture {
+        Gesture {
+            lifted: vec![from],
+            placed: vec![to],
+            selected: None,
+        }
+    }
+
+    /// Lift both pieces (an attack: your own, then the enemy's, in either order).
+    pub fn lift_two(a: Place, b: Place) -> Gesture {
+        let mut lifted = vec![a, b];
+        lifted.sort();
+        Gesture {
+            lifted,
+            placed: Vec::new(),
+            selected: None,
+        }
+    }
+
+    /// Lift and replace `selected`, then lift `target`.
+    pub fn select_then_lift(selected: Place, target: Place) -> Gesture {
+        Gesture {
+            lifted: vec![target],
+            placed: Vec::new(),
+            selected: Some(selected),
+        }
+    }
+
+    /// Puts the place lists in order, so gestures compare as sets.
+    pub fn normalized(mut self) -> Gesture {
+        self.lifted.sort();
+        self.lifted.dedup();
+        self.placed.sort();
+        self.placed.dedup();
+        self
+    }
+}
+
+/// One step of a group set-up: what to place, and how many.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// What the OLED asks for ("3 Line infantry", "Wellington (red pawn)").
+    pub label: String,
+    /// The most pieces of the group.
+    pub count: u8,
+    /// The fewest (the rest stay off the board, in reserve).
+    pub min: u8,
+}
+
+/// A game played through the generic referee: the game state plus whatever the table adds to
+/// it (which tray slot holds which piece). See the [module docs](self).
+pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
+    /// What the menu chose: version, scenario. Journaled in the header.
+    type Choice: Copy + fmt::Debug + PartialEq;
+    /// An action of the game (chance outcomes included). Journaled, so its encoding is stable.
+    type Action: Clone + PartialEq + fmt::Debug + Serialize + DeserializeOwned;
+    /// One seat's set-up as learned from the groups. Journaled.
+    type Army: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+
+    /// The game's name on the OLED ("Waterloo Basic").
+    fn title(choice: Self::Choice) -> String;
+    /// The seats in set-up order.
+    fn setup_order(choice: Self::Choice) -> [Seat; 2];
+    /// A seat's name ("Allied").
+    fn seat_name(seat: Seat) -> &'static str;
+    /// `seat`'s set-up groups, in order.
+    fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
+    /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
+    /// order they filled); every problem, each with its fix.
+    ///
+    /// # Errors
+    /// Every problem of the army alone.
+    fn army(
+        choice: Self::Choice,
+        seat: Seat,
+        filled: &[Vec<Place>],
+    ) -> Result<Self::Army, Vec<String>>;
+    /// Starts the game from both armies.
+    ///
+    /// # Errors
+    /// Every problem of the two armies together.
+    fn start(choice: Self::Choice, armies: &BySeat<Self::Army>) -> Result<Self, Vec<String>>;
+
+    /// The places that hold a piece now, each with what the whole table may be told about it
+    /// ("French piece", "Allied Guard").
+    fn board(&self) -> BTreeMap<Place, String>;
+    /// The status line.
+    fn status_line(&self) -> StatusLine;
+    /// Who acts now.
+    fn to_act(&self) -> Actor;
+    /// The result once the game is over: (who won or "Draw", why).
+    fn result(&self) -> Option<(String, String)>;
+    /// The legal actions the hands make, each with its gesture (normalized).
+    fn gestures(&self) -> Vec<(Gesture, Self::Action)>;
+    /// The legal actions taken with the buttons, each with its public menu label.
+    fn choices(&self) -> Vec<(String, Self::Action)>;
+    /// Actions a gesture looks like, legal or not, for the rules to say why they are refused.
+    fn shaped(&self, gesture: &Gesture) -> Vec<Self::Action>;
+    /// Whether `action` is legal; the refusal in words the whole table may read.
+    ///
+    /// # Errors
+    /// The public reason.
+    fn check(&self, action: &Self::Action) -> Result<(), String>;
+    /// Plays a legal action and says what to announce (the hands' steps are added live).
+    fn play(&mut self, action: &Self::Action) -> Screen;
+    /// The weighted chance outcomes when [`TableGame::to_act`] is [`Actor::Chance`].
+    fn chance(&self) -> Vec<(Self::Action, u32)>;
+    /// Whether the pending chance is a die the players see rolled (the Die button rolls it, or
+    /// the face of a physical die is entered from the menu) rather than a secret draw.
+    fn die_button(&self) -> bool;
+    /// The action in words the whole table may read ("c4 fires at c7", "a piece enters on a1").
+    fn label(&self, action: &Self::Action) -> String;
+    /// What the side to act is asked to do.
+    fn prompt(&self) -> String;
+    /// Changes whenever a new side's turn begins (restarts the turn clock).
+    fn turn_key(&self) -> u32;
+}

@@ -1,0 +1,1139 @@
+//! The generic set-up and play machine over a [`TableGame`].
+
+use std::any::Any;
+use std::collections::BTreeSet;
+use std::fmt;
+
+use boards::{Actor, BySeat, Seat};
+
+use super::{Gesture, Group, TableGame};
+use crate::referee::chance::{pick_weighted, Chance};
+use crate::referee::machine::Decision;
+use crate::referee::record::{RebuildError, Record};
+use crate::sensing::{Button, Millis, Place};
+use crate::ui::{Difference, HandStep, Screen, StatusLine};
+
+/// What a session needs from the referee around it for one step.
+pub(crate) struct Ctx<'a> {
+    /// The places sensed occupied.
+    pub sensed: &'a BTreeSet<Place>,
+    /// Now.
+    pub now: Millis,
+    /// The settle time before differences are shown, in ms.
+    pub mismatch_after_ms: u32,
+    /// The umpire's chance.
+    pub chance: &'a mut dyn Chance,
+    /// Appends a record to the journal, synced.
+    pub write: &'a mut dyn FnMut(&Record) -> Result<(), String>,
+    /// The journal's last failure, shown until a write succeeds.
+    pub journal_error: &'a mut Option<String>,
+}
+
+impl Ctx<'_> {
+    fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
+        match (self.write)(record) {
+            Ok(()) => {
+                *self.journal_error = None;
+                true
+            }
+            Err(msg) => {
+                out.push(Decision::JournalFailed(msg.clone()));
+                *self.journal_error = Some(msg);
+                false
+            }
+        }
+    }
+}
+
+/// A table game's session as the referee holds it (object safe, so one referee holds any game).
+pub(crate) trait AnySession: fmt::Debug {
+    fn lifted(&mut self, place: &Place);
+    fn placed(&mut self, place: &Place);
+    fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
+    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
+    fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
+    fn screen(&self, sensed: &BTreeSet<Place>) -> Screen;
+    fn is_over(&self) -> bool;
+    fn in_play(&self) -> bool;
+    fn hands_pending(&self) -> bool;
+    fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference>;
+    fn turn_key(&self) -> Option<u32>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+#[derive(Clone, Debug)]
+struct SetupState<T: TableGame> {
+    /// Index into the set-up order.
+    turn: usize,
+    step: usize,
+    groups: Vec<Group>,
+    /// The places each finished group of this seat took.
+    filled: Vec<Vec<Place>>,
+    /// Places given to a group (either seat).
+    assigned: BTreeSet<Place>,
+    /// Assigned places lifted and put back during this step (a piece put on a stack).
+    touched: BTreeSet<Place>,
+    lifted: BTreeSet<Place>,
+    armies: BySeat<Option<T::Army>>,
+    problems: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug)]
+struct Menu<A> {
+    title: String,
+    entries: Vec<(String, A)>,
+    selected: usize,
+    /// Opened because a gesture meant several actions: the sensed board it was opened on.
+    board: Option<BTreeSet<Place>>,
+}
+
+#[derive(Clone, Debug)]
+struct PlayState<T: TableGame> {
+    /// `history[k]`: the game after `k` actions with its occupied places; the last is now.
+    history: Vec<(T, BTreeSet<Place>)>,
+    announcement: Option<Screen>,
+    /// The board still owes what the announcement asks of the hands.
+    hands: bool,
+    refused: Option<(BTreeSet<Place>, Screen)>,
+    takeback: Option<u32>,
+    declined: Option<BTreeSet<Place>>,
+    unmatched_since: Option<Millis>,
+    mismatch_shown: bool,
+    prompt: Option<String>,
+    menu: Option<Menu<T::Action>>,
+    /// A menu closed with Back on this board: not reopened until the board changes.
+    menu_declined: Option<BTreeSet<Place>>,
+    /// The piece lifted and put back since the last action.
+    selected: Option<Place>,
+    lifted: BTreeSet<Place>,
+    off: bool,
+    must_match: bool,
+    chance_failed: Option<String>,
+}
+
+impl<T: TableGame> PlayState<T> {
+    fn new(history: Vec<T>) -> PlayState<T> {
+        PlayState {
+            history: history
+                .into_iter()
+                .map(|g| {
+                    let board = g.board().into_keys().collect();
+                    (g, board)
+                })
+                .collect(),
+            announcement: None,
+            hands: false,
+            refused: None,
+            takeback: None,
+            declined: None,
+            unmatched_since: None,
+            mismatch_shown: false,
+            prompt: None,
+            menu: None,
+            menu_declined: None,
+            selected: None,
+            lifted: BTreeSet::new(),
+            off: false,
+            must_match: false,
+            chance_failed: None,
+        }
+    }
+
+    fn game(&self) -> Option<&T> {
+        self.history.last().map(|(g, _)| g)
+    }
+
+    fn board(&self) -> Option<&BTreeSet<Place>> {
+        self.history.last().map(|(_, b)| b)
+    }
+
+    fn actions(&self) -> u32 {
+        u32::try_from(self.history.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
+    fn calm(&mut self) {
+        self.refused = None;
+        self.takeback = None;
+        self.unmatched_since = None;
+        self.mismatch_shown = false;
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Stage<T: TableGame> {
+    Setup(Box<SetupState<T>>),
+    Play(Box<PlayState<T>>),
+}
+
+/// One game of a [`TableGame`] at the table: set-up by groups, then play. Driven by the
+/// referee; see the [module docs](super).
+#[derive(Clone, Debug)]
+pub struct Session<T: TableGame> {
+    choice: T::Choice,
+    stage: Stage<T>,
+}
+
+/// A table game rebuilt from its journal records.
+#[derive(Clone, Debug)]
+pub struct TableRebuilt<T: TableGame> {
+    /// The armies journaled so far.
+    pub armies: BySeat<Option<T::Army>>,
+    /// Once both armies are placed: `history[k]` is the game after `k` actions.
+    pub history: Vec<T>,
+    /// What happened, in order: (number of the action from 1, who acted, the action in full —
+    /// the umpire's eyes — and in public words). Takebacks are `(to, Actor::Nobody, ..)`.
+    pub entries: Vec<(u32, Actor, String, String)>,
+}
+
+/// Rebuilds a table game from its records, checking each against the rules.
+///
+/// # Errors
+/// The first record that cannot be trusted.
+pub fn rebuild_table<T: TableGame>(
+    choice: T::Choice,
+    records: &[Record],
+) -> Result<TableRebuilt<T>, RebuildError> {
+    let mut out = TableRebuilt {
+        armies: BySeat::default(),
+        history: Vec::new(),
+        entries: Vec::new(),
+    };
+    for (index, record) in records.iter().enumerate() {
+        let bad = |problem: String| RebuildError::Record { index, problem };
+        match record {
+            Record::Army { seat, army } => {
+                if !out.history.is_empty() || seat.index() > 1 {
+                    return Err(bad("a set-up after the game began".into()));
+                }
+                let army: T::Army = postcard::from_bytes(army)
+                    .map_err(|e| bad(format!("the army does not decode: {e}")))?;
+                out.armies[*seat] = Some(army);
+                if let BySeat([Some(a), Some(b)]) = &out.armies {
+                    let armies: BySeat<T::Army> = BySeat([T::Army::clone(a), T::Army::clone(b)]);
+                    let game =
+                        T::start(choice, &armies).map_err(|p| RebuildError::Setup(p.join("; ")))?;
+                    out.history.push(game);
+                }
+            }
+            Record::Action(bytes) => {
+                let Some(game) = out.history.last() else {
+                    return Err(bad("an action before both armies were placed".into()));
+                };
+                let action: T::Action = postcard::from_bytes(bytes)
+                    .map_err(|e| bad(format!("the action does not decode: {e}")))?;
+                game.check(&action)
+                    .map_err(|e| bad(format!("{action:?}: {e}")))?;
+                let actor = game.to_act();
+                let public = game.label(&action);
+                let mut next = game.clone();
+                next.play(&action);
+                let number = u32::try_from(out.history.len()).unwrap_or(u32::MAX);
+                out.entries
+                    .push((number, actor, format!("{action:?}"), public));
+                out.history.push(next);
+            }
+            Record::Takeback { to_ply } => {
+                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
+                if out.history.is_empty() || keep >= out.history.len() {
+                    return Err(bad(format!("a takeback to action {to_ply}")));
+                }
+                out.history.truncate(keep + 1);
+                out.entries
+                    .push((*to_ply, Actor::Nobody, String::new(), String::new()));
+            }
+            Record::Deployed { .. } | Record::Move(_) | Record::Chance { .. } => {
+                return Err(bad("a Stratego record in another game's journal".into()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The hands' steps that take `sensed` to `expected`.
+fn hand_steps(
+    expected: &std::collections::BTreeMap<Place, String>,
+    sensed: &BTreeSet<Place>,
+) -> Vec<HandStep> {
+    differences(expected, sensed)
+        .into_iter()
+        .map(|d| {
+            if d.belongs == "empty" {
+                format!("take the piece off {}", d.place)
+            } else {
+                format!("put the {} on {}", d.belongs, d.place)
+            }
+        })
+        .collect()
+}
+
+fn differences(
+    expected: &std::collections::BTreeMap<Place, String>,
+    sensed: &BTreeSet<Place>,
+) -> Vec<Difference> {
+    let mut diffs = Vec::new();
+    for (place, belongs) in expected {
+        if !sensed.contains(place) {
+            diffs.push(Difference {
+                place: place.to_string(),
+                belongs: belongs.clone(),
+            });
+        }
+    }
+    for place in sensed {
+        if !expected.contains_key(place) {
+            diffs.push(Difference {
+                place: place.to_string(),
+                belongs: "empty".to_string(),
+            });
+        }
+    }
+    diffs
+}
+
+/// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged).
+fn with_hands(screen: &Screen, status: StatusLine, steps: Vec<HandStep>) -> Screen {
+    if steps.is_empty() {
+        return screen.clone();
+    }
+    match screen.clone() {
+        Screen::Battle {
+            attacker,
+            defender,
+            result,
+            ..
+        } => Screen::Battle {
+            attacker,
+            defender,
+            result,
+            hands: steps,
+        },
+        Screen::Told {
+            status,
+            title,
+            lines,
+            ..
+        } => Screen::Told {
+            status,
+            title,
+            lines,
+            hands: steps,
+        },
+        Screen::MoveAccepted { mv, .. } => Screen::Told {
+            status,
+            title: mv,
+            lines: Vec::new(),
+            hands: steps,
+        },
+        Screen::DieRoll { face, meaning } => Screen::Told {
+            status,
+            title: format!("Die: {face}"),
+            lines: vec![meaning],
+            hands: steps,
+        },
+        other => other,
+    }
+}
+
+impl<T: TableGame> Session<T> {
+    /// A new session at the start of set-up.
+    pub fn new(choice: T::Choice) -> Session<T> {
+        let order = T::setup_order(choice);
+        Session {
+            choice,
+            stage: Stage::Setup(Box::new(SetupState {
+                turn: 0,
+                step: 0,
+                groups: T::groups(choice, order[0]),
+                filled: Vec::new(),
+                assigned: BTreeSet::new(),
+                touched: BTreeSet::new(),
+                lifted: BTreeSet::new(),
+                armies: BySeat::default(),
+                problems: None,
+            })),
+        }
+    }
+
+    /// A session resumed from its rebuilt journal with the board as sensed now: during set-up,
+    /// at the first seat without an army; in play, showing every difference at once.
+    pub fn resume(
+        choice: T::Choice,
+        rebuilt: TableRebuilt<T>,
+        sensed: &BTreeSet<Place>,
+    ) -> Session<T> {
+        let mut session = Session::new(choice);
+        if rebuilt.history.is_empty() {
+            if let Stage::Setup(state) = &mut session.stage {
+                let order = T::setup_order(choice);
+                state.armies = rebuilt.armies;
+                if state.armies[order[0]].is_some() {
+                    state.turn = 1;
+                    state.groups = T::groups(choice, order[1]);
+                    // The first army stands on the board: its places are taken.
+                    state.assigned = sensed.clone();
+                }
+            }
+        } else {
+            let mut play = PlayState::new(rebuilt.history);
+            play.mismatch_shown = true;
+            play.must_match = true;
+            play.off = true;
+            session.stage = Stage::Play(Box::new(play));
+        }
+        session
+    }
+
+    /// The game as the umpire knows it (every secret: the umpire's eyes only), once play began.
+    pub fn game(&self) -> Option<&T> {
+        match &self.stage {
+            Stage::Play(p) => p.game(),
+            Stage::Setup(_) => None,
+        }
+    }
+
+    /// The menu choice this game was started with.
+    pub fn choice(&self) -> T::Choice {
+        self.choice
+    }
+
+    /// Actions played so far (chance outcomes included), once play began.
+    pub fn actions(&self) -> Option<u32> {
+        match &self.stage {
+            Stage::Play(p) => Some(p.actions()),
+            Stage::Setup(_) => None,
+        }
+    }
+
+    // ---- set-up ---------------------------------------------------------------------------
+
+    fn setup_button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>) {
+        let Stage::Setup(state) = &mut self.stage else {
+            return;
+        };
+        let order = T::setup_order(self.choice);
+        let seat = order[state.turn.min(1)];
+        match button {
+            Button::Die => out.push(Decision::Ignored {
+                button,
+                why: "no die roll during set-up".to_string(),
+            }),
+            Button::Back => {
+                state.problems = None;
+                state.touched.clear();
+                match state.filled.pop() {
+                    Some(places) => {
+                        for p in &places {
+                            state.assigned.remove(p);
+                        }
+                        state.step = state.step.saturating_sub(1);
+                        let group = state
+                            .groups
+                            .get(state.step)
+                            .map(|g| g.label.clone())
+                            .unwrap_or_default();
+                        out.push(Decision::GroupTakenBack { seat, group });
+                    }
+                    None => out.push(Decision::Ignored {
+                        button,
+                        why: "nothing to undo in this set-up".to_string(),
+                    }),
+                }
+            }
+            Button::Ok => {
+                if state.step >= state.groups.len() {
+                    // Problems were shown after the last group: check again.
+                    self.finish_seat(ctx, out);
+                    return;
+                }
+                let Some(group) = state.groups.get(state.step).cloned() else {
+                    return;
+                };
+                let mut places: Vec<Place> = ctx
+                    .sensed
+                    .iter()
+                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
+                    .copied()
+                    .collect();
+                places.sort();
+                let n = places.len();
+                if n < usize::from(group.min) || n > usize::from(group.count) {
+                    let wanted = if group.min == group.count {
+                        format!("{}", group.count)
+                    } else {
+                        format!("{} to {}", group.min, group.count)
+                    };
+                    let problem = format!(
+                        "{n} placed for {}: place {wanted}, then press OK (lift a piece of \
+                         this group and put it down again if it went on a stack)",
+                        group.label
+                    );
+                    out.push(Decision::SetupProblems(vec![problem.clone()]));
+                    state.problems = Some(vec![problem]);
+                    state.touched.clear();
+                    return;
+                }
+                state.problems = None;
+                for p in &places {
+                    state.assigned.insert(*p);
+                }
+                state.touched.clear();
+                state.lifted.clear();
+                out.push(Decision::GroupPlacedAs {
+                    seat,
+                    group: group.label.clone(),
+                    count: n,
+                });
+                state.filled.push(places);
+                state.step += 1;
+                if state.step == state.groups.len() {
+                    self.finish_seat(ctx, out);
+                }
+            }
+        }
+    }
+
+    fn finish_seat(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let Stage::Setup(state) = &mut self.stage else {
+            return;
+        };
+        let order = T::setup_order(self.choice);
+        let seat = order[state.turn.min(1)];
+        if state.armies[seat].is_none() {
+            match T::army(self.choice, seat, &state.filled) {
+                Ok(army) => {
+                    let bytes = match postcard::to_allocvec(&army) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            out.push(Decision::JournalFailed(e.to_string()));
+                            return;
+                        }
+                    };
+                    if !ctx.write(&Record::Army { seat, army: bytes }, out) {
+                        return;
+                    }
+                    out.push(Decision::Deployed(seat));
+                    state.armies[seat] = Some(army);
+                    state.problems = None;
+                }
+                Err(problems) => {
+                    out.push(Decision::SetupProblems(problems.clone()));
+                    state.problems = Some(problems);
+                    return;
+                }
+            }
+        }
+        if state.turn == 0 {
+            state.turn = 1;
+            state.step = 0;
+            state.filled.clear();
+            state.groups = T::groups(self.choice, order[1]);
+            return;
+        }
+        let (Some(a), Some(b)) = (&state.armies[Seat::FIRST], &state.armies[Seat::SECOND]) else {
+            return;
+        };
+        match T::start(self.choice, &BySeat([a.clone(), b.clone()])) {
+            Ok(game) => {
+                out.push(Decision::GameStarted);
+                let over = game.result();
+                self.stage = Stage::Play(Box::new(PlayState::new(vec![game])));
+                if let Some((result, reason)) = over {
+                    out.push(Decision::Ended { result, reason });
+                }
+                self.run_chance(ctx, out);
+                self.evaluate(ctx, out);
+            }
+            Err(problems) => {
+                // Both armies stand; the second seat's last group can be undone with Back.
+                state.armies[seat] = None;
+                out.push(Decision::SetupProblems(problems.clone()));
+                state.problems = Some(problems);
+            }
+        }
+    }
+
+    fn setup_screen(&self, state: &SetupState<T>, sensed: &BTreeSet<Place>) -> Screen {
+        let order = T::setup_order(self.choice);
+        let seat = T::seat_name(order[state.turn.min(1)]);
+        if let Some(problems) = &state.problems {
+            return Screen::Problems {
+                title: format!("{seat} set-up"),
+                problems: problems.clone(),
+            };
+        }
+        match state.groups.get(state.step) {
+            Some(group) => {
+                let placed = sensed
+                    .iter()
+                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
+                    .count();
+                let more = if group.min < group.count {
+                    " (fewer: the rest in reserve)"
+                } else {
+                    ""
+                };
+                Screen::Setup {
+                    seat: seat.to_string(),
+                    instruction: format!("{seat}: place {}{more}, then press OK", group.label),
+                    placed: u16::try_from(placed).unwrap_or(u16::MAX),
+                    needed: u16::from(group.count),
+                }
+            }
+            None => Screen::Setup {
+                seat: seat.to_string(),
+                instruction: format!("{seat}: press OK to check the set-up"),
+                placed: 0,
+                needed: 0,
+            },
+        }
+    }
+
+    // ---- play -----------------------------------------------------------------------------
+
+    /// Rolls the chance nobody sees rolled (secret draws) at once, each journaled.
+    fn run_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        for _ in 0..64 {
+            let Stage::Play(play) = &mut self.stage else {
+                return;
+            };
+            let Some(game) = play.game() else {
+                return;
+            };
+            if game.to_act() != Actor::Chance || game.die_button() || game.result().is_some() {
+                return;
+            }
+            let outcomes = game.chance();
+            match pick_weighted(ctx.chance, &outcomes) {
+                Ok(Some(action)) => {
+                    play.chance_failed = None;
+                    if !self.play_action(ctx, &action, out) {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    play.chance_failed = Some(e.to_string());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Journals and plays `action`; says what happened. `false` when the journal failed.
+    fn play_action(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        action: &T::Action,
+        out: &mut Vec<Decision>,
+    ) -> bool {
+        let bytes = match postcard::to_allocvec(action) {
+            Ok(b) => b,
+            Err(e) => {
+                out.push(Decision::JournalFailed(e.to_string()));
+                return false;
+            }
+        };
+        if !ctx.write(&Record::Action(bytes), out) {
+            return false;
+        }
+        let Stage::Play(play) = &mut self.stage else {
+            return false;
+        };
+        let Some(game) = play.game() else {
+            return false;
+        };
+        let actor = game.to_act();
+        let label = game.label(action);
+        let mut next = game.clone();
+        let screen = next.play(action);
+        out.push(Decision::Acted {
+            actor,
+            action: label,
+        });
+        let board: BTreeSet<Place> = next.board().into_keys().collect();
+        play.hands = &board != ctx.sensed;
+        let over = next.result();
+        play.history.push((next, board));
+        play.announcement = Some(screen);
+        play.calm();
+        play.menu = None;
+        play.menu_declined = None;
+        play.selected = None;
+        play.lifted.clear();
+        play.declined = None;
+        play.off = false;
+        if let Some((result, reason)) = over {
+            out.push(Decision::Ended { result, reason });
+        }
+        true
+    }
+
+    fn act(&mut self, ctx: &mut Ctx<'_>, action: &T::Action, out: &mut Vec<Decision>) {
+        if self.play_action(ctx, action, out) {
+            self.run_chance(ctx, out);
+            self.evaluate(ctx, out);
+        }
+    }
+
+    /// The latest earlier game whose board is the sensed one, the side to act a seat.
+    fn takeback_match(play: &PlayState<T>, sensed: &BTreeSet<Place>) -> Option<u32> {
+        let now = play.history.len().checked_sub(1)?;
+        play.history[..now]
+            .iter()
+            .rposition(|(g, b)| b == sensed && matches!(g.to_act(), Actor::Seat(_)))
+            .and_then(|k| u32::try_from(k).ok())
+    }
+
+    /// Compares the settled sensed board with the expected one and acts on what it means.
+    fn evaluate(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        let (Some(game), Some(board)) = (play.game().cloned(), play.board().cloned()) else {
+            return;
+        };
+        let board = &board;
+        let over = game.result().is_some();
+        let sensed = ctx.sensed;
+        play.prompt = None;
+        if board == sensed {
+            if play.hands {
+                play.hands = false;
+                out.push(Decision::HandsDone);
+            }
+            if play.off {
+                out.push(Decision::BoardMatches);
+            }
+            play.off = false;
+            play.must_match = false;
+            play.calm();
+            play.declined = None;
+            if play.menu.as_ref().is_some_and(|m| m.board.is_some()) {
+                play.menu = None;
+            }
+            return;
+        }
+        // The board changed since an ambiguous menu opened: the menu no longer applies.
+        if let Some(m) = &play.menu {
+            if m.board.as_ref().is_some_and(|b| b != sensed) {
+                play.menu = None;
+            }
+        }
+        if over && !play.hands {
+            return;
+        }
+        let declined = play.declined.as_ref() == Some(sensed);
+        if !play.must_match && !declined {
+            if let Some(to) = Self::takeback_match(play, sensed) {
+                play.announcement = None;
+                play.refused = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.menu = None;
+                if play.takeback != Some(to) {
+                    out.push(Decision::TakebackOffered { to_ply: to });
+                }
+                play.takeback = Some(to);
+                play.off = true;
+                return;
+            }
+        }
+        play.takeback = None;
+        if play.hands || play.must_match || over {
+            if play.must_match {
+                play.mismatch_shown = true;
+                play.off = true;
+            }
+            return;
+        }
+        let gesture = Gesture {
+            lifted: board.difference(sensed).copied().collect(),
+            placed: sensed.difference(board).copied().collect(),
+            selected: play.selected,
+        }
+        .normalized();
+        let mut matching: Vec<(Gesture, T::Action)> = game
+            .gestures()
+            .into_iter()
+            .filter(|(g, _)| {
+                g.lifted == gesture.lifted
+                    && g.placed == gesture.placed
+                    && (g.selected.is_none() || g.selected == gesture.selected)
+            })
+            .collect();
+        if matching.iter().any(|(g, _)| g.selected.is_some()) {
+            matching.retain(|(g, _)| g.selected.is_some());
+        }
+        if matching.len() == 1 {
+            let action = matching.remove(0).1;
+            self.act(ctx, &action, out);
+            return;
+        }
+        if matching.len() > 1 {
+            if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
+                let entries: Vec<(String, T::Action)> = matching
+                    .into_iter()
+                    .map(|(_, a)| (game.label(&a), a))
+                    .collect();
+                out.push(Decision::MenuOpened {
+                    title: "Which?".to_string(),
+                    entries: entries.iter().map(|e| e.0.clone()).collect(),
+                });
+                play.menu = Some(Menu {
+                    title: "Which? Die: next, OK".to_string(),
+                    entries,
+                    selected: 0,
+                    board: Some(sensed.clone()),
+                });
+                play.refused = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+            }
+            return;
+        }
+        // The shape of an action the rules refuse.
+        let refusal = game
+            .shaped(&gesture)
+            .into_iter()
+            .find_map(|a| game.check(&a).err().map(|reason| (a, reason)));
+        if let Some((action, reason)) = refusal {
+            play.announcement = None;
+            play.unmatched_since = None;
+            play.mismatch_shown = false;
+            play.off = true;
+            if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
+                let label = game.label(&action);
+                out.push(Decision::RefusedAction {
+                    action: label.clone(),
+                    reason: reason.clone(),
+                });
+                let steps = hand_steps(&game.board(), sensed);
+                let screen = Screen::Illegal {
+                    status: game.status_line(),
+                    reason: format!("{label}: {reason}"),
+                    fix: if steps.is_empty() {
+                        "put the pieces back".to_string()
+                    } else {
+                        steps.join("; ")
+                    },
+                };
+                play.refused = Some((sensed.clone(), screen));
+            }
+            return;
+        }
+        play.refused = None;
+        if gesture.placed.is_empty() && gesture.lifted.len() == 1 {
+            // A piece in hand: a gesture in progress.
+            play.unmatched_since = None;
+            play.mismatch_shown = false;
+            play.prompt = Some(format!(
+                "{} lifted: put it down, or lift its target",
+                gesture.lifted[0]
+            ));
+            return;
+        }
+        if declined {
+            play.mismatch_shown = true;
+            play.off = true;
+        }
+        if play.unmatched_since.is_none() {
+            play.unmatched_since = Some(ctx.now);
+        }
+    }
+
+    fn play_button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>) {
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        let Some(game) = play.game().cloned() else {
+            return;
+        };
+        if let Some(menu) = &mut play.menu {
+            match button {
+                Button::Die => {
+                    menu.selected = (menu.selected + 1) % menu.entries.len().max(1);
+                }
+                Button::Back => {
+                    play.menu_declined = menu.board.clone();
+                    play.menu = None;
+                    out.push(Decision::MenuClosed);
+                    if play.menu_declined.is_some() {
+                        play.unmatched_since = Some(ctx.now);
+                    }
+                }
+                Button::Ok => {
+                    let Some((_, action)) = menu.entries.get(menu.selected).cloned() else {
+                        play.menu = None;
+                        return;
+                    };
+                    match game.check(&action) {
+                        Ok(()) => self.act(ctx, &action, out),
+                        Err(reason) => {
+                            let action = game.label(&action);
+                            play.menu = None;
+                            out.push(Decision::RefusedAction { action, reason });
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        match (button, play.takeback) {
+            (Button::Ok, Some(to)) => {
+                if !ctx.write(&Record::Takeback { to_ply: to }, out) {
+                    return;
+                }
+                let Stage::Play(play) = &mut self.stage else {
+                    return;
+                };
+                let keep = usize::try_from(to).unwrap_or(usize::MAX);
+                play.history.truncate(keep.saturating_add(1));
+                play.calm();
+                play.hands = false;
+                play.off = false;
+                play.declined = None;
+                play.announcement = None;
+                play.menu = None;
+                play.selected = None;
+                play.prompt = Some(format!("took back to action {}", to + 1));
+                out.push(Decision::TookBack { to_ply: to });
+                self.evaluate(ctx, out);
+            }
+            (Button::Back, Some(_)) => {
+                play.takeback = None;
+                play.declined = Some(ctx.sensed.clone());
+                play.mismatch_shown = true;
+                play.off = true;
+                play.unmatched_since = Some(ctx.now);
+                out.push(Decision::TakebackDeclined);
+                out.push(Decision::Mismatch(self.differences(ctx.sensed)));
+            }
+            (Button::Back, None) => {
+                // Undo an action the hands did not make (a menu choice), when the board allows.
+                let undo = (play.board() == Some(ctx.sensed))
+                    .then(|| Self::takeback_match(play, ctx.sensed))
+                    .flatten();
+                match undo {
+                    Some(to) => {
+                        play.takeback = Some(to);
+                        play.off = true;
+                        out.push(Decision::TakebackOffered { to_ply: to });
+                    }
+                    None => {
+                        let why = "to take back, put the pieces back as they were".to_string();
+                        play.prompt = Some(why.clone());
+                        out.push(Decision::Ignored { button, why });
+                    }
+                }
+            }
+            (Button::Ok, None) => {
+                let entries = game.choices();
+                if entries.is_empty() {
+                    out.push(Decision::Ignored {
+                        button,
+                        why: "nothing to choose now".to_string(),
+                    });
+                } else {
+                    out.push(Decision::MenuOpened {
+                        title: "Actions".to_string(),
+                        entries: entries.iter().map(|e| e.0.clone()).collect(),
+                    });
+                    play.menu = Some(Menu {
+                        title: "Die: next, OK: do it".to_string(),
+                        entries,
+                        selected: 0,
+                        board: None,
+                    });
+                }
+            }
+            (Button::Die, None) => {
+                if game.to_act() != Actor::Chance {
+                    out.push(Decision::Ignored {
+                        button,
+                        why: "the rules call for no die roll now".to_string(),
+                    });
+                    return;
+                }
+                let outcomes = game.chance();
+                match pick_weighted(ctx.chance, &outcomes) {
+                    Ok(Some(action)) => {
+                        play.chance_failed = None;
+                        self.act(ctx, &action, out);
+                    }
+                    Ok(None) => out.push(Decision::Ignored {
+                        button,
+                        why: "no outcome can be rolled".to_string(),
+                    }),
+                    Err(e) => {
+                        play.chance_failed = Some(e.to_string());
+                        out.push(Decision::Ignored {
+                            button,
+                            why: e.to_string(),
+                        });
+                    }
+                }
+            }
+            (Button::Die, Some(_)) => out.push(Decision::Ignored {
+                button,
+                why: "confirm or decline the takeback first".to_string(),
+            }),
+        }
+    }
+
+    fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference> {
+        match &self.stage {
+            Stage::Play(p) => p
+                .game()
+                .map(|g| differences(&g.board(), sensed))
+                .unwrap_or_default(),
+            Stage::Setup(_) => Vec::new(),
+        }
+    }
+
+    fn play_screen(&self, play: &PlayState<T>, sensed: &BTreeSet<Place>) -> Screen {
+        let Some(game) = play.game() else {
+            return Screen::Error {
+                message: "no game".to_string(),
+                fix: "choose a game".to_string(),
+            };
+        };
+        let steps = || hand_steps(&game.board(), sensed);
+        if let Some((result, reason)) = game.result() {
+            if !play.hands {
+                return Screen::GameOver { result, reason };
+            }
+        }
+        if play.mismatch_shown {
+            return Screen::Mismatch {
+                differences: differences(&game.board(), sensed),
+            };
+        }
+        if let Some(menu) = &play.menu {
+            return Screen::Choice {
+                title: menu.title.clone(),
+                entries: menu.entries.iter().map(|e| e.0.clone()).collect(),
+                selected: menu.selected,
+            };
+        }
+        if let Some(to) = play.takeback {
+            return Screen::Takeback {
+                moves_back: play.actions().saturating_sub(to),
+                to_move_number: to + 1,
+            };
+        }
+        if let Some((_, screen)) = &play.refused {
+            return screen.clone();
+        }
+        if let Some(msg) = &play.chance_failed {
+            return Screen::Error {
+                message: format!("the random source failed: {msg}"),
+                fix: "press Die to try again".to_string(),
+            };
+        }
+        if let Some(screen) = &play.announcement {
+            if play.hands {
+                return with_hands(screen, game.status_line(), steps());
+            }
+            if play.prompt.is_none() {
+                return screen.clone();
+            }
+        }
+        Screen::Play {
+            status: game.status_line(),
+            prompt: play.prompt.clone().unwrap_or_else(|| game.prompt()),
+        }
+    }
+}
+
+impl<T: TableGame> AnySession for Session<T> {
+    fn lifted(&mut self, place: &Place) {
+        match &mut self.stage {
+            Stage::Setup(state) => {
+                state.lifted.insert(*place);
+                state.problems = None;
+            }
+            Stage::Play(play) => {
+                play.lifted.insert(*place);
+            }
+        }
+    }
+
+    fn placed(&mut self, place: &Place) {
+        match &mut self.stage {
+            Stage::Setup(state) => {
+                if state.lifted.remove(place) && state.assigned.contains(place) {
+                    state.touched.insert(*place);
+                }
+                state.problems = None;
+            }
+            Stage::Play(play) => {
+                if play.lifted.remove(place) && play.board().is_some_and(|b| b.contains(place)) {
+                    play.selected = Some(*place);
+                }
+            }
+        }
+    }
+
+    fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        self.evaluate(ctx, out);
+    }
+
+    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let wait = u64::from(ctx.mismatch_after_ms);
+        let mut show = false;
+        if let Stage::Play(play) = &mut self.stage {
+            if let Some(since) = play.unmatched_since {
+                if !play.mismatch_shown && ctx.now.since(since) >= wait {
+                    play.mismatch_shown = true;
+                    play.off = true;
+                    play.menu_declined = None;
+                    show = true;
+                }
+            }
+        }
+        if show {
+            out.push(Decision::Mismatch(self.differences(ctx.sensed)));
+        }
+    }
+
+    fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>) {
+        match &self.stage {
+            Stage::Setup(_) => self.setup_button(ctx, button, out),
+            Stage::Play(_) => self.play_button(ctx, button, out),
+        }
+    }
+
+    fn screen(&self, sensed: &BTreeSet<Place>) -> Screen {
+        match &self.stage {
+            Stage::Setup(state) => self.setup_screen(state, sensed),
+            Stage::Play(play) => self.play_screen(play, sensed),
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        matches!(&self.stage, Stage::Play(p) if p.game().is_some_and(|g| g.result().is_some()))
+    }
+
+    fn in_play(&self) -> bool {
+        matches!(&self.stage, Stage::Play(_))
+    }
+
+    fn hands_pending(&self) -> bool {
+        matches!(&self.stage, Stage::Play(p) if p.hands)
+    }
+
+    fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference> {
+        Session::differences(self, sensed)
+    }
+
+    fn turn_key(&self) -> Option<u32> {
+        match &self.stage {
+            Stage::Play(p) => p.game().map(TableGame::turn_key),
+            Stage::Setup(_) => None,
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
