@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{GameKind, RebuildError, Record};
 use super::table::session::AnySession;
-use crate::sensing::Place;
+use crate::sensing::{LayoutSetup, Place};
 
 /// What the Waterloo menu chose: the version and the scenarios (the board is the default
 /// layout, and the rulings the rulebook's numbers).
@@ -28,6 +28,14 @@ pub struct WaterlooChoice {
 /// header's [`GameKind`].
 pub(crate) fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
     Vec::new()
+}
+
+/// The sensed places a game of `kind` needs (`None` for Stratego, whose board is a 10x10
+/// grid of squares).
+pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
+    match kind {
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+    }
 }
 
 /// A new session of `kind`; `None` for Stratego Original and Duel (the referee plays those

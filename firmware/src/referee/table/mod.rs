@@ -42,7 +42,7 @@ use boards::{Actor, BySeat, Seat};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::sensing::Place;
+use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
 
 /// What the hands do for one action: the places emptied and filled, and the place selected
@@ -120,6 +120,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
 
     /// The game's name on the OLED ("Waterloo Basic").
     fn title(choice: Self::Choice) -> String;
+    /// The sensed places the game needs: its grid of squares and its tray slots (the
+    /// simulator builds its board from this; a real board's configuration must provide them).
+    fn layout(choice: Self::Choice) -> LayoutSetup;
     /// The seats in set-up order.
     fn setup_order(choice: Self::Choice) -> [Seat; 2];
     /// A seat's name ("Allied").
