@@ -26,7 +26,7 @@ pub struct WaterlooChoice {
 
 /// The table games on the game menu: each game's name and its variants, each a journal
 /// header's [`GameKind`].
-pub(crate) fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
+pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
     Vec::new()
 }
 
