@@ -847,6 +847,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
         f(session.as_mut(), &mut ctx, out);
     }
 
+    /// The table game in progress, as the simulator and tests may look at it; `None` outside
+    /// a table game.
+    pub fn table(&self) -> Option<&dyn super::table::TableView> {
+        match &self.phase {
+            Phase::Table(session) => Some(session.as_view()),
+            _ => None,
+        }
+    }
+
     /// The table game's session (a [`Session`](super::table::Session) of its game), for the
     /// simulator to look at with the umpire's eyes; `None` outside a table game.
     pub fn table_session(&self) -> Option<&dyn std::any::Any> {

@@ -178,4 +178,58 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn prompt(&self) -> String;
     /// Changes whenever a new side's turn begins (restarts the turn clock).
     fn turn_key(&self) -> u32;
+
+    /// A place as the game's players name it (hand steps, differences). Default: the sensing
+    /// name ("c4", "Allied reserve slot 2").
+    fn place_name(place: &Place) -> String {
+        place.to_string()
+    }
+
+    /// A legal set-up for `seat` drawn with `roll` (a number in `0..n`): the places of each
+    /// group, in group order. For demonstrations and tests; `None` when the game has none.
+    fn sample_groups(
+        choice: Self::Choice,
+        seat: Seat,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>> {
+        let _ = (choice, seat, roll);
+        None
+    }
+}
+
+/// What a table game's session shows of itself to the simulator and to tests: public
+/// descriptions only, except [`TableView::umpire_eyes`].
+pub trait TableView {
+    /// The game and variant chosen.
+    fn title(&self) -> String;
+    /// Whether set-up is finished.
+    fn in_play(&self) -> bool;
+    /// The seat whose groups are being placed, and the group's index, during set-up.
+    fn setup_step(&self) -> Option<(Seat, usize)>;
+    /// A legal set-up's places for `seat`, group by group (see [`TableGame::sample_groups`]).
+    fn sample_groups(
+        &self,
+        seat: Seat,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>>;
+    /// The expected board: each occupied place and what the table may be told about it.
+    fn expected(&self) -> BTreeMap<Place, String>;
+    /// Who acts now, once in play.
+    fn to_act(&self) -> Option<Actor>;
+    /// The result once over: (who won or "Draw", why).
+    fn result(&self) -> Option<(String, String)>;
+    /// Actions played (chance outcomes included), once in play.
+    fn actions(&self) -> Option<u32>;
+    /// The legal actions the hands can make now: each gesture with its public label.
+    fn gestures(&self) -> Vec<(Gesture, String)>;
+    /// The actions the buttons can take now (the OK menu), by public label.
+    fn choices(&self) -> Vec<String>;
+    /// Whether the pending chance is rolled with the Die button.
+    fn die_button(&self) -> bool;
+    /// The open menu's entries and the highlighted one.
+    fn menu(&self) -> Option<(Vec<String>, usize)>;
+    /// A place as the game names it.
+    fn place_name(&self, place: &Place) -> String;
+    /// The whole game with every secret, for the umpire's own eyes (debugging, `--reveal`).
+    fn umpire_eyes(&self) -> String;
 }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, TableGame};
+use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::machine::Decision;
 use crate::referee::record::{RebuildError, Record};
@@ -46,7 +46,7 @@ impl Ctx<'_> {
 }
 
 /// A table game's session as the referee holds it (object safe, so one referee holds any game).
-pub(crate) trait AnySession: fmt::Debug {
+pub(crate) trait AnySession: TableView + fmt::Debug {
     fn lifted(&mut self, place: &Place);
     fn placed(&mut self, place: &Place);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
@@ -54,11 +54,11 @@ pub(crate) trait AnySession: fmt::Debug {
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
     fn screen(&self, sensed: &BTreeSet<Place>) -> Screen;
     fn is_over(&self) -> bool;
-    fn in_play(&self) -> bool;
     fn hands_pending(&self) -> bool;
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference>;
     fn turn_key(&self) -> Option<u32>;
     fn as_any(&self) -> &dyn Any;
+    fn as_view(&self) -> &dyn TableView;
 }
 
 #[derive(Clone, Debug)]
@@ -250,11 +250,11 @@ pub fn rebuild_table<T: TableGame>(
 }
 
 /// The hands' steps that take `sensed` to `expected`.
-fn hand_steps(
+fn hand_steps<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<HandStep> {
-    differences(expected, sensed)
+    differences::<T>(expected, sensed)
         .into_iter()
         .map(|d| {
             if d.belongs == "empty" {
@@ -266,7 +266,7 @@ fn hand_steps(
         .collect()
 }
 
-fn differences(
+fn differences<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
@@ -274,7 +274,7 @@ fn differences(
     for (place, belongs) in expected {
         if !sensed.contains(place) {
             diffs.push(Difference {
-                place: place.to_string(),
+                place: T::place_name(place),
                 belongs: belongs.clone(),
             });
         }
@@ -282,7 +282,7 @@ fn differences(
     for place in sensed {
         if !expected.contains_key(place) {
             diffs.push(Difference {
-                place: place.to_string(),
+                place: T::place_name(place),
                 belongs: "empty".to_string(),
             });
         }
@@ -807,7 +807,7 @@ impl<T: TableGame> Session<T> {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
-                let steps = hand_steps(&game.board(), sensed);
+                let steps = hand_steps::<T>(&game.board(), sensed);
                 let screen = Screen::Illegal {
                     status: game.status_line(),
                     reason: format!("{label}: {reason}"),
@@ -828,7 +828,7 @@ impl<T: TableGame> Session<T> {
             play.mismatch_shown = false;
             play.prompt = Some(format!(
                 "{} lifted: put it down, or lift its target",
-                gesture.lifted[0]
+                T::place_name(&gesture.lifted[0])
             ));
             return;
         }
@@ -984,7 +984,7 @@ impl<T: TableGame> Session<T> {
         match &self.stage {
             Stage::Play(p) => p
                 .game()
-                .map(|g| differences(&g.board(), sensed))
+                .map(|g| differences::<T>(&g.board(), sensed))
                 .unwrap_or_default(),
             Stage::Setup(_) => Vec::new(),
         }
@@ -997,7 +997,7 @@ impl<T: TableGame> Session<T> {
                 fix: "choose a game".to_string(),
             };
         };
-        let steps = || hand_steps(&game.board(), sensed);
+        let steps = || hand_steps::<T>(&game.board(), sensed);
         if let Some((result, reason)) = game.result() {
             if !play.hands {
                 return Screen::GameOver { result, reason };
@@ -1005,7 +1005,7 @@ impl<T: TableGame> Session<T> {
         }
         if play.mismatch_shown {
             return Screen::Mismatch {
-                differences: differences(&game.board(), sensed),
+                differences: differences::<T>(&game.board(), sensed),
             };
         }
         if let Some(menu) = &play.menu {
@@ -1114,10 +1114,6 @@ impl<T: TableGame> AnySession for Session<T> {
         matches!(&self.stage, Stage::Play(p) if p.game().is_some_and(|g| g.result().is_some()))
     }
 
-    fn in_play(&self) -> bool {
-        matches!(&self.stage, Stage::Play(_))
-    }
-
     fn hands_pending(&self) -> bool {
         matches!(&self.stage, Stage::Play(p) if p.hands)
     }
@@ -1135,5 +1131,96 @@ impl<T: TableGame> AnySession for Session<T> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn as_view(&self) -> &dyn TableView {
+        self
+    }
+}
+
+impl<T: TableGame> TableView for Session<T> {
+    fn title(&self) -> String {
+        T::title(self.choice)
+    }
+
+    fn in_play(&self) -> bool {
+        matches!(&self.stage, Stage::Play(_))
+    }
+
+    fn setup_step(&self) -> Option<(Seat, usize)> {
+        match &self.stage {
+            Stage::Setup(state) => {
+                let order = T::setup_order(self.choice);
+                Some((order[state.turn.min(1)], state.step))
+            }
+            Stage::Play(_) => None,
+        }
+    }
+
+    fn sample_groups(
+        &self,
+        seat: Seat,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>> {
+        T::sample_groups(self.choice, seat, roll)
+    }
+
+    fn expected(&self) -> std::collections::BTreeMap<Place, String> {
+        self.game().map(TableGame::board).unwrap_or_default()
+    }
+
+    fn to_act(&self) -> Option<Actor> {
+        self.game().map(TableGame::to_act)
+    }
+
+    fn result(&self) -> Option<(String, String)> {
+        self.game().and_then(TableGame::result)
+    }
+
+    fn actions(&self) -> Option<u32> {
+        Session::actions(self)
+    }
+
+    fn gestures(&self) -> Vec<(Gesture, String)> {
+        self.game()
+            .map(|g| {
+                g.gestures()
+                    .into_iter()
+                    .map(|(gesture, a)| (gesture, g.label(&a)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn choices(&self) -> Vec<String> {
+        self.game()
+            .map(|g| g.choices().into_iter().map(|(label, _)| label).collect())
+            .unwrap_or_default()
+    }
+
+    fn die_button(&self) -> bool {
+        self.game()
+            .is_some_and(|g| g.to_act() == Actor::Chance && g.die_button())
+    }
+
+    fn menu(&self) -> Option<(Vec<String>, usize)> {
+        match &self.stage {
+            Stage::Play(p) => p
+                .menu
+                .as_ref()
+                .map(|m| (m.entries.iter().map(|e| e.0.clone()).collect(), m.selected)),
+            Stage::Setup(_) => None,
+        }
+    }
+
+    fn place_name(&self, place: &Place) -> String {
+        T::place_name(place)
+    }
+
+    fn umpire_eyes(&self) -> String {
+        match self.game() {
+            Some(g) => format!("{g:#?}"),
+            None => "set-up".to_string(),
+        }
     }
 }
