@@ -364,14 +364,18 @@ fn hand(e: HandError) -> Error {
 }
 
 /// Where the OLED's screens go: printed as `OLED|` lines, and drawn into PNG frames.
-struct Oled<'a> {
-    print: bool,
-    frames: Option<&'a Path>,
-    written: u32,
+pub(crate) struct Oled<'a> {
+    pub(crate) print: bool,
+    pub(crate) frames: Option<&'a Path>,
+    pub(crate) written: u32,
 }
 
 /// Prints (and draws) the OLED screens shown since the last call, one `OLED|` line each.
-fn tell(table: &mut SimTable, oled: &mut Oled<'_>, out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn tell(
+    table: &mut SimTable,
+    oled: &mut Oled<'_>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for told in table.take_told() {
         if let Told::Screen(screen) = told {
             if oled.print {

@@ -8,6 +8,8 @@
 //! - [`scenario`]: scenario files of physical events and expectations (`umpire-sim check`).
 //! - [`sim`]: the simulated table: pieces on reed switches, scanned through the firmware's
 //!   sensing model into its referee.
+//! - [`table`]: table games (Waterloo, Piecepack) on the simulated table: menus, group set-up,
+//!   hands that play from the referee's legal gestures.
 
 pub mod bots;
 pub mod demo;
@@ -16,3 +18,4 @@ pub mod play;
 pub mod replay;
 pub mod scenario;
 pub mod sim;
+pub mod table;

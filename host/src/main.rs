@@ -38,6 +38,9 @@ struct PlayArgs {
     /// The game to play.
     #[arg(value_enum)]
     game: GameArg,
+    /// The table game's variant as its menu names it (`basic`, `expert`, ...).
+    #[arg(long)]
+    variant: Option<String>,
     /// Seed for the umpire's chance and for `setup`'s shuffled armies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,6 +70,9 @@ struct DemoArgs {
     /// The game to play.
     #[arg(value_enum)]
     game: GameArg,
+    /// The table game's variant as its menu names it (`basic`, `expert`, ...).
+    #[arg(long)]
+    variant: Option<String>,
     /// Seed for the set-ups and the bots: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -93,12 +99,30 @@ struct DemoArgs {
     frames: Option<std::path::PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GameArg {
     /// Stratego Original: 40 pieces each.
     Classic,
     /// Stratego Duel: 10 pieces each.
     Duel,
+    /// Stratego: Waterloo (`--variant basic`, `standard`, `expert`, ...).
+    Waterloo,
+    /// Piecepack at Waterloo (`--variant` a set of rulings).
+    Piecepack,
+}
+
+impl GameArg {
+    /// The table game this names, in `variant` (its first when `None`).
+    fn table(self, variant: Option<&str>) -> anyhow::Result<Option<host::table::TableGameEntry>> {
+        let name = match self {
+            GameArg::Classic | GameArg::Duel => return Ok(None),
+            GameArg::Waterloo => "stratego-waterloo",
+            GameArg::Piecepack => "piecepack",
+        };
+        host::table::find_game(name, variant)
+            .map(Some)
+            .map_err(anyhow::Error::msg)
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -120,8 +144,8 @@ enum SeatArg {
 impl DemoArgs {
     fn to_demo(&self) -> Demo {
         let variant = match self.game {
-            GameArg::Classic => Variant::Classic,
             GameArg::Duel => Variant::Duel,
+            _ => Variant::Classic,
         };
         Demo {
             rules: match self.rules {
@@ -162,6 +186,28 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 })?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
+            if let Some(entry) = args.game.table(args.variant.as_deref())? {
+                let played = host::table::demo(
+                    &entry,
+                    args.seed,
+                    args.max_moves,
+                    args.quiet,
+                    args.frames.as_deref(),
+                    &mut out,
+                )
+                .map_err(anyhow::Error::msg)
+                .context("the demo failed")?;
+                out.flush()?;
+                if let Some(dir) = &args.frames {
+                    eprintln!("{} OLED frames written to {}", played.frames, dir.display());
+                }
+                if let Some(path) = &args.journal {
+                    std::fs::write(path, played.journal).with_context(|| {
+                        format!("cannot write the journal to {}", path.display())
+                    })?;
+                }
+                return Ok(());
+            }
             let result = demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
                 .and_then(|played| Ok(out.flush().map(|_| played)?));
             match result {
@@ -183,9 +229,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Play(args) => {
+            if let Some(entry) = args.game.table(args.variant.as_deref())? {
+                let stdin = io::stdin().lock();
+                let mut out = io::stdout().lock();
+                let line = format!(
+                    "game {} {}",
+                    host::table::slug(&entry.name),
+                    host::table::slug(&entry.variant)
+                );
+                let title = format!("{}: {}", entry.name, entry.variant);
+                host::play::run_game(&line, &title, args.seed, stdin, &mut out)?;
+                return Ok(());
+            }
             let variant = match args.game {
-                GameArg::Classic => Variant::Classic,
                 GameArg::Duel => Variant::Duel,
+                _ => Variant::Classic,
             };
             let stdin = io::stdin().lock();
             let mut out = io::stdout().lock();

@@ -78,6 +78,92 @@ pub fn draw_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     lines
 }
 
+const TABLE_HELP: &str = "\
+Physical events (squares as `c4`, tray slots as `reserve/1/3`, `staging/1/2`, `withdrawn/2/1`):
+  lift c4 [..]    lift pieces          place c5 [..]   put pieces down
+  move c4 c5      lift, then place     attack c4 c5    lift yours, then the enemy
+  select c4       lift and put back    fire c4 c7      select the gun, lift the target
+  ok | back | die press a button       pick TEXT       Die until the menu shows TEXT, OK
+  group c1 d1     place one set-up group and press OK
+  setup           choose the game and set both sides up (a sample set-up) group by group
+  hands           do what the OLED's hand steps say
+  bot N           let random hands play N steps       wait 500   let 500 ms pass
+  power-off | power-on [torn]          cut the power, resume from the journal
+Drawing:  show table | 1 | 2 | umpire     Other: help, quit
+Expectations from scenario files work too (expect screen ..., see host/SCENARIOS.md).";
+
+/// Draws a table game's board: each square's piece as the table (or one seat) knows it, the
+/// sensed pieces included, then the occupied tray slots.
+pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
+    let Ok(table) = session.table() else {
+        return Vec::new();
+    };
+    let Some(view) = table.referee.table() else {
+        return Vec::new();
+    };
+    if eyes == Eyes::Umpire {
+        return view.umpire_eyes().lines().map(str::to_string).collect();
+    }
+    let expected = match eyes {
+        Eyes::Seat(seat) => view.seat_board(seat),
+        _ => view.expected(),
+    };
+    let layout = table.board.layout();
+    let squares: Vec<boards::geometry::grid::Cell> = layout
+        .iter()
+        .filter_map(|(_, p)| match p {
+            firmware::sensing::Place::Square(c) => Some(c),
+            firmware::sensing::Place::Tray { .. } => None,
+        })
+        .collect();
+    let cols = squares.iter().map(|c| c.col).max().map_or(0, |c| c + 1);
+    let rows = squares.iter().map(|c| c.row).max().map_or(0, |r| r + 1);
+    let token = |place: &firmware::sensing::Place| -> String {
+        let sensed = table.board.is_occupied(*place);
+        match (expected.get(place), sensed) {
+            (None, false) => "..".to_string(),
+            (None, true) => "##".to_string(),
+            (Some(desc), present) => {
+                let short: String = desc
+                    .split_whitespace()
+                    .map(|w| w.chars().next().unwrap_or('?'))
+                    .take(2)
+                    .collect();
+                if present {
+                    format!("{short:<2}")
+                } else {
+                    format!("({}", short.chars().next().unwrap_or('?'))
+                }
+            }
+        }
+    };
+    let mut lines = Vec::new();
+    for row in (0..rows).rev() {
+        let mut line = format!("{:>2} ", row + 1);
+        for col in 0..cols {
+            let place =
+                firmware::sensing::Place::Square(boards::geometry::grid::Cell::new(col, row));
+            line.push_str(&token(&place));
+            line.push(' ');
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    let letters: String = (0..cols)
+        .map(|c| format!("{}  ", char::from(b'a' + c)))
+        .collect();
+    lines.push(format!("   {}", letters.trim_end()));
+    let mut trays = Vec::new();
+    for (place, desc) in &expected {
+        if let firmware::sensing::Place::Tray { .. } = place {
+            trays.push(format!("{}: {desc}", crate::table::place_text(place)));
+        }
+    }
+    if !trays.is_empty() {
+        lines.push(format!("Trays: {}", trays.join("; ")));
+    }
+    lines
+}
+
 /// Draws the OLED: its lines in a box.
 pub fn draw_oled(session: &mut Session) -> Vec<String> {
     let Ok(table) = session.table() else {
@@ -103,17 +189,36 @@ pub fn run(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let mut session = Session::new();
     let game = match variant {
         Variant::Classic => "game classic",
         Variant::Duel => "game duel",
     };
-    let _ = session.run_line(game);
+    run_game(game, &variant.to_string(), seed, input, out)
+}
+
+/// Runs the interactive simulator for the game a scenario's `game` line names (`game
+/// stratego-waterloo basic`, `game piecepack`) over `input` until it ends or `quit`.
+///
+/// # Errors
+/// Reading or writing failed.
+pub fn run_game(
+    game_line: &str,
+    title: &str,
+    seed: u64,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut session = Session::new();
+    if let Err(e) = session.run_line(game_line) {
+        writeln!(out, "! {e}")?;
+        return Ok(());
+    }
     let _ = session.run_line(&format!("seed {seed}"));
+    let is_table = !(game_line.ends_with("classic") || game_line.ends_with("duel"));
     let mut eyes = Eyes::Table;
     writeln!(
         out,
-        "Umpire simulator: {variant}. Type `help` for the commands, `setup` to place both \
+        "Umpire simulator: {title}. Type `help` for the commands, `setup` to place both \
          armies."
     )?;
     for line in draw_oled(&mut session) {
@@ -126,13 +231,13 @@ pub fn run(
             [] => continue,
             ["quit"] | ["exit"] => break,
             ["help"] => {
-                writeln!(out, "{HELP}")?;
+                writeln!(out, "{}", if is_table { TABLE_HELP } else { HELP })?;
                 continue;
             }
             ["show", who] => {
                 eyes = match *who {
-                    "red" => Eyes::Seat(RED),
-                    "blue" => Eyes::Seat(BLUE),
+                    "red" | "1" => Eyes::Seat(RED),
+                    "blue" | "2" => Eyes::Seat(BLUE),
                     "umpire" => Eyes::Umpire,
                     _ => Eyes::Table,
                 };
@@ -154,9 +259,23 @@ pub fn run(
         }
         let label = match eyes {
             Eyes::Table => "the table's view".to_string(),
+            Eyes::Seat(seat) if is_table => format!("seat {}'s view", seat.index() + 1),
             Eyes::Seat(seat) => format!("{}'s view", seat_name(seat)),
             Eyes::Umpire => "the umpire's eyes".to_string(),
         };
+        if is_table {
+            writeln!(
+                out,
+                "Board ({label}; ## = a piece the umpire does not expect, (x = expected but lifted):"
+            )?;
+            for l in draw_table_board(&mut session, eyes) {
+                writeln!(out, "  {l}")?;
+            }
+            for l in draw_oled(&mut session) {
+                writeln!(out, "{l}")?;
+            }
+            continue;
+        }
         writeln!(
             out,
             "Board ({label}; ## = a piece the umpire does not expect, (r = expected but lifted):"

@@ -10,6 +10,9 @@ use firmware::referee::{Decision, Record, RefereeConfig};
 use firmware::sensing::{Button, Place};
 
 use crate::sim::{square_place, SimTable};
+use crate::table::{self, TableGameEntry};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 
 /// A scenario that could not be read or whose expectation failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,6 +165,10 @@ pub struct Session {
     seed: u64,
     mismatch_after: u32,
     rows: [Vec<String>; 2],
+    /// A table game (Waterloo, Piecepack) instead of Stratego.
+    table_game: Option<TableGameEntry>,
+    /// The random hands of `bot` and the sample set-up of `setup`, from the seed.
+    rng: Option<Pcg64Mcg>,
     table: Option<SimTable>,
     last: Vec<Decision>,
     passed: Passed,
@@ -188,6 +195,8 @@ impl Session {
             seed: 1,
             mismatch_after: RefereeConfig::default().mismatch_after_ms,
             rows: [Vec::new(), Vec::new()],
+            table_game: None,
+            rng: None,
             table: None,
             last: Vec::new(),
             passed: Passed {
@@ -237,15 +246,135 @@ impl Session {
                 isf_rules: self.isf,
                 ..RefereeConfig::default()
             };
-            let table = SimTable::new(config, self.seed, false)
-                .map_err(|p| format!("the simulated board: {p}"))?;
+            let table = match &self.table_game {
+                Some(entry) => SimTable::with_layout(config, self.seed, entry.layout()?),
+                None => SimTable::new(config, self.seed, false),
+            }
+            .map_err(|p| format!("the simulated board: {p}"))?;
             self.table = Some(table);
         }
         self.table.as_mut().ok_or_else(|| "no table".to_string())
     }
 
+    fn rng(&mut self) -> &mut Pcg64Mcg {
+        let seed = self.seed;
+        self.rng
+            .get_or_insert_with(|| Pcg64Mcg::seed_from_u64(seed))
+    }
+
+    /// The table game's lines; `None` when the command is not one of them.
+    fn act_table(&mut self, cmd: &str, args: &[&str]) -> Result<Option<Vec<Decision>>, String> {
+        let places = || -> Result<Vec<Place>, String> {
+            args.iter().map(|a| table::parse_place(a)).collect()
+        };
+        let hand = |e: crate::sim::HandError| e.to_string();
+        let mut out = Vec::new();
+        let mut collect = |t: &mut SimTable| {
+            for told in t.take_told() {
+                if let crate::sim::Told::Decision(d) = told {
+                    out.push(d);
+                }
+            }
+        };
+        match cmd {
+            "choose" => {
+                let entry = self.table_game.clone().ok_or("no table game")?;
+                let t = self.table()?;
+                t.take_told();
+                table::choose_game(t, &entry)?;
+                collect(t);
+            }
+            "setup" => {
+                let entry = self.table_game.clone().ok_or("no table game")?;
+                let mut rng = self.rng().clone();
+                let t = self.table()?;
+                t.take_told();
+                table::choose_game(t, &entry)?;
+                table::set_up(t, &mut rng)?;
+                collect(t);
+                self.rng = Some(rng);
+            }
+            "group" => {
+                let p = places()?;
+                let t = self.table()?;
+                t.take_told();
+                table::place_group(t, &p)?;
+                collect(t);
+            }
+            "select" | "fire" => {
+                let p = places()?;
+                let t = self.table()?;
+                let (first, rest) = p.split_first().ok_or("`select` needs a place")?;
+                if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
+                    return Err(format!(
+                        "`{cmd}` takes {} place(s)",
+                        if cmd == "select" { 1 } else { 2 }
+                    ));
+                }
+                out.extend(t.lift(*first).map_err(hand)?);
+                out.extend(t.place(*first, None).map_err(hand)?);
+                for place in rest {
+                    out.extend(t.lift(*place).map_err(hand)?);
+                }
+            }
+            "pick" => {
+                let text = args.join(" ");
+                let t = self.table()?;
+                t.take_told();
+                table::choose_entry(t, &text)?;
+                collect(t);
+            }
+            "hands" => {
+                let t = self.table()?;
+                t.take_told();
+                table::follow_hands(t)?;
+                collect(t);
+            }
+            "bot" => {
+                let steps: u32 = match args {
+                    [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                    _ => return Err("`bot` takes a number of steps".into()),
+                };
+                let mut rng = self.rng().clone();
+                let t = self.table()?;
+                t.take_told();
+                for _ in 0..steps {
+                    if table::bot_step(t, &mut rng)?.is_none() {
+                        break;
+                    }
+                }
+                collect(t);
+                self.rng = Some(rng);
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(out))
+    }
+
     fn act(&mut self, words: &[&str]) -> Result<(), String> {
         let (cmd, args) = words.split_first().ok_or("empty line")?;
+        if *cmd == "game" && !matches!(args, ["classic"] | ["duel"]) {
+            let (game, variant) = match args {
+                [g] => (*g, None),
+                [g, v] => (*g, Some(*v)),
+                _ => return Err("`game` takes a game and a variant".into()),
+            };
+            if self.table.is_some() {
+                return Err("`game` must come before the first physical event".into());
+            }
+            self.table_game = Some(table::find_game(game, variant)?);
+            return Ok(());
+        }
+        if self.table_game.is_some() {
+            if let Some(out) = self.act_table(cmd, args)? {
+                self.passed.steps += 1;
+                self.last = out;
+                return Ok(());
+            }
+            if let "lift" | "place" | "nudge" | "move" | "attack" | "slide" = *cmd {
+                return self.act_places(cmd, args);
+            }
+        }
         let squares =
             || -> Result<Vec<Square>, String> { args.iter().map(|a| parse_square(a)).collect() };
         let hand = |e: crate::sim::HandError| e.to_string();
@@ -419,6 +548,120 @@ impl Session {
         Ok(())
     }
 
+    /// `lift`, `place`, `nudge`, `move`, `attack` and `slide` with any place (squares and tray
+    /// slots), for table games.
+    fn act_places(&mut self, cmd: &str, args: &[&str]) -> Result<(), String> {
+        let places: Vec<Place> = args
+            .iter()
+            .map(|a| table::parse_place(a))
+            .collect::<Result<_, _>>()?;
+        let hand = |e: crate::sim::HandError| e.to_string();
+        let t = self.table()?;
+        let mut out = Vec::new();
+        match cmd {
+            "lift" => {
+                for p in &places {
+                    out.extend(t.lift(*p).map_err(hand)?);
+                }
+            }
+            "place" => {
+                let many: Vec<_> = places.iter().map(|p| (*p, None)).collect();
+                out.extend(t.place_many(&many).map_err(hand)?);
+            }
+            "nudge" => {
+                for p in &places {
+                    out.extend(t.nudge(*p).map_err(hand)?);
+                }
+            }
+            "move" | "attack" => {
+                let [a, b] = places.as_slice() else {
+                    return Err(format!("`{cmd}` takes 2 places"));
+                };
+                out.extend(t.lift(*a).map_err(hand)?);
+                if cmd == "move" {
+                    out.extend(t.place(*b, None).map_err(hand)?);
+                } else {
+                    out.extend(t.lift(*b).map_err(hand)?);
+                }
+            }
+            _ => {
+                if places.len() < 2 {
+                    return Err("`slide` takes the path: from, the places passed, to".into());
+                }
+                out.extend(t.slide(&places).map_err(hand)?);
+            }
+        }
+        self.passed.steps += 1;
+        self.last = out;
+        Ok(())
+    }
+
+    /// The table game's expectations; `None` when `what` is not one of them.
+    fn expect_table(
+        &mut self,
+        what: &str,
+        args: &[&str],
+        arg_text: &str,
+    ) -> Result<Option<()>, String> {
+        let t = self.table()?;
+        let v = table::view(t)?;
+        match what {
+            "winner" => {
+                let got = v
+                    .result()
+                    .map_or("none".to_string(), |(r, why)| format!("{r}: {why}"));
+                let want = if arg_text.is_empty() {
+                    "none"
+                } else {
+                    arg_text
+                };
+                let ok = if want == "none" {
+                    got == "none"
+                } else {
+                    got.to_lowercase().contains(&want.to_lowercase())
+                };
+                if !ok {
+                    return Err(format!("the result is {got}"));
+                }
+            }
+            "actions" => {
+                let want: u32 = arg_text
+                    .parse()
+                    .map_err(|_| format!("`{arg_text}` is not a number"))?;
+                let got = v.actions().ok_or("no game is in play")?;
+                if got != want {
+                    return Err(format!("{got} actions are played"));
+                }
+            }
+            "board" => {
+                let (place, desc) = args.split_first().ok_or("`expect board PLACE TEXT`")?;
+                let place = table::parse_place(place)?;
+                let want = desc.join(" ");
+                let expected = v.expected();
+                let got = expected
+                    .get(&place)
+                    .cloned()
+                    .unwrap_or_else(|| "empty".to_string());
+                let ok = if want == "empty" {
+                    got == "empty"
+                } else {
+                    got.to_lowercase().contains(&want.to_lowercase())
+                };
+                if !ok {
+                    return Err(format!("{} holds {got}", table::place_text(&place)));
+                }
+            }
+            "menu" => {
+                let (entries, _) = v.menu().ok_or("no menu is open")?;
+                if !entries.iter().any(|e| e.contains(arg_text)) {
+                    return Err(format!("the menu offers: {}", entries.join("; ")));
+                }
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(()))
+    }
+
     fn expect(&mut self, words: &[&str], rest: &str) -> Result<(), String> {
         self.passed.expectations += 1;
         let (what, args) = words
@@ -429,6 +672,9 @@ impl Session {
             .strip_prefix(what)
             .unwrap_or_default()
             .trim();
+        if self.table_game.is_some() && self.expect_table(what, args, arg_text)?.is_some() {
+            return Ok(());
+        }
         let table = self.table()?;
         let screen = table.screen_text();
         match *what {

@@ -84,10 +84,14 @@ impl SimBoard {
     /// # Errors
     /// The layout's problems (none for the built-in grid).
     pub fn stratego(nfc: bool) -> Result<SimBoard, Problems<LayoutProblem>> {
-        let mut setup = LayoutSetup::grid(10, 10);
-        if nfc {
-            setup = setup.with_tag_readers_everywhere();
-        }
+        SimBoard::with_layout(stratego_layout(nfc))
+    }
+
+    /// A board sensing the places of `setup` (a game's grid and trays).
+    ///
+    /// # Errors
+    /// The layout's problems.
+    pub fn with_layout(setup: LayoutSetup) -> Result<SimBoard, Problems<LayoutProblem>> {
         let layout = SensorLayout::new(setup)?;
         Ok(SimBoard {
             sensing: Sensing::new(layout, SensingConfig::default()),
@@ -216,6 +220,16 @@ impl SimBoard {
     }
 }
 
+/// The 10x10 Stratego grid, with NFC readers under every square when `nfc`.
+pub fn stratego_layout(nfc: bool) -> LayoutSetup {
+    let setup = LayoutSetup::grid(10, 10);
+    if nfc {
+        setup.with_tag_readers_everywhere()
+    } else {
+        setup
+    }
+}
+
 /// One line the table produced: a screen the OLED showed, or a decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Told {
@@ -236,7 +250,7 @@ pub struct SimTable {
     told: Vec<Told>,
     config: RefereeConfig,
     seed: u64,
-    nfc: bool,
+    layout: LayoutSetup,
     /// False between [`SimTable::power_off`] and [`SimTable::power_on`].
     powered: bool,
 }
@@ -251,18 +265,31 @@ impl SimTable {
         seed: u64,
         nfc: bool,
     ) -> Result<SimTable, Problems<LayoutProblem>> {
+        SimTable::with_layout(config, seed, stratego_layout(nfc))
+    }
+
+    /// A table whose board senses the places of `layout` (see
+    /// [`firmware::referee::games::layout`] for a table game's).
+    ///
+    /// # Errors
+    /// The layout's problems.
+    pub fn with_layout(
+        config: RefereeConfig,
+        seed: u64,
+        layout: LayoutSetup,
+    ) -> Result<SimTable, Problems<LayoutProblem>> {
         let referee = Referee::new(config.clone(), SeededChance::new(seed), || {
             Ok(MemStore::new())
         });
         let last_screen = referee.screen().clone();
         Ok(SimTable {
-            board: SimBoard::stratego(nfc)?,
+            board: SimBoard::with_layout(layout.clone())?,
             told: vec![Told::Screen(last_screen.clone())],
             referee,
             last_screen,
             config,
             seed,
-            nfc,
+            layout,
             powered: true,
         })
     }
@@ -286,7 +313,7 @@ impl SimTable {
             .map(|j| j.store().as_bytes().to_vec())
             .unwrap_or_default();
         bytes.extend_from_slice(torn);
-        let mut board = SimBoard::stratego(self.nfc).map_err(|p| {
+        let mut board = SimBoard::with_layout(self.layout.clone()).map_err(|p| {
             ResumeError::Rebuild(firmware::referee::RebuildError::Setup(p.to_string()))
         })?;
         // The board boots: everything standing is reported once it has held for the window.

@@ -179,6 +179,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// Changes whenever a new side's turn begins (restarts the turn clock).
     fn turn_key(&self) -> u32;
 
+    /// The board as `seat` sees it: its own pieces named, the enemy's as [`TableGame::board`]
+    /// names them. Default: the public board.
+    fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
+        let _ = seat;
+        self.board()
+    }
+
     /// A place as the game's players name it (hand steps, differences). Default: the sensing
     /// name ("c4", "Allied reserve slot 2").
     fn place_name(place: &Place) -> String {
@@ -214,6 +221,8 @@ pub trait TableView {
     ) -> Option<Vec<Vec<Place>>>;
     /// The expected board: each occupied place and what the table may be told about it.
     fn expected(&self) -> BTreeMap<Place, String>;
+    /// The board as `seat` sees it (its own pieces named).
+    fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String>;
     /// Who acts now, once in play.
     fn to_act(&self) -> Option<Actor>;
     /// The result once over: (who won or "Draw", why).

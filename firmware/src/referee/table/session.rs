@@ -1169,6 +1169,10 @@ impl<T: TableGame> TableView for Session<T> {
         self.game().map(TableGame::board).unwrap_or_default()
     }
 
+    fn seat_board(&self, seat: Seat) -> std::collections::BTreeMap<Place, String> {
+        self.game().map(|g| g.seat_board(seat)).unwrap_or_default()
+    }
+
     fn to_act(&self) -> Option<Actor> {
         self.game().map(TableGame::to_act)
     }

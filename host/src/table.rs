@@ -1,0 +1,535 @@
+//! Table games (Stratego: Waterloo, Piecepack at Waterloo) on the simulated table: choosing one
+//! from the OLED's menus, setting it up group by group, and hands that play whole games from
+//! physical events only — lifts, placements, buttons — guided by what the referee's
+//! [`TableView`] says is legal, exactly as players reading the rules would.
+
+use std::collections::BTreeSet;
+
+use boards::geometry::grid::Cell;
+use boards::{Actor, Seat};
+use firmware::referee::games;
+use firmware::referee::table::{Gesture, TableView};
+use firmware::referee::GameKind;
+use firmware::sensing::{Button, LayoutSetup, Place, TrayKind};
+use firmware::ui::Screen;
+use rand::Rng;
+
+use crate::sim::{SimTable, GESTURE_MS};
+
+/// A table game found on the menu: where it is and what it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableGameEntry {
+    /// The game's name on the menu.
+    pub name: String,
+    /// The variant's label on the game's own menu.
+    pub variant: String,
+    /// The journal header's game.
+    pub kind: GameKind,
+}
+
+impl TableGameEntry {
+    /// The sensed places the game needs.
+    ///
+    /// # Errors
+    /// The build has no layout for the game.
+    pub fn layout(&self) -> Result<LayoutSetup, String> {
+        games::layout(self.kind).ok_or_else(|| format!("{} has no board layout", self.name))
+    }
+}
+
+/// Words as a scenario writes them: lower case, runs of anything else one `-`
+/// ("Stratego: Waterloo" is `stratego-waterloo`).
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// The table game whose name's slug contains `game` (exactly one must), in the variant whose
+/// label's slug contains `variant` (the first variant when `None`).
+///
+/// # Errors
+/// No game or several match, or no variant does; the message lists what there is.
+pub fn find_game(game: &str, variant: Option<&str>) -> Result<TableGameEntry, String> {
+    let menu = games::menu();
+    let want = slug(game);
+    let found: Vec<_> = menu
+        .iter()
+        .filter(|(name, _)| slug(name) == want || slug(name).contains(&want))
+        .collect();
+    let names = || {
+        menu.iter()
+            .map(|(n, _)| slug(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (name, variants) = match found.as_slice() {
+        [one] => *one,
+        [] => return Err(format!("no table game is called `{game}`: {}", names())),
+        _ => return Err(format!("`{game}` names several games: {}", names())),
+    };
+    let entry = match variant {
+        None => variants.first(),
+        Some(v) => {
+            let v = slug(v);
+            variants
+                .iter()
+                .find(|(label, _)| slug(label) == v)
+                .or_else(|| variants.iter().find(|(label, _)| slug(label).contains(&v)))
+        }
+    };
+    let Some((label, kind)) = entry else {
+        return Err(format!(
+            "{name} has no variant `{}`: {}",
+            variant.unwrap_or_default(),
+            variants
+                .iter()
+                .map(|(l, _)| slug(l))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    };
+    Ok(TableGameEntry {
+        name: name.to_string(),
+        variant: label.clone(),
+        kind: *kind,
+    })
+}
+
+/// A place as a scenario writes it: a square `c4` (column letter, row number from 1), or a tray
+/// slot `KIND/SEAT/SLOT` with KIND `reserve`, `staging`, `withdrawn` or `eliminated`, SEAT 1 or
+/// 2 and SLOT from 1 (`reserve/2/3`).
+///
+/// # Errors
+/// What is wrong with the text.
+pub fn parse_place(text: &str) -> Result<Place, String> {
+    if let Some(cell) = Cell::parse(text) {
+        return Ok(Place::Square(cell));
+    }
+    let parts: Vec<&str> = text.split('/').collect();
+    let [kind, seat, slot] = parts.as_slice() else {
+        return Err(format!(
+            "`{text}` is not a place: write a square (c4) or a tray slot (reserve/1/3)"
+        ));
+    };
+    let tray = match *kind {
+        "reserve" => TrayKind::Reserve,
+        "staging" => TrayKind::PrussianStaging,
+        "withdrawn" => TrayKind::Withdrawn,
+        "eliminated" => TrayKind::Eliminated,
+        other => {
+            return Err(format!(
+                "`{other}` is not a tray: reserve, staging, withdrawn or eliminated"
+            ))
+        }
+    };
+    let seat = match *seat {
+        "1" => Seat::FIRST,
+        "2" => Seat::SECOND,
+        other => return Err(format!("`{other}` is not a seat: 1 or 2")),
+    };
+    let slot: u8 = slot
+        .parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("`{slot}` is not a slot number from 1"))?;
+    Ok(Place::Tray {
+        tray,
+        seat,
+        slot: slot - 1,
+    })
+}
+
+/// A place as a scenario writes it (the inverse of [`parse_place`]).
+pub fn place_text(place: &Place) -> String {
+    match place {
+        Place::Square(cell) => cell.to_string(),
+        Place::Tray { tray, seat, slot } => {
+            let kind = match tray {
+                TrayKind::Reserve => "reserve",
+                TrayKind::PrussianStaging => "staging",
+                TrayKind::Withdrawn => "withdrawn",
+                TrayKind::Eliminated => "eliminated",
+            };
+            format!("{kind}/{}/{}", seat.index() + 1, u16::from(*slot) + 1)
+        }
+    }
+}
+
+/// Presses Die until the OLED's menu highlights the entry containing `text`, then OK.
+///
+/// # Errors
+/// No menu is shown, or no entry contains `text`.
+pub fn choose_entry(table: &mut SimTable, text: &str) -> Result<(), String> {
+    for _ in 0..64 {
+        let Screen::Choice {
+            entries, selected, ..
+        } = table.referee.screen().clone()
+        else {
+            return Err(format!(
+                "no menu is shown to choose `{text}` from; the screen shows: {}",
+                table.screen_text()
+            ));
+        };
+        if !entries.iter().any(|e| e.contains(text)) {
+            return Err(format!(
+                "the menu has no entry `{text}`: {}",
+                entries.join("; ")
+            ));
+        }
+        if entries.get(selected).is_some_and(|e| e.contains(text)) {
+            table.press(Button::Ok);
+            return Ok(());
+        }
+        table.press(Button::Die);
+    }
+    Err(format!("the menu never highlighted `{text}`"))
+}
+
+/// Chooses `entry` from the game menus with the buttons, as a player would.
+///
+/// # Errors
+/// The menus do not offer it.
+pub fn choose_game(table: &mut SimTable, entry: &TableGameEntry) -> Result<(), String> {
+    choose_entry(table, &entry.name)?;
+    choose_entry(table, &entry.variant)
+}
+
+/// The table game's view, or an error naming what the OLED shows instead.
+///
+/// # Errors
+/// No table game is in progress.
+pub fn view(table: &SimTable) -> Result<&dyn TableView, String> {
+    table.referee.table().ok_or_else(|| {
+        format!(
+            "no table game is in progress; the screen shows: {}",
+            table.screen_text()
+        )
+    })
+}
+
+/// Puts a piece on each of `places` as one group (a piece going onto an occupied place: the
+/// piece there is lifted and both put back, as on a stack), then presses OK.
+///
+/// # Errors
+/// A hand could not act.
+pub fn place_group(table: &mut SimTable, places: &[Place]) -> Result<(), String> {
+    let hand = |e: crate::sim::HandError| e.to_string();
+    let mut fresh = Vec::new();
+    for place in places {
+        if table.board.is_occupied(*place) {
+            table.lift(*place).map_err(hand)?;
+            table.place(*place, None).map_err(hand)?;
+        } else {
+            fresh.push((*place, None));
+        }
+    }
+    table.place_many(&fresh).map_err(hand)?;
+    table.press(Button::Ok);
+    Ok(())
+}
+
+/// Sets up both sides group by group from the game's sample set-up drawn with `rng`.
+///
+/// # Errors
+/// The game has no sample set-up, a hand could not act, or the referee did not start play.
+pub fn set_up(table: &mut SimTable, rng: &mut impl Rng) -> Result<(), String> {
+    for _ in 0..2 {
+        let (seat, _) = view(table)?
+            .setup_step()
+            .ok_or("the set-up is already finished")?;
+        let groups = view(table)?
+            .sample_groups(seat, &mut |n| rng.random_range(0..n.max(1)))
+            .ok_or("this game has no sample set-up")?;
+        for places in groups {
+            place_group(table, &places)?;
+        }
+    }
+    if !view(table)?.in_play() {
+        return Err(format!(
+            "the referee did not start the game after the set-up; it shows: {}",
+            table.screen_text()
+        ));
+    }
+    Ok(())
+}
+
+/// Makes the physical board what the referee expects (the hands following the OLED's steps).
+///
+/// # Errors
+/// A hand could not act.
+pub fn follow_hands(table: &mut SimTable) -> Result<(), String> {
+    let expected: BTreeSet<Place> = view(table)?.expected().into_keys().collect();
+    let sensed: BTreeSet<Place> = table.board.occupied_places().into_iter().collect();
+    let hand = |e: crate::sim::HandError| e.to_string();
+    for place in sensed.difference(&expected) {
+        table.lift(*place).map_err(hand)?;
+    }
+    for place in expected.difference(&sensed) {
+        table.place(*place, None).map_err(hand)?;
+    }
+    Ok(())
+}
+
+/// Makes `gesture` with the hands: the selected piece lifted and put back, the pieces lifted,
+/// then the pieces placed.
+///
+/// # Errors
+/// A hand could not act.
+pub fn perform(table: &mut SimTable, gesture: &Gesture) -> Result<(), String> {
+    let hand = |e: crate::sim::HandError| e.to_string();
+    if let Some(place) = gesture.selected {
+        table.lift(place).map_err(hand)?;
+        table.place(place, None).map_err(hand)?;
+    }
+    for place in &gesture.lifted {
+        table.lift(*place).map_err(hand)?;
+    }
+    for place in &gesture.placed {
+        table.place(*place, None).map_err(hand)?;
+    }
+    table.wait(GESTURE_MS);
+    Ok(())
+}
+
+/// One thing the bot's hands did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Did {
+    /// A gesture, meaning the labelled action.
+    Gesture(String),
+    /// A menu choice.
+    Chose(String),
+    /// The Die button for a die the rules call for.
+    Rolled,
+    /// The hands followed the OLED's steps.
+    Hands,
+}
+
+/// Plays one step of the game with random legal choices: follows pending hand steps, rolls a
+/// due die, or makes a random legal action (attacks and fire preferred over moves, moves over
+/// button actions). Returns `None` once the game is over.
+///
+/// # Errors
+/// The referee did not take what the rules call legal, or a hand could not act.
+pub fn bot_step(table: &mut SimTable, rng: &mut impl Rng) -> Result<Option<Did>, String> {
+    let v = view(table)?;
+    let sensed: BTreeSet<Place> = table.board.occupied_places().into_iter().collect();
+    let expected: BTreeSet<Place> = v.expected().into_keys().collect();
+    if sensed != expected {
+        follow_hands(table)?;
+        return Ok(Some(Did::Hands));
+    }
+    if v.result().is_some() {
+        return Ok(None);
+    }
+    if v.menu().is_some() {
+        // A menu left open: close it.
+        table.press(Button::Back);
+        return Ok(Some(Did::Hands));
+    }
+    let before = v.actions().unwrap_or(0);
+    if v.to_act() == Some(Actor::Chance) {
+        if v.die_button() {
+            table.press(Button::Die);
+        } else {
+            table.wait(GESTURE_MS);
+        }
+        let after = view(table)?.actions().unwrap_or(0);
+        if after == before {
+            return Err(format!(
+                "the referee rolled nothing for the pending chance; it shows: {}",
+                table.screen_text()
+            ));
+        }
+        return Ok(Some(Did::Rolled));
+    }
+    let gestures = v.gestures();
+    let choices = v.choices();
+    let weight = |g: &Gesture| {
+        if g.selected.is_some() || g.lifted.len() == 2 {
+            12
+        } else {
+            3
+        }
+    };
+    let total: u32 = gestures.iter().map(|(g, _)| weight(g)).sum::<u32>()
+        + u32::try_from(choices.len()).unwrap_or(u32::MAX);
+    if total == 0 {
+        return Err(format!(
+            "the side to act has no legal action and the game is not over; the screen shows: {}",
+            table.screen_text()
+        ));
+    }
+    let mut pick = rng.random_range(0..total);
+    let mut chosen = None;
+    for (g, label) in &gestures {
+        let w = weight(g);
+        if pick < w {
+            chosen = Some((Some(g.clone()), label.clone()));
+            break;
+        }
+        pick -= w;
+    }
+    let (gesture, label) = match chosen {
+        Some(c) => c,
+        None => {
+            let i = usize::try_from(pick).unwrap_or(0).min(choices.len() - 1);
+            (None, choices[i].clone())
+        }
+    };
+    let did = match gesture {
+        Some(g) => {
+            perform(table, &g)?;
+            if view(table)?.menu().is_some() {
+                choose_entry(table, &label)?;
+            }
+            Did::Gesture(label)
+        }
+        None => {
+            table.press(Button::Ok);
+            choose_entry(table, &label)?;
+            Did::Chose(label)
+        }
+    };
+    let after = view(table)?.actions().unwrap_or(0);
+    if after == before {
+        return Err(format!(
+            "the referee did not take `{}`; it shows: {}",
+            match &did {
+                Did::Gesture(l) | Did::Chose(l) => l.as_str(),
+                _ => "",
+            },
+            table.screen_text()
+        ));
+    }
+    Ok(Some(did))
+}
+
+/// How a table-game demo went.
+#[derive(Debug)]
+pub struct TablePlayed {
+    /// Actions played (chance outcomes included).
+    pub actions: u32,
+    /// The result, when the game ended: (who won or "Draw", why).
+    pub result: Option<(String, String)>,
+    /// The referee's journal (the bytes of its file).
+    pub journal: Vec<u8>,
+    /// OLED frames written.
+    pub frames: u32,
+}
+
+/// A whole seeded game of `entry` between two random bots on the simulated table, told action by
+/// action with every OLED screen (`OLED|` lines; with `frames`, PNGs too). Stops after
+/// `max_actions` actions if the game has not ended.
+///
+/// # Errors
+/// The table and the referee disagreed (a bug), or writing failed.
+pub fn demo(
+    entry: &TableGameEntry,
+    seed: u64,
+    max_actions: u32,
+    quiet: bool,
+    frames: Option<&std::path::Path>,
+    out: &mut impl std::io::Write,
+) -> Result<TablePlayed, String> {
+    use rand::SeedableRng;
+    let io = |e: std::io::Error| format!("cannot write the report: {e}");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let mut table = SimTable::with_layout(
+        firmware::referee::RefereeConfig::default(),
+        seed,
+        entry.layout()?,
+    )
+    .map_err(|p| format!("the simulated board's layout: {p}"))?;
+    let mut oled = crate::demo::Oled {
+        print: !quiet,
+        frames,
+        written: 0,
+    };
+    writeln!(
+        out,
+        "{}: {} — seed {seed}, two random bots, physical events only",
+        entry.name, entry.variant
+    )
+    .map_err(io)?;
+    choose_game(&mut table, entry)?;
+    set_up(&mut table, &mut rng)?;
+    crate::demo::tell(&mut table, &mut oled, out).map_err(io)?;
+    let mut steps = 0u32;
+    loop {
+        let actions = view(&table)?.actions().unwrap_or(0);
+        if actions >= max_actions || steps > max_actions.saturating_mul(4) {
+            break;
+        }
+        steps += 1;
+        let did = bot_step(&mut table, &mut rng)?;
+        let told = table.take_told();
+        for t in &told {
+            match t {
+                crate::sim::Told::Decision(firmware::referee::Decision::Acted {
+                    actor,
+                    action,
+                }) => {
+                    let who = match actor {
+                        Actor::Seat(s) => format!("seat {}", s.index() + 1),
+                        Actor::Chance => "chance".to_string(),
+                        Actor::Nobody => "nobody".to_string(),
+                    };
+                    if !quiet {
+                        writeln!(out, "{who:>8}: {action}").map_err(io)?;
+                    }
+                }
+                crate::sim::Told::Decision(firmware::referee::Decision::Ended {
+                    result,
+                    reason,
+                }) => {
+                    writeln!(out, "Game over: {result} ({reason})").map_err(io)?;
+                }
+                crate::sim::Told::Screen(screen) => {
+                    if !quiet {
+                        writeln!(
+                            out,
+                            "        OLED| {}",
+                            firmware::referee::screen_text(screen)
+                        )
+                        .map_err(io)?;
+                    }
+                    if let Some(dir) = frames {
+                        oled.written += 1;
+                        let path = dir.join(format!("{:05}.png", oled.written));
+                        crate::frames::write_png(&firmware::screens::render(screen), &path)
+                            .map_err(io)?;
+                    }
+                }
+                crate::sim::Told::Decision(_) => {}
+            }
+        }
+        if did.is_none() {
+            break;
+        }
+    }
+    let v = view(&table)?;
+    let result = v.result();
+    let actions = v.actions().unwrap_or(0);
+    match &result {
+        Some((r, why)) => writeln!(out, "Result: {r} ({why}) after {actions} actions"),
+        None => writeln!(out, "Stopped after {actions} actions without a result"),
+    }
+    .map_err(io)?;
+    Ok(TablePlayed {
+        actions,
+        result,
+        journal: table
+            .referee
+            .journal()
+            .map(|j| j.store().as_bytes().to_vec())
+            .unwrap_or_default(),
+        frames: oled.written,
+    })
+}
