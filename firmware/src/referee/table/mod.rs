@@ -32,6 +32,8 @@
 //! players are told.
 
 pub(crate) mod session;
+#[cfg(test)]
+mod tests;
 
 pub use session::{rebuild_table, Session, TableRebuilt};
 

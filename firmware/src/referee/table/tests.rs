@@ -1,0 +1,690 @@
+//! The generic session over a toy game small enough to follow by hand: every path of the machine
+//! (group set-up with reserves and a stack, slides, lifts of two, select-then-lift, a gesture
+//! that means two actions, refusals, a die rolled with the button and a secret draw, hand steps,
+//! takebacks by the board and by Back, mismatch after the settle time, the end, the journal).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use boards::geometry::grid::Cell;
+use boards::{Actor, BySeat, Seat};
+use serde::{Deserialize, Serialize};
+
+use super::session::{AnySession, Ctx};
+use super::*;
+use crate::referee::chance::SeededChance;
+use crate::referee::machine::Decision;
+use crate::referee::record::Record;
+use crate::sensing::{Button, Millis, TrayKind};
+
+/// Skirmish on a 4x4 board: each side has soldiers on its home row (row 1 for the first seat,
+/// row 4 for the second) or in its reserve tray. Soldiers step one square orthogonally, enter
+/// from the reserve onto the home row, fire at an enemy exactly two squares ahead in a line
+/// over an empty square (it leaves), or attack a neighbour boldly or carefully (the same hands;
+/// the battle die then decides: odd, the attacker wins and takes the square; even, the attacker
+/// leaves). Who begins is drawn in secret. A side with no soldier left loses.
+#[derive(Clone, Debug, PartialEq)]
+struct Skirmish {
+    board: BTreeMap<Cell, Seat>,
+    reserve: BySeat<Vec<u8>>,
+    to_act: Actor,
+    /// The attack waiting for its die.
+    battle: Option<(Cell, Cell)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Act {
+    Begin(u8),
+    Step(Cell, Cell),
+    Enter(u8, Cell),
+    Fire(Cell, Cell),
+    Attack(Cell, Cell, bool),
+    Die(u8),
+    Pass,
+}
+
+fn home(seat: Seat) -> u8 {
+    if seat == Seat::FIRST {
+        0
+    } else {
+        3
+    }
+}
+
+fn slot(seat: Seat, s: u8) -> Place {
+    Place::Tray {
+        tray: TrayKind::Reserve,
+        seat,
+        slot: s,
+    }
+}
+
+fn sq(s: &str) -> Place {
+    Place::Square(Cell::parse(s).unwrap())
+}
+
+fn cell(p: &Place) -> Option<Cell> {
+    match p {
+        Place::Square(c) => Some(*c),
+        Place::Tray { .. } => None,
+    }
+}
+
+fn neighbours(c: Cell) -> Vec<Cell> {
+    let mut out = Vec::new();
+    let (col, row) = (i16::from(c.col), i16::from(c.row));
+    for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+        let (nc, nr) = (col + dc, row + dr);
+        if (0..4).contains(&nc) && (0..4).contains(&nr) {
+            out.push(Cell::new(nc as u8, nr as u8));
+        }
+    }
+    out
+}
+
+impl Skirmish {
+    fn seat(&self) -> Option<Seat> {
+        match self.to_act {
+            Actor::Seat(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn legal(&self) -> Vec<Act> {
+        let Some(me) = self.seat() else {
+            return Vec::new();
+        };
+        let mut out = vec![Act::Pass];
+        for (&c, &owner) in &self.board {
+            if owner != me {
+                continue;
+            }
+            for n in neighbours(c) {
+                match self.board.get(&n) {
+                    None => out.push(Act::Step(c, n)),
+                    Some(&o) if o != me => {
+                        out.push(Act::Attack(c, n, true));
+                        out.push(Act::Attack(c, n, false));
+                    }
+                    Some(_) => {}
+                }
+                let far = Cell::new(
+                    (2 * i16::from(n.col) - i16::from(c.col)).clamp(0, 15) as u8,
+                    (2 * i16::from(n.row) - i16::from(c.row)).clamp(0, 15) as u8,
+                );
+                if far != n
+                    && neighbours(n).contains(&far)
+                    && !self.board.contains_key(&n)
+                    && self.board.get(&far).is_some_and(|&o| o != me)
+                {
+                    out.push(Act::Fire(c, far));
+                }
+            }
+        }
+        for &s in &self.reserve[me] {
+            for col in 0..4 {
+                let c = Cell::new(col, home(me));
+                if !self.board.contains_key(&c) {
+                    out.push(Act::Enter(s, c));
+                }
+            }
+        }
+        out
+    }
+
+    fn next_turn(&mut self, me: Seat) {
+        self.to_act = Actor::Seat(me.opponent());
+    }
+}
+
+impl TableGame for Skirmish {
+    type Choice = ();
+    type Action = Act;
+    type Army = Vec<Place>;
+
+    fn title((): ()) -> String {
+        "Skirmish".into()
+    }
+    fn layout((): ()) -> LayoutSetup {
+        LayoutSetup::grid(4, 4)
+            .with_tray(TrayKind::Reserve, Seat::FIRST, 2)
+            .with_tray(TrayKind::Reserve, Seat::SECOND, 2)
+    }
+    fn setup_order((): ()) -> [Seat; 2] {
+        [Seat::FIRST, Seat::SECOND]
+    }
+    fn seat_name(seat: Seat) -> &'static str {
+        if seat == Seat::FIRST {
+            "North"
+        } else {
+            "South"
+        }
+    }
+    fn groups((): (), _seat: Seat) -> Vec<Group> {
+        vec![Group {
+            label: "3 soldiers".into(),
+            count: 3,
+            min: 2,
+        }]
+    }
+    fn army((): (), seat: Seat, filled: &[Vec<Place>]) -> Result<Vec<Place>, Vec<String>> {
+        let places = filled.concat();
+        let bad: Vec<String> = places
+            .iter()
+            .filter(|p| match p {
+                Place::Square(c) => c.row != home(seat),
+                Place::Tray { seat: s, .. } => *s != seat,
+            })
+            .map(|p| format!("{p}: not your home row or reserve: move it"))
+            .collect();
+        if bad.is_empty() {
+            Ok(places)
+        } else {
+            Err(bad)
+        }
+    }
+    fn start((): (), armies: &BySeat<Vec<Place>>) -> Result<Skirmish, Vec<String>> {
+        let mut game = Skirmish {
+            board: BTreeMap::new(),
+            reserve: BySeat::default(),
+            to_act: Actor::Chance,
+            battle: None,
+        };
+        for (seat, army) in armies.iter() {
+            for p in army {
+                match p {
+                    Place::Square(c) => {
+                        game.board.insert(*c, seat);
+                    }
+                    Place::Tray { slot, .. } => game.reserve[seat].push(*slot),
+                }
+            }
+        }
+        Ok(game)
+    }
+    fn board(&self) -> BTreeMap<Place, String> {
+        let mut out: BTreeMap<Place, String> = self
+            .board
+            .iter()
+            .map(|(c, s)| {
+                (
+                    Place::Square(*c),
+                    format!("{} soldier", Self::seat_name(*s)),
+                )
+            })
+            .collect();
+        for (seat, slots) in self.reserve.iter() {
+            for s in slots {
+                out.insert(slot(seat, *s), format!("{} soldier", Self::seat_name(seat)));
+            }
+        }
+        out
+    }
+    fn status_line(&self) -> StatusLine {
+        StatusLine {
+            turn: 1,
+            to_act: self.seat().map_or("chance", Self::seat_name).to_string(),
+            ..StatusLine::default()
+        }
+    }
+    fn to_act(&self) -> Actor {
+        if self.result().is_some() {
+            Actor::Nobody
+        } else {
+            self.to_act
+        }
+    }
+    fn result(&self) -> Option<(String, String)> {
+        for seat in [Seat::FIRST, Seat::SECOND] {
+            if !self.board.values().any(|&s| s == seat) && self.reserve[seat].is_empty() {
+                return Some((
+                    format!("{} wins", Self::seat_name(seat.opponent())),
+                    "no soldier left".into(),
+                ));
+            }
+        }
+        None
+    }
+    fn gestures(&self) -> Vec<(Gesture, Act)> {
+        let Some(me) = self.seat() else {
+            return Vec::new();
+        };
+        self.legal()
+            .into_iter()
+            .filter_map(|a| {
+                let g = match &a {
+                    Act::Step(f, t) => Gesture::slide(Place::Square(*f), Place::Square(*t)),
+                    Act::Enter(s, t) => Gesture::slide(slot(me, *s), Place::Square(*t)),
+                    Act::Fire(f, t) => {
+                        Gesture::select_then_lift(Place::Square(*f), Place::Square(*t))
+                    }
+                    Act::Attack(f, t, _) => Gesture::lift_two(Place::Square(*f), Place::Square(*t)),
+                    _ => return None,
+                };
+                Some((g.normalized(), a))
+            })
+            .collect()
+    }
+    fn choices(&self) -> Vec<(String, Act)> {
+        match self.to_act {
+            Actor::Seat(_) => vec![("End turn".into(), Act::Pass)],
+            _ => Vec::new(),
+        }
+    }
+    fn shaped(&self, g: &Gesture) -> Vec<Act> {
+        match (g.lifted.as_slice(), g.placed.as_slice()) {
+            ([a], [b]) => match (cell(a), cell(b)) {
+                (Some(a), Some(b)) => vec![Act::Step(a, b)],
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+    fn check(&self, a: &Act) -> Result<(), String> {
+        let ok = match a {
+            Act::Begin(_) | Act::Die(_) => self.to_act == Actor::Chance,
+            other => self.legal().contains(other),
+        };
+        if ok {
+            Ok(())
+        } else if let Act::Step(f, t) = a {
+            if self.board.get(f).copied() != self.seat() {
+                Err(format!("the piece on {f} is not yours"))
+            } else {
+                Err(format!("{f} to {t} is not one step to an empty square"))
+            }
+        } else {
+            Err("not now".into())
+        }
+    }
+    fn play(&mut self, a: &Act) -> Screen {
+        let me = self.seat().unwrap_or(Seat::FIRST);
+        let status = self.status_line();
+        let title = self.label(a);
+        match a {
+            Act::Begin(n) => {
+                self.to_act = Actor::Seat(Seat::new(*n % 2));
+            }
+            Act::Step(f, t) => {
+                self.board.remove(f);
+                self.board.insert(*t, me);
+                self.next_turn(me);
+            }
+            Act::Enter(s, t) => {
+                self.reserve[me].retain(|x| x != s);
+                self.board.insert(*t, me);
+                self.next_turn(me);
+            }
+            Act::Fire(_, t) => {
+                self.board.remove(t);
+                self.next_turn(me);
+            }
+            Act::Attack(f, t, _) => {
+                self.battle = Some((*f, *t));
+                self.to_act = Actor::Chance;
+            }
+            Act::Die(face) => {
+                if let Some((f, t)) = self.battle.take() {
+                    let attacker = self.board.remove(&f).unwrap_or(me);
+                    if face % 2 == 1 {
+                        self.board.insert(t, attacker);
+                    } else {
+                        self.board.insert(t, attacker.opponent());
+                    }
+                    self.to_act = Actor::Seat(attacker.opponent());
+                }
+            }
+            Act::Pass => self.next_turn(me),
+        }
+        Screen::Told {
+            status,
+            title,
+            lines: Vec::new(),
+            hands: Vec::new(),
+        }
+    }
+    fn chance(&self) -> Vec<(Act, u32)> {
+        if self.battle.is_some() {
+            (1..=6).map(|f| (Act::Die(f), 1)).collect()
+        } else {
+            vec![(Act::Begin(0), 1), (Act::Begin(1), 1)]
+        }
+    }
+    fn die_button(&self) -> bool {
+        self.battle.is_some()
+    }
+    fn label(&self, a: &Act) -> String {
+        match a {
+            Act::Begin(_) => "who begins is drawn".into(),
+            Act::Step(f, t) => format!("{f}-{t}"),
+            Act::Enter(_, t) => format!("a soldier enters on {t}"),
+            Act::Fire(f, t) => format!("{f} fires at {t}"),
+            Act::Attack(f, t, bold) => {
+                format!(
+                    "{f} attacks {t} {}",
+                    if *bold { "boldly" } else { "carefully" }
+                )
+            }
+            Act::Die(n) => format!("die {n}"),
+            Act::Pass => "end turn".into(),
+        }
+    }
+    fn prompt(&self) -> String {
+        format!("{} to act", self.seat().map_or("chance", Self::seat_name))
+    }
+    fn turn_key(&self) -> u32 {
+        0
+    }
+}
+
+/// The session with a journal in memory and a scripted board.
+struct Bench {
+    session: Session<Skirmish>,
+    sensed: BTreeSet<Place>,
+    now: u64,
+    records: Vec<Record>,
+    chance: SeededChance,
+    error: Option<String>,
+    fail_writes: bool,
+    log: Vec<Decision>,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        Bench {
+            session: Session::new(()),
+            sensed: BTreeSet::new(),
+            now: 0,
+            records: Vec::new(),
+            chance: SeededChance::new(3),
+            error: None,
+            fail_writes: false,
+            log: Vec::new(),
+        }
+    }
+
+    fn with<R>(
+        &mut self,
+        f: impl FnOnce(&mut Session<Skirmish>, &mut Ctx<'_>, &mut Vec<Decision>) -> R,
+    ) -> Vec<Decision> {
+        let records = &mut self.records;
+        let fail = self.fail_writes;
+        let mut write = |r: &Record| {
+            if fail {
+                Err("the card is full".to_string())
+            } else {
+                records.push(r.clone());
+                Ok(())
+            }
+        };
+        let mut ctx = Ctx {
+            sensed: &self.sensed,
+            now: Millis(self.now),
+            mismatch_after_ms: 3000,
+            chance: &mut self.chance,
+            write: &mut write,
+            journal_error: &mut self.error,
+        };
+        let mut out = Vec::new();
+        f(&mut self.session, &mut ctx, &mut out);
+        self.log.extend(out.iter().cloned());
+        out
+    }
+
+    fn lift(&mut self, p: Place) -> Vec<Decision> {
+        self.now += 250;
+        assert!(self.sensed.remove(&p), "nothing on {p}");
+        self.session.lifted(&p);
+        self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    fn put(&mut self, p: Place) -> Vec<Decision> {
+        self.now += 250;
+        assert!(self.sensed.insert(p), "already a piece on {p}");
+        self.session.placed(&p);
+        self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    fn press(&mut self, b: Button) -> Vec<Decision> {
+        self.now += 50;
+        self.with(|s, ctx, out| s.button(ctx, b, out))
+    }
+
+    fn wait(&mut self, ms: u64) -> Vec<Decision> {
+        self.now += ms;
+        self.with(|s, ctx, out| s.tick(ctx, out))
+    }
+
+    fn screen(&self) -> String {
+        crate::referee::screen_text(&self.session.screen(&self.sensed))
+    }
+
+    fn game(&self) -> &Skirmish {
+        self.session.game().expect("in play")
+    }
+
+    /// North: a1, b1 and reserve slot 1; South: a4, b4 stacked on... c4; whoever the draw says
+    /// begins.
+    fn set_up(&mut self) {
+        for p in [sq("a1"), sq("b1"), slot(Seat::FIRST, 0)] {
+            self.put(p);
+        }
+        self.press(Button::Ok);
+        for p in [sq("a4"), sq("c4")] {
+            self.put(p);
+        }
+        self.press(Button::Ok);
+    }
+}
+
+fn acted(out: &[Decision]) -> Vec<String> {
+    out.iter()
+        .filter_map(|d| match d {
+            Decision::Acted { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn group_set_up_counts_reserves_and_checks_the_limits() {
+    let mut b = Bench::new();
+    assert!(
+        b.screen().contains("North: place 3 soldiers"),
+        "{}",
+        b.screen()
+    );
+    b.put(sq("a1"));
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [Decision::SetupProblems(p)] if p[0].contains("1 placed")),
+        "{out:?}"
+    );
+    b.put(sq("a2"));
+    b.put(slot(Seat::FIRST, 1));
+    b.press(Button::Ok);
+    let out = b.press(Button::Ok);
+    // a2 is not the home row: every problem listed, nothing journaled.
+    assert!(
+        matches!(&out[..], [Decision::SetupProblems(p)] if p.len() == 1 && p[0].contains("a2")),
+        "{out:?}"
+    );
+    assert!(b.records.is_empty());
+    // Back undoes the group; the pieces placed again.
+    let out = b.press(Button::Back);
+    assert!(
+        matches!(&out[..], [Decision::GroupTakenBack { .. }]),
+        "{out:?}"
+    );
+    b.lift(sq("a2"));
+    b.put(sq("b1"));
+    let out = b.press(Button::Ok);
+    assert!(out.contains(&Decision::Deployed(Seat::FIRST)), "{out:?}");
+    assert_eq!(b.records.len(), 1);
+    b.put(sq("a4"));
+    b.put(sq("d4"));
+    let out = b.press(Button::Ok);
+    assert!(out.contains(&Decision::GameStarted), "{out:?}");
+    assert!(b.session.game().is_some());
+}
+
+#[test]
+fn play_through_every_path_and_rebuild_from_the_journal() {
+    let mut b = Bench::new();
+    b.set_up();
+    // The draw of who begins is secret and automatic.
+    let first = match b.game().to_act {
+        Actor::Seat(s) => s,
+        other => panic!("the draw did not run: {other:?}"),
+    };
+    assert_eq!(b.records.len(), 3, "two armies and the draw");
+    if first == Seat::SECOND {
+        b.press(Button::Ok);
+        let out = b.press(Button::Ok);
+        assert_eq!(acted(&out), ["end turn"]);
+    }
+    // A move: lift a1, put on a2.
+    let out = b.lift(sq("a1"));
+    assert!(acted(&out).is_empty());
+    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
+    let out = b.put(sq("a2"));
+    assert_eq!(acted(&out), ["a1-a2"]);
+    // South passes from the menu; Back offers to take the pass back; OK confirms.
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    let out = b.press(Button::Back);
+    assert!(
+        matches!(&out[..], [Decision::TakebackOffered { .. }]),
+        "{out:?}"
+    );
+    let out = b.press(Button::Ok);
+    assert!(matches!(out[0], Decision::TookBack { .. }), "{out:?}");
+    assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // A refused move: b1 to c2 (diagonal), with the fix.
+    b.lift(sq("b1"));
+    let out = b.put(sq("c2"));
+    assert!(
+        matches!(&out[..], [Decision::RefusedAction { reason, .. }] if reason.contains("not one step")),
+        "{out:?}"
+    );
+    assert!(
+        b.screen().contains("put the North soldier on b1"),
+        "{}",
+        b.screen()
+    );
+    b.lift(sq("c2"));
+    let out = b.put(sq("b1"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    // An entry from the reserve tray.
+    b.lift(slot(Seat::FIRST, 0));
+    let out = b.put(sq("c1"));
+    assert_eq!(acted(&out), ["a soldier enters on c1"]);
+    // South steps a4-a3: now next to a2.
+    b.lift(sq("a4"));
+    b.put(sq("a3"));
+    // North attacks a3 from a2: the same hands mean two actions — a menu.
+    b.lift(sq("a2"));
+    let out = b.lift(sq("a3"));
+    assert!(
+        matches!(&out[..], [Decision::MenuOpened { entries, .. }] if entries.len() == 2),
+        "{out:?}"
+    );
+    b.press(Button::Die);
+    let out = b.press(Button::Ok);
+    assert_eq!(acted(&out), ["a2 attacks a3 carefully"]);
+    assert!(b.screen().contains("a2 attacks a3"), "{}", b.screen());
+    // The die waits for the button; other buttons say so.
+    assert_eq!(b.game().to_act, Actor::Chance);
+    let out = b.press(Button::Die);
+    let faces = acted(&out);
+    assert!(faces[0].starts_with("die "), "{out:?}");
+    // The hands: the winner goes on a3 (the attacker's square stays empty).
+    assert!(b.session.hands_pending());
+    assert!(b.screen().contains("put the"), "{}", b.screen());
+    let out = b.put(sq("a3"));
+    assert!(out.contains(&Decision::HandsDone), "{out:?}");
+    // A stray piece: nothing at once, the differences after the settle time.
+    b.put(sq("d2"));
+    assert!(b.wait(1000).is_empty());
+    let out = b.wait(2500);
+    assert!(
+        matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].belongs == "empty"),
+        "{out:?}"
+    );
+    b.lift(sq("d2"));
+    // Rebuild: the journal replays to the same game.
+    let rebuilt = rebuild_table::<Skirmish>((), &b.records).unwrap();
+    assert_eq!(rebuilt.history.last(), Some(b.game()));
+    // Resume on a board with a piece missing: every difference shown at once.
+    let mut sensed = b.sensed.clone();
+    sensed.remove(&sq("b1"));
+    let resumed = Session::resume((), rebuilt, &sensed);
+    let screen = crate::referee::screen_text(&resumed.screen(&sensed));
+    assert!(screen.contains("b1"), "{screen}");
+}
+
+#[test]
+fn fire_is_select_then_lift_and_the_end_is_announced() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    // North walks a1 up to a2; South passes; a2 can fire at a4 over the empty a3.
+    b.lift(sq("a1"));
+    b.put(sq("a2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // Lifting a4 alone is a piece in hand, not an action.
+    let out = b.lift(sq("a4"));
+    assert!(acted(&out).is_empty(), "{out:?}");
+    b.put(sq("a4"));
+    // Select a2 (lift and put back), then lift the target.
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("a4"));
+    assert_eq!(acted(&out), ["a2 fires at a4"]);
+    // c4 is South's last soldier; walk b1 up and fire at it from c2... simpler: South enters
+    // nothing (no reserve), so take c4 the same way from c2.
+    b.press(Button::Ok);
+    b.press(Button::Ok); // South passes
+    b.lift(sq("b1"));
+    b.put(sq("c1")); // not one step? b1-c1 is one step right.
+    b.press(Button::Ok);
+    b.press(Button::Ok); // South passes
+    b.lift(sq("c1"));
+    b.put(sq("c2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok); // South passes
+    b.lift(sq("c2"));
+    b.put(sq("c2"));
+    let out = b.lift(sq("c4"));
+    assert!(
+        out.iter()
+            .any(|d| matches!(d, Decision::Ended { result, .. } if result == "North wins")),
+        "{out:?}"
+    );
+    assert!(b.screen().contains("North wins"), "{}", b.screen());
+    assert!(b.session.is_over());
+}
+
+#[test]
+fn a_journal_that_cannot_be_written_decides_nothing() {
+    let mut b = Bench::new();
+    b.put(sq("a1"));
+    b.put(sq("b1"));
+    b.fail_writes = true;
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [.., Decision::JournalFailed(m)] if m.contains("full")),
+        "{out:?}"
+    );
+    assert!(b.error.is_some());
+    assert!(!out.contains(&Decision::Deployed(Seat::FIRST)));
+    b.fail_writes = false;
+    let out = b.press(Button::Ok);
+    assert!(out.contains(&Decision::Deployed(Seat::FIRST)), "{out:?}");
+    assert!(b.error.is_none());
+}
