@@ -16,6 +16,11 @@
 //! rows = 10
 //! scan_hz = 200             # at least 100
 //!
+//! [[board.tray]]            # off-board tray slots, sensed on the inputs after the squares
+//! kind = "reserve"          # reserve | staging | withdrawn | eliminated
+//! seat = 1                  # 1 (Red, Allied) or 2
+//! slots = 10
+//!
 //! [sensor]
 //! kind = "shift_chain"      # shift_chain | matrix | gpio_matrix | expanders | simulated
 //!
@@ -84,7 +89,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use boards::Seat;
 use toml_span::value::{Table, ValueInner};
+
+use crate::sensing::{LayoutSetup, TrayKind};
 
 use crate::drivers::expander::{matrix_scan_time_ns, CLOCKS_PER_TRANSACTION};
 
@@ -337,6 +345,21 @@ pub struct ButtonsConfig {
     pub die: u8,
 }
 
+impl Config {
+    /// The board's sensed places: the squares row by row from a1, then each tray's slots in
+    /// the file's order; NFC readers under the squares when NFC is fitted.
+    pub fn layout_setup(&self) -> LayoutSetup {
+        let mut setup = LayoutSetup::grid(self.columns, self.rows);
+        if self.nfc.is_some() {
+            setup = setup.with_tag_readers_everywhere();
+        }
+        for &(kind, seat, slots) in &self.trays {
+            setup = setup.with_tray(kind, seat, slots);
+        }
+        setup
+    }
+}
+
 /// The whole configuration, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -350,6 +373,9 @@ pub struct Config {
     pub rows: u8,
     /// Scans per second (`[board] scan_hz`).
     pub scan_hz: u32,
+    /// Off-board tray slots (`[[board.tray]]`), sensed on the inputs after the squares, in
+    /// order: (kind, seat, slots).
+    pub trays: Vec<(TrayKind, Seat, u8)>,
     /// How occupancy is sensed.
     pub sensor: SensorConfig,
     /// The buses' device files.
@@ -446,6 +472,75 @@ impl Uses {
 }
 
 impl Reader<'_> {
+    /// `[[board.tray]]` entries: kind, seat and slots each, every problem reported.
+    fn trays(&mut self, board: &mut Table<'_>) -> Vec<(TrayKind, Seat, u8)> {
+        let mut out = Vec::new();
+        let Some(mut value) = board.remove("tray") else {
+            return out;
+        };
+        let at = value.span.start;
+        let ValueInner::Array(items) = value.take() else {
+            self.problem(
+                at,
+                "[board] tray must be [[board.tray]] sections (kind, seat, slots)".to_string(),
+            );
+            return out;
+        };
+        for mut item in items {
+            let item_at = item.span.start;
+            let ValueInner::Table(mut t) = item.take() else {
+                self.problem(
+                    item_at,
+                    "each [[board.tray]] is a section with kind, seat and slots".to_string(),
+                );
+                continue;
+            };
+            for k in t.keys() {
+                if !["kind", "seat", "slots"].contains(&k.name.as_ref()) {
+                    self.problem(
+                        k.span.start,
+                        format!(
+                            "unknown setting `{}` in [[board.tray]]: check the spelling (known: \
+                             kind, seat, slots)",
+                            k.name
+                        ),
+                    );
+                }
+            }
+            let section = ("board.tray", item_at);
+            let kind = self.required_string(
+                &mut t,
+                "kind",
+                section,
+                &["reserve", "staging", "withdrawn", "eliminated"],
+            );
+            let seat = self.required_int(&mut t, "seat", section, (1, 2));
+            let slots = self.required_int(&mut t, "slots", section, (1, 64));
+            if let (Some((kind, _)), Some((seat, _)), Some((slots, _))) = (kind, seat, slots) {
+                let kind = match kind.as_str() {
+                    "reserve" => TrayKind::Reserve,
+                    "staging" => TrayKind::PrussianStaging,
+                    "withdrawn" => TrayKind::Withdrawn,
+                    _ => TrayKind::Eliminated,
+                };
+                let seat = Seat::new(u8::try_from(seat - 1).unwrap_or(0));
+                if out.iter().any(|(k, s, _)| *k == kind && *s == seat) {
+                    self.problem(
+                        item_at,
+                        format!(
+                            "a second [[board.tray]] for seat {}'s {kind} tray: give one entry \
+                             all its slots",
+                            seat.index() + 1
+                        ),
+                    );
+                    continue;
+                }
+                out.push((kind, seat, u8::try_from(slots).unwrap_or(u8::MAX)));
+            }
+        }
+        out
+    }
+
     fn line_of(&self, offset: usize) -> usize {
         self.text
             .get(..offset.min(self.text.len()))
@@ -837,9 +932,14 @@ impl Config {
 
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
-        if let Some((mut t, at)) =
-            r.section(&mut root, "board", "board", &["columns", "rows", "scan_hz"])
-        {
+        let mut trays = Vec::new();
+        if let Some((mut t, at)) = r.section(
+            &mut root,
+            "board",
+            "board",
+            &["columns", "rows", "scan_hz", "tray"],
+        ) {
+            trays = r.trays(&mut t);
             scan_at = at;
             if let Some((v, _)) = r.int(&mut t, "columns", "board", (1, 16)) {
                 columns = v as u8;
@@ -861,7 +961,8 @@ impl Config {
                 scan_hz = v as u32;
             }
         }
-        let cells = usize::from(columns) * usize::from(rows);
+        let squares = usize::from(columns) * usize::from(rows);
+        let cells = squares + trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
 
         // [i2c1], [spi0], [spi1]
         let mut buses = BusDevices::default();
@@ -975,7 +1076,7 @@ impl Config {
         }
 
         // [nfc]
-        let nfc = r.nfc(&mut root, cells, &mut uses);
+        let nfc = r.nfc(&mut root, squares, &mut uses);
 
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
@@ -1007,6 +1108,7 @@ impl Config {
             columns,
             rows,
             scan_hz,
+            trays,
             sensor,
             buses,
             oled,
@@ -1192,7 +1294,7 @@ impl Reader<'_> {
                 self.problem(
                     c_at,
                     format!(
-                        "[{name}] {c} chips give {} inputs but the board has {cells} squares: \
+                        "[{name}] {c} chips give {} inputs but the board senses {cells} places: \
                          chain {} chips",
                         c * 8,
                         cells.div_ceil(8)
@@ -1236,7 +1338,7 @@ impl Reader<'_> {
                 self.problem(
                     r_at,
                     format!(
-                        "[{name}] a {r}x{c} matrix senses {} squares but the board has {cells}: \
+                        "[{name}] a {r}x{c} matrix senses {} places but the board senses {cells}: \
                          add rows or columns (up to 16 each)",
                         r * c
                     ),
@@ -1296,7 +1398,7 @@ impl Reader<'_> {
             self.problem(
                 rows_at,
                 format!(
-                    "[{name}] a {}x{} matrix senses {} squares but the board has {cells}: add \
+                    "[{name}] a {}x{} matrix senses {} places but the board senses {cells}: add \
                      row or column pins",
                     rows.len(),
                     columns.len(),
@@ -1344,7 +1446,7 @@ impl Reader<'_> {
             self.problem(
                 list_at,
                 format!(
-                    "[{name}] {} expanders give {} inputs but the board has {cells} squares: \
+                    "[{name}] {} expanders give {} inputs but the board senses {cells} places: \
                      add {} more",
                     addresses.len(),
                     addresses.len() * 16,

@@ -517,7 +517,7 @@ fn doctor_hardware(_: &Config, _: u32) -> Result<Vec<Finding>> {
 fn serve(config: &Config) -> Result<ExitCode> {
     use firmware::platform::pi;
     use firmware::referee::{OsChance, RefereeConfig};
-    use firmware::sensing::{LayoutSetup, Millis, SensorLayout};
+    use firmware::sensing::{Millis, SensorLayout};
     use firmware::service::{Hardware, JournalDir, Service};
     use std::time::{Duration, Instant};
 
@@ -542,12 +542,10 @@ fn serve(config: &Config) -> Result<ExitCode> {
         )) as Box<dyn firmware::service::ScreenSink>),
         None => None,
     };
-    let mut setup = LayoutSetup::grid(config.columns, config.rows);
-    if config.nfc.is_some() {
-        setup = setup.with_tag_readers_everywhere();
-    }
-    let layout = SensorLayout::new(setup).map_err(|p| anyhow::anyhow!("the board layout: {p}"))?;
+    let layout = SensorLayout::new(config.layout_setup())
+        .map_err(|p| anyhow::anyhow!("the board layout: {p}"))?;
     let referee = RefereeConfig {
+        board: Some(layout.iter().map(|(_, place)| place).collect()),
         isf_rules: config.rules == firmware::config::RulesName::Isf,
         ..RefereeConfig::default()
     };

@@ -108,6 +108,7 @@ fn a_good_file_reads_back_exactly() {
         columns: 10,
         rows: 10,
         scan_hz: 150,
+        trays: Vec::new(),
         sensor: SensorConfig::Matrix {
             bus: I2cBus::I2c1,
             rows: 10,
@@ -389,6 +390,48 @@ die = 8
 }
 
 #[test]
+fn tray_slots_are_sensed_after_the_squares_and_counted_against_the_sensor() {
+    // A Waterloo board: 120 squares and 34 tray slots on a chain of 20 74HC165s (160 inputs).
+    let text = concat!(
+        "[board]\ncolumns = 12\nrows = 10\n",
+        "[[board.tray]]\nkind = \"reserve\"\nseat = 1\nslots = 10\n",
+        "[[board.tray]]\nkind = \"reserve\"\nseat = 2\nslots = 14\n",
+        "[[board.tray]]\nkind = \"staging\"\nseat = 1\nslots = 6\n",
+        "[[board.tray]]\nkind = \"withdrawn\"\nseat = 1\nslots = 4\n",
+        "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\nchip_select = \"ce1\"\nchips = 20\nload = 24\n",
+        "[buttons]\nok = 5\nback = 6\ndie = 13\n"
+    );
+    let c = Config::parse(text).unwrap();
+    assert_eq!(c.trays.len(), 4);
+    let layout = c.layout_setup();
+    assert_eq!(layout.cell_count, 154);
+    let last = layout.places.last().unwrap().1;
+    assert_eq!(last.to_string(), "seat 1 withdrawn slot 4");
+    // 19 chips are 152 inputs: two short.
+    let short = listed(&text.replace("chips = 20", "chips = 19"));
+    assert!(
+        short.contains("19 chips give 152 inputs but the board senses 154 places"),
+        "{short}"
+    );
+    // Every tray problem, each with its line.
+    let bad = listed(concat!(
+        "[board]\n",
+        "[[board.tray]]\nkind = \"pantry\"\nseat = 3\nslots = 0\ncolour = 1\n",
+        "[[board.tray]]\nkind = \"reserve\"\nseat = 1\n",
+        "[sensor]\nkind = \"simulated\"\n"
+    ));
+    for expected in [
+        "3: [board.tray] kind = \"pantry\" is not known",
+        "4: [board.tray] seat = 3 is out of range",
+        "5: [board.tray] slots = 0 is out of range",
+        "6: unknown setting `colour` in [[board.tray]]",
+        "[board.tray] needs `slots = ...`",
+    ] {
+        assert!(bad.contains(expected), "{expected}\n{bad}");
+    }
+}
+
+#[test]
 fn a_small_sensor_is_named_with_what_to_add() {
     let board = "[board]\ncolumns = 12\nrows = 10\n";
     let check = |sensor: &str, expected: &str| {
@@ -397,19 +440,19 @@ fn a_small_sensor_is_named_with_what_to_add() {
     };
     check(
         "[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\naddresses = [0x20, 0x21, 0x22]\n",
-        "3 expanders give 48 inputs but the board has 120 squares: add 5 more",
+        "3 expanders give 48 inputs but the board senses 120 places: add 5 more",
     );
     check(
         "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\nchip_select = \"ce1\"\nchips = 13\nload = 24\n",
-        "13 chips give 104 inputs but the board has 120 squares: chain 15 chips",
+        "13 chips give 104 inputs but the board senses 120 places: chain 15 chips",
     );
     check(
         "[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\nrows = 10\ncolumns = 8\nrow_expander = 0x20\ncolumn_expander = 0x21\n",
-        "a 10x8 matrix senses 80 squares but the board has 120",
+        "a 10x8 matrix senses 80 places but the board senses 120",
     );
     check(
         "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\ncolumns = [22, 23]\n",
-        "a 2x2 matrix senses 4 squares but the board has 120",
+        "a 2x2 matrix senses 4 places but the board senses 120",
     );
     // NFC: too few antennas, too few address lines for the channels, a bank line skipped.
     let nfc =

@@ -32,6 +32,10 @@ pub struct RefereeConfig {
     /// Optional limit on the real time a side may take for one move, in seconds: past it the
     /// status line's turn clock warns (nobody is penalised; the players agree what it means).
     pub turn_limit_s: Option<u32>,
+    /// The places the board senses (its squares and tray slots), when known: a table game
+    /// whose layout needs places the board lacks is refused with what to add. `None` (the
+    /// simulator, which builds its board from the game) checks nothing.
+    pub board: Option<BTreeSet<Place>>,
 }
 
 impl Default for RefereeConfig {
@@ -41,6 +45,7 @@ impl Default for RefereeConfig {
             isf_rules: true,
             tags: TagRegistry::default(),
             turn_limit_s: None,
+            board: None,
         }
     }
 }
@@ -526,6 +531,43 @@ fn battle_screen(battle: &Battle) -> (Screen, Option<Square>) {
     )
 }
 
+/// What to add to the configuration for `missing` places: the grid's size, or each tray's
+/// slots (`[[board.tray]]`).
+fn missing_places_fix(missing: &[Place]) -> String {
+    let mut squares = (0u8, 0u8, false);
+    let mut trays: BTreeMap<(String, usize), u16> = BTreeMap::new();
+    for place in missing {
+        match place {
+            Place::Square(cell) => {
+                squares = (
+                    squares.0.max(cell.col + 1),
+                    squares.1.max(cell.row + 1),
+                    true,
+                );
+            }
+            Place::Tray { tray, seat, slot } => {
+                let n = trays
+                    .entry((tray.to_string(), seat.index() + 1))
+                    .or_insert(0);
+                *n = (*n).max(u16::from(*slot) + 1);
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    if squares.2 {
+        parts.push(format!(
+            "a board of at least {} columns x {} rows ([board] columns, rows)",
+            squares.0, squares.1
+        ));
+    }
+    for ((kind, seat), slots) in trays {
+        parts.push(format!(
+            "seat {seat}'s {kind} tray of {slots} slots ([[board.tray]])"
+        ));
+    }
+    format!("wire and configure {}", parts.join(", "))
+}
+
 fn game_over_screen(status: &Status<EndReason>) -> Screen {
     match status {
         Status::Won { winner, reason } => Screen::GameOver {
@@ -990,6 +1032,26 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Starts a table game's journal and its session.
     fn choose_table(&mut self, label: String, kind: GameKind, out: &mut Vec<Decision>) {
+        if let (Some(board), Some(needed)) = (&self.config.board, games::layout(kind)) {
+            let missing: Vec<Place> = needed
+                .places
+                .iter()
+                .map(|(_, p)| *p)
+                .filter(|p| !board.contains(p))
+                .collect();
+            if !missing.is_empty() {
+                let why = format!("{label} needs places this board lacks");
+                self.notice = Some(Screen::Error {
+                    message: why.clone(),
+                    fix: missing_places_fix(&missing),
+                });
+                out.push(Decision::Ignored {
+                    button: Button::Ok,
+                    why,
+                });
+                return;
+            }
+        }
         let Some(session) = games::new_session(kind) else {
             out.push(Decision::Ignored {
                 button: Button::Ok,
