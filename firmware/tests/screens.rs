@@ -218,6 +218,29 @@ fn examples() -> Vec<(&'static str, Screen)> {
             },
         ),
         (
+            "told_fire",
+            Screen::Told {
+                status: waterloo_status(42),
+                title: "h7 fires at h4".into(),
+                lines: strings(&["hit: the Allied infantry* is eliminated"]),
+                hands: strings(&["h4: take the piece off"]),
+            },
+        ),
+        (
+            "told_prussians",
+            Screen::Told {
+                status: waterloo_status(3),
+                title: "Prussians arrive".into(),
+                lines: strings(&["2 Prussians drawn in secret"]),
+                hands: strings(&[
+                    "a5: put the Prussian piece",
+                    "a6: put the Prussian piece",
+                    "staging 2: take the piece off",
+                    "staging 5: take the piece off",
+                ]),
+            },
+        ),
+        (
             "die_roll",
             Screen::DieRoll {
                 face: "Red+".into(),
@@ -544,6 +567,24 @@ fn transitions() -> Vec<(&'static str, Option<Screen>, Screen, usize)> {
             80,
         ),
         ("play -> mismatch", Some(play.clone()), get("mismatch"), 900),
+        (
+            "play -> told (fire)",
+            Some(get("play_waterloo")),
+            get("told_fire"),
+            1000,
+        ),
+        (
+            "told: a hand step done",
+            Some(get("told_prussians")),
+            {
+                let mut t = get("told_prussians");
+                if let Screen::Told { hands, .. } = &mut t {
+                    hands.remove(0);
+                }
+                t
+            },
+            800,
+        ),
         (
             "mismatch: one fixed (3 -> 2)",
             Some(get("mismatch")),

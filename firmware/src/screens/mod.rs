@@ -717,7 +717,7 @@ where
     let cols = columns(BODY, 126);
     let y = draw_lines(target, BODY, &[truncate(title, cols)], Some(1), y0, 0)?;
     let mut all: Vec<String> = lines.to_vec();
-    all.extend(hands.iter().map(|h| format!("> {h}")));
+    all.extend(hands.iter().cloned());
     list(target, &all, y + 1)
 }
 

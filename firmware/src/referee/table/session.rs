@@ -258,9 +258,9 @@ fn hand_steps<T: TableGame>(
         .into_iter()
         .map(|d| {
             if d.belongs == "empty" {
-                format!("take the piece off {}", d.place)
+                format!("{}: take the piece off", d.place)
             } else {
-                format!("put the {} on {}", d.belongs, d.place)
+                format!("{}: put the {}", d.place, d.belongs)
             }
         })
         .collect()

@@ -569,7 +569,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
         "{out:?}"
     );
     assert!(
-        b.screen().contains("put the North soldier on b1"),
+        b.screen().contains("b1: put the North soldier"),
         "{}",
         b.screen()
     );
@@ -601,7 +601,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     assert!(faces[0].starts_with("die "), "{out:?}");
     // The hands: the winner goes on a3 (the attacker's square stays empty).
     assert!(b.session.hands_pending());
-    assert!(b.screen().contains("put the"), "{}", b.screen());
+    assert!(b.screen().contains(": put the"), "{}", b.screen());
     let out = b.put(sq("a3"));
     assert!(out.contains(&Decision::HandsDone), "{out:?}");
     // A stray piece: nothing at once, the differences after the settle time.
