@@ -92,6 +92,9 @@ pub fn write_replay(
     out: &mut impl Write,
 ) -> Result<(), ReplayError> {
     let recovered = decode::<Header, Record>(bytes).map_err(ReplayError::Header)?;
+    if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
+        return write_table_replay(&recovered, reveal, force, out);
+    }
     let rebuilt = rebuild(recovered.header, &recovered.records).map_err(ReplayError::Rebuild)?;
     let finished = rebuilt.position().is_some_and(|p| !p.status().is_ongoing());
     if reveal && !finished && !force {
@@ -212,6 +215,91 @@ pub fn write_replay(
             "Unfinished: {} to move.",
             seat_name(if position.to_move() == RED { RED } else { BLUE })
         )?,
+    }
+    Ok(())
+}
+
+/// The replay of a table game's journal (Waterloo, Piecepack): every action in public words,
+/// and with `--reveal` (a finished game, or `--force`) in full.
+fn write_table_replay(
+    recovered: &firmware::journal::Recovered<Header, Record>,
+    reveal: bool,
+    force: bool,
+    out: &mut impl Write,
+) -> Result<(), ReplayError> {
+    let record = firmware::referee::games::record(recovered.header.game, &recovered.records)
+        .map_err(ReplayError::Rebuild)?
+        .ok_or(ReplayError::Rebuild(RebuildError::Setup(
+            "this build cannot replay the journal's game".to_string(),
+        )))?;
+    let finished = record.result.is_some();
+    if reveal && !finished && !force {
+        return Err(ReplayError::Unfinished);
+    }
+    let shown = reveal && (finished || force);
+    writeln!(
+        out,
+        "Game: {}, journal schema {}",
+        record.title, recovered.header.schema
+    )?;
+    match &recovered.tail {
+        Tail::Clean => {}
+        Tail::Torn { offset, .. } => writeln!(
+            out,
+            "Note: the journal ends in a half-written record at byte {offset} (a power cut); \
+             it was never announced and is left out."
+        )?,
+        Tail::Corrupt { offset, .. } => writeln!(
+            out,
+            "Warning: the journal is damaged at byte {offset}; only the records before it are \
+             shown."
+        )?,
+    }
+    writeln!(
+        out,
+        "{}",
+        if shown {
+            "Secrets: revealed (every action in full)."
+        } else {
+            "Secrets: redacted (actions as the table saw them; --reveal shows all once the game \
+             is over)."
+        }
+    )?;
+    writeln!(out)?;
+    for seat in &record.deployed {
+        writeln!(out, "      Seat {} placed their army.", seat.index() + 1)?;
+    }
+    for (number, actor, full, public) in &record.entries {
+        let who = match actor {
+            boards::Actor::Seat(s) => format!("seat {}", s.index() + 1),
+            boards::Actor::Chance => "chance".to_string(),
+            boards::Actor::Nobody => {
+                writeln!(
+                    out,
+                    "      Taken back: play returns to action {}.",
+                    number + 1
+                )?;
+                continue;
+            }
+        };
+        let text = if shown { full } else { public };
+        writeln!(out, "{number:>4}. {who:<7} {text}")?;
+    }
+    writeln!(out)?;
+    if shown {
+        writeln!(out, "The game at the end (every secret):")?;
+        for line in record.umpire.lines() {
+            writeln!(out, "    {line}")?;
+        }
+    } else {
+        writeln!(out, "The board at the end (as the table knows it):")?;
+        for (place, what) in &record.board {
+            writeln!(out, "    {place}: {what}")?;
+        }
+    }
+    match &record.result {
+        Some((result, why)) => writeln!(out, "Result: {result}: {why}.")?,
+        None => writeln!(out, "Unfinished.")?,
     }
     Ok(())
 }

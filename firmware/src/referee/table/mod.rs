@@ -35,7 +35,7 @@ pub(crate) mod session;
 #[cfg(test)]
 mod tests;
 
-pub use session::{rebuild_table, Session, TableRebuilt};
+pub use session::{rebuild_table, table_record, Session, TableRebuilt, TableRecord};
 
 use std::collections::BTreeMap;
 use std::fmt;

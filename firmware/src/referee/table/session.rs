@@ -249,6 +249,49 @@ pub fn rebuild_table<T: TableGame>(
     Ok(out)
 }
 
+/// A table game's journal told for people: what `umpire-sim replay` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRecord {
+    /// The game and variant.
+    pub title: String,
+    /// The seats whose armies are journaled.
+    pub deployed: Vec<Seat>,
+    /// Each action: (its number from 1 — for a takeback, the action play returns to — who
+    /// acted, the action in full (the umpire's eyes), in public words).
+    pub entries: Vec<(u32, Actor, String, String)>,
+    /// The result, once over.
+    pub result: Option<(String, String)>,
+    /// The final board as the table knows it.
+    pub board: std::collections::BTreeMap<Place, String>,
+    /// The final game with every secret (the umpire's eyes).
+    pub umpire: String,
+}
+
+/// Rebuilds a table game's journal into a [`TableRecord`].
+///
+/// # Errors
+/// The first record that cannot be trusted.
+pub fn table_record<T: TableGame>(
+    choice: T::Choice,
+    records: &[Record],
+) -> Result<TableRecord, RebuildError> {
+    let rebuilt = rebuild_table::<T>(choice, records)?;
+    let last = rebuilt.history.last();
+    Ok(TableRecord {
+        title: T::title(choice),
+        deployed: rebuilt
+            .armies
+            .iter()
+            .filter(|(_, a)| a.is_some())
+            .map(|(s, _)| s)
+            .collect(),
+        entries: rebuilt.entries.clone(),
+        result: last.and_then(TableGame::result),
+        board: last.map(TableGame::board).unwrap_or_default(),
+        umpire: last.map(|g| format!("{g:#?}")).unwrap_or_default(),
+    })
+}
+
 /// The hands' steps that take `sensed` to `expected`.
 fn hand_steps<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
