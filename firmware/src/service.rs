@@ -254,7 +254,7 @@ impl<C: Chance> Service<C> {
                     now,
                 )
                 .map_err(|error| StartError::Resume { path, error })?;
-                if referee.is_over() || referee.position().is_none() {
+                if referee.is_over() || !referee.in_play() {
                     // A finished game (or one that never got past set-up): start afresh.
                     Referee::new(config, chance(), journals.maker())
                 } else {
