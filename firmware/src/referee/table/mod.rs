@@ -127,6 +127,11 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn setup_order(choice: Self::Choice) -> [Seat; 2];
     /// A seat's name ("Allied").
     fn seat_name(seat: Seat) -> &'static str;
+    /// A place as the players read it in hand steps and differences ("a5", "Allied reserve
+    /// slot 3"); by default the sensing layer's name, which can only number the seats.
+    fn place_name(place: &Place) -> String {
+        place.to_string()
+    }
     /// `seat`'s set-up groups, in order.
     fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the

@@ -250,11 +250,11 @@ pub fn rebuild_table<T: TableGame>(
 }
 
 /// The hands' steps that take `sensed` to `expected`.
-fn hand_steps(
+fn hand_steps<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<HandStep> {
-    differences(expected, sensed)
+    differences::<T>(expected, sensed)
         .into_iter()
         .map(|d| {
             if d.belongs == "empty" {
@@ -266,7 +266,7 @@ fn hand_steps(
         .collect()
 }
 
-fn differences(
+fn differences<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
@@ -274,7 +274,7 @@ fn differences(
     for (place, belongs) in expected {
         if !sensed.contains(place) {
             diffs.push(Difference {
-                place: place.to_string(),
+                place: T::place_name(place),
                 belongs: belongs.clone(),
             });
         }
@@ -282,7 +282,7 @@ fn differences(
     for place in sensed {
         if !expected.contains_key(place) {
             diffs.push(Difference {
-                place: place.to_string(),
+                place: T::place_name(place),
                 belongs: "empty".to_string(),
             });
         }
@@ -807,7 +807,7 @@ impl<T: TableGame> Session<T> {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
-                let steps = hand_steps(&game.board(), sensed);
+                let steps = hand_steps::<T>(&game.board(), sensed);
                 let screen = Screen::Illegal {
                     status: game.status_line(),
                     reason: format!("{label}: {reason}"),
@@ -828,7 +828,7 @@ impl<T: TableGame> Session<T> {
             play.mismatch_shown = false;
             play.prompt = Some(format!(
                 "{} lifted: put it down, or lift its target",
-                gesture.lifted[0]
+                T::place_name(&gesture.lifted[0])
             ));
             return;
         }
@@ -984,7 +984,7 @@ impl<T: TableGame> Session<T> {
         match &self.stage {
             Stage::Play(p) => p
                 .game()
-                .map(|g| differences(&g.board(), sensed))
+                .map(|g| differences::<T>(&g.board(), sensed))
                 .unwrap_or_default(),
             Stage::Setup(_) => Vec::new(),
         }
@@ -997,7 +997,7 @@ impl<T: TableGame> Session<T> {
                 fix: "choose a game".to_string(),
             };
         };
-        let steps = || hand_steps(&game.board(), sensed);
+        let steps = || hand_steps::<T>(&game.board(), sensed);
         if let Some((result, reason)) = game.result() {
             if !play.hands {
                 return Screen::GameOver { result, reason };
@@ -1005,7 +1005,7 @@ impl<T: TableGame> Session<T> {
         }
         if play.mismatch_shown {
             return Screen::Mismatch {
-                differences: differences(&game.board(), sensed),
+                differences: differences::<T>(&game.board(), sensed),
             };
         }
         if let Some(menu) = &play.menu {
