@@ -172,6 +172,12 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn check(&self, action: &Self::Action) -> Result<(), String>;
     /// Plays a legal action and says what to announce (the hands' steps are added live).
     fn play(&mut self, action: &Self::Action) -> Screen;
+    /// The places the last [`TableGame::play`] left occupied by another piece than before (a
+    /// battle's winner on the square of a loser the hands did not lift): occupancy cannot see
+    /// the change, so the hands must lift what stands there and put the right piece on.
+    fn exchanged(&self) -> Vec<Place> {
+        Vec::new()
+    }
     /// The weighted chance outcomes when [`TableGame::to_act`] is [`Actor::Chance`].
     fn chance(&self) -> Vec<(Self::Action, u32)>;
     /// Whether the pending chance is a die the players see rolled (the Die button rolls it, or

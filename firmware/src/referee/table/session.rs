@@ -94,6 +94,8 @@ struct PlayState<T: TableGame> {
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
+    /// Places whose piece must still be lifted and replaced by another (occupancy cannot see it).
+    swaps: BTreeSet<Place>,
     refused: Option<(BTreeSet<Place>, Screen)>,
     takeback: Option<u32>,
     declined: Option<BTreeSet<Place>>,
@@ -123,6 +125,7 @@ impl<T: TableGame> PlayState<T> {
                 .collect(),
             announcement: None,
             hands: false,
+            swaps: BTreeSet::new(),
             refused: None,
             takeback: None,
             declined: None,
@@ -651,7 +654,12 @@ impl<T: TableGame> Session<T> {
             action: label,
         });
         let board: BTreeSet<Place> = next.board().into_keys().collect();
-        play.hands = &board != ctx.sensed;
+        play.swaps = next
+            .exchanged()
+            .into_iter()
+            .filter(|p| ctx.sensed.contains(p))
+            .collect();
+        play.hands = &board != ctx.sensed || !play.swaps.is_empty();
         let over = next.result();
         play.history.push((next, board));
         play.announcement = Some(screen);
@@ -697,7 +705,7 @@ impl<T: TableGame> Session<T> {
         let sensed = ctx.sensed;
         play.prompt = None;
         if board == sensed {
-            if play.hands {
+            if play.hands && play.swaps.is_empty() {
                 play.hands = false;
                 out.push(Decision::HandsDone);
             }
@@ -890,6 +898,7 @@ impl<T: TableGame> Session<T> {
                 play.history.truncate(keep.saturating_add(1));
                 play.calm();
                 play.hands = false;
+                play.swaps.clear();
                 play.off = false;
                 play.declined = None;
                 play.announcement = None;
@@ -997,7 +1006,19 @@ impl<T: TableGame> Session<T> {
                 fix: "choose a game".to_string(),
             };
         };
-        let steps = || hand_steps::<T>(&game.board(), sensed);
+        let steps = || {
+            let expected = game.board();
+            let mut steps = hand_steps::<T>(&expected, sensed);
+            for place in &play.swaps {
+                if let Some(belongs) = expected.get(place) {
+                    steps.push(format!(
+                        "lift the piece on {} and put the {belongs} there",
+                        T::place_name(place)
+                    ));
+                }
+            }
+            steps
+        };
         if let Some((result, reason)) = game.result() {
             if !play.hands {
                 return Screen::GameOver { result, reason };
@@ -1054,6 +1075,7 @@ impl<T: TableGame> AnySession for Session<T> {
             }
             Stage::Play(play) => {
                 play.lifted.insert(*place);
+                play.swaps.remove(place);
             }
         }
     }
