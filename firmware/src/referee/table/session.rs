@@ -668,7 +668,9 @@ impl<T: TableGame> Session<T> {
         play.menu_declined = None;
         play.selected = None;
         play.lifted.clear();
-        play.declined = None;
+        // The board the action was played on is no takeback: a button action (a die rolled
+        // with the pieces put back, an end of turn before a draw) leaves it as it was before.
+        play.declined = Some(ctx.sensed.clone());
         play.off = false;
         if let Some((result, reason)) = over {
             out.push(Decision::Ended { result, reason });
