@@ -732,8 +732,31 @@ impl<T: TableGame> Session<T> {
         if over && !play.hands {
             return;
         }
+        let gesture = Gesture {
+            lifted: board.difference(sensed).copied().collect(),
+            placed: sensed.difference(board).copied().collect(),
+            selected: play.selected,
+        }
+        .normalized();
+        let mut matching: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
+            Vec::new()
+        } else {
+            game.gestures()
+                .into_iter()
+                .filter(|(g, _)| {
+                    g.lifted == gesture.lifted
+                        && g.placed == gesture.placed
+                        && (g.selected.is_none() || g.selected == gesture.selected)
+                })
+                .collect()
+        };
+        if matching.iter().any(|(g, _)| g.selected.is_some()) {
+            matching.retain(|(g, _)| g.selected.is_some());
+        }
         let declined = play.declined.as_ref() == Some(sensed);
-        if !play.must_match && !declined {
+        // A legal continuation is preferred to a takeback when both fit (Back then offers to
+        // take it back): a piece moved back within a turn is a move.
+        if !play.must_match && !declined && matching.is_empty() {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -755,24 +778,6 @@ impl<T: TableGame> Session<T> {
                 play.off = true;
             }
             return;
-        }
-        let gesture = Gesture {
-            lifted: board.difference(sensed).copied().collect(),
-            placed: sensed.difference(board).copied().collect(),
-            selected: play.selected,
-        }
-        .normalized();
-        let mut matching: Vec<(Gesture, T::Action)> = game
-            .gestures()
-            .into_iter()
-            .filter(|(g, _)| {
-                g.lifted == gesture.lifted
-                    && g.placed == gesture.placed
-                    && (g.selected.is_none() || g.selected == gesture.selected)
-            })
-            .collect();
-        if matching.iter().any(|(g, _)| g.selected.is_some()) {
-            matching.retain(|(g, _)| g.selected.is_some());
         }
         if matching.len() == 1 {
             let action = matching.remove(0).1;
