@@ -714,10 +714,18 @@ impl WaterlooTable {
         }
     }
 
-    /// The announcement of `wa` (called `label`), just played with `outcome`.
-    fn announce(&mut self, wa: &WaterlooAction, label: String, outcome: &Outcome) -> Screen {
+    /// The announcement of `wa` (called `label`), just played with `outcome`; `flags` says
+    /// which buildings changed hands.
+    fn announce(
+        &mut self,
+        wa: &WaterlooAction,
+        label: String,
+        outcome: &Outcome,
+        flags: Vec<String>,
+    ) -> Screen {
         let status = self.status_line();
         let mut lines = self.event_lines(&outcome.events);
+        lines.extend(flags.iter().cloned());
         // A decision the rules now wait for, said at once.
         if matches!(
             self.game.phase(),
@@ -777,7 +785,8 @@ impl WaterlooTable {
                     .filter(|e| !matches!(e, Event::Eliminated { .. }))
                     .copied()
                     .collect();
-                let more = self.event_lines(&after);
+                let mut more = self.event_lines(&after);
+                more.extend(flags);
                 let result = if more.is_empty() {
                     result
                 } else {
@@ -871,7 +880,10 @@ impl TableGame for WaterlooTable {
         } else {
             format!(
                 "rows {}-{}",
-                layout.rows.saturating_sub(layout.setup_rows) + 1,
+                layout
+                    .rows
+                    .saturating_sub(layout.setup_rows)
+                    .saturating_add(1),
                 layout.rows
             )
         };
@@ -1267,6 +1279,7 @@ impl TableGame for WaterlooTable {
             _ => None,
         };
         let occupied: Vec<Cell> = self.game.pieces().map(|(c, _)| c).collect();
+        let owners = self.game.view(ALLIED).tile_owner().to_vec();
         let outcome = match self.game.play(&action.action) {
             Ok(outcome) => outcome,
             Err(e) => {
@@ -1309,7 +1322,22 @@ impl TableGame for WaterlooTable {
         self.turns = self
             .turns
             .saturating_add(u32::try_from(begun).unwrap_or(u32::MAX));
-        self.announce(action, label, &outcome)
+        // "Once conquered, an Ownership flag with the flag of the owner, is placed on the
+        // building."
+        let mut flags = Vec::new();
+        let now = self.game.view(ALLIED).tile_owner().to_vec();
+        for (i, (was, is)) in owners.iter().zip(&now).enumerate() {
+            if let (Some(seat), true) = (is, was != is) {
+                if let Some(tile) = self.game.options().layout.tiles.get(i) {
+                    flags.push(format!(
+                        "{} is fortified: put the {} flag on it",
+                        tile_title(&tile.name),
+                        seat_name(*seat)
+                    ));
+                }
+            }
+        }
+        self.announce(action, label, &outcome, flags)
     }
 
     fn exchanged(&self) -> Vec<Place> {

@@ -806,3 +806,50 @@ fn cards_are_menu_entries_with_public_labels() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_fortified_building_asks_for_its_flag() {
+    // "A building is only considered fortified when ALL the four spaces of the building have
+    // been occupied." "Once conquered, an Ownership flag with the flag of the owner, is placed
+    // on the building."
+    let ch = choice(Version::Standard);
+    let game = Waterloo::from_position(
+        options(ch),
+        &BySeat([
+            vec![
+                (c("a1"), Unit::Wellington),
+                (c("b1"), Unit::Uxbridge),
+                (c("i5"), Unit::BritishFoot),
+                (c("j5"), Unit::BritishFoot),
+                (c("i6"), Unit::Highlanders),
+                (c("k6"), Unit::BrunswickLeib),
+            ],
+            vec![(c("a10"), Unit::Napoleon), (c("b10"), Unit::Ney)],
+        ]),
+        &BySeat::default(),
+    )
+    .unwrap();
+    let mut t = WaterlooTable::from_game(ch, game);
+    while t.game().phase() != boards::waterloo::Phase::Act {
+        let next = match t.to_act() {
+            Actor::Chance => t.chance()[0].0,
+            _ => t.choices()[0].1,
+        };
+        t.play(&next);
+    }
+    assert_eq!(t.to_act(), Actor::Seat(ALLIED));
+    let screen = t.play(&WaterlooAction::rules(Action::Move {
+        from: c("k6"),
+        to: c("j6"),
+    }));
+    match screen {
+        Screen::Told { title, lines, .. } => {
+            assert_eq!(title, "k6-j6");
+            assert_eq!(
+                lines,
+                ["Hougoumont is fortified: put the Allied flag on it"]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
