@@ -103,7 +103,7 @@ fn check_config_lists_every_problem_with_file_and_line() {
     assert!(text.contains("scan at 100 Hz or faster"), "{text}");
     assert!(text.contains("GPIO 5 is used twice"), "{text}");
     assert!(
-        text.contains("senses 2 squares but the board has 100"),
+        text.contains("senses 2 places but the board senses 100"),
         "{text}"
     );
     assert!(text.contains("no [buttons] section"), "{text}");

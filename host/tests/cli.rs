@@ -28,5 +28,8 @@ fn an_unknown_game_is_refused_with_the_choices() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("[possible values: classic, duel]"), "{err}");
+    assert!(
+        err.contains("[possible values: classic, duel, waterloo, piecepack]"),
+        "{err}"
+    );
 }

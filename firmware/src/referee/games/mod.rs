@@ -1,5 +1,7 @@
-//! The [`TableGame`](super::table::TableGame) adapters of the games played through the generic
-//! referee, and the menu entries that start them.
+//! The [`TableGame`] adapters of the games played through the generic referee, and the menu
+//! entries that start them.
+
+pub mod waterloo;
 
 use std::collections::BTreeSet;
 
@@ -8,8 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{GameKind, RebuildError, Record};
 use super::table::session::AnySession;
-use super::table::TableRecord;
+use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord};
 use crate::sensing::{LayoutSetup, Place};
+
+pub use waterloo::{WaterlooAction, WaterlooArmy, WaterlooTable};
 
 /// What the Waterloo menu chose: the version and the scenarios (the board is the default
 /// layout, and the rulings the rulebook's numbers).
@@ -28,14 +32,52 @@ pub struct WaterlooChoice {
 /// The table games on the game menu: each game's name and its variants, each a journal
 /// header's [`GameKind`].
 pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
-    Vec::new()
+    let waterloo = |version, early_start, prussians_uncertain| GameKind::Waterloo {
+        choice: WaterlooChoice {
+            version,
+            early_start,
+            prussians_uncertain,
+            mud: false,
+        },
+    };
+    vec![(
+        "Stratego: Waterloo",
+        vec![
+            ("Basic".to_string(), waterloo(Version::Basic, false, false)),
+            (
+                "Standard".to_string(),
+                waterloo(Version::Standard, false, false),
+            ),
+            (
+                "Expert".to_string(),
+                waterloo(Version::Expert, false, false),
+            ),
+            (
+                "Basic, start the battle early".to_string(),
+                waterloo(Version::Basic, true, false),
+            ),
+            (
+                "Standard, start the battle early".to_string(),
+                waterloo(Version::Standard, true, false),
+            ),
+            (
+                "Expert, start the battle early".to_string(),
+                waterloo(Version::Expert, true, false),
+            ),
+            (
+                "Expert, where are the Prussians?".to_string(),
+                waterloo(Version::Expert, false, true),
+            ),
+        ],
+    )]
 }
 
 /// The sensed places a game of `kind` needs (`None` for Stratego, whose board is a 10x10
 /// grid of squares).
 pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Waterloo { choice } => Some(WaterlooTable::layout(choice)),
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => None,
     }
 }
 
@@ -43,7 +85,8 @@ pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
 /// itself).
 pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Waterloo { choice } => Some(Box::new(Session::<WaterlooTable>::new(choice))),
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => None,
     }
 }
 
@@ -52,11 +95,9 @@ pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
 /// # Errors
 /// The first record that cannot be trusted.
 pub fn record(kind: GameKind, records: &[Record]) -> Result<Option<TableRecord>, RebuildError> {
-    let _ = records;
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => {
-            Ok(None)
-        }
+        GameKind::Waterloo { choice } => table_record::<WaterlooTable>(choice, records).map(Some),
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(None),
     }
 }
 
@@ -69,10 +110,11 @@ pub(crate) fn resume_session(
     records: &[Record],
     sensed: &BTreeSet<Place>,
 ) -> Result<Option<Box<dyn AnySession>>, RebuildError> {
-    let _ = (records, sensed);
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => {
-            Ok(None)
+        GameKind::Waterloo { choice } => {
+            let rebuilt = rebuild_table::<WaterlooTable>(choice, records)?;
+            Ok(Some(Box::new(Session::resume(choice, rebuilt, sensed))))
         }
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(None),
     }
 }

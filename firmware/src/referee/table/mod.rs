@@ -129,6 +129,11 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn setup_order(choice: Self::Choice) -> [Seat; 2];
     /// A seat's name ("Allied").
     fn seat_name(seat: Seat) -> &'static str;
+    /// A place as the players read it in hand steps and differences ("a5", "Allied reserve
+    /// slot 3"); by default the sensing layer's name, which can only number the seats.
+    fn place_name(place: &Place) -> String {
+        place.to_string()
+    }
     /// `seat`'s set-up groups, in order.
     fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
@@ -169,6 +174,12 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn check(&self, action: &Self::Action) -> Result<(), String>;
     /// Plays a legal action and says what to announce (the hands' steps are added live).
     fn play(&mut self, action: &Self::Action) -> Screen;
+    /// The places the last [`TableGame::play`] left occupied by another piece than before (a
+    /// battle's winner on the square of a loser the hands did not lift): occupancy cannot see
+    /// the change, so the hands must lift what stands there and put the right piece on.
+    fn exchanged(&self) -> Vec<Place> {
+        Vec::new()
+    }
     /// The weighted chance outcomes when [`TableGame::to_act`] is [`Actor::Chance`].
     fn chance(&self) -> Vec<(Self::Action, u32)>;
     /// Whether the pending chance is a die the players see rolled (the Die button rolls it, or
@@ -186,12 +197,6 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
         let _ = seat;
         self.board()
-    }
-
-    /// A place as the game's players name it (hand steps, differences). Default: the sensing
-    /// name ("c4", "Allied reserve slot 2").
-    fn place_name(place: &Place) -> String {
-        place.to_string()
     }
 
     /// A legal set-up for `seat` drawn with `roll` (a number in `0..n`): the places of each

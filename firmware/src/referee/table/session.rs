@@ -94,6 +94,8 @@ struct PlayState<T: TableGame> {
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
+    /// Places whose piece must still be lifted and replaced by another (occupancy cannot see it).
+    swaps: BTreeSet<Place>,
     refused: Option<(BTreeSet<Place>, Screen)>,
     takeback: Option<u32>,
     declined: Option<BTreeSet<Place>>,
@@ -123,6 +125,7 @@ impl<T: TableGame> PlayState<T> {
                 .collect(),
             announcement: None,
             hands: false,
+            swaps: BTreeSet::new(),
             refused: None,
             takeback: None,
             declined: None,
@@ -694,7 +697,12 @@ impl<T: TableGame> Session<T> {
             action: label,
         });
         let board: BTreeSet<Place> = next.board().into_keys().collect();
-        play.hands = &board != ctx.sensed;
+        play.swaps = next
+            .exchanged()
+            .into_iter()
+            .filter(|p| ctx.sensed.contains(p))
+            .collect();
+        play.hands = &board != ctx.sensed || !play.swaps.is_empty();
         let over = next.result();
         play.history.push((next, board));
         play.announcement = Some(screen);
@@ -703,7 +711,9 @@ impl<T: TableGame> Session<T> {
         play.menu_declined = None;
         play.selected = None;
         play.lifted.clear();
-        play.declined = None;
+        // The board the action was played on is no takeback: a button action (a die rolled
+        // with the pieces put back, an end of turn before a draw) leaves it as it was before.
+        play.declined = Some(ctx.sensed.clone());
         play.off = false;
         if let Some((result, reason)) = over {
             out.push(Decision::Ended { result, reason });
@@ -740,7 +750,7 @@ impl<T: TableGame> Session<T> {
         let sensed = ctx.sensed;
         play.prompt = None;
         if board == sensed {
-            if play.hands {
+            if play.hands && play.swaps.is_empty() {
                 play.hands = false;
                 out.push(Decision::HandsDone);
             }
@@ -765,8 +775,31 @@ impl<T: TableGame> Session<T> {
         if over && !play.hands {
             return;
         }
+        let gesture = Gesture {
+            lifted: board.difference(sensed).copied().collect(),
+            placed: sensed.difference(board).copied().collect(),
+            selected: play.selected,
+        }
+        .normalized();
+        let mut matching: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
+            Vec::new()
+        } else {
+            game.gestures()
+                .into_iter()
+                .filter(|(g, _)| {
+                    g.lifted == gesture.lifted
+                        && g.placed == gesture.placed
+                        && (g.selected.is_none() || g.selected == gesture.selected)
+                })
+                .collect()
+        };
+        if matching.iter().any(|(g, _)| g.selected.is_some()) {
+            matching.retain(|(g, _)| g.selected.is_some());
+        }
         let declined = play.declined.as_ref() == Some(sensed);
-        if !play.must_match && !declined {
+        // A legal continuation is preferred to a takeback when both fit (Back then offers to
+        // take it back): a piece moved back within a turn is a move.
+        if !play.must_match && !declined && matching.is_empty() {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -788,24 +821,6 @@ impl<T: TableGame> Session<T> {
                 play.off = true;
             }
             return;
-        }
-        let gesture = Gesture {
-            lifted: board.difference(sensed).copied().collect(),
-            placed: sensed.difference(board).copied().collect(),
-            selected: play.selected,
-        }
-        .normalized();
-        let mut matching: Vec<(Gesture, T::Action)> = game
-            .gestures()
-            .into_iter()
-            .filter(|(g, _)| {
-                g.lifted == gesture.lifted
-                    && g.placed == gesture.placed
-                    && (g.selected.is_none() || g.selected == gesture.selected)
-            })
-            .collect();
-        if matching.iter().any(|(g, _)| g.selected.is_some()) {
-            matching.retain(|(g, _)| g.selected.is_some());
         }
         if matching.len() == 1 {
             let action = matching.remove(0).1;
@@ -933,6 +948,7 @@ impl<T: TableGame> Session<T> {
                 play.history.truncate(keep.saturating_add(1));
                 play.calm();
                 play.hands = false;
+                play.swaps.clear();
                 play.off = false;
                 play.declined = None;
                 play.announcement = None;
@@ -1040,7 +1056,19 @@ impl<T: TableGame> Session<T> {
                 fix: "choose a game".to_string(),
             };
         };
-        let steps = || hand_steps::<T>(&game.board(), sensed);
+        let steps = || {
+            let expected = game.board();
+            let mut steps = hand_steps::<T>(&expected, sensed);
+            for place in &play.swaps {
+                if let Some(belongs) = expected.get(place) {
+                    steps.push(format!(
+                        "{}: lift the piece and put the {belongs} there",
+                        T::place_name(place)
+                    ));
+                }
+            }
+            steps
+        };
         if let Some((result, reason)) = game.result() {
             if !play.hands {
                 return Screen::GameOver { result, reason };
@@ -1097,6 +1125,7 @@ impl<T: TableGame> AnySession for Session<T> {
             }
             Stage::Play(play) => {
                 play.lifted.insert(*place);
+                play.swaps.remove(place);
             }
         }
     }

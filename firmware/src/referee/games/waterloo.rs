@@ -1,0 +1,1482 @@
+//! Stratego: Waterloo at the table: the rules of [`boards::waterloo`] plus what the table adds,
+//! which tray slot beside the board holds which reserve, withdrawn or waiting Prussian piece.
+//!
+//! # Physical play
+//! - **Set-up**, behind a screen, the Allied player first (the rulebook: "the Allied player will
+//!   start setting up his army"): one group per kind of unit, in the order of the piece pages.
+//!   Each piece of a group goes on a square of the seat's set-up rows or on one of its reserve
+//!   slots (commanders on the board); every piece goes somewhere sensed, so a group asks for all
+//!   of its pieces. The Allied player then puts the 13 Prussians, kind by kind, on the Prussian
+//!   staging slots. In "Start the battle early!" the 14 held-back French pieces wait on French
+//!   reserve slots.
+//! - **Move**: lift a piece, put it on the square it goes to.
+//! - **Attack**: lift your piece and the enemy's (either first). When the attacker could make its
+//!   last step from several sides, a menu asks which ("c4 attacks c6 from the south").
+//! - **Fire**: lift the artillery and put it back, then lift the target. Firing at a building
+//!   or village rather than the unit in it is a menu choice (OK).
+//! - **Entering** (a reserve, a withdrawn or a regenerated piece): lift it from its tray slot and
+//!   put it on a free square of your back row (Prussians: an entry square).
+//! - **Taking weakened heavy cavalry off**: lift it onto a free withdrawn slot, or choose it from
+//!   the menu.
+//! - **The Pursuit** (Expert): lift the enemy piece your cavalry cuts down, or your own piece to
+//!   save it; cavalry charges are menu choices.
+//! - **Buttons**: OK opens the menu (end of turn, cards, the draft, Fighting spirit in defence,
+//!   frenzy targets in a building, charges); Die rolls the battle die, in the open.
+//! - **Chance nobody sees** (lines of retreat, the Prussian draw) is drawn by the umpire at once.
+//!   A drawn Prussian, a withdrawn piece and everything a battle moves are then hand steps: the
+//!   board the umpire expects already shows each piece where it goes, trays included.
+//!
+//! # Secrets
+//! The OLED faces both players. A piece is named on it only as its opponent's
+//! [`View`] shows it: its army and the symbol on its back ("French infantry*") until a battle or
+//! a Reconnaissance reveals it ("French Old Guard"); off the board it is only "French piece".
+//! Eliminated pieces are shown (public), set-aside cavalry in the Pursuit is face up. Lines of
+//! retreat and the drawn Prussians are never named; refusals that would name a hidden piece are
+//! reworded.
+
+use std::collections::BTreeMap;
+
+use boards::geometry::grid::{Cell, Dir};
+use boards::waterloo::{
+    seat_name, seat_of, Action, Arm, Army, Back, BattleReport, BattleResult, Card, CardPlay,
+    ChanceAction, Class, Event, Illegal, Options, Outcome, Phase, PursuitEvent, Seen, Setup,
+    SetupProblem, Unit, Version, View, Waterloo, ALLIED, FRENCH,
+};
+use boards::{Actor, BySeat, Game, Seat, Status};
+use serde::{Deserialize, Serialize};
+
+use super::WaterlooChoice;
+use crate::referee::table::{Gesture, Group, TableGame};
+use crate::sensing::{LayoutSetup, Place, TrayKind};
+use crate::ui::{ClockTime, Screen, StatusLine};
+
+/// Reserve slots of the Allied player: the rulebook's "a maximum of 10 pieces in reserve".
+pub const ALLIED_RESERVE_SLOTS: u8 = 10;
+/// Reserve slots of the French player: 10, and the 14 pieces "Start the battle early!" holds
+/// back ("The following 14 blue pieces will remain off the board during the army set-up").
+pub const FRENCH_RESERVE_SLOTS: u8 = 24;
+/// Prussian staging slots: one for each of the 13 Black pieces.
+pub const STAGING_SLOTS: u8 = 13;
+/// Withdrawn slots per seat: pieces withdrawn by an "R" and heavy cavalry regaining strength.
+/// When they are all taken, a free reserve slot is used.
+pub const WITHDRAWN_SLOTS: u8 = 20;
+
+/// "Start the battle early!": the 14 French pieces that stay off the board at set-up.
+const HELD_BACK: [(Unit, u8); 7] = [
+    (Unit::FrenchLightInfantry, 1),
+    (Unit::FrenchLineInfantry, 5),
+    (Unit::MiddleGuard, 2),
+    (Unit::OldGuard, 1),
+    (Unit::Cuirassiers, 2),
+    (Unit::EmpressDragoons, 1),
+    (Unit::FrenchArtillery, 2),
+];
+
+/// An action at the table: the rules' action and the tray slot the hands used for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaterlooAction {
+    /// The rules' action.
+    pub action: Action,
+    /// The slot the piece came from (an entry) or went to (a take-off); `None` for everything
+    /// else, and for a take-off chosen from the menu (the first free slot is used).
+    pub slot: Option<Place>,
+}
+
+impl WaterlooAction {
+    /// `action` with no tray slot.
+    pub const fn rules(action: Action) -> WaterlooAction {
+        WaterlooAction { action, slot: None }
+    }
+}
+
+/// One seat's set-up as the groups filled it: its pieces on the board, and the pieces on its
+/// tray slots (reserve; for the Allied player also the Prussians on their staging slots).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaterlooArmy {
+    /// Square and unit of each piece on the board.
+    pub placements: Vec<(Cell, Unit)>,
+    /// Tray slot and unit of each piece beside the board.
+    pub trays: Vec<(Place, Unit)>,
+}
+
+/// Stratego: Waterloo at the table: the game and the tray slots. See the [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaterlooTable {
+    choice: WaterlooChoice,
+    game: Waterloo,
+    /// Which tray slot holds which piece (the umpire's eyes only).
+    trays: BTreeMap<Place, Unit>,
+    /// The last announcement (title, lines), carried into the secret draws that follow it at
+    /// once so the players still read it.
+    carry: Option<(String, Vec<String>)>,
+    /// Turns begun so far (the Pursuit's included): changes with every new turn.
+    turns: u32,
+    /// Squares the last action left occupied by another piece than before.
+    exchanged: Vec<Place>,
+}
+
+/// The rules' options for a menu choice: the version, the scenarios, the default board.
+pub fn options(choice: WaterlooChoice) -> Options {
+    let mut options = Options::new(choice.version);
+    options.early_start = choice.early_start;
+    options.prussians_uncertain = choice.prussians_uncertain;
+    options.mud = choice.mud;
+    options
+}
+
+fn square(c: Cell) -> Place {
+    Place::Square(c)
+}
+
+fn tray(tray: TrayKind, seat: Seat, slot: u8) -> Place {
+    Place::Tray { tray, seat, slot }
+}
+
+/// The reserve slots of `seat`.
+fn reserve_slots(seat: Seat) -> u8 {
+    if seat == ALLIED {
+        ALLIED_RESERVE_SLOTS
+    } else {
+        FRENCH_RESERVE_SLOTS
+    }
+}
+
+/// The slots where `seat`'s pieces off the board wait: withdrawn slots first, then reserve.
+fn waiting_places(seat: Seat) -> Vec<Place> {
+    (0..WITHDRAWN_SLOTS)
+        .map(|s| tray(TrayKind::Withdrawn, seat, s))
+        .chain((0..reserve_slots(seat)).map(|s| tray(TrayKind::Reserve, seat, s)))
+        .collect()
+}
+
+fn staging_places() -> Vec<Place> {
+    (0..STAGING_SLOTS)
+        .map(|s| tray(TrayKind::PrussianStaging, ALLIED, s))
+        .collect()
+}
+
+/// Whether `place` is one of `seat`'s reserve or withdrawn slots.
+fn is_waiting_place(place: &Place, seat: Seat) -> bool {
+    match *place {
+        Place::Tray {
+            tray: TrayKind::Reserve,
+            seat: s,
+            slot,
+        } => s == seat && slot < reserve_slots(seat),
+        Place::Tray {
+            tray: TrayKind::Withdrawn,
+            seat: s,
+            slot,
+        } => s == seat && slot < WITHDRAWN_SLOTS,
+        _ => false,
+    }
+}
+
+fn held_back(choice: WaterlooChoice, unit: Unit) -> u8 {
+    if !choice.early_start {
+        return 0;
+    }
+    HELD_BACK
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map_or(0, |(_, n)| *n)
+}
+
+fn is_commander(unit: Unit) -> bool {
+    matches!(unit.class(), Class::Commander | Class::CommanderInChief)
+}
+
+fn army_of_seat(seat: Seat) -> Army {
+    if seat == ALLIED {
+        Army::Allied
+    } else {
+        Army::French
+    }
+}
+
+/// Where a set-up group goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goes {
+    /// The set-up rows, or the reserve slots.
+    Board,
+    /// The Prussian staging slots.
+    Staging,
+}
+
+/// `seat`'s set-up groups: each kind of unit of its army in piece-page order, then (Allied)
+/// the Prussians.
+fn group_units(seat: Seat) -> Vec<(Unit, Goes)> {
+    let mut units: Vec<(Unit, Goes)> = Unit::of(army_of_seat(seat))
+        .map(|u| (u, Goes::Board))
+        .collect();
+    if seat == ALLIED {
+        units.extend(Unit::of(Army::Prussian).map(|u| (u, Goes::Staging)));
+    }
+    units
+}
+
+/// A unit's name with its army, once ("French Old Guard", "British Artillery" stays as it is
+/// with "Allied" in front).
+fn unit_name(unit: Unit) -> String {
+    let army = unit.army().to_string();
+    if unit.name().starts_with(&army) {
+        unit.name().to_string()
+    } else {
+        format!("{army} {}", unit.name())
+    }
+}
+
+/// "an Allied piece", "a French piece".
+fn a_piece(army: Army) -> String {
+    match army {
+        Army::Allied => "an Allied piece".to_string(),
+        other => format!("a {other} piece"),
+    }
+}
+
+fn arm_word(arm: Arm) -> &'static str {
+    match arm {
+        Arm::Infantry => "infantry",
+        Arm::Cavalry => "cavalry",
+        Arm::Artillery => "artillery",
+    }
+}
+
+/// What the back of a piece shows: "French infantry*".
+fn back_words(back: Back) -> String {
+    format!(
+        "{} {}{}",
+        back.army,
+        arm_word(back.arm),
+        if back.asterisk { "*" } else { "" }
+    )
+}
+
+/// A tile's name as printed ("Hougoumont", "La Haye").
+fn tile_title(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The compass side the last step of an attack comes from, row 1 to the south.
+fn side(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Up => "south",
+        Dir::Down => "north",
+        Dir::Left => "east",
+        Dir::Right => "west",
+    }
+}
+
+/// The direction from `from` towards `to`, for an attack the rules refuse (any will do).
+fn towards(from: Cell, to: Cell) -> Dir {
+    let dc = i16::from(to.col) - i16::from(from.col);
+    let dr = i16::from(to.row) - i16::from(from.row);
+    if dr.abs() >= dc.abs() {
+        if dr >= 0 {
+            Dir::Up
+        } else {
+            Dir::Down
+        }
+    } else if dc > 0 {
+        Dir::Right
+    } else {
+        Dir::Left
+    }
+}
+
+/// A set-up problem in words the whole table may read: squares without units, units without
+/// squares, and the fix.
+fn setup_problem_text(problem: &SetupProblem) -> String {
+    let name = seat_name(problem.seat());
+    match *problem {
+        SetupProblem::TooMany {
+            unit, placed, max, ..
+        } => format!(
+            "{name}: {placed} {unit} on the board (max {max}): put the rest on your reserve slots"
+        ),
+        SetupProblem::TooManyInReserve { reserve, max, .. } => {
+            format!("{name}: {reserve} pieces in reserve (max {max}): put more on your set-up rows")
+        }
+        SetupProblem::CommanderOffBoard { unit, .. } => format!(
+            "{name}: {unit} must always be placed on the board: move it to your set-up rows"
+        ),
+        SetupProblem::BarredFromBuilding { cell, .. } => format!(
+            "{name}: {cell} is in a building: only infantry may stand there: move the piece"
+        ),
+        SetupProblem::HougoumontGarrison { infantry } => format!(
+            "Allied: Hougoumont must hold two Allied infantry at the start (it holds \
+             {infantry}): place two infantry there"
+        ),
+        other => other.to_string(),
+    }
+}
+
+impl WaterlooTable {
+    /// A table for a game started elsewhere (tests, puzzles, a position): its pieces off the
+    /// board laid on the first free slots. `choice` must be the one `game` was started with.
+    pub fn from_game(choice: WaterlooChoice, game: Waterloo) -> WaterlooTable {
+        let mut table = WaterlooTable {
+            choice,
+            game,
+            trays: BTreeMap::new(),
+            carry: None,
+            turns: 0,
+            exchanged: Vec::new(),
+        };
+        table.fit_trays();
+        table
+    }
+
+    /// The game as the umpire knows it (every secret: the umpire's eyes only).
+    pub fn game(&self) -> &Waterloo {
+        &self.game
+    }
+
+    /// Which tray slot holds which piece (the umpire's eyes only).
+    pub fn trays(&self) -> &BTreeMap<Place, Unit> {
+        &self.trays
+    }
+
+    /// The menu choice the game was started with.
+    pub fn choice(&self) -> WaterlooChoice {
+        self.choice
+    }
+
+    /// Makes the tray slots hold exactly the pieces the rules keep off the board: Prussians still
+    /// to be drawn on the staging slots; each seat's reserve, held-back and waiting pieces on its
+    /// reserve and withdrawn slots. Pieces still there keep their slot (the same unit on another
+    /// of the seat's slots will do: they are alike); pieces that left free theirs; a piece that
+    /// left the board takes the first free withdrawn slot (then reserve). A piece with no free
+    /// slot waits beside the board, unsensed, until one frees.
+    fn fit_trays(&mut self) {
+        let pool = self.game.prussian_pool().to_vec();
+        let staging = staging_places();
+        self.fit(&staging, &staging, pool, &[]);
+        for seat in [ALLIED, FRENCH] {
+            let mut want: Vec<Unit> = self.game.reserve(seat).to_vec();
+            if seat == FRENCH {
+                want.extend_from_slice(self.game.held_back());
+            }
+            let off: Vec<Unit> = self.game.off_board(seat).collect();
+            want.extend_from_slice(&off);
+            let withdrawn_first = waiting_places(seat);
+            let mut reserve_first = withdrawn_first.clone();
+            reserve_first.rotate_left(usize::from(WITHDRAWN_SLOTS));
+            self.fit(&withdrawn_first, &reserve_first, want, &off);
+        }
+    }
+
+    /// Fits the slots among `places` to `want`; a unit missing goes to the first free place of
+    /// `places` if it is among `off` (it left the board), else of `reserve_first`.
+    fn fit(
+        &mut self,
+        places: &[Place],
+        reserve_first: &[Place],
+        mut want: Vec<Unit>,
+        off: &[Unit],
+    ) {
+        let taken: Vec<(Place, Unit)> = self
+            .trays
+            .iter()
+            .filter(|(p, _)| places.contains(p))
+            .map(|(p, u)| (*p, *u))
+            .collect();
+        // The last slots of a unit keep it: one that leaves frees its unit's first slot.
+        for (place, unit) in taken.into_iter().rev() {
+            match want.iter().position(|w| *w == unit) {
+                Some(k) => {
+                    want.remove(k);
+                }
+                None => {
+                    self.trays.remove(&place);
+                }
+            }
+        }
+        for unit in want {
+            let order = if off.contains(&unit) {
+                places
+            } else {
+                reserve_first
+            };
+            if let Some(free) = order.iter().find(|p| !self.trays.contains_key(p)) {
+                self.trays.insert(*free, unit);
+            }
+        }
+    }
+
+    fn views(&self) -> BySeat<View> {
+        BySeat::from_fn(|seat| self.game.view(seat))
+    }
+
+    /// The piece on `cell` as its opponent sees it: "French infantry*", "Allied Scots Greys".
+    fn public_piece(&self, views: &BySeat<View>, cell: Cell) -> Option<String> {
+        let piece = self.game.piece_at(cell)?;
+        let seen = views[piece.seat().opponent()].at(cell);
+        Some(match seen {
+            Seen::Enemy {
+                unit: Some(unit), ..
+            } => unit_name(unit),
+            Seen::Enemy { back, .. } => back_words(back),
+            // A view never shows the opponent's piece as its own; say only the army.
+            Seen::Own(_) | Seen::Empty => format!("{} piece", piece.unit.army()),
+        })
+    }
+
+    /// The free slots where `seat` may put a piece it takes off: withdrawn slots, then reserve.
+    fn free_waiting(&self, seat: Seat) -> Vec<Place> {
+        waiting_places(seat)
+            .into_iter()
+            .filter(|p| !self.trays.contains_key(p))
+            .collect()
+    }
+
+    /// `seat`'s slots holding `unit`, in slot order.
+    fn slots_holding(&self, seat: Seat, unit: Unit) -> Vec<Place> {
+        self.trays
+            .iter()
+            .filter(|(p, u)| **u == unit && is_waiting_place(p, seat))
+            .map(|(p, _)| *p)
+            .collect()
+    }
+
+    fn tile_words(&self, at: Cell) -> String {
+        let layout = &self.game.options().layout;
+        match layout.tile_at(at) {
+            Some((_, t)) => format!("{} ({at})", tile_title(&t.name)),
+            None => format!("the tile on {at}"),
+        }
+    }
+
+    /// Whether the draft step now keeps the card (else it goes to the discard pile).
+    fn draft_keeps(&self, card: Card) -> bool {
+        let mut g = self.game.clone();
+        g.play_unchecked(&Action::Draft(card))
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Drafted { kept: true, .. }))
+    }
+
+    fn seat_acting(&self) -> Seat {
+        match self.game.to_act() {
+            Actor::Seat(s) => s,
+            _ => self.game.current(),
+        }
+    }
+
+    /// The rules' reason in words the table may read.
+    fn public_reason(&self, illegal: Illegal) -> String {
+        match illegal {
+            Illegal::NotReady(_) => "that piece cannot come onto the board now (held back until \
+                                     11:00, or it left the board this turn): put it back"
+                .to_string(),
+            Illegal::AwaitingChance => match self.game.phase() {
+                Phase::BattleDie => "roll the battle die first: press Die".to_string(),
+                Phase::PrussianDie => "roll the die for the Prussians first: press Die".to_string(),
+                _ => "wait for the umpire's draw".to_string(),
+            },
+            Illegal::NotNow => format!("not now: {}", self.prompt()),
+            other => other.to_string(),
+        }
+    }
+
+    /// The table's own check of an action's slot.
+    fn check_slot(&self, wa: &WaterlooAction) -> Result<(), String> {
+        match (wa.action, wa.slot) {
+            (Action::Enter { unit, .. }, Some(slot)) => {
+                if let Place::Tray {
+                    tray: TrayKind::PrussianStaging,
+                    ..
+                } = slot
+                {
+                    return Err(format!(
+                        "the umpire draws the Prussians that arrive: put the piece back on {}",
+                        Self::place_name(&slot)
+                    ));
+                }
+                if let Place::Tray { seat, .. } = slot {
+                    if seat != self.game.current() {
+                        return Err(format!(
+                            "{} holds {}: use your own",
+                            Self::place_name(&slot),
+                            a_piece(army_of_seat(seat))
+                        ));
+                    }
+                }
+                if !is_waiting_place(&slot, seat_of(unit.army())) {
+                    return Err(format!(
+                        "pieces come on from your reserve or withdrawn slots, not from {}",
+                        Self::place_name(&slot)
+                    ));
+                }
+                if self.trays.get(&slot) != Some(&unit) {
+                    return Err(format!(
+                        "{} does not hold that piece: take the piece from its slot",
+                        Self::place_name(&slot)
+                    ));
+                }
+                Ok(())
+            }
+            (Action::Enter { .. }, None) => {
+                Err("take the piece from its reserve or withdrawn slot".to_string())
+            }
+            (Action::TakeOff { from }, Some(slot)) => {
+                let seat = self
+                    .game
+                    .piece_at(from)
+                    .map_or(self.game.current(), |p| p.seat());
+                if !is_waiting_place(&slot, seat) {
+                    return Err(format!(
+                        "{} is not one of your withdrawn or reserve slots: put the piece on a \
+                         free one",
+                        Self::place_name(&slot)
+                    ));
+                }
+                if self.trays.contains_key(&slot) {
+                    return Err(format!(
+                        "{} already holds a piece: use a free slot",
+                        Self::place_name(&slot)
+                    ));
+                }
+                Ok(())
+            }
+            (_, Some(slot)) => Err(format!(
+                "that action uses no tray slot ({})",
+                Self::place_name(&slot)
+            )),
+            (_, None) => Ok(()),
+        }
+    }
+
+    /// What one battle looks like on the OLED: both pieces (revealed) with their strengths,
+    /// and how it went.
+    fn battle_words(r: &BattleReport) -> (String, String, String) {
+        let (_, a) = r.attacker;
+        let (_, d) = r.defender;
+        let strength = |u: Unit, s: u8| match u.class() {
+            Class::CommanderInChief | Class::Artillery => String::new(),
+            _ => format!(" ({s})"),
+        };
+        let attacker = format!("{}{}", unit_name(a), strength(a, r.strengths.0));
+        let defender = format!("{}{}", unit_name(d), strength(d, r.strengths.1));
+        let result = match r.result {
+            BattleResult::AttackerWon if d.class() == Class::Artillery => {
+                format!("artillery taken in the flank: {} wins", a.name())
+            }
+            BattleResult::AttackerWon if a.class() == Class::CommanderInChief => {
+                format!("{} wins: a commander-in-chief's attack", a.name())
+            }
+            BattleResult::AttackerWon if d.class() == Class::CommanderInChief => {
+                format!("{} falls: a commander-in-chief attacked", d.name())
+            }
+            BattleResult::AttackerWon => format!("{} wins", a.name()),
+            BattleResult::DefenderWon if d.class() == Class::Artillery => {
+                format!(
+                    "artillery attacked from the front: {} is eliminated",
+                    a.name()
+                )
+            }
+            BattleResult::DefenderWon => format!("{} holds", d.name()),
+            BattleResult::Die => "equal strength: press Die to roll the battle die".to_string(),
+        };
+        (attacker, defender, result)
+    }
+
+    /// The public lines of what happened, in order (battles as one line each). Moves, shots,
+    /// entries, take-offs, card plays and the die's face are said by the screen's title.
+    fn event_lines(&self, events: &[Event]) -> Vec<String> {
+        let mut lines = Vec::new();
+        for event in events {
+            match *event {
+                Event::Moved { .. }
+                | Event::Rolled(_)
+                | Event::Fired { .. }
+                | Event::Entered { .. }
+                | Event::TakenOff { .. }
+                | Event::CardPlayed { .. } => {}
+                Event::Battle(ref r) => {
+                    let (a, d, result) = Self::battle_words(r);
+                    let frenzy = if r.frenzy { "frenzy! " } else { "" };
+                    lines.push(format!("{frenzy}{a} attacks {d}: {result}"));
+                }
+                Event::Eliminated { cell, unit } => {
+                    lines.push(format!("{} on {cell} is eliminated", unit_name(unit)));
+                }
+                Event::Withdrawn { cell, unit } => {
+                    // Always the loser of the battle just fought, which revealed it.
+                    lines.push(format!(
+                        "{} on {cell} withdraws off the board (R)",
+                        unit_name(unit)
+                    ));
+                }
+                Event::Weakened { cell } => {
+                    lines.push(format!("the cavalry on {cell} loses 1 strength"));
+                }
+                Event::TileHit { tile, left } => {
+                    let name = self
+                        .game
+                        .options()
+                        .layout
+                        .tiles
+                        .get(tile)
+                        .map_or_else(|| "the tile".to_string(), |t| tile_title(&t.name));
+                    if left == 0 {
+                        lines.push(format!("{name} is destroyed: take its tile off"));
+                    } else {
+                        lines.push(format!("{name} is hit: strength {left} left"));
+                    }
+                }
+                Event::RetreatDrawn { seat, .. } => {
+                    lines.push(format!(
+                        "{} line of retreat drawn (secret)",
+                        seat_name(seat)
+                    ));
+                }
+                Event::PrussiansDecided { coming: true } => {
+                    let turn = self.game.options().prussian_turn;
+                    lines.push(format!("the Prussians will come at game turn {turn}"));
+                }
+                Event::PrussiansDecided { coming: false } => {
+                    lines.push("Grouchy holds the Prussians: they will not come".to_string());
+                }
+                Event::PrussianArrived { to, .. } => {
+                    lines.push(format!("a Prussian arrives on {to}"));
+                }
+                Event::HeldBackJoin => {
+                    lines.push("11:00: the held-back French pieces join the reserve".to_string())
+                }
+                Event::TurnBegan { seat, actions, .. } => {
+                    let s = if actions == 1 { "" } else { "s" };
+                    lines.push(format!("{} turn: {actions} action{s}", seat_name(seat)));
+                }
+                Event::PursuitBegan { victor } => lines.push(format!(
+                    "{} retreat! {} pursues with its cavalry",
+                    seat_name(victor.opponent()),
+                    seat_name(victor)
+                )),
+                Event::Reconnoitred { cell, unit } => {
+                    lines.push(format!("{cell}: {}", unit_name(unit)));
+                }
+                Event::Drafted { seat, card, kept } => lines.push(format!(
+                    "{} {} {card}",
+                    seat_name(seat),
+                    if kept { "keeps" } else { "discards" }
+                )),
+                Event::Pursuit(PursuitEvent::CutDown { cell, unit }) => {
+                    lines.push(format!("{} on {cell} is cut down", unit_name(unit)));
+                }
+                Event::Pursuit(PursuitEvent::Saved { cell }) => {
+                    lines.push(format!("the piece on {cell} is saved"));
+                }
+                Event::Pursuit(PursuitEvent::Charge {
+                    attacker,
+                    defender,
+                    attacker_won,
+                }) => {
+                    let winner = if attacker_won { attacker } else { defender };
+                    lines.push(format!(
+                        "{} charges {}: {} wins",
+                        unit_name(attacker),
+                        unit_name(defender),
+                        winner.name()
+                    ));
+                }
+                Event::Ended(status) => {
+                    if let Some((result, reason)) = Self::result_words(status) {
+                        lines.push(format!("{result}: {reason}"));
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    fn result_words(status: Status<boards::waterloo::EndReason>) -> Option<(String, String)> {
+        match status {
+            Status::Ongoing => None,
+            Status::Won { winner, reason } => Some((
+                if winner == ALLIED {
+                    "The Allies win".to_string()
+                } else {
+                    "The French win".to_string()
+                },
+                reason.to_string(),
+            )),
+            Status::Drawn { reason } => Some(("Draw".to_string(), reason.to_string())),
+        }
+    }
+
+    /// The announcement of `wa` (called `label`), just played with `outcome`; `flags` says
+    /// which buildings changed hands.
+    fn announce(
+        &mut self,
+        wa: &WaterlooAction,
+        label: String,
+        outcome: &Outcome,
+        flags: Vec<String>,
+    ) -> Screen {
+        let status = self.status_line();
+        let mut lines = self.event_lines(&outcome.events);
+        lines.extend(flags.iter().cloned());
+        // A decision the rules now wait for, said at once.
+        if matches!(
+            self.game.phase(),
+            Phase::Defence(_) | Phase::FrenzyChoice(_)
+        ) {
+            lines.push(self.prompt());
+        }
+        let battles: Vec<(usize, &BattleReport)> = outcome
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e {
+                Event::Battle(r) => Some((i, r)),
+                _ => None,
+            })
+            .collect();
+        let secret = matches!(
+            wa.action,
+            Action::Chance(ChanceAction::Retreat(_) | ChanceAction::Prussian(_))
+        );
+        if secret {
+            // Drawn at once after what the players were just told: keep that on the screen.
+            let (title, mut all) = self.carry.clone().unwrap_or_else(|| {
+                let title = if matches!(wa.action, Action::Chance(ChanceAction::Prussian(_))) {
+                    "The Prussians arrive".to_string()
+                } else {
+                    "Lines of retreat".to_string()
+                };
+                (title, Vec::new())
+            });
+            all.append(&mut lines);
+            self.carry = Some((title.clone(), all.clone()));
+            return Screen::Told {
+                status,
+                title,
+                lines: all,
+                hands: Vec::new(),
+            };
+        }
+        let screen = match wa.action {
+            Action::Chance(ChanceAction::Die(face)) if battles.is_empty() => Screen::DieRoll {
+                face: face.to_string(),
+                meaning: lines.join("; "),
+            },
+            Action::Chance(ChanceAction::Die(face)) => Screen::Told {
+                status,
+                title: format!("Die: {face}"),
+                lines: lines.clone(),
+                hands: Vec::new(),
+            },
+            _ if battles.len() == 1 => {
+                let (at, report) = battles[0];
+                let (attacker, defender, result) = Self::battle_words(report);
+                // What followed the battle; the loser's elimination is in the result.
+                let after: Vec<Event> = outcome.events[at + 1..]
+                    .iter()
+                    .filter(|e| !matches!(e, Event::Eliminated { .. }))
+                    .copied()
+                    .collect();
+                let mut more = self.event_lines(&after);
+                more.extend(flags);
+                let result = if more.is_empty() {
+                    result
+                } else {
+                    format!("{result}; {}", more.join("; "))
+                };
+                Screen::Battle {
+                    attacker,
+                    defender,
+                    result,
+                    hands: Vec::new(),
+                }
+            }
+            Action::Move { .. } if lines.is_empty() => Screen::MoveAccepted {
+                status,
+                mv: label.clone(),
+            },
+            _ => Screen::Told {
+                status,
+                title: label.clone(),
+                lines: lines.clone(),
+                hands: Vec::new(),
+            },
+        };
+        self.carry = Some((label, lines));
+        screen
+    }
+}
+
+impl TableGame for WaterlooTable {
+    type Choice = WaterlooChoice;
+    type Action = WaterlooAction;
+    type Army = WaterlooArmy;
+
+    fn title(choice: WaterlooChoice) -> String {
+        let version = match choice.version {
+            Version::Basic => "Basic",
+            Version::Standard => "Standard",
+            Version::Expert => "Expert",
+        };
+        let mut title = format!("Waterloo {version}");
+        if choice.early_start {
+            title.push_str(", early start");
+        }
+        if choice.prussians_uncertain {
+            title.push_str(", where are the Prussians?");
+        }
+        if choice.mud {
+            title.push_str(", mud");
+        }
+        title
+    }
+
+    fn layout(choice: WaterlooChoice) -> LayoutSetup {
+        let layout = options(choice).layout;
+        LayoutSetup::grid(layout.columns, layout.rows)
+            .with_tray(TrayKind::Reserve, ALLIED, ALLIED_RESERVE_SLOTS)
+            .with_tray(TrayKind::Reserve, FRENCH, FRENCH_RESERVE_SLOTS)
+            .with_tray(TrayKind::PrussianStaging, ALLIED, STAGING_SLOTS)
+            .with_tray(TrayKind::Withdrawn, ALLIED, WITHDRAWN_SLOTS)
+            .with_tray(TrayKind::Withdrawn, FRENCH, WITHDRAWN_SLOTS)
+    }
+
+    fn setup_order(_choice: WaterlooChoice) -> [Seat; 2] {
+        // "the Allied player will start setting up his army. Afterwards, the French player".
+        [ALLIED, FRENCH]
+    }
+
+    fn seat_name(seat: Seat) -> &'static str {
+        seat_name(seat)
+    }
+
+    fn place_name(place: &Place) -> String {
+        match *place {
+            Place::Square(c) => c.to_string(),
+            Place::Tray { tray, seat, slot } => {
+                let n = u16::from(slot) + 1;
+                match tray {
+                    TrayKind::PrussianStaging => format!("Prussian staging slot {n}"),
+                    TrayKind::Reserve => format!("{} reserve slot {n}", seat_name(seat)),
+                    TrayKind::Withdrawn => format!("{} withdrawn slot {n}", seat_name(seat)),
+                    TrayKind::Eliminated => format!("{} eliminated slot {n}", seat_name(seat)),
+                }
+            }
+        }
+    }
+
+    fn groups(choice: WaterlooChoice, seat: Seat) -> Vec<Group> {
+        let layout = options(choice).layout;
+        let rows = if seat == ALLIED {
+            format!("rows 1-{}", layout.setup_rows)
+        } else {
+            format!(
+                "rows {}-{}",
+                layout
+                    .rows
+                    .saturating_sub(layout.setup_rows)
+                    .saturating_add(1),
+                layout.rows
+            )
+        };
+        group_units(seat)
+            .into_iter()
+            .map(|(unit, goes)| {
+                let count = unit.count();
+                let label = match goes {
+                    Goes::Staging => format!("{count} {} on Prussian staging slots", unit.name()),
+                    Goes::Board if is_commander(unit) => {
+                        format!("{count} {} ({rows})", unit.name())
+                    }
+                    Goes::Board => {
+                        let held = held_back(choice, unit);
+                        let garrison = choice.version == Version::Expert
+                            && seat == ALLIED
+                            && unit.class().is_infantry();
+                        let r#where = if garrison {
+                            format!("{rows}, Hougoumont or reserve slots")
+                        } else {
+                            format!("{rows} or reserve slots")
+                        };
+                        if held > 0 {
+                            format!(
+                                "{count} {} ({where}; {held} held back on reserve slots)",
+                                unit.name()
+                            )
+                        } else {
+                            format!("{count} {} ({where})", unit.name())
+                        }
+                    }
+                };
+                Group {
+                    label,
+                    count,
+                    min: count,
+                }
+            })
+            .collect()
+    }
+
+    fn army(
+        choice: WaterlooChoice,
+        seat: Seat,
+        filled: &[Vec<Place>],
+    ) -> Result<WaterlooArmy, Vec<String>> {
+        let name = seat_name(seat);
+        let units = group_units(seat);
+        let mut problems = Vec::new();
+        if filled.len() != units.len() {
+            return Err(vec![format!(
+                "{name}: {} groups were placed, {} expected: press Back and place them again",
+                filled.len(),
+                units.len()
+            )]);
+        }
+        let mut army = WaterlooArmy::default();
+        for ((unit, goes), places) in units.iter().zip(filled) {
+            for place in places {
+                match (goes, *place) {
+                    (Goes::Board, Place::Square(c)) => army.placements.push((c, *unit)),
+                    (Goes::Board, p) if is_commander(*unit) => problems.push(format!(
+                        "{name}: {} must always be placed on the board: move it from {} to \
+                         your set-up rows",
+                        unit.name(),
+                        Self::place_name(&p)
+                    )),
+                    (
+                        Goes::Board,
+                        p @ Place::Tray {
+                            tray: TrayKind::Reserve,
+                            seat: s,
+                            slot,
+                        },
+                    ) if s == seat && slot < reserve_slots(seat) => army.trays.push((p, *unit)),
+                    (Goes::Board, p) => problems.push(format!(
+                        "{name}: {} is not one of your reserve slots: move the piece to your \
+                         set-up rows or a reserve slot",
+                        Self::place_name(&p)
+                    )),
+                    (
+                        Goes::Staging,
+                        p @ Place::Tray {
+                            tray: TrayKind::PrussianStaging,
+                            seat: s,
+                            slot,
+                        },
+                    ) if s == ALLIED && slot < STAGING_SLOTS => army.trays.push((p, *unit)),
+                    (Goes::Staging, p) => problems.push(format!(
+                        "{name}: the Prussians wait on the Prussian staging slots: move the \
+                         piece on {} to one",
+                        Self::place_name(&p)
+                    )),
+                }
+            }
+        }
+        // The rules' problems of this seat alone (the other seat's place is still empty).
+        let mut setup = Setup::default();
+        setup.placements[seat] = army.placements.clone();
+        if let Err(rules) = Waterloo::start(options(choice), setup) {
+            problems.extend(
+                rules
+                    .as_slice()
+                    .iter()
+                    .filter(|p| p.seat() == seat)
+                    .map(setup_problem_text),
+            );
+        }
+        if problems.is_empty() {
+            Ok(army)
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn start(choice: WaterlooChoice, armies: &BySeat<WaterlooArmy>) -> Result<Self, Vec<String>> {
+        let mut problems = Vec::new();
+        let mut trays = BTreeMap::new();
+        for seat in [ALLIED, FRENCH] {
+            for &(place, unit) in &armies[seat].trays {
+                let fits = match place {
+                    Place::Tray {
+                        tray: TrayKind::PrussianStaging,
+                        seat: s,
+                        slot,
+                    } => {
+                        seat == ALLIED
+                            && s == ALLIED
+                            && slot < STAGING_SLOTS
+                            && unit.army() == Army::Prussian
+                    }
+                    Place::Tray {
+                        tray: TrayKind::Reserve,
+                        seat: s,
+                        slot,
+                    } => {
+                        s == seat
+                            && slot < reserve_slots(seat)
+                            && unit.army() == army_of_seat(seat)
+                            && !is_commander(unit)
+                    }
+                    _ => false,
+                };
+                if !fits {
+                    problems.push(format!(
+                        "{}: {} cannot hold that piece: set up again",
+                        seat_name(seat),
+                        Self::place_name(&place)
+                    ));
+                } else if trays.insert(place, unit).is_some() {
+                    problems.push(format!(
+                        "{}: two pieces on {}: set up again",
+                        seat_name(seat),
+                        Self::place_name(&place)
+                    ));
+                }
+            }
+        }
+        let setup = Setup {
+            placements: BySeat::from_fn(|seat| armies[seat].placements.clone()),
+        };
+        match Waterloo::start(options(choice), setup) {
+            Ok(game) if problems.is_empty() => {
+                let table = WaterlooTable {
+                    choice,
+                    game,
+                    trays,
+                    carry: None,
+                    turns: 0,
+                    exchanged: Vec::new(),
+                };
+                let mut fitted = table.clone();
+                fitted.fit_trays();
+                if fitted.trays == table.trays {
+                    return Ok(table);
+                }
+                problems.push(
+                    "the tray slots do not hold the pieces left off the board: set up again"
+                        .to_string(),
+                );
+            }
+            Ok(_) => {}
+            Err(rules) => problems.extend(rules.as_slice().iter().map(setup_problem_text)),
+        }
+        Err(problems)
+    }
+
+    fn board(&self) -> BTreeMap<Place, String> {
+        let views = self.views();
+        let mut board = BTreeMap::new();
+        for (cell, _) in self.game.pieces() {
+            if let Some(words) = self.public_piece(&views, cell) {
+                board.insert(square(cell), words);
+            }
+        }
+        for (place, unit) in &self.trays {
+            board.insert(*place, format!("{} piece", unit.army()));
+        }
+        board
+    }
+
+    fn status_line(&self) -> StatusLine {
+        let g = &self.game;
+        let minutes = g.clock_minutes();
+        let clock = ClockTime {
+            hour: u8::try_from(minutes.div_euclid(60).rem_euclid(24)).unwrap_or(0),
+            minute: u8::try_from(minutes.rem_euclid(60)).unwrap_or(0),
+        };
+        // Game turns played, from 1 (early start's 9:30 turn is the first; the clock says the
+        // hour).
+        let played = i32::from(g.turn()) + if g.options().early_start { 3 } else { 0 };
+        let acting = g.phase() == Phase::Act && g.status().is_ongoing();
+        StatusLine {
+            turn: u32::try_from(played.max(1)).unwrap_or(1),
+            clock: Some(clock),
+            to_act: seat_name(self.seat_acting()).to_string(),
+            actions_left: acting.then(|| g.actions().1),
+            reinforcements_in: g
+                .turns_until_prussians()
+                .filter(|n| *n > 0 && !g.prussian_pool().is_empty())
+                .map(|n| u8::try_from(n).unwrap_or(u8::MAX)),
+            ..StatusLine::default()
+        }
+    }
+
+    fn to_act(&self) -> Actor {
+        self.game.to_act()
+    }
+
+    fn result(&self) -> Option<(String, String)> {
+        Self::result_words(self.game.status())
+    }
+
+    fn gestures(&self) -> Vec<(Gesture, WaterlooAction)> {
+        let Actor::Seat(seat) = self.game.to_act() else {
+            return Vec::new();
+        };
+        if self.game.phase() != Phase::Act {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for action in self.game.legal_actions() {
+            let plain = WaterlooAction::rules(action);
+            match action {
+                Action::Move { from, to } => {
+                    out.push((Gesture::slide(square(from), square(to)), plain));
+                }
+                Action::Attack { from, to, .. } => {
+                    out.push((Gesture::lift_two(square(from), square(to)), plain));
+                }
+                // A tile with nobody on it to lift is fired at from the menu.
+                Action::Fire { from, at, tile } if !tile || self.game.piece_at(at).is_some() => {
+                    out.push((Gesture::select_then_lift(square(from), square(at)), plain));
+                }
+                Action::Enter { unit, to } => {
+                    for slot in self.slots_holding(seat, unit) {
+                        out.push((
+                            Gesture::slide(slot, square(to)),
+                            WaterlooAction {
+                                action,
+                                slot: Some(slot),
+                            },
+                        ));
+                    }
+                }
+                Action::TakeOff { from } => {
+                    for slot in self.free_waiting(seat) {
+                        out.push((
+                            Gesture::slide(square(from), slot),
+                            WaterlooAction {
+                                action,
+                                slot: Some(slot),
+                            },
+                        ));
+                    }
+                }
+                Action::Pursue { target, .. } => out.push((
+                    Gesture {
+                        lifted: vec![square(target)],
+                        placed: Vec::new(),
+                        selected: None,
+                    },
+                    plain,
+                )),
+                Action::Save { from } => out.push((
+                    Gesture {
+                        lifted: vec![square(from)],
+                        placed: Vec::new(),
+                        selected: None,
+                    },
+                    plain,
+                )),
+                _ => {}
+            }
+        }
+        out.into_iter().map(|(g, a)| (g.normalized(), a)).collect()
+    }
+
+    fn choices(&self) -> Vec<(String, WaterlooAction)> {
+        if !matches!(self.game.to_act(), Actor::Seat(_)) {
+            return Vec::new();
+        }
+        let legal = self.game.legal_actions();
+        let buttons = legal.into_iter().filter(|a| match self.game.phase() {
+            Phase::Act => matches!(
+                a,
+                Action::EndTurn
+                    | Action::PlayCard(_)
+                    | Action::TakeOff { .. }
+                    | Action::Fire { tile: true, .. }
+                    | Action::Charge { .. }
+            ),
+            _ => true,
+        });
+        let mut out: Vec<(String, WaterlooAction)> = buttons
+            .map(|a| {
+                let wa = WaterlooAction::rules(a);
+                (self.label(&wa), wa)
+            })
+            .collect();
+        // The end of the turn first: the commonest choice.
+        out.sort_by_key(|(_, wa)| wa.action != Action::EndTurn);
+        out
+    }
+
+    fn shaped(&self, gesture: &Gesture) -> Vec<WaterlooAction> {
+        let shape = (
+            gesture.lifted.as_slice(),
+            gesture.placed.as_slice(),
+            gesture.selected,
+        );
+        let action = match shape {
+            ([Place::Square(from)], [Place::Square(to)], _) => Action::Move {
+                from: *from,
+                to: *to,
+            },
+            ([slot @ Place::Tray { .. }], [Place::Square(to)], _) => {
+                let Some(unit) = self.trays.get(slot) else {
+                    return Vec::new();
+                };
+                return vec![WaterlooAction {
+                    action: Action::Enter {
+                        unit: *unit,
+                        to: *to,
+                    },
+                    slot: Some(*slot),
+                }];
+            }
+            ([Place::Square(from)], [slot @ Place::Tray { .. }], _) => {
+                return vec![WaterlooAction {
+                    action: Action::TakeOff { from: *from },
+                    slot: Some(*slot),
+                }];
+            }
+            ([Place::Square(a), Place::Square(b)], [], _) => {
+                let mine = |c: Cell| {
+                    self.game
+                        .piece_at(c)
+                        .is_some_and(|p| p.seat() == self.game.current())
+                };
+                let (from, to) = if !mine(*a) && mine(*b) {
+                    (*b, *a)
+                } else {
+                    (*a, *b)
+                };
+                Action::Attack {
+                    from,
+                    to,
+                    dir: towards(from, to),
+                }
+            }
+            ([Place::Square(at)], [], Some(Place::Square(from))) => Action::Fire {
+                from,
+                at: *at,
+                tile: false,
+            },
+            _ => return Vec::new(),
+        };
+        vec![WaterlooAction::rules(action)]
+    }
+
+    fn check(&self, action: &WaterlooAction) -> Result<(), String> {
+        self.check_slot(action)?;
+        self.game
+            .check(&action.action)
+            .map_err(|e| self.public_reason(e))
+    }
+
+    fn play(&mut self, action: &WaterlooAction) -> Screen {
+        let label = self.label(action);
+        let taken_off = match action.action {
+            Action::TakeOff { from } => self.game.piece_at(from).map(|p| p.unit),
+            _ => None,
+        };
+        let occupied: Vec<Cell> = self.game.pieces().map(|(c, _)| c).collect();
+        let owners = self.game.view(ALLIED).tile_owner().to_vec();
+        let outcome = match self.game.play(&action.action) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                return Screen::Error {
+                    message: format!("{label}: {}", self.public_reason(e)),
+                    fix: "put the pieces back as they were".to_string(),
+                }
+            }
+        };
+        match (action.action, action.slot) {
+            (Action::Enter { unit, .. }, Some(slot)) if self.trays.get(&slot) == Some(&unit) => {
+                self.trays.remove(&slot);
+            }
+            (Action::TakeOff { .. }, Some(slot)) if !self.trays.contains_key(&slot) => {
+                if let Some(unit) = taken_off {
+                    self.trays.insert(slot, unit);
+                }
+            }
+            _ => {}
+        }
+        self.fit_trays();
+        // A winner on the square of a loser: the same occupancy, another piece.
+        self.exchanged.clear();
+        for event in &outcome.events {
+            if let Event::Moved { to, .. } = *event {
+                let place = square(to);
+                if occupied.contains(&to)
+                    && self.game.piece_at(to).is_some()
+                    && !self.exchanged.contains(&place)
+                {
+                    self.exchanged.push(place);
+                }
+            }
+        }
+        let begun = outcome
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::TurnBegan { .. }))
+            .count();
+        self.turns = self
+            .turns
+            .saturating_add(u32::try_from(begun).unwrap_or(u32::MAX));
+        // "Once conquered, an Ownership flag with the flag of the owner, is placed on the
+        // building."
+        let mut flags = Vec::new();
+        let now = self.game.view(ALLIED).tile_owner().to_vec();
+        for (i, (was, is)) in owners.iter().zip(&now).enumerate() {
+            if let (Some(seat), true) = (is, was != is) {
+                if let Some(tile) = self.game.options().layout.tiles.get(i) {
+                    flags.push(format!(
+                        "{} is fortified: put the {} flag on it",
+                        tile_title(&tile.name),
+                        seat_name(*seat)
+                    ));
+                }
+            }
+        }
+        self.announce(action, label, &outcome, flags)
+    }
+
+    fn exchanged(&self) -> Vec<Place> {
+        self.exchanged.clone()
+    }
+
+    fn chance(&self) -> Vec<(WaterlooAction, u32)> {
+        self.game
+            .chance_outcomes()
+            .into_iter()
+            .map(|(a, w)| (WaterlooAction::rules(a), w))
+            .collect()
+    }
+
+    fn die_button(&self) -> bool {
+        // The battle die is rolled in the open; lines of retreat and Prussians are drawn unseen.
+        matches!(self.game.phase(), Phase::BattleDie | Phase::PrussianDie)
+    }
+
+    fn label(&self, action: &WaterlooAction) -> String {
+        let seat = self.seat_acting();
+        match action.action {
+            Action::Move { from, to } => format!("{from}-{to}"),
+            Action::Attack { from, to, dir } => {
+                format!("{from} attacks {to} from the {}", side(dir))
+            }
+            Action::Fire {
+                from,
+                at,
+                tile: false,
+            } => format!("{from} fires at {at}"),
+            Action::Fire {
+                from,
+                at,
+                tile: true,
+            } => format!("{from} fires at {}", self.tile_words(at)),
+            Action::Enter { unit, to } => match action.slot {
+                Some(slot) => format!(
+                    "{} enters on {to} from {}",
+                    a_piece(unit.army()),
+                    Self::place_name(&slot)
+                ),
+                None => format!("{} enters on {to}", a_piece(unit.army())),
+            },
+            Action::TakeOff { from } => {
+                format!("take the weakened cavalry on {from} off to regain strength")
+            }
+            Action::EndTurn => {
+                let left = self.game.actions().1;
+                if left > 0 && self.game.pursuit_victor().is_none() {
+                    let s = if left == 1 { "" } else { "s" };
+                    format!("end the {} turn ({left} action{s} unused)", seat_name(seat))
+                } else {
+                    format!("end the {} turn", seat_name(seat))
+                }
+            }
+            Action::Pursue { cavalry, target } => {
+                format!("{} cuts down the piece on {target}", unit_name(cavalry))
+            }
+            Action::Charge { cavalry, target } => {
+                format!("{} charges {}", unit_name(cavalry), unit_name(target))
+            }
+            Action::Save { from } => format!("save the piece on {from}"),
+            Action::Chance(ChanceAction::Die(face)) => format!("die: {face}"),
+            Action::Chance(ChanceAction::Retreat(_)) => match self.game.phase() {
+                Phase::DrawRetreat(drawing) => {
+                    format!("{} draws a line of retreat", seat_name(drawing))
+                }
+                _ => "a line of retreat is drawn".to_string(),
+            },
+            Action::Chance(ChanceAction::Prussian(_)) => "a Prussian is drawn".to_string(),
+            Action::PlayCard(play) => match play {
+                CardPlay::Reconnaissance { at } => {
+                    let corner = Cell::new(at.col.saturating_add(1), at.row.saturating_add(1));
+                    format!("play Reconnaissance on {at}-{corner}")
+                }
+                CardPlay::Initiative => "play Initiative".to_string(),
+                CardPlay::CombinedAttack => "play Combined attack".to_string(),
+                CardPlay::FightingSpirit { on } => {
+                    if matches!(self.game.phase(), Phase::Defence(_)) {
+                        format!("play Fighting spirit on {on} in defence")
+                    } else {
+                        format!("play Fighting spirit on {on}")
+                    }
+                }
+                CardPlay::GrandBattery { at } => format!("play Grand battery from {at}"),
+            },
+            Action::Draft(card) => match self.game.phase() {
+                Phase::PrussianCards => format!("take {card} from the discard pile"),
+                _ if self.draft_keeps(card) => format!("keep {card}"),
+                _ => format!("discard {card}"),
+            },
+            Action::Decline => "decline Fighting spirit".to_string(),
+            Action::Frenzy { at } => format!("frenzy: attack the piece on {at}"),
+        }
+    }
+
+    fn prompt(&self) -> String {
+        let g = &self.game;
+        let name = seat_name(self.seat_acting());
+        match g.phase() {
+            Phase::Over => "the game is over".to_string(),
+            Phase::BattleDie => "equal strength: press Die to roll the battle die".to_string(),
+            Phase::PrussianDie => "Where are the Prussians? Press Die to roll".to_string(),
+            Phase::DrawRetreat(_) | Phase::PrussianDraw => "the umpire draws".to_string(),
+            Phase::Draft(_) => {
+                let keeps = g.legal_actions().into_iter().any(|a| match a {
+                    Action::Draft(card) => self.draft_keeps(card),
+                    _ => false,
+                });
+                if keeps {
+                    format!("{name}: choose a card to keep (OK)")
+                } else {
+                    format!("{name}: choose a card to discard (OK)")
+                }
+            }
+            Phase::PrussianCards => {
+                format!("{name}: take a card from the discard pile (OK)")
+            }
+            Phase::Defence(_) => format!("{name}: play Fighting spirit in defence? (OK)"),
+            Phase::FrenzyChoice(_) => {
+                format!("{name}: frenzy: choose the piece to attack (OK)")
+            }
+            Phase::Act => match g.pursuit_victor() {
+                Some(victor) if victor == self.seat_acting() => format!(
+                    "{name} pursues: lift a piece to cut it down; OK: charge or end the turn"
+                ),
+                Some(_) => {
+                    format!("{name}: lift a piece to save it; OK: charge or end the turn")
+                }
+                None => format!("{name}: move, attack, fire or enter; OK: menu"),
+            },
+        }
+    }
+
+    fn turn_key(&self) -> u32 {
+        self.turns
+    }
+}
+
+#[cfg(test)]
+mod tests;
