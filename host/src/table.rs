@@ -167,29 +167,34 @@ pub fn place_text(place: &Place) -> String {
 /// # Errors
 /// No menu is shown, or no entry contains `text`.
 pub fn choose_entry(table: &mut SimTable, text: &str) -> Result<(), String> {
-    for _ in 0..64 {
-        let Screen::Choice {
-            entries, selected, ..
-        } = table.referee.screen().clone()
-        else {
-            return Err(format!(
-                "no menu is shown to choose `{text}` from; the screen shows: {}",
-                table.screen_text()
-            ));
-        };
-        if !entries.iter().any(|e| e.contains(text)) {
-            return Err(format!(
-                "the menu has no entry `{text}`: {}",
-                entries.join("; ")
-            ));
-        }
-        if entries.get(selected).is_some_and(|e| e.contains(text)) {
-            table.press(Button::Ok);
-            return Ok(());
-        }
+    let Screen::Choice {
+        entries, selected, ..
+    } = table.referee.screen().clone()
+    else {
+        return Err(format!(
+            "no menu is shown to choose `{text}` from; the screen shows: {}",
+            table.screen_text()
+        ));
+    };
+    let target = entries
+        .iter()
+        .position(|e| e == text)
+        .or_else(|| entries.iter().position(|e| e.contains(text)))
+        .ok_or_else(|| format!("the menu has no entry `{text}`: {}", entries.join("; ")))?;
+    let presses = (target + entries.len() - selected % entries.len().max(1)) % entries.len();
+    for _ in 0..presses {
         table.press(Button::Die);
     }
-    Err(format!("the menu never highlighted `{text}`"))
+    match table.referee.screen() {
+        Screen::Choice { selected, .. } if *selected == target => {
+            table.press(Button::Ok);
+            Ok(())
+        }
+        _ => Err(format!(
+            "Die did not move the menu to `{text}`; the screen shows: {}",
+            table.screen_text()
+        )),
+    }
 }
 
 /// Chooses `entry` from the game menus with the buttons, as a player would.
@@ -265,7 +270,9 @@ pub fn set_up(table: &mut SimTable, rng: &mut impl Rng) -> Result<(), String> {
 /// # Errors
 /// A hand could not act.
 pub fn follow_hands(table: &mut SimTable) -> Result<(), String> {
-    let expected: BTreeSet<Place> = view(table)?.expected().into_keys().collect();
+    let v = view(table)?;
+    let expected: BTreeSet<Place> = v.expected().into_keys().collect();
+    let swaps = v.swaps();
     let sensed: BTreeSet<Place> = table.board.occupied_places().into_iter().collect();
     let hand = |e: crate::sim::HandError| e.to_string();
     for place in sensed.difference(&expected) {
@@ -273,6 +280,13 @@ pub fn follow_hands(table: &mut SimTable) -> Result<(), String> {
     }
     for place in expected.difference(&sensed) {
         table.place(*place, None).map_err(hand)?;
+    }
+    // A piece the hands must exchange for another on the same place.
+    for place in swaps {
+        if table.board.is_occupied(place) {
+            table.lift(place).map_err(hand)?;
+            table.place(place, None).map_err(hand)?;
+        }
     }
     Ok(())
 }
@@ -321,7 +335,7 @@ pub fn bot_step(table: &mut SimTable, rng: &mut impl Rng) -> Result<Option<Did>,
     let v = view(table)?;
     let sensed: BTreeSet<Place> = table.board.occupied_places().into_iter().collect();
     let expected: BTreeSet<Place> = v.expected().into_keys().collect();
-    if sensed != expected {
+    if sensed != expected || !v.swaps().is_empty() {
         follow_hands(table)?;
         return Ok(Some(Did::Hands));
     }

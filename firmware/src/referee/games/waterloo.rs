@@ -849,6 +849,42 @@ impl TableGame for WaterlooTable {
             .with_tray(TrayKind::Withdrawn, FRENCH, WITHDRAWN_SLOTS)
     }
 
+    fn sample_groups(
+        choice: WaterlooChoice,
+        seat: Seat,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>> {
+        let setup = Setup::random(&options(choice), |n| {
+            usize::try_from(roll(u32::try_from(n).unwrap_or(u32::MAX))).unwrap_or(0)
+        });
+        let (mut slot, mut staging) = (0u8, 0u8);
+        let groups = group_units(seat)
+            .into_iter()
+            .map(|(unit, goes)| {
+                let mut places: Vec<Place> = setup.placements[seat]
+                    .iter()
+                    .filter(|(_, u)| *u == unit)
+                    .map(|(c, _)| Place::Square(*c))
+                    .collect();
+                // The pieces the set-up leaves off the board wait on slots.
+                while places.len() < usize::from(unit.count()) {
+                    match goes {
+                        Goes::Staging => {
+                            places.push(tray(TrayKind::PrussianStaging, ALLIED, staging));
+                            staging = staging.saturating_add(1);
+                        }
+                        Goes::Board => {
+                            places.push(tray(TrayKind::Reserve, seat, slot));
+                            slot = slot.saturating_add(1);
+                        }
+                    }
+                }
+                places
+            })
+            .collect();
+        Some(groups)
+    }
+
     fn setup_order(_choice: WaterlooChoice) -> [Seat; 2] {
         // "the Allied player will start setting up his army. Afterwards, the French player".
         [ALLIED, FRENCH]

@@ -230,6 +230,9 @@ pub trait TableView {
     fn expected(&self) -> BTreeMap<Place, String>;
     /// The board as `seat` sees it (its own pieces named).
     fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String>;
+    /// Places whose piece the hands must still lift and replace by another (occupancy cannot
+    /// see such an exchange; see [`TableGame::exchanged`]).
+    fn swaps(&self) -> Vec<Place>;
     /// Who acts now, once in play.
     fn to_act(&self) -> Option<Actor>;
     /// The result once over: (who won or "Draw", why).

@@ -1245,6 +1245,13 @@ impl<T: TableGame> TableView for Session<T> {
         self.game().map(|g| g.seat_board(seat)).unwrap_or_default()
     }
 
+    fn swaps(&self) -> Vec<Place> {
+        match &self.stage {
+            Stage::Play(p) => p.swaps.iter().copied().collect(),
+            Stage::Setup(_) => Vec::new(),
+        }
+    }
+
     fn to_act(&self) -> Option<Actor> {
         self.game().map(TableGame::to_act)
     }
