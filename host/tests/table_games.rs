@@ -1,0 +1,125 @@
+//! Table games (Stratego: Waterloo, Piecepack at Waterloo) played start to finish on the
+//! simulated table from physical events alone, their journals replayed, and cut at every byte.
+
+use std::collections::BTreeMap;
+
+use firmware::journal::{decode, Tail};
+use firmware::referee::{games, Header, Record};
+use host::replay::{write_replay, ReplayError};
+use host::table::{demo, find_game, TablePlayed};
+
+fn play(game: &str, variant: &str, seed: u64, max: u32) -> TablePlayed {
+    let entry = find_game(game, Some(variant)).expect("the game is on the menu");
+    let mut out = Vec::new();
+    demo(&entry, seed, max, true, None, &mut out).unwrap_or_else(|e| {
+        panic!(
+            "{game} {variant} seed {seed}: {e}\n{}",
+            String::from_utf8_lossy(&out)
+        )
+    })
+}
+
+fn replay(bytes: &[u8], reveal: bool, force: bool) -> Result<String, ReplayError> {
+    let mut out = Vec::new();
+    write_replay(bytes, reveal, force, &mut out)?;
+    Ok(String::from_utf8(out).expect("utf-8"))
+}
+
+#[test]
+fn waterloo_games_play_to_the_end_from_physical_events() {
+    // Every version on the menu and the early start, a few seeds each: each game ends with a
+    // result the rules give, every action taken by the referee from lifts, placements and
+    // buttons (the demo fails on anything the referee does not take).
+    let mut ended = 0;
+    for variant in [
+        "basic",
+        "standard",
+        "expert",
+        "basic-start-the-battle-early",
+    ] {
+        for seed in 1..=3 {
+            let played = play("stratego-waterloo", variant, seed, 3000);
+            if played.result.is_some() {
+                ended += 1;
+            }
+            assert!(played.actions > 0);
+        }
+    }
+    assert_eq!(ended, 12, "every game reaches a result within 3000 actions");
+}
+
+#[test]
+fn a_waterloo_journal_replays_redacted_until_the_end() {
+    let unfinished = play("stratego-waterloo", "basic", 2, 40);
+    assert!(unfinished.result.is_none());
+    let text = replay(&unfinished.journal, false, false).expect("replays");
+    assert!(text.contains("Secrets: redacted"), "{text}");
+    assert!(text.contains("Unfinished."), "{text}");
+    assert!(matches!(
+        replay(&unfinished.journal, true, false),
+        Err(ReplayError::Unfinished)
+    ));
+    // Redacted, no action names a line of retreat or a Prussian drawn.
+    assert!(!text.contains("line of retreat:"), "{text}");
+    assert!(!text.contains("Prussian drawn:"), "{text}");
+    let finished = play("stratego-waterloo", "basic", 2, 3000);
+    assert!(finished.result.is_some());
+    let revealed = replay(&finished.journal, true, false).expect("a finished game reveals");
+    assert!(revealed.contains("Secrets: revealed"), "{revealed}");
+    assert!(revealed.contains("Result: The "), "{revealed}");
+}
+
+#[test]
+fn a_waterloo_journal_cut_at_every_byte_recovers_the_complete_records_before_it() {
+    let played = play("stratego-waterloo", "standard", 3, 120);
+    let bytes = &played.journal;
+    let full = decode::<Header, Record>(bytes).expect("decodes");
+    assert_eq!(full.tail, Tail::Clean);
+    // What each cut recovers, and where each record ends (the shortest cut that recovers it).
+    let cuts: Vec<Option<usize>> = (0..=bytes.len())
+        .map(|cut| {
+            decode::<Header, Record>(&bytes[..cut])
+                .ok()
+                .map(|r| r.records.len())
+        })
+        .collect();
+    let ends: Vec<usize> = (0..=full.records.len())
+        .map(|k| {
+            cuts.iter()
+                .position(|c| c.is_some_and(|n| n >= k))
+                .expect("the whole journal recovers every record")
+        })
+        .collect();
+    let mut rebuilt: BTreeMap<usize, usize> = BTreeMap::new();
+    for cut in 0..=bytes.len() {
+        let Ok(recovered) = decode::<Header, Record>(&bytes[..cut]) else {
+            // Only a cut inside the header may fail, and it says so.
+            assert!(cut < ends[0], "cut at {cut} lost the header");
+            continue;
+        };
+        let k = recovered.records.len();
+        assert_eq!(recovered.records, full.records[..k], "cut at {cut}");
+        // Exactly the records that end at or before the cut.
+        let complete = ends.iter().filter(|&&e| e <= cut).count() - 1;
+        assert_eq!(k, complete, "cut at {cut}");
+        assert_eq!(recovered.valid_len, ends[k], "cut at {cut}");
+        if !rebuilt.contains_key(&k) {
+            let record = games::record(recovered.header.game, &recovered.records)
+                .expect("every prefix of a journal rebuilds")
+                .expect("a table game");
+            rebuilt.insert(k, record.entries.len());
+        }
+    }
+    assert_eq!(rebuilt.len(), full.records.len() + 1);
+    // A flipped byte inside a record is reported, not trusted.
+    let mut damaged = bytes.clone();
+    let at = ends[full.records.len() / 2] + 3;
+    damaged[at] ^= 0x5A;
+    let recovered = decode::<Header, Record>(&damaged).expect("the header is intact");
+    assert!(recovered.records.len() < full.records.len());
+    assert!(
+        matches!(recovered.tail, Tail::Corrupt { .. } | Tail::Torn { .. }),
+        "{:?}",
+        recovered.tail
+    );
+}
