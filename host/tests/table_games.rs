@@ -103,12 +103,13 @@ fn a_waterloo_journal_cut_at_every_byte_recovers_the_complete_records_before_it(
         let complete = ends.iter().filter(|&&e| e <= cut).count() - 1;
         assert_eq!(k, complete, "cut at {cut}");
         assert_eq!(recovered.valid_len, ends[k], "cut at {cut}");
-        if !rebuilt.contains_key(&k) {
-            let record = games::record(recovered.header.game, &recovered.records)
+        rebuilt.entry(k).or_insert_with(|| {
+            games::record(recovered.header.game, &recovered.records)
                 .expect("every prefix of a journal rebuilds")
-                .expect("a table game");
-            rebuilt.insert(k, record.entries.len());
-        }
+                .expect("a table game")
+                .entries
+                .len()
+        });
     }
     assert_eq!(rebuilt.len(), full.records.len() + 1);
     // A flipped byte inside a record is reported, not trusted.
