@@ -723,7 +723,28 @@ impl<T: TableGame> Session<T> {
             return;
         }
         let declined = play.declined.as_ref() == Some(sensed);
-        if !play.must_match && !declined {
+        let gesture = Gesture {
+            lifted: board.difference(sensed).copied().collect(),
+            placed: sensed.difference(board).copied().collect(),
+            selected: play.selected,
+        }
+        .normalized();
+        let mut matching: Vec<(Gesture, T::Action)> = game
+            .gestures()
+            .into_iter()
+            .filter(|(g, _)| {
+                g.lifted == gesture.lifted
+                    && g.placed == gesture.placed
+                    && (g.selected.is_none() || g.selected == gesture.selected)
+            })
+            .collect();
+        if matching.iter().any(|(g, _)| g.selected.is_some()) {
+            matching.retain(|(g, _)| g.selected.is_some());
+        }
+        // A legal continuation is preferred to a takeback when both fit: with occupancy only,
+        // an earlier board comes back whenever a square empties and another fills again.
+        let continues = !play.hands && !matching.is_empty();
+        if !play.must_match && !declined && !continues {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -745,24 +766,6 @@ impl<T: TableGame> Session<T> {
                 play.off = true;
             }
             return;
-        }
-        let gesture = Gesture {
-            lifted: board.difference(sensed).copied().collect(),
-            placed: sensed.difference(board).copied().collect(),
-            selected: play.selected,
-        }
-        .normalized();
-        let mut matching: Vec<(Gesture, T::Action)> = game
-            .gestures()
-            .into_iter()
-            .filter(|(g, _)| {
-                g.lifted == gesture.lifted
-                    && g.placed == gesture.placed
-                    && (g.selected.is_none() || g.selected == gesture.selected)
-            })
-            .collect();
-        if matching.iter().any(|(g, _)| g.selected.is_some()) {
-            matching.retain(|(g, _)| g.selected.is_some());
         }
         if matching.len() == 1 {
             let action = matching.remove(0).1;
