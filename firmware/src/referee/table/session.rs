@@ -94,6 +94,9 @@ struct PlayState<T: TableGame> {
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
+    /// The board sensed when the last action was played: while the hands owe steps, seeing it
+    /// again is no takeback (a menu choice that removes a piece leaves the board as it was).
+    acted_on: Option<BTreeSet<Place>>,
     refused: Option<(BTreeSet<Place>, Screen)>,
     takeback: Option<u32>,
     declined: Option<BTreeSet<Place>>,
@@ -123,6 +126,7 @@ impl<T: TableGame> PlayState<T> {
                 .collect(),
             announcement: None,
             hands: false,
+            acted_on: None,
             refused: None,
             takeback: None,
             declined: None,
@@ -652,6 +656,7 @@ impl<T: TableGame> Session<T> {
         });
         let board: BTreeSet<Place> = next.board().into_keys().collect();
         play.hands = &board != ctx.sensed;
+        play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
         play.history.push((next, board));
         play.announcement = Some(screen);
@@ -744,7 +749,8 @@ impl<T: TableGame> Session<T> {
         // A legal continuation is preferred to a takeback when both fit: with occupancy only,
         // an earlier board comes back whenever a square empties and another fills again.
         let continues = !play.hands && !matching.is_empty();
-        if !play.must_match && !declined && !continues {
+        let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
+        if !play.must_match && !declined && !continues && !untouched {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
