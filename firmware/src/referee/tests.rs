@@ -253,6 +253,11 @@ fn the_menu_answers_die_ok_and_back() {
     assert!(t.text().contains("> Stratego Original"), "{}", t.text());
     t.press(Button::Die);
     assert!(t.text().contains("> Stratego Duel"));
+    // Past the table games.
+    for (name, _) in games::menu() {
+        t.press(Button::Die);
+        assert!(t.text().contains(&format!("> {name}")), "{}", t.text());
+    }
     t.press(Button::Die);
     assert!(t.text().contains("> Stratego Original"), "Die wraps around");
     let out = t.press(Button::Back);

@@ -1,13 +1,17 @@
 //! The [`TableGame`](super::table::TableGame) adapters of the games played through the generic
 //! referee, and the menu entries that start them.
 
+pub mod piecepack;
+
 use std::collections::BTreeSet;
 
 use boards::waterloo::Version;
 use serde::{Deserialize, Serialize};
 
+use self::piecepack::PiecepackTable;
 use super::record::{GameKind, RebuildError, Record};
 use super::table::session::AnySession;
+use super::table::{rebuild_table, Session, TableGame};
 use crate::sensing::{LayoutSetup, Place};
 
 /// What the Waterloo menu chose: the version and the scenarios (the board is the default
@@ -27,14 +31,15 @@ pub struct WaterlooChoice {
 /// The table games on the game menu: each game's name and its variants, each a journal
 /// header's [`GameKind`].
 pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
-    Vec::new()
+    vec![(piecepack::TITLE, piecepack::variants())]
 }
 
 /// The sensed places a game of `kind` needs (`None` for Stratego, whose board is a 10x10
 /// grid of squares).
 pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } => None,
+        GameKind::Piecepack { options } => Some(PiecepackTable::layout(options)),
     }
 }
 
@@ -42,7 +47,8 @@ pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
 /// itself).
 pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } => None,
+        GameKind::Piecepack { options } => Some(Box::new(Session::<PiecepackTable>::new(options))),
     }
 }
 
@@ -55,10 +61,11 @@ pub(crate) fn resume_session(
     records: &[Record],
     sensed: &BTreeSet<Place>,
 ) -> Result<Option<Box<dyn AnySession>>, RebuildError> {
-    let _ = (records, sensed);
     match kind {
-        GameKind::Stratego { .. } | GameKind::Waterloo { .. } | GameKind::Piecepack { .. } => {
-            Ok(None)
+        GameKind::Stratego { .. } | GameKind::Waterloo { .. } => Ok(None),
+        GameKind::Piecepack { options } => {
+            let rebuilt = rebuild_table::<PiecepackTable>(options, records)?;
+            Ok(Some(Box::new(Session::resume(options, rebuilt, sensed))))
         }
     }
 }
