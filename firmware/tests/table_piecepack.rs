@@ -15,7 +15,7 @@ use firmware::referee::table::{rebuild_table, Session, TableGame};
 use firmware::referee::{
     screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig, SeededChance,
 };
-use firmware::sensing::{BoardEvent, Button, Millis, Occupancy, Place, SensedCell};
+use firmware::sensing::{BoardEvent, Button, Millis, Occupancy, Place, SensedCell, TagUid};
 use firmware::ui::Screen;
 
 fn sq(name: &str) -> Square {
@@ -126,13 +126,30 @@ impl Table {
     }
 
     fn put(&mut self, place: Place) -> Vec<Decision> {
+        self.put_tagged(place, None)
+    }
+
+    /// A piece placed on `place`, its tag read (with NFC) as it lands.
+    fn put_tagged(&mut self, place: Place, tag: Option<TagUid>) -> Vec<Decision> {
         let at = self.at();
         let cell = self.cells[&place];
         self.feed(BoardEvent::Placed {
             cell,
             place,
             at,
-            tag: None,
+            tag,
+        })
+    }
+
+    /// With NFC: another tag read on `place` (a stack answers one tag at a time).
+    fn read_tag(&mut self, place: Place, uid: TagUid) -> Vec<Decision> {
+        let at = self.at();
+        let cell = self.cells[&place];
+        self.feed(BoardEvent::TagRead {
+            cell,
+            place,
+            at,
+            uid,
         })
     }
 
@@ -261,6 +278,17 @@ impl Table {
     /// put onto a square already holding one is followed by lifting that square and putting it
     /// back.
     fn set_up(&mut self, seat: Seat, at: &BTreeMap<Unit, Place>) -> Vec<Decision> {
+        self.set_up_tagged(seat, at, false)
+    }
+
+    /// [`Table::set_up`], with NFC when `tagged`: each piece's tag is read as it lands, and a
+    /// stack put back answers with the tag under it first.
+    fn set_up_tagged(
+        &mut self,
+        seat: Seat,
+        at: &BTreeMap<Unit, Place>,
+        tagged: bool,
+    ) -> Vec<Decision> {
         let order: &[Unit] = if seat == ALLIES {
             &ALLIED
         } else {
@@ -274,17 +302,34 @@ impl Table {
                 "the set-up asks for {unit:?}: {text}"
             );
             let place = at[unit];
-            if self.referee.sensed().contains(&place) {
-                out.extend(self.lift(place));
-                out.extend(self.put(place));
-            } else {
-                out.extend(self.put(place));
+            let under = order
+                .iter()
+                .take_while(|u| *u != unit)
+                .find(|u| at[*u] == place);
+            match (under, tagged) {
+                (Some(&under), true) => {
+                    out.extend(self.lift(place));
+                    out.extend(self.put_tagged(place, Some(uid(under))));
+                    out.extend(self.read_tag(place, uid(*unit)));
+                }
+                (Some(_), false) => {
+                    out.extend(self.lift(place));
+                    out.extend(self.put(place));
+                }
+                (None, _) => {
+                    out.extend(self.put_tagged(place, tagged.then(|| uid(*unit))));
+                }
             }
             out.extend(self.settle());
             out.extend(self.press(Button::Ok));
         }
         out
     }
+}
+
+/// The tag of `unit`'s piece, in the NFC tests.
+fn uid(unit: Unit) -> TagUid {
+    TagUid::new(&[0x04, 0xA0, unit.index() as u8]).unwrap()
 }
 
 /// Kind names that must never reach the OLED for a coin whose value is hidden.
@@ -1050,9 +1095,13 @@ fn the_journal_encoding_of_armies_and_actions_is_pinned() {
     let army = Army {
         placed: vec![(Unit::HougoumontGarrison, sq("e4"))],
         staged: vec![(Unit::Blucher, 4)],
+        tags: vec![(Unit::Wellington, TagUid::new(&[0xAB, 0xCD]).unwrap())],
     };
     let cases: Vec<(Vec<u8>, &[u8])> = vec![
-        (postcard::to_allocvec(&army).unwrap(), &[1, 6, 43, 1, 7, 4]),
+        (
+            postcard::to_allocvec(&army).unwrap(),
+            &[1, 6, 43, 1, 7, 4, 1, 0, 2, 0xAB, 0xCD],
+        ),
         (
             postcard::to_allocvec(&Action::Move {
                 unit: Unit::DErlon,
@@ -1073,6 +1122,50 @@ fn the_journal_encoding_of_armies_and_actions_is_pinned() {
     for (bytes, golden) in cases {
         assert_eq!(bytes, golden);
     }
-    let back: Army = postcard::from_bytes(&[1, 6, 43, 1, 7, 4]).unwrap();
+    let back: Army = postcard::from_bytes(&[1, 6, 43, 1, 7, 4, 1, 0, 2, 0xAB, 0xCD]).unwrap();
     assert_eq!(back, army);
+}
+
+#[test]
+fn with_nfc_the_tag_read_where_a_piece_lands_says_which_left_the_stack() {
+    let mut t = Table::choose(3, 0);
+    let (allies, french) = example_places();
+    t.set_up_tagged(ALLIES, &allies, true);
+    t.set_up_tagged(FRENCH, &french, true);
+    // A piece off Ney and D'Erlon's square g5 onto f5, with a tag nobody registered: the
+    // menu asks, as without NFC.
+    t.put_tagged(p("f5"), Some(TagUid::new(&[0x99]).unwrap()));
+    let out = t.settle();
+    assert!(
+        has(
+            &out,
+            |d| matches!(d, Decision::MenuOpened { entries, .. } if entries.len() == 2)
+        ),
+        "{out:?}"
+    );
+    t.press(Button::Back);
+    t.lift(p("f5"));
+    t.settle();
+    // D'Erlon's coin, its tag read as it lands: no menu.
+    t.put_tagged(p("f5"), Some(uid(Unit::DErlon)));
+    let out = t.settle();
+    assert!(
+        !has(&out, |d| matches!(d, Decision::MenuOpened { .. })),
+        "{out:?}"
+    );
+    assert_eq!(acted(&out), ["g5 coin to f5"]);
+    assert_eq!(t.position().square_of(Unit::DErlon), Some(sq("f5")));
+    // Every piece's tag was learned in set-up, those put onto stacks too (the reader answered
+    // with the piece under them first), and journaled with the armies.
+    let armies: Vec<Army> = t
+        .records()
+        .iter()
+        .filter_map(|r| match r {
+            Record::Army { army, .. } => postcard::from_bytes(army).ok(),
+            _ => None,
+        })
+        .collect();
+    let tags: BTreeMap<Unit, TagUid> = armies.iter().flat_map(|a| a.tags.clone()).collect();
+    assert_eq!(tags.len(), 23);
+    assert!(tags.iter().all(|(u, t)| *t == uid(*u)));
 }

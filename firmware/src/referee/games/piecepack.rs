@@ -44,6 +44,12 @@
 //!   (besides their gesture) and, when dice are due, the six faces of a physical piecepack
 //!   die. The Die button rolls the combat die for the side whose die is due.
 //!
+//! # With NFC
+//! Each piece's tag is learned as its group is placed ([`TableGame::army_tagged`]) and
+//! journaled with the army. In play, a gesture that could be several pieces' moves is
+//! narrowed to the piece whose tag was read on the square it arrived on, so a coin taken off
+//! a stack needs no menu; where no registered tag was read the menu asks as without NFC.
+//!
 //! # Public labels
 //! The OLED faces both players. A piece is named by where it stands, never by its value
 //! until combat revealed it: `e4 top coin`, `e4 bottom coin`, `e4 coin` (the only coin
@@ -73,7 +79,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::referee::record::GameKind;
 use crate::referee::table::{Gesture, Group, TableGame};
-use crate::sensing::{LayoutSetup, Place, TrayKind};
+use crate::sensing::{LayoutSetup, Place, TagUid, TrayKind};
 use crate::ui::{Screen, StatusLine};
 
 /// The game's name on the menu.
@@ -140,6 +146,8 @@ pub struct Army {
     pub placed: Vec<(Unit, Square)>,
     /// The Prussians set aside, each on its staging slot (the Allies only).
     pub staged: Vec<(Unit, u8)>,
+    /// With NFC: each piece's tag, as read while its group was placed.
+    pub tags: Vec<(Unit, TagUid)>,
 }
 
 /// The Allies' groups: "set aside the five black pieces ... Place the Red star symbol in
@@ -310,6 +318,8 @@ pub struct PiecepackTable {
     position: Position,
     /// The waiting Prussians' slots; a Prussian leaves its slot when it enters.
     staged: Vec<(Unit, u8)>,
+    /// With NFC: the piece each tag was registered to in set-up.
+    tags: BTreeMap<TagUid, Unit>,
 }
 
 impl PiecepackTable {
@@ -818,6 +828,27 @@ impl TableGame for PiecepackTable {
         }
     }
 
+    /// Each piece's tag is the first tag read on its place while its group was placed that
+    /// no earlier piece of the army has: a piece put on a stack may be read with those under
+    /// it.
+    fn army_tagged(
+        choice: Options,
+        seat: Seat,
+        filled: &[Vec<Place>],
+        tags: &[Vec<TagUid>],
+    ) -> Result<Army, Vec<String>> {
+        let mut army = Self::army(choice, seat, filled)?;
+        for (&unit, read) in setup_order(seat).iter().zip(tags) {
+            let new = read
+                .iter()
+                .find(|uid| army.tags.iter().all(|(_, known)| known != *uid));
+            if let Some(&uid) = new {
+                army.tags.push((unit, uid));
+            }
+        }
+        Ok(army)
+    }
+
     fn start(choice: Options, armies: &BySeat<Army>) -> Result<PiecepackTable, Vec<String>> {
         let mut problems = Vec::new();
         let staged = armies[ALLIES].staged.clone();
@@ -838,8 +869,23 @@ impl TableGame for PiecepackTable {
             allies: armies[ALLIES].placed.clone(),
             french: armies[FRENCH].placed.clone(),
         };
+        // A tag read for two pieces identifies neither.
+        let mut tags: BTreeMap<TagUid, Unit> = BTreeMap::new();
+        let mut doubtful = Vec::new();
+        for &(unit, uid) in armies[ALLIES].tags.iter().chain(&armies[FRENCH].tags) {
+            if tags.insert(uid, unit).is_some() {
+                doubtful.push(uid);
+            }
+        }
+        for uid in doubtful {
+            tags.remove(&uid);
+        }
         match Position::start(choice, setup) {
-            Ok(position) if problems.is_empty() => Ok(PiecepackTable { position, staged }),
+            Ok(position) if problems.is_empty() => Ok(PiecepackTable {
+                position,
+                staged,
+                tags,
+            }),
             Ok(_) => Err(problems),
             Err(found) => {
                 problems.extend(found.as_slice().iter().map(|p| problem_text(&choice, p)));
@@ -959,6 +1005,27 @@ impl TableGame for PiecepackTable {
                 .collect(),
             Phase::Retreat | Phase::Over => Vec::new(),
         }
+    }
+
+    /// A piece arriving on a square is the one whose tag was read there, when a registered
+    /// tag was.
+    fn fits_tags(&self, action: &Action, tags: &[(Place, TagUid)]) -> bool {
+        let (unit, to) = match *action {
+            Action::Move { unit, to }
+            | Action::Retreat { unit, to }
+            | Action::Enter { unit, at: to } => (unit, to),
+            Action::Advance(Some(unit)) => match self.position.combat() {
+                Some(c) => (unit, c.target),
+                None => return true,
+            },
+            _ => return true,
+        };
+        let mut read = tags
+            .iter()
+            .filter(|(at, _)| *at == place(to))
+            .filter_map(|(_, uid)| self.tags.get(uid))
+            .peekable();
+        read.peek().is_none() || read.any(|&u| u == unit)
     }
 
     fn shaped(&self, gesture: &Gesture) -> Vec<Action> {
@@ -1234,7 +1301,11 @@ mod tests {
             .enumerate()
             .map(|(i, u)| (u, i as u8))
             .collect();
-        PiecepackTable { position, staged }
+        PiecepackTable {
+            position,
+            staged,
+            tags: BTreeMap::new(),
+        }
     }
 
     /// The actions a gesture means, as the session matches them.
@@ -1377,6 +1448,57 @@ mod tests {
                  Hougoumont (e4) or La Haye Sainte (g3)",
             ]
         );
+    }
+
+    fn uid(n: u8) -> TagUid {
+        TagUid::new(&[0x04, n]).unwrap()
+    }
+
+    #[test]
+    fn with_nfc_each_piece_keeps_the_tag_first_read_for_it() {
+        let at = example_allies();
+        let order = filled(&ALLIED_ORDER, &at);
+        // Wellington went onto the garrison: the reader saw the garrison's tag first.
+        let mut tags: Vec<Vec<TagUid>> = (0..12).map(|i| vec![uid(i)]).collect();
+        tags[6] = vec![uid(5), uid(6)];
+        // The Dutch-Belgians' own tag was not read: only those under it.
+        tags[10] = vec![uid(5), uid(6)];
+        let army = PiecepackTable::army_tagged(Options::STANDARD, ALLIES, &order, &tags).unwrap();
+        let known: BTreeMap<Unit, TagUid> = army.tags.iter().copied().collect();
+        assert_eq!(known[&Unit::HougoumontGarrison], uid(5));
+        assert_eq!(known[&Unit::Wellington], uid(6));
+        assert_eq!(known.get(&Unit::DutchBelgians), None);
+        assert_eq!(known.len(), 11);
+    }
+
+    #[test]
+    fn a_tag_read_where_a_piece_arrived_tells_which_piece_moved() {
+        let mut t = table(
+            Options::STANDARD,
+            &[
+                (Unit::OldGuard, "g7"),
+                (Unit::GuardArtillery, "g7"),
+                (Unit::Wellington, "a1"),
+            ],
+            FRENCH,
+        );
+        t.tags.insert(uid(1), Unit::OldGuard);
+        t.tags.insert(uid(2), Unit::GuardArtillery);
+        let old_guard = Action::Move {
+            unit: Unit::OldGuard,
+            to: sq("g6"),
+        };
+        let artillery = Action::Move {
+            unit: Unit::GuardArtillery,
+            to: sq("g6"),
+        };
+        let read = [(p("g6"), uid(1))];
+        assert!(t.fits_tags(&old_guard, &read));
+        assert!(!t.fits_tags(&artillery, &read));
+        // A tag read elsewhere, or a tag nobody registered, says nothing.
+        for read in [[(p("g7"), uid(1))], [(p("g6"), uid(9))]] {
+            assert!(t.fits_tags(&old_guard, &read) && t.fits_tags(&artillery, &read));
+        }
     }
 
     #[test]
