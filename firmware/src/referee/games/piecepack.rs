@@ -72,7 +72,7 @@ use std::collections::BTreeMap;
 use boards::geometry::grid::Cell;
 use boards::piecepack::{
     side_name, Action, Combat, EliminationLimit, Event, Face, Illegal, Options, Phase, Position,
-    Setup, SetupProblem, Square, Unit, ALLIES, FRENCH,
+    Setup, SetupProblem, Square, Suit, Unit, ALLIES, FRENCH,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -339,13 +339,13 @@ impl PiecepackTable {
     /// The pieces on `square` as they stand: coins bottom first in the order they arrived,
     /// then the pawn on top.
     pub fn stack(&self, square: Square) -> Vec<Unit> {
-        let mut pieces: Vec<Unit> = self
-            .position
-            .pieces_on(square)
-            .filter(|u| !u.is_leader())
-            .collect();
-        pieces.extend(self.position.pieces_on(square).filter(|u| u.is_leader()));
-        pieces
+        self.pile(square).collect()
+    }
+
+    /// [`PiecepackTable::stack`] without collecting it.
+    fn pile(&self, square: Square) -> impl Iterator<Item = Unit> + '_ {
+        let coins = self.position.pieces_on(square).filter(|u| !u.is_leader());
+        coins.chain(self.position.pieces_on(square).filter(|u| u.is_leader()))
     }
 
     /// Where `unit` physically stands: its square or its staging slot.
@@ -358,13 +358,18 @@ impl PiecepackTable {
 
     /// What the whole table may call the piece: a leader by name, a coin by its face once
     /// combat revealed it, else by its suit.
-    fn public_name(&self, unit: Unit) -> String {
+    fn public_name(&self, unit: Unit) -> &'static str {
         if unit.is_leader() {
-            short_name(unit).to_string()
+            short_name(unit)
         } else if self.position.revealed().contains(unit) {
-            unit.piece_name().to_string()
+            unit.piece_name()
         } else {
-            format!("{} coin", unit.suit())
+            match unit.suit() {
+                Suit::RedStar => "Red Star coin",
+                Suit::BlackMoon => "Black Moon coin",
+                Suit::GreenCrown => "Green Crown coin",
+                Suit::BlueFleur => "Blue Fleur coin",
+            }
         }
     }
 
@@ -375,7 +380,7 @@ impl PiecepackTable {
             if u.is_leader() || self.position.revealed().contains(u) {
                 self.public_name(u)
             } else {
-                "coin".to_string()
+                "coin"
             }
         };
         if let Some(s) = self.position.square_of(unit) {
@@ -398,15 +403,15 @@ impl PiecepackTable {
         }
         match self.slot(unit) {
             Some(slot) => format!("Prussian slot {} {}", u16::from(slot) + 1, name(unit)),
-            None => self.public_name(unit),
+            None => self.public_name(unit).to_string(),
         }
     }
 
     /// The piece as the hands see it: a pawn by its colour ("Red Pawn"), a coin as
     /// [`PiecepackTable::public_name`] says.
-    fn physical_name(&self, unit: Unit) -> String {
+    fn physical_name(&self, unit: Unit) -> &'static str {
         if unit.is_leader() {
-            unit.piece_name().to_string()
+            unit.piece_name()
         } else {
             self.public_name(unit)
         }
@@ -414,12 +419,15 @@ impl PiecepackTable {
 
     /// The pieces on `square` in public words, bottom first ("Red Star coin and Red Pawn").
     fn describe(&self, square: Square) -> String {
-        let names: Vec<String> = self
-            .stack(square)
-            .into_iter()
-            .map(|u| self.physical_name(u))
-            .collect();
-        list(&names)
+        let count = self.position.pieces_on(square).count();
+        let mut out = String::new();
+        for (i, u) in self.pile(square).enumerate() {
+            if i > 0 {
+                out.push_str(if i + 1 == count { " and " } else { ", " });
+            }
+            out.push_str(self.physical_name(u));
+        }
+        out
     }
 
     /// The order a menu lists an action in: by where its piece stands, top of a stack first,
@@ -429,8 +437,8 @@ impl PiecepackTable {
             self.position
                 .square_of(u)
                 .map(|s| {
-                    let stack = self.stack(s);
-                    stack.len() - stack.iter().position(|&x| x == u).unwrap_or(0)
+                    let height = self.position.pieces_on(s).count();
+                    height - self.pile(s).position(|x| x == u).unwrap_or(0)
                 })
                 .unwrap_or(0)
         };
@@ -670,7 +678,7 @@ impl PiecepackTable {
         } else {
             (combat.attacker.opponent(), combat.defenders, combat.dice[1])
         };
-        let names: Vec<String> = units.iter().map(|u| self.public_name(u)).collect();
+        let names: Vec<&str> = units.iter().map(|u| self.public_name(u)).collect();
         let dice = if dice == 1 {
             "1 die".to_string()
         } else {
@@ -900,7 +908,7 @@ impl TableGame for PiecepackTable {
             .map(|s| (place(s), self.describe(s)))
             .collect();
         for &(u, slot) in &self.staged {
-            out.insert(staging_slot(slot), self.physical_name(u));
+            out.insert(staging_slot(slot), self.physical_name(u).to_string());
         }
         out
     }
@@ -980,30 +988,28 @@ impl TableGame for PiecepackTable {
     }
 
     fn choices(&self) -> Vec<(String, Action)> {
-        let p = &self.position;
-        let mut legal = p.legal_actions();
-        legal.sort_by_cached_key(|a| self.public_key(a));
-        match p.phase() {
+        match self.position.phase() {
             Phase::Rolling => Face::ALL
                 .into_iter()
                 .map(|f| (format!("die shows {f}"), Action::Roll(f)))
                 .collect(),
-            Phase::Movement
-            | Phase::Designation
-            | Phase::Resolution
-            | Phase::Elimination
-            | Phase::Advance
-            | Phase::Reinforcement => legal
-                .into_iter()
-                .filter(|a| {
-                    !matches!(
-                        a,
-                        Action::Move { .. } | Action::Enter { .. } | Action::Retreat { .. }
-                    )
-                })
-                .map(|a| (self.label(&a), a))
-                .collect(),
             Phase::Retreat | Phase::Over => Vec::new(),
+            _ => {
+                // Everything but the slides, which the hands make.
+                let mut legal: Vec<Action> = self
+                    .position
+                    .legal_actions()
+                    .into_iter()
+                    .filter(|a| {
+                        !matches!(
+                            a,
+                            Action::Move { .. } | Action::Enter { .. } | Action::Retreat { .. }
+                        )
+                    })
+                    .collect();
+                legal.sort_by_cached_key(|a| self.public_key(a));
+                legal.into_iter().map(|a| (self.label(&a), a)).collect()
+            }
         }
     }
 
@@ -1043,10 +1049,13 @@ impl TableGame for PiecepackTable {
         };
         let make = |unit: Unit, to: Square| -> Option<Action> {
             match p.phase() {
-                Phase::Movement => Some(Action::Move { unit, to }),
                 Phase::Retreat => Some(Action::Retreat { unit, to }),
                 Phase::Reinforcement => Some(Action::Enter { unit, at: to }),
-                Phase::Advance => Some(Action::Advance(Some(unit))),
+                Phase::Advance if p.combat().is_some_and(|c| c.target == to) => {
+                    Some(Action::Advance(Some(unit)))
+                }
+                // Anywhere else it is a move, refused as such ("not now: ... advance").
+                Phase::Movement | Phase::Advance => Some(Action::Move { unit, to }),
                 Phase::Designation => Some(Action::Designate { unit, target: to }),
                 _ => None,
             }
@@ -1089,9 +1098,10 @@ impl TableGame for PiecepackTable {
                     }
                 }
             }
-            // Select, then lift the target.
+            // Select, then lift an enemy target (one's own piece lifted is a gesture begun).
             ([target], [], Some(selected)) if p.phase() == Phase::Designation => {
-                if let Some(target) = square_of(target) {
+                let enemy = p.phasing_side().opponent();
+                if let Some(target) = square_of(target).filter(|&t| p.occupant(t) == Some(enemy)) {
                     out.extend(on(&selected).into_iter().filter_map(|u| make(u, target)));
                 }
             }
@@ -1701,6 +1711,54 @@ mod tests {
         let refused = t.shaped(&Gesture::lift_two(p("f7"), p("f6")));
         assert_eq!(refused.len(), 2);
         assert!(refused.iter().all(|a| t.check(a).is_err()));
+    }
+
+    #[test]
+    fn a_gesture_begun_is_not_refused_and_a_wrong_advance_is() {
+        // "If the winning side is the attacker then one attacking piece can enter the
+        // defending piece's square." Worked-example dice: Lobau (4) against Uxbridge's blank
+        // with no dice on either side wins at once.
+        let mut t = table(
+            Options::WORKED_EXAMPLE,
+            &[
+                (Unit::Lobau, "f7"),
+                (Unit::Reille, "f8"),
+                (Unit::Uxbridge, "e7"),
+            ],
+            FRENCH,
+        );
+        t.play(&Action::EndMovement);
+        // A piece selected earlier, then one's own piece lifted: the start of a designation.
+        let begun = Gesture {
+            lifted: vec![p("f8")],
+            placed: Vec::new(),
+            selected: Some(p("f7")),
+        };
+        assert!(t.shaped(&begun).is_empty());
+        t.play(&Action::Designate {
+            unit: Unit::Lobau,
+            target: sq("e7"),
+        });
+        t.play(&Action::Resolve { target: sq("e7") });
+        assert_eq!(t.position().phase(), Phase::Retreat);
+        t.play(&Action::Retreat {
+            unit: Unit::Uxbridge,
+            to: sq("c7"),
+        });
+        assert_eq!(t.position().phase(), Phase::Advance);
+        // Into the emptied square: the advance. Anywhere else: refused, saying why.
+        assert_eq!(
+            meaning(&t, &Gesture::slide(p("f7"), p("e7"))),
+            [(
+                "f7 Blue Fleur 4 advances to e7".to_string(),
+                Action::Advance(Some(Unit::Lobau))
+            )]
+        );
+        let wrong = t.shaped(&Gesture::slide(p("f7"), p("f6")));
+        assert_eq!(
+            t.check(&wrong[0]).unwrap_err(),
+            "not now: this is the combat: advance phase"
+        );
     }
 
     #[test]
