@@ -22,8 +22,8 @@
 //!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
 //!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,
 //!   declines a takeback, or offers to take back the last action when the board allows it.
-//! - **Chance** the players do not roll (secret draws) is drawn at once from the [`Chance`]
-//!   source and journaled as the action it chose.
+//! - **Chance** the players do not roll (secret draws) is drawn at once from the
+//!   [`Chance`](crate::referee::Chance) source and journaled as the action it chose.
 //! - **Tags**. With NFC, the tags read while a group is placed go to
 //!   [`TableGame::army_tagged`] (a game may register each piece's tag), and the tags read
 //!   since the last action narrow a gesture that means several actions
@@ -32,8 +32,8 @@
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
 //!   for the board to match.
 //!
-//! Every action, and every chance outcome, is journaled ([`Record::Action`]) before the
-//! players are told.
+//! Every action, and every chance outcome, is journaled
+//! ([`Record::Action`](crate::referee::Record::Action)) before the players are told.
 
 pub(crate) mod session;
 
