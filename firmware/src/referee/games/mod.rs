@@ -1,4 +1,4 @@
-//! The [`TableGame`](super::table::TableGame) adapters of the games played through the generic
+//! The [`TableGame`] adapters of the games played through the generic
 //! referee, and the menu entries that start them.
 
 pub mod piecepack;
