@@ -789,6 +789,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 self.sensed.insert(*place);
                 if let Phase::Table(session) = &mut self.phase {
                     session.placed(place);
+                    if let Some(uid) = tag {
+                        session.tag(place, *uid);
+                    }
                 }
                 if let Phase::Setup(state) = &mut self.phase {
                     if state.mode == SetupMode::Tags {
@@ -801,6 +804,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
             }
             BoardEvent::TagRead { place, uid, .. } => {
+                if let Phase::Table(session) = &mut self.phase {
+                    session.tag(place, *uid);
+                }
                 self.setup_tag(place, *uid, &mut out);
                 self.play_tag(place, *uid);
             }

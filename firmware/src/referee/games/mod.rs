@@ -1,6 +1,7 @@
 //! The [`TableGame`] adapters of the games played through the generic referee, and the menu
 //! entries that start them.
 
+pub mod piecepack;
 pub mod waterloo;
 
 use std::collections::BTreeSet;
@@ -8,6 +9,7 @@ use std::collections::BTreeSet;
 use boards::waterloo::Version;
 use serde::{Deserialize, Serialize};
 
+use self::piecepack::PiecepackTable;
 use super::record::{GameKind, RebuildError, Record};
 use super::table::session::AnySession;
 use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord};
@@ -40,36 +42,39 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
             mud: false,
         },
     };
-    vec![(
-        "Stratego: Waterloo",
-        vec![
-            ("Basic".to_string(), waterloo(Version::Basic, false, false)),
-            (
-                "Standard".to_string(),
-                waterloo(Version::Standard, false, false),
-            ),
-            (
-                "Expert".to_string(),
-                waterloo(Version::Expert, false, false),
-            ),
-            (
-                "Basic, start the battle early".to_string(),
-                waterloo(Version::Basic, true, false),
-            ),
-            (
-                "Standard, start the battle early".to_string(),
-                waterloo(Version::Standard, true, false),
-            ),
-            (
-                "Expert, start the battle early".to_string(),
-                waterloo(Version::Expert, true, false),
-            ),
-            (
-                "Expert, where are the Prussians?".to_string(),
-                waterloo(Version::Expert, false, true),
-            ),
-        ],
-    )]
+    vec![
+        (
+            "Stratego: Waterloo",
+            vec![
+                ("Basic".to_string(), waterloo(Version::Basic, false, false)),
+                (
+                    "Standard".to_string(),
+                    waterloo(Version::Standard, false, false),
+                ),
+                (
+                    "Expert".to_string(),
+                    waterloo(Version::Expert, false, false),
+                ),
+                (
+                    "Basic, start the battle early".to_string(),
+                    waterloo(Version::Basic, true, false),
+                ),
+                (
+                    "Standard, start the battle early".to_string(),
+                    waterloo(Version::Standard, true, false),
+                ),
+                (
+                    "Expert, start the battle early".to_string(),
+                    waterloo(Version::Expert, true, false),
+                ),
+                (
+                    "Expert, where are the Prussians?".to_string(),
+                    waterloo(Version::Expert, false, true),
+                ),
+            ],
+        ),
+        (piecepack::TITLE, piecepack::variants()),
+    ]
 }
 
 /// The sensed places a game of `kind` needs (`None` for Stratego, whose board is a 10x10
@@ -77,7 +82,8 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
 pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
     match kind {
         GameKind::Waterloo { choice } => Some(WaterlooTable::layout(choice)),
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Piecepack { options } => Some(PiecepackTable::layout(options)),
+        GameKind::Stratego { .. } => None,
     }
 }
 
@@ -86,7 +92,8 @@ pub fn layout(kind: GameKind) -> Option<LayoutSetup> {
 pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
     match kind {
         GameKind::Waterloo { choice } => Some(Box::new(Session::<WaterlooTable>::new(choice))),
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => None,
+        GameKind::Piecepack { options } => Some(Box::new(Session::<PiecepackTable>::new(options))),
+        GameKind::Stratego { .. } => None,
     }
 }
 
@@ -97,7 +104,10 @@ pub(crate) fn new_session(kind: GameKind) -> Option<Box<dyn AnySession>> {
 pub fn record(kind: GameKind, records: &[Record]) -> Result<Option<TableRecord>, RebuildError> {
     match kind {
         GameKind::Waterloo { choice } => table_record::<WaterlooTable>(choice, records).map(Some),
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(None),
+        GameKind::Piecepack { options } => {
+            table_record::<PiecepackTable>(options, records).map(Some)
+        }
+        GameKind::Stratego { .. } => Ok(None),
     }
 }
 
@@ -115,6 +125,10 @@ pub(crate) fn resume_session(
             let rebuilt = rebuild_table::<WaterlooTable>(choice, records)?;
             Ok(Some(Box::new(Session::resume(choice, rebuilt, sensed))))
         }
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(None),
+        GameKind::Piecepack { options } => {
+            let rebuilt = rebuild_table::<PiecepackTable>(options, records)?;
+            Ok(Some(Box::new(Session::resume(options, rebuilt, sensed))))
+        }
+        GameKind::Stratego { .. } => Ok(None),
     }
 }

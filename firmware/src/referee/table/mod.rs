@@ -22,14 +22,18 @@
 //!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
 //!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,
 //!   declines a takeback, or offers to take back the last action when the board allows it.
-//! - **Chance** the players do not roll (secret draws) is drawn at once from the [`Chance`]
-//!   source and journaled as the action it chose.
+//! - **Chance** the players do not roll (secret draws) is drawn at once from the
+//!   [`Chance`](crate::referee::Chance) source and journaled as the action it chose.
+//! - **Tags**. With NFC, the tags read while a group is placed go to
+//!   [`TableGame::army_tagged`] (a game may register each piece's tag), and the tags read
+//!   since the last action narrow a gesture that means several actions
+//!   ([`TableGame::fits_tags`]) before a menu asks.
 //! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
 //!   for the board to match.
 //!
-//! Every action, and every chance outcome, is journaled ([`Record::Action`]) before the
-//! players are told.
+//! Every action, and every chance outcome, is journaled
+//! ([`Record::Action`](crate::referee::Record::Action)) before the players are told.
 
 pub(crate) mod session;
 #[cfg(test)]
@@ -44,7 +48,7 @@ use boards::{Actor, BySeat, Seat};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::sensing::{LayoutSetup, Place};
+use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
 
 /// What the hands do for one action: the places emptied and filled, and the place selected
@@ -146,6 +150,21 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         seat: Seat,
         filled: &[Vec<Place>],
     ) -> Result<Self::Army, Vec<String>>;
+    /// With NFC: builds `seat`'s army as [`TableGame::army`] does, knowing also the tags read
+    /// on each group's places while it was placed (`tags[i]` for group `i`, in the order
+    /// read), so the army can register each piece's tag. By default the tags are not used.
+    ///
+    /// # Errors
+    /// Every problem of the army alone.
+    fn army_tagged(
+        choice: Self::Choice,
+        seat: Seat,
+        filled: &[Vec<Place>],
+        tags: &[Vec<TagUid>],
+    ) -> Result<Self::Army, Vec<String>> {
+        let _ = tags;
+        Self::army(choice, seat, filled)
+    }
     /// Starts the game from both armies.
     ///
     /// # Errors
@@ -165,6 +184,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn gestures(&self) -> Vec<(Gesture, Self::Action)>;
     /// The legal actions taken with the buttons, each with its public menu label.
     fn choices(&self) -> Vec<(String, Self::Action)>;
+    /// With NFC: whether `action` agrees with the tags read since the last action (each with
+    /// the place it was read on). When a gesture means several actions, those that agree are
+    /// kept, if any do. By default every action agrees.
+    fn fits_tags(&self, action: &Self::Action, tags: &[(Place, TagUid)]) -> bool {
+        let _ = (action, tags);
+        true
+    }
     /// Actions a gesture looks like, legal or not, for the rules to say why they are refused.
     fn shaped(&self, gesture: &Gesture) -> Vec<Self::Action>;
     /// Whether `action` is legal; the refusal in words the whole table may read.

@@ -10,7 +10,7 @@ use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::machine::Decision;
 use crate::referee::record::{RebuildError, Record};
-use crate::sensing::{Button, Millis, Place};
+use crate::sensing::{Button, Millis, Place, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
 
 /// What a session needs from the referee around it for one step.
@@ -49,6 +49,7 @@ impl Ctx<'_> {
 pub(crate) trait AnySession: TableView + fmt::Debug {
     fn lifted(&mut self, place: &Place);
     fn placed(&mut self, place: &Place);
+    fn tag(&mut self, place: &Place, uid: TagUid);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
@@ -69,6 +70,10 @@ struct SetupState<T: TableGame> {
     groups: Vec<Group>,
     /// The places each finished group of this seat took.
     filled: Vec<Vec<Place>>,
+    /// The tags read on each finished group's places while it was placed.
+    filled_tags: Vec<Vec<TagUid>>,
+    /// The tags read during this step, with their places.
+    read: Vec<(Place, TagUid)>,
     /// Places given to a group (either seat).
     assigned: BTreeSet<Place>,
     /// Assigned places lifted and put back during this step (a piece put on a stack).
@@ -96,6 +101,9 @@ struct PlayState<T: TableGame> {
     hands: bool,
     /// Places whose piece must still be lifted and replaced by another (occupancy cannot see it).
     swaps: BTreeSet<Place>,
+    /// The board sensed when the last action was played: while the hands owe steps, seeing it
+    /// again is no takeback (a menu choice that removes a piece leaves the board as it was).
+    acted_on: Option<BTreeSet<Place>>,
     refused: Option<(BTreeSet<Place>, Screen)>,
     takeback: Option<u32>,
     declined: Option<BTreeSet<Place>>,
@@ -107,6 +115,8 @@ struct PlayState<T: TableGame> {
     menu_declined: Option<BTreeSet<Place>>,
     /// The piece lifted and put back since the last action.
     selected: Option<Place>,
+    /// The tags read since the last action, with their places.
+    tags: Vec<(Place, TagUid)>,
     lifted: BTreeSet<Place>,
     off: bool,
     must_match: bool,
@@ -126,6 +136,7 @@ impl<T: TableGame> PlayState<T> {
             announcement: None,
             hands: false,
             swaps: BTreeSet::new(),
+            acted_on: None,
             refused: None,
             takeback: None,
             declined: None,
@@ -135,6 +146,7 @@ impl<T: TableGame> PlayState<T> {
             menu: None,
             menu_declined: None,
             selected: None,
+            tags: Vec::new(),
             lifted: BTreeSet::new(),
             off: false,
             must_match: false,
@@ -391,6 +403,8 @@ impl<T: TableGame> Session<T> {
                 step: 0,
                 groups: T::groups(choice, order[0]),
                 filled: Vec::new(),
+                filled_tags: Vec::new(),
+                read: Vec::new(),
                 assigned: BTreeSet::new(),
                 touched: BTreeSet::new(),
                 lifted: BTreeSet::new(),
@@ -466,6 +480,8 @@ impl<T: TableGame> Session<T> {
             Button::Back => {
                 state.problems = None;
                 state.touched.clear();
+                state.read.clear();
+                state.filled_tags.pop();
                 match state.filled.pop() {
                     Some(places) => {
                         for p in &places {
@@ -516,6 +532,7 @@ impl<T: TableGame> Session<T> {
                     out.push(Decision::SetupProblems(vec![problem.clone()]));
                     state.problems = Some(vec![problem]);
                     state.touched.clear();
+                    state.read.clear();
                     return;
                 }
                 state.problems = None;
@@ -524,6 +541,13 @@ impl<T: TableGame> Session<T> {
                 }
                 state.touched.clear();
                 state.lifted.clear();
+                let tags = state
+                    .read
+                    .drain(..)
+                    .filter(|(p, _)| places.contains(p))
+                    .map(|(_, uid)| uid)
+                    .collect();
+                state.filled_tags.push(tags);
                 out.push(Decision::GroupPlacedAs {
                     seat,
                     group: group.label.clone(),
@@ -545,7 +569,7 @@ impl<T: TableGame> Session<T> {
         let order = T::setup_order(self.choice);
         let seat = order[state.turn.min(1)];
         if state.armies[seat].is_none() {
-            match T::army(self.choice, seat, &state.filled) {
+            match T::army_tagged(self.choice, seat, &state.filled, &state.filled_tags) {
                 Ok(army) => {
                     let bytes = match postcard::to_allocvec(&army) {
                         Ok(b) => b,
@@ -572,6 +596,7 @@ impl<T: TableGame> Session<T> {
             state.turn = 1;
             state.step = 0;
             state.filled.clear();
+            state.filled_tags.clear();
             state.groups = T::groups(self.choice, order[1]);
             return;
         }
@@ -703,6 +728,7 @@ impl<T: TableGame> Session<T> {
             .filter(|p| ctx.sensed.contains(p))
             .collect();
         play.hands = &board != ctx.sensed || !play.swaps.is_empty();
+        play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
         play.history.push((next, board));
         play.announcement = Some(screen);
@@ -710,6 +736,7 @@ impl<T: TableGame> Session<T> {
         play.menu = None;
         play.menu_declined = None;
         play.selected = None;
+        play.tags.clear();
         play.lifted.clear();
         // The board the action was played on is no takeback: a button action (a die rolled
         // with the pieces put back, an end of turn before a draw) leaves it as it was before.
@@ -798,8 +825,11 @@ impl<T: TableGame> Session<T> {
         }
         let declined = play.declined.as_ref() == Some(sensed);
         // A legal continuation is preferred to a takeback when both fit (Back then offers to
-        // take it back): a piece moved back within a turn is a move.
-        if !play.must_match && !declined && matching.is_empty() {
+        // take it back): a piece moved back within a turn is a move, and with occupancy only an
+        // earlier board comes back whenever a square empties and another fills again. While the
+        // hands owe steps, the board the action was played on is no takeback either.
+        let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
+        if !play.must_match && !declined && matching.is_empty() && !untouched {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -821,6 +851,17 @@ impl<T: TableGame> Session<T> {
                 play.off = true;
             }
             return;
+        }
+        // With NFC: the pieces whose tags were read tell the actions apart.
+        if matching.len() > 1 {
+            let fitting: Vec<(Gesture, T::Action)> = matching
+                .iter()
+                .filter(|(_, a)| game.fits_tags(a, &play.tags))
+                .cloned()
+                .collect();
+            if !fitting.is_empty() {
+                matching = fitting;
+            }
         }
         if matching.len() == 1 {
             let action = matching.remove(0).1;
@@ -954,6 +995,7 @@ impl<T: TableGame> Session<T> {
                 play.announcement = None;
                 play.menu = None;
                 play.selected = None;
+                play.tags.clear();
                 play.prompt = Some(format!("took back to action {}", to + 1));
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
@@ -1143,6 +1185,13 @@ impl<T: TableGame> AnySession for Session<T> {
                     play.selected = Some(*place);
                 }
             }
+        }
+    }
+
+    fn tag(&mut self, place: &Place, uid: TagUid) {
+        match &mut self.stage {
+            Stage::Setup(state) => state.read.push((*place, uid)),
+            Stage::Play(play) => play.tags.push((*place, uid)),
         }
     }
 
