@@ -87,8 +87,13 @@ impl Table {
     fn choose(seed: u64, variant: usize) -> Table {
         let mut t = Table::new(seed);
         // Stratego Original, Stratego Duel, then the table games.
-        t.press(Button::Die);
-        t.press(Button::Die);
+        for _ in 0..2 + firmware::referee::games::menu()
+            .iter()
+            .position(|(name, _)| name.starts_with("Piecepack"))
+            .expect("on the menu")
+        {
+            t.press(Button::Die);
+        }
         assert!(t.text().contains("> Piecepack at Waterloo"), "{}", t.text());
         t.press(Button::Ok);
         for _ in 0..variant {
@@ -757,7 +762,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     );
     let text = t.text();
     assert!(
-        text.contains("Fix: put the Blue Fleur coin on f7; take the piece off f9"),
+        text.contains("Fix: f7: put the Blue Fleur coin; f9: take the piece off"),
         "{text}"
     );
     t.lift(p("f9"));
@@ -775,7 +780,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     assert_eq!(acted(&out), ["g5 Ney to f6"]);
     assert!(
         t.text()
-            .contains("put the Blue Fleur coin and Blue Pawn on f6"),
+            .contains("f6: put the Blue Fleur coin and Blue Pawn"),
         "{}",
         t.text()
     );
@@ -968,7 +973,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     assert_eq!(result, "the Allies win");
     let out = t.choose_action("eliminate e5 Blue Fleur 5");
     assert_eq!(acted(&out), ["eliminate e5 Blue Fleur 5"]);
-    assert!(t.text().contains("take the piece off e5"), "{}", t.text());
+    assert!(t.text().contains("e5: take the piece off"), "{}", t.text());
     t.lift(p("e5"));
     t.settle();
     assert!(
