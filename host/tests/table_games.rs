@@ -49,6 +49,33 @@ fn waterloo_games_play_to_the_end_from_physical_events() {
 }
 
 #[test]
+fn piecepack_games_play_to_the_end_from_physical_events() {
+    for variant in ["rules-as-written", "extra-dice-only"] {
+        for seed in 1..=3 {
+            let played = play("piecepack", variant, seed, 5000);
+            assert!(
+                played.result.is_some(),
+                "{variant} seed {seed}: no result after {} actions",
+                played.actions
+            );
+        }
+    }
+}
+
+#[test]
+fn a_piecepack_journal_replays_redacted_until_the_end() {
+    let unfinished = play("piecepack", "rules-as-written", 4, 60);
+    let text = replay(&unfinished.journal, false, false).expect("replays");
+    assert!(text.contains("Secrets: redacted"), "{text}");
+    assert!(matches!(
+        replay(&unfinished.journal, true, false),
+        Err(ReplayError::Unfinished)
+    ));
+    let forced = replay(&unfinished.journal, true, true).expect("forced");
+    assert!(forced.contains("Secrets: revealed"), "{forced}");
+}
+
+#[test]
 fn a_waterloo_journal_replays_redacted_until_the_end() {
     let unfinished = play("stratego-waterloo", "basic", 2, 40);
     assert!(unfinished.result.is_none());
@@ -71,8 +98,17 @@ fn a_waterloo_journal_replays_redacted_until_the_end() {
 
 #[test]
 fn a_waterloo_journal_cut_at_every_byte_recovers_the_complete_records_before_it() {
-    let played = play("stratego-waterloo", "standard", 3, 120);
-    let bytes = &played.journal;
+    cut_everywhere(&play("stratego-waterloo", "standard", 3, 120).journal);
+}
+
+#[test]
+fn a_piecepack_journal_cut_at_every_byte_recovers_the_complete_records_before_it() {
+    cut_everywhere(&play("piecepack", "rules-as-written", 2, 150).journal);
+}
+
+/// Cuts `bytes` at every offset: each cut recovers exactly the complete records before it, each
+/// such prefix rebuilds into the game, and none panics; a flipped byte is reported.
+fn cut_everywhere(bytes: &Vec<u8>) {
     let full = decode::<Header, Record>(bytes).expect("decodes");
     assert_eq!(full.tail, Tail::Clean);
     // What each cut recovers, and where each record ends (the shortest cut that recovers it).

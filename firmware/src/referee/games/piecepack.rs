@@ -743,6 +743,40 @@ impl TableGame for PiecepackTable {
         LayoutSetup::grid(8, 10).with_tray(TrayKind::PrussianStaging, ALLIES, STAGING_SLOTS)
     }
 
+    /// The rulebook's worked-example deployment (legal on the standard layout), the Prussians
+    /// on the staging slots in order; `roll` is not needed (one set-up serves every demo).
+    fn sample_groups(
+        choice: Options,
+        seat: Seat,
+        _roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>> {
+        if choice.layout != Options::STANDARD.layout {
+            return None;
+        }
+        let example = Setup::example();
+        let placed = if seat == ALLIES {
+            example.allies
+        } else {
+            example.french
+        };
+        let mut slot = 0u8;
+        setup_order(seat)
+            .iter()
+            .map(|&unit| {
+                if unit.is_prussian() {
+                    let at = staging_slot(slot);
+                    slot = slot.saturating_add(1);
+                    Some(vec![at])
+                } else {
+                    placed
+                        .iter()
+                        .find(|(u, _)| *u == unit)
+                        .map(|&(_, s)| vec![place(s)])
+                }
+            })
+            .collect()
+    }
+
     fn setup_order(_choice: Options) -> [Seat; 2] {
         // "Allies deploy first ... French deploy second".
         [ALLIES, FRENCH]
