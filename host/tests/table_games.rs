@@ -108,7 +108,7 @@ fn a_piecepack_journal_cut_at_every_byte_recovers_the_complete_records_before_it
 
 /// Cuts `bytes` at every offset: each cut recovers exactly the complete records before it, each
 /// such prefix rebuilds into the game, and none panics; a flipped byte is reported.
-fn cut_everywhere(bytes: &Vec<u8>) {
+fn cut_everywhere(bytes: &[u8]) {
     let full = decode::<Header, Record>(bytes).expect("decodes");
     assert_eq!(full.tail, Tail::Clean);
     // What each cut recovers, and where each record ends (the shortest cut that recovers it).
@@ -149,7 +149,7 @@ fn cut_everywhere(bytes: &Vec<u8>) {
     }
     assert_eq!(rebuilt.len(), full.records.len() + 1);
     // A flipped byte inside a record is reported, not trusted.
-    let mut damaged = bytes.clone();
+    let mut damaged = bytes.to_vec();
     let at = ends[full.records.len() / 2] + 3;
     damaged[at] ^= 0x5A;
     let recovered = decode::<Header, Record>(&damaged).expect("the header is intact");
