@@ -116,5 +116,38 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pipeline);
+/// The same for the table games: complete demo games of Stratego: Waterloo (Basic and Standard)
+/// and Piecepack at Waterloo, each replayed into a fresh pipeline on the game's own layout.
+fn table_pipeline(c: &mut Criterion) {
+    let mut group = c.benchmark_group("table_pipeline");
+    group.sample_size(10);
+    for (name, game, variant) in [
+        ("waterloo", "stratego-waterloo", "standard"),
+        ("piecepack", "piecepack", "rules-as-written"),
+    ] {
+        let entry = host::table::find_game(game, Some(variant)).expect("on the menu");
+        let layout = entry.layout().expect("layout").validate().expect("valid");
+        let games: Vec<Recorded> = (1..=3)
+            .map(|seed| Recorded {
+                seed,
+                inputs: host::table::demo(&entry, seed, 3000, true, None, &mut Vec::new())
+                    .expect("demo plays")
+                    .inputs,
+            })
+            .collect();
+        let inputs: usize = games.iter().map(|g| g.inputs.len()).sum();
+        group.throughput(Throughput::Elements(inputs as u64));
+        group.bench_function(format!("{name}_sensed_input_to_decision"), |b| {
+            b.iter(|| {
+                games
+                    .iter()
+                    .map(|g| replay(&layout, g, false))
+                    .sum::<usize>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline, table_pipeline);
 criterion_main!(benches);

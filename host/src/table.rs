@@ -436,6 +436,9 @@ pub struct TablePlayed {
     pub journal: Vec<u8>,
     /// OLED frames written.
     pub frames: u32,
+    /// Every input the simulated board fed its sensing model, from the first button press: a
+    /// fresh [`firmware::pipeline::Pipeline`] on the game's layout fed these plays the same game.
+    pub inputs: Vec<crate::sim::Sensed>,
 }
 
 /// A whole seeded game of `entry` between two random bots on the simulated table, told action by
@@ -461,6 +464,7 @@ pub fn demo(
         entry.layout()?,
     )
     .map_err(|p| format!("the simulated board's layout: {p}"))?;
+    table.board.record();
     let mut oled = crate::demo::Oled {
         print: !quiet,
         frames,
@@ -545,5 +549,6 @@ pub fn demo(
             .map(|j| j.store().as_bytes().to_vec())
             .unwrap_or_default(),
         frames: oled.written,
+        inputs: table.board.take_recording(),
     })
 }

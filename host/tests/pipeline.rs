@@ -48,3 +48,37 @@ fn the_pipeline_plays_recorded_classic_games_exactly() {
 fn the_pipeline_plays_a_recorded_duel_exactly() {
     replay(4, Variant::Duel);
 }
+
+/// A table game's recorded inputs through a fresh pipeline on the game's layout: the same
+/// journal, byte for byte.
+fn replay_table(game: &str, variant: &str, seed: u64) {
+    let entry = host::table::find_game(game, Some(variant)).expect("on the menu");
+    let played =
+        host::table::demo(&entry, seed, 3000, true, None, &mut Vec::new()).expect("demo plays");
+    assert!(
+        played.result.is_some(),
+        "{game} seed {seed}: the game ended"
+    );
+    let layout = entry.layout().expect("layout").validate().expect("valid");
+    let referee = Referee::new(RefereeConfig::default(), SeededChance::new(seed), || {
+        Ok(MemStore::new())
+    });
+    let mut pipeline = Pipeline::new(Sensing::new(layout, SensingConfig::default()), referee);
+    feed_recorded(&mut pipeline, &played.inputs, |_| {});
+    let journal = pipeline
+        .referee()
+        .journal()
+        .expect("a game was journaled")
+        .store()
+        .as_bytes()
+        .to_vec();
+    assert_eq!(journal, played.journal, "{game} seed {seed}: same journal");
+    assert!(pipeline.referee().is_over(), "{game} seed {seed}: over");
+}
+
+#[test]
+fn the_pipeline_plays_recorded_table_games_exactly() {
+    replay_table("stratego-waterloo", "basic", 1);
+    replay_table("stratego-waterloo", "standard", 3);
+    replay_table("piecepack", "rules-as-written", 1);
+}
