@@ -108,6 +108,9 @@ struct PlayState<T: TableGame> {
     /// The piece lifted and put back since the last action.
     selected: Option<Place>,
     lifted: BTreeSet<Place>,
+    /// The piece lifted while nothing else was: put back before anything else is lifted, it
+    /// is selected (pieces put back to mend the board select nothing).
+    first_lift: Option<Place>,
     off: bool,
     must_match: bool,
     chance_failed: Option<String>,
@@ -136,6 +139,7 @@ impl<T: TableGame> PlayState<T> {
             menu_declined: None,
             selected: None,
             lifted: BTreeSet::new(),
+            first_lift: None,
             off: false,
             must_match: false,
             chance_failed: None,
@@ -711,6 +715,7 @@ impl<T: TableGame> Session<T> {
         play.menu_declined = None;
         play.selected = None;
         play.lifted.clear();
+        play.first_lift = None;
         // The board the action was played on is no takeback: a button action (a die rolled
         // with the pieces put back, an end of turn before a draw) leaves it as it was before.
         play.declined = Some(ctx.sensed.clone());
@@ -750,6 +755,9 @@ impl<T: TableGame> Session<T> {
         let sensed = ctx.sensed;
         play.prompt = None;
         if board == sensed {
+            // Every piece is back where it belongs: no lift is pending.
+            play.lifted.clear();
+            play.first_lift = None;
             if play.hands && play.swaps.is_empty() {
                 play.hands = false;
                 out.push(Decision::HandsDone);
@@ -1124,6 +1132,7 @@ impl<T: TableGame> AnySession for Session<T> {
                 state.problems = None;
             }
             Stage::Play(play) => {
+                play.first_lift = play.lifted.is_empty().then_some(*place);
                 play.lifted.insert(*place);
                 play.swaps.remove(place);
             }
@@ -1139,9 +1148,14 @@ impl<T: TableGame> AnySession for Session<T> {
                 state.problems = None;
             }
             Stage::Play(play) => {
-                if play.lifted.remove(place) && play.board().is_some_and(|b| b.contains(place)) {
+                if play.lifted.remove(place)
+                    && play.first_lift == Some(*place)
+                    && play.lifted.is_empty()
+                    && play.board().is_some_and(|b| b.contains(place))
+                {
                     play.selected = Some(*place);
                 }
+                play.first_lift = None;
             }
         }
     }

@@ -671,6 +671,35 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
 }
 
 #[test]
+fn pieces_put_back_to_mend_the_board_select_nothing() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    // North walks a1 up to a2; South passes; a2 could now fire at a4.
+    b.lift(sq("a1"));
+    b.put(sq("a2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // Two pieces knocked over and put back, a2 last: no selection.
+    b.lift(sq("a2"));
+    b.lift(sq("b1"));
+    b.put(sq("b1"));
+    b.put(sq("a2"));
+    // So the enemy piece lifted next is a piece in hand, not a2 firing at it.
+    let out = b.lift(sq("a4"));
+    assert!(acted(&out).is_empty(), "{out:?}");
+    b.put(sq("a4"));
+    // A lift and put-back with nothing else lifted still selects.
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("a4"));
+    assert_eq!(acted(&out), ["a2 fires at a4"]);
+}
+
+#[test]
 fn a_journal_that_cannot_be_written_decides_nothing() {
     let mut b = Bench::new();
     b.put(sq("a1"));
