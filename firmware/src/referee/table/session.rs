@@ -888,8 +888,17 @@ impl<T: TableGame> Session<T> {
             return;
         }
         play.refused = None;
-        if gesture.placed.is_empty() && gesture.lifted.len() == 1 {
-            // A piece in hand: a gesture in progress.
+        let begins_a_gesture = |place: &Place| {
+            game.gestures()
+                .iter()
+                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
+        };
+        if gesture.placed.is_empty()
+            && gesture.lifted.len() == 1
+            && begins_a_gesture(&gesture.lifted[0])
+        {
+            // A piece in hand: a gesture in progress (a piece no legal gesture lifts was
+            // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
             play.prompt = Some(format!(

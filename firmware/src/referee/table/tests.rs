@@ -700,6 +700,31 @@ fn pieces_put_back_to_mend_the_board_select_nothing() {
 }
 
 #[test]
+fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    // North's own piece lifted: a piece in hand, however long it takes.
+    b.lift(sq("a1"));
+    assert!(b.wait(10_000).is_empty());
+    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
+    b.put(sq("a1"));
+    // South's c4, which no North piece can attack or fire at: knocked off, not a gesture.
+    b.lift(sq("c4"));
+    assert!(b.wait(1000).is_empty());
+    let out = b.wait(2500);
+    assert!(
+        matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].place == "c4"),
+        "{out:?}"
+    );
+    let out = b.put(sq("c4"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+}
+
+#[test]
 fn a_journal_that_cannot_be_written_decides_nothing() {
     let mut b = Bench::new();
     b.put(sq("a1"));
