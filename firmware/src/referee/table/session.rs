@@ -857,9 +857,23 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        let begins_a_gesture = |place: &Place| {
+            game.gestures()
+                .iter()
+                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
+        };
+        // One piece lifted that begins a legal gesture is a piece in hand, even after another
+        // was selected (lifted and put back): the start of a new gesture, not a shot refused.
+        let in_hand = gesture.placed.is_empty()
+            && gesture.lifted.len() == 1
+            && begins_a_gesture(&gesture.lifted[0]);
         // The shape of an action the rules refuse.
-        let refusal = game
-            .shaped(&gesture)
+        let shapes = if in_hand {
+            Vec::new()
+        } else {
+            game.shaped(&gesture)
+        };
+        let refusal = shapes
             .into_iter()
             .find_map(|a| game.check(&a).err().map(|reason| (a, reason)));
         if let Some((action, reason)) = refusal {
@@ -888,15 +902,7 @@ impl<T: TableGame> Session<T> {
             return;
         }
         play.refused = None;
-        let begins_a_gesture = |place: &Place| {
-            game.gestures()
-                .iter()
-                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
-        };
-        if gesture.placed.is_empty()
-            && gesture.lifted.len() == 1
-            && begins_a_gesture(&gesture.lifted[0])
-        {
+        if in_hand {
             // A piece in hand: a gesture in progress (a piece no legal gesture lifts was
             // knocked off, and is named after the settle time).
             play.unmatched_since = None;

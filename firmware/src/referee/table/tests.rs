@@ -271,9 +271,13 @@ impl TableGame for Skirmish {
         }
     }
     fn shaped(&self, g: &Gesture) -> Vec<Act> {
-        match (g.lifted.as_slice(), g.placed.as_slice()) {
-            ([a], [b]) => match (cell(a), cell(b)) {
+        match (g.lifted.as_slice(), g.placed.as_slice(), g.selected) {
+            ([a], [b], _) => match (cell(a), cell(b)) {
                 (Some(a), Some(b)) => vec![Act::Step(a, b)],
+                _ => Vec::new(),
+            },
+            ([t], [], Some(f)) => match (cell(&f), cell(t)) {
+                (Some(f), Some(t)) => vec![Act::Fire(f, t)],
                 _ => Vec::new(),
             },
             _ => Vec::new(),
@@ -707,11 +711,6 @@ fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
         b.press(Button::Ok);
         b.press(Button::Ok);
     }
-    // North's own piece lifted: a piece in hand, however long it takes.
-    b.lift(sq("a1"));
-    assert!(b.wait(10_000).is_empty());
-    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
-    b.put(sq("a1"));
     // South's c4, which no North piece can attack or fire at: knocked off, not a gesture.
     b.lift(sq("c4"));
     assert!(b.wait(1000).is_empty());
@@ -722,6 +721,51 @@ fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
     );
     let out = b.put(sq("c4"));
     assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    // North's own piece lifted: a piece in hand, however long it takes.
+    b.lift(sq("a1"));
+    assert!(b.wait(10_000).is_empty());
+    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
+    b.put(sq("a1"));
+}
+
+#[test]
+fn a_selection_then_another_gesture_is_no_refused_shot() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    b.lift(sq("a1"));
+    b.put(sq("a2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // a2 is lifted and put back (a hand straightening it), then b1 is moved: b1 in hand is
+    // the start of its own move, not a shot from a2 the rules refuse.
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("b1"));
+    assert!(out.is_empty(), "{out:?}");
+    assert!(b.screen().contains("b1 lifted"), "{}", b.screen());
+    let out = b.put(sq("c1"));
+    assert_eq!(acted(&out), ["b1-c1"]);
+    assert!(
+        !b.log
+            .iter()
+            .any(|d| matches!(d, Decision::RefusedAction { .. })),
+        "{:?}",
+        b.log
+    );
+    // A shot the rules refuse is still refused: a2 at b4, not in its line.
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("c4"));
+    assert!(
+        matches!(&out[..], [Decision::RefusedAction { action, .. }] if action == "a2 fires at c4"),
+        "{out:?}"
+    );
 }
 
 #[test]
