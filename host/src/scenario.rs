@@ -755,7 +755,17 @@ impl Session {
                 }
             }
             "no-decision" => {
-                if !self.last.is_empty() {
+                // With a KIND (and TEXT): no decision of that kind (containing TEXT).
+                let found = match args.first() {
+                    None => !self.last.is_empty(),
+                    Some(kind) => {
+                        let detail = arg_text.strip_prefix(kind).unwrap_or_default().trim();
+                        self.last
+                            .iter()
+                            .any(|d| decision_kind(d) == *kind && decision_text(d).contains(detail))
+                    }
+                };
+                if found {
                     return Err(format!("the last step decided: {}", self.decided()));
                 }
             }
