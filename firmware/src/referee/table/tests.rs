@@ -769,6 +769,33 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
 }
 
 #[test]
+fn a_takeback_offered_by_back_and_declined_leaves_play_as_it_was() {
+    let mut b = Bench::new();
+    b.set_up();
+    let before = b.screen();
+    // Whoever acts passes from the menu; Back offers to take the pass back.
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    let passed = b.screen();
+    assert_ne!(before, passed);
+    let out = b.press(Button::Back);
+    assert!(
+        matches!(&out[..], [Decision::TakebackOffered { .. }]),
+        "{out:?}"
+    );
+    // Back again: no takeback. The board matches, so there is nothing to put right.
+    let out = b.press(Button::Back);
+    assert_eq!(out, [Decision::TakebackDeclined]);
+    assert_eq!(b.screen(), passed);
+    assert!(b.wait(5000).is_empty());
+    let records = b.records.len();
+    b.press(Button::Ok);
+    let out = b.press(Button::Ok);
+    assert_eq!(acted(&out), ["end turn"]);
+    assert_eq!(b.records.len(), records + 1);
+}
+
+#[test]
 fn a_journal_that_cannot_be_written_decides_nothing() {
     let mut b = Bench::new();
     b.put(sq("a1"));
