@@ -977,9 +977,14 @@ impl<T: TableGame> Session<T> {
                 play.announcement = None;
                 play.menu = None;
                 play.selected = None;
-                play.prompt = Some(format!("took back to action {}", to + 1));
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
+                // Said once the board is judged (judging clears the prompt).
+                if let Stage::Play(play) = &mut self.stage {
+                    if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
+                        play.prompt = Some(format!("took back to action {}", to + 1));
+                    }
+                }
             }
             (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
                 // Offered by Back on a board that matches: declining leaves play as it was.
