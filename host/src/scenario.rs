@@ -653,6 +653,9 @@ impl Session {
         args: &[&str],
         arg_text: &str,
     ) -> Result<Option<()>, String> {
+        if !matches!(what, "winner" | "actions" | "board" | "menu") {
+            return Ok(None);
+        }
         let t = self.table()?;
         let v = table::view(t)?;
         match what {
