@@ -163,7 +163,8 @@ pub fn place_text(place: &Place) -> String {
 }
 
 /// A Waterloo army drawn as a diagram: its set-up rows, the farthest from the Allied player
-/// first (Allied rows 4 to 1, French rows 10 to 7), each a list of one token per column, a
+/// first (Allied rows 4 to 1, French rows 10 to 7; more rows may be drawn, Allied rows 6 to 1
+/// for the Expert game's Hougoumont garrison), each a list of one token per column, a
 /// unit's code as [`Unit::code`] gives it (`C K H4 H5 H6 L i1 i2 I3 I4 I5 I6 A`) or `.`; and
 /// the codes of the pieces on its reserve slots, from slot 1.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -211,11 +212,15 @@ pub fn diagram_groups(
     } else {
         (Army::French, "french")
     };
+    // The set-up rows, or more (the Expert game's Hougoumont garrison stands on rows 5-6).
     let setup_rows = usize::from(layout.setup_rows);
-    if diagram.rows.len() != setup_rows {
+    let drawn = u8::try_from(diagram.rows.len()).unwrap_or(u8::MAX);
+    if diagram.rows.len() < setup_rows || drawn > layout.rows {
         return Err(format!(
-            "the {side} diagram has {} rows: draw all {setup_rows} set-up rows",
-            diagram.rows.len()
+            "the {side} diagram has {} rows: draw the {setup_rows} set-up rows (or more, up to \
+             {})",
+            diagram.rows.len(),
+            layout.rows
         ));
     }
     let code = |token: &str| -> Result<Unit, String> {
@@ -237,7 +242,7 @@ pub fn diagram_groups(
         }
         // The farthest row from the Allied player first.
         let row_index = if seat == ALLIED {
-            layout.setup_rows - 1 - u8::try_from(i).unwrap_or(0)
+            drawn - 1 - u8::try_from(i).unwrap_or(0)
         } else {
             layout.rows - 1 - u8::try_from(i).unwrap_or(0)
         };
