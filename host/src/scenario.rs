@@ -167,6 +167,8 @@ pub struct Session {
     rows: [Vec<String>; 2],
     /// A table game (Waterloo, Piecepack) instead of Stratego.
     table_game: Option<TableGameEntry>,
+    /// Waterloo armies drawn with `allied`/`french` lines, by seat.
+    diagrams: [table::ArmyDiagram; 2],
     /// The random hands of `bot` and the sample set-up of `setup`, from the seed.
     rng: Option<Pcg64Mcg>,
     table: Option<SimTable>,
@@ -196,6 +198,7 @@ impl Session {
             mismatch_after: RefereeConfig::default().mismatch_after_ms,
             rows: [Vec::new(), Vec::new()],
             table_game: None,
+            diagrams: Default::default(),
             rng: None,
             table: None,
             last: Vec::new(),
@@ -227,6 +230,22 @@ impl Session {
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.split_first() {
+            Some((&"repeat", rest)) => {
+                let (n, command) = rest
+                    .split_first()
+                    .ok_or("`repeat N COMMAND`: a number of times and a command")?;
+                let n: u32 = n
+                    .parse()
+                    .map_err(|_| format!("`{n}` is not a number of times"))?;
+                if command.is_empty() || command.first() == Some(&"repeat") {
+                    return Err("`repeat N COMMAND`: one command after the number".into());
+                }
+                let command = command.join(" ");
+                for _ in 0..n {
+                    self.run_line(&command)?;
+                }
+                Ok(())
+            }
             Some((&"expect", rest)) => {
                 let after = line.strip_prefix("expect").unwrap_or_default();
                 self.expect(rest, after)
@@ -287,10 +306,20 @@ impl Session {
             "setup" => {
                 let entry = self.table_game.clone().ok_or("no table game")?;
                 let mut rng = self.rng().clone();
+                let diagrams = self.diagrams.clone();
+                let drawn = diagrams.iter().filter(|d| !d.is_empty()).count();
                 let t = self.table()?;
                 t.take_told();
                 table::choose_game(t, &entry)?;
-                table::set_up(t, &mut rng)?;
+                match drawn {
+                    0 => table::set_up(t, &mut rng)?,
+                    2 => table::set_up_with(t, |_, seat| {
+                        table::diagram_groups(&entry, seat, &diagrams[seat.index()])
+                    })?,
+                    _ => {
+                        return Err("draw both armies (`allied` and `french` lines) or none".into())
+                    }
+                }
                 collect(t);
                 self.rng = Some(rng);
             }
@@ -363,6 +392,27 @@ impl Session {
                 return Err("`game` must come before the first physical event".into());
             }
             self.table_game = Some(table::find_game(game, variant)?);
+            return Ok(());
+        }
+        if let (Some(seat), Some(_)) = (table::waterloo_seat(cmd), &self.table_game) {
+            if self
+                .table
+                .as_ref()
+                .is_some_and(|t| t.referee.table().is_some())
+            {
+                return Err(format!("`{cmd}` must come before the game is chosen"));
+            }
+            let diagram = &mut self.diagrams[seat.index()];
+            match args.split_first() {
+                Some((&"reserve", codes)) => {
+                    diagram
+                        .reserve
+                        .extend(codes.iter().map(|c| (*c).to_string()));
+                }
+                _ => diagram
+                    .rows
+                    .push(args.iter().map(|c| (*c).to_string()).collect()),
+            }
             return Ok(());
         }
         if self.table_game.is_some() {
@@ -603,6 +653,9 @@ impl Session {
         args: &[&str],
         arg_text: &str,
     ) -> Result<Option<()>, String> {
+        if !matches!(what, "winner" | "actions" | "board" | "menu") {
+            return Ok(None);
+        }
         let t = self.table()?;
         let v = table::view(t)?;
         match what {
@@ -705,7 +758,17 @@ impl Session {
                 }
             }
             "no-decision" => {
-                if !self.last.is_empty() {
+                // With a KIND (and TEXT): no decision of that kind (containing TEXT).
+                let found = match args.first() {
+                    None => !self.last.is_empty(),
+                    Some(kind) => {
+                        let detail = arg_text.strip_prefix(kind).unwrap_or_default().trim();
+                        self.last
+                            .iter()
+                            .any(|d| decision_kind(d) == *kind && decision_text(d).contains(detail))
+                    }
+                };
+                if found {
                     return Err(format!("the last step decided: {}", self.decided()));
                 }
             }
@@ -834,5 +897,35 @@ mod tests {
         );
         let err = run_text("t", "fly a1\n").unwrap_err();
         assert!(err.message.contains("unknown command `fly`"), "{err}");
+    }
+
+    #[test]
+    fn waterloo_armies_drawn_as_diagrams_are_set_up() {
+        let armies = "game stratego-waterloo basic
+french C  K  I4 I4 .  .  I6 I5 I5 A  .  .
+french H5 H5 H6 A  A  A  i1 I3 I3 I3 A  .
+french I3 I3 I3 I3 I3 I3 L  L  L  L  I3 .
+french I3 I3 H4 H4 I3 I3 L  i1 i1 i1 L  .
+allied I3 I3 A  .  i2 I3 L  L  A  I3 .  L
+allied I3 I3 I3 I3 I3 I3 I3 I3 I3 I3 A  L
+allied H4 H4 H4 H5 H6 I6 I5 I5 i1 i1 i1 L
+allied C  K  A  A  .  .  I3 i2 L  A  I3 .
+allied reserve I3 I3
+french reserve H4 i1 I3 A A A
+";
+        let text = format!(
+            "{armies}setup\nexpect decision game-started\nexpect board c4 Allied artillery\n\
+             expect board reserve/2/6 French piece\nexpect board staging/1/13 Prussian piece\n\
+             repeat 2 ok\nexpect screen French to act\n"
+        );
+        run_text("t", &text).unwrap();
+        // One British/KGL Foot short: the scenario's own mistake, named.
+        let short = armies.replace("allied reserve I3 I3", "allied reserve I3");
+        let err = run_text("t", &format!("{short}setup\n")).unwrap_err();
+        assert!(
+            err.message
+                .contains("the allied diagram: 17 British/KGL Foot (I3) drawn, the army has 18"),
+            "{err}"
+        );
     }
 }

@@ -162,6 +162,158 @@ pub fn place_text(place: &Place) -> String {
     }
 }
 
+/// A Waterloo army drawn as a diagram: its set-up rows, the farthest from the Allied player
+/// first (Allied rows 4 to 1, French rows 10 to 7; more rows may be drawn, Allied rows 6 to 1
+/// for the Expert game's Hougoumont garrison), each a list of one token per column, a
+/// unit's code as [`Unit::code`] gives it (`C K H4 H5 H6 L i1 i2 I3 I4 I5 I6 A`) or `.`; and
+/// the codes of the pieces on its reserve slots, from slot 1.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArmyDiagram {
+    /// The set-up rows' tokens, the farthest row first.
+    pub rows: Vec<Vec<String>>,
+    /// The reserve slots' codes, slot 1 first.
+    pub reserve: Vec<String>,
+}
+
+impl ArmyDiagram {
+    /// Whether nothing was drawn.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty() && self.reserve.is_empty()
+    }
+}
+
+/// The Waterloo seat a scenario names: `allied` or `french`.
+pub fn waterloo_seat(word: &str) -> Option<Seat> {
+    match word {
+        "allied" => Some(boards::waterloo::ALLIED),
+        "french" => Some(boards::waterloo::FRENCH),
+        _ => None,
+    }
+}
+
+/// The places of each of `seat`'s set-up groups drawn by `diagram` (the Allied player's
+/// Prussians on the staging slots in group order, from slot 1).
+///
+/// # Errors
+/// The game is not Waterloo, or the diagram is not a whole army: every problem named.
+pub fn diagram_groups(
+    entry: &TableGameEntry,
+    seat: Seat,
+    diagram: &ArmyDiagram,
+) -> Result<Vec<Vec<Place>>, String> {
+    use boards::waterloo::{Army, Unit, ALLIED};
+    use firmware::referee::table::TableGame as _;
+    let GameKind::Waterloo { choice } = entry.kind else {
+        return Err(format!("{} has no army diagrams", entry.name));
+    };
+    let layout = games::waterloo::options(choice).layout;
+    let (army, side) = if seat == ALLIED {
+        (Army::Allied, "allied")
+    } else {
+        (Army::French, "french")
+    };
+    // The set-up rows, or more (the Expert game's Hougoumont garrison stands on rows 5-6).
+    let setup_rows = usize::from(layout.setup_rows);
+    let drawn = u8::try_from(diagram.rows.len()).unwrap_or(u8::MAX);
+    if diagram.rows.len() < setup_rows || drawn > layout.rows {
+        return Err(format!(
+            "the {side} diagram has {} rows: draw the {setup_rows} set-up rows (or more, up to \
+             {})",
+            diagram.rows.len(),
+            layout.rows
+        ));
+    }
+    let code = |token: &str| -> Result<Unit, String> {
+        Unit::of(army).find(|u| u.code() == token).ok_or_else(|| {
+            format!(
+                "`{token}` is no {army} unit: {}",
+                Unit::of(army).map(Unit::code).collect::<Vec<_>>().join(" ")
+            )
+        })
+    };
+    let mut placed: Vec<(Unit, Place)> = Vec::new();
+    for (i, row) in diagram.rows.iter().enumerate() {
+        if row.len() != usize::from(layout.columns) {
+            return Err(format!(
+                "a {side} row has {} tokens: write {}, one per column",
+                row.len(),
+                layout.columns
+            ));
+        }
+        // The farthest row from the Allied player first.
+        let row_index = if seat == ALLIED {
+            drawn - 1 - u8::try_from(i).unwrap_or(0)
+        } else {
+            layout.rows - 1 - u8::try_from(i).unwrap_or(0)
+        };
+        for (col, token) in row.iter().enumerate() {
+            if token != "." {
+                let cell = Cell::new(u8::try_from(col).unwrap_or(0), row_index);
+                placed.push((code(token)?, Place::Square(cell)));
+            }
+        }
+    }
+    for (slot, token) in diagram.reserve.iter().enumerate() {
+        placed.push((
+            code(token)?,
+            Place::Tray {
+                tray: TrayKind::Reserve,
+                seat,
+                slot: u8::try_from(slot).unwrap_or(u8::MAX),
+            },
+        ));
+    }
+    let mut units: Vec<Unit> = Unit::of(army).collect();
+    if seat == ALLIED {
+        units.extend(Unit::of(Army::Prussian));
+    }
+    let labels = games::WaterlooTable::groups(choice, seat);
+    let mut problems = Vec::new();
+    let mut groups = Vec::new();
+    let mut staging = 0u8;
+    for (k, unit) in units.iter().enumerate() {
+        if !labels.get(k).is_some_and(|g| g.label.contains(unit.name())) {
+            return Err(format!(
+                "the referee's set-up groups are not the units in piece-page order: {}",
+                labels
+                    .iter()
+                    .map(|g| g.label.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+        let mut places: Vec<Place> = placed
+            .iter()
+            .filter(|(u, _)| u == unit)
+            .map(|(_, p)| *p)
+            .collect();
+        if unit.army() == Army::Prussian {
+            for _ in 0..unit.count() {
+                places.push(Place::Tray {
+                    tray: TrayKind::PrussianStaging,
+                    seat: ALLIED,
+                    slot: staging,
+                });
+                staging += 1;
+            }
+        } else if places.len() != usize::from(unit.count()) {
+            problems.push(format!(
+                "{} {} ({}) drawn, the army has {}",
+                places.len(),
+                unit.name(),
+                unit.code(),
+                unit.count()
+            ));
+        }
+        groups.push(places);
+    }
+    if problems.is_empty() {
+        Ok(groups)
+    } else {
+        Err(format!("the {side} diagram: {}", problems.join("; ")))
+    }
+}
+
 /// Presses Die until the OLED's menu highlights the entry containing `text`, then OK.
 ///
 /// # Errors
@@ -245,14 +397,27 @@ pub fn place_group(table: &mut SimTable, places: &[Place]) -> Result<(), String>
 /// # Errors
 /// The game has no sample set-up, a hand could not act, or the referee did not start play.
 pub fn set_up(table: &mut SimTable, rng: &mut impl Rng) -> Result<(), String> {
+    set_up_with(table, |table, seat| {
+        view(table)?
+            .sample_groups(seat, &mut |n| rng.random_range(0..n.max(1)))
+            .ok_or_else(|| "this game has no sample set-up".to_string())
+    })
+}
+
+/// Sets up both sides group by group, each seat's groups (the places of each, in group order)
+/// given by `groups` when the referee asks for that seat.
+///
+/// # Errors
+/// `groups` failed, a hand could not act, or the referee did not start play.
+pub fn set_up_with(
+    table: &mut SimTable,
+    mut groups: impl FnMut(&SimTable, Seat) -> Result<Vec<Vec<Place>>, String>,
+) -> Result<(), String> {
     for _ in 0..2 {
         let (seat, _) = view(table)?
             .setup_step()
             .ok_or("the set-up is already finished")?;
-        let groups = view(table)?
-            .sample_groups(seat, &mut |n| rng.random_range(0..n.max(1)))
-            .ok_or("this game has no sample set-up")?;
-        for places in groups {
+        for places in groups(table, seat)? {
             place_group(table, &places)?;
         }
     }

@@ -19,6 +19,18 @@ fn scenario_files() -> Vec<PathBuf> {
 fn every_shipped_scenario_passes() {
     let files = scenario_files();
     assert!(files.len() >= 18, "the scenarios are shipped: {files:?}");
+    let waterloo = files
+        .iter()
+        .filter(|f| {
+            f.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('w'))
+        })
+        .count();
+    assert!(
+        waterloo >= 21,
+        "the Waterloo scenarios are shipped: {files:?}"
+    );
     for file in &files {
         if let Err(failure) = host::scenario::run_file(file) {
             panic!("{failure}");

@@ -5,8 +5,10 @@ use crate::ui::{Screen, StatusLine};
 
 fn status(s: &StatusLine) -> String {
     let mut line = format!("Move {} | {} to act", s.turn, s.to_act);
-    if let Some(n) = s.actions_left {
-        line.push_str(&format!(" | {n} actions left"));
+    match s.actions_left {
+        Some(1) => line.push_str(" | 1 action left"),
+        Some(n) => line.push_str(&format!(" | {n} actions left")),
+        None => {}
     }
     line
 }

@@ -726,10 +726,11 @@ impl WaterlooTable {
         let status = self.status_line();
         let mut lines = self.event_lines(&outcome.events);
         lines.extend(flags.iter().cloned());
-        // A decision the rules now wait for, said at once.
+        // A decision the rules now wait for, said at once (the next announcement would hide
+        // the prompt otherwise: the draft is a run of announced button actions).
         if matches!(
             self.game.phase(),
-            Phase::Defence(_) | Phase::FrenzyChoice(_)
+            Phase::Defence(_) | Phase::FrenzyChoice(_) | Phase::Draft(_) | Phase::PrussianCards
         ) {
             lines.push(self.prompt());
         }

@@ -12,12 +12,14 @@
 //!   A group may allow fewer (the rest stay in reserve). Back undoes a group. After the seat's
 //!   last group its army is built and every problem listed, or it is journaled.
 //! - **Gestures**. Each time the sensed board settles it is compared with the expected board:
-//!   the places emptied and the places filled, plus the *selected* place (a piece lifted and put
-//!   back since the last action: "select/fire = lift and replace, then lift the target"). A
-//!   gesture that matches exactly one legal action plays it; several (the same hands, different
-//!   meanings: which piece of a stack, which side an attack comes from) open a menu of them; a
-//!   shape the rules refuse is refused with the public reason and the fix; an earlier position is
-//!   a takeback; anything else is named after the settle time.
+//!   the places emptied and the places filled, plus the *selected* place (a piece lifted while
+//!   nothing else was and put back before anything else was lifted, since the last action:
+//!   "select/fire = lift and replace, then lift the target"). A gesture that matches exactly one
+//!   legal action plays it; several (the same hands, different meanings: which piece of a stack,
+//!   which side an attack comes from) open a menu of them; one piece lifted that some legal
+//!   gesture lifts (or selects) is a piece in hand, waited for; a shape the rules refuse is
+//!   refused with the public reason and the fix; an earlier position is a takeback; anything
+//!   else is named after the settle time.
 //! - **Buttons**. OK opens the menu of the actions taken by button (end of turn, cards, a die
 //!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
 //!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,

@@ -118,6 +118,9 @@ struct PlayState<T: TableGame> {
     /// The tags read since the last action, with their places.
     tags: Vec<(Place, TagUid)>,
     lifted: BTreeSet<Place>,
+    /// The piece lifted while nothing else was: put back before anything else is lifted, it
+    /// is selected (pieces put back to mend the board select nothing).
+    first_lift: Option<Place>,
     off: bool,
     must_match: bool,
     chance_failed: Option<String>,
@@ -148,6 +151,7 @@ impl<T: TableGame> PlayState<T> {
             selected: None,
             tags: Vec::new(),
             lifted: BTreeSet::new(),
+            first_lift: None,
             off: false,
             must_match: false,
             chance_failed: None,
@@ -738,6 +742,7 @@ impl<T: TableGame> Session<T> {
         play.selected = None;
         play.tags.clear();
         play.lifted.clear();
+        play.first_lift = None;
         // The board the action was played on is no takeback: a button action (a die rolled
         // with the pieces put back, an end of turn before a draw) leaves it as it was before.
         play.declined = Some(ctx.sensed.clone());
@@ -777,6 +782,9 @@ impl<T: TableGame> Session<T> {
         let sensed = ctx.sensed;
         play.prompt = None;
         if board == sensed {
+            // Every piece is back where it belongs: no lift is pending.
+            play.lifted.clear();
+            play.first_lift = None;
             if play.hands && play.swaps.is_empty() {
                 play.hands = false;
                 out.push(Decision::HandsDone);
@@ -890,9 +898,23 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        let begins_a_gesture = |place: &Place| {
+            game.gestures()
+                .iter()
+                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
+        };
+        // One piece lifted that begins a legal gesture is a piece in hand, even after another
+        // was selected (lifted and put back): the start of a new gesture, not a shot refused.
+        let in_hand = gesture.placed.is_empty()
+            && gesture.lifted.len() == 1
+            && begins_a_gesture(&gesture.lifted[0]);
         // The shape of an action the rules refuse.
-        let refusal = game
-            .shaped(&gesture)
+        let shapes = if in_hand {
+            Vec::new()
+        } else {
+            game.shaped(&gesture)
+        };
+        let refusal = shapes
             .into_iter()
             .find_map(|a| game.check(&a).err().map(|reason| (a, reason)));
         if let Some((action, reason)) = refusal {
@@ -921,8 +943,9 @@ impl<T: TableGame> Session<T> {
             return;
         }
         play.refused = None;
-        if gesture.placed.is_empty() && gesture.lifted.len() == 1 {
-            // A piece in hand: a gesture in progress.
+        if in_hand {
+            // A piece in hand: a gesture in progress (a piece no legal gesture lifts was
+            // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
             play.prompt = Some(format!(
@@ -996,9 +1019,20 @@ impl<T: TableGame> Session<T> {
                 play.menu = None;
                 play.selected = None;
                 play.tags.clear();
-                play.prompt = Some(format!("took back to action {}", to + 1));
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
+                // Said once the board is judged (judging clears the prompt).
+                if let Stage::Play(play) = &mut self.stage {
+                    if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
+                        play.prompt = Some(format!("took back to action {}", to + 1));
+                    }
+                }
+            }
+            (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
+                // Offered by Back on a board that matches: declining leaves play as it was.
+                play.takeback = None;
+                play.off = false;
+                out.push(Decision::TakebackDeclined);
             }
             (Button::Back, Some(_)) => {
                 play.takeback = None;
@@ -1166,6 +1200,7 @@ impl<T: TableGame> AnySession for Session<T> {
                 state.problems = None;
             }
             Stage::Play(play) => {
+                play.first_lift = play.lifted.is_empty().then_some(*place);
                 play.lifted.insert(*place);
                 play.swaps.remove(place);
             }
@@ -1181,9 +1216,14 @@ impl<T: TableGame> AnySession for Session<T> {
                 state.problems = None;
             }
             Stage::Play(play) => {
-                if play.lifted.remove(place) && play.board().is_some_and(|b| b.contains(place)) {
+                if play.lifted.remove(place)
+                    && play.first_lift == Some(*place)
+                    && play.lifted.is_empty()
+                    && play.board().is_some_and(|b| b.contains(place))
+                {
                     play.selected = Some(*place);
                 }
+                play.first_lift = None;
             }
         }
     }

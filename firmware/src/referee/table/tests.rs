@@ -271,9 +271,13 @@ impl TableGame for Skirmish {
         }
     }
     fn shaped(&self, g: &Gesture) -> Vec<Act> {
-        match (g.lifted.as_slice(), g.placed.as_slice()) {
-            ([a], [b]) => match (cell(a), cell(b)) {
+        match (g.lifted.as_slice(), g.placed.as_slice(), g.selected) {
+            ([a], [b], _) => match (cell(a), cell(b)) {
                 (Some(a), Some(b)) => vec![Act::Step(a, b)],
+                _ => Vec::new(),
+            },
+            ([t], [], Some(f)) => match (cell(&f), cell(t)) {
+                (Some(f), Some(t)) => vec![Act::Fire(f, t)],
                 _ => Vec::new(),
             },
             _ => Vec::new(),
@@ -558,6 +562,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     );
     let out = b.press(Button::Ok);
     assert!(matches!(out[0], Decision::TookBack { .. }), "{out:?}");
+    assert!(b.screen().contains("took back to action"), "{}", b.screen());
     assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
     b.press(Button::Ok);
     b.press(Button::Ok);
@@ -668,6 +673,127 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     );
     assert!(b.screen().contains("North wins"), "{}", b.screen());
     assert!(b.session.is_over());
+}
+
+#[test]
+fn pieces_put_back_to_mend_the_board_select_nothing() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    // North walks a1 up to a2; South passes; a2 could now fire at a4.
+    b.lift(sq("a1"));
+    b.put(sq("a2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // Two pieces knocked over and put back, a2 last: no selection.
+    b.lift(sq("a2"));
+    b.lift(sq("b1"));
+    b.put(sq("b1"));
+    b.put(sq("a2"));
+    // So the enemy piece lifted next is a piece in hand, not a2 firing at it.
+    let out = b.lift(sq("a4"));
+    assert!(acted(&out).is_empty(), "{out:?}");
+    b.put(sq("a4"));
+    // A lift and put-back with nothing else lifted still selects.
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("a4"));
+    assert_eq!(acted(&out), ["a2 fires at a4"]);
+}
+
+#[test]
+fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    // South's c4, which no North piece can attack or fire at: knocked off, not a gesture.
+    b.lift(sq("c4"));
+    assert!(b.wait(1000).is_empty());
+    let out = b.wait(2500);
+    assert!(
+        matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].place == "c4"),
+        "{out:?}"
+    );
+    let out = b.put(sq("c4"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    // North's own piece lifted: a piece in hand, however long it takes.
+    b.lift(sq("a1"));
+    assert!(b.wait(10_000).is_empty());
+    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
+    b.put(sq("a1"));
+}
+
+#[test]
+fn a_selection_then_another_gesture_is_no_refused_shot() {
+    let mut b = Bench::new();
+    b.set_up();
+    if b.game().to_act == Actor::Seat(Seat::SECOND) {
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+    }
+    b.lift(sq("a1"));
+    b.put(sq("a2"));
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    // a2 is lifted and put back (a hand straightening it), then b1 is moved: b1 in hand is
+    // the start of its own move, not a shot from a2 the rules refuse.
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("b1"));
+    assert!(out.is_empty(), "{out:?}");
+    assert!(b.screen().contains("b1 lifted"), "{}", b.screen());
+    let out = b.put(sq("c1"));
+    assert_eq!(acted(&out), ["b1-c1"]);
+    assert!(
+        !b.log
+            .iter()
+            .any(|d| matches!(d, Decision::RefusedAction { .. })),
+        "{:?}",
+        b.log
+    );
+    // A shot the rules refuse is still refused: a2 at b4, not in its line.
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("c4"));
+    assert!(
+        matches!(&out[..], [Decision::RefusedAction { action, .. }] if action == "a2 fires at c4"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_takeback_offered_by_back_and_declined_leaves_play_as_it_was() {
+    let mut b = Bench::new();
+    b.set_up();
+    let before = b.screen();
+    // Whoever acts passes from the menu; Back offers to take the pass back.
+    b.press(Button::Ok);
+    b.press(Button::Ok);
+    let passed = b.screen();
+    assert_ne!(before, passed);
+    let out = b.press(Button::Back);
+    assert!(
+        matches!(&out[..], [Decision::TakebackOffered { .. }]),
+        "{out:?}"
+    );
+    // Back again: no takeback. The board matches, so there is nothing to put right.
+    let out = b.press(Button::Back);
+    assert_eq!(out, [Decision::TakebackDeclined]);
+    assert_eq!(b.screen(), passed);
+    assert!(b.wait(5000).is_empty());
+    let records = b.records.len();
+    b.press(Button::Ok);
+    let out = b.press(Button::Ok);
+    assert_eq!(acted(&out), ["end turn"]);
+    assert_eq!(b.records.len(), records + 1);
 }
 
 #[test]

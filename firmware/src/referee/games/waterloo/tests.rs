@@ -752,8 +752,22 @@ fn cards_are_menu_entries_with_public_labels() {
             .unwrap_or_else(|| panic!("{want}: {:?}", t.choices()))
     };
     let keep = pick(&t, "keep Fighting spirit");
-    t.play(&keep);
+    let screen = t.play(&keep);
     assert_eq!(t.prompt(), "Allied: choose a card to discard (OK)");
+    // The draft's next step is said with each card taken: nothing else tells the table.
+    match screen {
+        Screen::Told { title, lines, .. } => {
+            assert_eq!(title, "keep Fighting spirit");
+            assert_eq!(
+                lines,
+                [
+                    "Allied keeps Fighting spirit",
+                    "Allied: choose a card to discard (OK)"
+                ]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     while t.game().phase() != boards::waterloo::Phase::Act {
         let a = t.choices()[0].1;
         t.play(&a);
