@@ -10,7 +10,9 @@ use boards::piecepack::{
 };
 use boards::{Actor, Game, Seat};
 use firmware::journal::{decode, MemStore};
-use firmware::referee::games::piecepack::{place, staging_slot, Army, PiecepackTable};
+use firmware::referee::games::piecepack::{
+    place, set_up_pieces, staging_slot, Army, PiecepackTable,
+};
 use firmware::referee::table::{rebuild_table, Session, TableGame};
 use firmware::referee::{
     screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig, SeededChance,
@@ -25,36 +27,6 @@ fn sq(name: &str) -> Square {
 fn p(name: &str) -> Place {
     place(sq(name))
 }
-
-/// The Allies' set-up order: "set aside the five black pieces ... Place the Red star symbol in
-/// Hougoumont. Place the other six red pieces".
-const ALLIED: [Unit; 12] = [
-    Unit::Blucher,
-    Unit::Bulow,
-    Unit::Pirch,
-    Unit::Steinmetz,
-    Unit::PrussianCavalry,
-    Unit::HougoumontGarrison,
-    Unit::Wellington,
-    Unit::Cooke,
-    Unit::Picton,
-    Unit::Clinton,
-    Unit::DutchBelgians,
-    Unit::Uxbridge,
-];
-const FRENCH_ORDER: [Unit; 11] = [
-    Unit::Napoleon,
-    Unit::OldGuard,
-    Unit::YoungGuard,
-    Unit::GuardCavalry,
-    Unit::GuardArtillery,
-    Unit::Ney,
-    Unit::DErlon,
-    Unit::Lobau,
-    Unit::Reille,
-    Unit::IICorps,
-    Unit::FrenchCavalry,
-];
 
 /// A table: the referee fed events, the clock moving 200 ms per event, every screen and
 /// decision audited for secrets once play began.
@@ -301,11 +273,9 @@ impl Table {
         at: &BTreeMap<Unit, Place>,
         tagged: bool,
     ) -> Vec<Decision> {
-        let order: &[Unit] = if seat == ALLIES {
-            &ALLIED
-        } else {
-            &FRENCH_ORDER
-        };
+        // The adapter's order. The Allies: "set aside the five black pieces ... Place the Red
+        // star symbol in Hougoumont. Place the other six red pieces".
+        let order = set_up_pieces(seat);
         let mut out = Vec::new();
         for unit in order {
             let text = self.text();
@@ -377,7 +347,7 @@ fn example_places() -> (BTreeMap<Unit, Place>, BTreeMap<Unit, Place>) {
     let setup = Setup::example();
     let mut allies: BTreeMap<Unit, Place> =
         setup.allies.iter().map(|&(u, s)| (u, place(s))).collect();
-    for (i, u) in ALLIED[..5].iter().enumerate() {
+    for (i, u) in set_up_pieces(ALLIES)[..5].iter().enumerate() {
         allies.insert(*u, staging_slot(i as u8));
     }
     let french = setup.french.iter().map(|&(u, s)| (u, place(s))).collect();
@@ -405,7 +375,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             })
             .collect();
         let mut ok = true;
-        for &u in &ALLIED[6..] {
+        for &u in &set_up_pieces(ALLIES)[6..] {
             let free: Vec<Square> = near.iter().copied().filter(|&s| room(&on, s, u)).collect();
             let Some(&s) = free.get(rng.roll(free.len() as u32).unwrap() as usize) else {
                 ok = false;
@@ -421,7 +391,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             })
             .collect();
         let mut french = BTreeMap::new();
-        for &u in &FRENCH_ORDER {
+        for &u in set_up_pieces(FRENCH) {
             let free: Vec<Square> = around
                 .iter()
                 .copied()
@@ -438,7 +408,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             continue;
         }
         let mut slots: Vec<u8> = (0..5).collect();
-        for u in &ALLIED[..5] {
+        for u in &set_up_pieces(ALLIES)[..5] {
             let i = rng.roll(slots.len() as u32).unwrap() as usize;
             allies.insert(*u, staging_slot(slots.remove(i)));
         }
