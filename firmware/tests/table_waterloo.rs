@@ -22,7 +22,7 @@ use firmware::referee::{
     screen_text, Chance, ChanceError, Decision, GameKind, Record, Referee, SeededChance,
 };
 use firmware::sensing::{Button, Millis, Place, TrayKind};
-use firmware::ui::Screen;
+use firmware::ui::{HandStep, Screen, StatusLine};
 use support::{acted, session, Checks};
 
 // ---- the chance: seeded, or rigged for the scripted game -----------------------------------
@@ -165,6 +165,20 @@ impl<C: Chance> Table<C> {
             .filter_map(Cell::parse)
             .map(Place::Square)
             .collect()
+    }
+
+    /// What the screen tells after an action: its title, lines, hand steps and status line.
+    fn told(&self) -> (String, Vec<String>, Vec<HandStep>, StatusLine) {
+        let Screen::Told {
+            status,
+            title,
+            lines,
+            hands,
+        } = self.referee.screen().clone()
+        else {
+            panic!("{}", self.text());
+        };
+        (title, lines, hands, status)
     }
 
     /// Opens the OK menu (or uses the one open) and chooses the entry `label`.
@@ -513,15 +527,7 @@ fn a_basic_game_at_the_table() {
     );
     assert_eq!(t.game().reserve(FRENCH).len(), 6);
     assert_eq!(t.table().trays().len(), 2 + 6 + 13);
-    let Screen::Told {
-        title,
-        lines,
-        status,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, _, status) = t.told();
     assert_eq!(title, "Lines of retreat");
     assert_eq!(
         lines,
@@ -630,15 +636,7 @@ fn a_basic_game_at_the_table() {
     assert_eq!(acted(&out), ["die: Red R"]);
     let withdrawn = tray(TrayKind::Withdrawn, FRENCH, 0);
     assert_eq!(t.table().trays()[&withdrawn], Unit::FrenchLineInfantry);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "Die: Red R");
     assert_eq!(
         lines,
@@ -666,15 +664,7 @@ fn a_basic_game_at_the_table() {
     // are empty"; "Artillery can destroy ALL pieces ... except for Light Infantry".
     let out = t.fire(sq("c4"), sq("c7"));
     assert_eq!(acted(&out), ["c4 fires at c7"]);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "c4 fires at c7");
     assert_eq!(
         lines,
@@ -730,15 +720,7 @@ fn a_basic_game_at_the_table() {
     rolls.borrow_mut().push_back(3);
     let out = t.press(Button::Die);
     assert_eq!(acted(&out), ["die: Red +"]);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "Die: Red +");
     assert_eq!(
         lines,
@@ -784,15 +766,7 @@ fn a_basic_game_at_the_table() {
             "a Prussian is drawn",
         ]
     );
-    let Screen::Told {
-        status,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (_, lines, hands, status) = t.told();
     assert_eq!(
         lines,
         [
