@@ -3,20 +3,23 @@
 //! and the end of the game; then hundreds of random games played by a driver that only lifts,
 //! places and presses buttons, checked against a replay of the rules and the journal.
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use boards::piecepack::{
     Action, Face, Options, Phase, Position, Setup, Square, Unit, ALLIES, FRENCH,
 };
 use boards::{Actor, Game, Seat};
-use firmware::journal::{decode, MemStore};
-use firmware::referee::games::piecepack::{place, staging_slot, Army, PiecepackTable};
-use firmware::referee::table::{rebuild_table, Session, TableGame};
-use firmware::referee::{
-    screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig, SeededChance,
+use firmware::journal::MemStore;
+use firmware::referee::games::piecepack::{
+    place, set_up_pieces, staging_slot, Army, PiecepackTable,
 };
-use firmware::sensing::{BoardEvent, Button, Millis, Occupancy, Place, SensedCell, TagUid};
+use firmware::referee::table::{rebuild_table, Session, TableGame};
+use firmware::referee::{screen_text, Chance, Decision, Record, Referee, SeededChance};
+use firmware::sensing::{BoardEvent, Button, Millis, Place, TagUid};
 use firmware::ui::Screen;
+use support::{acted, session, Checks};
 
 fn sq(name: &str) -> Square {
     Square::parse(name).expect("a square")
@@ -26,150 +29,51 @@ fn p(name: &str) -> Place {
     place(sq(name))
 }
 
-/// The Allies' set-up order: "set aside the five black pieces ... Place the Red star symbol in
-/// Hougoumont. Place the other six red pieces".
-const ALLIED: [Unit; 12] = [
-    Unit::Blucher,
-    Unit::Bulow,
-    Unit::Pirch,
-    Unit::Steinmetz,
-    Unit::PrussianCavalry,
-    Unit::HougoumontGarrison,
-    Unit::Wellington,
-    Unit::Cooke,
-    Unit::Picton,
-    Unit::Clinton,
-    Unit::DutchBelgians,
-    Unit::Uxbridge,
-];
-const FRENCH_ORDER: [Unit; 11] = [
-    Unit::Napoleon,
-    Unit::OldGuard,
-    Unit::YoungGuard,
-    Unit::GuardCavalry,
-    Unit::GuardArtillery,
-    Unit::Ney,
-    Unit::DErlon,
-    Unit::Lobau,
-    Unit::Reille,
-    Unit::IICorps,
-    Unit::FrenchCavalry,
-];
-
 /// A table: the referee fed events, the clock moving 200 ms per event, every screen and
 /// decision audited for secrets once play began.
-struct Table {
-    referee: Referee<MemStore, SeededChance>,
-    t: u64,
-    cells: BTreeMap<Place, SensedCell>,
-    log: Vec<Decision>,
+type Table = support::Table<SeededChance, Secrets>;
+
+/// The audit of every screen and decision for secrets.
+#[derive(Default)]
+struct Secrets {
     /// The screen last audited.
     audited: String,
 }
 
-impl Table {
-    fn new(seed: u64) -> Table {
-        let layout = PiecepackTable::layout(Options::STANDARD)
-            .validate()
-            .expect("the layout is valid");
-        Table {
-            referee: Referee::new(RefereeConfig::default(), SeededChance::new(seed), || {
-                Ok(MemStore::new())
-            }),
-            t: 0,
-            cells: layout.iter().map(|(c, pl)| (pl, c)).collect(),
-            log: Vec::new(),
-            audited: String::new(),
-        }
-    }
+impl Checks for Secrets {
+    type Game = PiecepackTable;
 
-    /// Chooses Piecepack at Waterloo and its `variant`-th entry from the menus.
-    fn choose(seed: u64, variant: usize) -> Table {
-        let mut t = Table::new(seed);
-        // Stratego Original, Stratego Duel, then the table games.
-        for _ in 0..2 + firmware::referee::games::menu()
-            .iter()
-            .position(|(name, _)| name.starts_with("Piecepack"))
-            .expect("on the menu")
-        {
-            t.press(Button::Die);
-        }
-        assert!(t.text().contains("> Piecepack at Waterloo"), "{}", t.text());
-        t.press(Button::Ok);
-        for _ in 0..variant {
-            t.press(Button::Die);
-        }
-        let out = t.press(Button::Ok);
-        assert!(
-            out.iter().any(
-                |d| matches!(d, Decision::TableChosen { game } if game.starts_with("Piecepack"))
-            ),
-            "{out:?}"
-        );
-        t
-    }
-
-    fn feed(&mut self, event: BoardEvent) -> Vec<Decision> {
-        let out = self.referee.handle(&event);
-        self.after(&out);
-        out
-    }
-
-    fn after(&mut self, out: &[Decision]) {
-        let text = self.text();
+    fn after<C: Chance>(&mut self, referee: &Referee<MemStore, C>, out: &[Decision]) {
+        let text = screen_text(referee.screen());
         if text != self.audited || !out.is_empty() {
-            if let Some(game) = self.session().and_then(Session::game) {
+            if let Some(game) = session::<PiecepackTable, C>(referee).and_then(Session::game) {
                 audit(game.position(), &text, out);
             }
             self.audited = text;
         }
-        self.log.extend(out.iter().cloned());
     }
+}
 
-    fn at(&mut self) -> Millis {
-        self.t += 200;
-        Millis(self.t)
-    }
-
-    fn lift(&mut self, place: Place) -> Vec<Decision> {
-        let at = self.at();
-        let cell = self.cells[&place];
-        self.feed(BoardEvent::Lifted { cell, place, at })
-    }
-
-    fn put(&mut self, place: Place) -> Vec<Decision> {
-        self.put_tagged(place, None)
-    }
-
-    /// A piece placed on `place`, its tag read (with NFC) as it lands.
-    fn put_tagged(&mut self, place: Place, tag: Option<TagUid>) -> Vec<Decision> {
-        let at = self.at();
-        let cell = self.cells[&place];
-        self.feed(BoardEvent::Placed {
-            cell,
-            place,
-            at,
-            tag,
-        })
+impl Table {
+    /// Chooses Piecepack at Waterloo and its `variant`-th entry from the menus.
+    fn choose(seed: u64, variant: usize) -> Table {
+        let layout = PiecepackTable::layout(Options::STANDARD)
+            .validate()
+            .expect("the layout is valid");
+        let mut t = Table::at_the_menu(SeededChance::new(seed), layout, Secrets::default());
+        t.choose_game("Piecepack at Waterloo", variant);
+        t
     }
 
     /// With NFC: another tag read on `place` (a stack answers one tag at a time).
     fn read_tag(&mut self, place: Place, uid: TagUid) -> Vec<Decision> {
         let at = self.at();
-        let cell = self.cells[&place];
+        let cell = self.cell(place);
         self.feed(BoardEvent::TagRead {
             cell,
             place,
             at,
             uid,
-        })
-    }
-
-    fn settle(&mut self) -> Vec<Decision> {
-        let at = self.at();
-        self.feed(BoardEvent::Settled {
-            at,
-            occupancy: Occupancy::EMPTY,
         })
     }
 
@@ -187,15 +91,6 @@ impl Table {
         out
     }
 
-    /// Lifts both squares, settles.
-    fn lift_two(&mut self, a: &str, b: &str) -> Vec<Decision> {
-        let mut out = self.lift(p(a));
-        out.extend(self.settle());
-        out.extend(self.lift(p(b)));
-        out.extend(self.settle());
-        out
-    }
-
     /// Puts pieces back on each square, settles.
     fn put_back(&mut self, squares: &[&str]) -> Vec<Decision> {
         let mut out = Vec::new();
@@ -206,84 +101,8 @@ impl Table {
         out
     }
 
-    fn press(&mut self, button: Button) -> Vec<Decision> {
-        let at = self.at();
-        self.feed(BoardEvent::Button { button, at })
-    }
-
-    fn wait(&mut self, ms: u64) -> Vec<Decision> {
-        self.t += ms;
-        let out = self.referee.tick(Millis(self.t));
-        self.after(&out);
-        out
-    }
-
-    fn text(&self) -> String {
-        screen_text(self.referee.screen())
-    }
-
-    fn session(&self) -> Option<&Session<PiecepackTable>> {
-        self.referee
-            .table_session()
-            .and_then(|s| s.downcast_ref::<Session<PiecepackTable>>())
-    }
-
-    fn game(&self) -> &PiecepackTable {
-        self.session()
-            .and_then(Session::game)
-            .expect("a Piecepack game in play")
-    }
-
     fn position(&self) -> &Position {
-        self.game().position()
-    }
-
-    fn actions(&self) -> u32 {
-        self.session().and_then(Session::actions).unwrap_or(0)
-    }
-
-    /// Picks the entry labelled `label` in the open menu: Die down to it, then OK.
-    fn pick(&mut self, label: &str) -> Vec<Decision> {
-        let Screen::Choice {
-            entries, selected, ..
-        } = self.referee.screen().clone()
-        else {
-            panic!("no menu is open: {}", self.text());
-        };
-        let unique: BTreeSet<&String> = entries.iter().collect();
-        assert_eq!(
-            unique.len(),
-            entries.len(),
-            "two entries read the same: {entries:?}"
-        );
-        let index = entries
-            .iter()
-            .position(|e| e == label)
-            .unwrap_or_else(|| panic!("no entry {label:?} in {entries:?}"));
-        let mut out = Vec::new();
-        for _ in 0..(index + entries.len() - selected) % entries.len() {
-            out.extend(self.press(Button::Die));
-        }
-        out.extend(self.press(Button::Ok));
-        out
-    }
-
-    /// Opens the OK menu and picks `label`.
-    fn choose_action(&mut self, label: &str) -> Vec<Decision> {
-        let mut out = self.press(Button::Ok);
-        out.extend(self.pick(label));
-        out
-    }
-
-    fn records(&self) -> Vec<Record> {
-        let bytes = self
-            .referee
-            .journal()
-            .expect("a journal")
-            .store()
-            .as_bytes()
-            .to_vec();
-        decode::<Header, Record>(&bytes).expect("decodes").records
+        self.table().position()
     }
 
     /// Places each of `seat`'s groups: `at[i]` for the i-th piece of the set-up order. A piece
@@ -301,11 +120,9 @@ impl Table {
         at: &BTreeMap<Unit, Place>,
         tagged: bool,
     ) -> Vec<Decision> {
-        let order: &[Unit] = if seat == ALLIES {
-            &ALLIED
-        } else {
-            &FRENCH_ORDER
-        };
+        // The adapter's order. The Allies: "set aside the five black pieces ... Place the Red
+        // star symbol in Hougoumont. Place the other six red pieces".
+        let order = set_up_pieces(seat);
         let mut out = Vec::new();
         for unit in order {
             let text = self.text();
@@ -377,7 +194,7 @@ fn example_places() -> (BTreeMap<Unit, Place>, BTreeMap<Unit, Place>) {
     let setup = Setup::example();
     let mut allies: BTreeMap<Unit, Place> =
         setup.allies.iter().map(|&(u, s)| (u, place(s))).collect();
-    for (i, u) in ALLIED[..5].iter().enumerate() {
+    for (i, u) in set_up_pieces(ALLIES)[..5].iter().enumerate() {
         allies.insert(*u, staging_slot(i as u8));
     }
     let french = setup.french.iter().map(|&(u, s)| (u, place(s))).collect();
@@ -405,7 +222,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             })
             .collect();
         let mut ok = true;
-        for &u in &ALLIED[6..] {
+        for &u in &set_up_pieces(ALLIES)[6..] {
             let free: Vec<Square> = near.iter().copied().filter(|&s| room(&on, s, u)).collect();
             let Some(&s) = free.get(rng.roll(free.len() as u32).unwrap() as usize) else {
                 ok = false;
@@ -421,7 +238,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             })
             .collect();
         let mut french = BTreeMap::new();
-        for &u in &FRENCH_ORDER {
+        for &u in set_up_pieces(FRENCH) {
             let free: Vec<Square> = around
                 .iter()
                 .copied()
@@ -438,7 +255,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
             continue;
         }
         let mut slots: Vec<u8> = (0..5).collect();
-        for u in &ALLIED[..5] {
+        for u in &set_up_pieces(ALLIES)[..5] {
             let i = rng.roll(slots.len() as u32).unwrap() as usize;
             allies.insert(*u, staging_slot(slots.remove(i)));
         }
@@ -450,7 +267,7 @@ fn random_places(rng: &mut SeededChance) -> (BTreeMap<Unit, Place>, BTreeMap<Uni
 /// expects; returns the action the referee played (a die rolled with the Die button may show
 /// any face).
 fn perform(t: &mut Table, rng: &mut SeededChance, action: &Action) -> Action {
-    let game = t.game().clone();
+    let game = t.table().clone();
     let before = t.actions();
     // Where the last step of the action begins: from there on, no takeback may be offered (a
     // piece lifted on its way may recreate an earlier board, and may offer one).
@@ -536,7 +353,7 @@ fn perform(t: &mut Table, rng: &mut SeededChance, action: &Action) -> Action {
         t.text()
     );
     // The hands: whatever the umpire now expects.
-    let expected: BTreeSet<Place> = t.game().board().into_keys().collect();
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
     let sensed = t.referee.sensed().clone();
     for extra in sensed.difference(&expected) {
         t.lift(*extra);
@@ -662,7 +479,7 @@ fn random_game(seed: u64, coverage: &mut Coverage) {
     // The journal rebuilds the same game, and its actions replay by the rules.
     let records = t.records();
     let rebuilt = rebuild_table::<PiecepackTable>(options, &records).expect("rebuilds");
-    assert_eq!(rebuilt.history.last(), Some(t.game()));
+    assert_eq!(rebuilt.history.last(), Some(t.table()));
     let mut armies: Vec<Army> = Vec::new();
     let mut actions = Vec::new();
     for r in &records {
@@ -720,15 +537,6 @@ fn has<F: Fn(&Decision) -> bool>(out: &[Decision], f: F) -> bool {
     out.iter().any(f)
 }
 
-fn acted(out: &[Decision]) -> Vec<String> {
-    out.iter()
-        .filter_map(|d| match d {
-            Decision::Acted { action, .. } => Some(action.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     let mut t = example_game(7);
@@ -776,7 +584,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
 
     // "Leader pawns can stack with any non-leader piece": Ney joins Reille on f6. Lifting
     // both squares says so; the umpire then asks for the pieces back on f6.
-    let out = t.lift_two("g5", "f6");
+    let out = t.lift_two(p("g5"), p("f6"));
     assert_eq!(acted(&out), ["g5 Ney to f6"]);
     assert!(
         t.text()
@@ -837,7 +645,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     let out = t.choose_action("end of movement");
     assert_eq!(acted(&out), ["end of movement"]);
     assert_eq!(t.position().phase(), Phase::Designation);
-    let out = t.lift_two("f5", "e5");
+    let out = t.lift_two(p("f5"), p("e5"));
     assert_eq!(acted(&out), ["f5 coin attacks e5"]);
     t.put_back(&["f5", "e5"]);
     assert_eq!(t.position().phase(), Phase::Resolution);
@@ -914,7 +722,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     // "Allied move". The garrison and the Dutch-Belgians on e4 began the turn next to D'Erlon
     // and are pinned; Wellington ("Leader pawns can move their full allowance even when
     // starting next to an enemy piece") joins Clinton on d4.
-    let out = t.lift_two("e4", "d4");
+    let out = t.lift_two(p("e4"), p("d4"));
     assert_eq!(acted(&out), ["e4 Wellington to d4"]);
     t.put_back(&["e4", "d4"]);
     let out = t.choose_action("end of movement");
@@ -922,7 +730,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
 
     // "Allied combat": both coins on e4 must attack D'Erlon. The stack's two coins are told
     // apart by position, not value.
-    let out = t.lift_two("e4", "e5");
+    let out = t.lift_two(p("e4"), p("e5"));
     assert!(
         has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
         if entries == &["e4 top coin attacks e5".to_string(), "e4 bottom coin attacks e5".to_string()])),
@@ -1054,17 +862,7 @@ fn a_game_resumes_from_its_journal_in_set_up_and_in_play() {
     let mut t = Table::choose(5, 1);
     t.set_up(ALLIES, &allies);
     // Power lost after the Allies' army: the French set-up continues.
-    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
-    let sensed: Vec<Place> = t.referee.sensed().iter().copied().collect();
-    let (referee, _) = Referee::resume(
-        RefereeConfig::default(),
-        SeededChance::new(5),
-        || Ok(MemStore::new()),
-        MemStore::from_bytes(bytes),
-        sensed,
-        Millis(t.t),
-    )
-    .expect("resumes");
+    let (referee, _) = t.restarted(SeededChance::new(5), Millis(t.t));
     t.referee = referee;
     assert!(
         t.text().contains("French: place Napoleon (Green Pawn)"),
@@ -1078,24 +876,14 @@ fn a_game_resumes_from_its_journal_in_set_up_and_in_play() {
         let action = legal[rng.roll(legal.len() as u32).unwrap() as usize];
         perform(&mut t, &mut rng, &action);
     }
-    let game = t.game().clone();
+    let game = t.table().clone();
     // Power lost in play, with a piece lifted: the resumed umpire names the difference.
     let lifted = *t.referee.sensed().iter().next().unwrap();
     t.lift(lifted);
-    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
-    let sensed: Vec<Place> = t.referee.sensed().iter().copied().collect();
-    let (referee, _) = Referee::resume(
-        RefereeConfig::default(),
-        SeededChance::new(5),
-        || Ok(MemStore::new()),
-        MemStore::from_bytes(bytes),
-        sensed,
-        Millis(t.t),
-    )
-    .expect("resumes");
+    let (referee, _) = t.restarted(SeededChance::new(5), Millis(t.t));
     t.referee = referee;
-    assert_eq!(t.game(), &game);
-    assert_eq!(t.game().position().options(), &Options::WORKED_EXAMPLE);
+    assert_eq!(t.table(), &game);
+    assert_eq!(t.table().position().options(), &Options::WORKED_EXAMPLE);
     let Screen::Mismatch { differences } = t.referee.screen().clone() else {
         panic!("{}", t.text());
     };

@@ -4,6 +4,8 @@
 //! rulebook sentence or the ruling it follows); hundreds of random games check the referee's game
 //! against a replay of the rules and the journal, and that no screen names a hidden unit.
 
+mod support;
+
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
@@ -13,17 +15,15 @@ use boards::waterloo::{
     Action, Event, Outcome, PursuitEvent, Seen, Setup, Unit, Version, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, BySeat, Game, Seat};
-use firmware::journal::{decode, MemStore};
+use firmware::journal::MemStore;
 use firmware::referee::games::{self, waterloo, WaterlooAction, WaterlooChoice, WaterlooTable};
-use firmware::referee::table::{rebuild_table, Gesture, Session, TableGame};
+use firmware::referee::table::{rebuild_table, Gesture, TableGame};
 use firmware::referee::{
-    screen_text, Chance, ChanceError, Decision, GameKind, Header, Record, Referee, RefereeConfig,
-    SeededChance,
+    screen_text, Chance, ChanceError, Decision, GameKind, Record, Referee, SeededChance,
 };
-use firmware::sensing::{
-    BoardEvent, Button, Millis, Occupancy, Place, SensedCell, SensorLayout, TrayKind,
-};
-use firmware::ui::Screen;
+use firmware::sensing::{Button, Millis, Place, TrayKind};
+use firmware::ui::{HandStep, Screen, StatusLine};
+use support::{acted, session, Checks};
 
 // ---- the chance: seeded, or rigged for the scripted game -----------------------------------
 
@@ -52,19 +52,18 @@ fn kind(choice: WaterlooChoice) -> GameKind {
     GameKind::Waterloo { choice }
 }
 
-/// The referee, the sensors' layout, and what the test knows beside the referee: a replay of
-/// the journal through the rules alone.
-struct Table<C: Chance> {
-    referee: Referee<MemStore, C>,
+/// The referee and the sensors' layout, with what the test knows beside the referee: a replay
+/// of the journal through the rules alone.
+type Table<C> = support::Table<C, Replay>;
+
+/// The journal read so far, replayed through the rules.
+struct Replay {
     choice: WaterlooChoice,
-    layout: SensorLayout,
-    t: u64,
-    log: Vec<Decision>,
-    /// The journal read so far: where the next record starts, and how many were read.
+    /// Where the next record starts, once the header was read.
     journal_pos: Option<usize>,
     armies: BySeat<Option<waterloo::WaterlooArmy>>,
     /// The rules' games after each journaled action (the replay), with each outcome.
-    replay: Vec<Waterloo>,
+    games: Vec<Waterloo>,
     /// Units the latest journaled actions revealed (a battle, an elimination): they may be
     /// named while their announcement is shown.
     recent: BTreeSet<Unit>,
@@ -77,18 +76,15 @@ impl<C: Chance> Table<C> {
             .expect("Waterloo has a layout")
             .validate()
             .expect("the Waterloo layout is valid");
-        let mut table = Table {
-            referee: Referee::new(RefereeConfig::default(), chance, || Ok(MemStore::new())),
+        let replay = Replay {
             choice,
-            layout,
-            t: 0,
-            log: Vec::new(),
             journal_pos: None,
             armies: BySeat::default(),
-            replay: Vec::new(),
+            games: Vec::new(),
             recent: BTreeSet::new(),
             screens: 0,
         };
+        let mut table = Table::at_the_menu(chance, layout, replay);
         table.choose();
         table
     }
@@ -97,102 +93,21 @@ impl<C: Chance> Table<C> {
     /// Die down to the variant, OK.
     fn choose(&mut self) {
         let menu = games::menu();
-        let (game, variants) = menu
+        let (_, variants) = menu
             .iter()
-            .enumerate()
-            .find(|(_, (name, _))| *name == "Stratego: Waterloo")
-            .map(|(i, (_, v))| (i, v.clone()))
+            .find(|(name, _)| *name == "Stratego: Waterloo")
             .expect("Waterloo is on the menu");
         let variant = variants
             .iter()
-            .position(|(_, k)| *k == kind(self.choice))
+            .position(|(_, k)| *k == kind(self.checks.choice))
             .expect("the variant is on the menu");
-        // Stratego Original and Duel come first.
-        for _ in 0..2 + game {
-            self.press(Button::Die);
-        }
-        assert!(
-            self.text().contains("> Stratego: Waterloo"),
-            "{}",
-            self.text()
-        );
-        self.press(Button::Ok);
-        for _ in 0..variant {
-            self.press(Button::Die);
-        }
-        let out = self.press(Button::Ok);
-        assert!(
-            out.iter()
-                .any(|d| matches!(d, Decision::TableChosen { .. })),
-            "{out:?}"
-        );
-    }
-
-    fn at(&mut self) -> Millis {
-        self.t += 200;
-        Millis(self.t)
-    }
-
-    fn cell(&self, place: Place) -> SensedCell {
-        self.layout.cell(place).expect("every place has a sensor")
-    }
-
-    fn feed(&mut self, event: BoardEvent) -> Vec<Decision> {
-        let out = self.referee.handle(&event);
-        self.after(&out);
-        out
-    }
-
-    fn lift(&mut self, place: Place) -> Vec<Decision> {
-        let at = self.at();
-        let cell = self.cell(place);
-        self.feed(BoardEvent::Lifted { cell, place, at })
-    }
-
-    fn put(&mut self, place: Place) -> Vec<Decision> {
-        let at = self.at();
-        let cell = self.cell(place);
-        self.feed(BoardEvent::Placed {
-            cell,
-            place,
-            at,
-            tag: None,
-        })
-    }
-
-    fn settle(&mut self) -> Vec<Decision> {
-        let at = self.at();
-        self.feed(BoardEvent::Settled {
-            at,
-            occupancy: Occupancy::EMPTY,
-        })
-    }
-
-    fn press(&mut self, button: Button) -> Vec<Decision> {
-        let at = self.at();
-        self.feed(BoardEvent::Button { button, at })
-    }
-
-    fn wait(&mut self, ms: u64) -> Vec<Decision> {
-        self.t += ms;
-        let out = self.referee.tick(Millis(self.t));
-        self.after(&out);
-        out
+        self.choose_game("Stratego: Waterloo", variant);
     }
 
     /// Lift `from`, put the piece on `to`, let the board settle.
     fn slide(&mut self, from: Place, to: Place) -> Vec<Decision> {
         let mut out = self.lift(from);
         out.extend(self.put(to));
-        out.extend(self.settle());
-        out
-    }
-
-    /// Lift `a` and `b`, let the board settle (an attack).
-    fn lift_two(&mut self, a: Place, b: Place) -> Vec<Decision> {
-        let mut out = self.lift(a);
-        out.extend(self.settle());
-        out.extend(self.lift(b));
         out.extend(self.settle());
         out
     }
@@ -207,35 +122,8 @@ impl<C: Chance> Table<C> {
         out
     }
 
-    fn text(&self) -> String {
-        screen_text(self.referee.screen())
-    }
-
-    fn session(&self) -> &Session<WaterlooTable> {
-        self.referee
-            .table_session()
-            .and_then(|s| s.downcast_ref::<Session<WaterlooTable>>())
-            .expect("a Waterloo session")
-    }
-
-    fn table(&self) -> &WaterlooTable {
-        self.session().game().expect("the game is in play")
-    }
-
     fn game(&self) -> &Waterloo {
         self.table().game()
-    }
-
-    fn records(&self) -> Vec<Record> {
-        let bytes = self
-            .referee
-            .journal()
-            .expect("a journal")
-            .store()
-            .as_bytes();
-        decode::<Header, Record>(bytes)
-            .expect("the journal decodes")
-            .records
     }
 
     /// Makes the sensed board what the umpire expects: every hand step done, each piece to
@@ -279,52 +167,54 @@ impl<C: Chance> Table<C> {
             .collect()
     }
 
-    /// Opens the OK menu (or uses the one open) and chooses the entry `label`.
-    fn choose_entry(&mut self, label: &str) -> Vec<Decision> {
-        if !matches!(self.referee.screen(), Screen::Choice { .. }) {
-            self.press(Button::Ok);
-        }
-        let Screen::Choice { entries, .. } = self.referee.screen().clone() else {
-            panic!("no menu: {}", self.text());
+    /// What the screen tells after an action: its title, lines, hand steps and status line.
+    fn told(&self) -> (String, Vec<String>, Vec<HandStep>, StatusLine) {
+        let Screen::Told {
+            status,
+            title,
+            lines,
+            hands,
+        } = self.referee.screen().clone()
+        else {
+            panic!("{}", self.text());
         };
-        let k = entries
-            .iter()
-            .position(|e| e == label)
-            .unwrap_or_else(|| panic!("{label} not in {entries:?}"));
-        for _ in 0..k {
-            self.press(Button::Die);
-        }
-        self.press(Button::Ok)
+        (title, lines, hands, status)
     }
 
-    // ---- the checks after every event -----------------------------------------------------
+    /// Opens the OK menu (or uses the one open) and chooses the entry `label`.
+    fn choose_entry(&mut self, label: &str) -> Vec<Decision> {
+        if matches!(self.referee.screen(), Screen::Choice { .. }) {
+            self.pick(label)
+        } else {
+            self.choose_action(label)
+        }
+    }
+}
 
-    fn after(&mut self, out: &[Decision]) {
-        self.log.extend(out.iter().cloned());
+// ---- the checks after every event ---------------------------------------------------------
+
+impl Checks for Replay {
+    type Game = WaterlooTable;
+
+    fn after<C: Chance>(&mut self, referee: &Referee<MemStore, C>, _: &[Decision]) {
         self.screens += 1;
-        self.read_journal();
-        if let Some(table) = self
-            .referee
-            .table_session()
-            .and_then(|s| s.downcast_ref::<Session<WaterlooTable>>())
-            .and_then(|s| s.game())
-        {
-            let replayed = self
-                .replay
-                .last()
-                .expect("the replay started with the game");
+        self.read_journal(referee);
+        if let Some(table) = session::<WaterlooTable, C>(referee).and_then(|s| s.game()) {
+            let replayed = self.games.last().expect("the replay started with the game");
             assert_eq!(
                 table.game(),
                 replayed,
                 "the referee's game is not the rules' replay of its journal"
             );
-            audit(self.referee.screen(), table.game(), &self.recent);
+            audit(referee.screen(), table.game(), &self.recent);
         }
     }
+}
 
+impl Replay {
     /// Reads the records journaled since the last look and replays them through the rules.
-    fn read_journal(&mut self) {
-        let Some(journal) = self.referee.journal() else {
+    fn read_journal<C: Chance>(&mut self, referee: &Referee<MemStore, C>) {
+        let Some(journal) = referee.journal() else {
             return;
         };
         let bytes = journal.store().as_bytes().to_vec();
@@ -358,20 +248,20 @@ impl<C: Chance> Table<C> {
                         };
                         let game = Waterloo::start(waterloo::options(self.choice), setup)
                             .expect("the journaled armies start a game");
-                        self.replay = vec![game];
+                        self.games = vec![game];
                     }
                 }
                 Record::Action(bytes) => {
                     let action: WaterlooAction = postcard::from_bytes(&bytes).expect("an action");
-                    let mut next = self.replay.last().expect("a game").clone();
+                    let mut next = self.games.last().expect("a game").clone();
                     let outcome = next
                         .play(&action.action)
                         .expect("every journaled action is legal");
                     self.recent.extend(revealed(&outcome));
-                    self.replay.push(next);
+                    self.games.push(next);
                 }
                 Record::Takeback { to_ply } => {
-                    self.replay.truncate(to_ply as usize + 1);
+                    self.games.truncate(to_ply as usize + 1);
                 }
                 other => panic!("a Stratego record in a Waterloo journal: {other:?}"),
             }
@@ -532,7 +422,7 @@ fn group_units(choice: WaterlooChoice, seat: Seat) -> Vec<Unit> {
 
 /// Places `seat`'s groups one by one, pressing OK after each.
 fn set_up<C: Chance>(t: &mut Table<C>, seat: Seat, groups: &[Vec<Place>]) {
-    let labels = WaterlooTable::groups(t.choice, seat);
+    let labels = WaterlooTable::groups(t.checks.choice, seat);
     for (group, places) in labels.iter().zip(groups) {
         assert!(
             t.text().contains(&group.label),
@@ -566,15 +456,6 @@ fn sq(s: &str) -> Place {
 
 fn tray(tray: TrayKind, seat: Seat, slot: u8) -> Place {
     Place::Tray { tray, seat, slot }
-}
-
-fn acted(out: &[Decision]) -> Vec<String> {
-    out.iter()
-        .filter_map(|d| match d {
-            Decision::Acted { action, .. } => Some(action.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 // ---- the scripted game -----------------------------------------------------------------------
@@ -646,15 +527,7 @@ fn a_basic_game_at_the_table() {
     );
     assert_eq!(t.game().reserve(FRENCH).len(), 6);
     assert_eq!(t.table().trays().len(), 2 + 6 + 13);
-    let Screen::Told {
-        title,
-        lines,
-        status,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, _, status) = t.told();
     assert_eq!(title, "Lines of retreat");
     assert_eq!(
         lines,
@@ -763,15 +636,7 @@ fn a_basic_game_at_the_table() {
     assert_eq!(acted(&out), ["die: Red R"]);
     let withdrawn = tray(TrayKind::Withdrawn, FRENCH, 0);
     assert_eq!(t.table().trays()[&withdrawn], Unit::FrenchLineInfantry);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "Die: Red R");
     assert_eq!(
         lines,
@@ -799,15 +664,7 @@ fn a_basic_game_at_the_table() {
     // are empty"; "Artillery can destroy ALL pieces ... except for Light Infantry".
     let out = t.fire(sq("c4"), sq("c7"));
     assert_eq!(acted(&out), ["c4 fires at c7"]);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "c4 fires at c7");
     assert_eq!(
         lines,
@@ -863,15 +720,7 @@ fn a_basic_game_at_the_table() {
     rolls.borrow_mut().push_back(3);
     let out = t.press(Button::Die);
     assert_eq!(acted(&out), ["die: Red +"]);
-    let Screen::Told {
-        title,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (title, lines, hands, _) = t.told();
     assert_eq!(title, "Die: Red +");
     assert_eq!(
         lines,
@@ -917,15 +766,7 @@ fn a_basic_game_at_the_table() {
             "a Prussian is drawn",
         ]
     );
-    let Screen::Told {
-        status,
-        lines,
-        hands,
-        ..
-    } = t.referee.screen().clone()
-    else {
-        panic!("{}", t.text());
-    };
+    let (_, lines, hands, status) = t.told();
     assert_eq!(
         lines,
         [
@@ -972,25 +813,12 @@ fn a_basic_game_at_the_table() {
     let records = t.records();
     let rebuilt = rebuild_table::<WaterlooTable>(choice, &records).unwrap();
     assert_eq!(rebuilt.history.last().map(|g| g.game()), Some(t.game()));
-    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
-    let sensed = t.referee.sensed().clone();
-    let (resumed, out) = Referee::resume(
-        RefereeConfig::default(),
-        SeededChance::new(9),
-        || Ok(MemStore::new()),
-        MemStore::from_bytes(bytes),
-        sensed,
-        Millis(0),
-    )
-    .unwrap();
+    let (resumed, out) = t.restarted(SeededChance::new(9), Millis(0));
     assert_eq!(out, [Decision::BoardMatches]);
-    let session = resumed
-        .table_session()
-        .and_then(|s| s.downcast_ref::<Session<WaterlooTable>>())
-        .unwrap();
+    let session = session::<WaterlooTable, _>(&resumed).unwrap();
     assert_eq!(session.game().map(|g| g.game()), Some(t.game()));
     assert!(resumed.is_over());
-    assert!(t.screens > 200);
+    assert!(t.checks.screens > 200);
 }
 
 // ---- random games --------------------------------------------------------------------------
@@ -1058,7 +886,7 @@ fn random_game(
             t.do_hands();
             continue;
         }
-        if t.referee.is_over() || t.session().actions().unwrap_or(0) >= max_actions {
+        if t.referee.is_over() || t.actions() >= max_actions {
             break;
         }
         let table = t.table().clone();
@@ -1075,28 +903,20 @@ fn random_game(
         let gestures = table.gestures();
         let choices = table.choices();
         let k = pick.below(gestures.len() + choices.len());
-        let before = t.session().actions().unwrap_or(0);
+        let before = t.actions();
         if k < gestures.len() {
             let (gesture, action) = gestures[k].clone();
             perform(&mut t, &gesture);
-            if let Screen::Choice { entries, .. } = t.referee.screen().clone() {
+            if let Screen::Choice { .. } = t.referee.screen() {
                 // The gesture meant several actions: choose ours by its label.
-                let label = table.label(&action);
-                let i = entries
-                    .iter()
-                    .position(|e| *e == label)
-                    .unwrap_or_else(|| panic!("{label} not among {entries:?}"));
-                for _ in 0..i {
-                    t.press(Button::Die);
-                }
-                t.press(Button::Ok);
+                t.pick(&table.label(&action));
             }
         } else {
             let (label, _) = choices[k - gestures.len()].clone();
             t.choose_entry(&label);
         }
         assert!(
-            t.session().actions().unwrap_or(0) > before,
+            t.actions() > before,
             "the chosen action was not played: {}",
             t.text()
         );

@@ -16,7 +16,7 @@
 //! position; its own bookkeeping is only which slot holds which waiting Prussian.
 //!
 //! # Set-up
-//! One group per piece, in the rulebook's order: the Allies first set aside the five black
+//! One group per piece, in the rulebook's order ([`set_up_pieces`]): the Allies first set aside the five black
 //! pieces on the staging slots, place the garrison in Hougoumont, then the other six red
 //! pieces; then the French, the Guard first. Each group names the piece for its owner behind
 //! the screen ("Allies: place Wellington (Red Pawn), then press OK"). A piece put onto a piece
@@ -182,7 +182,10 @@ const FRENCH_ORDER: [Unit; 11] = [
     Unit::FrenchCavalry,
 ];
 
-fn setup_order(seat: Seat) -> &'static [Unit] {
+/// `seat`'s pieces in the order the set-up asks for them, one group each: for the Allies the
+/// five Prussians (each onto a staging slot), the Hougoumont garrison, then the other six red
+/// pieces; for the French the order of battle, the Guard first.
+pub fn set_up_pieces(seat: Seat) -> &'static [Unit] {
     if seat == ALLIES {
         &ALLIED_ORDER
     } else {
@@ -760,7 +763,7 @@ impl TableGame for PiecepackTable {
             example.french
         };
         let mut slot = 0u8;
-        setup_order(seat)
+        set_up_pieces(seat)
             .iter()
             .map(|&unit| {
                 if unit.is_prussian() {
@@ -788,7 +791,7 @@ impl TableGame for PiecepackTable {
 
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
         let hougoumont = place(choice.layout.hougoumont);
-        setup_order(seat)
+        set_up_pieces(seat)
             .iter()
             .map(|&u| {
                 let label = if u.is_prussian() {
@@ -808,7 +811,7 @@ impl TableGame for PiecepackTable {
     }
 
     fn army(choice: Options, seat: Seat, filled: &[Vec<Place>]) -> Result<Army, Vec<String>> {
-        let order = setup_order(seat);
+        let order = set_up_pieces(seat);
         let mut problems = Vec::new();
         if filled.len() != order.len() {
             problems.push(format!(
@@ -880,7 +883,7 @@ impl TableGame for PiecepackTable {
         tags: &[Vec<TagUid>],
     ) -> Result<Army, Vec<String>> {
         let mut army = Self::army(choice, seat, filled)?;
-        for (&unit, read) in setup_order(seat).iter().zip(tags) {
+        for (&unit, read) in set_up_pieces(seat).iter().zip(tags) {
             let new = read
                 .iter()
                 .find(|uid| army.tags.iter().all(|(_, known)| known != *uid));

@@ -44,9 +44,10 @@ fn withdrawn(seat: boards::Seat, slot: u8) -> Place {
     }
 }
 
-/// A Basic game from a position: both commanders and commanders-in-chief on their back rows
-/// (a1 b1, a10 b10) plus `allied` and `french`; both lines of retreat on the left flank.
-fn position(
+/// A game of `version` from a position: both commanders and commanders-in-chief on their back
+/// rows (a1 b1, a10 b10) plus `allied` and `french`, `reserve` off the board; nothing drawn.
+fn from_position(
+    version: Version,
     allied: &[(&str, Unit)],
     french: &[(&str, Unit)],
     reserve: [Vec<Unit>; 2],
@@ -55,9 +56,18 @@ fn position(
     a.extend(allied.iter().map(|(s, u)| (c(s), *u)));
     let mut f = vec![(c("a10"), Unit::Napoleon), (c("b10"), Unit::Ney)];
     f.extend(french.iter().map(|(s, u)| (c(s), *u)));
-    let choice = choice(Version::Basic);
+    let choice = choice(version);
     let game = Waterloo::from_position(options(choice), &BySeat([a, f]), &BySeat(reserve)).unwrap();
-    let mut t = WaterlooTable::from_game(choice, game);
+    WaterlooTable::from_game(choice, game)
+}
+
+/// A Basic game [`from_position`], both lines of retreat on the left flank.
+fn position(
+    allied: &[(&str, Unit)],
+    french: &[(&str, Unit)],
+    reserve: [Vec<Unit>; 2],
+) -> WaterlooTable {
+    let mut t = from_position(Version::Basic, allied, french, reserve);
     for _ in 0..2 {
         t.play(&WaterlooAction::rules(Action::Chance(
             ChanceAction::Retreat(Flank::Left),
@@ -65,6 +75,24 @@ fn position(
     }
     assert_eq!(t.to_act(), Actor::Seat(ALLIED));
     t
+}
+
+/// A Standard game [`from_position`], nothing in reserve, the umpire's first draws made.
+fn standard(allied: &[(&str, Unit)], french: &[(&str, Unit)]) -> WaterlooTable {
+    let mut t = from_position(Version::Standard, allied, french, Default::default());
+    while t.to_act() == Actor::Chance {
+        let a = t.chance()[0].0;
+        t.play(&a);
+    }
+    t
+}
+
+/// What a `Told` screen says: its title and lines.
+fn told(screen: Screen) -> (String, Vec<String>) {
+    match screen {
+        Screen::Told { title, lines, .. } => (title, lines),
+        other => panic!("{other:?}"),
+    }
 }
 
 fn gesture_of(t: &WaterlooTable, action: Action) -> Vec<Gesture> {
@@ -536,30 +564,13 @@ fn weakened_cavalry_is_taken_off_onto_a_free_slot() {
 fn fire_is_told_and_a_building_is_a_menu_choice() {
     // Standard: "Artillery cannot fire on units within a building, they will always fire ON
     // the building first." Hougoumont is i5 j5 i6 j6 by default.
-    let ch = choice(Version::Standard);
-    let game = Waterloo::from_position(
-        options(ch),
-        &BySeat([
-            vec![
-                (c("a1"), Unit::Wellington),
-                (c("b1"), Unit::Uxbridge),
-                (c("i3"), Unit::BritishArtillery),
-                (c("d2"), Unit::BritishArtillery),
-            ],
-            vec![
-                (c("a10"), Unit::Napoleon),
-                (c("b10"), Unit::Ney),
-                (c("d5"), Unit::Cuirassiers),
-            ],
-        ]),
-        &BySeat::default(),
-    )
-    .unwrap();
-    let mut t = WaterlooTable::from_game(ch, game);
-    while t.to_act() == Actor::Chance {
-        let a = t.chance()[0].0;
-        t.play(&a);
-    }
+    let mut t = standard(
+        &[
+            ("i3", Unit::BritishArtillery),
+            ("d2", Unit::BritishArtillery),
+        ],
+        &[("d5", Unit::Cuirassiers)],
+    );
     // The draft of the Standard game first: every pick is a menu entry.
     while t.game().phase() != boards::waterloo::Phase::Act {
         let (label, a) = t.choices()[0].clone();
@@ -584,14 +595,9 @@ fn fire_is_told_and_a_building_is_a_menu_choice() {
         gesture_of(&t, fire),
         [Gesture::select_then_lift(sq("d2"), sq("d5"))]
     );
-    let screen = t.play(&WaterlooAction::rules(fire));
-    match screen {
-        Screen::Told { title, lines, .. } => {
-            assert_eq!(title, "d2 fires at La Haye (d5)");
-            assert_eq!(lines, ["La Haye is hit: strength 3 left"]);
-        }
-        other => panic!("{other:?}"),
-    }
+    let (title, lines) = told(t.play(&WaterlooAction::rules(fire)));
+    assert_eq!(title, "d2 fires at La Haye (d5)");
+    assert_eq!(lines, ["La Haye is hit: strength 3 left"]);
 }
 
 #[test]
@@ -632,17 +638,7 @@ fn refusals_never_name_a_hidden_piece() {
 #[test]
 fn draws_nobody_sees_are_never_named() {
     // "After having seen what card has been pulled, they must lay the card face down".
-    let choice = choice(Version::Basic);
-    let game = Waterloo::from_position(
-        options(choice),
-        &BySeat([
-            vec![(c("a1"), Unit::Wellington), (c("b1"), Unit::Uxbridge)],
-            vec![(c("a10"), Unit::Napoleon), (c("b10"), Unit::Ney)],
-        ]),
-        &BySeat::default(),
-    )
-    .unwrap();
-    let mut t = WaterlooTable::from_game(choice, game);
+    let mut t = from_position(Version::Basic, &[], &[], Default::default());
     assert!(!t.die_button());
     let draw = WaterlooAction::rules(Action::Chance(ChanceAction::Retreat(Flank::Right)));
     assert_eq!(t.label(&draw), "Allied draws a line of retreat");
@@ -650,23 +646,18 @@ fn draws_nobody_sees_are_never_named() {
     let text = format!("{screen:?}");
     assert!(!text.contains("ight"), "{text}");
     assert!(text.contains("Allied line of retreat drawn (secret)"));
-    let screen = t.play(&WaterlooAction::rules(Action::Chance(
+    let (title, lines) = told(t.play(&WaterlooAction::rules(Action::Chance(
         ChanceAction::Retreat(Flank::Centre),
-    )));
-    match screen {
-        Screen::Told { title, lines, .. } => {
-            assert_eq!(title, "Lines of retreat");
-            assert_eq!(
-                lines,
-                [
-                    "Allied line of retreat drawn (secret)",
-                    "French line of retreat drawn (secret)",
-                    "Allied turn: 3 actions"
-                ]
-            );
-        }
-        other => panic!("{other:?}"),
-    }
+    ))));
+    assert_eq!(title, "Lines of retreat");
+    assert_eq!(
+        lines,
+        [
+            "Allied line of retreat drawn (secret)",
+            "French line of retreat drawn (secret)",
+            "Allied turn: 3 actions"
+        ]
+    );
 }
 
 #[test]
@@ -696,13 +687,9 @@ fn the_prussians_come_from_staging_onto_their_entry_squares() {
             "{text}"
         );
     }
-    match second {
-        Screen::Told { lines, .. } => {
-            assert!(lines.contains(&"a Prussian arrives on a5".to_string()));
-            assert!(lines.contains(&"a Prussian arrives on a6".to_string()));
-        }
-        other => panic!("{other:?}"),
-    }
+    let (_, lines) = told(second);
+    assert!(lines.contains(&"a Prussian arrives on a5".to_string()));
+    assert!(lines.contains(&"a Prussian arrives on a6".to_string()));
     assert_eq!(t.trays().len(), 11);
     let board = t.board();
     assert_eq!(board[&sq("a5")], "Prussian infantry");
@@ -720,29 +707,10 @@ fn the_prussians_come_from_staging_onto_their_entry_squares() {
 
 #[test]
 fn cards_are_menu_entries_with_public_labels() {
-    let ch = choice(Version::Standard);
-    let game = Waterloo::from_position(
-        options(ch),
-        &BySeat([
-            vec![
-                (c("a1"), Unit::Wellington),
-                (c("b1"), Unit::Uxbridge),
-                (c("e4"), Unit::BritishFoot),
-            ],
-            vec![
-                (c("a10"), Unit::Napoleon),
-                (c("b10"), Unit::Ney),
-                (c("e5"), Unit::FrenchLineInfantry),
-            ],
-        ]),
-        &BySeat::default(),
-    )
-    .unwrap();
-    let mut t = WaterlooTable::from_game(ch, game);
-    while t.to_act() == Actor::Chance {
-        let a = t.chance()[0].0;
-        t.play(&a);
-    }
+    let mut t = standard(
+        &[("e4", Unit::BritishFoot)],
+        &[("e5", Unit::FrenchLineInfantry)],
+    );
     // The open draft: the Allied player keeps Fighting spirit, then discards.
     let pick = |t: &WaterlooTable, want: &str| {
         t.choices()
@@ -784,18 +752,13 @@ fn cards_are_menu_entries_with_public_labels() {
     // "Exceptionally, this card can also be played as a defensive move when one of his
     // pieces is being attacked": offered when the French attack.
     end_turn(&mut t);
-    let screen = t.play(&WaterlooAction::rules(Action::Attack {
+    let (title, lines) = told(t.play(&WaterlooAction::rules(Action::Attack {
         from: c("e5"),
         to: c("e4"),
         dir: Dir::Down,
-    }));
-    match screen {
-        Screen::Told { title, lines, .. } => {
-            assert_eq!(title, "e5 attacks e4 from the north");
-            assert_eq!(lines, ["Allied: play Fighting spirit in defence? (OK)"]);
-        }
-        other => panic!("{other:?}"),
-    }
+    })));
+    assert_eq!(title, "e5 attacks e4 from the north");
+    assert_eq!(lines, ["Allied: play Fighting spirit in defence? (OK)"]);
     let labels: Vec<String> = t.choices().into_iter().map(|(l, _)| l).collect();
     assert_eq!(
         labels,
@@ -826,24 +789,17 @@ fn a_fortified_building_asks_for_its_flag() {
     // "A building is only considered fortified when ALL the four spaces of the building have
     // been occupied." "Once conquered, an Ownership flag with the flag of the owner, is placed
     // on the building."
-    let ch = choice(Version::Standard);
-    let game = Waterloo::from_position(
-        options(ch),
-        &BySeat([
-            vec![
-                (c("a1"), Unit::Wellington),
-                (c("b1"), Unit::Uxbridge),
-                (c("i5"), Unit::BritishFoot),
-                (c("j5"), Unit::BritishFoot),
-                (c("i6"), Unit::Highlanders),
-                (c("k6"), Unit::BrunswickLeib),
-            ],
-            vec![(c("a10"), Unit::Napoleon), (c("b10"), Unit::Ney)],
-        ]),
-        &BySeat::default(),
-    )
-    .unwrap();
-    let mut t = WaterlooTable::from_game(ch, game);
+    let mut t = from_position(
+        Version::Standard,
+        &[
+            ("i5", Unit::BritishFoot),
+            ("j5", Unit::BritishFoot),
+            ("i6", Unit::Highlanders),
+            ("k6", Unit::BrunswickLeib),
+        ],
+        &[],
+        Default::default(),
+    );
     while t.game().phase() != boards::waterloo::Phase::Act {
         let next = match t.to_act() {
             Actor::Chance => t.chance()[0].0,
@@ -852,18 +808,13 @@ fn a_fortified_building_asks_for_its_flag() {
         t.play(&next);
     }
     assert_eq!(t.to_act(), Actor::Seat(ALLIED));
-    let screen = t.play(&WaterlooAction::rules(Action::Move {
+    let (title, lines) = told(t.play(&WaterlooAction::rules(Action::Move {
         from: c("k6"),
         to: c("j6"),
-    }));
-    match screen {
-        Screen::Told { title, lines, .. } => {
-            assert_eq!(title, "k6-j6");
-            assert_eq!(
-                lines,
-                ["Hougoumont is fortified: put the Allied flag on it"]
-            );
-        }
-        other => panic!("{other:?}"),
-    }
+    })));
+    assert_eq!(title, "k6-j6");
+    assert_eq!(
+        lines,
+        ["Hougoumont is fortified: put the Allied flag on it"]
+    );
 }
