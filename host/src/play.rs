@@ -126,7 +126,7 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
             (Some(desc), present) => {
                 let short: String = desc
                     .split_whitespace()
-                    .map(|w| w.chars().next().unwrap_or('?'))
+                    .filter_map(|w| w.chars().find(char::is_ascii_alphanumeric))
                     .take(2)
                     .collect();
                 if present {
@@ -152,15 +152,17 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
         .map(|c| format!("{}  ", char::from(b'a' + c)))
         .collect();
     lines.push(format!("   {}", letters.trim_end()));
-    let mut trays = Vec::new();
+    // What stands where, in words, as these eyes know it (trays included).
+    let mut line = String::from("Pieces:");
     for (place, desc) in &expected {
-        if let firmware::sensing::Place::Tray { .. } = place {
-            trays.push(format!("{}: {desc}", crate::table::place_text(place)));
+        let item = format!(" {}: {desc};", crate::table::place_text(place));
+        if line.len() + item.len() > 100 {
+            lines.push(line);
+            line = String::from("       ");
         }
+        line.push_str(&item);
     }
-    if !trays.is_empty() {
-        lines.push(format!("Trays: {}", trays.join("; ")));
-    }
+    lines.push(line);
     lines
 }
 

@@ -30,3 +30,36 @@ fn a_bad_line_is_explained_and_play_goes_on() {
     assert!(text.contains("! there is no piece on a1 to lift"), "{text}");
     assert!(text.contains("the umpire's eyes"), "{text}");
 }
+
+#[test]
+fn a_table_game_shows_each_seat_its_own_pieces() {
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game piecepack",
+        "Piecepack at Waterloo",
+        1,
+        "setup\nshow 1\nshow 2\nshow table\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    let part = |from: &str, to: &str| -> String {
+        let start = text.find(from).unwrap_or_else(|| panic!("{from}\n{text}"));
+        let rest = &text[start..];
+        rest[..rest.find(to).unwrap_or(rest.len())].to_string()
+    };
+    // The French (seat 1, they move first) see their own pieces by name, the Allied coins by
+    // suit only; and the Allies the other way round.
+    let french = part("seat 1's view", "seat 2's view");
+    assert!(french.contains("Old Guard (Green Crown 5)"), "{french}");
+    assert!(!french.contains("Cooke"), "{french}");
+    let allies = part("seat 2's view", "the table's view");
+    assert!(allies.contains("Wellington (Red Pawn)"), "{allies}");
+    assert!(!allies.contains("Old Guard"), "{allies}");
+    let last = text.rfind("the table's view").expect("drawn");
+    let table = &text[last..];
+    assert!(
+        !table.contains("Old Guard") && !table.contains("Cooke"),
+        "{table}"
+    );
+}

@@ -950,6 +950,28 @@ impl TableGame for PiecepackTable {
         out
     }
 
+    /// `seat`'s own pieces by name ("Wellington (Red Pawn)"), the enemy's as the table sees them.
+    fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
+        let name = |u: Unit| {
+            if u.side() == seat {
+                owner_name(u)
+            } else {
+                self.physical_name(u).to_string()
+            }
+        };
+        let mut out: BTreeMap<Place, String> = Square::all()
+            .filter(|&s| self.position.pieces_on(s).next().is_some())
+            .map(|s| {
+                let names: Vec<String> = self.pile(s).map(name).collect();
+                (place(s), names.join(", "))
+            })
+            .collect();
+        for &(u, slot) in &self.staged {
+            out.insert(staging_slot(slot), name(u));
+        }
+        out
+    }
+
     fn status_line(&self) -> StatusLine {
         let p = &self.position;
         let word = match p.phase() {

@@ -1122,6 +1122,31 @@ impl TableGame for WaterlooTable {
         board
     }
 
+    /// `seat`'s own pieces by name, the enemy's as the table sees them (backs until revealed).
+    fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
+        let views = self.views();
+        let mut board = BTreeMap::new();
+        for (cell, piece) in self.game.pieces() {
+            let words = if piece.seat() == seat {
+                Some(unit_name(piece.unit))
+            } else {
+                self.public_piece(&views, cell)
+            };
+            if let Some(words) = words {
+                board.insert(square(cell), words);
+            }
+        }
+        for (place, unit) in &self.trays {
+            let words = if seat_of(unit.army()) == seat {
+                unit_name(*unit)
+            } else {
+                format!("{} piece", unit.army())
+            };
+            board.insert(*place, words);
+        }
+        board
+    }
+
     fn status_line(&self) -> StatusLine {
         let g = &self.game;
         let minutes = g.clock_minutes();
@@ -1241,8 +1266,16 @@ impl TableGame for WaterlooTable {
                 (self.label(&wa), wa)
             })
             .collect();
-        // The end of the turn first: the commonest choice.
-        out.sort_by_key(|(_, wa)| wa.action != Action::EndTurn);
+        // The end of the turn first (the commonest choice); the cards played on one square
+        // among many (Reconnaissance, Fighting spirit) last, so the others are a few presses
+        // away.
+        out.sort_by_key(|(_, wa)| match wa.action {
+            Action::EndTurn => 0,
+            Action::PlayCard(CardPlay::Reconnaissance { .. } | CardPlay::FightingSpirit { .. }) => {
+                2
+            }
+            _ => 1,
+        });
         out
     }
 
