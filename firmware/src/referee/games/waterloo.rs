@@ -1269,9 +1269,12 @@ impl TableGame for WaterlooTable {
         // The end of the turn first (the commonest choice); the cards played on one square
         // among many (Reconnaissance, Fighting spirit) last, so the others are a few presses
         // away.
+        let acting = self.game.phase() == Phase::Act;
         out.sort_by_key(|(_, wa)| match wa.action {
             Action::EndTurn => 0,
-            Action::PlayCard(CardPlay::Reconnaissance { .. } | CardPlay::FightingSpirit { .. }) => {
+            Action::PlayCard(CardPlay::Reconnaissance { .. } | CardPlay::FightingSpirit { .. })
+                if acting =>
+            {
                 2
             }
             _ => 1,
