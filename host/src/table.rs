@@ -165,7 +165,7 @@ pub fn place_text(place: &Place) -> String {
 /// A Waterloo army drawn as a diagram: its set-up rows, the farthest from the Allied player
 /// first (Allied rows 4 to 1, French rows 10 to 7; more rows may be drawn, Allied rows 6 to 1
 /// for the Expert game's Hougoumont garrison), each a list of one token per column, a
-/// unit's code as [`Unit::code`] gives it (`C K H4 H5 H6 L i1 i2 I3 I4 I5 I6 A`) or `.`; and
+/// unit's code as [`Unit::code`](boards::waterloo::Unit::code) gives it (`C K H4 H5 H6 L i1 i2 I3 I4 I5 I6 A`) or `.`; and
 /// the codes of the pieces on its reserve slots, from slot 1.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ArmyDiagram {
