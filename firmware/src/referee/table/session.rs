@@ -76,6 +76,8 @@ struct SetupState<T: TableGame> {
     read: Vec<(Place, TagUid)>,
     /// Places given to a group (either seat).
     assigned: BTreeSet<Place>,
+    /// Places the seat that set up first took: still taken when a later group is undone.
+    earlier: BTreeSet<Place>,
     /// Assigned places lifted and put back during this step (a piece put on a stack).
     touched: BTreeSet<Place>,
     lifted: BTreeSet<Place>,
@@ -406,6 +408,7 @@ impl<T: TableGame> Session<T> {
                 filled_tags: Vec::new(),
                 read: Vec::new(),
                 assigned: BTreeSet::new(),
+                earlier: BTreeSet::new(),
                 touched: BTreeSet::new(),
                 lifted: BTreeSet::new(),
                 armies: BySeat::default(),
@@ -431,6 +434,7 @@ impl<T: TableGame> Session<T> {
                     state.groups = T::groups(choice, order[1]);
                     // The first army stands on the board: its places are taken.
                     state.assigned = sensed.clone();
+                    state.earlier = sensed.clone();
                 }
             }
         } else {
@@ -484,8 +488,14 @@ impl<T: TableGame> Session<T> {
                 state.filled_tags.pop();
                 match state.filled.pop() {
                     Some(places) => {
+                        // A place an earlier group still holds stays taken (a piece undone off
+                        // a stack leaves the piece under it).
                         for p in &places {
-                            state.assigned.remove(p);
+                            let held = state.earlier.contains(p)
+                                || state.filled.iter().any(|g| g.contains(p));
+                            if !held {
+                                state.assigned.remove(p);
+                            }
                         }
                         state.step = state.step.saturating_sub(1);
                         let group = state
@@ -595,6 +605,7 @@ impl<T: TableGame> Session<T> {
         if state.turn == 0 {
             state.turn = 1;
             state.step = 0;
+            state.earlier = state.assigned.clone();
             state.filled.clear();
             state.filled_tags.clear();
             state.groups = T::groups(self.choice, order[1]);

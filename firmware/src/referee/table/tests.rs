@@ -528,6 +528,33 @@ fn group_set_up_counts_reserves_and_checks_the_limits() {
 }
 
 #[test]
+fn a_group_undone_off_a_stack_leaves_the_piece_under_it_taken() {
+    let mut b = Bench::new();
+    for p in [sq("a1"), sq("b1"), slot(Seat::FIRST, 0)] {
+        b.put(p);
+    }
+    b.press(Button::Ok);
+    // South puts a soldier on a4 and one onto North's b1 (lifted and put back): b1 is not
+    // South's home row.
+    b.put(sq("a4"));
+    b.lift(sq("b1"));
+    b.put(sq("b1"));
+    b.put(sq("c4"));
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [_, Decision::SetupProblems(p)] if p[0].contains("b1")),
+        "{out:?}"
+    );
+    b.press(Button::Back);
+    // The soldier taken off b1 (its switch stays closed, North's soldier is under it): b1 is
+    // still North's, so South has placed a4 and c4 only.
+    assert!(b.screen().contains("placed 2 of 3"), "{}", b.screen());
+    b.put(sq("d4"));
+    let out = b.press(Button::Ok);
+    assert!(out.contains(&Decision::GameStarted), "{out:?}");
+}
+
+#[test]
 fn play_through_every_path_and_rebuild_from_the_journal() {
     let mut b = Bench::new();
     b.set_up();
