@@ -786,6 +786,15 @@ impl TableGame for PiecepackTable {
         side_name(seat)
     }
 
+    /// A square as the rulebook names it (`e4`), a staging slot as the labels name it
+    /// (`Prussian slot 2`): the sensing layer's "seat 2" means nothing at the table.
+    fn place_name(place: &Place) -> String {
+        match slot_of(place) {
+            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
+            None => place.to_string(),
+        }
+    }
+
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
         let hougoumont = place(choice.layout.hougoumont);
         setup_order(seat)
@@ -831,12 +840,14 @@ impl TableGame for PiecepackTable {
                 (false, Some(s), _) => army.placed.push((unit, s)),
                 (true, _, Some(slot)) => army.staged.push((unit, slot)),
                 (true, _, None) => problems.push(format!(
-                    "{} is on {at}: Prussians wait off the map, on a Prussian slot",
-                    owner_name(unit)
+                    "{} is on {}: Prussians wait off the map, on a Prussian slot",
+                    owner_name(unit),
+                    Self::place_name(at)
                 )),
                 (false, None, _) => problems.push(format!(
-                    "{} is on {at}: place it on the map",
-                    owner_name(unit)
+                    "{} is on {}: place it on the map",
+                    owner_name(unit),
+                    Self::place_name(at)
                 )),
             }
         }
@@ -1388,6 +1399,12 @@ mod tests {
         assert_eq!(layout.cell_count(), 80 + u16::from(STAGING_SLOTS));
         assert!(layout.cell(p("h10")).is_some());
         assert!(layout.cell(staging_slot(4)).is_some());
+        // Hand steps and differences name a slot as the labels do.
+        assert_eq!(PiecepackTable::place_name(&p("e4")), "e4");
+        assert_eq!(
+            PiecepackTable::place_name(&staging_slot(1)),
+            "Prussian slot 2"
+        );
     }
 
     #[test]
@@ -1483,8 +1500,7 @@ mod tests {
             problems,
             [
                 "Bulow (Black Moon 5) is on a10: Prussians wait off the map, on a Prussian slot",
-                "Uxbridge's cavalry (Red Star blank) is on seat 2 Prussian staging slot 2: place \
-                 it on the map",
+                "Uxbridge's cavalry (Red Star blank) is on Prussian slot 2: place it on the map",
                 "Pirch (Black Moon 4) shares Prussian slot 1 with Blucher (Black Pawn): give each \
                  its own slot",
                 "the Hougoumont garrison is on e5: place it in Hougoumont, e4",
