@@ -581,6 +581,17 @@ impl<T: TableGame> Session<T> {
         if state.armies[seat].is_none() {
             match T::army_tagged(self.choice, seat, &state.filled, &state.filled_tags) {
                 Ok(army) => {
+                    // The second army is journaled only once the two start a game: a journal
+                    // must never hold a set-up the rules refuse (it could not be resumed).
+                    let mut both = state.armies.clone();
+                    both[seat] = Some(army.clone());
+                    if let BySeat([Some(a), Some(b)]) = both {
+                        if let Err(problems) = T::start(self.choice, &BySeat([a, b])) {
+                            out.push(Decision::SetupProblems(problems.clone()));
+                            state.problems = Some(problems);
+                            return;
+                        }
+                    }
                     let bytes = match postcard::to_allocvec(&army) {
                         Ok(b) => b,
                         Err(e) => {
