@@ -1135,9 +1135,19 @@ impl TableGame for PiecepackTable {
                     out.extend(self.stack(s).into_iter().filter_map(|u| make(u, to)));
                 }
             }
-            // Two squares lifted: either one's pieces onto, or at, the other.
+            // Two squares lifted: either one's pieces onto, or at, the other; the side to
+            // act's own square first, so a refusal names the piece the player meant.
             ([a, b], [], _) => {
-                for (from, to) in [(a, b), (b, a)] {
+                let own = |pl: &Place| {
+                    matches!((square_of(pl).and_then(|s| p.occupant(s)), p.to_act()),
+                        (Some(o), Actor::Seat(side)) if o == side)
+                };
+                let pairs = if own(b) && !own(a) {
+                    [(b, a), (a, b)]
+                } else {
+                    [(a, b), (b, a)]
+                };
+                for (from, to) in pairs {
                     if let Some(to) = square_of(to) {
                         out.extend(on(from).into_iter().filter_map(|u| make(u, to)));
                     }
@@ -1761,6 +1771,25 @@ mod tests {
         let refused = t.shaped(&Gesture::lift_two(p("f7"), p("f6")));
         assert_eq!(refused.len(), 2);
         assert!(refused.iter().all(|a| t.check(a).is_err()));
+
+        // An enemy piece lifted with one's own: the refusal is about one's own piece, never
+        // "that piece is the enemy's" for the piece the player did not mean to move.
+        let mut t = table(
+            Options::STANDARD,
+            &[
+                (Unit::Lobau, "f7"),
+                (Unit::Ney, "g5"),
+                (Unit::Uxbridge, "e7"),
+            ],
+            FRENCH,
+        );
+        t.play(&Action::EndMovement);
+        assert_eq!(t.position().phase(), Phase::Designation);
+        let first = t.shaped(&Gesture::lift_two(p("g5"), p("e7")))[0];
+        assert_eq!(
+            t.check(&first).unwrap_err(),
+            "that piece did not start the combat phase next to an enemy: only those attack"
+        );
     }
 
     #[test]
