@@ -1022,6 +1022,12 @@ impl<T: TableGame> Session<T> {
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
             }
+            (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
+                // Offered by Back on the board as it stands: declined, nothing to put right.
+                play.takeback = None;
+                play.off = false;
+                out.push(Decision::TakebackDeclined);
+            }
             (Button::Back, Some(_)) => {
                 play.takeback = None;
                 play.declined = Some(ctx.sensed.clone());

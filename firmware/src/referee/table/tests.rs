@@ -588,6 +588,14 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
     b.press(Button::Ok);
     b.press(Button::Ok);
+    // Offered again and declined with Back: the board is as it should be, so play goes on
+    // without a "Board differs" screen that lists nothing.
+    b.press(Button::Back);
+    let out = b.press(Button::Back);
+    assert_eq!(out, [Decision::TakebackDeclined]);
+    assert!(b.screen().contains("end turn"), "{}", b.screen());
+    let out = b.wait(5000);
+    assert!(out.is_empty(), "{out:?}");
     // A refused move: b1 to c2 (diagonal), with the fix.
     b.lift(sq("b1"));
     let out = b.put(sq("c2"));
