@@ -969,6 +969,14 @@ impl<T: TableGame> Session<T> {
         let Some(game) = play.game().cloned() else {
             return;
         };
+        if play.mismatch_shown && matches!(button, Button::Ok | Button::Die) {
+            // The differences fill the screen: a menu or a roll would act unseen.
+            out.push(Decision::Ignored {
+                button,
+                why: "the board differs: put it right first".to_string(),
+            });
+            return;
+        }
         if let Some(menu) = &mut play.menu {
             match button {
                 Button::Die => {

@@ -647,7 +647,15 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
         matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].belongs == "empty"),
         "{out:?}"
     );
+    // While the differences fill the screen, OK opens no menu nobody could see.
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [Decision::Ignored { why, .. }] if why.contains("board differs")),
+        "{out:?}"
+    );
+    assert!(b.screen().contains("d2: empty"), "{}", b.screen());
     b.lift(sq("d2"));
+    assert!(b.screen().contains("to act"), "{}", b.screen());
     // Rebuild: the journal replays to the same game.
     let rebuilt = rebuild_table::<Skirmish>((), &b.records).unwrap();
     assert_eq!(rebuilt.history.last(), Some(b.game()));
