@@ -1093,6 +1093,10 @@ impl TableGame for PiecepackTable {
             }
         };
         let make = |unit: Unit, to: Square| -> Option<Action> {
+            if self.slot(unit).is_some() {
+                // A waiting Prussian only ever enters (refused, before its time, as such).
+                return Some(Action::Enter { unit, at: to });
+            }
             match p.phase() {
                 Phase::Retreat => Some(Action::Retreat { unit, to }),
                 Phase::Reinforcement => Some(Action::Enter { unit, at: to }),
@@ -1166,9 +1170,13 @@ impl TableGame for PiecepackTable {
     }
 
     fn check(&self, action: &Action) -> Result<(), String> {
-        self.position
-            .check(action)
-            .map_err(|e| self.public_reason(&e))
+        self.position.check(action).map_err(|e| match (action, e) {
+            (Action::Enter { .. }, Illegal::WrongPhase(_)) => format!(
+                "not now: the Prussians enter in the Allied reinforcement phase, from turn {}",
+                self.position.options().prussians_from_turn
+            ),
+            _ => self.public_reason(&e),
+        })
     }
 
     fn play(&mut self, action: &Action) -> Screen {
@@ -1789,6 +1797,17 @@ mod tests {
         assert_eq!(
             t.check(&first).unwrap_err(),
             "that piece did not start the combat phase next to an enemy: only those attack"
+        );
+    }
+
+    #[test]
+    fn a_prussian_slid_on_before_its_time_is_told_when_it_may_enter() {
+        let t = table(Options::STANDARD, &[(Unit::Wellington, "a1")], ALLIES);
+        let early = t.shaped(&Gesture::slide(staging_slot(0), p("a10")));
+        assert_eq!(early.len(), 1);
+        assert_eq!(
+            t.check(&early[0]).unwrap_err(),
+            "not now: the Prussians enter in the Allied reinforcement phase, from turn 5"
         );
     }
 
