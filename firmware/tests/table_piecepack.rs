@@ -897,6 +897,32 @@ fn a_game_resumes_from_its_journal_in_set_up_and_in_play() {
     );
 }
 
+#[test]
+fn an_army_the_rules_refuse_with_the_other_is_not_journaled() {
+    // Uxbridge next to La Haye Sainte on g4 is a legal Allied set-up, but the example's Ney
+    // and D'Erlon on g5 are then "next to any Allied piece".
+    let (mut allies, french) = example_places();
+    allies.insert(Unit::Uxbridge, p("g4"));
+    let mut t = Table::choose(5, 0);
+    t.set_up(ALLIES, &allies);
+    let out = t.set_up(FRENCH, &french);
+    assert!(
+        has(&out, |d| matches!(d, Decision::SetupProblems(p)
+        if p.iter().any(|x| x.contains("on g5 is next to an Allied piece")))),
+        "{out:?}"
+    );
+    assert!(
+        !has(&out, |d| matches!(d, Decision::Deployed(_))),
+        "{out:?}"
+    );
+    assert_eq!(t.records().len(), 1, "only the Allied army");
+    // A power cut now resumes in the French set-up, not on a journal it cannot play.
+    let now = Millis(t.t);
+    let (referee, _) = t.restarted(SeededChance::new(5), now);
+    t.referee = referee;
+    assert!(t.text().contains("French: place Napoleon"), "{}", t.text());
+}
+
 /// postcard is not self-describing: the journal's armies and actions are pinned byte for
 /// byte, so a reordered enum shows up here.
 #[test]

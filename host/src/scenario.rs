@@ -653,6 +653,8 @@ impl Session {
         args: &[&str],
         arg_text: &str,
     ) -> Result<Option<()>, String> {
+        // The others (screen, decision) hold after the game too, when no table game is in
+        // progress any more.
         if !matches!(what, "winner" | "actions" | "board" | "menu") {
             return Ok(None);
         }
@@ -885,6 +887,16 @@ impl Default for Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_game_screen_is_checked_outside_the_game_too() {
+        // On the game menu (before the game is chosen, or after OK ends it) no table game is
+        // in progress: the screen and decisions are still there to check.
+        let text = "game piecepack\nexpect screen Game:\nexpect no-decision\n";
+        assert!(run_text("t", text).is_ok(), "{:?}", run_text("t", text));
+        let err = run_text("t", "game piecepack\nexpect actions 0\n").unwrap_err();
+        assert!(err.message.contains("no table game"), "{err}");
+    }
 
     #[test]
     fn a_failed_expectation_names_its_line() {

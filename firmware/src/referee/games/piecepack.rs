@@ -789,6 +789,15 @@ impl TableGame for PiecepackTable {
         side_name(seat)
     }
 
+    /// A square as the rulebook names it (`e4`), a staging slot as the labels name it
+    /// (`Prussian slot 2`): the sensing layer's "seat 2" means nothing at the table.
+    fn place_name(place: &Place) -> String {
+        match slot_of(place) {
+            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
+            None => place.to_string(),
+        }
+    }
+
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
         let hougoumont = place(choice.layout.hougoumont);
         set_up_pieces(seat)
@@ -834,12 +843,14 @@ impl TableGame for PiecepackTable {
                 (false, Some(s), _) => army.placed.push((unit, s)),
                 (true, _, Some(slot)) => army.staged.push((unit, slot)),
                 (true, _, None) => problems.push(format!(
-                    "{} is on {at}: Prussians wait off the map, on a Prussian slot",
-                    owner_name(unit)
+                    "{} is on {}: Prussians wait off the map, on a Prussian slot",
+                    owner_name(unit),
+                    Self::place_name(at)
                 )),
                 (false, None, _) => problems.push(format!(
-                    "{} is on {at}: place it on the map",
-                    owner_name(unit)
+                    "{} is on {}: place it on the map",
+                    owner_name(unit),
+                    Self::place_name(at)
                 )),
             }
         }
@@ -1107,6 +1118,10 @@ impl TableGame for PiecepackTable {
             }
         };
         let make = |unit: Unit, to: Square| -> Option<Action> {
+            if self.slot(unit).is_some() {
+                // A waiting Prussian only ever enters (refused, before its time, as such).
+                return Some(Action::Enter { unit, at: to });
+            }
             match p.phase() {
                 Phase::Retreat => Some(Action::Retreat { unit, to }),
                 Phase::Reinforcement => Some(Action::Enter { unit, at: to }),
@@ -1149,9 +1164,19 @@ impl TableGame for PiecepackTable {
                     out.extend(self.stack(s).into_iter().filter_map(|u| make(u, to)));
                 }
             }
-            // Two squares lifted: either one's pieces onto, or at, the other.
+            // Two squares lifted: either one's pieces onto, or at, the other; the side to
+            // act's own square first, so a refusal names the piece the player meant.
             ([a, b], [], _) => {
-                for (from, to) in [(a, b), (b, a)] {
+                let own = |pl: &Place| {
+                    matches!((square_of(pl).and_then(|s| p.occupant(s)), p.to_act()),
+                        (Some(o), Actor::Seat(side)) if o == side)
+                };
+                let pairs = if own(b) && !own(a) {
+                    [(b, a), (a, b)]
+                } else {
+                    [(a, b), (b, a)]
+                };
+                for (from, to) in pairs {
                     if let Some(to) = square_of(to) {
                         out.extend(on(from).into_iter().filter_map(|u| make(u, to)));
                     }
@@ -1170,9 +1195,13 @@ impl TableGame for PiecepackTable {
     }
 
     fn check(&self, action: &Action) -> Result<(), String> {
-        self.position
-            .check(action)
-            .map_err(|e| self.public_reason(&e))
+        self.position.check(action).map_err(|e| match (action, e) {
+            (Action::Enter { .. }, Illegal::WrongPhase(_)) => format!(
+                "not now: the Prussians enter in the Allied reinforcement phase, from turn {}",
+                self.position.options().prussians_from_turn
+            ),
+            _ => self.public_reason(&e),
+        })
     }
 
     fn play(&mut self, action: &Action) -> Screen {
@@ -1413,6 +1442,12 @@ mod tests {
         assert_eq!(layout.cell_count(), 80 + u16::from(STAGING_SLOTS));
         assert!(layout.cell(p("h10")).is_some());
         assert!(layout.cell(staging_slot(4)).is_some());
+        // Hand steps and differences name a slot as the labels do.
+        assert_eq!(PiecepackTable::place_name(&p("e4")), "e4");
+        assert_eq!(
+            PiecepackTable::place_name(&staging_slot(1)),
+            "Prussian slot 2"
+        );
     }
 
     #[test]
@@ -1508,8 +1543,7 @@ mod tests {
             problems,
             [
                 "Bulow (Black Moon 5) is on a10: Prussians wait off the map, on a Prussian slot",
-                "Uxbridge's cavalry (Red Star blank) is on seat 2 Prussian staging slot 2: place \
-                 it on the map",
+                "Uxbridge's cavalry (Red Star blank) is on Prussian slot 2: place it on the map",
                 "Pirch (Black Moon 4) shares Prussian slot 1 with Blucher (Black Pawn): give each \
                  its own slot",
                 "the Hougoumont garrison is on e5: place it in Hougoumont, e4",
@@ -1770,6 +1804,36 @@ mod tests {
         let refused = t.shaped(&Gesture::lift_two(p("f7"), p("f6")));
         assert_eq!(refused.len(), 2);
         assert!(refused.iter().all(|a| t.check(a).is_err()));
+
+        // An enemy piece lifted with one's own: the refusal is about one's own piece, never
+        // "that piece is the enemy's" for the piece the player did not mean to move.
+        let mut t = table(
+            Options::STANDARD,
+            &[
+                (Unit::Lobau, "f7"),
+                (Unit::Ney, "g5"),
+                (Unit::Uxbridge, "e7"),
+            ],
+            FRENCH,
+        );
+        t.play(&Action::EndMovement);
+        assert_eq!(t.position().phase(), Phase::Designation);
+        let first = t.shaped(&Gesture::lift_two(p("g5"), p("e7")))[0];
+        assert_eq!(
+            t.check(&first).unwrap_err(),
+            "that piece did not start the combat phase next to an enemy: only those attack"
+        );
+    }
+
+    #[test]
+    fn a_prussian_slid_on_before_its_time_is_told_when_it_may_enter() {
+        let t = table(Options::STANDARD, &[(Unit::Wellington, "a1")], ALLIES);
+        let early = t.shaped(&Gesture::slide(staging_slot(0), p("a10")));
+        assert_eq!(early.len(), 1);
+        assert_eq!(
+            t.check(&early[0]).unwrap_err(),
+            "not now: the Prussians enter in the Allied reinforcement phase, from turn 5"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
 //!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,
 //!   declines a takeback, or offers to take back the last action when the board allows it.
+//!   While the board's differences fill the screen, OK and Die wait for it to be put right.
 //! - **Chance** the players do not roll (secret draws) is drawn at once from the
 //!   [`Chance`](crate::referee::Chance) source and journaled as the action it chose.
 //! - **Tags**. With NFC, the tags read while a group is placed go to

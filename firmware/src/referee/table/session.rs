@@ -76,6 +76,8 @@ struct SetupState<T: TableGame> {
     read: Vec<(Place, TagUid)>,
     /// Places given to a group (either seat).
     assigned: BTreeSet<Place>,
+    /// Places the seat that set up first took: still taken when a later group is undone.
+    earlier: BTreeSet<Place>,
     /// Assigned places lifted and put back during this step (a piece put on a stack).
     touched: BTreeSet<Place>,
     lifted: BTreeSet<Place>,
@@ -410,6 +412,7 @@ impl<T: TableGame> Session<T> {
                 filled_tags: Vec::new(),
                 read: Vec::new(),
                 assigned: BTreeSet::new(),
+                earlier: BTreeSet::new(),
                 touched: BTreeSet::new(),
                 lifted: BTreeSet::new(),
                 armies: BySeat::default(),
@@ -435,6 +438,7 @@ impl<T: TableGame> Session<T> {
                     state.groups = T::groups(choice, order[1]);
                     // The first army stands on the board: its places are taken.
                     state.assigned = sensed.clone();
+                    state.earlier = sensed.clone();
                 }
             }
         } else {
@@ -488,8 +492,14 @@ impl<T: TableGame> Session<T> {
                 state.filled_tags.pop();
                 match state.filled.pop() {
                     Some(places) => {
+                        // A place an earlier group still holds stays taken (a piece undone off
+                        // a stack leaves the piece under it).
                         for p in &places {
-                            state.assigned.remove(p);
+                            let held = state.earlier.contains(p)
+                                || state.filled.iter().any(|g| g.contains(p));
+                            if !held {
+                                state.assigned.remove(p);
+                            }
                         }
                         state.step = state.step.saturating_sub(1);
                         let group = state
@@ -575,6 +585,17 @@ impl<T: TableGame> Session<T> {
         if state.armies[seat].is_none() {
             match T::army_tagged(self.choice, seat, &state.filled, &state.filled_tags) {
                 Ok(army) => {
+                    // The second army is journaled only once the two start a game: a journal
+                    // must never hold a set-up the rules refuse (it could not be resumed).
+                    let mut both = state.armies.clone();
+                    both[seat] = Some(army.clone());
+                    if let BySeat([Some(a), Some(b)]) = both {
+                        if let Err(problems) = T::start(self.choice, &BySeat([a, b])) {
+                            out.push(Decision::SetupProblems(problems.clone()));
+                            state.problems = Some(problems);
+                            return;
+                        }
+                    }
                     let bytes = match postcard::to_allocvec(&army) {
                         Ok(b) => b,
                         Err(e) => {
@@ -599,6 +620,7 @@ impl<T: TableGame> Session<T> {
         if state.turn == 0 {
             state.turn = 1;
             state.step = 0;
+            state.earlier = state.assigned.clone();
             state.filled.clear();
             state.filled_tags.clear();
             state.groups = T::groups(self.choice, order[1]);
@@ -970,6 +992,14 @@ impl<T: TableGame> Session<T> {
         let Some(game) = play.game().cloned() else {
             return;
         };
+        if play.mismatch_shown && matches!(button, Button::Ok | Button::Die) {
+            // The differences fill the screen: a menu or a roll would act unseen.
+            out.push(Decision::Ignored {
+                button,
+                why: "the board differs: put it right first".to_string(),
+            });
+            return;
+        }
         if let Some(menu) = &mut play.menu {
             match button {
                 Button::Die => {
@@ -1030,6 +1060,12 @@ impl<T: TableGame> Session<T> {
             }
             (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
                 // Offered by Back on a board that matches: declining leaves play as it was.
+                play.takeback = None;
+                play.off = false;
+                out.push(Decision::TakebackDeclined);
+            }
+            (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
+                // Offered by Back on the board as it stands: declined, nothing to put right.
                 play.takeback = None;
                 play.off = false;
                 out.push(Decision::TakebackDeclined);

@@ -532,6 +532,33 @@ fn group_set_up_counts_reserves_and_checks_the_limits() {
 }
 
 #[test]
+fn a_group_undone_off_a_stack_leaves_the_piece_under_it_taken() {
+    let mut b = Bench::new();
+    for p in [sq("a1"), sq("b1"), slot(Seat::FIRST, 0)] {
+        b.put(p);
+    }
+    b.press(Button::Ok);
+    // South puts a soldier on a4 and one onto North's b1 (lifted and put back): b1 is not
+    // South's home row.
+    b.put(sq("a4"));
+    b.lift(sq("b1"));
+    b.put(sq("b1"));
+    b.put(sq("c4"));
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [_, Decision::SetupProblems(p)] if p[0].contains("b1")),
+        "{out:?}"
+    );
+    b.press(Button::Back);
+    // The soldier taken off b1 (its switch stays closed, North's soldier is under it): b1 is
+    // still North's, so South has placed a4 and c4 only.
+    assert!(b.screen().contains("placed 2 of 3"), "{}", b.screen());
+    b.put(sq("d4"));
+    let out = b.press(Button::Ok);
+    assert!(out.contains(&Decision::GameStarted), "{out:?}");
+}
+
+#[test]
 fn play_through_every_path_and_rebuild_from_the_journal() {
     let mut b = Bench::new();
     b.set_up();
@@ -566,6 +593,14 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
     b.press(Button::Ok);
     b.press(Button::Ok);
+    // Offered again and declined with Back: the board is as it should be, so play goes on
+    // without a "Board differs" screen that lists nothing.
+    b.press(Button::Back);
+    let out = b.press(Button::Back);
+    assert_eq!(out, [Decision::TakebackDeclined]);
+    assert!(b.screen().contains("end turn"), "{}", b.screen());
+    let out = b.wait(5000);
+    assert!(out.is_empty(), "{out:?}");
     // A refused move: b1 to c2 (diagonal), with the fix.
     b.lift(sq("b1"));
     let out = b.put(sq("c2"));
@@ -617,7 +652,15 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
         matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].belongs == "empty"),
         "{out:?}"
     );
+    // While the differences fill the screen, OK opens no menu nobody could see.
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [Decision::Ignored { why, .. }] if why.contains("board differs")),
+        "{out:?}"
+    );
+    assert!(b.screen().contains("d2: empty"), "{}", b.screen());
     b.lift(sq("d2"));
+    assert!(b.screen().contains("to act"), "{}", b.screen());
     // Rebuild: the journal replays to the same game.
     let rebuilt = rebuild_table::<Skirmish>((), &b.records).unwrap();
     assert_eq!(rebuilt.history.last(), Some(b.game()));
