@@ -989,7 +989,11 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
         (Version::Standard, true, false),
         (Version::Expert, false, true),
     ];
-    let games = 300;
+    // The full run on the development machine; on the cross targets (run under QEMU in CI, ten
+    // times slower) a sample checks the same invariants after every step, and the coverage of
+    // every action kind is left to the full run.
+    let full = cfg!(target_arch = "x86_64");
+    let games = if full { 300 } else { 24 };
     let mut ended = 0;
     let mut kinds = BTreeSet::new();
     for seed in 0..games {
@@ -1005,6 +1009,9 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
         let (over, played) = random_game(seed, choice, max_actions);
         ended += usize::from(over);
         kinds.extend(played);
+    }
+    if !full {
+        return;
     }
     assert!(ended >= 30, "only {ended} random games ended");
     let every: BTreeSet<&str> = [
