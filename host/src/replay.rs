@@ -125,19 +125,7 @@ pub fn write_replay(
             SetupMode::Tags => "with NFC tags",
         }
     )?;
-    match &recovered.tail {
-        Tail::Clean => {}
-        Tail::Torn { offset, .. } => writeln!(
-            out,
-            "Note: the journal ends in a half-written record at byte {offset} (a power cut); \
-             it was never announced and is left out."
-        )?,
-        Tail::Corrupt { offset, .. } => writeln!(
-            out,
-            "Warning: the journal is damaged at byte {offset}; only the records before it are \
-             shown."
-        )?,
-    }
+    write_tail(&recovered.tail, out)?;
     let shown = reveal && (finished || force);
     writeln!(
         out,
@@ -242,19 +230,7 @@ fn write_table_replay(
         "Game: {}, journal schema {}",
         record.title, recovered.header.schema
     )?;
-    match &recovered.tail {
-        Tail::Clean => {}
-        Tail::Torn { offset, .. } => writeln!(
-            out,
-            "Note: the journal ends in a half-written record at byte {offset} (a power cut); \
-             it was never announced and is left out."
-        )?,
-        Tail::Corrupt { offset, .. } => writeln!(
-            out,
-            "Warning: the journal is damaged at byte {offset}; only the records before it are \
-             shown."
-        )?,
-    }
+    write_tail(&recovered.tail, out)?;
     writeln!(
         out,
         "{}",
@@ -302,4 +278,22 @@ fn write_table_replay(
         None => writeln!(out, "Unfinished.")?,
     }
     Ok(())
+}
+
+/// How the journal ends, when it does not end cleanly: a torn last record (a power cut) or
+/// damage, with where.
+fn write_tail(tail: &Tail, out: &mut impl Write) -> io::Result<()> {
+    match tail {
+        Tail::Clean => Ok(()),
+        Tail::Torn { offset, .. } => writeln!(
+            out,
+            "Note: the journal ends in a half-written record at byte {offset} (a power cut); \
+             it was never announced and is left out."
+        ),
+        Tail::Corrupt { offset, .. } => writeln!(
+            out,
+            "Warning: the journal is damaged at byte {offset}; only the records before it are \
+             shown."
+        ),
+    }
 }

@@ -10,29 +10,48 @@ use firmware::sensing::{Sensing, SensingConfig};
 use host::demo::{run_with_frames, Demo};
 use host::sim::{feed_recorded, SimBoard};
 
-fn replay(seed: u64, variant: Variant) {
-    let demo = Demo::new(variant, seed);
-    let played = run_with_frames(&demo, None, &mut Vec::new()).expect("demo plays");
-    assert!(played.inputs.len() > 1000, "a whole game was recorded");
-    let layout = SimBoard::stratego(false).expect("layout").layout().clone();
+/// Feeds `inputs` to a fresh pipeline on `layout` with the umpire's chance seeded `seed`:
+/// returns the pipeline and how many screens it showed.
+fn feed(
+    layout: firmware::sensing::SensorLayout,
+    seed: u64,
+    inputs: &[host::sim::Sensed],
+) -> (Pipeline<MemStore, SeededChance>, usize) {
     let referee = Referee::new(RefereeConfig::default(), SeededChance::new(seed), || {
         Ok(MemStore::new())
     });
     let mut pipeline = Pipeline::new(Sensing::new(layout, SensingConfig::default()), referee);
     let mut screens = 0;
-    feed_recorded(&mut pipeline, &played.inputs, |p| {
+    feed_recorded(&mut pipeline, inputs, |p| {
         if p.new_screen().is_some() {
             screens += 1;
         }
     });
-    let journal = pipeline
+    (pipeline, screens)
+}
+
+/// The journal the pipeline wrote.
+fn journal(pipeline: &Pipeline<MemStore, SeededChance>) -> Vec<u8> {
+    pipeline
         .referee()
         .journal()
         .expect("a game was journaled")
         .store()
         .as_bytes()
-        .to_vec();
-    assert_eq!(journal, played.journal, "seed {seed}: same journal");
+        .to_vec()
+}
+
+fn replay(seed: u64, variant: Variant) {
+    let demo = Demo::new(variant, seed);
+    let played = run_with_frames(&demo, None, &mut Vec::new()).expect("demo plays");
+    assert!(played.inputs.len() > 1000, "a whole game was recorded");
+    let layout = SimBoard::stratego(false).expect("layout").layout().clone();
+    let (pipeline, screens) = feed(layout, seed, &played.inputs);
+    assert_eq!(
+        journal(&pipeline),
+        played.journal,
+        "seed {seed}: same journal"
+    );
     assert!(pipeline.referee().is_over(), "seed {seed}: the game ended");
     assert!(screens > 100, "seed {seed}: {screens} screens");
 }
@@ -60,18 +79,8 @@ fn replay_table(game: &str, variant: &str, seed: u64) {
         "{game} seed {seed}: the game ended"
     );
     let layout = entry.layout().expect("layout").validate().expect("valid");
-    let referee = Referee::new(RefereeConfig::default(), SeededChance::new(seed), || {
-        Ok(MemStore::new())
-    });
-    let mut pipeline = Pipeline::new(Sensing::new(layout, SensingConfig::default()), referee);
-    feed_recorded(&mut pipeline, &played.inputs, |_| {});
-    let journal = pipeline
-        .referee()
-        .journal()
-        .expect("a game was journaled")
-        .store()
-        .as_bytes()
-        .to_vec();
+    let (pipeline, _) = feed(layout, seed, &played.inputs);
+    let journal = journal(&pipeline);
     assert_eq!(journal, played.journal, "{game} seed {seed}: same journal");
     assert!(pipeline.referee().is_over(), "{game} seed {seed}: over");
 }
