@@ -466,6 +466,22 @@ impl Bench {
         self.session.game().expect("in play")
     }
 
+    /// Set up, North to act (South passes if the draw gave it the first turn), a1 walked up to
+    /// a2 and South's turn passed.
+    fn north_on_a2() -> Bench {
+        let mut b = Bench::new();
+        b.set_up();
+        if b.game().to_act == Actor::Seat(Seat::SECOND) {
+            b.press(Button::Ok);
+            b.press(Button::Ok);
+        }
+        b.lift(sq("a1"));
+        b.put(sq("a2"));
+        b.press(Button::Ok);
+        b.press(Button::Ok);
+        b
+    }
+
     /// North: a1, b1 and reserve slot 1; South: a4, b4 stacked on... c4; whoever the draw says
     /// begins.
     fn set_up(&mut self) {
@@ -720,17 +736,8 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
 
 #[test]
 fn pieces_put_back_to_mend_the_board_select_nothing() {
-    let mut b = Bench::new();
-    b.set_up();
-    if b.game().to_act == Actor::Seat(Seat::SECOND) {
-        b.press(Button::Ok);
-        b.press(Button::Ok);
-    }
     // North walks a1 up to a2; South passes; a2 could now fire at a4.
-    b.lift(sq("a1"));
-    b.put(sq("a2"));
-    b.press(Button::Ok);
-    b.press(Button::Ok);
+    let mut b = Bench::north_on_a2();
     // Two pieces knocked over and put back, a2 last: no selection.
     b.lift(sq("a2"));
     b.lift(sq("b1"));
@@ -774,16 +781,8 @@ fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
 
 #[test]
 fn a_selection_then_another_gesture_is_no_refused_shot() {
-    let mut b = Bench::new();
-    b.set_up();
-    if b.game().to_act == Actor::Seat(Seat::SECOND) {
-        b.press(Button::Ok);
-        b.press(Button::Ok);
-    }
-    b.lift(sq("a1"));
-    b.put(sq("a2"));
-    b.press(Button::Ok);
-    b.press(Button::Ok);
+    // North walks a1 up to a2; South passes; a2 could now fire at a4.
+    let mut b = Bench::north_on_a2();
     // a2 is lifted and put back (a hand straightening it), then b1 is moved: b1 in hand is
     // the start of its own move, not a shot from a2 the rules refuse.
     b.lift(sq("a2"));
