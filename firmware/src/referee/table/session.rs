@@ -1000,6 +1000,18 @@ impl<T: TableGame> Session<T> {
             });
             return;
         }
+        if play.refused.is_some()
+            && play.menu.is_none()
+            && play.takeback.is_none()
+            && matches!(button, Button::Ok | Button::Die)
+        {
+            // A refused gesture stands: no other action until the pieces are put back.
+            out.push(Decision::Ignored {
+                button,
+                why: "a refused move stands: put the pieces back first".to_string(),
+            });
+            return;
+        }
         if let Some(menu) = &mut play.menu {
             match button {
                 Button::Die => {

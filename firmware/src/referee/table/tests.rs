@@ -856,3 +856,27 @@ fn a_journal_that_cannot_be_written_decides_nothing() {
     assert!(out.contains(&Decision::Deployed(Seat::FIRST)), "{out:?}");
     assert!(b.error.is_none());
 }
+
+#[test]
+fn no_button_action_while_a_refused_move_stands() {
+    let mut b = Bench::north_on_a2();
+    // b1 to c2 is diagonal: refused; OK (the menu) and Die wait until it is put back.
+    b.lift(sq("b1"));
+    let out = b.put(sq("c2"));
+    assert!(
+        matches!(&out[..], [Decision::RefusedAction { .. }]),
+        "{out:?}"
+    );
+    for button in [Button::Ok, Button::Die] {
+        let out = b.press(button);
+        assert!(
+            matches!(&out[..], [Decision::Ignored { why, .. }] if why.contains("put the pieces back")),
+            "{out:?}"
+        );
+    }
+    assert!(b.session.menu().is_none());
+    b.lift(sq("c2"));
+    b.put(sq("b1"));
+    let out = b.press(Button::Ok);
+    assert!(matches!(&out[..], [Decision::MenuOpened { .. }]), "{out:?}");
+}
