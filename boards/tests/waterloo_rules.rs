@@ -811,8 +811,13 @@ fn draft(g: &mut Waterloo, allied: &[Card], french: &[Card]) {
 }
 
 fn standard(pieces: &[(&str, Unit)]) -> Waterloo {
+    with_cards(pieces, &[], &[])
+}
+
+/// A standard game with only these pieces, drafted so that each side holds the cards named.
+fn with_cards(pieces: &[(&str, Unit)], allied: &[Card], french: &[Card]) -> Waterloo {
     let mut g = game_with(opts(Version::Standard), pieces);
-    draft(&mut g, &[], &[]);
+    draft(&mut g, allied, french);
     g
 }
 
@@ -977,16 +982,16 @@ fn cards_at_the_start_of_a_turn_one_a_turn_for_an_action() {
     // "The cards, with the exception of 'Fighting spirit', must be played out at the start of a
     // player's turn and only one card may be played each turn. Playing and carrying out the
     // action of a card counts as one action."
-    let mut g = game_with(
-        opts(Version::Standard),
+    let mut g = with_cards(
         &[
             ("a2", Unit::BritishFoot),
             ("b2", Unit::BritishFoot),
             ("c2", Unit::BritishFoot),
             ("d2", Unit::BritishFoot),
         ],
+        &[Card::Initiative, Card::Initiative],
+        &[],
     );
-    draft(&mut g, &[Card::Initiative, Card::Initiative], &[]);
     let play = Action::PlayCard(CardPlay::Initiative);
     g.play(&mv("d2", "d3")).unwrap();
     assert_eq!(g.check(&play), Err(Illegal::Card(Card::Initiative)));
@@ -1010,16 +1015,16 @@ fn cards_at_the_start_of_a_turn_one_a_turn_for_an_action() {
 fn reconnaissance_shows_four_pieces_to_one_player_only() {
     // "Reconnaissance: This card allows the player to look at four adjoining pieces of his
     // choice on the opponent's side of the board."
-    let mut g = game_with(
-        opts(Version::Standard),
+    let mut g = with_cards(
         &[
             ("e7", Unit::OldGuard),
             ("f7", Unit::FrenchArtillery),
             ("e8", Unit::Cuirassiers),
             ("f8", Unit::Chasseurs),
         ],
+        &[Card::Reconnaissance],
+        &[],
     );
-    draft(&mut g, &[Card::Reconnaissance], &[]);
     g.play(&Action::PlayCard(CardPlay::Reconnaissance { at: c("e7") }))
         .unwrap();
     let v = g.view(ALLIED);
@@ -1034,11 +1039,11 @@ fn fighting_spirit_also_in_defence() {
     // "Fighting spirit: When this card is played the player is allowed to add 1 strength to one
     // of his pieces. Exceptionally, this card can also be played as a defensive move when one of
     // his pieces is being attacked anytime during the game!"
-    let mut g = game_with(
-        opts(Version::Standard),
+    let mut g = with_cards(
         &[("e4", Unit::BritishFoot), ("e5", Unit::FrenchLineInfantry)],
+        &[],
+        &[Card::FightingSpirit],
     );
-    draft(&mut g, &[], &[Card::FightingSpirit]);
     g.play(&attack("e4", "e5", Dir::Up)).unwrap();
     assert_eq!(g.to_act(), Actor::Seat(FRENCH));
     assert_eq!(g.phase(), Phase::Defence(FRENCH));
@@ -1057,16 +1062,16 @@ fn fighting_spirit_also_in_defence() {
 fn grand_battery_fires_all_adjoining_artillery_in_one_action() {
     // "Grand battery: When this card is played all adjoining Artillery may fire once in a single
     // action."
-    let mut g = game_with(
-        opts(Version::Standard),
+    let mut g = with_cards(
         &[
             ("a3", Unit::BritishArtillery),
             ("b3", Unit::BritishArtillery),
             ("a5", Unit::FrenchLineInfantry),
             ("b6", Unit::FrenchLineInfantry),
         ],
+        &[Card::GrandBattery],
+        &[],
     );
-    draft(&mut g, &[Card::GrandBattery], &[]);
     g.play(&Action::PlayCard(CardPlay::GrandBattery { at: c("a3") }))
         .unwrap();
     g.play(&fire("a3", "a5")).unwrap();
@@ -1079,8 +1084,7 @@ fn grand_battery_fires_all_adjoining_artillery_in_one_action() {
 fn combined_attack_one_infantry_one_cavalry_one_artillery() {
     // "Combined attack: When playing this card, the player will be allowed to attack with three
     // of his pieces - one Infantry, one Cavalry and one Artillery - in one single action."
-    let mut g = game_with(
-        opts(Version::Standard),
+    let mut g = with_cards(
         &[
             ("a4", Unit::Highlanders),
             ("a5", Unit::FrenchLineInfantry),
@@ -1089,8 +1093,9 @@ fn combined_attack_one_infantry_one_cavalry_one_artillery() {
             ("e3", Unit::BritishArtillery),
             ("e5", Unit::FrenchLineInfantry),
         ],
+        &[Card::CombinedAttack],
+        &[],
     );
-    draft(&mut g, &[Card::CombinedAttack], &[]);
     g.play(&Action::PlayCard(CardPlay::CombinedAttack)).unwrap();
     g.play(&attack("a4", "a5", Dir::Up)).unwrap();
     g.play(&attack("b1", "b7", Dir::Up)).unwrap();
@@ -1103,8 +1108,7 @@ fn combined_attack_one_infantry_one_cavalry_one_artillery() {
 fn the_allied_take_two_discarded_cards_when_the_prussians_arrive() {
     // "When the Prussians arrive on the 13th game turn the Allied player may also choose 2
     // cards from the discard deck."
-    let mut g = game_with(opts(Version::Standard), &[]);
-    draft(&mut g, &[], &[]);
+    let mut g = standard(&[]);
     let discarded = g.card_piles().1.len();
     for _ in 0..24 {
         g.play(&Action::EndTurn).unwrap();
