@@ -117,6 +117,14 @@ fn designate_all(p: &mut Position, target: &str) {
     }
 }
 
+/// From the start of `side`'s movement phase, every piece that may attack points at `target`,
+/// and that combat is resolved first.
+fn attack_all(p: &mut Position, target: &str) -> Outcome {
+    to_combat(p);
+    designate_all(p, target);
+    play(p, Action::Resolve { target: sq(target) })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The map
 // ---------------------------------------------------------------------------------------------
@@ -966,9 +974,7 @@ fn extra_dice_for_leaders_symbols_and_the_fortified_objectives() {
         1,
         ALLIES,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "E-4");
-    play(&mut p, Action::Resolve { target: sq("E-4") });
+    attack_all(&mut p, "E-4");
     assert_eq!(combat(&p).dice, [1 + 1, 1 + 1 + 1 + 1]);
     // Ney attacking gives a die; Wellington defending gives one; La Haye Sainte gives one.
     let mut p = position(
@@ -982,9 +988,7 @@ fn extra_dice_for_leaders_symbols_and_the_fortified_objectives() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "G-3");
-    play(&mut p, Action::Resolve { target: sq("G-3") });
+    attack_all(&mut p, "G-3");
     assert_eq!(combat(&p).dice, [1 + 1, 1 + 1 + 1]);
     // Without the base die (the worked example's count): only the extras.
     let mut p = position(
@@ -993,9 +997,7 @@ fn extra_dice_for_leaders_symbols_and_the_fortified_objectives() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "C-3");
-    let out = play(&mut p, Action::Resolve { target: sq("C-3") });
+    let out = attack_all(&mut p, "C-3");
     // No dice at all: decided at once, 5 against 4.
     assert!(out.0.iter().any(|e| matches!(
         e,
@@ -1085,9 +1087,7 @@ fn the_worked_combat_example_french_16_against_allied_14() {
         (Unit::Uxbridge, "D-5"),
     ];
     let mut p = position(Options::WORKED_EXAMPLE, &pieces, 1, FRENCH);
-    to_combat(&mut p);
-    designate_all(&mut p, "E-4");
-    let out = play(&mut p, Action::Resolve { target: sq("E-4") });
+    let out = attack_all(&mut p, "E-4");
     let c = combat(&p).clone();
     assert_eq!(
         c.attackers,
@@ -1202,9 +1202,7 @@ fn the_worked_example_had_the_allies_won() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "E-4");
-    play(&mut p, Action::Resolve { target: sq("E-4") });
+    attack_all(&mut p, "E-4");
     use Face::*;
     roll(&mut p, &[Blank, Blank, Blank, Symbol, Symbol, Symbol, Five]);
     assert_eq!(p.to_act(), Actor::Seat(ALLIES));
@@ -1288,9 +1286,7 @@ fn retreats_avoid_enemies_except_lone_leaders_or_the_piece_is_eliminated() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "A-1");
-    play(&mut p, Action::Resolve { target: sq("A-1") });
+    attack_all(&mut p, "A-1");
     let events = roll(&mut p, &[Symbol, Two]);
     // 4 + 3 + 4 (doubled) = 11 against 5; highest French die none (a symbol): no elimination
     // by choice, but no retreat either.
@@ -1316,9 +1312,7 @@ fn the_victor_may_eliminate_one_piece_up_to_its_highest_die() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "D-5");
-    play(&mut p, Action::Resolve { target: sq("D-5") });
+    attack_all(&mut p, "D-5");
     use Face::*;
     roll(&mut p, &[Blank, Three]); // 7 against 5 + 3 = 8
     assert_eq!(p.to_act(), Actor::Seat(ALLIES));
@@ -1358,9 +1352,7 @@ fn the_victor_may_eliminate_one_piece_up_to_its_highest_die() {
         1,
         FRENCH,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "D-5");
-    play(&mut p, Action::Resolve { target: sq("D-5") });
+    attack_all(&mut p, "D-5");
     roll(&mut p, &[Blank, Three]);
     assert_eq!(
         p.legal_actions(),
@@ -1489,9 +1481,7 @@ fn the_allies_win_by_plancenoit_or_by_eliminating_napoleon() {
         2,
         ALLIES,
     );
-    to_combat(&mut p);
-    designate_all(&mut p, "H-1");
-    play(&mut p, Action::Resolve { target: sq("H-1") });
+    attack_all(&mut p, "H-1");
     assert_eq!(combat(&p).dice, [1, 2]);
     let events = roll(&mut p, &[Face::Five, Face::Blank, Face::Blank]);
     assert!(events.contains(&Event::Eliminated {
@@ -1633,9 +1623,7 @@ fn dice_are_six_equally_likely_chance_outcomes() {
         FRENCH,
     );
     assert!(p.chance_outcomes().is_empty());
-    to_combat(&mut p);
-    designate_all(&mut p, "D-5");
-    play(&mut p, Action::Resolve { target: sq("D-5") });
+    attack_all(&mut p, "D-5");
     assert_eq!(p.to_act(), Actor::Chance);
     let outcomes = p.chance_outcomes();
     assert_eq!(outcomes, Face::ALL.map(|f| (Action::Roll(f), 1)).to_vec());
