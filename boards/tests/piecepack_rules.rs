@@ -125,6 +125,15 @@ fn attack_all(p: &mut Position, target: &str) -> Outcome {
     play(p, Action::Resolve { target: sq(target) })
 }
 
+/// Each piece of `side`, in the rulebook's order, with its piece name and value.
+fn order_of_battle(side: Seat) -> Vec<(Unit, &'static str, Option<Face>)> {
+    Unit::ALL
+        .into_iter()
+        .filter(|u| u.side() == side)
+        .map(|u| (u, u.piece_name(), u.value()))
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // The map
 // ---------------------------------------------------------------------------------------------
@@ -188,11 +197,7 @@ fn the_four_objectives_are_layout_data_where_the_text_puts_them() {
 /// Prussian Corps (Steinmetz), Black Moon blank: Prussian cavalry"
 #[test]
 fn the_allied_order_of_battle() {
-    let allies: Vec<(Unit, &str, Option<Face>)> = Unit::ALL
-        .into_iter()
-        .filter(|u| u.side() == ALLIES)
-        .map(|u| (u, u.piece_name(), u.value()))
-        .collect();
+    let allies = order_of_battle(ALLIES);
     use Face::*;
     assert_eq!(
         allies,
@@ -221,11 +226,7 @@ fn the_allied_order_of_battle() {
 /// (-) (Reille), Blue fleur 2: II Corps, Blue fleur blank: III & IV Cavalry corps"
 #[test]
 fn the_french_order_of_battle() {
-    let french: Vec<(Unit, &str, Option<Face>)> = Unit::ALL
-        .into_iter()
-        .filter(|u| u.side() == FRENCH)
-        .map(|u| (u, u.piece_name(), u.value()))
-        .collect();
+    let french = order_of_battle(FRENCH);
     use Face::*;
     assert_eq!(
         french,
