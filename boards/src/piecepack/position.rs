@@ -835,7 +835,7 @@ impl Position {
         let Some(start) = self.at[unit.index()] else {
             return out;
         };
-        let enemy = unit.side().opposite();
+        let enemy = unit.side().opponent();
         let diag = self.options.diagonals;
         let mut frontier = SquareSet::EMPTY;
         frontier.insert(start);
@@ -864,7 +864,7 @@ impl Position {
         let Some(start) = self.at[unit.index()] else {
             return out;
         };
-        let enemy = unit.side().opposite();
+        let enemy = unit.side().opponent();
         let diag = self.options.diagonals;
         let ok = |s: Square| self.occupant(s) != Some(enemy) && !self.next_to_blocking(s, enemy);
         for a in start.neighbours(diag).filter(|&a| ok(a)) {
@@ -944,7 +944,7 @@ impl Position {
         self.pinned = Unit::ALL
             .into_iter()
             .filter(|u| u.side() == side && !u.is_leader())
-            .filter(|u| self.at[u.index()].is_some_and(|s| self.next_to(s, side.opposite())))
+            .filter(|u| self.at[u.index()].is_some_and(|s| self.next_to(s, side.opponent())))
             .collect();
         events.push(Event::PhaseBegan {
             side,
@@ -957,7 +957,7 @@ impl Position {
         self.attackers = Unit::ALL
             .into_iter()
             .filter(|u| u.side() == side)
-            .filter(|u| self.at[u.index()].is_some_and(|s| self.next_to(s, side.opposite())))
+            .filter(|u| self.at[u.index()].is_some_and(|s| self.next_to(s, side.opponent())))
             .collect();
         self.designated = [None; UNITS];
         self.targeted = SquareSet::EMPTY;
@@ -1058,7 +1058,7 @@ impl Position {
     fn begin_resolution(&mut self, target: Square, events: &mut Vec<Event>) {
         self.resolved.insert(target);
         let side = self.side;
-        let defender = side.opposite();
+        let defender = side.opponent();
         let diag = self.options.diagonals;
         let attackers: Units = self
             .attackers
@@ -1128,7 +1128,7 @@ impl Position {
         let tallies = c.tallies();
         let victor = match tallies[0].total.cmp(&tallies[1].total) {
             core::cmp::Ordering::Greater => Some(c.attacker),
-            core::cmp::Ordering::Less => Some(c.attacker.opposite()),
+            core::cmp::Ordering::Less => Some(c.attacker.opponent()),
             core::cmp::Ordering::Equal => None,
         };
         c.victor = victor;
@@ -1196,17 +1196,6 @@ impl Position {
     fn after_action(&mut self, events: &mut Vec<Event>) {
         self.update_holdings(events);
         self.check_end(events);
-    }
-}
-
-/// Extends [`Seat`] with the other side.
-trait Opposite {
-    fn opposite(self) -> Seat;
-}
-
-impl Opposite for Seat {
-    fn opposite(self) -> Seat {
-        self.opponent()
     }
 }
 
@@ -1358,7 +1347,7 @@ impl Game for Position {
                 for u in self.undesignated().iter() {
                     if let Some(s) = self.at[u.index()] {
                         for target in s.neighbours(diag) {
-                            if self.occupant(target) == Some(self.side.opposite()) {
+                            if self.occupant(target) == Some(self.side.opponent()) {
                                 out.push(Action::Designate { unit: u, target });
                             }
                         }
@@ -1445,7 +1434,7 @@ impl Game for Position {
                 if from == to {
                     return Err(Illegal::SameSquare(to));
                 }
-                if self.occupant(to) == Some(unit.side().opposite()) {
+                if self.occupant(to) == Some(unit.side().opponent()) {
                     return Err(Illegal::EnemySquare(to));
                 }
                 let far = if self.options.diagonals {
@@ -1483,7 +1472,7 @@ impl Game for Position {
                 }
                 let next = self.at[unit.index()]
                     .is_some_and(|s| s.neighbours(self.options.diagonals).any(|n| n == target));
-                if !next || self.occupant(target) != Some(self.side.opposite()) {
+                if !next || self.occupant(target) != Some(self.side.opponent()) {
                     return Err(Illegal::NotATarget(unit, target));
                 }
                 Ok(())
@@ -1599,7 +1588,7 @@ impl Game for Position {
                     let side = if c.rolls.len() < usize::from(c.dice[0]) {
                         c.attacker
                     } else {
-                        c.attacker.opposite()
+                        c.attacker.opponent()
                     };
                     c.rolls.push(face);
                     ev.push(Event::Rolled { side, face });
