@@ -35,11 +35,7 @@ use rand_pcg::Pcg64Mcg;
 const SAFETY_CAP: usize = 20_000;
 
 fn near(options: &Options, a: Square, b: Square) -> u8 {
-    if options.diagonals {
-        a.king_distance(b)
-    } else {
-        a.distance(b)
-    }
+    a.steps(b, options.diagonals)
 }
 
 /// A random deployment that keeps every set-up rule (retried until one fits).

@@ -869,12 +869,7 @@ impl Position {
         let ok = |s: Square| self.occupant(s) != Some(enemy) && !self.next_to_blocking(s, enemy);
         for a in start.neighbours(diag).filter(|&a| ok(a)) {
             for b in a.neighbours(diag) {
-                let two = if diag {
-                    start.king_distance(b)
-                } else {
-                    start.distance(b)
-                };
-                if two == 2 && ok(b) && self.room(b, unit).is_ok() {
+                if start.steps(b, diag) == 2 && ok(b) && self.room(b, unit).is_ok() {
                     out.insert(b);
                 }
             }
@@ -1235,13 +1230,7 @@ impl Game for Position {
         let mut problems = Vec::new();
         Position::check_options(&options, &mut problems);
         let layout = options.layout;
-        let near = |a: Square, b: Square| {
-            if options.diagonals {
-                a.king_distance(b)
-            } else {
-                a.distance(b)
-            }
-        };
+        let near = |a: Square, b: Square| a.steps(b, options.diagonals);
         let mut placed = Units::EMPTY;
         for (side, list) in [(ALLIES, &setup.allies), (FRENCH, &setup.french)] {
             for &(u, s) in list.iter() {
@@ -1437,12 +1426,7 @@ impl Game for Position {
                 if self.occupant(to) == Some(unit.side().opponent()) {
                     return Err(Illegal::EnemySquare(to));
                 }
-                let far = if self.options.diagonals {
-                    from.king_distance(to)
-                } else {
-                    from.distance(to)
-                };
-                if far > unit.allowance() {
+                if from.steps(to, self.options.diagonals) > unit.allowance() {
                     return Err(Illegal::TooFar(unit, to));
                 }
                 if !self.reach(unit).contains(to) {

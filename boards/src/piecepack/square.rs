@@ -96,6 +96,16 @@ impl Square {
         }
     }
 
+    /// Steps between the two squares: [`king_distance`](Square::king_distance) when
+    /// `diagonals`, else [`distance`](Square::distance).
+    pub const fn steps(self, other: Square, diagonals: bool) -> u8 {
+        if diagonals {
+            self.king_distance(other)
+        } else {
+            self.distance(other)
+        }
+    }
+
     /// The squares next to this one: sharing a side, or also a corner when `diagonals`.
     pub fn neighbours(self, diagonals: bool) -> impl Iterator<Item = Square> {
         const STEPS: [(i8, i8); 8] = [
