@@ -38,38 +38,52 @@ fn near(options: &Options, a: Square, b: Square) -> u8 {
     a.steps(b, options.diagonals)
 }
 
+/// Puts each of `units` on a random one of `squares` where it may stack with what is `taken`;
+/// false when one has nowhere left to go.
+fn deploy(
+    taken: &mut Vec<(Unit, Square)>,
+    units: impl IntoIterator<Item = Unit>,
+    squares: &[Square],
+    rng: &mut Pcg64Mcg,
+) -> bool {
+    for u in units {
+        let fits: Vec<Square> = squares
+            .iter()
+            .copied()
+            .filter(|&s| {
+                !taken
+                    .iter()
+                    .any(|&(v, t)| t == s && (v.kind() == u.kind() || v.side() != u.side()))
+            })
+            .collect();
+        let Some(&s) = fits.choose(rng) else {
+            return false;
+        };
+        taken.push((u, s));
+    }
+    true
+}
+
 /// A random deployment that keeps every set-up rule (retried until one fits).
 fn random_setup(options: &Options, rng: &mut Pcg64Mcg) -> Setup {
     let l = options.layout;
-    'again: loop {
+    loop {
         let mut taken: Vec<(Unit, Square)> = vec![(Unit::HougoumontGarrison, l.hougoumont)];
-        let fits = |taken: &[(Unit, Square)], u: Unit, s: Square| {
-            !taken
-                .iter()
-                .any(|&(v, t)| t == s && (v.kind() == u.kind() || v.side() != u.side()))
-        };
         let allied_squares: Vec<Square> = Square::all()
             .filter(|&s| {
                 near(options, s, l.hougoumont) <= 1 || near(options, s, l.la_haye_sainte) <= 1
             })
             .collect();
-        for u in [
+        let allied_units = [
             Unit::Wellington,
             Unit::Cooke,
             Unit::Picton,
             Unit::Clinton,
             Unit::DutchBelgians,
             Unit::Uxbridge,
-        ] {
-            let options: Vec<Square> = allied_squares
-                .iter()
-                .copied()
-                .filter(|&s| fits(&taken, u, s))
-                .collect();
-            let Some(&s) = options.choose(rng) else {
-                continue 'again;
-            };
-            taken.push((u, s));
+        ];
+        if !deploy(&mut taken, allied_units, &allied_squares, rng) {
+            continue;
         }
         let allies = taken.clone();
         let french_squares: Vec<Square> = Square::all()
@@ -80,16 +94,9 @@ fn random_setup(options: &Options, rng: &mut Pcg64Mcg) -> Setup {
                     .any(|&(_, a)| a == s || near(options, a, s) == 1)
             })
             .collect();
-        for u in Unit::ALL.into_iter().filter(|u| u.side() == FRENCH) {
-            let options: Vec<Square> = french_squares
-                .iter()
-                .copied()
-                .filter(|&s| fits(&taken, u, s))
-                .collect();
-            let Some(&s) = options.choose(rng) else {
-                continue 'again;
-            };
-            taken.push((u, s));
+        let french_units = Unit::ALL.into_iter().filter(|u| u.side() == FRENCH);
+        if !deploy(&mut taken, french_units, &french_squares, rng) {
+            continue;
         }
         let (allies, french) = taken.split_at(7);
         return Setup {
