@@ -1028,8 +1028,16 @@ fn reconnaissance_shows_four_pieces_to_one_player_only() {
     g.play(&Action::PlayCard(CardPlay::Reconnaissance { at: c("e7") }))
         .unwrap();
     let v = g.view(ALLIED);
-    for (sq, u) in [("e7", Unit::OldGuard), ("f8", Unit::Chasseurs)] {
-        assert!(matches!(v.at(c(sq)), Seen::Enemy { unit: Some(x), .. } if x == u));
+    for (sq, u) in [
+        ("e7", Unit::OldGuard),
+        ("f7", Unit::FrenchArtillery),
+        ("e8", Unit::Cuirassiers),
+        ("f8", Unit::Chasseurs),
+    ] {
+        assert!(
+            matches!(v.at(c(sq)), Seen::Enemy { unit: Some(x), .. } if x == u),
+            "{sq}"
+        );
     }
     assert_eq!(g.actions(), (3, 2));
 }
