@@ -70,6 +70,16 @@ impl Dir {
             Dir::Right => (1, 0),
         }
     }
+
+    /// The other way along the same line.
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
 }
 
 /// A `width` x `height` board where some cells may be blocked.

@@ -779,15 +779,6 @@ pub struct Waterloo {
 
 const NONE: u32 = u32::MAX;
 
-fn opposite(d: Dir) -> Dir {
-    match d {
-        Dir::Up => Dir::Down,
-        Dir::Down => Dir::Up,
-        Dir::Left => Dir::Right,
-        Dir::Right => Dir::Left,
-    }
-}
-
 impl Waterloo {
     /// The piece on `c`, if any.
     pub fn piece_at(&self, c: Cell) -> Option<Placed> {
@@ -999,7 +990,8 @@ impl Waterloo {
         let seat = p.seat();
         let layout = self.layout();
         let class = p.unit.class();
-        let back = opposite(if seat == ALLIED { Dir::Up } else { Dir::Down });
+        let forward = if seat == ALLIED { Dir::Up } else { Dir::Down };
+        let back = forward.opposite();
         let on_mud = self.is_mud(from) && class != Class::LightInfantry;
         match class {
             Class::Artillery => {
@@ -2453,7 +2445,7 @@ impl Waterloo {
         let dc = d.unit.class();
         let result = if dc == Class::Artillery {
             let facing = self.layout().facing(d.unit.army());
-            if dir == opposite(facing) {
+            if dir == facing.opposite() {
                 // "If an enemy piece attacks an Artillery unit from the front, the enemy piece
                 // in question will be eliminated."
                 BattleResult::DefenderWon
@@ -2526,7 +2518,7 @@ impl Waterloo {
         let (win, lose, fdir) = if attacker_wins {
             (b.att, b.def, b.dir)
         } else {
-            (b.def, b.att, opposite(b.dir))
+            (b.def, b.att, b.dir.opposite())
         };
         let _ = d;
         if face.withdraws() {
@@ -2676,7 +2668,7 @@ impl Waterloo {
                     match *action {
                         Action::Move { from, to } => self.relocate(from, to, ev),
                         Action::Attack { from, to, dir } => {
-                            let att = self.layout().step(to, opposite(dir)).unwrap_or(from);
+                            let att = self.layout().step(to, dir.opposite()).unwrap_or(from);
                             self.relocate(from, att, ev);
                             if self.fight(att, to, dir, false, ev) {
                                 return;
@@ -2710,7 +2702,7 @@ impl Waterloo {
                 match *action {
                     Action::Move { from, to } => self.relocate(from, to, ev),
                     Action::Attack { from, to, dir } => {
-                        let att = self.layout().step(to, opposite(dir)).unwrap_or(from);
+                        let att = self.layout().step(to, dir.opposite()).unwrap_or(from);
                         self.relocate(from, att, ev);
                         if self.fight(att, to, dir, false, ev) {
                             return;
