@@ -1432,10 +1432,14 @@ impl Waterloo {
             }
             Ok(p)
         };
-        let listed = |from: Cell| {
+        let listed = |from: Cell, to: Cell| {
             let mut v = Vec::new();
             self.piece_actions(from, &mut v);
-            v.contains(action)
+            if v.contains(action) {
+                Ok(())
+            } else {
+                Err(Illegal::CannotReach { from, to })
+            }
         };
         match *action {
             Action::EndTurn => Ok(()),
@@ -1454,11 +1458,7 @@ impl Waterloo {
                 if p.unit.class() == Class::Artillery && self.is_mud(to) {
                     return Err(Illegal::Mud(to));
                 }
-                if listed(from) {
-                    Ok(())
-                } else {
-                    Err(Illegal::CannotReach { from, to })
-                }
+                listed(from, to)
             }
             Action::Attack { from, to, .. } => {
                 let p = own(from)?;
@@ -1475,11 +1475,7 @@ impl Waterloo {
                 if p.unit.class().is_cavalry() && self.is_building(to) {
                     return Err(Illegal::Building(to));
                 }
-                if listed(from) {
-                    Ok(())
-                } else {
-                    Err(Illegal::CannotReach { from, to })
-                }
+                listed(from, to)
             }
             Action::Fire { from, at, .. } => {
                 let p = own(from)?;
