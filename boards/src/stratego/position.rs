@@ -8,7 +8,7 @@ use core::ops::Deref;
 use serde::{Deserialize, Serialize};
 
 use super::rank::{Piece, Rank};
-use super::setup::{write_grid, DiagramProblem, ParseProblem, Setup, SetupProblem};
+use super::setup::{seat_letter, write_grid, DiagramProblem, ParseProblem, Setup, SetupProblem};
 use super::square::{Square, PAD_CELLS, PAD_W};
 use super::view::{EnemyPiece, Seen, View};
 use super::zobrist::{PIECE_KEYS, SIDE_KEY};
@@ -564,7 +564,7 @@ impl Position {
         write_grid(&mut out, |s| match self.piece_at(s) {
             None if s.is_lake() => ['~', '~'],
             None => ['.', '.'],
-            Some(p) => [if p.owner == RED { 'r' } else { 'b' }, p.rank.to_char()],
+            Some(p) => [seat_letter(p.owner), p.rank.to_char()],
         });
         out
     }

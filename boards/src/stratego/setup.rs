@@ -364,6 +364,15 @@ impl Setup {
     }
 }
 
+/// A seat's letter in the diagram format: `r` for Red, `b` for Blue.
+pub(crate) fn seat_letter(seat: Seat) -> char {
+    if seat == RED {
+        'r'
+    } else {
+        'b'
+    }
+}
+
 /// Renders a 10x10 grid of two-character tokens with rank labels on the left and file letters
 /// below: the diagram format of [`Position::from_diagram`](super::Position::from_diagram).
 pub(crate) fn write_grid(out: &mut String, token: impl Fn(Square) -> [char; 2]) {

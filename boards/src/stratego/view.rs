@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::position::EndReason;
 use super::rank::Rank;
-use super::setup::write_grid;
+use super::setup::{seat_letter, write_grid};
 use super::square::Square;
 use crate::{BySeat, Seat, Status};
 
@@ -112,21 +112,18 @@ impl View {
     /// `b*` once they have moved), revealed enemies with their rank.
     pub fn diagram(&self) -> String {
         let mut out = String::new();
-        write_grid(&mut out, |s| {
-            let tag = |seat: Seat| if seat == super::RED { 'r' } else { 'b' };
-            match self.at(s) {
-                Seen::Empty => ['.', '.'],
-                Seen::Lake => ['~', '~'],
-                Seen::Own { rank, .. } => [tag(self.seat), rank.to_char()],
-                Seen::Enemy(e) => [
-                    tag(self.seat.opponent()),
-                    match (e.rank, e.has_moved) {
-                        (Some(r), _) => r.to_char(),
-                        (None, true) => '*',
-                        (None, false) => '?',
-                    },
-                ],
-            }
+        write_grid(&mut out, |s| match self.at(s) {
+            Seen::Empty => ['.', '.'],
+            Seen::Lake => ['~', '~'],
+            Seen::Own { rank, .. } => [seat_letter(self.seat), rank.to_char()],
+            Seen::Enemy(e) => [
+                seat_letter(self.seat.opponent()),
+                match (e.rank, e.has_moved) {
+                    (Some(r), _) => r.to_char(),
+                    (None, true) => '*',
+                    (None, false) => '?',
+                },
+            ],
         });
         out
     }
