@@ -814,6 +814,13 @@ fn standard(pieces: &[(&str, Unit)]) -> Waterloo {
     with_cards(pieces, &[], &[])
 }
 
+/// A game with only these pieces, past the card draft.
+fn drafted(options: Options, pieces: &[(&str, Unit)]) -> Waterloo {
+    let mut g = game_with(options, pieces);
+    draft(&mut g, &[], &[]);
+    g
+}
+
 /// A standard game with only these pieces, drafted so that each side holds the cards named.
 fn with_cards(pieces: &[(&str, Unit)], allied: &[Card], french: &[Card]) -> Waterloo {
     let mut g = game_with(opts(Version::Standard), pieces);
@@ -1138,9 +1145,7 @@ fn the_allied_take_two_discarded_cards_when_the_prussians_arrive() {
 // ---- Expert game ---------------------------------------------------------------------------
 
 fn expert(pieces: &[(&str, Unit)]) -> Waterloo {
-    let mut g = game_with(opts(Version::Expert), pieces);
-    draft(&mut g, &[], &[]);
-    g
+    drafted(opts(Version::Expert), pieces)
 }
 
 #[test]
@@ -1411,8 +1416,7 @@ fn where_are_the_prussians_the_die_at_turn_nine() {
     // side is rolled, Marshal Grouchy will have succeeded in intercepting the Prussians."
     let mut o = opts(Version::Expert);
     o.prussians_uncertain = true;
-    let mut g = game_with(o, &[]);
-    draft(&mut g, &[], &[]);
+    let mut g = drafted(o, &[]);
     for _ in 0..16 {
         g.play(&Action::EndTurn).unwrap();
     }
@@ -1436,19 +1440,15 @@ fn mud_slows_all_but_light_infantry_and_stops_artillery() {
     let mut o = opts(Version::Standard);
     o.mud = true;
     o.layout = Layout::parse("mud.field: e4 f4 e5 f5\n").unwrap();
-    let g = {
-        let mut g = game_with(
-            o,
-            &[
-                ("e4", Unit::ScotsGreys),
-                ("f3", Unit::BritishArtillery),
-                ("d3", Unit::Rifles95th),
-                ("f5", Unit::BritishFoot),
-            ],
-        );
-        draft(&mut g, &[], &[]);
-        g
-    };
+    let g = drafted(
+        o,
+        &[
+            ("e4", Unit::ScotsGreys),
+            ("f3", Unit::BritishArtillery),
+            ("d3", Unit::Rifles95th),
+            ("f5", Unit::BritishFoot),
+        ],
+    );
     let t = targets(&g, "e4");
     assert!(t.contains(&c("d4")) && !t.contains(&c("e3")));
     assert!(!t.contains(&c("c4")));
