@@ -20,13 +20,15 @@ const GAMES_PER_ITER: u64 = 100;
 const MAX_PLIES: usize = 2_000;
 const POSITIONS: usize = 1_000;
 
-/// One random game from `rng`'s set-up to its end or `MAX_PLIES`; returns the plies played.
-fn random_game(options: Options, rng: &mut Pcg64Mcg, list: &mut MoveList) -> usize {
-    let setup = Setup::shuffled(options.variant, |n| rng.random_range(0..n));
-    let Ok(mut pos) = Position::start(options, setup) else {
-        unreachable!("a shuffled set-up is valid")
-    };
-    for ply in 0..MAX_PLIES {
+/// Up to `plies` uniformly random legal moves from `pos`; returns how many were played (fewer
+/// when the game ends first).
+fn random_plies(
+    pos: &mut Position,
+    rng: &mut Pcg64Mcg,
+    list: &mut MoveList,
+    plies: usize,
+) -> usize {
+    for ply in 0..plies {
         pos.legal_moves_into(list);
         if list.is_empty() {
             return ply;
@@ -34,7 +36,16 @@ fn random_game(options: Options, rng: &mut Pcg64Mcg, list: &mut MoveList) -> usi
         let m = list[rng.random_range(0..list.len())];
         pos.play_unchecked(&m);
     }
-    MAX_PLIES
+    plies
+}
+
+/// One random game from `rng`'s set-up to its end or `MAX_PLIES`; returns the plies played.
+fn random_game(options: Options, rng: &mut Pcg64Mcg, list: &mut MoveList) -> usize {
+    let setup = Setup::shuffled(options.variant, |n| rng.random_range(0..n));
+    let Ok(mut pos) = Position::start(options, setup) else {
+        unreachable!("a shuffled set-up is valid")
+    };
+    random_plies(&mut pos, rng, list, MAX_PLIES)
 }
 
 fn mid_game_positions(options: Options) -> Vec<Position> {
@@ -47,17 +58,7 @@ fn mid_game_positions(options: Options) -> Vec<Position> {
             unreachable!("a shuffled set-up is valid")
         };
         let plies = rng.random_range(20..=200);
-        let mut ended = false;
-        for _ in 0..plies {
-            pos.legal_moves_into(&mut list);
-            if list.is_empty() {
-                ended = true;
-                break;
-            }
-            let m = list[rng.random_range(0..list.len())];
-            pos.play_unchecked(&m);
-        }
-        if !ended {
+        if random_plies(&mut pos, &mut rng, &mut list, plies) == plies {
             out.push(pos);
         }
     }
