@@ -565,9 +565,8 @@ impl Reader<'_> {
         name: &str,
         known: &[&str],
     ) -> Option<(Table<'de>, usize)> {
-        let mut value = parent.remove(key)?;
-        let at = value.span.start;
-        match value.take() {
+        let (value, at) = take(parent, key)?;
+        match value {
             ValueInner::Table(t) => {
                 for k in t.keys() {
                     if !known.contains(&k.name.as_ref()) {
@@ -596,6 +595,25 @@ impl Reader<'_> {
         }
     }
 
+    /// Reports `[section] key` holding a value of another type than `expected`.
+    fn wrong_type<T>(
+        &mut self,
+        at: usize,
+        section: &str,
+        key: &str,
+        expected: &str,
+        found: &ValueInner<'_>,
+    ) -> Option<T> {
+        self.problem(
+            at,
+            format!(
+                "[{section}] {key} must be {expected}, not {}",
+                a(found.type_str())
+            ),
+        );
+        None
+    }
+
     fn int(
         &mut self,
         t: &mut Table<'_>,
@@ -603,9 +621,8 @@ impl Reader<'_> {
         section: &str,
         range: (i64, i64),
     ) -> Option<(i64, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(i) if i >= range.0 && i <= range.1 => Some((i, at)),
             ValueInner::Integer(i) => {
                 self.problem(
@@ -617,16 +634,7 @@ impl Reader<'_> {
                 );
                 None
             }
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a whole number, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a whole number", &other),
         }
     }
 
@@ -656,9 +664,8 @@ impl Reader<'_> {
 
     /// A pin: a BCM GPIO number 0 to 27.
     fn pin(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<(u8, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(p) => match u8::try_from(p) {
                 Ok(p) if i64::from(p) <= MAX_GPIO => Some((p, at)),
                 _ => {
@@ -672,16 +679,7 @@ impl Reader<'_> {
                     None
                 }
             },
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a BCM GPIO number, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a BCM GPIO number", &other),
         }
     }
 
@@ -709,9 +707,8 @@ impl Reader<'_> {
         section: &str,
         choices: &[&str],
     ) -> Option<(String, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::String(s) if choices.is_empty() || choices.contains(&s.as_ref()) => {
                 Some((s.into_owned(), at))
             }
@@ -725,16 +722,7 @@ impl Reader<'_> {
                 );
                 None
             }
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a string, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a string", &other),
         }
     }
 
@@ -752,20 +740,10 @@ impl Reader<'_> {
     }
 
     fn boolean(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<bool> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Boolean(b) => Some(b),
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be true or false, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "true or false", &other),
         }
     }
 
@@ -778,9 +756,8 @@ impl Reader<'_> {
         range: (i64, i64),
         what: &str,
     ) -> Option<(Vec<(i64, usize)>, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Array(items) => {
                 let mut out = Vec::new();
                 for mut item in items {
@@ -796,16 +773,8 @@ impl Reader<'_> {
                 Some((out, at))
             }
             other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a list like [{}, {}], not {}",
-                        range.0,
-                        range.0 + 1,
-                        a(other.type_str())
-                    ),
-                );
-                None
+                let like = format!("a list like [{}, {}]", range.0, range.0 + 1);
+                self.wrong_type(at, section, key, &like, &other)
             }
         }
     }
@@ -866,9 +835,8 @@ impl Reader<'_> {
         if self.missing(t, key, section, "a PCF8575 address 0x20 to 0x27") {
             return None;
         }
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(n) if (0x20..=0x27).contains(&n) => Some((n as u8, at)),
             _ => {
                 self.problem(
@@ -1701,6 +1669,13 @@ const MUX_KEYS: [&str; 9] = [
 ];
 
 /// "a string", "an integer".
+/// Takes `key` out of `t`, with where its value starts.
+fn take<'de>(t: &mut Table<'de>, key: &str) -> Option<(ValueInner<'de>, usize)> {
+    let mut v = t.remove(key)?;
+    let at = v.span.start;
+    Some((v.take(), at))
+}
+
 fn a(noun: &str) -> String {
     if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {noun}")
