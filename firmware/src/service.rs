@@ -346,9 +346,5 @@ fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
             .filter(|&i| counts[i] * 2 > good)
             .filter_map(|i| u16::try_from(i).ok().map(SensedCell::new)),
     );
-    layout
-        .iter()
-        .filter(|(c, _)| occupied.contains(*c))
-        .map(|(_, p)| p)
-        .collect()
+    layout.places_in(&occupied).map(|(_, p)| p).collect()
 }
