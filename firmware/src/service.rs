@@ -227,7 +227,6 @@ impl<C: Chance> Service<C> {
     ///
     /// # Errors
     /// The journal folder cannot be used, or the newest journal cannot be resumed.
-    #[allow(clippy::too_many_arguments)]
     pub fn start(
         layout: SensorLayout,
         config: RefereeConfig,
