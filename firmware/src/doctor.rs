@@ -337,14 +337,17 @@ impl Calibration {
         for i in 0..self.shape.cells() {
             let cell = SensedCell::new(i);
             let (was, is) = (self.now.contains(cell), occupancy.contains(cell));
+            if was == is {
+                continue;
+            }
             let name = self.shape.name(cell);
-            if is && !was {
+            if is {
                 events.push(CalibrationEvent::On(name.clone()));
                 if !self.seen[usize::from(i)] {
                     self.seen[usize::from(i)] = true;
                     events.push(CalibrationEvent::FirstSeen(name));
                 }
-            } else if was && !is {
+            } else {
                 events.push(CalibrationEvent::Off(name));
             }
         }
