@@ -92,6 +92,7 @@ use std::path::{Path, PathBuf};
 use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
+use crate::display::DEFAULT_ADDRESS;
 use crate::sensing::{LayoutSetup, TrayKind};
 
 use crate::drivers::expander::{matrix_scan_time_ns, CLOCKS_PER_TRANSACTION};
@@ -994,7 +995,7 @@ impl Config {
                     );
                     None
                 }
-                None => Some(0x3C),
+                None => Some(DEFAULT_ADDRESS),
             };
             if let (Some((bus, bus_at)), Some(address)) = (bus, address) {
                 uses.i2c.push(I2cUse {
