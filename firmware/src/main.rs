@@ -441,7 +441,7 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     std::thread::sleep(Duration::from_secs(3));
     match pi::open_scanner(config) {
         Ok(mut scanner) => {
-            let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+            let period = scan_period(config);
             findings.extend(check_sensors(shape(config), scans, || {
                 std::thread::sleep(period);
                 scanner.scan()
@@ -450,6 +450,12 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
         Err(e) => findings.push(open_failed("sensors", &e)),
     }
     Ok(findings)
+}
+
+/// The time between two scans at `[board] scan_hz`.
+#[cfg(feature = "pi")]
+fn scan_period(config: &Config) -> std::time::Duration {
+    std::time::Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)))
 }
 
 #[cfg(feature = "pi")]
@@ -477,7 +483,7 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     };
     let shape = shape(config);
     let mut cal = Calibration::new(shape);
-    let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+    let period = scan_period(config);
     let start = Instant::now();
     println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
     println!("Legend: # occupied now, o seen, . never seen\n");
