@@ -780,6 +780,22 @@ impl Reader<'_> {
         }
     }
 
+    /// A list that must be there: `hint` says what to write when it is not.
+    fn required_list(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        section: (&str, usize),
+        range: (i64, i64),
+        hint: &str,
+        what: &str,
+    ) -> Option<(Vec<(i64, usize)>, usize)> {
+        if self.missing(t, key, section, hint) {
+            return None;
+        }
+        self.list(t, key, section.0, range, what)
+    }
+
     fn i2c_bus(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(I2cBus, usize)> {
         let (_, at) = self.required_string(t, "bus", section, &["i2c1"])?;
         Some((I2cBus::I2c1, at))
@@ -1348,15 +1364,13 @@ impl Reader<'_> {
     ) -> Option<SensorConfig> {
         let known = ["rows", "columns", "active_low", "settle_us"];
         let (mut t, at) = self.section(parent, "gpio_matrix", name, &known)?;
-        let pin_list = |r: &mut Reader<'_>, t: &mut Table<'_>, key: &str| {
-            if r.missing(t, key, (name, at), "a list of BCM GPIO numbers like [5, 6]") {
-                return None;
-            }
+        let mut pin_list = |key: &str| {
+            let hint = "a list of BCM GPIO numbers like [5, 6]";
             let what = format!("a BCM GPIO number 0 to {MAX_GPIO}");
-            r.list(t, key, name, (0, MAX_GPIO), &what)
+            self.required_list(&mut t, key, (name, at), (0, MAX_GPIO), hint, &what)
         };
-        let rows = pin_list(self, &mut t, "rows");
-        let columns = pin_list(self, &mut t, "columns");
+        let rows = pin_list("rows");
+        let columns = pin_list("columns");
         let active_low = self.boolean(&mut t, "active_low", name).unwrap_or(true);
         let settle_us = self
             .int(&mut t, "settle_us", name, (0, 10_000))
@@ -1399,17 +1413,14 @@ impl Reader<'_> {
     ) -> Option<SensorConfig> {
         let (mut t, at) = self.section(parent, "expanders", name, &["bus", "addresses"])?;
         let bus = self.i2c_bus(&mut t, (name, at));
-        let addresses = if self.missing(&t, "addresses", (name, at), "like [0x20, 0x21]") {
-            None
-        } else {
-            self.list(
-                &mut t,
-                "addresses",
-                name,
-                (0x20, 0x27),
-                "a PCF8575 address 0x20 to 0x27 (set by its A0-A2 pins)",
-            )
-        };
+        let addresses = self.required_list(
+            &mut t,
+            "addresses",
+            (name, at),
+            (0x20, 0x27),
+            "like [0x20, 0x21]",
+            "a PCF8575 address 0x20 to 0x27 (set by its A0-A2 pins)",
+        );
         let (addresses, list_at) = addresses?;
         if chosen && addresses.len() * 16 < cells {
             self.problem(
