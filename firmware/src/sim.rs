@@ -10,6 +10,7 @@ use std::fmt;
 use embedded_hal::i2c::{self, I2c, Operation as I2cOperation};
 use embedded_hal::spi::{self, Operation as SpiOperation, SpiDevice};
 
+use crate::drivers::nfc::Register;
 use crate::drivers::reed_matrix::OccupancyScanner;
 use crate::sensing::{Occupancy, SensedCell};
 
@@ -173,7 +174,7 @@ impl SimMfrc522 {
     /// A reader whose VersionReg reads `version` (0x92 genuine v2, 0x88 clone, 0x00 absent).
     pub fn new(version: u8) -> SimMfrc522 {
         let mut registers = [0u8; 64];
-        registers[0x37] = version;
+        registers[usize::from(Register::Version.address())] = version;
         SimMfrc522 { registers }
     }
 
