@@ -200,18 +200,12 @@ impl SpiDevice for SimMfrc522 {
     fn transaction(&mut self, operations: &mut [SpiOperation<'_, u8>]) -> Result<(), Infallible> {
         for op in operations {
             match op {
-                SpiOperation::Transfer(rx, tx) => {
-                    let tx = tx.to_vec();
-                    self.exchange(&tx, rx);
-                }
+                SpiOperation::Transfer(rx, tx) => self.exchange(tx, rx),
                 SpiOperation::TransferInPlace(buf) => {
                     let tx = buf.to_vec();
                     self.exchange(&tx, buf);
                 }
-                SpiOperation::Write(tx) => {
-                    let tx = tx.to_vec();
-                    self.exchange(&tx, &mut []);
-                }
+                SpiOperation::Write(tx) => self.exchange(tx, &mut []),
                 SpiOperation::Read(buf) => buf.fill(0),
                 SpiOperation::DelayNs(_) => {}
             }
