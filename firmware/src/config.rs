@@ -95,7 +95,7 @@ use toml_span::value::{Table, ValueInner};
 use crate::display::DEFAULT_ADDRESS;
 use crate::sensing::{LayoutSetup, TrayKind};
 
-use crate::drivers::expander::{matrix_scan_time_ns, CLOCKS_PER_TRANSACTION};
+use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns};
 
 /// Which game the umpire referees at start-up (the menu can change it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -973,10 +973,9 @@ impl Config {
             SensorConfig::Matrix { rows, .. } => {
                 Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
             }
-            SensorConfig::Expanders { addresses, .. } => Some(
-                (addresses.len() as u64 * CLOCKS_PER_TRANSACTION * 1_000_000_000)
-                    / u64::from(buses.i2c1_hz.max(1)),
-            ),
+            SensorConfig::Expanders { addresses, .. } => {
+                Some(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
+            }
             _ => None,
         };
         if let Some(ns) = scan_ns {
