@@ -96,6 +96,7 @@ use crate::display::DEFAULT_ADDRESS;
 use crate::sensing::{LayoutSetup, TrayKind};
 
 use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns};
+use crate::drivers::reed_matrix::scans_per_second;
 
 /// Which game the umpire referees at start-up (the menu can change it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -979,7 +980,7 @@ impl Config {
             _ => None,
         };
         if let Some(ns) = scan_ns {
-            let fastest = 1_000_000_000 / ns.max(1);
+            let fastest = scans_per_second(ns);
             if u64::from(scan_hz) > fastest {
                 r.problem(
                     scan_at,
