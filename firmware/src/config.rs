@@ -412,6 +412,13 @@ impl fmt::Display for ConfigProblem {
 /// Every problem found in a configuration file.
 pub type ConfigProblems = boards::Problems<ConfigProblem>;
 
+/// An SPI device's `bus` choices.
+const SPI_BUSES: [&str; 2] = ["spi0", "spi1"];
+/// An SPI device's `chip_select` choices.
+const CHIP_SELECTS: [&str; 3] = ["ce0", "ce1", "ce2"];
+/// An SPI device's `spi_hz` range.
+const SPI_HZ: (i64, i64) = (10_000, 10_000_000);
+
 /// Highest BCM GPIO number on the 40-pin header.
 const MAX_GPIO: i64 = 27;
 
@@ -804,10 +811,10 @@ impl Reader<'_> {
 
     /// `bus`, `chip_select` and `spi_hz` of an SPI device.
     fn spi(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(SpiConfig, usize)> {
-        let bus = self.required_string(t, "bus", section, &["spi0", "spi1"]);
-        let cs = self.required_string(t, "chip_select", section, &["ce0", "ce1", "ce2"]);
+        let bus = self.required_string(t, "bus", section, &SPI_BUSES);
+        let cs = self.required_string(t, "chip_select", section, &CHIP_SELECTS);
         let spi_hz = self
-            .int(t, "spi_hz", section.0, (10_000, 10_000_000))
+            .int(t, "spi_hz", section.0, SPI_HZ)
             .map_or(1_000_000, |v| v.0 as u32);
         let (bus, _) = bus?;
         let (cs, cs_at) = cs?;
@@ -1460,9 +1467,9 @@ impl Reader<'_> {
         let spi = if enabled || (t.contains_key("bus") && t.contains_key("chip_select")) {
             self.spi(&mut t, ("nfc", at))
         } else {
-            self.string(&mut t, "bus", "nfc", &["spi0", "spi1"]);
-            self.string(&mut t, "chip_select", "nfc", &["ce0", "ce1", "ce2"]);
-            self.int(&mut t, "spi_hz", "nfc", (10_000, 10_000_000));
+            self.string(&mut t, "bus", "nfc", &SPI_BUSES);
+            self.string(&mut t, "chip_select", "nfc", &CHIP_SELECTS);
+            self.int(&mut t, "spi_hz", "nfc", SPI_HZ);
             None
         };
         let reset = self.pin(&mut t, "reset", "nfc");
