@@ -92,9 +92,11 @@ use std::path::{Path, PathBuf};
 use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
+use crate::display::DEFAULT_ADDRESS;
 use crate::sensing::{LayoutSetup, TrayKind};
 
-use crate::drivers::expander::{matrix_scan_time_ns, CLOCKS_PER_TRANSACTION};
+use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns};
+use crate::drivers::reed_matrix::scans_per_second;
 
 /// Which game the umpire referees at start-up (the menu can change it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -410,6 +412,13 @@ impl fmt::Display for ConfigProblem {
 /// Every problem found in a configuration file.
 pub type ConfigProblems = boards::Problems<ConfigProblem>;
 
+/// An SPI device's `bus` choices.
+const SPI_BUSES: [&str; 2] = ["spi0", "spi1"];
+/// An SPI device's `chip_select` choices.
+const CHIP_SELECTS: [&str; 3] = ["ce0", "ce1", "ce2"];
+/// An SPI device's `spi_hz` range.
+const SPI_HZ: (i64, i64) = (10_000, 10_000_000);
+
 /// Highest BCM GPIO number on the 40-pin header.
 const MAX_GPIO: i64 = 27;
 
@@ -565,9 +574,8 @@ impl Reader<'_> {
         name: &str,
         known: &[&str],
     ) -> Option<(Table<'de>, usize)> {
-        let mut value = parent.remove(key)?;
-        let at = value.span.start;
-        match value.take() {
+        let (value, at) = take(parent, key)?;
+        match value {
             ValueInner::Table(t) => {
                 for k in t.keys() {
                     if !known.contains(&k.name.as_ref()) {
@@ -596,6 +604,25 @@ impl Reader<'_> {
         }
     }
 
+    /// Reports `[section] key` holding a value of another type than `expected`.
+    fn wrong_type<T>(
+        &mut self,
+        at: usize,
+        section: &str,
+        key: &str,
+        expected: &str,
+        found: &ValueInner<'_>,
+    ) -> Option<T> {
+        self.problem(
+            at,
+            format!(
+                "[{section}] {key} must be {expected}, not {}",
+                a(found.type_str())
+            ),
+        );
+        None
+    }
+
     fn int(
         &mut self,
         t: &mut Table<'_>,
@@ -603,9 +630,8 @@ impl Reader<'_> {
         section: &str,
         range: (i64, i64),
     ) -> Option<(i64, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(i) if i >= range.0 && i <= range.1 => Some((i, at)),
             ValueInner::Integer(i) => {
                 self.problem(
@@ -617,16 +643,7 @@ impl Reader<'_> {
                 );
                 None
             }
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a whole number, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a whole number", &other),
         }
     }
 
@@ -656,9 +673,8 @@ impl Reader<'_> {
 
     /// A pin: a BCM GPIO number 0 to 27.
     fn pin(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<(u8, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(p) => match u8::try_from(p) {
                 Ok(p) if i64::from(p) <= MAX_GPIO => Some((p, at)),
                 _ => {
@@ -672,16 +688,7 @@ impl Reader<'_> {
                     None
                 }
             },
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a BCM GPIO number, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a BCM GPIO number", &other),
         }
     }
 
@@ -709,9 +716,8 @@ impl Reader<'_> {
         section: &str,
         choices: &[&str],
     ) -> Option<(String, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::String(s) if choices.is_empty() || choices.contains(&s.as_ref()) => {
                 Some((s.into_owned(), at))
             }
@@ -725,16 +731,7 @@ impl Reader<'_> {
                 );
                 None
             }
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a string, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "a string", &other),
         }
     }
 
@@ -752,20 +749,10 @@ impl Reader<'_> {
     }
 
     fn boolean(&mut self, t: &mut Table<'_>, key: &str, section: &str) -> Option<bool> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Boolean(b) => Some(b),
-            other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be true or false, not {}",
-                        a(other.type_str())
-                    ),
-                );
-                None
-            }
+            other => self.wrong_type(at, section, key, "true or false", &other),
         }
     }
 
@@ -778,9 +765,8 @@ impl Reader<'_> {
         range: (i64, i64),
         what: &str,
     ) -> Option<(Vec<(i64, usize)>, usize)> {
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Array(items) => {
                 let mut out = Vec::new();
                 for mut item in items {
@@ -796,18 +782,26 @@ impl Reader<'_> {
                 Some((out, at))
             }
             other => {
-                self.problem(
-                    at,
-                    format!(
-                        "[{section}] {key} must be a list like [{}, {}], not {}",
-                        range.0,
-                        range.0 + 1,
-                        a(other.type_str())
-                    ),
-                );
-                None
+                let like = format!("a list like [{}, {}]", range.0, range.0 + 1);
+                self.wrong_type(at, section, key, &like, &other)
             }
         }
+    }
+
+    /// A list that must be there: `hint` says what to write when it is not.
+    fn required_list(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        section: (&str, usize),
+        range: (i64, i64),
+        hint: &str,
+        what: &str,
+    ) -> Option<(Vec<(i64, usize)>, usize)> {
+        if self.missing(t, key, section, hint) {
+            return None;
+        }
+        self.list(t, key, section.0, range, what)
     }
 
     fn i2c_bus(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(I2cBus, usize)> {
@@ -817,10 +811,10 @@ impl Reader<'_> {
 
     /// `bus`, `chip_select` and `spi_hz` of an SPI device.
     fn spi(&mut self, t: &mut Table<'_>, section: (&str, usize)) -> Option<(SpiConfig, usize)> {
-        let bus = self.required_string(t, "bus", section, &["spi0", "spi1"]);
-        let cs = self.required_string(t, "chip_select", section, &["ce0", "ce1", "ce2"]);
+        let bus = self.required_string(t, "bus", section, &SPI_BUSES);
+        let cs = self.required_string(t, "chip_select", section, &CHIP_SELECTS);
         let spi_hz = self
-            .int(t, "spi_hz", section.0, (10_000, 10_000_000))
+            .int(t, "spi_hz", section.0, SPI_HZ)
             .map_or(1_000_000, |v| v.0 as u32);
         let (bus, _) = bus?;
         let (cs, cs_at) = cs?;
@@ -866,9 +860,8 @@ impl Reader<'_> {
         if self.missing(t, key, section, "a PCF8575 address 0x20 to 0x27") {
             return None;
         }
-        let mut v = t.remove(key)?;
-        let at = v.span.start;
-        match v.take() {
+        let (v, at) = take(t, key)?;
+        match v {
             ValueInner::Integer(n) if (0x20..=0x27).contains(&n) => Some((n as u8, at)),
             _ => {
                 self.problem(
@@ -988,14 +981,13 @@ impl Config {
             SensorConfig::Matrix { rows, .. } => {
                 Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
             }
-            SensorConfig::Expanders { addresses, .. } => Some(
-                (addresses.len() as u64 * CLOCKS_PER_TRANSACTION * 1_000_000_000)
-                    / u64::from(buses.i2c1_hz.max(1)),
-            ),
+            SensorConfig::Expanders { addresses, .. } => {
+                Some(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
+            }
             _ => None,
         };
         if let Some(ns) = scan_ns {
-            let fastest = 1_000_000_000 / ns.max(1);
+            let fastest = scans_per_second(ns);
             if u64::from(scan_hz) > fastest {
                 r.problem(
                     scan_at,
@@ -1026,7 +1018,7 @@ impl Config {
                     );
                     None
                 }
-                None => Some(0x3C),
+                None => Some(DEFAULT_ADDRESS),
             };
             if let (Some((bus, bus_at)), Some(address)) = (bus, address) {
                 uses.i2c.push(I2cUse {
@@ -1379,15 +1371,13 @@ impl Reader<'_> {
     ) -> Option<SensorConfig> {
         let known = ["rows", "columns", "active_low", "settle_us"];
         let (mut t, at) = self.section(parent, "gpio_matrix", name, &known)?;
-        let pin_list = |r: &mut Reader<'_>, t: &mut Table<'_>, key: &str| {
-            if r.missing(t, key, (name, at), "a list of BCM GPIO numbers like [5, 6]") {
-                return None;
-            }
+        let mut pin_list = |key: &str| {
+            let hint = "a list of BCM GPIO numbers like [5, 6]";
             let what = format!("a BCM GPIO number 0 to {MAX_GPIO}");
-            r.list(t, key, name, (0, MAX_GPIO), &what)
+            self.required_list(&mut t, key, (name, at), (0, MAX_GPIO), hint, &what)
         };
-        let rows = pin_list(self, &mut t, "rows");
-        let columns = pin_list(self, &mut t, "columns");
+        let rows = pin_list("rows");
+        let columns = pin_list("columns");
         let active_low = self.boolean(&mut t, "active_low", name).unwrap_or(true);
         let settle_us = self
             .int(&mut t, "settle_us", name, (0, 10_000))
@@ -1430,17 +1420,14 @@ impl Reader<'_> {
     ) -> Option<SensorConfig> {
         let (mut t, at) = self.section(parent, "expanders", name, &["bus", "addresses"])?;
         let bus = self.i2c_bus(&mut t, (name, at));
-        let addresses = if self.missing(&t, "addresses", (name, at), "like [0x20, 0x21]") {
-            None
-        } else {
-            self.list(
-                &mut t,
-                "addresses",
-                name,
-                (0x20, 0x27),
-                "a PCF8575 address 0x20 to 0x27 (set by its A0-A2 pins)",
-            )
-        };
+        let addresses = self.required_list(
+            &mut t,
+            "addresses",
+            (name, at),
+            (0x20, 0x27),
+            "like [0x20, 0x21]",
+            "a PCF8575 address 0x20 to 0x27 (set by its A0-A2 pins)",
+        );
         let (addresses, list_at) = addresses?;
         if chosen && addresses.len() * 16 < cells {
             self.problem(
@@ -1480,9 +1467,9 @@ impl Reader<'_> {
         let spi = if enabled || (t.contains_key("bus") && t.contains_key("chip_select")) {
             self.spi(&mut t, ("nfc", at))
         } else {
-            self.string(&mut t, "bus", "nfc", &["spi0", "spi1"]);
-            self.string(&mut t, "chip_select", "nfc", &["ce0", "ce1", "ce2"]);
-            self.int(&mut t, "spi_hz", "nfc", (10_000, 10_000_000));
+            self.string(&mut t, "bus", "nfc", &SPI_BUSES);
+            self.string(&mut t, "chip_select", "nfc", &CHIP_SELECTS);
+            self.int(&mut t, "spi_hz", "nfc", SPI_HZ);
             None
         };
         let reset = self.pin(&mut t, "reset", "nfc");
@@ -1701,6 +1688,13 @@ const MUX_KEYS: [&str; 9] = [
 ];
 
 /// "a string", "an integer".
+/// Takes `key` out of `t`, with where its value starts.
+fn take<'de>(t: &mut Table<'de>, key: &str) -> Option<(ValueInner<'de>, usize)> {
+    let mut v = t.remove(key)?;
+    let at = v.span.start;
+    Some((v.take(), at))
+}
+
 fn a(noun: &str) -> String {
     if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {noun}")

@@ -311,7 +311,7 @@ pub enum CalibrationEvent {
 pub struct Calibration {
     shape: BoardShape,
     now: Occupancy,
-    seen: Vec<bool>,
+    seen: Occupancy,
     tags: BTreeMap<u16, TagUid>,
 }
 
@@ -321,7 +321,7 @@ impl Calibration {
         Calibration {
             shape,
             now: Occupancy::EMPTY,
-            seen: vec![false; usize::from(shape.cells())],
+            seen: Occupancy::EMPTY,
             tags: BTreeMap::new(),
         }
     }
@@ -337,14 +337,17 @@ impl Calibration {
         for i in 0..self.shape.cells() {
             let cell = SensedCell::new(i);
             let (was, is) = (self.now.contains(cell), occupancy.contains(cell));
+            if was == is {
+                continue;
+            }
             let name = self.shape.name(cell);
-            if is && !was {
+            if is {
                 events.push(CalibrationEvent::On(name.clone()));
-                if !self.seen[usize::from(i)] {
-                    self.seen[usize::from(i)] = true;
+                if !self.seen.contains(cell) {
+                    self.seen.insert(cell);
                     events.push(CalibrationEvent::FirstSeen(name));
                 }
-            } else if was && !is {
+            } else {
                 events.push(CalibrationEvent::Off(name));
             }
         }
@@ -364,10 +367,10 @@ impl Calibration {
         for r in (0..u16::from(self.shape.rows)).rev() {
             out.push_str(&format!("{:>2} ", r + 1));
             for c in 0..u16::from(self.shape.columns) {
-                let i = r * u16::from(self.shape.columns) + c;
-                let ch = if self.now.contains(SensedCell::new(i)) {
+                let cell = SensedCell::new(r * u16::from(self.shape.columns) + c);
+                let ch = if self.now.contains(cell) {
                     '#'
-                } else if self.seen[usize::from(i)] {
+                } else if self.seen.contains(cell) {
                     'o'
                 } else {
                     '.'
@@ -389,8 +392,9 @@ impl Calibration {
     /// Squares never seen occupied this session.
     pub fn never_seen(&self) -> Vec<String> {
         (0..self.shape.cells())
-            .filter(|&i| !self.seen[usize::from(i)])
-            .map(|i| self.shape.name(SensedCell::new(i)))
+            .map(SensedCell::new)
+            .filter(|&c| !self.seen.contains(c))
+            .map(|c| self.shape.name(c))
             .collect()
     }
 
@@ -401,11 +405,7 @@ impl Calibration {
 
     /// Squares seen at least once, as a bitset over cells.
     pub fn seen(&self) -> Occupancy {
-        Occupancy::from_cells(
-            (0..self.shape.cells())
-                .filter(|&i| self.seen[usize::from(i)])
-                .map(SensedCell::new),
-        )
+        self.seen
     }
 
     /// The calibration screen for the OLED, with `note` (the latest event).

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use firmware::config::{Config, SensorConfig};
-use firmware::display::{Display, Orientation};
+use firmware::display::{Display, Orientation, DEFAULT_ADDRESS};
 use firmware::doctor::{
     check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
     Calibration, CalibrationEvent, Finding,
@@ -296,6 +296,14 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
     Ok(rig)
 }
 
+/// The simulated OLED's I2C bus number and address: the configured ones, or bus 1 at the
+/// default address.
+fn simulated_oled(config: &Config) -> (u8, u8) {
+    config
+        .oled
+        .map_or((1, DEFAULT_ADDRESS), |d| (d.bus.number(), d.address))
+}
+
 fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Vec<Finding>> {
     let mut rig = sim_rig(config, faults)?;
     println!(
@@ -303,9 +311,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
         config.columns, config.rows
     );
     let mut findings = Vec::new();
-    let (bus, address) = config
-        .oled
-        .map_or((1, 0x3C), |d| (d.bus.number(), d.address));
+    let (bus, address) = simulated_oled(config);
     let expanders = expanders(config);
     let mut i2c = SimI2c::with_devices(
         rig.display_present
@@ -337,9 +343,7 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
         "umpire calibrate: the simulated board; a simulated builder walks one piece over every square.\n\
          Legend: # occupied now, o seen, . never seen\n"
     );
-    let (address, bus) = config
-        .oled
-        .map_or((0x3C, 1), |d| (d.address, d.bus.number()));
+    let (bus, address) = simulated_oled(config);
     let i2c = SimI2c::with_devices(rig.display_present.then_some(address));
     let mut oled = Display::with_options(i2c, address, Orientation::default());
     let mut oled_updates = 0u32;
@@ -437,7 +441,7 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     std::thread::sleep(Duration::from_secs(3));
     match pi::open_scanner(config) {
         Ok(mut scanner) => {
-            let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+            let period = scan_period(config);
             findings.extend(check_sensors(shape(config), scans, || {
                 std::thread::sleep(period);
                 scanner.scan()
@@ -446,6 +450,12 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
         Err(e) => findings.push(open_failed("sensors", &e)),
     }
     Ok(findings)
+}
+
+/// The time between two scans at `[board] scan_hz`.
+#[cfg(feature = "pi")]
+fn scan_period(config: &Config) -> std::time::Duration {
+    std::time::Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)))
 }
 
 #[cfg(feature = "pi")]
@@ -473,7 +483,7 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     };
     let shape = shape(config);
     let mut cal = Calibration::new(shape);
-    let period = Duration::from_micros(1_000_000 / u64::from(config.scan_hz.max(1)));
+    let period = scan_period(config);
     let start = Instant::now();
     println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
     println!("Legend: # occupied now, o seen, . never seen\n");

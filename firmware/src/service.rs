@@ -99,14 +99,7 @@ impl JournalDir {
     /// # Errors
     /// The folder cannot be read.
     pub fn games(&self) -> io::Result<Vec<PathBuf>> {
-        let mut games: Vec<(u32, PathBuf)> = fs::read_dir(&self.dir)?
-            .filter_map(Result::ok)
-            .filter_map(|e| {
-                let path = e.path();
-                let n = game_number(&path)?;
-                Some((n, path))
-            })
-            .collect();
+        let mut games = numbered_games(&self.dir)?;
         games.sort();
         Ok(games.into_iter().map(|(_, p)| p).collect())
     }
@@ -115,14 +108,25 @@ impl JournalDir {
     pub fn maker(&self) -> impl FnMut() -> io::Result<FileStore> + 'static {
         let dir = self.dir.clone();
         move || {
-            let next = fs::read_dir(&dir)?
-                .filter_map(Result::ok)
-                .filter_map(|e| game_number(&e.path()))
+            let next = numbered_games(&dir)?
+                .into_iter()
+                .map(|(n, _)| n)
                 .max()
                 .map_or(1, |n| n + 1);
             FileStore::create(dir.join(format!("game-{next:04}.umpj")))
         }
     }
+}
+
+/// The game files in `dir`, each with its number, in no particular order.
+fn numbered_games(dir: &Path) -> io::Result<Vec<(u32, PathBuf)>> {
+    Ok(fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let path = e.path();
+            Some((game_number(&path)?, path))
+        })
+        .collect())
 }
 
 fn game_number(path: &Path) -> Option<u32> {
@@ -227,7 +231,6 @@ impl<C: Chance> Service<C> {
     ///
     /// # Errors
     /// The journal folder cannot be used, or the newest journal cannot be resumed.
-    #[allow(clippy::too_many_arguments)]
     pub fn start(
         layout: SensorLayout,
         config: RefereeConfig,
@@ -346,9 +349,5 @@ fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
             .filter(|&i| counts[i] * 2 > good)
             .filter_map(|i| u16::try_from(i).ok().map(SensedCell::new)),
     );
-    layout
-        .iter()
-        .filter(|(c, _)| occupied.contains(*c))
-        .map(|(_, p)| p)
-        .collect()
+    layout.places_in(&occupied).map(|(_, p)| p).collect()
 }

@@ -10,6 +10,7 @@ use std::fmt;
 use embedded_hal::i2c::{self, I2c, Operation as I2cOperation};
 use embedded_hal::spi::{self, Operation as SpiOperation, SpiDevice};
 
+use crate::drivers::nfc::Register;
 use crate::drivers::reed_matrix::OccupancyScanner;
 use crate::sensing::{Occupancy, SensedCell};
 
@@ -173,7 +174,7 @@ impl SimMfrc522 {
     /// A reader whose VersionReg reads `version` (0x92 genuine v2, 0x88 clone, 0x00 absent).
     pub fn new(version: u8) -> SimMfrc522 {
         let mut registers = [0u8; 64];
-        registers[0x37] = version;
+        registers[usize::from(Register::Version.address())] = version;
         SimMfrc522 { registers }
     }
 
@@ -199,18 +200,12 @@ impl SpiDevice for SimMfrc522 {
     fn transaction(&mut self, operations: &mut [SpiOperation<'_, u8>]) -> Result<(), Infallible> {
         for op in operations {
             match op {
-                SpiOperation::Transfer(rx, tx) => {
-                    let tx = tx.to_vec();
-                    self.exchange(&tx, rx);
-                }
+                SpiOperation::Transfer(rx, tx) => self.exchange(tx, rx),
                 SpiOperation::TransferInPlace(buf) => {
                     let tx = buf.to_vec();
                     self.exchange(&tx, buf);
                 }
-                SpiOperation::Write(tx) => {
-                    let tx = tx.to_vec();
-                    self.exchange(&tx, &mut []);
-                }
+                SpiOperation::Write(tx) => self.exchange(tx, &mut []),
                 SpiOperation::Read(buf) => buf.fill(0),
                 SpiOperation::DelayNs(_) => {}
             }

@@ -233,7 +233,18 @@ pub const CLOCKS_PER_TRANSACTION: u64 = 3 * 9 + 2;
 /// expander, then one write releasing every row. Kernel time between transactions is not
 /// included (it is not measured here).
 pub const fn matrix_scan_time_ns(rows: u32, i2c_hz: u32) -> u64 {
-    let transactions = 2 * rows as u64 + 1;
+    wire_time_ns(2 * rows as u64 + 1, i2c_hz)
+}
+
+/// The computed wire time of one [`Pcf8575Bank`] scan of `chips` chips at `i2c_hz`, in
+/// nanoseconds: one 2-byte read per chip. Kernel time between transactions is not included.
+pub const fn bank_scan_time_ns(chips: u32, i2c_hz: u32) -> u64 {
+    wire_time_ns(chips as u64, i2c_hz)
+}
+
+/// The wire time of `transactions` PCF8575 transactions at `i2c_hz`, in nanoseconds
+/// (`u64::MAX` at 0 Hz).
+const fn wire_time_ns(transactions: u64, i2c_hz: u32) -> u64 {
     let clocks = transactions * CLOCKS_PER_TRANSACTION;
     match clocks
         .saturating_mul(1_000_000_000)
@@ -794,5 +805,12 @@ mod tests {
         assert!(1_000_000_000 / matrix_scan_time_ns(10, 100_000) >= 100);
         assert_eq!(matrix_scan_time_ns(10, 0), u64::MAX);
         assert_eq!(matrix_scan_time_ns(u32::MAX, 1), u64::MAX);
+    }
+
+    #[test]
+    fn a_bank_scan_is_one_read_per_chip() {
+        // 7 chips (a 10x10 board): 7 x 29 clocks = 203 clocks = 507.5 us at 400 kHz.
+        assert_eq!(bank_scan_time_ns(7, 400_000), 507_500);
+        assert_eq!(bank_scan_time_ns(7, 0), u64::MAX);
     }
 }

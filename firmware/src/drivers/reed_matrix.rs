@@ -745,6 +745,21 @@ mod tests {
         delay.done();
     }
 
+    /// A matrix with the default timing on clones of the mocks; the originals keep the
+    /// expectations for [`done`].
+    fn on_mocks(
+        rows: &[PinMock],
+        cols: &[PinMock],
+        delay: &CheckedDelay,
+    ) -> Result<ReedMatrix<PinMock, PinMock, CheckedDelay>, Error<MockError>> {
+        ReedMatrix::new(
+            rows.to_vec(),
+            cols.to_vec(),
+            delay.clone(),
+            MatrixConfig::default(),
+        )
+    }
+
     /// Row pin script: set inactive at init, then per scan select/deselect.
     fn row_script(active: State, inactive: State, scans: usize) -> Vec<PinTx> {
         let mut tx = vec![PinTx::set(inactive)];
@@ -816,13 +831,7 @@ mod tests {
             })
             .collect();
         let mut delay = CheckedDelay::new(&vec![DelayTx::delay_ns(50_000); rows]);
-        let mut m = ReedMatrix::new(
-            row_pins.clone(),
-            column_pins.clone(),
-            delay.clone(),
-            MatrixConfig::default(),
-        )
-        .unwrap();
+        let mut m = on_mocks(&row_pins, &column_pins, &delay).unwrap();
         assert_eq!(m.scan().unwrap(), board);
         assert_eq!(m.scan_time_ns(250), 636_000);
         done(&mut row_pins, &mut column_pins, &mut delay);
@@ -841,13 +850,7 @@ mod tests {
             PinMock::new(&[PinTx::get(L), PinTx::get(H)]),
         ];
         let mut delay = CheckedDelay::new(&[DelayTx::delay_ns(50_000), DelayTx::delay_ns(50_000)]);
-        let mut m = ReedMatrix::new(
-            rows.clone(),
-            cols.clone(),
-            delay.clone(),
-            MatrixConfig::default(),
-        )
-        .unwrap();
+        let mut m = on_mocks(&rows, &cols, &delay).unwrap();
         assert_eq!(m.scan().unwrap(), Occupancy::from_cells([cell(2), cell(3)]));
         drop(m.release());
         done(&mut rows, &mut cols, &mut delay);
@@ -936,13 +939,7 @@ mod tests {
         ])];
         let mut cols = [PinMock::new(&[])];
         let mut delay = CheckedDelay::new(&[]);
-        let mut m = ReedMatrix::new(
-            rows.clone(),
-            cols.clone(),
-            delay.clone(),
-            MatrixConfig::default(),
-        )
-        .unwrap();
+        let mut m = on_mocks(&rows, &cols, &delay).unwrap();
         let err = m.scan_with_read_back().unwrap_err();
         assert_eq!(err, Error::RowReadBack { row: 0 });
         assert!(err.to_string().contains("short"));
@@ -961,13 +958,7 @@ mod tests {
             PinMock::new(&[PinTx::get(H), PinTx::get(H).with_error(broken.clone())]),
         ];
         let mut delay = CheckedDelay::new(&vec![DelayTx::delay_ns(50_000); 2]);
-        let mut m = ReedMatrix::new(
-            rows.clone(),
-            cols.clone(),
-            delay.clone(),
-            MatrixConfig::default(),
-        )
-        .unwrap();
+        let mut m = on_mocks(&rows, &cols, &delay).unwrap();
         let err = m.scan().unwrap_err();
         assert_eq!(
             err,
@@ -989,13 +980,7 @@ mod tests {
         ];
         let mut cols = [PinMock::new(&[])];
         let mut delay = CheckedDelay::new(&[]);
-        let err = ReedMatrix::new(
-            rows.clone(),
-            cols.clone(),
-            delay.clone(),
-            MatrixConfig::default(),
-        )
-        .unwrap_err();
+        let err = on_mocks(&rows, &cols, &delay).unwrap_err();
         assert_eq!(
             err,
             Error::Row {

@@ -200,25 +200,20 @@ impl<S: Store, R> JournalWriter<S, R> {
         let recovered: Recovered<H, R> = decode(&bytes)?;
         match &recovered.tail {
             Tail::Clean => {}
-            Tail::Torn { .. } => store
-                .truncate(recovered.valid_len)
-                .map_err(io_error("truncate"))?,
             Tail::Corrupt {
                 offset,
                 index,
                 problem,
-            } => {
-                if !truncate_corruption {
-                    return Err(JournalError::Corrupt {
-                        offset: *offset,
-                        index: *index,
-                        problem: problem.clone(),
-                    });
-                }
-                store
-                    .truncate(recovered.valid_len)
-                    .map_err(io_error("truncate"))?;
+            } if !truncate_corruption => {
+                return Err(JournalError::Corrupt {
+                    offset: *offset,
+                    index: *index,
+                    problem: problem.clone(),
+                });
             }
+            Tail::Torn { .. } | Tail::Corrupt { .. } => store
+                .truncate(recovered.valid_len)
+                .map_err(io_error("truncate"))?,
         }
         let writer = Self {
             store,
