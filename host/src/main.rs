@@ -200,7 +200,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 })?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
-            if let Some(entry) = args.game.table()? {
+            let (journal, frames) = if let Some(entry) = args.game.table()? {
                 let played = host::table::demo(
                     &entry,
                     args.seed,
@@ -212,34 +212,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(anyhow::Error::msg)
                 .context("the demo failed")?;
                 out.flush()?;
-                if let Some(dir) = &args.frames {
-                    eprintln!("{} OLED frames written to {}", played.frames, dir.display());
+                (played.journal, played.frames)
+            } else {
+                let result =
+                    demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
+                        .and_then(|played| Ok(out.flush().map(|_| played)?));
+                match result {
+                    // `umpire-sim demo classic | head` closes the pipe early: not an error.
+                    Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                        return Ok(())
+                    }
+                    Err(e) => Err(e).context("the demo failed")?,
+                    Ok(played) => (played.journal, played.frames),
                 }
-                if let Some(path) = &args.journal {
-                    std::fs::write(path, played.journal).with_context(|| {
-                        format!("cannot write the journal to {}", path.display())
-                    })?;
-                }
-                return Ok(());
+            };
+            if let Some(dir) = &args.frames {
+                eprintln!("{frames} OLED frames written to {}", dir.display());
             }
-            let result = demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
-                .and_then(|played| Ok(out.flush().map(|_| played)?));
-            match result {
-                // `umpire-sim demo classic | head` closes the pipe early: not an error.
-                Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                Err(e) => Err(e).context("the demo failed")?,
-                Ok(demo::Played {
-                    journal, frames, ..
-                }) => {
-                    if let Some(dir) = &args.frames {
-                        eprintln!("{frames} OLED frames written to {}", dir.display());
-                    }
-                    if let Some(path) = &args.journal {
-                        std::fs::write(path, journal).with_context(|| {
-                            format!("cannot write the journal to {}", path.display())
-                        })?;
-                    }
-                }
+            if let Some(path) = &args.journal {
+                std::fs::write(path, journal)
+                    .with_context(|| format!("cannot write the journal to {}", path.display()))?;
             }
         }
         Command::Play(args) => {
