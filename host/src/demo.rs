@@ -347,11 +347,7 @@ pub fn run_with_frames(
         summary.battles
     )?;
     writeln!(out, "{}", result_line(demo, &summary))?;
-    let journal = table
-        .referee
-        .journal()
-        .map(|j| j.store().as_bytes().to_vec())
-        .unwrap_or_default();
+    let journal = table.journal_bytes();
     Ok(Played {
         summary,
         journal,

@@ -796,11 +796,7 @@ impl Session {
                 let want: usize = arg_text
                     .parse()
                     .map_err(|_| format!("`{arg_text}` is not a number"))?;
-                let bytes = table
-                    .referee
-                    .journal()
-                    .map(|j| j.store().as_bytes().to_vec())
-                    .unwrap_or_default();
+                let bytes = table.journal_bytes();
                 let records =
                     firmware::journal::decode::<firmware::referee::Header, Record>(&bytes)
                         .map_err(|e| e.to_string())?

@@ -693,11 +693,7 @@ pub fn demo(
     Ok(TablePlayed {
         actions,
         result,
-        journal: table
-            .referee
-            .journal()
-            .map(|j| j.store().as_bytes().to_vec())
-            .unwrap_or_default(),
+        journal: table.journal_bytes(),
         frames: oled.written,
         inputs: table.board.take_recording(),
     })
