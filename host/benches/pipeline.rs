@@ -116,7 +116,7 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-/// The same for the table games: complete demo games of Stratego: Waterloo (Basic and Standard)
+/// The same for the table games: complete demo games of Stratego: Waterloo (Standard)
 /// and Piecepack at Waterloo, each replayed into a fresh pipeline on the game's own layout.
 fn table_pipeline(c: &mut Criterion) {
     let mut group = c.benchmark_group("table_pipeline");

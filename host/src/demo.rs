@@ -21,6 +21,7 @@ use boards::{BySeat, Game, Problems, Seat, Status};
 use firmware::referee::{screen_text, Decision, RefereeConfig};
 use firmware::screens::render;
 use firmware::sensing::Button;
+use firmware::ui::Screen;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -346,11 +347,7 @@ pub fn run_with_frames(
         summary.battles
     )?;
     writeln!(out, "{}", result_line(demo, &summary))?;
-    let journal = table
-        .referee
-        .journal()
-        .map(|j| j.store().as_bytes().to_vec())
-        .unwrap_or_default();
+    let journal = table.journal_bytes();
     Ok(Played {
         summary,
         journal,
@@ -378,17 +375,25 @@ pub(crate) fn tell(
 ) -> io::Result<()> {
     for told in table.take_told() {
         if let Told::Screen(screen) = told {
-            if oled.print {
-                writeln!(out, "        OLED| {}", screen_text(&screen))?;
-            }
-            if let Some(dir) = oled.frames {
-                oled.written += 1;
-                let path = dir.join(format!("{:05}.png", oled.written));
-                crate::frames::write_png(&render(&screen), &path)?;
-            }
+            oled.show(&screen, out)?;
         }
     }
     Ok(())
+}
+
+impl Oled<'_> {
+    /// Prints (and draws) one screen: its `OLED|` line and its next PNG frame.
+    pub(crate) fn show(&mut self, screen: &Screen, out: &mut impl Write) -> io::Result<()> {
+        if self.print {
+            writeln!(out, "        OLED| {}", screen_text(screen))?;
+        }
+        if let Some(dir) = self.frames {
+            self.written += 1;
+            let path = dir.join(format!("{:05}.png", self.written));
+            crate::frames::write_png(&render(screen), &path)?;
+        }
+        Ok(())
+    }
 }
 
 /// Puts the Flag on column `col` of `seat`'s back row, swapping it with the piece standing there

@@ -33,14 +33,36 @@ enum Command {
     Check(CheckArgs),
 }
 
+/// The game and its variant, as `demo` and `play` take them.
 #[derive(Debug, clap::Args)]
-struct PlayArgs {
+struct GameChoice {
     /// The game to play.
     #[arg(value_enum)]
     game: GameArg,
     /// The table game's variant as its menu names it (`basic`, `expert`, ...).
     #[arg(long)]
     variant: Option<String>,
+}
+
+impl GameChoice {
+    /// The table game chosen; `None` for Stratego.
+    fn table(&self) -> anyhow::Result<Option<host::table::TableGameEntry>> {
+        self.game.table(self.variant.as_deref())
+    }
+
+    /// The Stratego variant chosen (Classic unless Duel).
+    fn stratego(&self) -> Variant {
+        match self.game {
+            GameArg::Duel => Variant::Duel,
+            _ => Variant::Classic,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    game: GameChoice,
     /// Seed for the umpire's chance and for `setup`'s shuffled armies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,12 +89,8 @@ struct CheckArgs {
 
 #[derive(Debug, clap::Args)]
 struct DemoArgs {
-    /// The game to play.
-    #[arg(value_enum)]
-    game: GameArg,
-    /// The table game's variant as its menu names it (`basic`, `expert`, ...).
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    game: GameChoice,
     /// Seed for the set-ups and the bots: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -143,10 +161,6 @@ enum SeatArg {
 
 impl DemoArgs {
     fn to_demo(&self) -> Demo {
-        let variant = match self.game {
-            GameArg::Duel => Variant::Duel,
-            _ => Variant::Classic,
-        };
         Demo {
             rules: match self.rules {
                 RulesArg::Isf => Rules::Isf,
@@ -161,7 +175,7 @@ impl DemoArgs {
                 }
             }),
             board_every: self.board_every,
-            ..Demo::new(variant, self.seed)
+            ..Demo::new(self.game.stratego(), self.seed)
         }
     }
 }
@@ -186,7 +200,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 })?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
-            if let Some(entry) = args.game.table(args.variant.as_deref())? {
+            let (journal, frames) = if let Some(entry) = args.game.table()? {
                 let played = host::table::demo(
                     &entry,
                     args.seed,
@@ -198,38 +212,30 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(anyhow::Error::msg)
                 .context("the demo failed")?;
                 out.flush()?;
-                if let Some(dir) = &args.frames {
-                    eprintln!("{} OLED frames written to {}", played.frames, dir.display());
+                (played.journal, played.frames)
+            } else {
+                let result =
+                    demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
+                        .and_then(|played| Ok(out.flush().map(|_| played)?));
+                match result {
+                    // `umpire-sim demo classic | head` closes the pipe early: not an error.
+                    Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                        return Ok(())
+                    }
+                    Err(e) => Err(e).context("the demo failed")?,
+                    Ok(played) => (played.journal, played.frames),
                 }
-                if let Some(path) = &args.journal {
-                    std::fs::write(path, played.journal).with_context(|| {
-                        format!("cannot write the journal to {}", path.display())
-                    })?;
-                }
-                return Ok(());
+            };
+            if let Some(dir) = &args.frames {
+                eprintln!("{frames} OLED frames written to {}", dir.display());
             }
-            let result = demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
-                .and_then(|played| Ok(out.flush().map(|_| played)?));
-            match result {
-                // `umpire-sim demo classic | head` closes the pipe early: not an error.
-                Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                Err(e) => Err(e).context("the demo failed")?,
-                Ok(demo::Played {
-                    journal, frames, ..
-                }) => {
-                    if let Some(dir) = &args.frames {
-                        eprintln!("{frames} OLED frames written to {}", dir.display());
-                    }
-                    if let Some(path) = &args.journal {
-                        std::fs::write(path, journal).with_context(|| {
-                            format!("cannot write the journal to {}", path.display())
-                        })?;
-                    }
-                }
+            if let Some(path) = &args.journal {
+                std::fs::write(path, journal)
+                    .with_context(|| format!("cannot write the journal to {}", path.display()))?;
             }
         }
         Command::Play(args) => {
-            if let Some(entry) = args.game.table(args.variant.as_deref())? {
+            if let Some(entry) = args.game.table()? {
                 let stdin = io::stdin().lock();
                 let mut out = io::stdout().lock();
                 let line = format!(
@@ -241,13 +247,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 host::play::run_game(&line, &title, args.seed, stdin, &mut out)?;
                 return Ok(());
             }
-            let variant = match args.game {
-                GameArg::Duel => Variant::Duel,
-                _ => Variant::Classic,
-            };
             let stdin = io::stdin().lock();
             let mut out = io::stdout().lock();
-            host::play::run(variant, args.seed, stdin, &mut out)?;
+            host::play::run(args.game.stratego(), args.seed, stdin, &mut out)?;
         }
         Command::Replay(args) => {
             let bytes = std::fs::read(&args.journal)

@@ -265,28 +265,24 @@ pub fn run_game(
             Eyes::Seat(seat) => format!("{}'s view", seat_name(seat)),
             Eyes::Umpire => "the umpire's eyes".to_string(),
         };
-        if is_table {
-            writeln!(
-                out,
-                "Board ({label}; ## = a piece the umpire does not expect, (x = expected but lifted):"
-            )?;
-            for l in draw_table_board(&mut session, eyes) {
-                writeln!(out, "  {l}")?;
-            }
-            for l in draw_oled(&mut session) {
-                writeln!(out, "{l}")?;
-            }
-            continue;
-        }
+        // A lifted piece is drawn `(r` (its rank) on a Stratego board, `(x` on a table game's.
+        let (lifted, board) = if is_table {
+            ('x', draw_table_board(&mut session, eyes))
+        } else {
+            ('r', draw_board(&mut session, eyes))
+        };
         writeln!(
             out,
-            "Board ({label}; ## = a piece the umpire does not expect, (r = expected but lifted):"
+            "Board ({label}; ## = a piece the umpire does not expect, ({lifted} = expected but lifted):"
         )?;
-        for l in draw_board(&mut session, eyes) {
+        for l in board {
             writeln!(out, "  {l}")?;
         }
         for l in draw_oled(&mut session) {
             writeln!(out, "{l}")?;
+        }
+        if is_table {
+            continue;
         }
         if let Ok(table) = session.table() {
             if let Some(p) = table.referee.position() {

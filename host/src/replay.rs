@@ -127,17 +127,12 @@ pub fn write_replay(
     )?;
     write_tail(&recovered.tail, out)?;
     let shown = reveal && (finished || force);
-    writeln!(
+    write_secrets(
+        shown,
+        "every rank shown",
+        "only ranks the table has seen",
         out,
-        "{}",
-        if shown {
-            "Secrets: revealed (every rank shown)."
-        } else {
-            "Secrets: redacted (only ranks the table has seen; --reveal shows all once the game \
-             is over)."
-        }
     )?;
-    writeln!(out)?;
     for entry in &rebuilt.entries {
         match entry {
             Entry::Deployed(seat) => {
@@ -231,17 +226,12 @@ fn write_table_replay(
         record.title, recovered.header.schema
     )?;
     write_tail(&recovered.tail, out)?;
-    writeln!(
+    write_secrets(
+        shown,
+        "every action in full",
+        "actions as the table saw them",
         out,
-        "{}",
-        if shown {
-            "Secrets: revealed (every action in full)."
-        } else {
-            "Secrets: redacted (actions as the table saw them; --reveal shows all once the game \
-             is over)."
-        }
     )?;
-    writeln!(out)?;
     for seat in &record.deployed {
         writeln!(out, "      Seat {} placed their army.", seat.index() + 1)?;
     }
@@ -278,6 +268,25 @@ fn write_table_replay(
         None => writeln!(out, "Unfinished.")?,
     }
     Ok(())
+}
+
+/// The `Secrets:` line, saying what `revealed` shows or what `redacted` keeps, and the blank
+/// line after it.
+fn write_secrets(
+    shown: bool,
+    revealed: &str,
+    redacted: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    if shown {
+        writeln!(out, "Secrets: revealed ({revealed}).")?;
+    } else {
+        writeln!(
+            out,
+            "Secrets: redacted ({redacted}; --reveal shows all once the game is over)."
+        )?;
+    }
+    writeln!(out)
 }
 
 /// How the journal ends, when it does not end cleanly: a torn last record (a power cut) or

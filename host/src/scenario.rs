@@ -422,7 +422,11 @@ impl Session {
                 return Ok(());
             }
             if let "lift" | "place" | "nudge" | "move" | "attack" | "slide" = *cmd {
-                return self.act_places(cmd, args);
+                let places = args
+                    .iter()
+                    .map(|a| table::parse_place(a))
+                    .collect::<Result<_, _>>()?;
+                return self.act_places(cmd, places, "places");
             }
         }
         let squares =
@@ -435,6 +439,13 @@ impl Session {
                 Err(format!("`{cmd}` takes {n} argument(s)"))
             }
         };
+        if let "lift" | "place" | "nudge" | "move" | "attack" | "slide" = *cmd {
+            if let "move" | "attack" = *cmd {
+                arity(2)?;
+            }
+            let places = squares()?.into_iter().map(square_place).collect();
+            return self.act_places(cmd, places, "squares");
+        }
         let mut out = Vec::new();
         match *cmd {
             "game" => {
@@ -523,46 +534,6 @@ impl Session {
                     }
                 }
             }
-            "lift" => {
-                let sq = squares()?;
-                let t = self.table()?;
-                for s in sq {
-                    out.extend(t.lift(square_place(s)).map_err(hand)?);
-                }
-            }
-            "place" => {
-                let sq = squares()?;
-                let t = self.table()?;
-                let places: Vec<_> = sq.iter().map(|s| (square_place(*s), None)).collect();
-                out.extend(t.place_many(&places).map_err(hand)?);
-            }
-            "nudge" => {
-                let sq = squares()?;
-                let t = self.table()?;
-                for s in sq {
-                    out.extend(t.nudge(square_place(s)).map_err(hand)?);
-                }
-            }
-            "move" | "attack" => {
-                arity(2)?;
-                let sq = squares()?;
-                let t = self.table()?;
-                out.extend(t.lift(square_place(sq[0])).map_err(hand)?);
-                if *cmd == "move" {
-                    out.extend(t.place(square_place(sq[1]), None).map_err(hand)?);
-                } else {
-                    out.extend(t.lift(square_place(sq[1])).map_err(hand)?);
-                }
-            }
-            "slide" => {
-                let sq = squares()?;
-                if sq.len() < 2 {
-                    return Err("`slide` takes the path: from, the squares passed, to".into());
-                }
-                let path: Vec<Place> = sq.iter().map(|s| square_place(*s)).collect();
-                let t = self.table()?;
-                out.extend(t.slide(&path).map_err(hand)?);
-            }
             "ok" | "back" | "die" => {
                 arity(0)?;
                 let button = match *cmd {
@@ -598,13 +569,10 @@ impl Session {
         Ok(())
     }
 
-    /// `lift`, `place`, `nudge`, `move`, `attack` and `slide` with any place (squares and tray
-    /// slots), for table games.
-    fn act_places(&mut self, cmd: &str, args: &[&str]) -> Result<(), String> {
-        let places: Vec<Place> = args
-            .iter()
-            .map(|a| table::parse_place(a))
-            .collect::<Result<_, _>>()?;
+    /// `lift`, `place`, `nudge`, `move`, `attack` and `slide` with the hands, for every game:
+    /// Stratego's squares and a table game's places (squares and tray slots) alike. `noun`
+    /// names what the line's arguments are, for the error messages.
+    fn act_places(&mut self, cmd: &str, places: Vec<Place>, noun: &str) -> Result<(), String> {
         let hand = |e: crate::sim::HandError| e.to_string();
         let t = self.table()?;
         let mut out = Vec::new();
@@ -636,7 +604,9 @@ impl Session {
             }
             _ => {
                 if places.len() < 2 {
-                    return Err("`slide` takes the path: from, the places passed, to".into());
+                    return Err(format!(
+                        "`slide` takes the path: from, the {noun} passed, to"
+                    ));
                 }
                 out.extend(t.slide(&places).map_err(hand)?);
             }
@@ -826,11 +796,7 @@ impl Session {
                 let want: usize = arg_text
                     .parse()
                     .map_err(|_| format!("`{arg_text}` is not a number"))?;
-                let bytes = table
-                    .referee
-                    .journal()
-                    .map(|j| j.store().as_bytes().to_vec())
-                    .unwrap_or_default();
+                let bytes = table.journal_bytes();
                 let records =
                     firmware::journal::decode::<firmware::referee::Header, Record>(&bytes)
                         .map_err(|e| e.to_string())?

@@ -307,11 +307,7 @@ impl SimTable {
     /// # Errors
     /// Why the journal could not be resumed.
     pub fn power_on(&mut self, torn: &[u8]) -> Result<Vec<Decision>, ResumeError> {
-        let mut bytes = self
-            .referee
-            .journal()
-            .map(|j| j.store().as_bytes().to_vec())
-            .unwrap_or_default();
+        let mut bytes = self.journal_bytes();
         bytes.extend_from_slice(torn);
         let mut board = SimBoard::with_layout(self.layout.clone()).map_err(|p| {
             ResumeError::Rebuild(firmware::referee::RebuildError::Setup(p.to_string()))
@@ -372,6 +368,14 @@ impl SimTable {
             self.last_screen = self.referee.screen().clone();
             self.told.push(Told::Screen(self.last_screen.clone()));
         }
+    }
+
+    /// The referee's journal as it stands (empty before a game is chosen).
+    pub fn journal_bytes(&self) -> Vec<u8> {
+        self.referee
+            .journal()
+            .map(|j| j.store().as_bytes().to_vec())
+            .unwrap_or_default()
     }
 
     /// Everything told since the last call.

@@ -674,22 +674,7 @@ pub fn demo(
                 }) => {
                     writeln!(out, "Game over: {result} ({reason})").map_err(io)?;
                 }
-                crate::sim::Told::Screen(screen) => {
-                    if !quiet {
-                        writeln!(
-                            out,
-                            "        OLED| {}",
-                            firmware::referee::screen_text(screen)
-                        )
-                        .map_err(io)?;
-                    }
-                    if let Some(dir) = frames {
-                        oled.written += 1;
-                        let path = dir.join(format!("{:05}.png", oled.written));
-                        crate::frames::write_png(&firmware::screens::render(screen), &path)
-                            .map_err(io)?;
-                    }
-                }
+                crate::sim::Told::Screen(screen) => oled.show(screen, out).map_err(io)?,
                 crate::sim::Told::Decision(_) => {}
             }
         }
@@ -708,11 +693,7 @@ pub fn demo(
     Ok(TablePlayed {
         actions,
         result,
-        journal: table
-            .referee
-            .journal()
-            .map(|j| j.store().as_bytes().to_vec())
-            .unwrap_or_default(),
+        journal: table.journal_bytes(),
         frames: oled.written,
         inputs: table.board.take_recording(),
     })

@@ -69,3 +69,19 @@ fn a_failing_scenario_exits_non_zero_naming_the_line() {
     assert!(stdout.contains("bad.scn:4:"), "{stdout}");
     assert!(stdout.contains("the screen shows `Red set-up"), "{stdout}");
 }
+
+#[test]
+fn every_shipped_scenario_is_listed_in_scenarios_md() {
+    let doc =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("SCENARIOS.md"))
+            .expect("host/SCENARIOS.md exists");
+    let files = scenario_files();
+    assert!(!files.is_empty());
+    for file in &files {
+        let name = file.file_name().and_then(|n| n.to_str()).expect("a name");
+        assert!(
+            doc.contains(&format!("| `{name}` |")),
+            "{name} is not in SCENARIOS.md's tables"
+        );
+    }
+}
