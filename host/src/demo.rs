@@ -137,6 +137,13 @@ impl std::error::Error for Error {
     }
 }
 
+impl From<String> for Error {
+    /// What the table's hands or the referee said went wrong.
+    fn from(e: String) -> Error {
+        Error::Table(e)
+    }
+}
+
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Error {
         Error::Write(e)

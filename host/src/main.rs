@@ -200,8 +200,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 })?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
-            let (journal, frames) = if let Some(entry) = args.game.table()? {
-                let played = host::table::demo(
+            let played = match args.game.table()? {
+                Some(entry) => host::table::demo(
                     &entry,
                     args.seed,
                     args.max_moves,
@@ -209,22 +209,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     args.frames.as_deref(),
                     &mut out,
                 )
-                .map_err(anyhow::Error::msg)
-                .context("the demo failed")?;
-                out.flush()?;
-                (played.journal, played.frames)
-            } else {
-                let result =
-                    demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
-                        .and_then(|played| Ok(out.flush().map(|_| played)?));
-                match result {
-                    // `umpire-sim demo classic | head` closes the pipe early: not an error.
-                    Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                        return Ok(())
-                    }
-                    Err(e) => Err(e).context("the demo failed")?,
-                    Ok(played) => (played.journal, played.frames),
+                .map(|p| (p.journal, p.frames)),
+                None => demo::run_with_frames(&args.to_demo(), args.frames.as_deref(), &mut out)
+                    .map(|p| (p.journal, p.frames)),
+            }
+            .and_then(|played| Ok(out.flush().map(|_| played)?));
+            let (journal, frames) = match played {
+                // `umpire-sim demo classic | head` closes the pipe early: not an error.
+                Err(demo::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    return Ok(())
                 }
+                Err(e) => Err(e).context("the demo failed")?,
+                Ok(played) => played,
             };
             if let Some(dir) = &args.frames {
                 eprintln!("{frames} OLED frames written to {}", dir.display());

@@ -611,7 +611,8 @@ pub struct TablePlayed {
 /// `max_actions` actions if the game has not ended.
 ///
 /// # Errors
-/// The table and the referee disagreed (a bug), or writing failed.
+/// [`crate::demo::Error::Table`]: the table and the referee disagreed (a bug);
+/// [`crate::demo::Error::Write`]: writing the report failed (a closed pipe among them).
 pub fn demo(
     entry: &TableGameEntry,
     seed: u64,
@@ -619,9 +620,8 @@ pub fn demo(
     quiet: bool,
     frames: Option<&std::path::Path>,
     out: &mut impl std::io::Write,
-) -> Result<TablePlayed, String> {
+) -> Result<TablePlayed, crate::demo::Error> {
     use rand::SeedableRng;
-    let io = |e: std::io::Error| format!("cannot write the report: {e}");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
     let mut table = SimTable::with_layout(
         firmware::referee::RefereeConfig::default(),
@@ -639,11 +639,10 @@ pub fn demo(
         out,
         "{}: {} — seed {seed}, two random bots, physical events only",
         entry.name, entry.variant
-    )
-    .map_err(io)?;
+    )?;
     choose_game(&mut table, entry)?;
     set_up(&mut table, &mut rng)?;
-    crate::demo::tell(&mut table, &mut oled, out).map_err(io)?;
+    crate::demo::tell(&mut table, &mut oled, out)?;
     let mut steps = 0u32;
     loop {
         let actions = view(&table)?.actions().unwrap_or(0);
@@ -665,16 +664,16 @@ pub fn demo(
                         Actor::Nobody => "nobody".to_string(),
                     };
                     if !quiet {
-                        writeln!(out, "{who:>8}: {action}").map_err(io)?;
+                        writeln!(out, "{who:>8}: {action}")?;
                     }
                 }
                 crate::sim::Told::Decision(firmware::referee::Decision::Ended {
                     result,
                     reason,
                 }) => {
-                    writeln!(out, "Game over: {result} ({reason})").map_err(io)?;
+                    writeln!(out, "Game over: {result} ({reason})")?;
                 }
-                crate::sim::Told::Screen(screen) => oled.show(screen, out).map_err(io)?,
+                crate::sim::Told::Screen(screen) => oled.show(screen, out)?,
                 crate::sim::Told::Decision(_) => {}
             }
         }
@@ -688,8 +687,7 @@ pub fn demo(
     match &result {
         Some((r, why)) => writeln!(out, "Result: {r} ({why}) after {actions} actions"),
         None => writeln!(out, "Stopped after {actions} actions without a result"),
-    }
-    .map_err(io)?;
+    }?;
     Ok(TablePlayed {
         actions,
         result,
