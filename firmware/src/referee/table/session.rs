@@ -796,10 +796,10 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        let (Some(game), Some(board)) = (play.game().cloned(), play.board().cloned()) else {
+        // Borrowed, not cloned: this runs on every settled event.
+        let Some((game, board)) = play.history.last() else {
             return;
         };
-        let board = &board;
         let over = game.result().is_some();
         let sensed = ctx.sensed;
         play.prompt = None;
@@ -838,18 +838,21 @@ impl<T: TableGame> Session<T> {
             selected: play.selected,
         }
         .normalized();
-        let mut matching: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
+        // The legal gestures, listed once per settled board (none while the board must match).
+        let legal: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
             Vec::new()
         } else {
             game.gestures()
-                .into_iter()
-                .filter(|(g, _)| {
-                    g.lifted == gesture.lifted
-                        && g.placed == gesture.placed
-                        && (g.selected.is_none() || g.selected == gesture.selected)
-                })
-                .collect()
         };
+        let mut matching: Vec<(Gesture, T::Action)> = legal
+            .iter()
+            .filter(|(g, _)| {
+                g.lifted == gesture.lifted
+                    && g.placed == gesture.placed
+                    && (g.selected.is_none() || g.selected == gesture.selected)
+            })
+            .cloned()
+            .collect();
         if matching.iter().any(|(g, _)| g.selected.is_some()) {
             matching.retain(|(g, _)| g.selected.is_some());
         }
@@ -920,8 +923,9 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        // Past the early returns above, `legal` is every legal gesture.
         let begins_a_gesture = |place: &Place| {
-            game.gestures()
+            legal
                 .iter()
                 .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
         };
