@@ -1,5 +1,6 @@
-//! What the referee journals: a header naming the game, then one record per set-up, action,
-//! takeback and chance outcome; and [`rebuild`], which turns them back into the game.
+//! What the referee journals: a header naming the game, then one record per set-up, action
+//! (a chance outcome is an action) and takeback; and [`rebuild`], which turns them back into
+//! the game.
 //!
 //! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
 //! the end; a change that breaks them bumps [`SCHEMA`].
@@ -71,8 +72,9 @@ pub enum Record {
         /// Moves that remain played.
         to_ply: u32,
     },
-    /// A chance outcome the umpire rolled: index `outcome` of `of` equally weighted entries in
-    /// the game's chance list. Stratego has none; Waterloo's battle die and draws use it.
+    /// A chance outcome: index `outcome` of `of` equally weighted entries. Written by nothing
+    /// (Stratego has no chance; the table games journal theirs as [`Record::Action`]) and
+    /// refused on rebuild; kept because variant order is the encoding.
     Chance {
         /// The index drawn.
         outcome: u32,
