@@ -12,7 +12,9 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 
 use super::chance::Chance;
 use super::games;
-use super::record::{rebuild, start, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
+use super::record::{
+    rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
+};
 use super::table::session::{AnySession, Ctx};
 use crate::journal::{JournalError, JournalWriter, Store};
 use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
@@ -1697,8 +1699,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     return;
                 }
                 if let Phase::Play(play) = &mut self.phase {
-                    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
-                    play.history.truncate(keep.saturating_add(1));
+                    take_back(&mut play.history, to_ply);
                     play.takeback = None;
                     play.off = false;
                     play.hands = None;

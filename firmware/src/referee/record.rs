@@ -227,11 +227,9 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
                 out.history.push(next);
             }
             Record::Takeback { to_ply } => {
-                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
-                if out.history.is_empty() || keep >= out.history.len() {
+                if !take_back(&mut out.history, *to_ply) {
                     return Err(bad(format!("a takeback to move {to_ply}")));
                 }
-                out.history.truncate(keep + 1);
                 out.entries.push(Entry::TookBack { to_ply: *to_ply });
             }
             Record::Chance { .. } => {
@@ -243,6 +241,18 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
         }
     }
     Ok(out)
+}
+
+/// Goes back to the game after `to_ply` steps, where `history[k]` is the game after `k` steps
+/// (Stratego moves, table-game actions): live and on rebuild. `false`, and `history` as it was,
+/// when there is no such game.
+pub(crate) fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
+    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
+    if keep >= history.len() {
+        return false;
+    }
+    history.truncate(keep + 1);
+    true
 }
 
 /// Starts a Stratego game from two deployments.

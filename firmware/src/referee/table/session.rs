@@ -9,7 +9,7 @@ use boards::{Actor, BySeat, Seat};
 use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::machine::Decision;
-use crate::referee::record::{RebuildError, Record};
+use crate::referee::record::{take_back, RebuildError, Record};
 use crate::sensing::{Button, Millis, Place, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
 
@@ -254,11 +254,9 @@ pub fn rebuild_table<T: TableGame>(
                 out.history.push(next);
             }
             Record::Takeback { to_ply } => {
-                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
-                if out.history.is_empty() || keep >= out.history.len() {
+                if !take_back(&mut out.history, *to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
-                out.history.truncate(keep + 1);
                 out.entries
                     .push((*to_ply, Actor::Nobody, String::new(), String::new()));
             }
@@ -1054,8 +1052,7 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
-                let keep = usize::try_from(to).unwrap_or(usize::MAX);
-                play.history.truncate(keep.saturating_add(1));
+                take_back(&mut play.history, to);
                 play.calm();
                 play.hands = false;
                 play.swaps.clear();
