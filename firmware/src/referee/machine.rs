@@ -15,7 +15,7 @@ use super::games;
 use super::record::{
     rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
 };
-use super::table::session::{AnySession, Ctx};
+use super::table::session::{differences_between, AnySession, Ctx};
 use crate::journal::{JournalError, JournalWriter, Store};
 use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
 use crate::ui::{Difference, Screen, StatusLine};
@@ -916,24 +916,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
     }
 
     fn differences_from(&self, position: &Position) -> Vec<Difference> {
-        let expected: BTreeSet<Place> = position.pieces().map(|(s, _)| place_of(s)).collect();
-        let mut diffs = Vec::new();
-        for place in expected.difference(&self.sensed) {
-            let belongs = square_of(place)
-                .map(|s| public_piece(position, s))
-                .unwrap_or_default();
-            diffs.push(Difference {
-                place: place.to_string(),
-                belongs,
-            });
-        }
-        for place in self.sensed.difference(&expected) {
-            diffs.push(Difference {
-                place: place.to_string(),
-                belongs: "empty".to_string(),
-            });
-        }
-        diffs
+        let expected: BTreeMap<Place, Square> =
+            position.pieces().map(|(s, _)| (place_of(s), s)).collect();
+        differences_between(&expected, &self.sensed, Place::to_string, |s| {
+            public_piece(position, *s)
+        })
     }
 
     fn diff(&self, position: &Position) -> Diff {

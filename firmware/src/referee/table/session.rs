@@ -332,19 +332,31 @@ fn differences<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
+    differences_between(expected, sensed, T::place_name, String::clone)
+}
+
+/// Where `sensed` differs from `expected` (each place and what stands there), in place order:
+/// first each place missing its piece, with what belongs there, then each piece where none
+/// belongs ("empty"). Places are named by `name`. The table games and Stratego share it.
+pub(crate) fn differences_between<B>(
+    expected: &std::collections::BTreeMap<Place, B>,
+    sensed: &BTreeSet<Place>,
+    name: impl Fn(&Place) -> String,
+    belongs: impl Fn(&B) -> String,
+) -> Vec<Difference> {
     let mut diffs = Vec::new();
-    for (place, belongs) in expected {
+    for (place, what) in expected {
         if !sensed.contains(place) {
             diffs.push(Difference {
-                place: T::place_name(place),
-                belongs: belongs.clone(),
+                place: name(place),
+                belongs: belongs(what),
             });
         }
     }
     for place in sensed {
         if !expected.contains_key(place) {
             diffs.push(Difference {
-                place: T::place_name(place),
+                place: name(place),
                 belongs: "empty".to_string(),
             });
         }
