@@ -1469,8 +1469,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
             self.classify(play, &diff)
         };
         let declined = play.declined.as_ref() == Some(&self.sensed);
-        let mut play = play.clone();
         let now = self.now;
+        // Changed in place, not cloned: the state holds every position of the game, and this
+        // runs on every settled event.
+        let Phase::Play(play) = &mut self.phase else {
+            return;
+        };
+        let Some((position, _)) = play.history.last() else {
+            return;
+        };
         let mut act = None;
         let mut correct = None;
         play.prompt = None;
@@ -1593,9 +1600,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     play.unmatched_since = Some(now);
                 }
             }
-        }
-        if let Phase::Play(current) = &mut self.phase {
-            *current = play;
         }
         if let Some(mv) = act {
             self.play_move(mv, out);
