@@ -1084,13 +1084,8 @@ impl<T: TableGame> Session<T> {
                 }
             }
             (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
-                // Offered by Back on a board that matches: declining leaves play as it was.
-                play.takeback = None;
-                play.off = false;
-                out.push(Decision::TakebackDeclined);
-            }
-            (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
-                // Offered by Back on the board as it stands: declined, nothing to put right.
+                // Offered by Back on a board that matches: declining leaves play as it was,
+                // nothing to put right.
                 play.takeback = None;
                 play.off = false;
                 out.push(Decision::TakebackDeclined);
