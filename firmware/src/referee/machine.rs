@@ -429,6 +429,37 @@ impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
     }
 }
 
+/// Appends `record` to the journal, synced.
+fn append<S: Store>(
+    journal: &mut Option<JournalWriter<S, Record>>,
+    record: &Record,
+) -> Result<(), String> {
+    match journal {
+        Some(j) => j.append(record).map_err(|e| e.to_string()),
+        None => Err("no journal is open: choose the game again".to_string()),
+    }
+}
+
+/// Whether a journal write went through; a failure is decided and kept for the screen until
+/// a write succeeds. Stratego and the table sessions share it.
+pub(crate) fn noted(
+    written: Result<(), String>,
+    journal_error: &mut Option<String>,
+    out: &mut Vec<Decision>,
+) -> bool {
+    match written {
+        Ok(()) => {
+            *journal_error = None;
+            true
+        }
+        Err(msg) => {
+            out.push(Decision::JournalFailed(msg.clone()));
+            *journal_error = Some(msg);
+            false
+        }
+    }
+}
+
 fn place_of(square: Square) -> Place {
     Place::Square(square.cell())
 }
@@ -882,10 +913,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             return;
         };
         let journal = &mut self.journal;
-        let mut write = |record: &Record| match journal {
-            Some(j) => j.append(record).map_err(|e| e.to_string()),
-            None => Err("no journal is open: choose the game again".to_string()),
-        };
+        let mut write = |record: &Record| append(journal, record);
         let mut ctx = Ctx {
             sensed: &self.sensed,
             now: self.now,
@@ -933,21 +961,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Appends `record` to the journal, synced. On failure, remembers the error for the screen.
     fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
-        let result = match &mut self.journal {
-            Some(j) => j.append(record).map_err(|e| e.to_string()),
-            None => Err("no journal is open: choose the game again".to_string()),
-        };
-        match result {
-            Ok(()) => {
-                self.journal_error = None;
-                true
-            }
-            Err(msg) => {
-                out.push(Decision::JournalFailed(msg.clone()));
-                self.journal_error = Some(msg);
-                false
-            }
-        }
+        noted(
+            append(&mut self.journal, record),
+            &mut self.journal_error,
+            out,
+        )
     }
 
     // ---- game select ----------------------------------------------------------------------

@@ -8,7 +8,7 @@ use boards::{Actor, BySeat, Seat};
 
 use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
-use crate::referee::machine::Decision;
+use crate::referee::machine::{noted, Decision};
 use crate::referee::record::{take_back, RebuildError, Record};
 use crate::sensing::{Button, Millis, Place, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
@@ -31,17 +31,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
-        match (self.write)(record) {
-            Ok(()) => {
-                *self.journal_error = None;
-                true
-            }
-            Err(msg) => {
-                out.push(Decision::JournalFailed(msg.clone()));
-                *self.journal_error = Some(msg);
-                false
-            }
-        }
+        noted((self.write)(record), self.journal_error, out)
     }
 }
 
