@@ -993,7 +993,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        let Some(game) = play.game().cloned() else {
+        let Some((game, _)) = play.history.last() else {
             return;
         };
         if play.mismatch_shown && matches!(button, Button::Ok | Button::Die) {
