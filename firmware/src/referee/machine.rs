@@ -12,8 +12,10 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 
 use super::chance::Chance;
 use super::games;
-use super::record::{rebuild, start, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
-use super::table::session::{AnySession, Ctx};
+use super::record::{
+    rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
+};
+use super::table::session::{differences_between, AnySession, Ctx};
 use crate::journal::{JournalError, JournalWriter, Store};
 use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
 use crate::ui::{Difference, Screen, StatusLine};
@@ -424,6 +426,37 @@ impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
             .field("now", &self.now)
             .field("screen", &self.screen)
             .finish_non_exhaustive()
+    }
+}
+
+/// Appends `record` to the journal, synced.
+fn append<S: Store>(
+    journal: &mut Option<JournalWriter<S, Record>>,
+    record: &Record,
+) -> Result<(), String> {
+    match journal {
+        Some(j) => j.append(record).map_err(|e| e.to_string()),
+        None => Err("no journal is open: choose the game again".to_string()),
+    }
+}
+
+/// Whether a journal write went through; a failure is decided and kept for the screen until
+/// a write succeeds. Stratego and the table sessions share it.
+pub(crate) fn noted(
+    written: Result<(), String>,
+    journal_error: &mut Option<String>,
+    out: &mut Vec<Decision>,
+) -> bool {
+    match written {
+        Ok(()) => {
+            *journal_error = None;
+            true
+        }
+        Err(msg) => {
+            out.push(Decision::JournalFailed(msg.clone()));
+            *journal_error = Some(msg);
+            false
+        }
     }
 }
 
@@ -880,10 +913,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             return;
         };
         let journal = &mut self.journal;
-        let mut write = |record: &Record| match journal {
-            Some(j) => j.append(record).map_err(|e| e.to_string()),
-            None => Err("no journal is open: choose the game again".to_string()),
-        };
+        let mut write = |record: &Record| append(journal, record);
         let mut ctx = Ctx {
             sensed: &self.sensed,
             now: self.now,
@@ -914,24 +944,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
     }
 
     fn differences_from(&self, position: &Position) -> Vec<Difference> {
-        let expected: BTreeSet<Place> = position.pieces().map(|(s, _)| place_of(s)).collect();
-        let mut diffs = Vec::new();
-        for place in expected.difference(&self.sensed) {
-            let belongs = square_of(place)
-                .map(|s| public_piece(position, s))
-                .unwrap_or_default();
-            diffs.push(Difference {
-                place: place.to_string(),
-                belongs,
-            });
-        }
-        for place in self.sensed.difference(&expected) {
-            diffs.push(Difference {
-                place: place.to_string(),
-                belongs: "empty".to_string(),
-            });
-        }
-        diffs
+        let expected: BTreeMap<Place, Square> =
+            position.pieces().map(|(s, _)| (place_of(s), s)).collect();
+        differences_between(&expected, &self.sensed, Place::to_string, |s| {
+            public_piece(position, *s)
+        })
     }
 
     fn diff(&self, position: &Position) -> Diff {
@@ -944,21 +961,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Appends `record` to the journal, synced. On failure, remembers the error for the screen.
     fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
-        let result = match &mut self.journal {
-            Some(j) => j.append(record).map_err(|e| e.to_string()),
-            None => Err("no journal is open: choose the game again".to_string()),
-        };
-        match result {
-            Ok(()) => {
-                self.journal_error = None;
-                true
-            }
-            Err(msg) => {
-                out.push(Decision::JournalFailed(msg.clone()));
-                self.journal_error = Some(msg);
-                false
-            }
-        }
+        noted(
+            append(&mut self.journal, record),
+            &mut self.journal_error,
+            out,
+        )
     }
 
     // ---- game select ----------------------------------------------------------------------
@@ -1480,8 +1487,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
             self.classify(play, &diff)
         };
         let declined = play.declined.as_ref() == Some(&self.sensed);
-        let mut play = play.clone();
         let now = self.now;
+        // Changed in place, not cloned: the state holds every position of the game, and this
+        // runs on every settled event.
+        let Phase::Play(play) = &mut self.phase else {
+            return;
+        };
+        let Some((position, _)) = play.history.last() else {
+            return;
+        };
         let mut act = None;
         let mut correct = None;
         play.prompt = None;
@@ -1605,9 +1619,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
             }
         }
-        if let Phase::Play(current) = &mut self.phase {
-            *current = play;
-        }
         if let Some(mv) = act {
             self.play_move(mv, out);
         }
@@ -1697,8 +1708,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     return;
                 }
                 if let Phase::Play(play) = &mut self.phase {
-                    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
-                    play.history.truncate(keep.saturating_add(1));
+                    take_back(&mut play.history, to_ply);
                     play.takeback = None;
                     play.off = false;
                     play.hands = None;

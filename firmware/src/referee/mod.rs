@@ -51,8 +51,9 @@
 //!
 //! # Seams for other games
 //! Places include off-board trays ([`Place::Tray`](crate::sensing::Place::Tray)), so entries from a tray are moves from a
-//! place; [`Record::Chance`] and [`pick_weighted`] carry chance outcomes (Waterloo's battle die);
-//! the Die button rolls when the rules call for chance ([`boards::Actor::Chance`]).
+//! place; [`pick_weighted`] draws chance outcomes (Waterloo's battle die), journaled as the
+//! game's actions ([`Record::Action`]); the Die button rolls when the rules call for chance
+//! ([`boards::Actor::Chance`]).
 
 mod chance;
 pub mod games;

@@ -1,5 +1,6 @@
-//! What the referee journals: a header naming the game, then one record per set-up, action,
-//! takeback and chance outcome; and [`rebuild`], which turns them back into the game.
+//! What the referee journals: a header naming the game, then one record per set-up, action
+//! (a chance outcome is an action) and takeback; and [`rebuild`], which turns them back into
+//! the game.
 //!
 //! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
 //! the end; a change that breaks them bumps [`SCHEMA`].
@@ -71,8 +72,9 @@ pub enum Record {
         /// Moves that remain played.
         to_ply: u32,
     },
-    /// A chance outcome the umpire rolled: index `outcome` of `of` equally weighted entries in
-    /// the game's chance list. Stratego has none; Waterloo's battle die and draws use it.
+    /// A chance outcome: index `outcome` of `of` equally weighted entries. Written by nothing
+    /// (Stratego has no chance; the table games journal theirs as [`Record::Action`]) and
+    /// refused on rebuild; kept because variant order is the encoding.
     Chance {
         /// The index drawn.
         outcome: u32,
@@ -225,11 +227,9 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
                 out.history.push(next);
             }
             Record::Takeback { to_ply } => {
-                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
-                if out.history.is_empty() || keep >= out.history.len() {
+                if !take_back(&mut out.history, *to_ply) {
                     return Err(bad(format!("a takeback to move {to_ply}")));
                 }
-                out.history.truncate(keep + 1);
                 out.entries.push(Entry::TookBack { to_ply: *to_ply });
             }
             Record::Chance { .. } => {
@@ -241,6 +241,18 @@ pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildErr
         }
     }
     Ok(out)
+}
+
+/// Goes back to the game after `to_ply` steps, where `history[k]` is the game after `k` steps
+/// (Stratego moves, table-game actions): live and on rebuild. `false`, and `history` as it was,
+/// when there is no such game.
+pub(crate) fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
+    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
+    if keep >= history.len() {
+        return false;
+    }
+    history.truncate(keep + 1);
+    true
 }
 
 /// Starts a Stratego game from two deployments.

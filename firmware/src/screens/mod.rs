@@ -725,26 +725,25 @@ fn die_roll<D>(target: &mut D, face: &str, meaning: &str) -> Result<(), D::Error
 where
     D: DrawTarget<Color = BinaryColor>,
 {
-    let y0 = title_bar(target, "Die roll")?;
+    headline(target, "Die roll", face, meaning)
+}
+
+/// A title bar, `big` large and centred below it, then `text` in the rest of the screen.
+fn headline<D>(target: &mut D, title: &str, big: &str, text: &str) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    let y0 = title_bar(target, title)?;
     let y = centred(
         target,
-        face,
+        big,
         &[&FONT_10X20, &FONT_9X15_BOLD, BODY],
         y0 + 1,
         20,
         true,
     )?;
     let y = y.max(y0 + 23);
-    paragraphs(
-        target,
-        &[Para {
-            text: meaning,
-            lead: 0,
-        }],
-        &[BODY, SMALL],
-        y,
-        H - y,
-    )?;
+    paragraphs(target, &[Para { text, lead: 0 }], &[BODY, SMALL], y, H - y)?;
     Ok(())
 }
 
@@ -786,27 +785,7 @@ fn game_over<D>(target: &mut D, result: &str, reason: &str) -> Result<(), D::Err
 where
     D: DrawTarget<Color = BinaryColor>,
 {
-    let y0 = title_bar(target, "Game over")?;
-    let y = centred(
-        target,
-        result,
-        &[&FONT_10X20, &FONT_9X15_BOLD, BODY],
-        y0 + 1,
-        20,
-        true,
-    )?;
-    let y = y.max(y0 + 23);
-    paragraphs(
-        target,
-        &[Para {
-            text: reason,
-            lead: 0,
-        }],
-        &[BODY, SMALL],
-        y,
-        H - y,
-    )?;
-    Ok(())
+    headline(target, "Game over", result, reason)
 }
 
 fn error<D>(target: &mut D, message: &str, fix: &str) -> Result<(), D::Error>

@@ -158,18 +158,17 @@ where
     // Draw runs of ordinary characters; the ellipsis mark is drawn by hand (not in ASCII fonts).
     let mut run = String::new();
     let mut run_start = x;
+    let flush = |target: &mut D, run: &mut String, at: i32| -> Result<(), D::Error> {
+        if !run.is_empty() {
+            Text::with_baseline(run, Point::new(at, top_left.y), style, Baseline::Top)
+                .draw(target)?;
+            run.clear();
+        }
+        Ok(())
+    };
     for c in line.chars() {
         if c == ELLIPSIS {
-            if !run.is_empty() {
-                Text::with_baseline(
-                    &run,
-                    Point::new(run_start, top_left.y),
-                    style,
-                    Baseline::Top,
-                )
-                .draw(target)?;
-                run.clear();
-            }
+            flush(target, &mut run, run_start)?;
             draw_ellipsis(target, font, Point::new(x, top_left.y), fg, bg)?;
             x += cell;
             run_start = x;
@@ -182,16 +181,7 @@ where
             x += cell;
         }
     }
-    if !run.is_empty() {
-        Text::with_baseline(
-            &run,
-            Point::new(run_start, top_left.y),
-            style,
-            Baseline::Top,
-        )
-        .draw(target)?;
-    }
-    Ok(())
+    flush(target, &mut run, run_start)
 }
 
 /// Three dots on the baseline of one character cell.

@@ -8,8 +8,8 @@ use boards::{Actor, BySeat, Seat};
 
 use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
-use crate::referee::machine::Decision;
-use crate::referee::record::{RebuildError, Record};
+use crate::referee::machine::{noted, Decision};
+use crate::referee::record::{take_back, RebuildError, Record};
 use crate::sensing::{Button, Millis, Place, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
 
@@ -31,17 +31,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
-        match (self.write)(record) {
-            Ok(()) => {
-                *self.journal_error = None;
-                true
-            }
-            Err(msg) => {
-                out.push(Decision::JournalFailed(msg.clone()));
-                *self.journal_error = Some(msg);
-                false
-            }
-        }
+        noted((self.write)(record), self.journal_error, out)
     }
 }
 
@@ -254,11 +244,9 @@ pub fn rebuild_table<T: TableGame>(
                 out.history.push(next);
             }
             Record::Takeback { to_ply } => {
-                let keep = usize::try_from(*to_ply).unwrap_or(usize::MAX);
-                if out.history.is_empty() || keep >= out.history.len() {
+                if !take_back(&mut out.history, *to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
-                out.history.truncate(keep + 1);
                 out.entries
                     .push((*to_ply, Actor::Nobody, String::new(), String::new()));
             }
@@ -334,19 +322,31 @@ fn differences<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
+    differences_between(expected, sensed, T::place_name, String::clone)
+}
+
+/// Where `sensed` differs from `expected` (each place and what stands there), in place order:
+/// first each place missing its piece, with what belongs there, then each piece where none
+/// belongs ("empty"). Places are named by `name`. The table games and Stratego share it.
+pub(crate) fn differences_between<B>(
+    expected: &std::collections::BTreeMap<Place, B>,
+    sensed: &BTreeSet<Place>,
+    name: impl Fn(&Place) -> String,
+    belongs: impl Fn(&B) -> String,
+) -> Vec<Difference> {
     let mut diffs = Vec::new();
-    for (place, belongs) in expected {
+    for (place, what) in expected {
         if !sensed.contains(place) {
             diffs.push(Difference {
-                place: T::place_name(place),
-                belongs: belongs.clone(),
+                place: name(place),
+                belongs: belongs(what),
             });
         }
     }
     for place in sensed {
         if !expected.contains_key(place) {
             diffs.push(Difference {
-                place: T::place_name(place),
+                place: name(place),
                 belongs: "empty".to_string(),
             });
         }
@@ -796,10 +796,10 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        let (Some(game), Some(board)) = (play.game().cloned(), play.board().cloned()) else {
+        // Borrowed, not cloned: this runs on every settled event.
+        let Some((game, board)) = play.history.last() else {
             return;
         };
-        let board = &board;
         let over = game.result().is_some();
         let sensed = ctx.sensed;
         play.prompt = None;
@@ -838,18 +838,21 @@ impl<T: TableGame> Session<T> {
             selected: play.selected,
         }
         .normalized();
-        let mut matching: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
+        // The legal gestures, listed once per settled board (none while the board must match).
+        let legal: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
             Vec::new()
         } else {
             game.gestures()
-                .into_iter()
-                .filter(|(g, _)| {
-                    g.lifted == gesture.lifted
-                        && g.placed == gesture.placed
-                        && (g.selected.is_none() || g.selected == gesture.selected)
-                })
-                .collect()
         };
+        let mut matching: Vec<(Gesture, T::Action)> = legal
+            .iter()
+            .filter(|(g, _)| {
+                g.lifted == gesture.lifted
+                    && g.placed == gesture.placed
+                    && (g.selected.is_none() || g.selected == gesture.selected)
+            })
+            .cloned()
+            .collect();
         if matching.iter().any(|(g, _)| g.selected.is_some()) {
             matching.retain(|(g, _)| g.selected.is_some());
         }
@@ -920,8 +923,9 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        // Past the early returns above, `legal` is every legal gesture.
         let begins_a_gesture = |place: &Place| {
-            game.gestures()
+            legal
                 .iter()
                 .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
         };
@@ -989,7 +993,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        let Some(game) = play.game().cloned() else {
+        let Some((game, _)) = play.history.last() else {
             return;
         };
         if play.mismatch_shown && matches!(button, Button::Ok | Button::Die) {
@@ -1050,8 +1054,7 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
-                let keep = usize::try_from(to).unwrap_or(usize::MAX);
-                play.history.truncate(keep.saturating_add(1));
+                take_back(&mut play.history, to);
                 play.calm();
                 play.hands = false;
                 play.swaps.clear();
@@ -1071,13 +1074,8 @@ impl<T: TableGame> Session<T> {
                 }
             }
             (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
-                // Offered by Back on a board that matches: declining leaves play as it was.
-                play.takeback = None;
-                play.off = false;
-                out.push(Decision::TakebackDeclined);
-            }
-            (Button::Back, Some(_)) if play.board() == Some(ctx.sensed) => {
-                // Offered by Back on the board as it stands: declined, nothing to put right.
+                // Offered by Back on a board that matches: declining leaves play as it was,
+                // nothing to put right.
                 play.takeback = None;
                 play.off = false;
                 out.push(Decision::TakebackDeclined);
