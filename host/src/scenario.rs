@@ -48,6 +48,116 @@ pub struct Passed {
     pub expectations: usize,
 }
 
+/// The most time one `wait` may let pass, in ms: an hour (the longest pause at a four-hour
+/// game's table is a meal break; the shipped scenarios wait 10 s at most).
+pub const MAX_WAIT_MS: u64 = 60 * 60 * 1000;
+/// The most times `repeat` may run its command (24 Waterloo turns take `repeat 48 ok`).
+pub const MAX_REPEAT: u64 = 1000;
+/// The most steps one `bot` line may play (a whole Piecepack game takes under 5000).
+pub const MAX_BOT_STEPS: u64 = 10_000;
+/// The longest settle time `mismatch-after` may set, in ms: a minute (the umpire's is 3 s).
+pub const MAX_MISMATCH_AFTER_MS: u64 = 60 * 1000;
+/// The most table time a whole scenario may take, in ms: eight hours, twice a four-hour game.
+pub const MAX_TABLE_MS: u64 = 8 * 60 * 60 * 1000;
+
+/// Reads the count or duration `word` of the command `cmd`, at most `max`. `unit` follows the
+/// number in the message, `limit` names the limit in words, and `fix` says how to stay under it.
+fn parse_limited(
+    cmd: &str,
+    word: &str,
+    unit: &str,
+    max: u64,
+    limit: &str,
+    fix: &str,
+) -> Result<u64, String> {
+    let unit_text = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    let too_big = || format!("{cmd} {word}{unit_text} is more than the {limit} limit: {fix}");
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{word}` is not a number{}: write a whole number from 0 to {max}",
+            if unit.is_empty() {
+                String::new()
+            } else {
+                format!(" of {unit}")
+            }
+        ));
+    }
+    // All digits: a number too long for a u64 is over every limit.
+    let n: u64 = word.parse().map_err(|_| too_big())?;
+    if n > max {
+        return Err(too_big());
+    }
+    Ok(n)
+}
+
+fn parse_wait(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "wait",
+        word,
+        "ms",
+        MAX_WAIT_MS,
+        "1-hour (3600000 ms)",
+        "split the wait into several `wait` lines or shorten it",
+    )
+}
+
+fn parse_repeat(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "repeat",
+        word,
+        "times",
+        MAX_REPEAT,
+        "1000-times",
+        "split the repeat into several `repeat` lines or write a shorter scenario",
+    )
+}
+
+fn parse_bot(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "bot",
+        word,
+        "steps",
+        MAX_BOT_STEPS,
+        "10000-step",
+        "split it into several `bot` lines (a whole game takes under 5000 steps)",
+    )
+}
+
+fn parse_mismatch_after(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "mismatch-after",
+        word,
+        "ms",
+        MAX_MISMATCH_AFTER_MS,
+        "1-minute (60000 ms)",
+        "the umpire's settle time is 3000 ms; use `wait` to let more time pass",
+    )
+}
+
+/// Checks the counts and durations of one line against the limits, without running it: a
+/// scenario asking for unbounded work is refused before any of it is done.
+///
+/// # Errors
+/// The count or duration over its limit (or not a number), with the fix.
+pub fn check_limits(raw: &str) -> Result<(), String> {
+    let line = raw.split('#').next().unwrap_or_default().trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["repeat", n, rest @ ..] => {
+            parse_repeat(n)?;
+            check_limits(&rest.join(" "))
+        }
+        ["wait", ms] => parse_wait(ms).map(|_| ()),
+        ["bot", n] => parse_bot(n).map(|_| ()),
+        ["mismatch-after", ms] => parse_mismatch_after(ms).map(|_| ()),
+        _ => Ok(()),
+    }
+}
+
 /// A short name for a decision's kind, as `expect decision KIND` writes it.
 pub fn decision_kind(d: &Decision) -> &'static str {
     match d {
@@ -234,14 +344,14 @@ impl Session {
                 let (n, command) = rest
                     .split_first()
                     .ok_or("`repeat N COMMAND`: a number of times and a command")?;
-                let n: u32 = n
-                    .parse()
-                    .map_err(|_| format!("`{n}` is not a number of times"))?;
+                let n = parse_repeat(n)?;
                 if command.is_empty() || command.first() == Some(&"repeat") {
                     return Err("`repeat N COMMAND`: one command after the number".into());
                 }
                 let command = command.join(" ");
+                check_limits(&command)?;
                 for _ in 0..n {
+                    self.check_clock()?;
                     self.run_line(&command)?;
                 }
                 Ok(())
@@ -251,6 +361,19 @@ impl Session {
                 self.expect(rest, after)
             }
             _ => self.act(&words),
+        }
+    }
+
+    /// Refuses to go on once the table's clock has passed [`MAX_TABLE_MS`]: with the limits
+    /// on each line, this bounds a whole scenario's work.
+    fn check_clock(&self) -> Result<(), String> {
+        match &self.table {
+            Some(t) if t.board.now().0 > MAX_TABLE_MS => Err(format!(
+                "the scenario has passed the 8-hour limit of table time ({} ms): split it \
+                 into several files",
+                t.board.now().0
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -360,14 +483,22 @@ impl Session {
                 collect(t);
             }
             "bot" => {
-                let steps: u32 = match args {
-                    [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                let steps = match args {
+                    [n] => parse_bot(n)?,
                     _ => return Err("`bot` takes a number of steps".into()),
                 };
+                self.check_clock()?;
                 let mut rng = self.rng().clone();
                 let t = self.table()?;
                 t.take_told();
                 for _ in 0..steps {
+                    if t.board.now().0 > MAX_TABLE_MS {
+                        return Err(format!(
+                            "the bot has passed the 8-hour limit of table time ({} ms): \
+                             give `bot` fewer steps",
+                            t.board.now().0
+                        ));
+                    }
                     if table::bot_step(t, &mut rng)?.is_none() {
                         break;
                     }
@@ -475,9 +606,8 @@ impl Session {
             }
             "mismatch-after" => {
                 arity(1)?;
-                self.mismatch_after = args[0]
-                    .parse()
-                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                let ms = parse_mismatch_after(args[0])?;
+                self.mismatch_after = u32::try_from(ms).unwrap_or(u32::MAX);
                 return Ok(());
             }
             "red" | "blue" => {
@@ -545,9 +675,15 @@ impl Session {
             }
             "wait" => {
                 arity(1)?;
-                let ms: u64 = args[0]
-                    .parse()
-                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                let ms = parse_wait(args[0])?;
+                self.check_clock()?;
+                let now = self.table()?.board.now().0;
+                if now + ms > MAX_TABLE_MS {
+                    return Err(format!(
+                        "wait {ms} ms would take the scenario past the 8-hour limit of table \
+                         time (it is at {now} ms): shorten the wait or split the scenario"
+                    ));
+                }
                 out.extend(self.table()?.wait(ms));
             }
             "power-off" => {
@@ -832,6 +968,15 @@ impl Session {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
+    // Every limit is checked before anything runs: a line asking for too much is named at once.
+    for (i, raw) in text.lines().enumerate() {
+        check_limits(raw).map_err(|message| Failure {
+            file: name.to_string(),
+            line: i + 1,
+            text: raw.split('#').next().unwrap_or_default().trim().to_string(),
+            message,
+        })?;
+    }
     let mut session = Session::new();
     for (i, raw) in text.lines().enumerate() {
         session.run_line(raw).map_err(|message| Failure {

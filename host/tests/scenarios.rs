@@ -85,3 +85,87 @@ fn every_shipped_scenario_is_listed_in_scenarios_md() {
         );
     }
 }
+
+/// Runs `text` and returns the failure's line and message (it must fail).
+fn refused(text: &str) -> (usize, String) {
+    let failure = host::scenario::run_text("limits.scn", text)
+        .expect_err("the scenario asks for too much and is refused");
+    (failure.line, failure.to_string())
+}
+
+/// Fails on the old code: `wait 18446744073709551615` overflowed the clock (a panic), and any
+/// wait, however long, was run.
+#[test]
+fn a_wait_over_an_hour_is_refused_naming_the_line_and_the_fix() {
+    let (line, msg) = refused("game duel\nchoose\nwait 18446744073709551615\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains(
+            "wait 18446744073709551615 ms is more than the 1-hour (3600000 ms) limit: split \
+             the wait into several `wait` lines or shorten it"
+        ),
+        "{msg}"
+    );
+    let (line, msg) = refused("choose\n\nwait 3600001 # a long think\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains("`wait 3600001`: wait 3600001 ms is more than"),
+        "{msg}"
+    );
+    let (_, msg) = refused("wait 3s\n");
+    assert!(msg.contains("`3s` is not a number of ms"), "{msg}");
+}
+
+/// Fails on the old code, which ran `repeat 1001 ok` (and any count up to 2^32 - 1).
+#[test]
+fn a_repeat_over_1000_times_is_refused_before_anything_runs() {
+    let (line, msg) = refused("game duel\nchoose\nrepeat 1001 ok\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains("1001 times is more than the 1000-times limit: split the repeat"),
+        "{msg}"
+    );
+    // A repeated command's own count is checked too, before the first run.
+    let (line, msg) = refused("choose\nrepeat 2 wait 3600001\n");
+    assert_eq!(line, 2, "{msg}");
+    assert!(msg.contains("1-hour (3600000 ms) limit"), "{msg}");
+    assert!(host::scenario::run_text("ok.scn", "repeat 1000 expect no-decision\n").is_ok());
+}
+
+/// Fails on the old code, which played `bot` for any number of steps (here it reported the
+/// missing game instead, or that 2^64 "is not a number").
+#[test]
+fn a_bot_over_10000_steps_is_refused_before_anything_runs() {
+    let (line, msg) = refused("game piecepack\nsetup\nbot 10001\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains(
+            "10001 steps is more than the 10000-step limit: split it into several `bot` lines"
+        ),
+        "{msg}"
+    );
+    let (_, msg) = refused("game piecepack\nbot 18446744073709551616\n");
+    assert!(msg.contains("is more than the 10000-step limit"), "{msg}");
+}
+
+/// Fails on the old code, which took any settle time up to 2^32 - 1 ms (49 days: a mismatch
+/// never shown).
+#[test]
+fn a_mismatch_after_over_a_minute_is_refused() {
+    let (line, msg) = refused("mismatch-after 60001\n");
+    assert_eq!(line, 1, "{msg}");
+    assert!(
+        msg.contains("60001 ms is more than the 1-minute (60000 ms) limit"),
+        "{msg}"
+    );
+}
+
+/// Fails on the old code, which let any time pass (a thousand hours, given the lines). The
+/// limits of each line bound one line's work; this bounds the whole scenario's. (With the
+/// power off the hours pass without scans, so the test is quick.)
+#[test]
+fn a_scenario_past_eight_hours_of_table_time_is_refused() {
+    let (line, msg) = refused("power-off\nrepeat 8 wait 3600000\nwait 1\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(msg.contains("past the 8-hour limit of table time"), "{msg}");
+}
