@@ -4,10 +4,10 @@
 use std::fmt;
 use std::path::Path;
 
-use boards::stratego::{seat_name, Deployment, Rank, Square, Variant, BLUE, RED};
+use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
 use firmware::referee::{Decision, Record, RefereeConfig};
-use firmware::sensing::{Button, Place};
+use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
 use crate::sim::{square_place, SimTable};
 use crate::table::{self, TableGameEntry};
@@ -284,6 +284,27 @@ pub struct Session {
     table: Option<SimTable>,
     last: Vec<Decision>,
     passed: Passed,
+    /// NFC readers under every place (`nfc`): pieces carry tags, set up with tags (Stratego).
+    nfc: bool,
+}
+
+/// The tag a Stratego piece set up on `square` by `seat` carries under `nfc` (registered to
+/// it in the umpire's [`firmware::referee::TagRegistry`]): `04:5A:01:00` for Red's on a1.
+///
+/// # Errors
+/// None for a seat and square of the board (the UID is four bytes).
+pub fn setup_tag(seat: Seat, square: Square) -> Result<TagUid, String> {
+    let seat = u8::try_from(seat.index() + 1).map_err(|e| e.to_string())?;
+    let square = u8::try_from(square.index()).map_err(|e| e.to_string())?;
+    TagUid::new(&[0x04, 0x5A, seat, square]).map_err(|e| e.to_string())
+}
+
+/// The tag `reading unknown` reads, `04:EE:EE:EE`: registered to no piece.
+///
+/// # Errors
+/// None (the UID is four bytes).
+pub fn unknown_tag() -> Result<TagUid, String> {
+    TagUid::new(&[0x04, 0xEE, 0xEE, 0xEE]).map_err(|e| e.to_string())
 }
 
 fn parse_square(s: &str) -> Result<Square, String> {
@@ -316,6 +337,7 @@ impl Session {
                 steps: 0,
                 expectations: 0,
             },
+            nfc: false,
         }
     }
 
@@ -383,14 +405,29 @@ impl Session {
     /// The simulated board could not be built.
     pub fn table(&mut self) -> Result<&mut SimTable, String> {
         if self.table.is_none() {
-            let config = RefereeConfig {
+            let mut config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
                 isf_rules: self.isf,
                 ..RefereeConfig::default()
             };
+            if self.nfc && self.table_game.is_none() {
+                // Every piece of the set-up carries its own tag, registered once to it.
+                for d in self.deployments()? {
+                    for (seat, square, rank) in d {
+                        config
+                            .tags
+                            .register(setup_tag(seat, square)?, Piece { owner: seat, rank });
+                    }
+                }
+            }
             let table = match &self.table_game {
+                Some(entry) if self.nfc => SimTable::with_layout(
+                    config,
+                    self.seed,
+                    entry.layout()?.with_tag_readers_everywhere(),
+                ),
                 Some(entry) => SimTable::with_layout(config, self.seed, entry.layout()?),
-                None => SimTable::new(config, self.seed, false),
+                None => SimTable::new(config, self.seed, self.nfc),
             }
             .map_err(|p| format!("the simulated board: {p}"))?;
             self.table = Some(table);
@@ -511,8 +548,88 @@ impl Session {
         Ok(Some(out))
     }
 
+    /// Both armies of a Stratego set-up as (seat, square, rank), from the `red`/`blue` rows,
+    /// or shuffled from the seed when rows are missing (the rows are then filled in).
+    fn deployments(&mut self) -> Result<Vec<Vec<(Seat, Square, Rank)>>, String> {
+        let variant = self.variant;
+        if self.rows.iter().any(|r| r.is_empty()) {
+            let mut chance = firmware::referee::SeededChance::new(self.seed);
+            let setup = boards::stratego::Setup::shuffled(variant, |n| {
+                use firmware::referee::Chance as _;
+                let n32 = u32::try_from(n).unwrap_or(u32::MAX);
+                chance.roll(n32).map_or(0, |x| x as usize)
+            });
+            for seat in [RED, BLUE] {
+                let text = setup.deployments[seat].to_text(variant, seat);
+                self.rows[seat.index()] = text.lines().map(str::to_string).collect();
+            }
+        }
+        let mut out = Vec::new();
+        for seat in [RED, BLUE] {
+            let text = self.rows[seat.index()].join("\n");
+            let d = Deployment::parse(variant, seat, &text)
+                .map_err(|p| format!("{}'s set-up rows: {p}", seat_name(seat)))?;
+            out.push(d.placements.iter().map(|(sq, r)| (seat, *sq, *r)).collect());
+        }
+        Ok(out)
+    }
+
+    /// A place of the game being played, as a line writes it.
+    fn parse_place(&self, word: &str) -> Result<Place, String> {
+        if self.table_game.is_some() {
+            table::parse_place(word)
+        } else {
+            parse_square(word).map(square_place)
+        }
+    }
+
+    /// `... reading WHAT` at the end of `place SQ`, `move A B` or `slide A ... B`: the reader
+    /// under the place the piece is put on answers WHAT at its read.
+    fn act_reading(&mut self, words: &[&str], what: &str) -> Result<(), String> {
+        let usage = "`reading` ends a `place SQ`, `move A B` or `slide A ... B` line: \
+                     `reading none`, `reading unknown` or `reading SQ` (the tag of the piece \
+                     standing on SQ)";
+        let (cmd, args) = words.split_first().ok_or(usage)?;
+        let to = match (*cmd, args) {
+            ("place", [to]) | ("move", [_, to]) | ("slide", [_, .., to]) => *to,
+            _ => return Err(usage.to_string()),
+        };
+        let to = self.parse_place(to)?;
+        let answer = match what {
+            "none" => Err(TagFailure::NoTag),
+            "unknown" => Ok(unknown_tag()?),
+            other => {
+                let from = self.parse_place(other)?;
+                let t = self.table()?;
+                Ok(t.board.tag_at(from).ok_or(format!(
+                    "no tagged piece stands on {other} for the reader to pick up: name an \
+                     occupied place, `none` or `unknown`"
+                ))?)
+            }
+        };
+        let t = self.table()?;
+        if !t.has_readers() {
+            return Err("`reading` needs NFC readers: write `nfc` before the first physical event".into());
+        }
+        t.board.fault_next_read(to, answer);
+        self.act(words)
+    }
+
     fn act(&mut self, words: &[&str]) -> Result<(), String> {
+        if let [rest @ .., "reading", what] = words {
+            return self.act_reading(rest, what);
+        }
         let (cmd, args) = words.split_first().ok_or("empty line")?;
+        if *cmd == "nfc" {
+            if !args.is_empty() {
+                return Err("`nfc` takes nothing".into());
+            }
+            if self.table.is_some() {
+                return Err("`nfc` must come before the first physical event".into());
+            }
+            self.nfc = true;
+            return Ok(());
+        }
         if *cmd == "game" && !matches!(args, ["classic"] | ["duel"]) {
             let (game, variant) = match args {
                 [g] => (*g, None),
@@ -618,50 +735,49 @@ impl Session {
             "choose" => {
                 arity(0)?;
                 let duel = self.variant == Variant::Duel;
+                let nfc = self.nfc;
                 let t = self.table()?;
                 if duel {
                     out.extend(t.press(Button::Die));
                 }
                 out.extend(t.press(Button::Ok));
+                if nfc {
+                    // The set-up menu's second entry: with NFC tags.
+                    out.extend(t.press(Button::Die));
+                }
                 out.extend(t.press(Button::Ok));
             }
             "setup" => {
                 arity(0)?;
+                let deployments = self.deployments()?;
+                let variant = self.variant;
                 self.act(&["choose"])?;
                 out.append(&mut self.last);
-                let variant = self.variant;
-                let mut deployments = Vec::new();
-                if self.rows.iter().any(|r| r.is_empty()) {
-                    // No rows given: shuffle both armies from the seed.
-                    let mut chance = firmware::referee::SeededChance::new(self.seed);
-                    let setup = boards::stratego::Setup::shuffled(variant, |n| {
-                        use firmware::referee::Chance as _;
-                        let n32 = u32::try_from(n).unwrap_or(u32::MAX);
-                        chance.roll(n32).map_or(0, |x| x as usize)
-                    });
-                    for seat in [RED, BLUE] {
-                        let text = setup.deployments[seat].to_text(variant, seat);
-                        self.rows[seat.index()] = text.lines().map(str::to_string).collect();
-                    }
-                }
-                for seat in [RED, BLUE] {
-                    let text = self.rows[seat.index()].join("\n");
-                    let d = Deployment::parse(variant, seat, &text)
-                        .map_err(|p| format!("{}'s set-up rows: {p}", seat_name(seat)))?;
-                    deployments.push(d);
-                }
+                let nfc = self.nfc;
                 let t = self.table()?;
                 for d in &deployments {
+                    // Rank group by rank group, Flag first; with tags, both armies and then OK.
                     for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
-                        let places: Vec<(Place, _)> = d
-                            .placements
-                            .iter()
-                            .filter(|(_, r)| r == rank)
-                            .map(|(s, _)| (square_place(*s), None))
-                            .collect();
+                        let mut places = Vec::new();
+                        for (seat, square, _) in d.iter().filter(|(_, _, r)| r == rank) {
+                            let tag = if nfc {
+                                Some(setup_tag(*seat, *square)?)
+                            } else {
+                                None
+                            };
+                            places.push((square_place(*square), tag));
+                        }
+                        if nfc && places.is_empty() {
+                            continue;
+                        }
                         out.extend(t.place_many(&places).map_err(hand)?);
-                        out.extend(t.press(Button::Ok));
+                        if !nfc {
+                            out.extend(t.press(Button::Ok));
+                        }
                     }
+                }
+                if nfc {
+                    out.extend(t.press(Button::Ok));
                 }
             }
             "ok" | "back" | "die" => {
