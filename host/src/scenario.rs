@@ -574,6 +574,36 @@ impl Session {
         Ok(out)
     }
 
+    /// Places `seat`'s army from its rows, rank group by rank group from the Flag: without NFC
+    /// with OK after each group, with NFC each piece with its tag and no OK.
+    fn place_army(&mut self, seat: Seat) -> Result<Vec<Decision>, String> {
+        let deployments = self.deployments()?;
+        let army = deployments.get(seat.index()).cloned().unwrap_or_default();
+        let variant = self.variant;
+        let nfc = self.nfc;
+        let t = self.table()?;
+        let mut out = Vec::new();
+        for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
+            let mut places = Vec::new();
+            for (seat, square, _) in army.iter().filter(|(_, _, r)| r == rank) {
+                let tag = if nfc {
+                    Some(setup_tag(*seat, *square)?)
+                } else {
+                    None
+                };
+                places.push((square_place(*square), tag));
+            }
+            if nfc && places.is_empty() {
+                continue;
+            }
+            out.extend(t.place_many(&places).map_err(|e| e.to_string())?);
+            if !nfc {
+                out.extend(t.press(Button::Ok));
+            }
+        }
+        Ok(out)
+    }
+
     /// A place of the game being played, as a line writes it.
     fn parse_place(&self, word: &str) -> Result<Place, String> {
         if self.table_game.is_some() {
@@ -609,7 +639,9 @@ impl Session {
         };
         let t = self.table()?;
         if !t.has_readers() {
-            return Err("`reading` needs NFC readers: write `nfc` before the first physical event".into());
+            return Err(
+                "`reading` needs NFC readers: write `nfc` before the first physical event".into(),
+            );
         }
         t.board.fault_next_read(to, answer);
         self.act(words)
@@ -679,7 +711,6 @@ impl Session {
         }
         let squares =
             || -> Result<Vec<Square>, String> { args.iter().map(|a| parse_square(a)).collect() };
-        let hand = |e: crate::sim::HandError| e.to_string();
         let arity = |n: usize| -> Result<(), String> {
             if args.len() == n {
                 Ok(())
@@ -749,36 +780,27 @@ impl Session {
             }
             "setup" => {
                 arity(0)?;
-                let deployments = self.deployments()?;
-                let variant = self.variant;
                 self.act(&["choose"])?;
                 out.append(&mut self.last);
-                let nfc = self.nfc;
-                let t = self.table()?;
-                for d in &deployments {
-                    // Rank group by rank group, Flag first; with tags, both armies and then OK.
-                    for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
-                        let mut places = Vec::new();
-                        for (seat, square, _) in d.iter().filter(|(_, _, r)| r == rank) {
-                            let tag = if nfc {
-                                Some(setup_tag(*seat, *square)?)
-                            } else {
-                                None
-                            };
-                            places.push((square_place(*square), tag));
-                        }
-                        if nfc && places.is_empty() {
-                            continue;
-                        }
-                        out.extend(t.place_many(&places).map_err(hand)?);
-                        if !nfc {
-                            out.extend(t.press(Button::Ok));
-                        }
-                    }
+                for seat in [RED, BLUE] {
+                    out.extend(self.place_army(seat)?);
                 }
-                if nfc {
-                    out.extend(t.press(Button::Ok));
+                if self.nfc {
+                    out.extend(self.table()?.press(Button::Ok));
                 }
+            }
+            "army" => {
+                arity(1)?;
+                if !self.nfc {
+                    return Err(
+                        "`army` places an army with its tags: write `nfc` before the \
+                                first physical event (without NFC, `setup` places it rank group \
+                                by rank group)"
+                            .into(),
+                    );
+                }
+                let seat = parse_seat(args[0])?;
+                out.extend(self.place_army(seat)?);
             }
             "ok" | "back" | "die" => {
                 arity(0)?;

@@ -350,7 +350,9 @@ impl SimTable {
             return None;
         }
         let expected = match (place, self.referee.position()) {
-            (Place::Square(cell), Some(pos)) => Square::from_cell(cell).and_then(|s| pos.piece_at(s)),
+            (Place::Square(cell), Some(pos)) => {
+                Square::from_cell(cell).and_then(|s| pos.piece_at(s))
+            }
             _ => None,
         };
         let pick = expected
