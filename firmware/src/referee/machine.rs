@@ -1187,7 +1187,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 out.push(Decision::TagProblem(msg.clone()));
                 state.tag_problem = Some((
                     msg,
-                    "register the tag to its piece, or use another piece".to_string(),
+                    "lift it and put it back; if it stays unknown, register its tag or use \
+                     another piece"
+                        .to_string(),
                 ));
             }
         }
