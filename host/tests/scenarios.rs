@@ -169,3 +169,61 @@ fn a_scenario_past_eight_hours_of_table_time_is_refused() {
     assert_eq!(line, 3, "{msg}");
     assert!(msg.contains("past the 8-hour limit of table time"), "{msg}");
 }
+
+const STANDARD_ARMIES: &str = "game classic
+red  2 3 5 5 2 6 8 9 M 3
+red  2 2 4 4 4 4 6 6 6 7
+red  2 2 2 5 5 7 7 8 3 3
+red  B B B F B B B S 2 3
+blue B B B F B B B S 2 3
+blue 2 2 2 5 5 7 7 8 3 3
+blue 2 2 4 4 4 4 6 6 6 7
+blue 3 2 5 5 2 6 8 M 9 3
+";
+
+/// A piece keeps its tag from hand to place: after a battle the winner put down is read as
+/// the winner (the piece the umpire expects there, not the last one lifted), so its next move
+/// is no wrong piece; a nudge keeps the tag too.
+#[test]
+fn with_nfc_pieces_carry_their_own_tags() {
+    let text = format!(
+        "{STANDARD_ARMIES}nfc\nsetup\nexpect decision game-started\nmove i4 i5\nmove b7 b6\n\
+         move i5 i6\nmove b6 b7\nattack i6 i7\nexpect decision battle Red Marshal attacks \
+         Blue General\nplace i7\nexpect decision hands-done\nmove b7 b6\nnudge i7\n\
+         move i7 i6\nexpect decision moved Red i7-i6\nexpect no-decision wrong-piece\n"
+    );
+    if let Err(failure) = host::scenario::run_text("tags.scn", &text) {
+        panic!("{failure}");
+    }
+}
+
+/// Every wrong use of the NFC lines is named with the fix.
+#[test]
+fn nfc_lines_used_wrongly_are_named_with_the_fix() {
+    let cases = [
+        (
+            format!("{STANDARD_ARMIES}setup\nmove a4 a5 reading none\n"),
+            "`reading` needs NFC readers: write `nfc` before the first physical event",
+        ),
+        (
+            format!("{STANDARD_ARMIES}nfc\nsetup\nplace a5 a6 reading none\n"),
+            "`reading` ends a `place SQ`, `move A B` or `slide A ... B` line",
+        ),
+        (
+            format!("{STANDARD_ARMIES}nfc\nsetup\nmove a4 a5 reading a6\n"),
+            "no tagged piece stands on a6 for the reader to pick up",
+        ),
+        (
+            format!("{STANDARD_ARMIES}choose\nnfc\n"),
+            "`nfc` must come before the first physical event",
+        ),
+        (
+            format!("{STANDARD_ARMIES}choose\narmy red\n"),
+            "`army` places an army with its tags: write `nfc`",
+        ),
+    ];
+    for (text, want) in cases {
+        let failure = host::scenario::run_text("nfc.scn", &text).expect_err(want);
+        assert!(failure.message.contains(want), "{failure}");
+    }
+}
