@@ -288,6 +288,9 @@ pub struct Session {
     nfc: bool,
 }
 
+/// A Stratego army as placed: (owner, square, rank) per piece.
+type Army = Vec<(Seat, Square, Rank)>;
+
 /// The tag a Stratego piece set up on `square` by `seat` carries under `nfc` (registered to
 /// it in the umpire's [`firmware::referee::TagRegistry`]): `04:5A:01:00` for Red's on a1.
 ///
@@ -550,7 +553,7 @@ impl Session {
 
     /// Both armies of a Stratego set-up as (seat, square, rank), from the `red`/`blue` rows,
     /// or shuffled from the seed when rows are missing (the rows are then filled in).
-    fn deployments(&mut self) -> Result<Vec<Vec<(Seat, Square, Rank)>>, String> {
+    fn deployments(&mut self) -> Result<Vec<Army>, String> {
         let variant = self.variant;
         if self.rows.iter().any(|r| r.is_empty()) {
             let mut chance = firmware::referee::SeededChance::new(self.seed);
