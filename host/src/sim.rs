@@ -365,7 +365,7 @@ impl SimTable {
         if let Some(i) = pick {
             return Some(self.hand.remove(i));
         }
-        self.fresh += 1;
+        self.fresh = self.fresh.wrapping_add(1);
         let [a, b, c, d] = self.fresh.to_be_bytes();
         TagUid::new(&[0x04, 0xB0, a, b, c, d]).ok()
     }
