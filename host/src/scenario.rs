@@ -4,10 +4,10 @@
 use std::fmt;
 use std::path::Path;
 
-use boards::stratego::{seat_name, Deployment, Rank, Square, Variant, BLUE, RED};
+use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
 use firmware::referee::{Decision, Record, RefereeConfig};
-use firmware::sensing::{Button, Place};
+use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
 use crate::sim::{square_place, SimTable};
 use crate::table::{self, TableGameEntry};
@@ -46,6 +46,116 @@ pub struct Passed {
     pub steps: usize,
     /// Expectations checked.
     pub expectations: usize,
+}
+
+/// The most time one `wait` may let pass, in ms: an hour (the longest pause at a four-hour
+/// game's table is a meal break; the shipped scenarios wait 10 s at most).
+pub const MAX_WAIT_MS: u64 = 60 * 60 * 1000;
+/// The most times `repeat` may run its command (24 Waterloo turns take `repeat 48 ok`).
+pub const MAX_REPEAT: u64 = 1000;
+/// The most steps one `bot` line may play (a whole Piecepack game takes under 5000).
+pub const MAX_BOT_STEPS: u64 = 10_000;
+/// The longest settle time `mismatch-after` may set, in ms: a minute (the umpire's is 3 s).
+pub const MAX_MISMATCH_AFTER_MS: u64 = 60 * 1000;
+/// The most table time a whole scenario may take, in ms: eight hours, twice a four-hour game.
+pub const MAX_TABLE_MS: u64 = 8 * 60 * 60 * 1000;
+
+/// Reads the count or duration `word` of the command `cmd`, at most `max`. `unit` follows the
+/// number in the message, `limit` names the limit in words, and `fix` says how to stay under it.
+fn parse_limited(
+    cmd: &str,
+    word: &str,
+    unit: &str,
+    max: u64,
+    limit: &str,
+    fix: &str,
+) -> Result<u64, String> {
+    let unit_text = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    let too_big = || format!("{cmd} {word}{unit_text} is more than the {limit} limit: {fix}");
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{word}` is not a number{}: write a whole number from 0 to {max}",
+            if unit.is_empty() {
+                String::new()
+            } else {
+                format!(" of {unit}")
+            }
+        ));
+    }
+    // All digits: a number too long for a u64 is over every limit.
+    let n: u64 = word.parse().map_err(|_| too_big())?;
+    if n > max {
+        return Err(too_big());
+    }
+    Ok(n)
+}
+
+fn parse_wait(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "wait",
+        word,
+        "ms",
+        MAX_WAIT_MS,
+        "1-hour (3600000 ms)",
+        "split the wait into several `wait` lines or shorten it",
+    )
+}
+
+fn parse_repeat(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "repeat",
+        word,
+        "times",
+        MAX_REPEAT,
+        "1000-times",
+        "split the repeat into several `repeat` lines or write a shorter scenario",
+    )
+}
+
+fn parse_bot(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "bot",
+        word,
+        "steps",
+        MAX_BOT_STEPS,
+        "10000-step",
+        "split it into several `bot` lines (a whole game takes under 5000 steps)",
+    )
+}
+
+fn parse_mismatch_after(word: &str) -> Result<u64, String> {
+    parse_limited(
+        "mismatch-after",
+        word,
+        "ms",
+        MAX_MISMATCH_AFTER_MS,
+        "1-minute (60000 ms)",
+        "the umpire's settle time is 3000 ms; use `wait` to let more time pass",
+    )
+}
+
+/// Checks the counts and durations of one line against the limits, without running it: a
+/// scenario asking for unbounded work is refused before any of it is done.
+///
+/// # Errors
+/// The count or duration over its limit (or not a number), with the fix.
+pub fn check_limits(raw: &str) -> Result<(), String> {
+    let line = raw.split('#').next().unwrap_or_default().trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["repeat", n, rest @ ..] => {
+            parse_repeat(n)?;
+            check_limits(&rest.join(" "))
+        }
+        ["wait", ms] => parse_wait(ms).map(|_| ()),
+        ["bot", n] => parse_bot(n).map(|_| ()),
+        ["mismatch-after", ms] => parse_mismatch_after(ms).map(|_| ()),
+        _ => Ok(()),
+    }
 }
 
 /// A short name for a decision's kind, as `expect decision KIND` writes it.
@@ -174,6 +284,30 @@ pub struct Session {
     table: Option<SimTable>,
     last: Vec<Decision>,
     passed: Passed,
+    /// NFC readers under every place (`nfc`): pieces carry tags, set up with tags (Stratego).
+    nfc: bool,
+}
+
+/// A Stratego army as placed: (owner, square, rank) per piece.
+type Army = Vec<(Seat, Square, Rank)>;
+
+/// The tag a Stratego piece set up on `square` by `seat` carries under `nfc` (registered to
+/// it in the umpire's [`firmware::referee::TagRegistry`]): `04:5A:01:00` for Red's on a1.
+///
+/// # Errors
+/// None for a seat and square of the board (the UID is four bytes).
+pub fn setup_tag(seat: Seat, square: Square) -> Result<TagUid, String> {
+    let seat = u8::try_from(seat.index() + 1).map_err(|e| e.to_string())?;
+    let square = u8::try_from(square.index()).map_err(|e| e.to_string())?;
+    TagUid::new(&[0x04, 0x5A, seat, square]).map_err(|e| e.to_string())
+}
+
+/// The tag `reading unknown` reads, `04:EE:EE:EE`: registered to no piece.
+///
+/// # Errors
+/// None (the UID is four bytes).
+pub fn unknown_tag() -> Result<TagUid, String> {
+    TagUid::new(&[0x04, 0xEE, 0xEE, 0xEE]).map_err(|e| e.to_string())
 }
 
 fn parse_square(s: &str) -> Result<Square, String> {
@@ -206,6 +340,7 @@ impl Session {
                 steps: 0,
                 expectations: 0,
             },
+            nfc: false,
         }
     }
 
@@ -234,14 +369,14 @@ impl Session {
                 let (n, command) = rest
                     .split_first()
                     .ok_or("`repeat N COMMAND`: a number of times and a command")?;
-                let n: u32 = n
-                    .parse()
-                    .map_err(|_| format!("`{n}` is not a number of times"))?;
+                let n = parse_repeat(n)?;
                 if command.is_empty() || command.first() == Some(&"repeat") {
                     return Err("`repeat N COMMAND`: one command after the number".into());
                 }
                 let command = command.join(" ");
+                check_limits(&command)?;
                 for _ in 0..n {
+                    self.check_clock()?;
                     self.run_line(&command)?;
                 }
                 Ok(())
@@ -254,20 +389,48 @@ impl Session {
         }
     }
 
+    /// Refuses to go on once the table's clock has passed [`MAX_TABLE_MS`]: with the limits
+    /// on each line, this bounds a whole scenario's work.
+    fn check_clock(&self) -> Result<(), String> {
+        match &self.table {
+            Some(t) if t.board.now().0 > MAX_TABLE_MS => Err(format!(
+                "the scenario has passed the 8-hour limit of table time ({} ms): split it \
+                 into several files",
+                t.board.now().0
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The simulated table, made on first use from the lines so far.
     ///
     /// # Errors
     /// The simulated board could not be built.
     pub fn table(&mut self) -> Result<&mut SimTable, String> {
         if self.table.is_none() {
-            let config = RefereeConfig {
+            let mut config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
                 isf_rules: self.isf,
                 ..RefereeConfig::default()
             };
+            if self.nfc && self.table_game.is_none() {
+                // Every piece of the set-up carries its own tag, registered once to it.
+                for d in self.deployments()? {
+                    for (seat, square, rank) in d {
+                        config
+                            .tags
+                            .register(setup_tag(seat, square)?, Piece { owner: seat, rank });
+                    }
+                }
+            }
             let table = match &self.table_game {
+                Some(entry) if self.nfc => SimTable::with_layout(
+                    config,
+                    self.seed,
+                    entry.layout()?.with_tag_readers_everywhere(),
+                ),
                 Some(entry) => SimTable::with_layout(config, self.seed, entry.layout()?),
-                None => SimTable::new(config, self.seed, false),
+                None => SimTable::new(config, self.seed, self.nfc),
             }
             .map_err(|p| format!("the simulated board: {p}"))?;
             self.table = Some(table);
@@ -360,14 +523,22 @@ impl Session {
                 collect(t);
             }
             "bot" => {
-                let steps: u32 = match args {
-                    [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                let steps = match args {
+                    [n] => parse_bot(n)?,
                     _ => return Err("`bot` takes a number of steps".into()),
                 };
+                self.check_clock()?;
                 let mut rng = self.rng().clone();
                 let t = self.table()?;
                 t.take_told();
                 for _ in 0..steps {
+                    if t.board.now().0 > MAX_TABLE_MS {
+                        return Err(format!(
+                            "the bot has passed the 8-hour limit of table time ({} ms): \
+                             give `bot` fewer steps",
+                            t.board.now().0
+                        ));
+                    }
                     if table::bot_step(t, &mut rng)?.is_none() {
                         break;
                     }
@@ -380,8 +551,120 @@ impl Session {
         Ok(Some(out))
     }
 
+    /// Both armies of a Stratego set-up as (seat, square, rank), from the `red`/`blue` rows,
+    /// or shuffled from the seed when rows are missing (the rows are then filled in).
+    fn deployments(&mut self) -> Result<Vec<Army>, String> {
+        let variant = self.variant;
+        if self.rows.iter().any(|r| r.is_empty()) {
+            let mut chance = firmware::referee::SeededChance::new(self.seed);
+            let setup = boards::stratego::Setup::shuffled(variant, |n| {
+                use firmware::referee::Chance as _;
+                let n32 = u32::try_from(n).unwrap_or(u32::MAX);
+                chance.roll(n32).map_or(0, |x| x as usize)
+            });
+            for seat in [RED, BLUE] {
+                let text = setup.deployments[seat].to_text(variant, seat);
+                self.rows[seat.index()] = text.lines().map(str::to_string).collect();
+            }
+        }
+        let mut out = Vec::new();
+        for seat in [RED, BLUE] {
+            let text = self.rows[seat.index()].join("\n");
+            let d = Deployment::parse(variant, seat, &text)
+                .map_err(|p| format!("{}'s set-up rows: {p}", seat_name(seat)))?;
+            out.push(d.placements.iter().map(|(sq, r)| (seat, *sq, *r)).collect());
+        }
+        Ok(out)
+    }
+
+    /// Places `seat`'s army from its rows, rank group by rank group from the Flag: without NFC
+    /// with OK after each group, with NFC each piece with its tag and no OK.
+    fn place_army(&mut self, seat: Seat) -> Result<Vec<Decision>, String> {
+        let deployments = self.deployments()?;
+        let army = deployments.get(seat.index()).cloned().unwrap_or_default();
+        let variant = self.variant;
+        let nfc = self.nfc;
+        let t = self.table()?;
+        let mut out = Vec::new();
+        for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
+            let mut places = Vec::new();
+            for (seat, square, _) in army.iter().filter(|(_, _, r)| r == rank) {
+                let tag = if nfc {
+                    Some(setup_tag(*seat, *square)?)
+                } else {
+                    None
+                };
+                places.push((square_place(*square), tag));
+            }
+            if nfc && places.is_empty() {
+                continue;
+            }
+            out.extend(t.place_many(&places).map_err(|e| e.to_string())?);
+            if !nfc {
+                out.extend(t.press(Button::Ok));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A place of the game being played, as a line writes it.
+    fn parse_place(&self, word: &str) -> Result<Place, String> {
+        if self.table_game.is_some() {
+            table::parse_place(word)
+        } else {
+            parse_square(word).map(square_place)
+        }
+    }
+
+    /// `... reading WHAT` at the end of `place SQ`, `move A B` or `slide A ... B`: the reader
+    /// under the place the piece is put on answers WHAT at its read.
+    fn act_reading(&mut self, words: &[&str], what: &str) -> Result<(), String> {
+        let usage = "`reading` ends a `place SQ`, `move A B` or `slide A ... B` line: \
+                     `reading none`, `reading unknown` or `reading SQ` (the tag of the piece \
+                     standing on SQ)";
+        let (cmd, args) = words.split_first().ok_or(usage)?;
+        let to = match (*cmd, args) {
+            ("place", [to]) | ("move", [_, to]) | ("slide", [_, .., to]) => *to,
+            _ => return Err(usage.to_string()),
+        };
+        let to = self.parse_place(to)?;
+        let answer = match what {
+            "none" => Err(TagFailure::NoTag),
+            "unknown" => Ok(unknown_tag()?),
+            other => {
+                let from = self.parse_place(other)?;
+                let t = self.table()?;
+                Ok(t.board.tag_at(from).ok_or(format!(
+                    "no tagged piece stands on {other} for the reader to pick up: name an \
+                     occupied place, `none` or `unknown`"
+                ))?)
+            }
+        };
+        let t = self.table()?;
+        if !t.has_readers() {
+            return Err(
+                "`reading` needs NFC readers: write `nfc` before the first physical event".into(),
+            );
+        }
+        t.board.fault_next_read(to, answer);
+        self.act(words)
+    }
+
     fn act(&mut self, words: &[&str]) -> Result<(), String> {
+        if let [rest @ .., "reading", what] = words {
+            return self.act_reading(rest, what);
+        }
         let (cmd, args) = words.split_first().ok_or("empty line")?;
+        if *cmd == "nfc" {
+            if !args.is_empty() {
+                return Err("`nfc` takes nothing".into());
+            }
+            if self.table.is_some() {
+                return Err("`nfc` must come before the first physical event".into());
+            }
+            self.nfc = true;
+            return Ok(());
+        }
         if *cmd == "game" && !matches!(args, ["classic"] | ["duel"]) {
             let (game, variant) = match args {
                 [g] => (*g, None),
@@ -431,7 +714,6 @@ impl Session {
         }
         let squares =
             || -> Result<Vec<Square>, String> { args.iter().map(|a| parse_square(a)).collect() };
-        let hand = |e: crate::sim::HandError| e.to_string();
         let arity = |n: usize| -> Result<(), String> {
             if args.len() == n {
                 Ok(())
@@ -475,9 +757,8 @@ impl Session {
             }
             "mismatch-after" => {
                 arity(1)?;
-                self.mismatch_after = args[0]
-                    .parse()
-                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                let ms = parse_mismatch_after(args[0])?;
+                self.mismatch_after = u32::try_from(ms).unwrap_or(u32::MAX);
                 return Ok(());
             }
             "red" | "blue" => {
@@ -488,51 +769,41 @@ impl Session {
             "choose" => {
                 arity(0)?;
                 let duel = self.variant == Variant::Duel;
+                let nfc = self.nfc;
                 let t = self.table()?;
                 if duel {
                     out.extend(t.press(Button::Die));
                 }
                 out.extend(t.press(Button::Ok));
+                if nfc {
+                    // The set-up menu's second entry: with NFC tags.
+                    out.extend(t.press(Button::Die));
+                }
                 out.extend(t.press(Button::Ok));
             }
             "setup" => {
                 arity(0)?;
                 self.act(&["choose"])?;
                 out.append(&mut self.last);
-                let variant = self.variant;
-                let mut deployments = Vec::new();
-                if self.rows.iter().any(|r| r.is_empty()) {
-                    // No rows given: shuffle both armies from the seed.
-                    let mut chance = firmware::referee::SeededChance::new(self.seed);
-                    let setup = boards::stratego::Setup::shuffled(variant, |n| {
-                        use firmware::referee::Chance as _;
-                        let n32 = u32::try_from(n).unwrap_or(u32::MAX);
-                        chance.roll(n32).map_or(0, |x| x as usize)
-                    });
-                    for seat in [RED, BLUE] {
-                        let text = setup.deployments[seat].to_text(variant, seat);
-                        self.rows[seat.index()] = text.lines().map(str::to_string).collect();
-                    }
-                }
                 for seat in [RED, BLUE] {
-                    let text = self.rows[seat.index()].join("\n");
-                    let d = Deployment::parse(variant, seat, &text)
-                        .map_err(|p| format!("{}'s set-up rows: {p}", seat_name(seat)))?;
-                    deployments.push(d);
+                    out.extend(self.place_army(seat)?);
                 }
-                let t = self.table()?;
-                for d in &deployments {
-                    for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
-                        let places: Vec<(Place, _)> = d
-                            .placements
-                            .iter()
-                            .filter(|(_, r)| r == rank)
-                            .map(|(s, _)| (square_place(*s), None))
-                            .collect();
-                        out.extend(t.place_many(&places).map_err(hand)?);
-                        out.extend(t.press(Button::Ok));
-                    }
+                if self.nfc {
+                    out.extend(self.table()?.press(Button::Ok));
                 }
+            }
+            "army" => {
+                arity(1)?;
+                if !self.nfc {
+                    return Err(
+                        "`army` places an army with its tags: write `nfc` before the \
+                                first physical event (without NFC, `setup` places it rank group \
+                                by rank group)"
+                            .into(),
+                    );
+                }
+                let seat = parse_seat(args[0])?;
+                out.extend(self.place_army(seat)?);
             }
             "ok" | "back" | "die" => {
                 arity(0)?;
@@ -545,9 +816,15 @@ impl Session {
             }
             "wait" => {
                 arity(1)?;
-                let ms: u64 = args[0]
-                    .parse()
-                    .map_err(|_| format!("`{}` is not a number of ms", args[0]))?;
+                let ms = parse_wait(args[0])?;
+                self.check_clock()?;
+                let now = self.table()?.board.now().0;
+                if now + ms > MAX_TABLE_MS {
+                    return Err(format!(
+                        "wait {ms} ms would take the scenario past the 8-hour limit of table \
+                         time (it is at {now} ms): shorten the wait or split the scenario"
+                    ));
+                }
                 out.extend(self.table()?.wait(ms));
             }
             "power-off" => {
@@ -832,6 +1109,15 @@ impl Session {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
+    // Every limit is checked before anything runs: a line asking for too much is named at once.
+    for (i, raw) in text.lines().enumerate() {
+        check_limits(raw).map_err(|message| Failure {
+            file: name.to_string(),
+            line: i + 1,
+            text: raw.split('#').next().unwrap_or_default().trim().to_string(),
+            message,
+        })?;
+    }
     let mut session = Session::new();
     for (i, raw) in text.lines().enumerate() {
         session.run_line(raw).map_err(|message| Failure {

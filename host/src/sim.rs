@@ -57,6 +57,9 @@ pub struct SimBoard {
     sensing: Sensing,
     occupied: Occupancy,
     tags: BTreeMap<Place, TagUid>,
+    /// Scripted faults: the answer the reader gives at the next read of a place, instead of
+    /// the tag standing there (a misread, a missing answer, a tag registered to nothing).
+    read_faults: BTreeMap<Place, Result<TagUid, firmware::sensing::TagFailure>>,
     now: Millis,
     /// When a switch last changed: frames are scanned around changes, ticks in between.
     last_change: Millis,
@@ -97,6 +100,7 @@ impl SimBoard {
             sensing: Sensing::new(layout, SensingConfig::default()),
             occupied: Occupancy::EMPTY,
             tags: BTreeMap::new(),
+            read_faults: BTreeMap::new(),
             now: Millis(0),
             last_change: Millis(0),
             recording: None,
@@ -157,6 +161,9 @@ impl SimBoard {
             _ => {}
         }
         self.occupied.set(cell, on);
+        if !on {
+            self.read_faults.remove(&place);
+        }
         match tag {
             Some(uid) if on => {
                 self.tags.insert(place, uid);
@@ -185,9 +192,12 @@ impl SimBoard {
                 events.extend(self.sensing.feed(frame));
                 for cell in self.sensing.tag_reads_wanted() {
                     let place = self.sensing.layout().place(cell);
-                    let result = place
-                        .and_then(|p| self.tags.get(&p).copied())
-                        .ok_or(firmware::sensing::TagFailure::NoTag);
+                    let fault = place.and_then(|p| self.read_faults.remove(&p));
+                    let result = fault.unwrap_or_else(|| {
+                        place
+                            .and_then(|p| self.tags.get(&p).copied())
+                            .ok_or(firmware::sensing::TagFailure::NoTag)
+                    });
                     let read = TagRead {
                         at: self.now,
                         cell,
@@ -202,6 +212,21 @@ impl SimBoard {
             }
         }
         events
+    }
+
+    /// The tag of the piece standing on `place`, if it carries one.
+    pub fn tag_at(&self, place: Place) -> Option<TagUid> {
+        self.tags.get(&place).copied()
+    }
+
+    /// Makes the reader under `place` answer `answer` at its next read there, whatever
+    /// stands on it (lifting the piece first cancels it): a scripted NFC fault.
+    pub fn fault_next_read(
+        &mut self,
+        place: Place,
+        answer: Result<TagUid, firmware::sensing::TagFailure>,
+    ) {
+        self.read_faults.insert(place, answer);
     }
 
     /// Presses `button` now.
@@ -253,6 +278,12 @@ pub struct SimTable {
     layout: LayoutSetup,
     /// False between [`SimTable::power_off`] and [`SimTable::power_on`].
     powered: bool,
+    /// With NFC readers: the tags of the pieces lifted and not yet put down, in the order
+    /// lifted.
+    hand: Vec<TagUid>,
+    /// With NFC readers: how many new tagged pieces came out of the box (see
+    /// [`SimTable::place`]).
+    fresh: u32,
 }
 
 impl SimTable {
@@ -291,7 +322,52 @@ impl SimTable {
             seed,
             layout,
             powered: true,
+            hand: Vec::new(),
+            fresh: 0,
         })
+    }
+
+    /// Whether the board has NFC readers (pieces then carry their tags from hand to place).
+    pub fn has_readers(&self) -> bool {
+        !self.layout.tag_readers.is_empty()
+    }
+
+    /// Takes `place`'s piece into the hand: its tag goes with it.
+    fn take_up(&mut self, place: Place) -> Result<(), HandError> {
+        let tag = self.board.tag_at(place);
+        self.board.set(place, false, None)?;
+        if let (true, Some(uid)) = (self.has_readers(), tag) {
+            self.hand.push(uid);
+        }
+        Ok(())
+    }
+
+    /// The tag of the piece a hand puts on `place` when the caller names none: with NFC
+    /// readers, the piece in hand the umpire expects there (Stratego), else the last one
+    /// lifted, else a new piece from the box with its own new tag. Without readers, none.
+    fn tag_for(&mut self, place: Place) -> Option<TagUid> {
+        if !self.has_readers() {
+            return None;
+        }
+        let expected = match (place, self.referee.position()) {
+            (Place::Square(cell), Some(pos)) => {
+                Square::from_cell(cell).and_then(|s| pos.piece_at(s))
+            }
+            _ => None,
+        };
+        let pick = expected
+            .and_then(|want| {
+                self.hand
+                    .iter()
+                    .rposition(|uid| self.config.tags.get(uid) == Some(want))
+            })
+            .or_else(|| self.hand.len().checked_sub(1));
+        if let Some(i) = pick {
+            return Some(self.hand.remove(i));
+        }
+        self.fresh = self.fresh.wrapping_add(1);
+        let [a, b, c, d] = self.fresh.to_be_bytes();
+        TagUid::new(&[0x04, 0xB0, a, b, c, d]).ok()
     }
 
     /// Cuts the power: until [`SimTable::power_on`], hands still move pieces but nobody senses
@@ -388,15 +464,21 @@ impl SimTable {
     /// # Errors
     /// [`HandError`] when there is nothing to lift.
     pub fn lift(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
-        self.board.set(place, false, None)?;
+        self.take_up(place)?;
         Ok(self.run(Vec::new(), GESTURE_MS))
     }
 
     /// Places a piece (with `tag`, on an NFC board) on `place` and waits for the report.
+    /// With no `tag` on an NFC board, the piece comes from the hand (see [`SimTable::lift`]):
+    /// the one the umpire expects there, else the last lifted, else a new tagged piece.
     ///
     /// # Errors
     /// [`HandError`] when a piece already stands there.
     pub fn place(&mut self, place: Place, tag: Option<TagUid>) -> Result<Vec<Decision>, HandError> {
+        if self.board.is_occupied(place) {
+            return Err(HandError::Occupied(place));
+        }
+        let tag = tag.or_else(|| self.tag_for(place));
         self.board.set(place, true, tag)?;
         Ok(self.run(Vec::new(), GESTURE_MS))
     }
@@ -412,7 +494,11 @@ impl SimTable {
     ) -> Result<Vec<Decision>, HandError> {
         let mut out = Vec::new();
         for (place, tag) in places {
-            self.board.set(*place, true, *tag)?;
+            if self.board.is_occupied(*place) {
+                return Err(HandError::Occupied(*place));
+            }
+            let tag = tag.or_else(|| self.tag_for(*place));
+            self.board.set(*place, true, tag)?;
             out.extend(self.run(Vec::new(), 60));
         }
         out.extend(self.run(Vec::new(), GESTURE_MS));
@@ -432,7 +518,7 @@ impl SimTable {
         let Some((last, middle)) = rest.split_last() else {
             return Ok(out);
         };
-        self.board.set(*first, false, None)?;
+        self.take_up(*first)?;
         out.extend(self.run(Vec::new(), 40));
         for place in middle {
             self.board.set(*place, true, None)?;
@@ -440,7 +526,11 @@ impl SimTable {
             self.board.set(*place, false, None)?;
             out.extend(self.run(Vec::new(), 20));
         }
-        self.board.set(*last, true, None)?;
+        if self.board.is_occupied(*last) {
+            return Err(HandError::Occupied(*last));
+        }
+        let tag = self.tag_for(*last);
+        self.board.set(*last, true, tag)?;
         out.extend(self.run(Vec::new(), GESTURE_MS));
         Ok(out)
     }
@@ -451,9 +541,10 @@ impl SimTable {
     /// # Errors
     /// [`HandError`] when there is nothing to lift.
     pub fn nudge(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
+        let tag = self.board.tag_at(place);
         self.board.set(place, false, None)?;
         let mut out = self.run(Vec::new(), 80);
-        self.board.set(place, true, None)?;
+        self.board.set(place, true, tag)?;
         out.extend(self.run(Vec::new(), GESTURE_MS));
         Ok(out)
     }

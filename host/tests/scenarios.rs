@@ -85,3 +85,145 @@ fn every_shipped_scenario_is_listed_in_scenarios_md() {
         );
     }
 }
+
+/// Runs `text` and returns the failure's line and message (it must fail).
+fn refused(text: &str) -> (usize, String) {
+    let failure = host::scenario::run_text("limits.scn", text)
+        .expect_err("the scenario asks for too much and is refused");
+    (failure.line, failure.to_string())
+}
+
+/// Fails on the old code: `wait 18446744073709551615` overflowed the clock (a panic), and any
+/// wait, however long, was run.
+#[test]
+fn a_wait_over_an_hour_is_refused_naming_the_line_and_the_fix() {
+    let (line, msg) = refused("game duel\nchoose\nwait 18446744073709551615\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains(
+            "wait 18446744073709551615 ms is more than the 1-hour (3600000 ms) limit: split \
+             the wait into several `wait` lines or shorten it"
+        ),
+        "{msg}"
+    );
+    let (line, msg) = refused("choose\n\nwait 3600001 # a long think\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains("`wait 3600001`: wait 3600001 ms is more than"),
+        "{msg}"
+    );
+    let (_, msg) = refused("wait 3s\n");
+    assert!(msg.contains("`3s` is not a number of ms"), "{msg}");
+}
+
+/// Fails on the old code, which ran `repeat 1001 ok` (and any count up to 2^32 - 1).
+#[test]
+fn a_repeat_over_1000_times_is_refused_before_anything_runs() {
+    let (line, msg) = refused("game duel\nchoose\nrepeat 1001 ok\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains("1001 times is more than the 1000-times limit: split the repeat"),
+        "{msg}"
+    );
+    // A repeated command's own count is checked too, before the first run.
+    let (line, msg) = refused("choose\nrepeat 2 wait 3600001\n");
+    assert_eq!(line, 2, "{msg}");
+    assert!(msg.contains("1-hour (3600000 ms) limit"), "{msg}");
+    assert!(host::scenario::run_text("ok.scn", "repeat 1000 expect no-decision\n").is_ok());
+}
+
+/// Fails on the old code, which played `bot` for any number of steps (here it reported the
+/// missing game instead, or that 2^64 "is not a number").
+#[test]
+fn a_bot_over_10000_steps_is_refused_before_anything_runs() {
+    let (line, msg) = refused("game piecepack\nsetup\nbot 10001\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(
+        msg.contains(
+            "10001 steps is more than the 10000-step limit: split it into several `bot` lines"
+        ),
+        "{msg}"
+    );
+    let (_, msg) = refused("game piecepack\nbot 18446744073709551616\n");
+    assert!(msg.contains("is more than the 10000-step limit"), "{msg}");
+}
+
+/// Fails on the old code, which took any settle time up to 2^32 - 1 ms (49 days: a mismatch
+/// never shown).
+#[test]
+fn a_mismatch_after_over_a_minute_is_refused() {
+    let (line, msg) = refused("mismatch-after 60001\n");
+    assert_eq!(line, 1, "{msg}");
+    assert!(
+        msg.contains("60001 ms is more than the 1-minute (60000 ms) limit"),
+        "{msg}"
+    );
+}
+
+/// Fails on the old code, which let any time pass (a thousand hours, given the lines). The
+/// limits of each line bound one line's work; this bounds the whole scenario's. (With the
+/// power off the hours pass without scans, so the test is quick.)
+#[test]
+fn a_scenario_past_eight_hours_of_table_time_is_refused() {
+    let (line, msg) = refused("power-off\nrepeat 8 wait 3600000\nwait 1\n");
+    assert_eq!(line, 3, "{msg}");
+    assert!(msg.contains("past the 8-hour limit of table time"), "{msg}");
+}
+
+const STANDARD_ARMIES: &str = "game classic
+red  2 3 5 5 2 6 8 9 M 3
+red  2 2 4 4 4 4 6 6 6 7
+red  2 2 2 5 5 7 7 8 3 3
+red  B B B F B B B S 2 3
+blue B B B F B B B S 2 3
+blue 2 2 2 5 5 7 7 8 3 3
+blue 2 2 4 4 4 4 6 6 6 7
+blue 3 2 5 5 2 6 8 M 9 3
+";
+
+/// A piece keeps its tag from hand to place: after a battle the winner put down is read as
+/// the winner (the piece the umpire expects there, not the last one lifted), so its next move
+/// is no wrong piece; a nudge keeps the tag too.
+#[test]
+fn with_nfc_pieces_carry_their_own_tags() {
+    let text = format!(
+        "{STANDARD_ARMIES}nfc\nsetup\nexpect decision game-started\nmove i4 i5\nmove b7 b6\n\
+         move i5 i6\nmove b6 b7\nattack i6 i7\nexpect decision battle Red Marshal attacks \
+         Blue General\nplace i7\nexpect decision hands-done\nmove b7 b6\nnudge i7\n\
+         move i7 i6\nexpect decision moved Red i7-i6\nexpect no-decision wrong-piece\n"
+    );
+    if let Err(failure) = host::scenario::run_text("tags.scn", &text) {
+        panic!("{failure}");
+    }
+}
+
+/// Every wrong use of the NFC lines is named with the fix.
+#[test]
+fn nfc_lines_used_wrongly_are_named_with_the_fix() {
+    let cases = [
+        (
+            format!("{STANDARD_ARMIES}setup\nmove a4 a5 reading none\n"),
+            "`reading` needs NFC readers: write `nfc` before the first physical event",
+        ),
+        (
+            format!("{STANDARD_ARMIES}nfc\nsetup\nplace a5 a6 reading none\n"),
+            "`reading` ends a `place SQ`, `move A B` or `slide A ... B` line",
+        ),
+        (
+            format!("{STANDARD_ARMIES}nfc\nsetup\nmove a4 a5 reading a6\n"),
+            "no tagged piece stands on a6 for the reader to pick up",
+        ),
+        (
+            format!("{STANDARD_ARMIES}choose\nnfc\n"),
+            "`nfc` must come before the first physical event",
+        ),
+        (
+            format!("{STANDARD_ARMIES}choose\narmy red\n"),
+            "`army` places an army with its tags: write `nfc`",
+        ),
+    ];
+    for (text, want) in cases {
+        let failure = host::scenario::run_text("nfc.scn", &text).expect_err(want);
+        assert!(failure.message.contains(want), "{failure}");
+    }
+}

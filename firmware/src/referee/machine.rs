@@ -298,6 +298,9 @@ struct SetupState {
     deployments: BySeat<Option<Deployment>>,
     problems: Option<Vec<String>>,
     tag_problem: Option<(String, String)>,
+    /// With tags: the tag last read on each square, to catch one tag read on two squares
+    /// (a reader picking up a neighbour's tag).
+    read: BTreeMap<Square, TagUid>,
 }
 
 /// A set of squares, bit `i` for square index `i`.
@@ -1122,6 +1125,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             deployments: BySeat::default(),
             problems: None,
             tag_problem: None,
+            read: BTreeMap::new(),
         }
     }
 
@@ -1137,6 +1141,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         if let (Phase::Setup(state), Some(square)) = (&mut self.phase, square_of(place)) {
             if state.mode == SetupMode::Tags {
                 state.assigned.remove(&square);
+                state.read.remove(&square);
                 state.tag_problem = None;
                 state.problems = None;
             }
@@ -1153,6 +1158,25 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let Some(square) = square_of(place) else {
             return;
         };
+        // One tag on two squares: one of the two reads picked up the other's tag, so neither
+        // square is known until both are read again.
+        let twin = state
+            .read
+            .iter()
+            .find(|(s, u)| **s != square && **u == uid && self.sensed.contains(&place_of(**s)))
+            .map(|(s, _)| *s);
+        state.read.insert(square, uid);
+        if let Some(other) = twin {
+            state.assigned.remove(&square);
+            state.assigned.remove(&other);
+            let msg = format!("{square} and {other}: the same tag was read on both");
+            out.push(Decision::TagProblem(msg.clone()));
+            state.tag_problem = Some((
+                msg,
+                format!("lift the pieces on {square} and {other} and put them back to read their tags again"),
+            ));
+            return;
+        }
         match self.config.tags.get(&uid) {
             Some(piece) => {
                 state.assigned.insert(square, piece);
@@ -1163,7 +1187,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 out.push(Decision::TagProblem(msg.clone()));
                 state.tag_problem = Some((
                     msg,
-                    "register the tag to its piece, or use another piece".to_string(),
+                    "lift it and put it back; if it stays unknown, register its tag or use \
+                     another piece"
+                        .to_string(),
                 ));
             }
         }
@@ -1289,6 +1315,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
             list.push(format!(
                 "{square}: piece not identified: lift it and put it back so its tag is read"
             ));
+        }
+        if !list.is_empty() {
+            // The armies are counted only once every piece is known: a count ("Red: no
+            // Marshal") next to an unknown square would tell the table what stands there.
+            out.push(Decision::SetupProblems(list.clone()));
+            state.problems = Some(list);
+            return;
         }
         let mut deployments = BySeat::from_fn(|_| Deployment::new());
         for (square, piece) in &state.assigned {
@@ -1588,7 +1621,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
                             mv.to, mv.from
                         ),
                         fix: format!(
-                            "put the piece from {} on {}, the other back",
+                            "put the piece from {} on {}, the other back (if it is there, lift \
+                             it and put it back to read its tag again)",
                             mv.from, mv.to
                         ),
                     };

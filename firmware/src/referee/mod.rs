@@ -16,8 +16,9 @@
 //!    squares that filled since the last OK get that rank. After the last group the deployment is
 //!    validated and every problem listed; Back undoes the last group (lift those pieces and place
 //!    them again), OK checks again. With NFC ([`SetupMode::Tags`]): both armies are placed in any
-//!    order; each piece's tag is read on placement and looked up in the [`TagRegistry`]; OK
-//!    validates both armies.
+//!    order; each piece's tag is read on placement and looked up in the [`TagRegistry`] (one
+//!    tag read on two squares is named, and neither square trusted until both are read again);
+//!    OK lists the pieces not identified, then validates both armies.
 //! 3. **Play**: see *Gestures*.
 //! 4. **Over**: the result; OK starts a new game.
 //!

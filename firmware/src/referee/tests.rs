@@ -423,7 +423,7 @@ fn set_up_with_tags_reads_identities_on_placement() {
     let out = t.place_only(sq("j1"), Some(stranger));
     assert!(matches!(out[..], [Decision::TagProblem(_)]), "{out:?}");
     assert!(t.text().contains("not registered"), "{}", t.text());
-    // OK now lists the unidentified piece and the missing armies.
+    // OK now lists the unidentified piece (and no counts, which would tell what it is).
     let out = t.press(Button::Ok);
     let Some(Decision::SetupProblems(p)) = out.last() else {
         panic!("{out:?}")
@@ -467,6 +467,71 @@ fn set_up_with_tags_reads_identities_on_placement() {
     t.place_only(sq("e4"), Some(marshal));
     let out = t.settle();
     assert!(matches!(out[..], [Decision::Moved { .. }]), "{out:?}");
+}
+
+/// A reader that picked up a neighbour's tag: one tag read on two squares. Fails on the old
+/// code, which took the second square for a second Marshal and listed "no Scout"-style counts
+/// that named the unknown squares' ranks.
+#[test]
+fn set_up_with_tags_names_one_tag_read_on_two_squares_and_counts_nothing_unknown() {
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    let blue = Deployment::parse(Variant::Duel, BLUE, &blue_duel('3')).unwrap();
+    let mut registry = TagRegistry::new();
+    let mut pieces = Vec::new();
+    for (seat, d) in [(RED, &red), (BLUE, &blue)] {
+        for (i, &(s, rank)) in d.placements.iter().enumerate() {
+            let uid = TagUid::new(&[seat.index() as u8, i as u8, 7, 7]).unwrap();
+            registry.register(uid, boards::stratego::Piece { owner: seat, rank });
+            pieces.push((s, uid));
+        }
+    }
+    let mut t = Table::new(RefereeConfig {
+        tags: registry,
+        ..RefereeConfig::default()
+    });
+    t.choose(Variant::Duel, SetupMode::Tags);
+    for (s, uid) in &pieces {
+        t.place_only(*s, Some(*uid));
+    }
+    t.settle();
+    let (e3, c3) = (
+        pieces.iter().find(|(q, _)| *q == sq("e3")).unwrap().1,
+        pieces.iter().find(|(q, _)| *q == sq("c3")).unwrap().1,
+    );
+    // c3's piece lifted and put back; its reader answers with e3's tag.
+    t.lift_only(sq("c3"));
+    let out = t.place_only(sq("c3"), Some(e3));
+    assert_eq!(
+        out,
+        vec![Decision::TagProblem(
+            "c3 and e3: the same tag was read on both".to_string()
+        )]
+    );
+    assert!(
+        t.text()
+            .contains("lift the pieces on c3 and e3 and put them back to read their tags again"),
+        "{}",
+        t.text()
+    );
+    let out = t.press(Button::Ok);
+    let Some(Decision::SetupProblems(p)) = out.last() else {
+        panic!("{out:?}")
+    };
+    assert_eq!(
+        p,
+        &vec![
+            "c3: piece not identified: lift it and put it back so its tag is read".to_string(),
+            "e3: piece not identified: lift it and put it back so its tag is read".to_string(),
+        ]
+    );
+    // Both read again: the game starts.
+    t.lift_only(sq("c3"));
+    t.place_only(sq("c3"), Some(c3));
+    t.lift_only(sq("e3"));
+    t.place_only(sq("e3"), Some(e3));
+    t.settle();
+    let out = t.press(Button::Ok);
+    assert!(out.contains(&Decision::GameStarted), "{out:?}");
 }
 
 #[test]
