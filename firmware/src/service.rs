@@ -77,21 +77,27 @@ impl<I: I2c> ScreenSink for Display<I> {
     }
 }
 
-/// The journal folder: one file per game, numbered.
+/// The journal folder: one file per game, numbered (`game-0001.umpj`, ...), owner-only.
 #[derive(Clone, Debug)]
 pub struct JournalDir {
     dir: PathBuf,
 }
 
 impl JournalDir {
-    /// The folder `dir` (created if missing).
+    /// The folder `dir`, created if missing (mode 0700, like any parent it creates), and made
+    /// owner-only if it was not: the journals hold both secret set-ups.
     ///
     /// # Errors
-    /// The folder cannot be created.
+    /// The folder cannot be created or its mode set.
     pub fn open(dir: impl Into<PathBuf>) -> io::Result<JournalDir> {
         let dir = dir.into();
-        fs::create_dir_all(&dir)?;
+        private_dir(&dir)?;
         Ok(JournalDir { dir })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
     }
 
     /// The journals, oldest first.
@@ -99,7 +105,11 @@ impl JournalDir {
     /// # Errors
     /// The folder cannot be read.
     pub fn games(&self) -> io::Result<Vec<PathBuf>> {
-        let mut games = numbered_games(&self.dir)?;
+        let mut games: Vec<(u64, PathBuf)> = numbered_files(&self.dir)?
+            .into_iter()
+            .filter(|(_, _, journal)| *journal)
+            .map(|(n, path, _)| (n, path))
+            .collect();
         games.sort();
         Ok(games.into_iter().map(|(_, p)| p).collect())
     }
@@ -108,33 +118,75 @@ impl JournalDir {
     pub fn maker(&self) -> impl FnMut() -> io::Result<FileStore> + 'static {
         let dir = self.dir.clone();
         move || {
-            let next = numbered_games(&dir)?
+            let taken: Vec<u64> = numbered_files(&dir)?
                 .into_iter()
-                .map(|(n, _)| n)
-                .max()
-                .map_or(1, |n| n + 1);
-            FileStore::create(dir.join(format!("game-{next:04}.umpj")))
+                .map(|(n, _, _)| n)
+                .collect();
+            FileStore::create(dir.join(game_file_name(next_number(&taken))))
         }
     }
 }
 
-/// The game files in `dir`, each with its number, in no particular order.
-fn numbered_games(dir: &Path) -> io::Result<Vec<(u32, PathBuf)>> {
+/// The name of game `n`'s journal.
+fn game_file_name(n: u64) -> String {
+    format!("game-{n:04}.umpj")
+}
+
+/// The number for a new game: one after the highest taken, so games sort in the order they were
+/// played; if that would overflow (someone named a file `game-18446744073709551615.umpj`), the
+/// lowest free number, which always exists because a folder cannot hold 2^64 files.
+fn next_number(taken: &[u64]) -> u64 {
+    match taken.iter().max() {
+        None => 1,
+        Some(&max) => max.checked_add(1).unwrap_or_else(|| {
+            let taken: std::collections::BTreeSet<u64> = taken.iter().copied().collect();
+            (1..).find(|n| !taken.contains(n)).unwrap_or(1)
+        }),
+    }
+}
+
+/// Every numbered file in `dir`, in no particular order: each with its number and whether it is
+/// a journal (`game-N.umpj`) or a copy kept beside one (`game-N.umpj.damaged-K`), whose number
+/// is taken too so that no new game is confused with it.
+fn numbered_files(dir: &Path) -> io::Result<Vec<(u64, PathBuf, bool)>> {
     Ok(fs::read_dir(dir)?
         .filter_map(Result::ok)
         .filter_map(|e| {
             let path = e.path();
-            Some((game_number(&path)?, path))
+            let (n, journal) = game_number(&path)?;
+            Some((n, path, journal))
         })
         .collect())
 }
 
-fn game_number(path: &Path) -> Option<u32> {
+fn game_number(path: &Path) -> Option<(u64, bool)> {
     let name = path.file_name()?.to_str()?;
-    name.strip_prefix("game-")?
-        .strip_suffix(".umpj")?
-        .parse()
-        .ok()
+    let (number, rest) = name.strip_prefix("game-")?.split_once(".umpj")?;
+    let journal = rest.is_empty();
+    if !journal && !rest.starts_with(".damaged-") {
+        return None;
+    }
+    Some((number.parse().ok()?, journal))
+}
+
+/// Creates `dir` (and missing parents) owner-only, and makes an existing `dir` owner-only.
+#[cfg(unix)]
+fn private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let mode = fs::metadata(dir)?.permissions().mode();
+    if mode & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(mode & 0o700))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir)
 }
 
 /// Why the service could not start.

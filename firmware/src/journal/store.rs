@@ -90,19 +90,17 @@ pub struct FileStore {
 }
 
 impl FileStore {
-    /// Creates a new, empty journal file at `path`, and makes its name durable by syncing the
-    /// directory that holds it. Never overwrites an existing file.
+    /// Creates a new, empty journal file at `path`, readable and writable by its owner only
+    /// (mode 0600: a journal holds both secret set-ups), and makes its name durable by syncing
+    /// the directory that holds it. Never overwrites an existing file.
     ///
     /// # Errors
     /// `AlreadyExists` if a file is there (resume it with [`FileStore::open`] or move it away),
     /// or any other I/O error from creating the file or syncing its directory.
     pub fn create(path: impl AsRef<Path>) -> io::Result<Self> {
         let path = path.as_ref();
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create_new(true)
-            .open(path)?;
+        let file =
+            private(OpenOptions::new().read(true).append(true).create_new(true)).open(path)?;
         file.sync_all()?;
         sync_parent_dir(path)?;
         Ok(Self {
@@ -151,6 +149,67 @@ impl Store for FileStore {
         self.file.set_len(len)?;
         self.file.sync_all()
     }
+}
+
+/// Keeps a byte-identical copy of the journal at `path` beside it, as `NAME.damaged-N` with the
+/// lowest free `N` (from 1), owner-only like the journal, synced with its name: taken before a
+/// damaged journal is cut, so nothing is lost. Returns the copy's path.
+///
+/// # Errors
+/// The journal cannot be read, or the copy cannot be written or synced.
+pub fn keep_copy(path: &Path) -> io::Result<PathBuf> {
+    let bytes = std::fs::read(path)?;
+    let (copy, mut file) = new_beside(path)?;
+    file.write_all(&bytes)?;
+    file.sync_all()?;
+    sync_parent_dir(&copy)?;
+    Ok(copy)
+}
+
+/// Moves the journal at `path` aside, to `NAME.damaged-N` with the lowest free `N` (from 1), so
+/// that it is no longer resumed yet nothing is deleted. Returns the new path.
+///
+/// # Errors
+/// The file cannot be renamed or its folder synced.
+pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
+    // Reserve the name first: a rename would silently replace a file already there.
+    let (aside, _placeholder) = new_beside(path)?;
+    std::fs::rename(path, &aside)?;
+    sync_parent_dir(&aside)?;
+    Ok(aside)
+}
+
+/// A new, empty, owner-only file named `NAME.damaged-N` beside `path`, with the lowest free `N`.
+fn new_beside(path: &Path) -> io::Result<(PathBuf, File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a journal path has a name"))?
+        .to_string_lossy()
+        .into_owned();
+    for n in 1..=u32::MAX {
+        let beside = path.with_file_name(format!("{name}.damaged-{n}"));
+        match private(OpenOptions::new().write(true).create_new(true)).open(&beside) {
+            Ok(file) => return Ok((beside, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "every name for a copy of this journal is taken",
+    ))
+}
+
+/// `options` creating files readable and writable by their owner only (mode 0600).
+#[cfg(unix)]
+fn private(options: &mut OpenOptions) -> &mut OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.mode(0o600)
+}
+
+#[cfg(not(unix))]
+fn private(options: &mut OpenOptions) -> &mut OpenOptions {
+    options
 }
 
 /// A new file's name is durable only once its directory is synced (ext4; see
