@@ -9,7 +9,8 @@ use std::rc::Rc;
 
 use firmware::journal::{
     decode, encode_header, encode_record, Corruption, EncodeError, FileStore, HeaderError,
-    JournalError, JournalWriter, MemStore, Recovered, Store, Tail, FORMAT_VERSION, MAX_RECORD_LEN,
+    JournalError, JournalWriter, MemStore, Quota, Recovered, Store, Tail, FORMAT_VERSION,
+    MAX_RECORD_LEN,
 };
 use serde::{Deserialize, Serialize};
 
@@ -479,45 +480,13 @@ fn after_a_failed_sync_the_writer_cuts_the_partial_frame_and_appends_again() {
     assert_eq!(recovered.tail, Tail::Clean);
 }
 
-/// A memory store with a byte quota, like a nearly full SD card: a write past the quota puts in
-/// what fits and fails with `StorageFull` (as `write` does on `ENOSPC`).
-#[derive(Debug)]
-struct QuotaStore {
-    inner: MemStore,
-    /// Shared, so a test can free space while a writer holds the store.
-    quota: Rc<Cell<usize>>,
-}
-
-impl Store for QuotaStore {
-    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let room = self.quota.get().saturating_sub(self.inner.as_bytes().len());
-        if bytes.len() > room {
-            self.inner.append(&bytes[..room])?;
-            return Err(io::Error::from(io::ErrorKind::StorageFull));
-        }
-        self.inner.append(bytes)
-    }
-    fn sync(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-    fn read_all(&mut self) -> io::Result<Vec<u8>> {
-        self.inner.read_all()
-    }
-    fn truncate(&mut self, len: usize) -> io::Result<()> {
-        self.inner.truncate(len)
-    }
-}
-
 /// A full card: every append past the quota fails as storage full and leaves part of a frame;
 /// once space is freed the journal goes on, and decodes to every record exactly once.
 #[test]
 fn a_full_card_loses_nothing_once_space_is_freed() {
     let game = recorded_game();
-    let quota = Rc::new(Cell::new(60));
-    let store = QuotaStore {
-        inner: MemStore::new(),
-        quota: quota.clone(),
-    };
+    let quota = Quota::new(60);
+    let store = MemStore::on_card(quota.clone());
     let mut journal = JournalWriter::<_, Record>::create(store, &header()).expect("create");
     let mut failures = 0;
     for record in &game {
@@ -529,7 +498,7 @@ fn a_full_card_loses_nothing_once_space_is_freed() {
         }
     }
     assert!(failures > 3, "the quota bit {failures} times");
-    let recovered = decoded(journal.store().inner.as_bytes()).expect("decodes");
+    let recovered = decoded(journal.store().as_bytes()).expect("decodes");
     assert_eq!(recovered.records, game);
     assert_eq!(recovered.tail, Tail::Clean);
 }

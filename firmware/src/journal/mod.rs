@@ -104,5 +104,5 @@ mod writer;
 pub use format::{decode, encode_header, encode_record};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
-pub use store::{keep_copy, set_aside, FileStore, MemStore, Store};
+pub use store::{keep_copy, set_aside, FileStore, MemStore, Quota, Store};
 pub use writer::{JournalError, JournalWriter};

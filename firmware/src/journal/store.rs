@@ -3,6 +3,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// An append-only byte store that can be made durable.
 ///
@@ -34,11 +36,42 @@ pub trait Store {
     fn truncate(&mut self, len: usize) -> io::Result<()>;
 }
 
-/// A store in memory: for tests and the simulator. Never fails.
+/// A store in memory: for tests and the simulator. Never fails, unless given a [`Quota`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemStore {
     bytes: Vec<u8>,
+    quota: Option<Quota>,
 }
+
+/// The room on a simulated SD card, shared by the stores on it and by whoever frees space.
+#[derive(Debug, Clone, Default)]
+pub struct Quota(Arc<AtomicUsize>);
+
+impl Quota {
+    /// A card on which a store may hold at most `bytes`.
+    pub fn new(bytes: usize) -> Quota {
+        Quota(Arc::new(AtomicUsize::new(bytes)))
+    }
+
+    /// The most bytes a store may hold.
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Fills the card (a smaller limit) or frees space on it (a larger one).
+    pub fn set(&self, bytes: usize) {
+        self.0.store(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Two quotas are equal when they are the same card.
+impl PartialEq for Quota {
+    fn eq(&self, other: &Quota) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Quota {}
 
 impl MemStore {
     /// An empty store.
@@ -48,7 +81,16 @@ impl MemStore {
 
     /// A store holding `bytes`, as if read back after a power cut.
     pub fn from_bytes(bytes: Vec<u8>) -> Self {
-        Self { bytes }
+        Self { bytes, quota: None }
+    }
+
+    /// An empty store on a card with `quota`: an append that does not fit writes what fits and
+    /// fails with [`io::ErrorKind::StorageFull`], as a write to a full SD card does.
+    pub fn on_card(quota: Quota) -> Self {
+        Self {
+            bytes: Vec::new(),
+            quota: Some(quota),
+        }
     }
 
     /// The bytes held.
@@ -64,6 +106,16 @@ impl MemStore {
 
 impl Store for MemStore {
     fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(quota) = &self.quota {
+            let room = quota.get().saturating_sub(self.bytes.len());
+            if bytes.len() > room {
+                self.bytes.extend_from_slice(&bytes[..room]);
+                return Err(io::Error::new(
+                    io::ErrorKind::StorageFull,
+                    "no space left on the simulated SD card",
+                ));
+            }
+        }
         self.bytes.extend_from_slice(bytes);
         Ok(())
     }

@@ -412,6 +412,8 @@ pub struct Referee<S: Store, C: Chance> {
     now: Millis,
     phase: Phase,
     journal_error: Option<String>,
+    /// The step whose journal write failed, run again on OK or by itself after a back-off.
+    retry: Option<Retry>,
     notice: Option<Screen>,
     screen: Screen,
     /// The turn being timed: the number of moves played when it began, and when.
@@ -429,14 +431,64 @@ impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
     }
 }
 
-/// Appends `record` to the journal, synced.
+/// Appends `record` to the journal, synced. On failure the writer stays usable (it cuts the
+/// failed frame off before its next append) and the message says what the players can do.
 fn append<S: Store>(
     journal: &mut Option<JournalWriter<S, Record>>,
     record: &Record,
 ) -> Result<(), String> {
     match journal {
-        Some(j) => j.append(record).map_err(|e| e.to_string()),
+        Some(j) => j.append(record).map_err(|e| journal_trouble(&e)),
         None => Err("no journal is open: choose the game again".to_string()),
+    }
+}
+
+/// What a failed journal write asks of the players, honestly: the step is not recorded (and
+/// was not announced), and OK tries it again.
+fn journal_trouble(e: &JournalError) -> String {
+    if e.is_storage_full() {
+        "the SD card is full: free space on it, then press OK".to_string()
+    } else if e.is_read_only() {
+        "the SD card is read-only: check its lock switch, then press OK".to_string()
+    } else if let JournalError::Io { doing, source } = e {
+        format!("could not {doing} the journal on the SD card ({source}): check the card, then press OK")
+    } else {
+        e.to_string()
+    }
+}
+
+/// A step whose journal write failed: the event that ran it, to run again.
+#[derive(Clone, Debug)]
+struct Retry {
+    event: BoardEvent,
+    /// When to try again by itself.
+    at: Millis,
+    /// The wait before that, doubled at each failed try up to [`RETRY_MAX_MS`].
+    wait_ms: u64,
+}
+
+/// The first automatic retry of a failed journal write comes this long after it.
+const RETRY_FIRST_MS: u64 = 2_000;
+/// Automatic retries slow down to one this often (a card that stays full is not hammered).
+const RETRY_MAX_MS: u64 = 60_000;
+
+impl Retry {
+    fn new(event: BoardEvent, now: Millis) -> Retry {
+        Retry {
+            event,
+            at: Millis(now.0 + RETRY_FIRST_MS),
+            wait_ms: RETRY_FIRST_MS,
+        }
+    }
+
+    /// The same step, tried again after a doubled wait.
+    fn later(self, now: Millis) -> Retry {
+        let wait_ms = (self.wait_ms * 2).min(RETRY_MAX_MS);
+        Retry {
+            at: Millis(now.0 + wait_ms),
+            wait_ms,
+            event: self.event,
+        }
     }
 }
 
@@ -639,6 +691,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 selected: 0,
             },
             journal_error: None,
+            retry: None,
             notice: None,
             turn_clock: None,
             screen: Screen::Boot {
@@ -852,10 +905,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     }
                 }
             }
-            BoardEvent::Settled { .. } => {
-                self.evaluate(&mut out);
-                self.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
-            }
+            BoardEvent::Settled { .. } => self.settled(&mut out),
             BoardEvent::Button { button, .. } => {
                 // A press that dismisses a notice does nothing else.
                 if self.notice.take().is_some() {
@@ -863,6 +913,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         button: *button,
                         why: "the notice is dismissed".to_string(),
                     });
+                } else if self.journal_error.is_some() && self.retry.is_some() {
+                    // Until the step is recorded, OK tries it again and nothing else happens.
+                    if *button == Button::Ok {
+                        self.retry_now(&mut out);
+                    } else {
+                        out.push(Decision::Ignored {
+                            button: *button,
+                            why: "the last step is not recorded: press OK to try again".to_string(),
+                        });
+                    }
+                    self.refresh();
+                    return out;
                 } else {
                     self.button(*button, &mut out);
                 }
@@ -875,15 +937,67 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 });
             }
         }
+        self.note_failure(event, &out);
         self.refresh();
         out
     }
 
+    /// A settled board: the game reads it.
+    fn settled(&mut self, out: &mut Vec<Decision>) {
+        self.evaluate(out);
+        self.with_table(out, |session, ctx, out| session.settled(ctx, out));
+    }
+
+    /// After `event` was handled: a journal write it made failed, so keep it to run again; or
+    /// every write went through, so nothing waits.
+    fn note_failure(&mut self, event: &BoardEvent, out: &[Decision]) {
+        if self.journal_error.is_none() {
+            self.retry = None;
+        } else if matches!(
+            event,
+            BoardEvent::Settled { .. } | BoardEvent::Button { .. }
+        ) && out.iter().any(|d| matches!(d, Decision::JournalFailed(_)))
+        {
+            self.retry = Some(Retry::new(event.clone(), self.now));
+        }
+    }
+
+    /// Runs the step whose journal write failed again: first cuts off what the failed write
+    /// left, then (in a table game) draws any secret chance still owed, then the step itself.
+    /// Its decisions are the step's; on failure the same step waits again, twice as long.
+    fn retry_now(&mut self, out: &mut Vec<Decision>) {
+        let Some(retry) = self.retry.take() else {
+            return;
+        };
+        if let Some(Err(e)) = self.journal.as_mut().map(JournalWriter::heal) {
+            let msg = journal_trouble(&e);
+            out.push(Decision::JournalFailed(msg.clone()));
+            self.journal_error = Some(msg);
+            self.retry = Some(retry.later(self.now));
+            return;
+        }
+        self.journal_error = None;
+        self.with_table(out, |session, ctx, out| session.owed_chance(ctx, out));
+        if self.journal_error.is_none() {
+            match retry.event {
+                BoardEvent::Settled { .. } => self.settled(out),
+                BoardEvent::Button { button, .. } => self.button(button, out),
+                _ => {}
+            }
+        }
+        if self.journal_error.is_some() {
+            self.retry = Some(retry.later(self.now));
+        }
+    }
+
     /// Lets time pass to `now`: shows the differences once the board has differed for the
-    /// settle time.
+    /// settle time, and tries a failed journal write again when its back-off is over.
     pub fn tick(&mut self, now: Millis) -> Vec<Decision> {
         let mut out = Vec::new();
         self.now = self.now.max(now);
+        if self.journal_error.is_some() && self.retry.as_ref().is_some_and(|r| self.now >= r.at) {
+            self.retry_now(&mut out);
+        }
         let wait = u64::from(self.config.mismatch_after_ms);
         let mut show = false;
         if let Phase::Play(play) = &mut self.phase {
@@ -1100,7 +1214,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 true
             }
             Err(e) => {
-                let msg = e.to_string();
+                let msg = journal_trouble(&e);
                 out.push(Decision::JournalFailed(msg.clone()));
                 self.journal_error = Some(msg);
                 false
@@ -1822,8 +1936,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
     fn compute_screen(&self) -> Screen {
         if let Some(msg) = &self.journal_error {
             return Screen::Error {
-                message: format!("journal: {msg}"),
-                fix: "fix the SD card, then repeat the last step".to_string(),
+                message: "the last step is not recorded: nothing is lost yet".to_string(),
+                fix: msg.clone(),
             };
         }
         if let Some(notice) = &self.notice {
