@@ -21,7 +21,7 @@ use embedded_hal::i2c::I2c;
 use crate::display::Display;
 use crate::drivers::buttons::{ButtonEvent, Buttons};
 use crate::drivers::nfc::{AntennaSelect, ReadTag, TagReader};
-use crate::journal::FileStore;
+use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
@@ -192,15 +192,8 @@ fn private_dir(dir: &Path) -> io::Result<()> {
 /// Why the service could not start.
 #[derive(Debug)]
 pub enum StartError {
-    /// The journal folder or a journal file could not be used.
+    /// The journal folder could not be read.
     Journal(io::Error),
-    /// The newest journal could not be resumed.
-    Resume {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        error: ResumeError,
-    },
 }
 
 impl fmt::Display for StartError {
@@ -211,17 +204,92 @@ impl fmt::Display for StartError {
                 "the journal folder cannot be used ({e}): check [journal] dir and that the \
                  service user may write there"
             ),
-            StartError::Resume { path, error } => write!(
-                f,
-                "{} cannot be resumed ({error}): move it out of the journal folder to start a \
-                 new game, and keep it for inspection with `umpire-sim replay`",
-                path.display()
-            ),
         }
     }
 }
 
 impl std::error::Error for StartError {}
+
+/// The referee for the newest journal at `path`: its game resumed if it is unfinished and in
+/// play, the recovery choice if a record is damaged, or the game menu with a word on what was
+/// found if nothing can be resumed (the file is then moved aside, never deleted).
+fn resume_newest<C: Chance>(
+    config: RefereeConfig,
+    chance: &mut impl FnMut() -> C,
+    journals: &JournalDir,
+    path: &Path,
+    sensed: Vec<Place>,
+    now: Millis,
+) -> Referee<FileStore, C> {
+    let name = file_name(path);
+    let opened = FileStore::open(path).map_err(|source| {
+        ResumeError::Journal(JournalError::Io {
+            doing: "open",
+            source,
+        })
+    });
+    let resumed = opened.and_then(|store| {
+        Referee::resume(
+            config.clone(),
+            chance(),
+            journals.maker(),
+            store,
+            sensed.clone(),
+            now,
+        )
+    });
+    let error = match resumed {
+        Ok((referee, _)) if !referee.is_over() && referee.in_play() => return referee,
+        // A finished game (or one that never got past set-up): start afresh.
+        Ok(_) => return Referee::new(config, chance(), journals.maker()),
+        Err(ResumeError::Journal(JournalError::Corrupt { .. })) => {
+            let copy_of = path.to_path_buf();
+            let recovered = FileStore::open(path)
+                .map_err(|source| {
+                    ResumeError::Journal(JournalError::Io {
+                        doing: "open",
+                        source,
+                    })
+                })
+                .and_then(|store| {
+                    Referee::recover(
+                        config.clone(),
+                        chance(),
+                        journals.maker(),
+                        store,
+                        move || keep_copy(&copy_of).map(|copy| file_name(&copy)),
+                        sensed,
+                        now,
+                    )
+                });
+            match recovered {
+                Ok(referee) => return referee,
+                Err(e) => e,
+            }
+        }
+        Err(e) => e,
+    };
+    // Nothing to resume: say what was found, and move the file aside so the next boot does not
+    // find it again.
+    let found = match &error {
+        ResumeError::Journal(JournalError::Header(
+            HeaderError::Empty | HeaderError::Truncated { .. },
+        )) => "never begun: the power went as it was created".to_string(),
+        other => format!("cannot be resumed: {other}"),
+    };
+    let detail = match set_aside(path) {
+        Ok(aside) => format!("Kept as {}", file_name(&aside)),
+        Err(e) => format!("{name} could not be moved aside ({e})"),
+    };
+    Referee::nothing_to_resume(config, chance(), journals.maker(), found, detail)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
 
 /// What a service step did.
 #[derive(Debug, Default)]
@@ -278,11 +346,13 @@ impl fmt::Debug for Hardware {
 
 impl<C: Chance> Service<C> {
     /// Starts the umpire: resumes the newest unfinished game in `journals`, or opens the game
-    /// menu. `chance` makes the referee's source of chance; `scan_hz` is the scan rate; `now`
-    /// the time since boot.
+    /// menu. A newest journal that is damaged, empty or unreadable never stops the start: the
+    /// OLED says what was found and offers what can be done (see [`Referee::recover`]).
+    /// `chance` makes the referee's source of chance; `scan_hz` is the scan rate; `now` the
+    /// time since boot.
     ///
     /// # Errors
-    /// The journal folder cannot be used, or the newest journal cannot be resumed.
+    /// The journal folder cannot be read.
     pub fn start(
         layout: SensorLayout,
         config: RefereeConfig,
@@ -299,22 +369,7 @@ impl<C: Chance> Service<C> {
             Some(path) => {
                 // What stands on the board now: a few scans, majority per cell.
                 let sensed = boot_scan(&mut *hardware.scanner, &layout);
-                let store = FileStore::open(&path).map_err(StartError::Journal)?;
-                let (referee, _) = Referee::resume(
-                    config.clone(),
-                    chance(),
-                    journals.maker(),
-                    store,
-                    sensed,
-                    now,
-                )
-                .map_err(|error| StartError::Resume { path, error })?;
-                if referee.is_over() || !referee.in_play() {
-                    // A finished game (or one that never got past set-up): start afresh.
-                    Referee::new(config, chance(), journals.maker())
-                } else {
-                    referee
-                }
+                resume_newest(config, &mut chance, journals, &path, sensed, now)
             }
         };
         Ok(Service {

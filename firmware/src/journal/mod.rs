@@ -98,11 +98,13 @@
 
 mod crc;
 mod format;
+mod salvage;
 mod store;
 mod writer;
 
 pub use format::{decode, encode_header, encode_record};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
+pub use salvage::records_after_damage;
 pub use store::{keep_copy, set_aside, FileStore, MemStore, Quota, Store};
 pub use writer::{JournalError, JournalWriter};
