@@ -106,5 +106,5 @@ pub use format::{decode, encode_header, encode_record};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use salvage::records_after_damage;
-pub use store::{keep_copy, set_aside, FileStore, MemStore, Quota, Store};
+pub use store::{keep_copy, set_aside, write_private, FileStore, MemStore, Quota, Store};
 pub use writer::{JournalError, JournalWriter};

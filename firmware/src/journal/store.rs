@@ -203,6 +203,23 @@ impl Store for FileStore {
     }
 }
 
+/// Writes a whole journal to `path` (the simulator's `--journal FILE`), owner-only like the
+/// umpire's journals (mode 0600, also when it replaces a file that was open to others), synced.
+///
+/// # Errors
+/// The file cannot be written, its mode set, or synced.
+pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file =
+        private(OpenOptions::new().write(true).create(true).truncate(true)).open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
 /// Keeps a byte-identical copy of the journal at `path` beside it, as `NAME.damaged-N` with the
 /// lowest free `N` (from 1), owner-only like the journal, synced with its name: taken before a
 /// damaged journal is cut, so nothing is lost. Returns the copy's path.
