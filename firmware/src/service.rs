@@ -6,9 +6,10 @@
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
 //!
-//! Journals live in one folder, one file per game (`game-0001.umpj`, ...). At boot the newest
-//! one is resumed if its game is unfinished; the umpire then shows which squares differ from the
-//! journaled board.
+//! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
+//! the newest one is resumed if its game is unfinished; the umpire then shows which squares
+//! differ from the journaled board. A damaged newest journal never stops the start: the OLED
+//! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
 use std::fmt;
 use std::fs;

@@ -1166,3 +1166,79 @@ fn a_full_card_loses_no_action_once_space_is_freed() {
         assert_eq!(game, Some(t.table()), "resume is exact");
     }
 }
+
+/// A Piecepack journal damaged in the middle, at boot: the recovery screen counts in actions
+/// ("k of n actions intact"), keeps a copy before anything is cut, and Resume gives the game
+/// of the intact actions.
+#[test]
+fn a_damaged_table_journal_resumes_its_intact_actions() {
+    let mut t = Table::choose(5, 0);
+    let mut rng = SeededChance::new(5 ^ 0x5eed);
+    let (allies, french) = random_places(&mut rng);
+    t.set_up(ALLIES, &allies);
+    t.set_up(FRENCH, &french);
+    for _ in 0..30 {
+        let legal = t.position().legal_actions();
+        let action = legal[rng.roll(legal.len() as u32).unwrap() as usize];
+        perform(&mut t, &mut rng, &action);
+    }
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let records = t.records();
+    let actions = records.len() - 2;
+    // The start of each record: re-encode the journal frame by frame.
+    let mut starts = Vec::new();
+    let mut writer = firmware::journal::JournalWriter::create(
+        MemStore::new(),
+        &decode::<Header, Record>(&bytes).unwrap().header,
+    )
+    .unwrap();
+    for r in &records {
+        starts.push(writer.len_bytes());
+        writer.append(r).unwrap();
+    }
+    assert_eq!(writer.store().as_bytes(), &bytes[..]);
+    let intact = actions / 2;
+    let mut damaged = bytes.clone();
+    damaged[starts[2 + intact] + 10] ^= 0x08;
+
+    let kept = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let keep = kept.clone();
+    let copy_of = damaged.clone();
+    let mut referee = Referee::recover(
+        RefereeConfig::default(),
+        SeededChance::new(8),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(damaged.clone()),
+        move || {
+            *keep.borrow_mut() = Some(copy_of.clone());
+            Ok("game-0001.umpj.damaged-1".to_string())
+        },
+        t.referee.sensed().iter().copied(),
+        Millis(t.t),
+    )
+    .expect("the header is intact");
+    let Screen::Recovery { found, entries, .. } = referee.screen().clone() else {
+        panic!("{:?}", referee.screen())
+    };
+    assert_eq!(found, format!("{intact} of {actions} actions intact"));
+    assert_eq!(
+        entries,
+        [format!("Resume {intact} actions"), "New game".to_string()]
+    );
+    assert!(kept.borrow().is_none(), "nothing copied before the choice");
+    referee.handle(&BoardEvent::Button {
+        button: Button::Ok,
+        at: Millis(t.t + 100),
+    });
+    assert_eq!(kept.borrow().as_deref(), Some(&damaged[..]), "copied first");
+    let resumed = session::<PiecepackTable, _>(&referee).expect("resumed");
+    assert_eq!(resumed.actions(), Some(intact as u32));
+    let rebuilt = rebuild_table::<PiecepackTable>(Options::STANDARD, &records[..2 + intact])
+        .expect("rebuilds");
+    assert_eq!(resumed.game(), rebuilt.history.last());
+    assert_eq!(
+        referee.journal().unwrap().store().as_bytes(),
+        &bytes[..starts[2 + intact]],
+        "the damage and everything after it cut off"
+    );
+}

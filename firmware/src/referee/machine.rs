@@ -464,14 +464,19 @@ fn journal_trouble(e: &JournalError) -> String {
 /// At boot, a damaged newest journal waiting for the players' choice.
 struct Recovery<S> {
     /// The damaged journal, to resume from; `None` when there is nothing to resume.
-    store: Option<S>,
-    /// Keeps a copy of the damaged journal before it is cut; says where.
-    keep_copy: Box<dyn FnMut() -> io::Result<String>>,
+    resumable: Option<Resumable<S>>,
     found: String,
     detail: String,
     /// Resume (when there is something to resume), then New game.
     entries: Vec<String>,
     selected: usize,
+}
+
+/// A damaged journal that can be resumed from its intact records.
+struct Resumable<S> {
+    store: S,
+    /// Keeps a copy of the damaged journal before it is cut; says where.
+    keep_copy: Box<dyn FnMut() -> io::Result<String>>,
 }
 
 /// What a damaged journal still holds, in the players' words.
@@ -820,8 +825,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
         referee.sensed = sensed.into_iter().collect();
         referee.now = now;
         referee.recovery = Some(Recovery {
-            store: Some(store),
-            keep_copy: Box::new(keep_copy),
+            resumable: Some(Resumable {
+                store,
+                keep_copy: Box::new(keep_copy),
+            }),
             found: report.found,
             detail: "Resume cuts the damage off (a copy is kept)".to_string(),
             entries: vec![report.resume, "New game".to_string()],
@@ -843,8 +850,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     ) -> Referee<S, C> {
         let mut referee = Referee::new(config, chance, new_store);
         referee.recovery = Some(Recovery {
-            store: None,
-            keep_copy: Box::new(|| Ok(String::new())),
+            resumable: None,
             found,
             detail,
             entries: vec!["New game".to_string()],
@@ -939,14 +945,16 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 button,
                 why: "choose with Die and OK what to do with the last game".to_string(),
             }),
-            Button::Ok
-                if recovery.store.is_none() || recovery.selected + 1 == recovery.entries.len() =>
-            {
+            Button::Ok if recovery.selected + 1 == recovery.entries.len() => {
                 // New game: the journal stays as it is, and the next game gets a new file.
                 self.recovery = None;
             }
             Button::Ok => {
-                let copy = match (recovery.keep_copy)() {
+                let Some(resumable) = recovery.resumable.as_mut() else {
+                    self.recovery = None;
+                    return;
+                };
+                let copy = match (resumable.keep_copy)() {
                     Ok(copy) => copy,
                     Err(e) => {
                         let msg = format!(
@@ -958,10 +966,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         return;
                     }
                 };
-                let Some(store) = recovery.store.take() else {
+                let Some(Resumable { store, .. }) =
+                    self.recovery.take().and_then(|recovery| recovery.resumable)
+                else {
                     return;
                 };
-                self.recovery = None;
                 let resumed =
                     JournalWriter::<S, Record>::resume_truncating_corruption::<Header>(store)
                         .map_err(ResumeError::Journal)
