@@ -1506,7 +1506,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 why: "no die roll during set-up".to_string(),
             }),
             (SetupMode::RankGroups, Button::Ok) => {
-                if state.problems.is_some() {
+                // Every group placed but the army not journaled (its write failed): check and
+                // journal it again.
+                if state.problems.is_some() || state.step >= state.groups.len() {
                     self.finish_seat(&mut state, out);
                 } else if let Some(&rank) = state.groups.get(state.step) {
                     let squares = self.unassigned(&state);

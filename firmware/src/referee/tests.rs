@@ -1067,8 +1067,16 @@ fn a_full_card_loses_no_move_once_space_is_freed() {
     t.choose(Variant::Duel, SetupMode::RankGroups);
     for (seat, text) in [(RED, RED_DUEL.to_string()), (BLUE, blue_duel('3'))] {
         let d = Deployment::parse(Variant::Duel, seat, &text).unwrap();
+        // Each army first meets a full card at its last group's OK, then OK once space is freed.
+        quota.set(t.referee.journal().unwrap().len_bytes() + 5);
         t.deploy_by_groups(Variant::Duel, &d);
+        assert!(!t.log.contains(&Decision::Deployed(seat)), "{:?}", t.log);
+        assert!(t.text().contains("SD card is full"), "{}", t.text());
+        quota.set(usize::MAX);
+        let out = t.press(Button::Ok);
+        assert!(out.contains(&Decision::Deployed(seat)), "{out:?}");
     }
+    assert!(t.log.contains(&Decision::GameStarted), "{:?}", t.log);
     let mut chance = SeededChance::new(5);
     let mut roll = |n: usize| chance.roll(n as u32).unwrap() as usize;
     let mut refused = 0;
