@@ -6,9 +6,10 @@
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
 //!
-//! Journals live in one folder, one file per game (`game-0001.umpj`, ...). At boot the newest
-//! one is resumed if its game is unfinished; the umpire then shows which squares differ from the
-//! journaled board.
+//! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
+//! the newest one is resumed if its game is unfinished; the umpire then shows which squares
+//! differ from the journaled board. A damaged newest journal never stops the start: the OLED
+//! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
 use std::fmt;
 use std::fs;
@@ -21,7 +22,7 @@ use embedded_hal::i2c::I2c;
 use crate::display::Display;
 use crate::drivers::buttons::{ButtonEvent, Buttons};
 use crate::drivers::nfc::{AntennaSelect, ReadTag, TagReader};
-use crate::journal::FileStore;
+use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
@@ -77,21 +78,27 @@ impl<I: I2c> ScreenSink for Display<I> {
     }
 }
 
-/// The journal folder: one file per game, numbered.
+/// The journal folder: one file per game, numbered (`game-0001.umpj`, ...), owner-only.
 #[derive(Clone, Debug)]
 pub struct JournalDir {
     dir: PathBuf,
 }
 
 impl JournalDir {
-    /// The folder `dir` (created if missing).
+    /// The folder `dir`, created if missing (mode 0700, like any parent it creates), and made
+    /// owner-only if it was not: the journals hold both secret set-ups.
     ///
     /// # Errors
-    /// The folder cannot be created.
+    /// The folder cannot be created or its mode set.
     pub fn open(dir: impl Into<PathBuf>) -> io::Result<JournalDir> {
         let dir = dir.into();
-        fs::create_dir_all(&dir)?;
+        private_dir(&dir)?;
         Ok(JournalDir { dir })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
     }
 
     /// The journals, oldest first.
@@ -99,7 +106,11 @@ impl JournalDir {
     /// # Errors
     /// The folder cannot be read.
     pub fn games(&self) -> io::Result<Vec<PathBuf>> {
-        let mut games = numbered_games(&self.dir)?;
+        let mut games: Vec<(u64, PathBuf)> = numbered_files(&self.dir)?
+            .into_iter()
+            .filter(|(_, _, journal)| *journal)
+            .map(|(n, path, _)| (n, path))
+            .collect();
         games.sort();
         Ok(games.into_iter().map(|(_, p)| p).collect())
     }
@@ -108,47 +119,82 @@ impl JournalDir {
     pub fn maker(&self) -> impl FnMut() -> io::Result<FileStore> + 'static {
         let dir = self.dir.clone();
         move || {
-            let next = numbered_games(&dir)?
+            let taken: Vec<u64> = numbered_files(&dir)?
                 .into_iter()
-                .map(|(n, _)| n)
-                .max()
-                .map_or(1, |n| n + 1);
-            FileStore::create(dir.join(format!("game-{next:04}.umpj")))
+                .map(|(n, _, _)| n)
+                .collect();
+            FileStore::create(dir.join(game_file_name(next_number(&taken))))
         }
     }
 }
 
-/// The game files in `dir`, each with its number, in no particular order.
-fn numbered_games(dir: &Path) -> io::Result<Vec<(u32, PathBuf)>> {
+/// The name of game `n`'s journal.
+fn game_file_name(n: u64) -> String {
+    format!("game-{n:04}.umpj")
+}
+
+/// The number for a new game: one after the highest taken, so games sort in the order they were
+/// played; if that would overflow (someone named a file `game-18446744073709551615.umpj`), the
+/// lowest free number, which always exists because a folder cannot hold 2^64 files.
+fn next_number(taken: &[u64]) -> u64 {
+    match taken.iter().max() {
+        None => 1,
+        Some(&max) => max.checked_add(1).unwrap_or_else(|| {
+            let taken: std::collections::BTreeSet<u64> = taken.iter().copied().collect();
+            (1..).find(|n| !taken.contains(n)).unwrap_or(1)
+        }),
+    }
+}
+
+/// Every numbered file in `dir`, in no particular order: each with its number and whether it is
+/// a journal (`game-N.umpj`) or a copy kept beside one (`game-N.umpj.damaged-K`), whose number
+/// is taken too so that no new game is confused with it.
+fn numbered_files(dir: &Path) -> io::Result<Vec<(u64, PathBuf, bool)>> {
     Ok(fs::read_dir(dir)?
         .filter_map(Result::ok)
         .filter_map(|e| {
             let path = e.path();
-            Some((game_number(&path)?, path))
+            let (n, journal) = game_number(&path)?;
+            Some((n, path, journal))
         })
         .collect())
 }
 
-fn game_number(path: &Path) -> Option<u32> {
+fn game_number(path: &Path) -> Option<(u64, bool)> {
     let name = path.file_name()?.to_str()?;
-    name.strip_prefix("game-")?
-        .strip_suffix(".umpj")?
-        .parse()
-        .ok()
+    let (number, rest) = name.strip_prefix("game-")?.split_once(".umpj")?;
+    let journal = rest.is_empty();
+    if !journal && !rest.starts_with(".damaged-") {
+        return None;
+    }
+    Some((number.parse().ok()?, journal))
+}
+
+/// Creates `dir` (and missing parents) owner-only, and makes an existing `dir` owner-only.
+#[cfg(unix)]
+fn private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let mode = fs::metadata(dir)?.permissions().mode();
+    if mode & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(mode & 0o700))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir)
 }
 
 /// Why the service could not start.
 #[derive(Debug)]
 pub enum StartError {
-    /// The journal folder or a journal file could not be used.
+    /// The journal folder could not be read.
     Journal(io::Error),
-    /// The newest journal could not be resumed.
-    Resume {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        error: ResumeError,
-    },
 }
 
 impl fmt::Display for StartError {
@@ -159,17 +205,92 @@ impl fmt::Display for StartError {
                 "the journal folder cannot be used ({e}): check [journal] dir and that the \
                  service user may write there"
             ),
-            StartError::Resume { path, error } => write!(
-                f,
-                "{} cannot be resumed ({error}): move it out of the journal folder to start a \
-                 new game, and keep it for inspection with `umpire-sim replay`",
-                path.display()
-            ),
         }
     }
 }
 
 impl std::error::Error for StartError {}
+
+/// The referee for the newest journal at `path`: its game resumed if it is unfinished and in
+/// play, the recovery choice if a record is damaged, or the game menu with a word on what was
+/// found if nothing can be resumed (the file is then moved aside, never deleted).
+fn resume_newest<C: Chance>(
+    config: RefereeConfig,
+    chance: &mut impl FnMut() -> C,
+    journals: &JournalDir,
+    path: &Path,
+    sensed: Vec<Place>,
+    now: Millis,
+) -> Referee<FileStore, C> {
+    let name = file_name(path);
+    let opened = FileStore::open(path).map_err(|source| {
+        ResumeError::Journal(JournalError::Io {
+            doing: "open",
+            source,
+        })
+    });
+    let resumed = opened.and_then(|store| {
+        Referee::resume(
+            config.clone(),
+            chance(),
+            journals.maker(),
+            store,
+            sensed.clone(),
+            now,
+        )
+    });
+    let error = match resumed {
+        Ok((referee, _)) if !referee.is_over() && referee.in_play() => return referee,
+        // A finished game (or one that never got past set-up): start afresh.
+        Ok(_) => return Referee::new(config, chance(), journals.maker()),
+        Err(ResumeError::Journal(JournalError::Corrupt { .. })) => {
+            let copy_of = path.to_path_buf();
+            let recovered = FileStore::open(path)
+                .map_err(|source| {
+                    ResumeError::Journal(JournalError::Io {
+                        doing: "open",
+                        source,
+                    })
+                })
+                .and_then(|store| {
+                    Referee::recover(
+                        config.clone(),
+                        chance(),
+                        journals.maker(),
+                        store,
+                        move || keep_copy(&copy_of).map(|copy| file_name(&copy)),
+                        sensed,
+                        now,
+                    )
+                });
+            match recovered {
+                Ok(referee) => return referee,
+                Err(e) => e,
+            }
+        }
+        Err(e) => e,
+    };
+    // Nothing to resume: say what was found, and move the file aside so the next boot does not
+    // find it again.
+    let found = match &error {
+        ResumeError::Journal(JournalError::Header(
+            HeaderError::Empty | HeaderError::Truncated { .. },
+        )) => "never begun: the power went as it was created".to_string(),
+        other => format!("cannot be resumed: {other}"),
+    };
+    let detail = match set_aside(path) {
+        Ok(aside) => format!("Kept as {}", file_name(&aside)),
+        Err(e) => format!("{name} could not be moved aside ({e})"),
+    };
+    Referee::nothing_to_resume(config, chance(), journals.maker(), found, detail)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
 
 /// What a service step did.
 #[derive(Debug, Default)]
@@ -226,11 +347,13 @@ impl fmt::Debug for Hardware {
 
 impl<C: Chance> Service<C> {
     /// Starts the umpire: resumes the newest unfinished game in `journals`, or opens the game
-    /// menu. `chance` makes the referee's source of chance; `scan_hz` is the scan rate; `now`
-    /// the time since boot.
+    /// menu. A newest journal that is damaged, empty or unreadable never stops the start: the
+    /// OLED says what was found and offers what can be done (see [`Referee::recover`]).
+    /// `chance` makes the referee's source of chance; `scan_hz` is the scan rate; `now` the
+    /// time since boot.
     ///
     /// # Errors
-    /// The journal folder cannot be used, or the newest journal cannot be resumed.
+    /// The journal folder cannot be read.
     pub fn start(
         layout: SensorLayout,
         config: RefereeConfig,
@@ -247,22 +370,7 @@ impl<C: Chance> Service<C> {
             Some(path) => {
                 // What stands on the board now: a few scans, majority per cell.
                 let sensed = boot_scan(&mut *hardware.scanner, &layout);
-                let store = FileStore::open(&path).map_err(StartError::Journal)?;
-                let (referee, _) = Referee::resume(
-                    config.clone(),
-                    chance(),
-                    journals.maker(),
-                    store,
-                    sensed,
-                    now,
-                )
-                .map_err(|error| StartError::Resume { path, error })?;
-                if referee.is_over() || !referee.in_play() {
-                    // A finished game (or one that never got past set-up): start afresh.
-                    Referee::new(config, chance(), journals.maker())
-                } else {
-                    referee
-                }
+                resume_newest(config, &mut chance, journals, &path, sensed, now)
             }
         };
         Ok(Service {

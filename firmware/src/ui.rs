@@ -187,4 +187,16 @@ pub enum Screen {
         /// The latest event ("e4 on", "tag 04A1... on e4").
         note: String,
     },
+    /// At boot the newest journal was damaged, empty or unreadable: what was found, and what
+    /// the players may do (Die moves down, OK chooses).
+    Recovery {
+        /// What was found ("36 of 37 moves intact").
+        found: String,
+        /// What a choice does, or where the file is kept.
+        detail: String,
+        /// The choices ("Resume 36 moves", "New game").
+        entries: Vec<String>,
+        /// The highlighted choice.
+        selected: usize,
+    },
 }

@@ -3,11 +3,14 @@
 //! The centrepiece: a recorded game's journal cut at every byte offset recovers exactly the
 //! complete records before the cut, and every damaged byte is reported at the record it is in.
 
+use std::cell::Cell;
 use std::io;
+use std::rc::Rc;
 
 use firmware::journal::{
     decode, encode_header, encode_record, Corruption, EncodeError, FileStore, HeaderError,
-    JournalError, JournalWriter, MemStore, Recovered, Store, Tail, FORMAT_VERSION, MAX_RECORD_LEN,
+    JournalError, JournalWriter, MemStore, Quota, Recovered, Store, Tail, FORMAT_VERSION,
+    MAX_RECORD_LEN,
 };
 use serde::{Deserialize, Serialize};
 
@@ -410,7 +413,8 @@ fn an_oversized_record_is_refused_and_the_journal_stays_usable() {
 #[derive(Debug, Default)]
 struct FlakyStore {
     inner: MemStore,
-    fail_sync: bool,
+    /// Shared, so a test can mend the card while a writer holds the store.
+    fail_sync: Rc<Cell<bool>>,
 }
 
 impl Store for FlakyStore {
@@ -418,7 +422,7 @@ impl Store for FlakyStore {
         self.inner.append(bytes)
     }
     fn sync(&mut self) -> io::Result<()> {
-        if self.fail_sync {
+        if self.fail_sync.get() {
             return Err(io::Error::other("card removed"));
         }
         self.inner.sync()
@@ -431,13 +435,17 @@ impl Store for FlakyStore {
     }
 }
 
+/// After a failed sync the writer cuts off what may have reached the store and takes the record
+/// again; the old writer refused every append until the process restarted.
 #[test]
-fn after_a_failed_sync_the_writer_refuses_until_resumed() {
+fn after_a_failed_sync_the_writer_cuts_the_partial_frame_and_appends_again() {
     let mut journal =
         JournalWriter::<_, Record>::create(FlakyStore::default(), &header()).expect("create");
     journal.append(&Record::Chance { face: 1 }).expect("append");
-    let mut store = journal.into_store();
-    store.fail_sync = true;
+    let good_len = journal.len_bytes();
+    let store = journal.into_store();
+    let fail_sync = store.fail_sync.clone();
+    fail_sync.set(true);
     let (mut journal, _) = JournalWriter::<_, Record>::resume::<Header>(store).expect("resume");
 
     let err = journal
@@ -445,19 +453,54 @@ fn after_a_failed_sync_the_writer_refuses_until_resumed() {
         .expect_err("sync fails");
     assert!(matches!(err, JournalError::Io { doing: "sync", .. }));
     assert!(err.to_string().contains("SD card"));
-    let err = journal
-        .append(&Record::Chance { face: 3 })
-        .expect_err("poisoned");
-    assert!(matches!(err, JournalError::Poisoned));
+    assert!(journal.is_dirty());
+    assert!(
+        journal.store().inner.as_bytes().len() > good_len,
+        "the frame went in unsynced"
+    );
 
-    // Resuming is the truth: here the unsynced record happened to be complete.
-    let mut store = journal.into_store();
-    store.fail_sync = false;
-    let (_, recovered) = JournalWriter::<_, Record>::resume::<Header>(store).expect("resume");
+    // The card comes back: the same record is written once, nothing doubled, nothing lost.
+    fail_sync.set(false);
+    journal
+        .append(&Record::Chance { face: 2 })
+        .expect("retried");
+    journal
+        .append(&Record::Chance { face: 3 })
+        .expect("goes on");
+    assert!(!journal.is_dirty());
+    let recovered = decoded(journal.store().inner.as_bytes()).expect("decodes");
     assert_eq!(
         recovered.records,
-        [Record::Chance { face: 1 }, Record::Chance { face: 2 }]
+        [
+            Record::Chance { face: 1 },
+            Record::Chance { face: 2 },
+            Record::Chance { face: 3 }
+        ]
     );
+    assert_eq!(recovered.tail, Tail::Clean);
+}
+
+/// A full card: every append past the quota fails as storage full and leaves part of a frame;
+/// once space is freed the journal goes on, and decodes to every record exactly once.
+#[test]
+fn a_full_card_loses_nothing_once_space_is_freed() {
+    let game = recorded_game();
+    let quota = Quota::new(60);
+    let store = MemStore::on_card(quota.clone());
+    let mut journal = JournalWriter::<_, Record>::create(store, &header()).expect("create");
+    let mut failures = 0;
+    for record in &game {
+        while let Err(e) = journal.append(record) {
+            assert!(e.is_storage_full(), "{e}");
+            assert!(!e.is_read_only());
+            failures += 1;
+            quota.set(quota.get() + 7);
+        }
+    }
+    assert!(failures > 3, "the quota bit {failures} times");
+    let recovered = decoded(journal.store().as_bytes()).expect("decodes");
+    assert_eq!(recovered.records, game);
+    assert_eq!(recovered.tail, Tail::Clean);
 }
 
 /// A file in the temp directory, removed when dropped (even if the test fails).

@@ -290,6 +290,31 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 note: "tag 04A1B2C3D4E580 on e4".into(),
             },
         ),
+        (
+            "recovery_damaged",
+            Screen::Recovery {
+                found: "36 of 37 moves intact".into(),
+                detail: "Resume cuts the damage off (a copy is kept)".into(),
+                entries: strings(&["Resume 36 moves", "New game"]),
+                selected: 0,
+            },
+        ),
+        (
+            "recovery_nothing",
+            Screen::Recovery {
+                found: "never begun: the power went as it was created".into(),
+                detail: "Kept as game-0007.umpj.damaged-1".into(),
+                entries: strings(&["New game"]),
+                selected: 0,
+            },
+        ),
+        (
+            "journal_full",
+            Screen::Error {
+                message: "the last step is not recorded: nothing is lost yet".into(),
+                fix: "the SD card is full: free space on it, then press OK".into(),
+            },
+        ),
     ]
 }
 

@@ -11,12 +11,14 @@ use boards::piecepack::{
     Action, Face, Options, Phase, Position, Setup, Square, Unit, ALLIES, FRENCH,
 };
 use boards::{Actor, Game, Seat};
-use firmware::journal::MemStore;
+use firmware::journal::{decode, MemStore, Quota, Tail};
 use firmware::referee::games::piecepack::{
     place, set_up_pieces, staging_slot, Army, PiecepackTable,
 };
 use firmware::referee::table::{rebuild_table, Session, TableGame};
-use firmware::referee::{screen_text, Chance, Decision, Record, Referee, SeededChance};
+use firmware::referee::{
+    screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig, SeededChance,
+};
 use firmware::sensing::{BoardEvent, Button, Millis, Place, TagUid};
 use firmware::ui::Screen;
 use support::{acted, session, Checks};
@@ -1003,4 +1005,240 @@ fn with_nfc_the_tag_read_where_a_piece_lands_says_which_left_the_stack() {
     let tags: BTreeMap<Unit, TagUid> = armies.iter().flat_map(|a| a.tags.clone()).collect();
     assert_eq!(tags.len(), 23);
     assert!(tags.iter().all(|(u, t)| *t == uid(*u)));
+}
+
+/// Plays `action` while the SD card is full: the umpire decides nothing and says so, the
+/// other buttons wait, OK on a still-full card fails again, and once space is freed OK plays
+/// it (a die is rolled again: nobody saw the first roll). Returns what was played.
+fn perform_on_a_full_card(
+    t: &mut Table,
+    rng: &mut SeededChance,
+    action: &Action,
+    quota: &Quota,
+) -> Action {
+    let game = t.table().clone();
+    let before = t.actions();
+    let journaled = t.records().len();
+    // Not even a frame's head fits.
+    quota.set(t.referee.journal().expect("a journal").len_bytes() + 5);
+    let from = t.log.len();
+    let gesture = game
+        .gestures()
+        .into_iter()
+        .find(|(g, a)| a == action && g.selected.is_none())
+        .map(|(g, _)| g);
+    let by_die = game.to_act() == Actor::Chance && game.die_button() && rng.roll(2).unwrap() == 0;
+    if by_die {
+        t.press(Button::Die);
+    } else if let Some(g) = gesture {
+        for l in &g.lifted {
+            t.lift(*l);
+        }
+        for p in &g.placed {
+            t.put(*p);
+        }
+        t.settle();
+        if matches!(t.referee.screen(), Screen::Choice { title, .. } if title.starts_with("Which"))
+        {
+            // The gesture means several actions: the menu asks which, and its OK fails.
+            t.pick(&game.label(action));
+        }
+    } else {
+        let label = game
+            .choices()
+            .into_iter()
+            .find(|(_, a)| a == action)
+            .map(|(l, _)| l)
+            .unwrap_or_else(|| panic!("{action:?} is neither a gesture nor a choice"));
+        t.choose_action(&label);
+    }
+    let failed = |out: &[Decision]| out.iter().any(|d| matches!(d, Decision::JournalFailed(_)));
+    assert!(failed(&t.log[from..]), "{:?}", &t.log[from..]);
+    assert_eq!(t.actions(), before, "nothing is decided: {}", t.text());
+    let text = t.text();
+    assert!(
+        text.contains("SD card is full") && text.contains("nothing is lost yet"),
+        "{text}"
+    );
+    let out = t.press(Button::Back);
+    assert!(matches!(&out[..], [Decision::Ignored { .. }]), "{out:?}");
+    let out = t.press(Button::Ok);
+    assert!(failed(&out), "still full: {out:?}");
+    quota.set(usize::MAX);
+    let out = t.press(Button::Ok);
+    assert!(!failed(&out), "{out:?}");
+    assert_eq!(t.actions(), before + 1, "{action:?}: {}", t.text());
+    assert_eq!(t.records().len(), journaled + 1, "journaled once");
+    let played = if by_die {
+        let after = t.position().clone();
+        Face::ALL
+            .into_iter()
+            .map(Action::Roll)
+            .find(|a| {
+                let mut r = game.position().clone();
+                r.play(a).is_ok() && r == after
+            })
+            .expect("the Die button rolled a face")
+    } else {
+        *action
+    };
+    // The hands: whatever the umpire now expects.
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    let sensed = t.referee.sensed().clone();
+    for extra in sensed.difference(&expected) {
+        t.lift(*extra);
+    }
+    for missing in expected.difference(&sensed) {
+        t.put(*missing);
+    }
+    t.settle();
+    assert_eq!(t.referee.sensed(), &expected);
+    played
+}
+
+/// The SD card fills again and again during a game (set-up and play, gestures, menus and the
+/// Die button): every refused step is played once space is freed and OK pressed, nothing lost
+/// or doubled, and the journal replays and resumes to the same game. On the old code the first
+/// failure poisoned the journal until a restart.
+#[test]
+fn a_full_card_loses_no_action_once_space_is_freed() {
+    for seed in 0..4 {
+        let quota = Quota::new(usize::MAX);
+        let card = quota.clone();
+        let layout = PiecepackTable::layout(Options::STANDARD)
+            .validate()
+            .expect("the layout is valid");
+        let mut t = Table {
+            referee: Referee::new(
+                RefereeConfig::default(),
+                SeededChance::new(seed),
+                move || Ok(MemStore::on_card(card.clone())),
+            ),
+            layout,
+            t: 0,
+            log: Vec::new(),
+            checks: Secrets::default(),
+        };
+        t.choose_game("Piecepack at Waterloo", 0);
+        let mut rng = SeededChance::new(seed ^ 0xf011);
+        let (allies, french) = random_places(&mut rng);
+        t.set_up(ALLIES, &allies);
+        // The French army does not fit at first: its last OK fails, then goes through.
+        quota.set(t.referee.journal().expect("a journal").len_bytes() + 5);
+        t.set_up(FRENCH, &french);
+        assert!(
+            t.session().and_then(Session::game).is_none(),
+            "{}",
+            t.text()
+        );
+        assert!(t.text().contains("SD card is full"), "{}", t.text());
+        quota.set(usize::MAX);
+        t.press(Button::Ok);
+        let mut replay = t.position().clone();
+        let mut refused = 0;
+        for n in 0..300 {
+            if !replay.status().is_ongoing() {
+                break;
+            }
+            let legal = replay.legal_actions();
+            let action = legal[rng.roll(legal.len() as u32).unwrap() as usize];
+            let played = if n % 4 == 1 {
+                refused += 1;
+                perform_on_a_full_card(&mut t, &mut rng, &action, &quota)
+            } else {
+                perform(&mut t, &mut rng, &action)
+            };
+            replay.play(&played).expect("legal");
+            assert_eq!(t.position(), &replay, "after {played:?}");
+        }
+        assert!(
+            refused >= 20,
+            "seed {seed}: the card filled {refused} times"
+        );
+        let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+        let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+        assert_eq!(recovered.tail, Tail::Clean);
+        let rebuilt = rebuild_table::<PiecepackTable>(Options::STANDARD, &recovered.records)
+            .expect("rebuilds");
+        assert_eq!(rebuilt.history.last(), Some(t.table()), "replay is exact");
+        let (resumed, _) = t.restarted(SeededChance::new(99), Millis(t.t));
+        let game = session::<PiecepackTable, _>(&resumed).and_then(Session::game);
+        assert_eq!(game, Some(t.table()), "resume is exact");
+    }
+}
+
+/// A Piecepack journal damaged in the middle, at boot: the recovery screen counts in actions
+/// ("k of n actions intact"), keeps a copy before anything is cut, and Resume gives the game
+/// of the intact actions.
+#[test]
+fn a_damaged_table_journal_resumes_its_intact_actions() {
+    let mut t = Table::choose(5, 0);
+    let mut rng = SeededChance::new(5 ^ 0x5eed);
+    let (allies, french) = random_places(&mut rng);
+    t.set_up(ALLIES, &allies);
+    t.set_up(FRENCH, &french);
+    for _ in 0..30 {
+        let legal = t.position().legal_actions();
+        let action = legal[rng.roll(legal.len() as u32).unwrap() as usize];
+        perform(&mut t, &mut rng, &action);
+    }
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let records = t.records();
+    let actions = records.len() - 2;
+    // The start of each record: re-encode the journal frame by frame.
+    let mut starts = Vec::new();
+    let mut writer = firmware::journal::JournalWriter::create(
+        MemStore::new(),
+        &decode::<Header, Record>(&bytes).unwrap().header,
+    )
+    .unwrap();
+    for r in &records {
+        starts.push(writer.len_bytes());
+        writer.append(r).unwrap();
+    }
+    assert_eq!(writer.store().as_bytes(), &bytes[..]);
+    let intact = actions / 2;
+    let mut damaged = bytes.clone();
+    damaged[starts[2 + intact] + 10] ^= 0x08;
+
+    let kept = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let keep = kept.clone();
+    let copy_of = damaged.clone();
+    let mut referee = Referee::recover(
+        RefereeConfig::default(),
+        SeededChance::new(8),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(damaged.clone()),
+        move || {
+            *keep.borrow_mut() = Some(copy_of.clone());
+            Ok("game-0001.umpj.damaged-1".to_string())
+        },
+        t.referee.sensed().iter().copied(),
+        Millis(t.t),
+    )
+    .expect("the header is intact");
+    let Screen::Recovery { found, entries, .. } = referee.screen().clone() else {
+        panic!("{:?}", referee.screen())
+    };
+    assert_eq!(found, format!("{intact} of {actions} actions intact"));
+    assert_eq!(
+        entries,
+        [format!("Resume {intact} actions"), "New game".to_string()]
+    );
+    assert!(kept.borrow().is_none(), "nothing copied before the choice");
+    referee.handle(&BoardEvent::Button {
+        button: Button::Ok,
+        at: Millis(t.t + 100),
+    });
+    assert_eq!(kept.borrow().as_deref(), Some(&damaged[..]), "copied first");
+    let resumed = session::<PiecepackTable, _>(&referee).expect("resumed");
+    assert_eq!(resumed.actions(), Some(intact as u32));
+    let rebuilt = rebuild_table::<PiecepackTable>(Options::STANDARD, &records[..2 + intact])
+        .expect("rebuilds");
+    assert_eq!(resumed.game(), rebuilt.history.last());
+    assert_eq!(
+        referee.journal().unwrap().store().as_bytes(),
+        &bytes[..starts[2 + intact]],
+        "the damage and everything after it cut off"
+    );
 }

@@ -226,7 +226,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("{frames} OLED frames written to {}", dir.display());
             }
             if let Some(path) = &args.journal {
-                std::fs::write(path, journal)
+                // Owner-only: a journal holds both secret set-ups.
+                firmware::journal::write_private(path, &journal)
                     .with_context(|| format!("cannot write the journal to {}", path.display()))?;
             }
         }

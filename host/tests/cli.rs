@@ -33,3 +33,29 @@ fn an_unknown_game_is_refused_with_the_choices() {
         "{err}"
     );
 }
+
+/// `demo --journal FILE` writes the journal owner-only (0600: it holds both set-ups), also over
+/// a file that was open to others; the old code left it 0644.
+#[cfg(unix)]
+#[test]
+fn the_demo_journal_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::temp_dir().join(format!("umpire-sim-private-{}.umpj", std::process::id()));
+    std::fs::write(&path, b"old").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(["demo", "duel", "--quiet", "--max-moves", "4", "--journal"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(mode, 0o600);
+    assert!(bytes.starts_with(b"UMPJ"));
+}

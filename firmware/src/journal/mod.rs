@@ -13,6 +13,12 @@
 //!   and the simulator and [`FileStore`] for the SD card (`fdatasync` on every sync).
 //! - [`JournalWriter`]: `create` a journal, `append` records (written *and synced* before it
 //!   returns), `resume` one after a restart.
+//! - Salvage: [`records_after_damage`] reads on past a damaged record, only to say how much of
+//!   the game the damage took; [`keep_copy`] and [`set_aside`] keep a damaged journal beside
+//!   itself (`game-0007.umpj.damaged-1`) before it is cut or left.
+//!
+//! Journal files are created owner-only (mode 0600, [`FileStore::create`], [`write_private`])
+//! in an owner-only folder: a journal holds both secret set-ups.
 //!
 //! # On-disk format, version 1
 //! All integers little-endian. CRC is CRC-32/ISO-HDLC (the zlib/PNG CRC).
@@ -57,6 +63,30 @@
 //! A bad header ([`HeaderError`]) recovers nothing: empty, truncated (the power went while the
 //! game was being created), not a journal, a newer format version, or damaged.
 //!
+//! ## At boot
+//! The umpire never refuses to start over its newest journal (`Service::start` in
+//! [`crate::service`]):
+//! - torn tail: cut off silently (that action was never announced), the game resumes;
+//! - a damaged record: the OLED says how much is intact, in the players' unit ("36 of 37 moves
+//!   intact", counted with [`records_after_damage`]), and offers *Resume* (first a
+//!   byte-identical copy is kept beside the file, then
+//!   [`JournalWriter::resume_truncating_corruption`] cuts the damage off) or *New game* (the file
+//!   is left as it is; the new game gets the next number);
+//! - nothing to resume (empty, header torn, not a journal, newer, unreadable): the OLED says so,
+//!   the file is moved aside with [`set_aside`] (never deleted), and OK opens the game menu.
+//!
+//! Numbers of new game files are one past the highest present, copies included (`u64`; past
+//! `u64::MAX`, the lowest free number), so a new game never reuses a kept file's number.
+//!
+//! ## Write errors
+//! A failed append (a full or read-only card, an I/O error) leaves the writer usable: it knows
+//! where its last good record ends and, before the next append or on
+//! [`JournalWriter::heal`], truncates whatever part of the failed frame reached the store. The
+//! referee announces nothing it could not journal; it keeps the step that failed and runs it
+//! again when the players press OK, or by itself after a back-off (2 s, doubling to a minute),
+//! and the OLED says what happened ("the SD card is full: free space on it, then press OK;
+//! nothing is lost yet"). [`MemStore::on_card`] with a [`Quota`] simulates a card that fills.
+//!
 //! # Versions
 //! [`FORMAT_VERSION`] covers this framing; a build reads every version up to its own and refuses
 //! newer ones ("update the umpire"). postcard is not self-describing, so the payload types are a
@@ -98,11 +128,13 @@
 
 mod crc;
 mod format;
+mod salvage;
 mod store;
 mod writer;
 
 pub use format::{decode, encode_header, encode_record};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
-pub use store::{FileStore, MemStore, Store};
+pub use salvage::records_after_damage;
+pub use store::{keep_copy, set_aside, write_private, FileStore, MemStore, Quota, Store};
 pub use writer::{JournalError, JournalWriter};

@@ -3,6 +3,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// An append-only byte store that can be made durable.
 ///
@@ -34,11 +36,42 @@ pub trait Store {
     fn truncate(&mut self, len: usize) -> io::Result<()>;
 }
 
-/// A store in memory: for tests and the simulator. Never fails.
+/// A store in memory: for tests and the simulator. Never fails, unless given a [`Quota`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemStore {
     bytes: Vec<u8>,
+    quota: Option<Quota>,
 }
+
+/// The room on a simulated SD card, shared by the stores on it and by whoever frees space.
+#[derive(Debug, Clone, Default)]
+pub struct Quota(Arc<AtomicUsize>);
+
+impl Quota {
+    /// A card on which a store may hold at most `bytes`.
+    pub fn new(bytes: usize) -> Quota {
+        Quota(Arc::new(AtomicUsize::new(bytes)))
+    }
+
+    /// The most bytes a store may hold.
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Fills the card (a smaller limit) or frees space on it (a larger one).
+    pub fn set(&self, bytes: usize) {
+        self.0.store(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Two quotas are equal when they are the same card.
+impl PartialEq for Quota {
+    fn eq(&self, other: &Quota) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Quota {}
 
 impl MemStore {
     /// An empty store.
@@ -48,7 +81,16 @@ impl MemStore {
 
     /// A store holding `bytes`, as if read back after a power cut.
     pub fn from_bytes(bytes: Vec<u8>) -> Self {
-        Self { bytes }
+        Self { bytes, quota: None }
+    }
+
+    /// An empty store on a card with `quota`: an append that does not fit writes what fits and
+    /// fails with [`io::ErrorKind::StorageFull`], as a write to a full SD card does.
+    pub fn on_card(quota: Quota) -> Self {
+        Self {
+            bytes: Vec::new(),
+            quota: Some(quota),
+        }
     }
 
     /// The bytes held.
@@ -64,6 +106,16 @@ impl MemStore {
 
 impl Store for MemStore {
     fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(quota) = &self.quota {
+            let room = quota.get().saturating_sub(self.bytes.len());
+            if bytes.len() > room {
+                self.bytes.extend_from_slice(&bytes[..room]);
+                return Err(io::Error::new(
+                    io::ErrorKind::StorageFull,
+                    "no space left on the simulated SD card",
+                ));
+            }
+        }
         self.bytes.extend_from_slice(bytes);
         Ok(())
     }
@@ -90,19 +142,17 @@ pub struct FileStore {
 }
 
 impl FileStore {
-    /// Creates a new, empty journal file at `path`, and makes its name durable by syncing the
-    /// directory that holds it. Never overwrites an existing file.
+    /// Creates a new, empty journal file at `path`, readable and writable by its owner only
+    /// (mode 0600: a journal holds both secret set-ups), and makes its name durable by syncing
+    /// the directory that holds it. Never overwrites an existing file.
     ///
     /// # Errors
     /// `AlreadyExists` if a file is there (resume it with [`FileStore::open`] or move it away),
     /// or any other I/O error from creating the file or syncing its directory.
     pub fn create(path: impl AsRef<Path>) -> io::Result<Self> {
         let path = path.as_ref();
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create_new(true)
-            .open(path)?;
+        let file =
+            private(OpenOptions::new().read(true).append(true).create_new(true)).open(path)?;
         file.sync_all()?;
         sync_parent_dir(path)?;
         Ok(Self {
@@ -151,6 +201,84 @@ impl Store for FileStore {
         self.file.set_len(len)?;
         self.file.sync_all()
     }
+}
+
+/// Writes a whole journal to `path` (the simulator's `--journal FILE`), owner-only like the
+/// umpire's journals (mode 0600, also when it replaces a file that was open to others), synced.
+///
+/// # Errors
+/// The file cannot be written, its mode set, or synced.
+pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file =
+        private(OpenOptions::new().write(true).create(true).truncate(true)).open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Keeps a byte-identical copy of the journal at `path` beside it, as `NAME.damaged-N` with the
+/// lowest free `N` (from 1), owner-only like the journal, synced with its name: taken before a
+/// damaged journal is cut, so nothing is lost. Returns the copy's path.
+///
+/// # Errors
+/// The journal cannot be read, or the copy cannot be written or synced.
+pub fn keep_copy(path: &Path) -> io::Result<PathBuf> {
+    let bytes = std::fs::read(path)?;
+    let (copy, mut file) = new_beside(path)?;
+    file.write_all(&bytes)?;
+    file.sync_all()?;
+    sync_parent_dir(&copy)?;
+    Ok(copy)
+}
+
+/// Moves the journal at `path` aside, to `NAME.damaged-N` with the lowest free `N` (from 1), so
+/// that it is no longer resumed yet nothing is deleted. Returns the new path.
+///
+/// # Errors
+/// The file cannot be renamed or its folder synced.
+pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
+    // Reserve the name first: a rename would silently replace a file already there.
+    let (aside, _placeholder) = new_beside(path)?;
+    std::fs::rename(path, &aside)?;
+    sync_parent_dir(&aside)?;
+    Ok(aside)
+}
+
+/// A new, empty, owner-only file named `NAME.damaged-N` beside `path`, with the lowest free `N`.
+fn new_beside(path: &Path) -> io::Result<(PathBuf, File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a journal path has a name"))?
+        .to_string_lossy()
+        .into_owned();
+    for n in 1..=u32::MAX {
+        let beside = path.with_file_name(format!("{name}.damaged-{n}"));
+        match private(OpenOptions::new().write(true).create_new(true)).open(&beside) {
+            Ok(file) => return Ok((beside, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "every name for a copy of this journal is taken",
+    ))
+}
+
+/// `options` creating files readable and writable by their owner only (mode 0600).
+#[cfg(unix)]
+fn private(options: &mut OpenOptions) -> &mut OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.mode(0o600)
+}
+
+#[cfg(not(unix))]
+fn private(options: &mut OpenOptions) -> &mut OpenOptions {
+    options
 }
 
 /// A new file's name is durable only once its directory is synced (ext4; see

@@ -40,8 +40,6 @@ pub enum JournalError {
         /// Bytes found.
         len: usize,
     },
-    /// An earlier write or sync failed, so what the store holds is unknown.
-    Poisoned,
 }
 
 impl fmt::Display for JournalError {
@@ -70,10 +68,6 @@ impl fmt::Display for JournalError {
                 "the journal store already holds {len} bytes; resume that game, or move the file \
                  away to start a new one"
             ),
-            Self::Poisoned => f.write_str(
-                "an earlier journal write failed, so the end of the journal is unknown; resume \
-                 the journal from its store before appending again",
-            ),
         }
     }
 }
@@ -88,6 +82,38 @@ impl std::error::Error for JournalError {
         }
     }
 }
+
+impl JournalError {
+    /// Whether the store failed because the medium is full (`ENOSPC`, or a quota): freeing
+    /// space and trying again is the fix.
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            Self::Io { source, .. } => {
+                source.kind() == io::ErrorKind::StorageFull
+                    || matches!(source.raw_os_error(), Some(ENOSPC | EDQUOT))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the store failed because the medium is read-only (`EROFS`: a card's lock
+    /// switch, or a filesystem the kernel remounted read-only after errors).
+    pub fn is_read_only(&self) -> bool {
+        match self {
+            Self::Io { source, .. } => {
+                source.kind() == io::ErrorKind::ReadOnlyFilesystem
+                    || source.raw_os_error() == Some(EROFS)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Linux's "no space left on device", "quota exceeded" and "read-only file system" numbers,
+/// for errors built from a raw OS code on a platform whose `ErrorKind` mapping lacks them.
+const ENOSPC: i32 = 28;
+const EDQUOT: i32 = 122;
+const EROFS: i32 = 30;
 
 impl From<HeaderError> for JournalError {
     fn from(e: HeaderError) -> Self {
@@ -109,14 +135,20 @@ fn io_error(doing: &'static str) -> impl FnOnce(io::Error) -> JournalError {
 ///
 /// [`JournalWriter::append`] returns only once the record is synced to the store: tell the
 /// players the result after it returns, never before, and a power cut can lose nothing they saw.
+///
+/// A failed write or sync leaves the writer usable: it knows the length of the journal's last
+/// good record, and before the next append (or on [`JournalWriter::heal`]) it cuts off whatever
+/// part of the failed frame reached the store, so a full card, once space is freed, takes the
+/// record again with nothing lost and nothing doubled.
 pub struct JournalWriter<S, R> {
     store: S,
     /// Bytes of header plus intact records in the store.
     len: usize,
     /// Records in the store.
     records: usize,
-    /// Set when a write or sync failed: the store's end is unknown until resumed.
-    poisoned: bool,
+    /// Set when a write or sync failed: the store may hold part of a frame after `len`, to be
+    /// cut off before anything else is appended.
+    dirty: bool,
     _record: PhantomData<fn(&R)>,
 }
 
@@ -126,7 +158,7 @@ impl<S: fmt::Debug, R> fmt::Debug for JournalWriter<S, R> {
             .field("store", &self.store)
             .field("len", &self.len)
             .field("records", &self.records)
-            .field("poisoned", &self.poisoned)
+            .field("dirty", &self.dirty)
             .finish()
     }
 }
@@ -151,7 +183,7 @@ impl<S: Store, R> JournalWriter<S, R> {
             store,
             len: bytes.len(),
             records: 0,
-            poisoned: false,
+            dirty: false,
             _record: PhantomData,
         })
     }
@@ -219,34 +251,57 @@ impl<S: Store, R> JournalWriter<S, R> {
             store,
             len: recovered.valid_len,
             records: recovered.records.len(),
-            poisoned: false,
+            dirty: false,
             _record: PhantomData,
         };
         Ok((writer, recovered))
     }
 
     /// Appends `record` and syncs it: when this returns `Ok`, the record survives a power cut.
+    /// After an earlier failure, first cuts off what the failed write left (see
+    /// [`JournalWriter::heal`]).
     ///
     /// # Errors
-    /// [`JournalError::Encode`] if the record cannot be encoded (nothing written; the journal
-    /// stays usable); [`JournalError::Io`] if the store fails, after which the writer refuses
-    /// further appends with [`JournalError::Poisoned`] until the journal is resumed.
+    /// [`JournalError::Encode`] if the record cannot be encoded (nothing written);
+    /// [`JournalError::Io`] if the store fails. Either way the record is not in the journal and
+    /// the writer stays usable: append it again once the store is fixed.
     pub fn append(&mut self, record: &R) -> Result<(), JournalError>
     where
         R: Serialize,
     {
-        if self.poisoned {
-            return Err(JournalError::Poisoned);
-        }
         let bytes = encode_record(record)?;
-        // Poisoned until both steps succeed: a failed write may leave part of a frame behind.
-        self.poisoned = true;
+        self.heal()?;
+        // Dirty until both steps succeed: a failed write may leave part of a frame behind.
+        self.dirty = true;
         self.store.append(&bytes).map_err(io_error("write to"))?;
         self.store.sync().map_err(io_error("sync"))?;
-        self.poisoned = false;
+        self.dirty = false;
         self.len += bytes.len();
         self.records += 1;
         Ok(())
+    }
+
+    /// After a failed append, cuts the store back (durably) to the journal's last good record,
+    /// dropping any part of the failed frame; does nothing when no append failed. A truncate
+    /// frees space rather than needing it, so it works on a full card.
+    ///
+    /// # Errors
+    /// [`JournalError::Io`] if the store cannot be truncated; the writer stays dirty and tries
+    /// again on the next append or heal.
+    pub fn heal(&mut self) -> Result<(), JournalError> {
+        if self.dirty {
+            self.store
+                .truncate(self.len)
+                .map_err(io_error("truncate"))?;
+            self.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// Whether a failed append may have left part of a frame in the store (cut off by the next
+    /// append or [`JournalWriter::heal`]).
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
     }
 
     /// Records in the journal.

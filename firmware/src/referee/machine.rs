@@ -16,7 +16,9 @@ use super::record::{
     rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
 };
 use super::table::session::{differences_between, AnySession, Ctx};
-use crate::journal::{JournalError, JournalWriter, Store};
+use crate::journal::{
+    decode, records_after_damage, JournalError, JournalWriter, Recovered, Store, Tail,
+};
 use crate::sensing::{BoardEvent, Button, Millis, Place, SensingFault, TagUid};
 use crate::ui::{Difference, Screen, StatusLine};
 
@@ -415,6 +417,10 @@ pub struct Referee<S: Store, C: Chance> {
     now: Millis,
     phase: Phase,
     journal_error: Option<String>,
+    /// The step whose journal write failed, run again on OK or by itself after a back-off.
+    retry: Option<Retry>,
+    /// At boot: the damaged newest journal, until the players choose what to do with it.
+    recovery: Option<Recovery<S>>,
     notice: Option<Screen>,
     screen: Screen,
     /// The turn being timed: the number of moves played when it began, and when.
@@ -432,14 +438,123 @@ impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
     }
 }
 
-/// Appends `record` to the journal, synced.
+/// Appends `record` to the journal, synced. On failure the writer stays usable (it cuts the
+/// failed frame off before its next append) and the message says what the players can do.
 fn append<S: Store>(
     journal: &mut Option<JournalWriter<S, Record>>,
     record: &Record,
 ) -> Result<(), String> {
     match journal {
-        Some(j) => j.append(record).map_err(|e| e.to_string()),
+        Some(j) => j.append(record).map_err(|e| journal_trouble(&e)),
         None => Err("no journal is open: choose the game again".to_string()),
+    }
+}
+
+/// What a failed journal write asks of the players, honestly: the step is not recorded (and
+/// was not announced), and OK tries it again.
+fn journal_trouble(e: &JournalError) -> String {
+    if e.is_storage_full() {
+        "the SD card is full: free space on it, then press OK".to_string()
+    } else if e.is_read_only() {
+        "the SD card is read-only: check its lock switch, then press OK".to_string()
+    } else if let JournalError::Io { doing, source } = e {
+        format!("could not {doing} the journal on the SD card ({source}): check the card, then press OK")
+    } else {
+        e.to_string()
+    }
+}
+
+/// At boot, a damaged newest journal waiting for the players' choice.
+struct Recovery<S> {
+    /// The damaged journal, to resume from; `None` when there is nothing to resume.
+    resumable: Option<Resumable<S>>,
+    found: String,
+    detail: String,
+    /// Resume (when there is something to resume), then New game.
+    entries: Vec<String>,
+    selected: usize,
+}
+
+/// A damaged journal that can be resumed from its intact records.
+struct Resumable<S> {
+    store: S,
+    /// Keeps a copy of the damaged journal before it is cut; says where.
+    keep_copy: Box<dyn FnMut() -> io::Result<String>>,
+}
+
+/// What a damaged journal still holds, in the players' words.
+struct DamageReport {
+    /// "36 of 37 moves intact".
+    found: String,
+    /// "Resume 36 moves".
+    resume: String,
+}
+
+impl DamageReport {
+    /// The report on a journal of `header` whose intact `records` stop at damage, followed by
+    /// the records `after` it that still read (`None`: unknown).
+    fn of(header: &Header, records: &[Record], after: Option<&[Record]>) -> DamageReport {
+        let unit = match header.game {
+            GameKind::Stratego { .. } => ("move", "moves"),
+            _ => ("action", "actions"),
+        };
+        let word = |n: usize| if n == 1 { unit.0 } else { unit.1 };
+        let is_setup = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
+        let armies = records.iter().filter(|r| is_setup(r)).count();
+        let played = records.len() - armies;
+        if armies < 2 {
+            return DamageReport {
+                found: format!("the set-up is damaged: {armies} of 2 armies intact"),
+                resume: "Resume the set-up".to_string(),
+            };
+        }
+        let found = match after {
+            // The damaged record is one more step of play, as is every one after it.
+            Some(after) => {
+                let total = played + 1 + after.iter().filter(|r| !is_setup(r)).count();
+                format!("{played} of {total} {} intact", word(total))
+            }
+            None => format!("{played} {} intact, then damage", word(played)),
+        };
+        DamageReport {
+            found,
+            resume: format!("Resume {played} {}", word(played)),
+        }
+    }
+}
+
+/// A step whose journal write failed: the event that ran it, to run again.
+#[derive(Clone, Debug)]
+struct Retry {
+    event: BoardEvent,
+    /// When to try again by itself.
+    at: Millis,
+    /// The wait before that, doubled at each failed try up to [`RETRY_MAX_MS`].
+    wait_ms: u64,
+}
+
+/// The first automatic retry of a failed journal write comes this long after it.
+const RETRY_FIRST_MS: u64 = 2_000;
+/// Automatic retries slow down to one this often (a card that stays full is not hammered).
+const RETRY_MAX_MS: u64 = 60_000;
+
+impl Retry {
+    fn new(event: BoardEvent, now: Millis) -> Retry {
+        Retry {
+            event,
+            at: Millis(now.0 + RETRY_FIRST_MS),
+            wait_ms: RETRY_FIRST_MS,
+        }
+    }
+
+    /// The same step, tried again after a doubled wait.
+    fn later(self, now: Millis) -> Retry {
+        let wait_ms = (self.wait_ms * 2).min(RETRY_MAX_MS);
+        Retry {
+            at: Millis(now.0 + wait_ms),
+            wait_ms,
+            event: self.event,
+        }
     }
 }
 
@@ -642,6 +757,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 selected: 0,
             },
             journal_error: None,
+            retry: None,
+            recovery: None,
             notice: None,
             turn_clock: None,
             screen: Screen::Boot {
@@ -657,7 +774,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
     /// When the board differs from the journaled one, the differences are shown at once.
     ///
     /// # Errors
-    /// The journal cannot be read ([`ResumeError::Journal`]) or does not rebuild
+    /// The journal cannot be read ([`ResumeError::Journal`]; a damaged record is
+    /// [`JournalError::Corrupt`]: offer the players [`Referee::recover`]) or does not rebuild
     /// ([`ResumeError::Rebuild`]).
     pub fn resume(
         config: RefereeConfig,
@@ -669,44 +787,120 @@ impl<S: Store, C: Chance> Referee<S, C> {
     ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
         let (journal, recovered) =
             JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.sensed = sensed.into_iter().collect();
+        referee.now = now;
+        let out = referee.load(journal, recovered)?;
+        Ok((referee, out))
+    }
+
+    /// A referee at boot whose newest journal, in `store`, has a damaged record: the screen
+    /// says how much of the game is intact, and the players choose to resume it (the damage is
+    /// cut off once `keep_copy` has kept a copy of the damaged journal, and says where) or to
+    /// start a new game (the journal is left as it is).
+    ///
+    /// # Errors
+    /// The store cannot be read or its header cannot be trusted: there is nothing to resume
+    /// (see [`Referee::nothing_to_resume`]).
+    pub fn recover(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        mut store: S,
+        keep_copy: impl FnMut() -> io::Result<String> + 'static,
+        sensed: impl IntoIterator<Item = Place>,
+        now: Millis,
+    ) -> Result<Referee<S, C>, ResumeError> {
+        let bytes = store.read_all().map_err(|source| {
+            ResumeError::Journal(JournalError::Io {
+                doing: "read",
+                source,
+            })
+        })?;
+        let recovered = decode::<Header, Record>(&bytes)
+            .map_err(|e| ResumeError::Journal(JournalError::Header(e)))?;
+        let after = match recovered.tail {
+            Tail::Corrupt { offset, .. } => records_after_damage::<Record>(&bytes, offset),
+            Tail::Clean | Tail::Torn { .. } => Some(Vec::new()),
+        };
+        let report = DamageReport::of(&recovered.header, &recovered.records, after.as_deref());
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.sensed = sensed.into_iter().collect();
+        referee.now = now;
+        referee.recovery = Some(Recovery {
+            resumable: Some(Resumable {
+                store,
+                keep_copy: Box::new(keep_copy),
+            }),
+            found: report.found,
+            detail: "Resume cuts the damage off (a copy is kept)".to_string(),
+            entries: vec![report.resume, "New game".to_string()],
+            selected: 0,
+        });
+        referee.refresh();
+        Ok(referee)
+    }
+
+    /// A referee at boot whose newest journal had nothing to resume (empty, cut inside its
+    /// header, unreadable): the screen says `found` and `detail` (where the file is kept), and
+    /// OK opens the game menu.
+    pub fn nothing_to_resume(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        found: String,
+        detail: String,
+    ) -> Referee<S, C> {
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.recovery = Some(Recovery {
+            resumable: None,
+            found,
+            detail,
+            entries: vec!["New game".to_string()],
+            selected: 0,
+        });
+        referee.refresh();
+        referee
+    }
+
+    /// Puts this referee, at the menu, into the game of `journal` (its header and records in
+    /// `recovered`), with the board as sensed.
+    fn load(
+        &mut self,
+        journal: JournalWriter<S, Record>,
+        recovered: Recovered<Header, Record>,
+    ) -> Result<Vec<Decision>, ResumeError> {
         if recovered.header.schema > SCHEMA {
             return Err(ResumeError::Rebuild(RebuildError::NewerSchema(
                 recovered.header.schema,
             )));
         }
+        let mut out = Vec::new();
         if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
-            let sensed: BTreeSet<Place> = sensed.into_iter().collect();
-            let session = games::resume_session(recovered.header.game, &recovered.records, &sensed)
-                .map_err(ResumeError::Rebuild)?
-                .ok_or(ResumeError::Rebuild(RebuildError::Setup(
-                    "this build cannot play the journal's game".to_string(),
-                )))?;
-            let mut referee = Referee::new(config, chance, new_store);
-            referee.journal = Some(journal);
-            referee.header = Some(recovered.header);
-            referee.sensed = sensed;
-            referee.now = now;
-            referee.phase = Phase::Table(session);
-            let mut out = Vec::new();
-            referee.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
-            referee.refresh();
-            return Ok((referee, out));
+            let session =
+                games::resume_session(recovered.header.game, &recovered.records, &self.sensed)
+                    .map_err(ResumeError::Rebuild)?
+                    .ok_or(ResumeError::Rebuild(RebuildError::Setup(
+                        "this build cannot play the journal's game".to_string(),
+                    )))?;
+            self.journal = Some(journal);
+            self.header = Some(recovered.header);
+            self.phase = Phase::Table(session);
+            self.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
+            self.refresh();
+            return Ok(out);
         }
         let rebuilt =
             rebuild(recovered.header, &recovered.records).map_err(ResumeError::Rebuild)?;
-        let mut referee = Referee::new(config, chance, new_store);
-        referee.journal = Some(journal);
-        referee.header = Some(rebuilt.header);
-        referee.sensed = sensed.into_iter().collect();
-        referee.now = now;
         let GameKind::Stratego { options } = rebuilt.header.game else {
             return Err(ResumeError::Rebuild(RebuildError::Setup(
                 "not a Stratego journal".to_string(),
             )));
         };
-        let mut out = Vec::new();
+        self.journal = Some(journal);
+        self.header = Some(rebuilt.header);
         if rebuilt.history.is_empty() {
-            let mut state = referee.new_setup(options, rebuilt.header.setup);
+            let mut state = self.new_setup(options, rebuilt.header.setup);
             for (seat, d) in rebuilt.deployments.iter() {
                 if let Some(d) = d {
                     for &(square, rank) in &d.placements {
@@ -718,7 +912,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             if state.deployments[RED].is_some() {
                 state.seat = BLUE;
             }
-            referee.phase = Phase::Setup(Box::new(state));
+            self.phase = Phase::Setup(Box::new(state));
         } else {
             let mut play = PlayState::new(rebuilt.history[0].clone());
             play.history = rebuilt
@@ -736,11 +930,71 @@ impl<S: Store, C: Chance> Referee<S, C> {
             play.mismatch_shown = true;
             play.must_match = true;
             play.off = true;
-            referee.phase = Phase::Play(Box::new(play));
-            referee.evaluate(&mut out);
+            self.phase = Phase::Play(Box::new(play));
+            self.evaluate(&mut out);
         }
-        referee.refresh();
-        Ok((referee, out))
+        self.refresh();
+        Ok(out)
+    }
+
+    /// A button on the boot's recovery screen: Die moves down, OK chooses.
+    fn recovery_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Some(recovery) = self.recovery.as_mut() else {
+            return;
+        };
+        match button {
+            Button::Die => recovery.selected = (recovery.selected + 1) % recovery.entries.len(),
+            Button::Back => out.push(Decision::Ignored {
+                button,
+                why: "choose with Die and OK what to do with the last game".to_string(),
+            }),
+            Button::Ok if recovery.selected + 1 == recovery.entries.len() => {
+                // New game: the journal stays as it is, and the next game gets a new file.
+                self.recovery = None;
+            }
+            Button::Ok => {
+                let Some(resumable) = recovery.resumable.as_mut() else {
+                    self.recovery = None;
+                    return;
+                };
+                let copy = match (resumable.keep_copy)() {
+                    Ok(copy) => copy,
+                    Err(e) => {
+                        let msg = format!(
+                            "the damaged journal could not be copied ({e}), so nothing was cut: \
+                             free space on the SD card and choose Resume again, or New game"
+                        );
+                        recovery.detail = msg.clone();
+                        out.push(Decision::JournalFailed(msg));
+                        return;
+                    }
+                };
+                let Some(Resumable { store, .. }) =
+                    self.recovery.take().and_then(|recovery| recovery.resumable)
+                else {
+                    return;
+                };
+                let resumed =
+                    JournalWriter::<S, Record>::resume_truncating_corruption::<Header>(store)
+                        .map_err(ResumeError::Journal)
+                        .and_then(|(journal, recovered)| self.load(journal, recovered));
+                match resumed {
+                    Ok(decisions) => out.extend(decisions),
+                    Err(e) => {
+                        let msg = format!(
+                            "the last game could not be resumed ({e}); its damaged journal is \
+                             kept as {copy}"
+                        );
+                        out.push(Decision::JournalFailed(msg.clone()));
+                        self.notice = Some(Screen::Error {
+                            message: msg,
+                            fix: "press a button for the game menu, and start a new game"
+                                .to_string(),
+                        });
+                    }
+                }
+            }
+        }
     }
 
     /// What the OLED shows now.
@@ -855,17 +1109,28 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     }
                 }
             }
-            BoardEvent::Settled { .. } => {
-                self.evaluate(&mut out);
-                self.with_table(&mut out, |session, ctx, out| session.settled(ctx, out));
-            }
+            BoardEvent::Settled { .. } => self.settled(&mut out),
             BoardEvent::Button { button, .. } => {
                 // A press that dismisses a notice does nothing else.
-                if self.notice.take().is_some() {
+                if self.recovery.is_some() {
+                    self.recovery_button(*button, &mut out);
+                } else if self.notice.take().is_some() {
                     out.push(Decision::Ignored {
                         button: *button,
                         why: "the notice is dismissed".to_string(),
                     });
+                } else if self.journal_error.is_some() && self.retry.is_some() {
+                    // Until the step is recorded, OK tries it again and nothing else happens.
+                    if *button == Button::Ok {
+                        self.retry_now(&mut out);
+                    } else {
+                        out.push(Decision::Ignored {
+                            button: *button,
+                            why: "the last step is not recorded: press OK to try again".to_string(),
+                        });
+                    }
+                    self.refresh();
+                    return out;
                 } else {
                     self.button(*button, &mut out);
                 }
@@ -878,15 +1143,67 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 });
             }
         }
+        self.note_failure(event, &out);
         self.refresh();
         out
     }
 
+    /// A settled board: the game reads it.
+    fn settled(&mut self, out: &mut Vec<Decision>) {
+        self.evaluate(out);
+        self.with_table(out, |session, ctx, out| session.settled(ctx, out));
+    }
+
+    /// After `event` was handled: a journal write it made failed, so keep it to run again; or
+    /// every write went through, so nothing waits.
+    fn note_failure(&mut self, event: &BoardEvent, out: &[Decision]) {
+        if self.journal_error.is_none() {
+            self.retry = None;
+        } else if matches!(
+            event,
+            BoardEvent::Settled { .. } | BoardEvent::Button { .. }
+        ) && out.iter().any(|d| matches!(d, Decision::JournalFailed(_)))
+        {
+            self.retry = Some(Retry::new(event.clone(), self.now));
+        }
+    }
+
+    /// Runs the step whose journal write failed again: first cuts off what the failed write
+    /// left, then (in a table game) draws any secret chance still owed, then the step itself.
+    /// Its decisions are the step's; on failure the same step waits again, twice as long.
+    fn retry_now(&mut self, out: &mut Vec<Decision>) {
+        let Some(retry) = self.retry.take() else {
+            return;
+        };
+        if let Some(Err(e)) = self.journal.as_mut().map(JournalWriter::heal) {
+            let msg = journal_trouble(&e);
+            out.push(Decision::JournalFailed(msg.clone()));
+            self.journal_error = Some(msg);
+            self.retry = Some(retry.later(self.now));
+            return;
+        }
+        self.journal_error = None;
+        self.with_table(out, |session, ctx, out| session.owed_chance(ctx, out));
+        if self.journal_error.is_none() {
+            match retry.event {
+                BoardEvent::Settled { .. } => self.settled(out),
+                BoardEvent::Button { button, .. } => self.button(button, out),
+                _ => {}
+            }
+        }
+        if self.journal_error.is_some() {
+            self.retry = Some(retry.later(self.now));
+        }
+    }
+
     /// Lets time pass to `now`: shows the differences once the board has differed for the
-    /// settle time.
+    /// settle time, and tries a failed journal write again when its back-off is over.
     pub fn tick(&mut self, now: Millis) -> Vec<Decision> {
         let mut out = Vec::new();
         self.now = self.now.max(now);
+        if self.journal_error.is_some() && self.retry.as_ref().is_some_and(|r| self.now >= r.at) {
+            self.retry_now(&mut out);
+        }
         let wait = u64::from(self.config.mismatch_after_ms);
         let mut show = false;
         if let Phase::Play(play) = &mut self.phase {
@@ -1103,7 +1420,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 true
             }
             Err(e) => {
-                let msg = e.to_string();
+                let msg = journal_trouble(&e);
                 out.push(Decision::JournalFailed(msg.clone()));
                 self.journal_error = Some(msg);
                 false
@@ -1215,7 +1532,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 why: "no die roll during set-up".to_string(),
             }),
             (SetupMode::RankGroups, Button::Ok) => {
-                if state.problems.is_some() {
+                // Every group placed but the army not journaled (its write failed): check and
+                // journal it again.
+                if state.problems.is_some() || state.step >= state.groups.len() {
                     self.finish_seat(&mut state, out);
                 } else if let Some(&rank) = state.groups.get(state.step) {
                     let squares = self.unassigned(&state);
@@ -1854,10 +2173,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
     }
 
     fn compute_screen(&self) -> Screen {
+        if let Some(r) = &self.recovery {
+            return Screen::Recovery {
+                found: r.found.clone(),
+                detail: r.detail.clone(),
+                entries: r.entries.clone(),
+                selected: r.selected,
+            };
+        }
         if let Some(msg) = &self.journal_error {
             return Screen::Error {
-                message: format!("journal: {msg}"),
-                fix: "fix the SD card, then repeat the last step".to_string(),
+                message: "the last step is not recorded: nothing is lost yet".to_string(),
+                fix: msg.clone(),
             };
         }
         if let Some(notice) = &self.notice {

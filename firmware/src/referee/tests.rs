@@ -1112,3 +1112,125 @@ fn the_status_line_times_the_turn_and_warns_past_the_limit() {
     assert!(s.elapsed_s < 2, "{s:?}");
     assert!(!s.over_time());
 }
+
+/// The SD card fills mid-game: each move that does not fit is refused with an honest screen
+/// (nothing announced), kept, and played once space is freed (OK, or by itself after a
+/// back-off); nothing is lost or doubled, and the journal resumes to the same game. On the old
+/// code the writer refused every append after the first failure until a restart.
+#[test]
+fn a_full_card_loses_no_move_once_space_is_freed() {
+    let quota = crate::journal::Quota::new(usize::MAX);
+    let card = quota.clone();
+    let mut t = Table {
+        referee: Referee::new(RefereeConfig::default(), SeededChance::new(1), move || {
+            Ok(MemStore::on_card(card.clone()))
+        }),
+        t: 0,
+        log: Vec::new(),
+        screens: Vec::new(),
+    };
+    t.choose(Variant::Duel, SetupMode::RankGroups);
+    for (seat, text) in [(RED, RED_DUEL.to_string()), (BLUE, blue_duel('3'))] {
+        let d = Deployment::parse(Variant::Duel, seat, &text).unwrap();
+        // Each army first meets a full card at its last group's OK, then OK once space is freed.
+        quota.set(t.referee.journal().unwrap().len_bytes() + 5);
+        t.deploy_by_groups(Variant::Duel, &d);
+        assert!(!t.log.contains(&Decision::Deployed(seat)), "{:?}", t.log);
+        assert!(t.text().contains("SD card is full"), "{}", t.text());
+        quota.set(usize::MAX);
+        let out = t.press(Button::Ok);
+        assert!(out.contains(&Decision::Deployed(seat)), "{out:?}");
+    }
+    assert!(t.log.contains(&Decision::GameStarted), "{:?}", t.log);
+    let mut chance = SeededChance::new(5);
+    let mut roll = |n: usize| chance.roll(n as u32).unwrap() as usize;
+    let mut refused = 0;
+    for n in 0..60 {
+        let pos = t.referee.position().cloned().unwrap();
+        if !pos.status().is_ongoing() {
+            break;
+        }
+        let legal = pos.legal_moves();
+        let mv = legal[roll(legal.len())];
+        let full = n % 3 == 1;
+        if full {
+            // Not even a frame's head fits.
+            quota.set(t.referee.journal().unwrap().len_bytes() + 5);
+        }
+        let attack = pos.piece_at(mv.to).is_some();
+        let (from, to) = (mv.from.to_string(), mv.to.to_string());
+        let mut out = if attack {
+            t.attack(&from, &to)
+        } else {
+            t.mv(&from, &to)
+        };
+        if full {
+            refused += 1;
+            let told = |out: &[Decision]| {
+                out.iter()
+                    .any(|d| matches!(d, Decision::Moved { .. } | Decision::Battle(_)))
+            };
+            assert!(!told(&out), "{out:?}");
+            assert!(out.iter().any(|d| matches!(d, Decision::JournalFailed(_))));
+            assert_eq!(t.referee.position(), Some(&pos), "nothing decided");
+            let text = t.text();
+            assert!(
+                text.contains("nothing is lost yet")
+                    && text.contains("SD card is full")
+                    && text.contains("press OK"),
+                "{text}"
+            );
+            let ignored = t.press(Button::Die);
+            assert!(
+                matches!(&ignored[..], [Decision::Ignored { .. }]),
+                "{ignored:?}"
+            );
+            // Still full: OK tries, and says so again.
+            let again = t.press(Button::Ok);
+            assert!(!told(&again), "{again:?}");
+            assert!(again
+                .iter()
+                .any(|d| matches!(d, Decision::JournalFailed(_))));
+            quota.set(usize::MAX);
+            out = if n % 2 == 0 {
+                t.press(Button::Ok)
+            } else {
+                // Nobody presses OK: the umpire tries again by itself once the back-off is over.
+                assert!(t.wait(1000).is_empty(), "the back-off is not over");
+                t.wait(60_000)
+            };
+            assert!(told(&out), "{out:?}");
+        }
+        assert_eq!(
+            t.referee.position().map(boards::stratego::Position::ply),
+            Some(pos.ply() + 1),
+            "{mv}: {out:?}"
+        );
+        if attack {
+            let battle = out.iter().find_map(|d| match d {
+                Decision::Battle(b) => Some(*b),
+                _ => None,
+            });
+            if battle.unwrap().result != boards::stratego::BattleResult::BothRemoved {
+                t.put(&to);
+            }
+        }
+        assert!(t.referee.differences().is_empty(), "{}", t.text());
+    }
+    assert!(refused >= 10, "the card filled {refused} times");
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let recovered = decode::<Header, Record>(&bytes).unwrap();
+    assert_eq!(recovered.tail, crate::journal::Tail::Clean);
+    let rebuilt = rebuild(recovered.header, &recovered.records).unwrap();
+    assert_eq!(rebuilt.position(), t.referee.position(), "replay is exact");
+    let (resumed, _) = Referee::resume(
+        RefereeConfig::default(),
+        SeededChance::new(9),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        t.referee.sensed().iter().copied(),
+        Millis(t.t),
+    )
+    .unwrap();
+    assert_eq!(resumed.position(), t.referee.position());
+}

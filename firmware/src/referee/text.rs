@@ -103,6 +103,20 @@ pub fn screen_lines(screen: &Screen) -> Vec<String> {
             ]
         }
         Screen::Error { message, fix } => vec![format!("Error: {message}"), fix.clone()],
+        Screen::Recovery {
+            found,
+            detail,
+            entries,
+            selected,
+        } => {
+            let mut lines = vec![format!("Last game: {found}"), detail.clone()];
+            for (i, e) in entries.iter().enumerate() {
+                let mark = if i == *selected { '>' } else { ' ' };
+                lines.push(format!("{mark} {e}"));
+            }
+            lines.push("Die: next  OK: choose".into());
+            lines
+        }
         Screen::Calibrate {
             columns,
             rows,

@@ -106,6 +106,12 @@ where
             seen,
             note,
         } => calibrate(target, *columns, *rows, occupied, seen, note),
+        Screen::Recovery {
+            found,
+            detail,
+            entries,
+            selected,
+        } => recovery(target, found, detail, entries, *selected),
     }
 }
 
@@ -810,6 +816,60 @@ where
         y0,
         H - y0,
     )?;
+    Ok(())
+}
+
+/// The boot's recovery choice: what was found and what a choice does above, the choices as
+/// highlighted rows at the bottom.
+fn recovery<D>(
+    target: &mut D,
+    found: &str,
+    detail: &str,
+    entries: &[String],
+    selected: usize,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    let y0 = title_bar(target, "Last game")?;
+    let rows = i32::try_from(entries.len().min(2)).unwrap_or(2);
+    let menu_y = H - rows * line_height(BODY);
+    paragraphs(
+        target,
+        &[
+            Para {
+                text: found,
+                lead: 0,
+            },
+            Para {
+                text: detail,
+                lead: 0,
+            },
+        ],
+        &[BODY, SMALL],
+        y0,
+        menu_y - y0 - 1,
+    )?;
+    let selected = selected.min(entries.len().saturating_sub(1));
+    let first = selected
+        .saturating_sub(1)
+        .min(entries.len().saturating_sub(2));
+    let cols = columns(BODY, 120);
+    for (row, (index, entry)) in entries.iter().enumerate().skip(first).take(2).enumerate() {
+        let y = menu_y + line_height(BODY) * i32::try_from(row).unwrap_or(0);
+        let line = format!("{} {}", if index == selected { '>' } else { ' ' }, entry);
+        let line = truncate(&line, cols);
+        if index == selected {
+            fill(
+                target,
+                Rectangle::new(Point::new(0, y), Size::new(WIDTH as u32, 10)),
+                BinaryColor::On,
+            )?;
+            draw_line(target, BODY, &line, Point::new(1, y), Ink::Inverted)?;
+        } else {
+            draw_line(target, BODY, &line, Point::new(1, y), Ink::Normal)?;
+        }
+    }
     Ok(())
 }
 

@@ -42,6 +42,8 @@ pub(crate) trait AnySession: TableView + fmt::Debug {
     fn tag(&mut self, place: &Place, uid: TagUid);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
+    /// Draws the secret chance the game still owes (after a journal write failed mid-way).
+    fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
     fn screen(&self, sensed: &BTreeSet<Place>) -> Screen;
     fn is_over(&self) -> bool;
@@ -1301,6 +1303,10 @@ impl<T: TableGame> AnySession for Session<T> {
         if show {
             out.push(Decision::Mismatch(self.differences(ctx.sensed)));
         }
+    }
+
+    fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        self.run_chance(ctx, out);
     }
 
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>) {
