@@ -96,7 +96,7 @@ use toml_span::value::{Table, ValueInner};
 use crate::display::DEFAULT_ADDRESS;
 use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
 
-use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns};
+use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS};
 use crate::drivers::reed_matrix::{scans_per_second, CellMap, CellMapError};
 
 /// Which game the umpire referees at start-up (the menu can change it).
@@ -989,9 +989,10 @@ impl Config {
             r.cell_list(list, at, shape, sensor_inputs(&sensor))
         });
         let scan_ns = match &sensor {
-            SensorConfig::Matrix { rows, .. } => {
-                Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
-            }
+            SensorConfig::Matrix { rows, .. } => Some(
+                matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz)
+                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS),
+            ),
             SensorConfig::Expanders { addresses, .. } => {
                 Some(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
             }
