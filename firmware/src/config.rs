@@ -1367,7 +1367,12 @@ impl Reader<'_> {
             .map(|c| cell_name(c as u16, columns, squares))
             .collect();
         if ok && !missing.is_empty() {
-            let shown = missing.iter().take(12).cloned().collect::<Vec<_>>().join(", ");
+            let shown = missing
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
             self.problem(
                 at,
                 format!(

@@ -97,8 +97,9 @@ fn a_list_too_long_or_leaving_squares_unread_is_refused() {
     let short = file(r#"["a1..d1", "a2"]"#, CHAIN);
     let found = problems(&short);
     assert!(
-        found.iter().any(|(l, m)| *l == 5
-            && m.contains("leaves 3 of the 8 places unread (b2, c2, d2)")),
+        found
+            .iter()
+            .any(|(l, m)| *l == 5 && m.contains("leaves 3 of the 8 places unread (b2, c2, d2)")),
         "{found:?}"
     );
     // Not a list.

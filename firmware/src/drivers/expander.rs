@@ -731,7 +731,8 @@ mod tests {
     fn a_matrix_releases_rows_and_columns_at_init() {
         let mut i2c = I2cMock::new(&matrix_init());
         let matrix =
-            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+                .unwrap();
         assert_eq!(matrix.size(), (10, 12));
         assert_eq!(matrix.addresses(), (0x20, 0x21));
         i2c.done();
@@ -757,7 +758,8 @@ mod tests {
         tx.push(I2cTx::write(0x20, vec![0xFF, 0xFF]));
         let mut i2c = I2cMock::new(&tx);
         let mut matrix =
-            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+                .unwrap();
         assert_eq!(
             matrix.read_occupancy().unwrap(),
             cells(&[0, 3 * 12 + 11, 9 * 12 + 5, 9 * 12 + 8])
@@ -813,8 +815,8 @@ mod tests {
             I2cTx::write(0x20, vec![0xFF, 0xFF]),
             I2cTx::write(0x21, vec![0xFF, 0xFF]).with_error(nack),
         ]);
-        let err =
-            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap_err();
+        let err = Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+            .unwrap_err();
         assert_eq!(
             err,
             Error::Init {
@@ -976,8 +978,8 @@ mod tests {
     #[test]
     fn a_column_released_by_the_last_row_is_read_only_after_it_has_risen() {
         let (bench, clock) = slow::Bench::new(rise_time_ns(400, 0, 30), vec![(0, 0), (2, 5)]);
-        let mut matrix = Pcf8575Matrix::new(bench, clock, MatrixConfig::new(0x20, 0x21, 3, 12))
-            .unwrap();
+        let mut matrix =
+            Pcf8575Matrix::new(bench, clock, MatrixConfig::new(0x20, 0x21, 3, 12)).unwrap();
         assert_eq!(matrix.scan().unwrap(), cells(&[0, 2 * 12 + 5]));
         // Without the settle delay the same bench shows the ghost.
         let (bench, clock) = slow::Bench::new(rise_time_ns(400, 0, 30), vec![(0, 0), (2, 5)]);

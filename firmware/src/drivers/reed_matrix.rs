@@ -1534,9 +1534,8 @@ mod tests {
     #[test]
     fn open_drain_rows_never_drive_a_deselected_row_so_nothing_can_short() {
         let bench = Rc::new(RefCell::new(bench::Bench::default()));
-        let rows = [0, 1].map(|r| {
-            OpenDrainRow::new(bench::Row(bench.clone(), r), ActiveLevel::Low).unwrap()
-        });
+        let rows = [0, 1]
+            .map(|r| OpenDrainRow::new(bench::Row(bench.clone(), r), ActiveLevel::Low).unwrap());
         let mut matrix = ReedMatrix::new(
             rows,
             [bench::Column(bench.clone())],

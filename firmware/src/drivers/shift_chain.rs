@@ -205,8 +205,9 @@ impl ChainOrder {
                 first_cell,
             });
         }
-        let mut check = take_table(&mut section, "check")
-            .ok_or_else(|| bad("[sensor.shift_chain] needs `check = { ref, pattern, ds }`".into()))?;
+        let mut check = take_table(&mut section, "check").ok_or_else(|| {
+            bad("[sensor.shift_chain] needs `check = { ref, pattern, ds }`".into())
+        })?;
         let check_reference =
             take_str(&mut check, "ref").ok_or_else(|| bad("check needs a `ref` string".into()))?;
         let pattern = take_int(&mut check, "pattern")
@@ -467,6 +468,11 @@ where
         Ok(cells.occupancy(|input| active.is_active(input_is_high(bytes, input))))
     }
 
+    /// The bus, for a simulated chain's pieces or a diagnostic.
+    pub fn bus_mut(&mut self) -> &mut S {
+        &mut self.spi
+    }
+
     /// Gives the bus, the load pin and the delay back.
     pub fn release(self) -> (S, L, D) {
         (self.spi, self.load, self.delay)
@@ -477,8 +483,7 @@ where
 /// anything: `bytes` holds `chips + 2` bytes as clocked in (see the module docs).
 pub fn check_chain(bytes: &[u8], chips: usize, check: ChainCheck) -> Option<ChainFault> {
     let ends_at = |k: usize| {
-        bytes.get(k) == Some(&check.pattern)
-            && bytes.get(k + 1) == Some(&check.past_end)
+        bytes.get(k) == Some(&check.pattern) && bytes.get(k + 1) == Some(&check.past_end)
     };
     if ends_at(chips) && bytes.len() == chips + 2 {
         return None;
@@ -777,7 +782,10 @@ mod tests {
                     { ref = \"U2\", first_cell = 8 }]\ncheck = { ref = \"U3\", pattern = 0xB4, \
                     ds = \"GND\" }\n";
         let order = ChainOrder::from_pin_map(base).unwrap();
-        assert_eq!(order.cell_map(2, 16).unwrap(), CellMap::identity(16).unwrap());
+        assert_eq!(
+            order.cell_map(2, 16).unwrap(),
+            CellMap::identity(16).unwrap()
+        );
         let refuse = |text: &str| ChainOrder::from_pin_map(text).unwrap_err().to_string();
         assert!(refuse("[sensor]\n").contains("no [sensor.shift_chain]"));
         assert!(refuse(&base.replace("first_cell = 8", "first_cell = 4")).contains("both mapped"));

@@ -233,16 +233,15 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
             );
             matrix_config.cells =
                 configured_cells(config, usize::from(*rows) * usize::from(*columns))?;
-            let matrix =
-                Pcf8575Matrix::new(open_i2c(config.i2c_path(*bus))?, Delay, matrix_config)
-                    .map_err(|e| scanner_error("the PCF8575 matrix", e))?;
+            let matrix = Pcf8575Matrix::new(open_i2c(config.i2c_path(*bus))?, Delay, matrix_config)
+                .map_err(|e| scanner_error("the PCF8575 matrix", e))?;
             Ok(Box::new(matrix))
         }
         SensorConfig::Expanders { bus, addresses } => {
             let mut bank_config = ExpanderConfig::new(addresses.clone());
             bank_config.cells = configured_cells(config, addresses.len() * 16)?;
             let bank = Pcf8575Bank::new(open_i2c(config.i2c_path(*bus))?, bank_config)
-            .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
+                .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
             Ok(Box::new(bank))
         }
         SensorConfig::Simulated => Err(OpenError {
