@@ -821,7 +821,7 @@ fn the_chain_order_is_one_fact_for_the_pin_map_the_diagram_and_the_driver() {
             .iter()
             .map(|c| shape.name(c))
             .collect();
-        assert_eq!(seen, [named_a.clone()], "{reference} input A");
+        assert_eq!(seen, [named_a], "{reference} input A");
         spi.done();
         load.done();
     }
