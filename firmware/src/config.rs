@@ -28,7 +28,7 @@
 //! [sensor.shift_chain]      # 74HC165s on SPI, one input per square
 //! bus = "spi0"
 //! chip_select = "ce1"
-//! chips = 15
+//! chips = 15                # square chips (the check chip that ends the chain not counted)
 //! spi_hz = 1_000_000
 //! load = 24
 //!
