@@ -338,67 +338,116 @@ def draw_oled_buttons():
 # 3. Option B: 74HC165 chain on SPI0 CE1.
 
 
+def square_name(cell):
+    """The square of a cell on the pin map's board: cell 0 = a1, cell `columns` = a2."""
+    columns = PINMAP["board"]["columns"]
+    return f"{chr(ord('a') + cell % columns)}{cell // columns + 1}"
+
+
+def chain_label(chip):
+    """The label naming a square chip's first and last input: tests/tests/pinmap.rs reads it."""
+    first = chip["first_cell"]
+    return (f"{chip['ref']}: input A (D0) = {square_name(first)}, "
+            f"H (D7) = {square_name(first + 7)}")
+
+
 def draw_shift_chain():
     sc = PINMAP["sensor"]["shift_chain"]
-    svg = Svg(1290, 720, f"Sensor option B: {sc['chips']} x 74HC165 chain on SPI0 "
-                         "(one reed switch per square, no diodes)")
+    chain, check = sc["chain"], sc["check"]
+    assert len(chain) == sc["chips"], "pinmap: one chain entry per chip"
+    buffer_ref = f"U{len(chain) + 2}"
+    svg = Svg(1560, 910, f"Sensor option B: {sc['chips']} x 74HC165 chain on SPI0 "
+                          "(one reed switch per square, no diodes), ended by a check chip")
     rows = [("3V3", 17), ("GND", 20), "SPI0_MISO", "SPI0_CE1", "SPI0_SCLK", "SR_LOAD"]
     p = svg.pi(20, 60, rows)
+    last = len(chain)
     # Power rails across the top.
-    for key, text in (("3V3@17", "3V3: VCC (pin 16) of U1-U16, 100 nF each, and the 10 k pull-ups"),
-                      ("GND@20", "GND: GND (pin 8) and CE (pin 15) of U1-U15, GND of U16, the reeds")):
+    for key, text in (
+        ("3V3@17", f"3V3: VCC (pin 16) of U1-{check['ref']}, VCC (pin 14) of {buffer_ref}, "
+                   "the 10 k pull-ups, C bulk 10 µF here and at the far end"),
+        ("GND@20", f"GND: GND (pin 8) and CE (pin 15) of U1-{check['ref']}, GND (pin 7) of "
+                   f"{buffer_ref}, the reeds"),
+    ):
         x, y = p[key]
         stroke = COLOURS["power"] if key.startswith("3V3") else COLOURS["ground"]
-        svg.line([(x, y), (1260, y)], stroke=stroke)
-        svg.text(1260, y - 6, text, size=11, anchor="end", fill=stroke)
-    # 74HC125 buffer between the chain and MISO.
-    b = svg.chip(430, 190, 150, 100, "U16", "74HC125 (1 of 4)", left=["1Y", "1OE"],
+        svg.line([(x, y), (1530, y)], stroke=stroke)
+        svg.text(1530, y - 6, text, size=11, anchor="end", fill=stroke)
+    # 74HC125 buffer between the chain and MISO, with a series resistor on its output.
+    b = svg.chip(460, 190, 150, 100, buffer_ref, "74HC125 (gate 1 of 4)", left=["1Y", "1OE"],
                  right=["1A"])
-    wire(svg, p["SPI0_MISO"], b["1Y"], colour("SPI0_MISO"), via_x=395)
-    wire(svg, p["SPI0_CE1"], b["1OE"], colour("SPI0_CE1"), via_x=410)
-    svg.text(430, 306, "drives MISO only while CE1 is low,", size=10)
-    svg.text(430, 319, "so the NFC reader (CE0) can share it", size=10)
-    # The chain: data flows right to left, from U15 to U1 to the buffer.
+    yx, yy = b["1Y"]
+    wire(svg, p["SPI0_MISO"], (416, yy), colour("SPI0_MISO"), via_x=405)
+    svg.resistor(432, yy, "R3 100")
+    svg.line([(448, yy), (yx, yy)], stroke=colour("SPI0_MISO"))
+    wire(svg, p["SPI0_CE1"], b["1OE"], colour("SPI0_CE1"), via_x=415)
+    svg.notes(640, 200, ["drives MISO only while CE1 is low, so the",
+                         "NFC reader (CE0) can share it. Gates 2-4",
+                         "unused: 2OE-4OE to 3V3, 2A-4A to GND."], size=10, step=13)
+    # The chain: data flows right to left, from the check chip to U1 to the buffer.
+    drawn = [chain[0], chain[1], chain[-1]]
     xs, top = [640, 840, 1090], 400
-    names = ["U1", "U2", f"U{sc['chips']}"]
-    squares = ["squares 0-7", "squares 8-15", f"squares {8 * sc['chips'] - 8}-{8 * sc['chips'] - 1}"]
     chips = []
-    for x, name, what in zip(xs, names, squares):
-        c = svg.chip(x, top, 150, 170, name, "74HC165", left=["CP", "PL", "CE", "Q7"],
-                     right=["", "", "", "DS"],
-                     bottom=["D0", "", "", "", "", "", "", "D7"])
+    for x, entry in zip(xs, drawn):
+        c = svg.chip(x, top, 150, 170, entry["ref"], "74HC165", left=["CP", "PL", "CE", "Q7"],
+                     right=["", "", "", "DS"], bottom=["D0", "", "", "", "", "", "", "D7"])
         chips.append(c)
         for k in range(8):
             dx = x + 24 + k * (150 - 48) / 7
             svg.line([(dx, top + 170), (dx, top + 185)])
-        svg.text(x + 75, top + 202, what, size=11, anchor="middle", weight="bold")
+        first = entry["first_cell"]
+        svg.text(x + 75, top + 202, f"squares {square_name(first)}-{square_name(first + 7)}",
+                 size=11, anchor="middle", weight="bold")
+        svg.text(x + 75, top + 217, f"(cells {first}-{first + 7})", size=10, anchor="middle")
         cx, cy = c["CE"]
         svg.text(cx - 4, cy + 4, "GND", size=9, anchor="end")
-    # U1.Q7 -> buffer input; Un.DS <- Un+1.Q7; last DS to GND.
-    wire(svg, b["1A"], chips[0]["Q7"], colour("SPI0_MISO"), via_x=610)
+    # The check chip at the far end: inputs wired to the pattern, DS to GND.
+    cx0 = 1320
+    k = svg.chip(cx0, top, 150, 170, check["ref"], "74HC165 (check)",
+                 left=["CP", "PL", "CE", "Q7"], right=["", "", "", "DS"],
+                 bottom=["D0", "", "", "", "", "", "", "D7"])
+    ex, ey = k["CE"]
+    svg.text(ex - 4, ey + 4, "GND", size=9, anchor="end")
+    bits = [(check["pattern"] >> n) & 1 for n in range(8)]
+    for n, bit in enumerate(bits):
+        dx = cx0 + 24 + n * (150 - 48) / 7
+        svg.line([(dx, top + 170), (dx, top + 185)],
+                 stroke=COLOURS["power"] if bit else COLOURS["ground"])
+        svg.text(dx, top + 197, str(bit), size=10, anchor="middle",
+                 fill=COLOURS["power"] if bit else COLOURS["ground"], weight="bold")
+    svg.text(cx0 + 75, top + 214, f"D7..D0 = {check['pattern']:08b} = 0x{check['pattern']:02X}",
+             size=11, anchor="middle", weight="bold")
+    svg.text(cx0 + 75, top + 229, "1 = wire to 3V3, 0 = wire to GND", size=10, anchor="middle")
+    svg.text(cx0 + 75, top + 244, "(no resistors, no reeds)", size=10, anchor="middle")
+    # U1.Q7 -> buffer input; Un.DS <- Un+1.Q7; the check chip's DS to GND.
+    wire(svg, b["1A"], chips[0]["Q7"], colour("SPI0_MISO"), via_x=625)
     svg.line([chips[0]["DS"], chips[1]["Q7"]], stroke="#555")
     svg.line([chips[1]["DS"], (1010, chips[1]["DS"][1])], stroke="#555", dash="6,4")
     svg.line([(1070, chips[2]["Q7"][1]), chips[2]["Q7"]], stroke="#555", dash="6,4")
-    svg.text(1040, 548, "U3 ... U14", size=12, anchor="middle", weight="bold")
+    svg.text(1040, 548, f"U3 ... U{last - 1}", size=12, anchor="middle", weight="bold")
     svg.text(815, top + 52 + 3 * 22 + 16, "DS <- Q7", size=10, anchor="middle")
-    gx, gy = chips[2]["DS"]
+    svg.line([chips[2]["DS"], k["Q7"]], stroke="#555")
+    gx, gy = k["DS"]
     svg.line([(gx, gy), (gx + 20, gy), (gx + 20, gy + 10)])
     svg.ground(gx + 20, gy + 10)
-    # Shared clock and load from above.
-    for key, name, bus_y, off in (("CP", "SPI0_SCLK", 350, 14), ("PL", "SR_LOAD", 365, 22)):
+    svg.text(gx + 20, gy + 42, f"DS to {check['ds']}", size=10, anchor="middle")
+    # Shared clock and load from above, each through a series resistor near the Pi.
+    for key, name, bus_y, off, ref, rx in (("CP", "SPI0_SCLK", 350, 14, "R1 100", 470),
+                                           ("PL", "SR_LOAD", 365, 22, "R2 100", 530)):
         x, y = p[name]
-        svg.line([(x, y), (360 - off, y), (360 - off, bus_y), (1080 - off, bus_y)],
+        svg.line([(x, y), (360 - off, y), (360 - off, bus_y), (rx - 16, bus_y)],
                  stroke=colour(name))
-        for c in chips:
-            cx, cy = c[key]
-            svg.line([(cx - off, bus_y), (cx - off, cy), (cx, cy)], stroke=colour(name))
-            svg.dot(cx - off, bus_y, fill=colour(name))
+        svg.rect(rx - 16, bus_y - 6, 32, 12, fill="white", rx=1)
+        svg.text(rx, bus_y - 10 if key == "CP" else bus_y + 19, ref, size=11, anchor="middle")
+        svg.line([(rx + 16, bus_y), (cx0 + 90 - off, bus_y)], stroke=colour(name))
+        for c in chips + [k]:
+            px, py = c[key]
+            svg.line([(px - off, bus_y), (px - off, py), (px, py)], stroke=colour(name))
+            svg.dot(px - off, bus_y, fill=colour(name))
     svg.text(640, 346, "SCLK -> CP of every chip", size=10, fill=colour("SPI0_SCLK"))
-    svg.text(380, 381, "SR_LOAD -> PL (active low) of every chip", size=10,
-             fill=colour("SR_LOAD"))
+    svg.text(650, 381, "SR_LOAD -> PL of every chip", size=10, fill=colour("SR_LOAD"))
     svg.notes(20, 420, [
-        "Every input D0-D7 of every chip is",
-        "one square:",
+        "Every input D0-D7 of every square",
+        "chip is one square:",
         "",
         "  3V3 --[10 k]--+-- Dn",
         "                |",
@@ -408,13 +457,33 @@ def draw_shift_chain():
         "",
         "(one 9-pin bussed 10 k network",
         "per chip). Empty = 1, piece = 0.",
+        "An input wired to no square (a",
+        "smaller board) keeps its pull-up:",
+        "never leave a 74HC165 input open.",
     ], size=12, step=16)
-    svg.notes(20, 640, [
+    # The chain's order, chip by chip, from the pin map: the one source.
+    svg.text(20, 680, "Chain order (pinmap.toml [sensor.shift_chain] chain): byte 1 read = U1, "
+             "the chip whose Q7 drives MISO; each chip's Q7 feeds the DS of the chip before it.",
+             size=12, weight="bold")
+    for i, entry in enumerate(chain):
+        x, y = 20 + (i % 3) * 420, 702 + (i // 3) * 17
+        svg.text(x, y, chain_label(entry), size=11)
+    y0 = 702 + ((len(chain) + 2) // 3) * 17 + 6
+    svg.text(20, y0, f"then {check['ref']}, the check chip: its byte must read "
+             f"0x{check['pattern']:02X} and the byte after it 0x00 (its DS to {check['ds']}).",
+             size=11)
+    svg.notes(20, y0 + 28, [
         "Read: pulse SR_LOAD low (latches all squares at once), then read "
-        f"{sc['chips']} bytes on SPI0 CE1 (mode 0, {sc['spi_hz'] // 1000} kHz).",
-        "Byte k is chip U(k+1), its bit n is input Dn: cell = 8 x (chip - 1) + n. "
-        "The layout file maps cells to squares.",
-        "Power every chip from 3V3: the Pi's GPIO are not 5 V tolerant.",
+        f"{sc['chips'] + 2} bytes on SPI0 CE1 (mode 0, {sc['spi_hz'] // 1000} kHz): one per "
+        f"square chip, the check byte, the byte past the end.",
+        "Bit n of a chip's byte is its input Dn. An unplugged cable (all 0 or all 1), a missing "
+        "or an extra chip moves or loses the check byte: the firmware names the fault.",
+        f"Decoupling: 100 nF ceramic from each chip's VCC pin to its GND pin, at the pin "
+        f"(C1-C{len(chain) + 2}), and 10 µF bulk where 3V3 enters the board and at {check['ref']}.",
+        "R1, R2: 100 Ω in series near the Pi (after SCLK's branch to the NFC reader): they damp "
+        "ringing on a board-length wire, which would double-clock the chain. R3: 100 Ω on MISO.",
+        "Power every chip from 3V3: the Pi's GPIO are not 5 V tolerant. Wire a different order? "
+        "Map it in the configuration: [board] cells.",
     ], size=12, step=18)
     svg.save("sensor-shift-chain.svg")
 
@@ -426,7 +495,7 @@ def draw_shift_chain():
 def draw_matrix():
     m = PINMAP["sensor"]["matrix"]
     rows, cols = m["rows"], m["columns"]
-    svg = Svg(1230, 920, f"Sensor option A: reed + diode matrix, {rows} rows x {cols} columns, "
+    svg = Svg(1230, 940, f"Sensor option A: reed + diode matrix, {rows} rows x {cols} columns, "
                          "on two PCF8575 (I2C1)")
     p = svg.pi(20, 60, ["I2C1_SDA", "I2C1_SCL", ("3V3", 1), ("GND", 6)])
     u1 = svg.chip(420, 260, 150, 300, "U1 rows", f"PCF8575 @ 0x{m['row_expander']:02X}",
@@ -449,7 +518,7 @@ def draw_matrix():
         svg.line([(trunk, top[1]), top], stroke=colour(name))
         svg.line([(trunk, low[1]), low], stroke=colour(name))
         svg.dot(trunk, y, fill=colour(name))
-    for key, text in (("3V3@1", "VCC of U1 and U2 (100 nF each)"),
+    for key, text in (("3V3@1", "VCC of U1, U2 (100 nF each), RN1, RN2"),
                       ("GND@6", "GND of U1 and U2")):
         x, y = p[key]
         stroke = COLOURS["power"] if key.startswith("3V3") else COLOURS["ground"]
@@ -495,13 +564,15 @@ def draw_matrix():
     svg.line([(x, cy + 116), (x, cy + 140), (x + 200, cy + 140)], stroke="#1f6fb2")
     svg.text(x + 60, cy + 156, "row Rr (to U1)", size=11, fill="#1f6fb2")
     svg.notes(cx - 20, cy + 180, ["A magnet in the piece closes the reed."], size=11)
-    svg.notes(330, 852, [
-        "Scan (100 Hz): drive one row low and the other rows high, read the 12 columns: a column "
-        "reads low where that row's square holds a piece.",
-        "The diodes stop three occupied squares from making a fourth look occupied (ghosting). "
-        "Cell = 12 x (row - 1) + (column - 1);",
-        "the layout file maps cells to squares. Power both PCF8575 from 3V3; the Pi already has "
-        "1.8 k pull-ups on SDA and SCL.",
+    svg.notes(20, 850, [
+        "Scan (100 Hz): drive one row low, release the others (the PCF8575's weak high), wait the "
+        "settle time (50 µs), read the 12 columns: a column reads low where that row's",
+        "square holds a piece. The diodes stop three occupied squares from making a fourth look "
+        "occupied (ghosting). Cell = 12 x (row - 1) + (column - 1); [board] cells remaps it.",
+        "Pull-ups: the PCF8575's high is a weak 30-300 µA source, too slow on board-length wires: "
+        "add 10 k from every row and column line to 3V3 (RN1: 10 rows, RN2: 12 columns).",
+        "Decoupling: 100 nF at each PCF8575's VCC pin, 10 µF bulk at the board's 3V3 entry. Unused "
+        "pins (P12-P17 of U1, P14-P17 of U2): tie each to 3V3 through 10 k.",
     ], size=12, step=18)
     svg.save("sensor-matrix.svg")
 
@@ -671,10 +742,10 @@ def draw_gpio_matrix():
         "Current flows only column -> row:",
         "the pulled-up column, through the closed",
         "reed and the diode, into the row that is",
-        "driven low. A row driven high blocks it",
-        "(diode reversed): no ghost squares, and",
-        "no row can drive another through two",
-        "closed reeds.",
+        "driven low. The other rows are released",
+        "(open-drain: inputs, no pull), so no row",
+        "ever drives high: even a diode fitted",
+        "backwards cannot short two Pi pins.",
     ], size=11, step=15)
     svg.notes(dx0 - 10, dy0 + 340, [
         "No resistors, no chips: the Pi's internal",
@@ -688,8 +759,8 @@ def draw_gpio_matrix():
         "columns on header pins 23 to 40.",
     ], size=11, step=15)
     svg.notes(20, notes_y + 24, [
-        "Scan (100 Hz or faster): drive one row low and every other row high, read the ten columns: a "
-        "column reads low where that row's square holds a piece.",
+        "Scan (100 Hz or faster): drive one row low and release every other row (open-drain), read "
+        "the ten columns: a column reads low where that row's square holds a piece.",
         f"Cell = {nc} x (row - 1) + (column - 1); the layout file maps cells to squares. "
         "Configuration: [sensor] kind = \"gpio_matrix\", [sensor.gpio_matrix] rows = [...], "
         "columns = [...].",

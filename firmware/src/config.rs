@@ -15,6 +15,7 @@
 //! columns = 12
 //! rows = 10
 //! scan_hz = 200             # at least 100
+//! # cells = ["a1..l1", "l2..a2", "-", "a3"]   # input -> square, when wired in another order
 //!
 //! [[board.tray]]            # off-board tray slots, sensed on the inputs after the squares
 //! kind = "reserve"          # reserve | staging | withdrawn | eliminated
@@ -27,7 +28,7 @@
 //! [sensor.shift_chain]      # 74HC165s on SPI, one input per square
 //! bus = "spi0"
 //! chip_select = "ce1"
-//! chips = 15
+//! chips = 15                # square chips (the check chip that ends the chain not counted)
 //! spi_hz = 1_000_000
 //! load = 24
 //!
@@ -93,10 +94,10 @@ use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
-use crate::sensing::{LayoutSetup, TrayKind};
+use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
 
-use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns};
-use crate::drivers::reed_matrix::scans_per_second;
+use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS};
+use crate::drivers::reed_matrix::{scans_per_second, CellMap, CellMapError};
 
 /// Which game the umpire referees at start-up (the menu can change it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,6 +393,10 @@ pub struct Config {
     pub nfc: Option<NfcConfig>,
     /// Where game journals are kept (`[journal] dir`).
     pub journal_dir: PathBuf,
+    /// `[board] cells`: the cell each sensor input reads, input 0 first (`None`: an input wired
+    /// to no square), when the builder wired the inputs in another order than the schematic's.
+    /// `None`: the schematic's order.
+    pub cells: Option<Vec<Option<SensedCell>>>,
 }
 
 /// One problem in a configuration file.
@@ -926,13 +931,15 @@ impl Config {
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
         let mut trays = Vec::new();
+        let mut cells_list = None;
         if let Some((mut t, at)) = r.section(
             &mut root,
             "board",
             "board",
-            &["columns", "rows", "scan_hz", "tray"],
+            &["columns", "rows", "scan_hz", "tray", "cells"],
         ) {
             trays = r.trays(&mut t);
+            cells_list = take(&mut t, "cells");
             scan_at = at;
             if let Some((v, _)) = r.int(&mut t, "columns", "board", (1, 16)) {
                 columns = v as u8;
@@ -977,10 +984,15 @@ impl Config {
 
         // [sensor]
         let (sensor, hardware) = r.sensor(&mut root, cells, &mut uses);
+        let cell_list = cells_list.and_then(|(list, at)| {
+            let shape = (columns, rows, cells);
+            r.cell_list(list, at, shape, sensor_inputs(&sensor))
+        });
         let scan_ns = match &sensor {
-            SensorConfig::Matrix { rows, .. } => {
-                Some(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz))
-            }
+            SensorConfig::Matrix { rows, .. } => Some(
+                matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz)
+                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS),
+            ),
             SensorConfig::Expanders { addresses, .. } => {
                 Some(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
             }
@@ -1108,7 +1120,34 @@ impl Config {
             buzzer,
             nfc,
             journal_dir,
+            cells: cell_list,
         })
+    }
+
+    /// How many inputs the configured sensor has (`None` for the simulated board): 8 per
+    /// 74HC165, 16 per PCF8575, one per matrix crossing.
+    pub fn sensor_inputs(&self) -> Option<usize> {
+        sensor_inputs(&self.sensor)
+    }
+
+    /// The `[board] cells` map for a driver with `inputs` inputs (inputs past the list read no
+    /// square), or `None` when the configuration keeps the schematic's order.
+    ///
+    /// # Errors
+    /// The list is longer than `inputs` (parsing refuses that for the configured sensor).
+    pub fn cell_map(&self, inputs: usize) -> Result<Option<CellMap>, CellMapError> {
+        let Some(list) = &self.cells else {
+            return Ok(None);
+        };
+        if list.len() > inputs {
+            return Err(CellMapError::WrongLength {
+                expected: inputs,
+                got: list.len(),
+            });
+        }
+        let mut table = list.clone();
+        table.resize(inputs, None);
+        CellMap::from_table(table).map(Some)
     }
 
     /// Every GPIO this configuration wires, with what it is for: the fixed pins of the buses in
@@ -1203,6 +1242,163 @@ impl Config {
         let mut path = base.as_os_str().to_owned();
         path.push(format!(".{}", spi.chip_select.number()));
         PathBuf::from(path)
+    }
+}
+
+/// How many inputs `sensor` has (`None` for the simulated board).
+fn sensor_inputs(sensor: &SensorConfig) -> Option<usize> {
+    match sensor {
+        SensorConfig::ShiftChain { chips, .. } => Some(usize::from(*chips) * 8),
+        SensorConfig::Matrix { rows, columns, .. } => {
+            Some(usize::from(*rows) * usize::from(*columns))
+        }
+        SensorConfig::GpioMatrix { rows, columns, .. } => Some(rows.len() * columns.len()),
+        SensorConfig::Expanders { addresses, .. } => Some(addresses.len() * 16),
+        SensorConfig::Simulated => None,
+    }
+}
+
+/// A square's cell from its name (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`).
+fn square_cell(name: &str, columns: u8, rows: u8) -> Option<u16> {
+    let mut chars = name.chars();
+    let column = chars.next().filter(char::is_ascii_lowercase)? as u8 - b'a';
+    let rest = chars.as_str();
+    if rest.starts_with('0') {
+        return None;
+    }
+    let row: u8 = rest.parse().ok()?;
+    (column < columns && (1..=rows).contains(&row))
+        .then(|| u16::from(row - 1) * u16::from(columns) + u16::from(column))
+}
+
+impl Reader<'_> {
+    /// `[board] cells`: input -> cell, each entry a square (`"a1"`), a run of squares in cell
+    /// order (`"a1..l1"`, or backwards `"l2..a2"`), a cell number (a tray slot, after the
+    /// squares) or `"-"` (an input wired to no square). Every cell must appear once, and the
+    /// list may not be longer than the sensor's inputs.
+    fn cell_list(
+        &mut self,
+        list: ValueInner<'_>,
+        at: usize,
+        (columns, rows, cells): (u8, u8, usize),
+        inputs: Option<usize>,
+    ) -> Option<Vec<Option<SensedCell>>> {
+        let ValueInner::Array(items) = list else {
+            return self.wrong_type(
+                at,
+                "board",
+                "cells",
+                "a list like [\"a1..l1\", \"l2..a2\", \"-\"]",
+                &list,
+            );
+        };
+        let squares = usize::from(columns) * usize::from(rows);
+        let last = char::from(b'a' + columns.saturating_sub(1).min(25));
+        let hint = format!(
+            "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\", a tray \
+             slot's cell number {squares} to {} or \"-\" for an input wired to no square",
+            cells.saturating_sub(1)
+        );
+        let mut out: Vec<Option<SensedCell>> = Vec::new();
+        let mut first_input: Vec<Option<(usize, usize)>> = vec![None; cells];
+        let mut ok = true;
+        for mut item in items {
+            let item_at = item.span.start;
+            let entry: Option<Vec<Option<u16>>> = match item.take() {
+                ValueInner::String(s) if s == "-" => Some(vec![None]),
+                ValueInner::String(s) => match s.split_once("..") {
+                    Some((from, to)) => square_cell(from, columns, rows)
+                        .zip(square_cell(to, columns, rows))
+                        .map(|(a, b)| {
+                            if a <= b {
+                                (a..=b).map(Some).collect()
+                            } else {
+                                (b..=a).rev().map(Some).collect()
+                            }
+                        }),
+                    None => square_cell(&s, columns, rows).map(|c| vec![Some(c)]),
+                },
+                ValueInner::Integer(n) if n >= 0 && (n as usize) < cells => {
+                    Some(vec![Some(n as u16)])
+                }
+                _ => None,
+            };
+            let Some(entry) = entry else {
+                self.problem(item_at, format!("[board] cells: {hint}"));
+                ok = false;
+                continue;
+            };
+            for cell in entry {
+                let input = out.len();
+                if let Some(c) = cell {
+                    let slot = &mut first_input[usize::from(c)];
+                    if let Some((first, _)) = *slot {
+                        let name = cell_name(c, columns, squares);
+                        self.problem(
+                            item_at,
+                            format!(
+                                "[board] cells: {name} is read by input {first} and again by \
+                                 input {input}: each square has one switch, list it once"
+                            ),
+                        );
+                        ok = false;
+                    } else {
+                        *slot = Some((input, item_at));
+                    }
+                }
+                out.push(cell.map(SensedCell::new));
+            }
+        }
+        if let Some(inputs) = inputs {
+            if out.len() > inputs {
+                self.problem(
+                    at,
+                    format!(
+                        "[board] cells lists {} inputs but the sensor has {inputs}: remove \
+                         entries, or add chips, rows or expanders",
+                        out.len()
+                    ),
+                );
+                ok = false;
+            }
+        }
+        let missing: Vec<String> = (0..cells)
+            .filter(|&c| first_input[c].is_none())
+            .map(|c| cell_name(c as u16, columns, squares))
+            .collect();
+        if ok && !missing.is_empty() {
+            let shown = missing
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.problem(
+                at,
+                format!(
+                    "[board] cells has {} entries but leaves {} of the {cells} places unread \
+                     ({shown}{}): give every square (and tray slot) one input",
+                    out.len(),
+                    missing.len(),
+                    if missing.len() > 12 { ", ..." } else { "" }
+                ),
+            );
+            ok = false;
+        }
+        ok.then_some(out)
+    }
+}
+
+/// `e4` for a square's cell, `cell 125` for a tray slot's.
+fn cell_name(cell: u16, columns: u8, squares: usize) -> String {
+    let columns = u16::from(columns.max(1));
+    if usize::from(cell) >= squares {
+        return format!("cell {cell}");
+    }
+    let (column, row) = (cell % columns, cell / columns);
+    match u8::try_from(column) {
+        Ok(c) if c < 26 => format!("{}{}", char::from(b'a' + c), row + 1),
+        _ => format!("cell {cell}"),
     }
 }
 

@@ -21,9 +21,12 @@ use firmware::doctor::{
     Calibration, CalibrationEvent, Finding,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
+use firmware::drivers::reed_matrix::CellMap;
+use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
 use firmware::platform::Scanner;
+use firmware::sensing::Occupancy;
 use firmware::sensing::SensedCell;
-use firmware::sim::{SimBoard, SimI2c, SimMfrc522, SwitchFault};
+use firmware::sim::{ChainWiring, SimBoard, SimChain, SimI2c, SimMfrc522, SimPin, SwitchFault};
 
 const DEFAULT_CONFIG: &str = "/etc/umpire/umpire.toml";
 
@@ -41,7 +44,8 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10, row:3 (a shorted row), no-display, no-reader. Repeatable.
+    /// flicker:j10, row:3 (a shorted row), no-display, no-reader, unplugged (the sensor
+    /// chain's cable), unplugged-high, missing-chip. Repeatable.
     #[arg(long = "fault", global = true)]
     faults: Vec<String>,
     #[command(subcommand)]
@@ -229,6 +233,65 @@ struct SimRig {
     board: SimBoard,
     display_present: bool,
     reader_version: u8,
+    /// The 74HC165 chain the board is read through (a `shift_chain` or `simulated` sensor):
+    /// the real driver on a simulated bus, so its chain check runs.
+    chain: Option<ShiftChain<SimChain, SimPin, NoDelay>>,
+}
+
+impl SimRig {
+    /// One scan of the simulated board, through the simulated chain if there is one.
+    fn scan(&mut self) -> Result<Occupancy, String> {
+        let seen = self.board.scan()?;
+        match &mut self.chain {
+            None => Ok(seen),
+            Some(chain) => {
+                chain.bus_mut().latch(seen);
+                chain.scan().map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
+/// The simulated 74HC165 chain for `config` wired as `wiring`, if its sensor is a chain (or the
+/// simulated board): the chips configured (or enough for the board), mapped by `[board] cells`
+/// or the pin map's order.
+fn sim_chain(
+    config: &Config,
+    wiring: ChainWiring,
+) -> Result<Option<ShiftChain<SimChain, SimPin, NoDelay>>> {
+    let places = usize::from(config.columns) * usize::from(config.rows)
+        + config.trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
+    let chips = match &config.sensor {
+        SensorConfig::ShiftChain { chips, .. } => usize::from(*chips),
+        SensorConfig::Simulated => places.div_ceil(8),
+        _ if wiring == ChainWiring::Healthy => return Ok(None),
+        _ => bail!(
+            "the chain faults (unplugged, unplugged-high, missing-chip) simulate the 74HC165 \
+             chain: use them with [sensor] kind = \"shift_chain\" or \"simulated\""
+        ),
+    };
+    let order = ChainOrder::schematic().map_err(anyhow::Error::msg)?;
+    let cells = match config.cell_map(chips * 8).map_err(anyhow::Error::msg)? {
+        Some(cells) => cells,
+        None if chips <= order.chips().len() => {
+            order.cell_map(chips, places).map_err(anyhow::Error::msg)?
+        }
+        // A simulated board larger than the schematic's chain: input i reads cell i.
+        None => CellMap::from_table(
+            (0..chips * 8)
+                .map(|i| (i < places).then(|| SensedCell::new(i as u16)))
+                .collect(),
+        )
+        .map_err(anyhow::Error::msg)?,
+    };
+    let bus = SimChain::new(cells.clone(), order.check(), wiring);
+    let chain_config = ShiftChainConfig {
+        cells: Some(cells),
+        load_pulse_ns: 0,
+        ..ShiftChainConfig::new(chips * 8, order.check())
+    };
+    let chain = ShiftChain::new(bus, SimPin, NoDelay, chain_config).map_err(anyhow::Error::msg)?;
+    Ok(Some(chain))
 }
 
 fn shape(config: &Config) -> BoardShape {
@@ -263,7 +326,9 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
         board: SimBoard::new(config.columns, config.rows),
         display_present: true,
         reader_version: 0x92,
+        chain: None,
     };
+    let mut wiring = ChainWiring::Healthy;
     for fault in faults {
         let (kind, arg) = fault.split_once(':').unwrap_or((fault.as_str(), ""));
         let f = match kind {
@@ -286,13 +351,26 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
                 rig.reader_version = 0x88;
                 continue;
             }
+            "unplugged" => {
+                wiring = ChainWiring::Unplugged { miso: 0x00 };
+                continue;
+            }
+            "unplugged-high" => {
+                wiring = ChainWiring::Unplugged { miso: 0xFF };
+                continue;
+            }
+            "missing-chip" => {
+                wiring = ChainWiring::MissingChip;
+                continue;
+            }
             _ => bail!(
                 "unknown fault `{fault}`: use stuck:SQUARE, dead:SQUARE, flicker:SQUARE, row:N, \
-                 no-display, no-reader or clone-reader"
+                 no-display, no-reader, clone-reader, unplugged, unplugged-high or missing-chip"
             ),
         };
         rig.board = rig.board.with_fault(f);
     }
+    rig.chain = sim_chain(config, wiring)?;
     Ok(rig)
 }
 
@@ -325,7 +403,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     }
     let mut reader = Mfrc522::new(SimMfrc522::new(rig.reader_version), NoDelay);
     findings.push(check_reader(&mut reader));
-    findings.extend(check_sensors(shape(config), scans, || rig.board.scan()));
+    findings.extend(check_sensors(shape(config), scans, || rig.scan()));
     Ok(findings)
 }
 
@@ -351,7 +429,7 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     for i in 0..shape.cells() {
         rig.board.clear();
         rig.board.set_piece(SensedCell::new(i), true);
-        let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
+        let occ = rig.scan().map_err(anyhow::Error::msg)?;
         let mut note = String::new();
         for event in cal.update(occ) {
             if let CalibrationEvent::On(name) = event {
@@ -368,7 +446,7 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
         }
     }
     rig.board.clear();
-    let occ = rig.board.scan().map_err(anyhow::Error::msg)?;
+    let occ = rig.scan().map_err(anyhow::Error::msg)?;
     cal.update(occ);
     println!("\n{}", cal.grid());
     let bytes = oled.release().bytes_written;

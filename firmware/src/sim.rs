@@ -1,17 +1,20 @@
 //! Simulated hardware: a reed board, an I2C bus with an OLED on it, and an MFRC522 on SPI, all
 //! implementing the same traits the real drivers run on, with faults a builder meets (a stuck or
-//! dead switch, a shorted row, a missing display, an unanswering reader). `umpire doctor
+//! dead switch, a shorted row, an unplugged sensor cable, a missing chip, a missing display, an
+//! unanswering reader). `umpire doctor
 //! --simulated` and `umpire calibrate --simulated` run against these; so do their tests.
 
 use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::fmt;
 
+use embedded_hal::digital::{self, OutputPin};
 use embedded_hal::i2c::{self, I2c, Operation as I2cOperation};
 use embedded_hal::spi::{self, Operation as SpiOperation, SpiDevice};
 
 use crate::drivers::nfc::Register;
-use crate::drivers::reed_matrix::OccupancyScanner;
+use crate::drivers::reed_matrix::{CellMap, OccupancyScanner};
+use crate::drivers::shift_chain::ChainCheck;
 use crate::sensing::{Occupancy, SensedCell};
 
 /// A fault of one square's switch.
@@ -211,5 +214,157 @@ impl SpiDevice for SimMfrc522 {
             }
         }
         Ok(())
+    }
+}
+
+/// How the simulated 74HC165 chain's cable and chips are wired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainWiring {
+    /// As the schematic shows.
+    Healthy,
+    /// The ribbon cable unplugged: MISO floats, and every bit reads `miso` (0x00 or 0xFF).
+    Unplugged {
+        /// The byte a floating MISO reads.
+        miso: u8,
+    },
+    /// The last square chip left out, the chip before it wired straight to the check chip.
+    MissingChip,
+}
+
+/// A simulated chain of 74HC165s on SPI, wired as the schematic shows: the square chips (input
+/// `i` reads `cells.cell(i)`, active low: a piece reads 0), then the check chip's pattern and
+/// the byte past its tied DS, all bent by a [`ChainWiring`] fault. [`SimChain::latch`] sets the
+/// pieces the next read sees (what pulsing the load pin does on the real chain).
+#[derive(Clone, Debug)]
+pub struct SimChain {
+    cells: CellMap,
+    check: ChainCheck,
+    wiring: ChainWiring,
+    occupied: Occupancy,
+}
+
+impl SimChain {
+    /// A chain reading `cells` (one entry per square input), ended by `check`.
+    pub fn new(cells: CellMap, check: ChainCheck, wiring: ChainWiring) -> SimChain {
+        SimChain {
+            cells,
+            check,
+            wiring,
+            occupied: Occupancy::EMPTY,
+        }
+    }
+
+    /// The pieces the next read shows.
+    pub fn latch(&mut self, occupied: Occupancy) {
+        self.occupied = occupied;
+    }
+
+    /// The bytes a read of `len` bytes clocks in.
+    fn bytes(&self, len: usize) -> Vec<u8> {
+        let chips = self.cells.inputs().div_ceil(8);
+        let mut squares = vec![0xFFu8; chips];
+        for input in 0..self.cells.inputs() {
+            if self
+                .cells
+                .cell(input)
+                .is_some_and(|c| self.occupied.contains(c))
+            {
+                squares[input / 8] &= !(1 << (input % 8));
+            }
+        }
+        let mut out = match self.wiring {
+            ChainWiring::Healthy => squares,
+            ChainWiring::Unplugged { miso } => return vec![miso; len],
+            ChainWiring::MissingChip => {
+                squares.pop();
+                squares
+            }
+        };
+        out.push(self.check.pattern);
+        out.resize(len, self.check.past_end);
+        out
+    }
+}
+
+impl spi::ErrorType for SimChain {
+    type Error = Infallible;
+}
+
+impl SpiDevice for SimChain {
+    fn transaction(&mut self, operations: &mut [SpiOperation<'_, u8>]) -> Result<(), Infallible> {
+        for op in operations {
+            if let SpiOperation::Read(buf) = op {
+                let bytes = self.bytes(buf.len());
+                buf.copy_from_slice(&bytes);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A simulated output pin that goes nowhere (the chain's load pin).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimPin;
+
+impl digital::ErrorType for SimPin {
+    type Error = Infallible;
+}
+
+impl OutputPin for SimPin {
+    fn set_low(&mut self) -> Result<(), Infallible> {
+        Ok(())
+    }
+
+    fn set_high(&mut self) -> Result<(), Infallible> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drivers::shift_chain::{
+        ChainFault, ChainOrder, Error, ShiftChain, ShiftChainConfig,
+    };
+
+    #[derive(Debug)]
+    struct NoDelay;
+    impl embedded_hal::delay::DelayNs for NoDelay {
+        fn delay_ns(&mut self, _: u32) {}
+    }
+
+    fn chain(wiring: ChainWiring) -> ShiftChain<SimChain, SimPin, NoDelay> {
+        let order = ChainOrder::schematic().unwrap();
+        let cells = order.cell_map(15, 120).unwrap();
+        let bus = SimChain::new(cells.clone(), order.check(), wiring);
+        let config = ShiftChainConfig {
+            cells: Some(cells),
+            ..ShiftChainConfig::new(120, order.check())
+        };
+        ShiftChain::new(bus, SimPin, NoDelay, config).unwrap()
+    }
+
+    #[test]
+    fn the_simulated_chain_reads_through_the_real_driver() {
+        let mut healthy = chain(ChainWiring::Healthy);
+        let pieces = Occupancy::from_cells([SensedCell::new(0), SensedCell::new(119)]);
+        healthy.bus_mut().latch(pieces);
+        assert_eq!(healthy.scan().unwrap(), pieces);
+    }
+
+    #[test]
+    fn an_unplugged_or_short_simulated_chain_is_a_named_fault() {
+        for miso in [0x00, 0xFF] {
+            let err = chain(ChainWiring::Unplugged { miso }).scan().unwrap_err();
+            assert_eq!(err, Error::Chain(ChainFault::NoAnswer { level: miso }));
+        }
+        let err = chain(ChainWiring::MissingChip).scan().unwrap_err();
+        assert_eq!(
+            err,
+            Error::Chain(ChainFault::WrongLength {
+                expected: 15,
+                found: 14
+            })
+        );
     }
 }

@@ -180,3 +180,49 @@ fn run_on_the_simulated_board_points_at_the_simulator() {
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("umpire-sim demo classic"), "{text}");
 }
+
+/// The finding: an unplugged sensor cable read as a board full of pieces. Now the chain's
+/// check chip makes it a named fault with its fix, through the real driver on the simulated
+/// chain, with the shipped configuration (15 74HC165s) and with the simulated board.
+#[test]
+fn doctor_names_an_unplugged_or_short_sensor_chain() {
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml");
+    for config in [&["--config", shipped][..], &[][..]] {
+        for (fault, says) in [
+            (
+                "unplugged",
+                "the sensor chain does not answer (every bit reads 0)",
+            ),
+            (
+                "unplugged-high",
+                "the sensor chain does not answer (every bit reads 1)",
+            ),
+            ("missing-chip", "the sensor chain is 1 chip(s) short"),
+        ] {
+            let mut args = config.to_vec();
+            args.extend(["--simulated", "doctor", "--scans", "3", "--fault", fault]);
+            let (code, text) = umpire(&args);
+            assert_eq!(code, 1, "{text}");
+            assert!(
+                text.contains(&format!("PROBLEM sensors: a scan failed: {says}")),
+                "{text}"
+            );
+            assert!(!text.contains("PROBLEM square"), "{text}");
+        }
+    }
+    let mut args = vec![
+        "--config",
+        shipped,
+        "--simulated",
+        "doctor",
+        "--fault",
+        "unplugged",
+    ];
+    let (_, text) = umpire(&args);
+    assert!(text.contains("check the ribbon cable"), "{text}");
+    // A healthy shipped chain reads an empty board through the driver.
+    args.truncate(4);
+    let (code, text) = umpire(&args);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("every square reads empty"), "{text}");
+}

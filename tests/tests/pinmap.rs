@@ -740,3 +740,143 @@ fn option_c_is_a_gpio_matrix_configuration_the_firmware_accepts() {
     let all: BTreeSet<u8> = pins.iter().map(|(p, _)| *p).collect();
     assert_eq!(all.len(), pins.len(), "a pin used twice: {pins:?}");
 }
+
+/// The texts of the shift chain's diagram.
+fn chain_diagram() -> Vec<String> {
+    let svg = fs::read_to_string(root().join("schematics/sensor-shift-chain.svg")).expect("svg");
+    svg_texts(&svg)
+}
+
+/// The finding: the schematic called the chip next to MISO (U1) squares 0-7 while the driver
+/// read the first byte as the last chip (a piece on a1 reported as cell 112). Now the order is
+/// one fact in the pin map: the diagram labels every chip from it and the driver builds its
+/// map from the same file (embedded at build time). A piece on each chip's input A, read
+/// through the driver on an SPI mock, lands on the square the diagram names.
+#[test]
+fn the_chain_order_is_one_fact_for_the_pin_map_the_diagram_and_the_driver() {
+    use embedded_hal_mock::eh1::delay::NoopDelay;
+    use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as PinTx};
+    use embedded_hal_mock::eh1::spi::{Mock as Spi, Transaction as SpiTx};
+    use firmware::doctor::BoardShape;
+    use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
+
+    let map = pinmap();
+    let int = |path: &str| lookup(&map, path).and_then(Value::as_integer).expect(path);
+    let (columns, rows) = (int("board.columns"), int("board.rows"));
+    let squares = usize::try_from(columns * rows).unwrap();
+    let chips = usize::try_from(int("sensor.shift_chain.chips")).unwrap();
+    let chain = lookup(&map, "sensor.shift_chain.chain")
+        .and_then(Value::as_array)
+        .expect("the pin map states the chain's order");
+    assert_eq!(chain.len(), chips, "one chain entry per chip");
+
+    // The embedded pin map is this file, and the driver reads the same order from it.
+    let on_disk = fs::read_to_string(root().join("schematics/pinmap.toml")).unwrap();
+    assert_eq!(firmware::drivers::shift_chain::PIN_MAP, on_disk);
+    let order = ChainOrder::schematic().expect("the driver reads the pin map's chain");
+    assert_eq!(order, ChainOrder::from_pin_map(&on_disk).unwrap());
+
+    let shape = BoardShape {
+        columns: u8::try_from(columns).unwrap(),
+        rows: u8::try_from(rows).unwrap(),
+    };
+    let texts = chain_diagram();
+    let mut covered = BTreeSet::new();
+    for (k, entry) in chain.iter().enumerate() {
+        let reference = entry["ref"].as_str().expect("ref");
+        let first = u16::try_from(entry["first_cell"].as_integer().unwrap()).unwrap();
+        assert_eq!(order.chips()[k].reference, reference);
+        covered.extend(first..first + 8);
+        // The diagram's label for this chip.
+        let prefix = format!("{reference}: input A (D0) = ");
+        let label = texts
+            .iter()
+            .find(|t| t.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("the diagram does not label {reference}"));
+        let named_a = label[prefix.len()..].split(',').next().unwrap().to_string();
+
+        // A piece on input A of chip k, read through the driver.
+        let mut bytes = vec![0xFFu8; chips];
+        bytes[k] = 0b1111_1110;
+        bytes.extend([order.check().pattern, order.check().past_end]);
+        let mut spi = Spi::new(&[
+            SpiTx::transaction_start(),
+            SpiTx::read_vec(bytes),
+            SpiTx::transaction_end(),
+        ]);
+        let mut load = Pin::new(&[
+            PinTx::set(State::High),
+            PinTx::set(State::Low),
+            PinTx::set(State::High),
+        ]);
+        let config = ShiftChainConfig {
+            cells: Some(order.cell_map(chips, squares).unwrap()),
+            ..ShiftChainConfig::new(chips * 8, order.check())
+        };
+        let mut driver =
+            ShiftChain::new(spi.clone(), load.clone(), NoopDelay::new(), config).unwrap();
+        let seen: Vec<String> = driver
+            .scan()
+            .unwrap()
+            .iter()
+            .map(|c| shape.name(c))
+            .collect();
+        assert_eq!(seen, [named_a], "{reference} input A");
+        spi.done();
+        load.done();
+    }
+    assert_eq!(
+        covered,
+        (0..u16::try_from(squares).unwrap()).collect(),
+        "every square on exactly one chip input"
+    );
+    // U1 is the chip nearest MISO, and reads a1.
+    assert!(texts
+        .iter()
+        .any(|t| t == "U1: input A (D0) = a1, H (D7) = h1"));
+}
+
+/// The check chip closing the chain: the pin map states its pattern and its tied DS, the
+/// diagram draws them, and the driver checks what the pin map says.
+#[test]
+fn the_check_chip_is_drawn_and_checked_as_the_pin_map_states() {
+    let map = pinmap();
+    let check = lookup(&map, "sensor.shift_chain.check")
+        .and_then(Value::as_table)
+        .expect("the pin map states the check chip");
+    let pattern = check["pattern"].as_integer().expect("pattern");
+    let reference = check["ref"].as_str().expect("ref");
+    assert_eq!(check["ds"].as_str(), Some("GND"));
+    assert!(
+        pattern != 0x00 && pattern != 0xFF,
+        "a floating MISO must not pass"
+    );
+    let pattern = u8::try_from(pattern).unwrap();
+    assert_ne!(
+        pattern.reverse_bits(),
+        pattern,
+        "a wrong bit order must not pass"
+    );
+    let order = firmware::drivers::shift_chain::ChainOrder::schematic().unwrap();
+    assert_eq!(order.check().pattern, pattern);
+    assert_eq!(order.check().past_end, 0x00);
+    assert_eq!(order.check_reference(), reference);
+    let texts = chain_diagram();
+    let drawn = format!("D7..D0 = {pattern:08b} = 0x{pattern:02X}");
+    assert!(texts.contains(&drawn), "the diagram lacks {drawn:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with(&format!("then {reference}, the check chip"))),
+        "the diagram names the check chip {reference}"
+    );
+    // The chain's chips and the check chip have their own references, the buffer the next.
+    let chips = lookup(&map, "sensor.shift_chain.chips")
+        .and_then(Value::as_integer)
+        .unwrap();
+    assert_eq!(reference, format!("U{}", chips + 1));
+    assert!(
+        texts.iter().any(|t| t == &format!("U{}", chips + 2)),
+        "the 74HC125"
+    );
+}

@@ -50,6 +50,7 @@
 
 use core::fmt;
 
+use embedded_hal::delay::DelayNs;
 use embedded_hal::i2c::I2c;
 
 pub use super::reed_matrix::{ActiveLevel, CellMap, CellMapError, OccupancyScanner};
@@ -208,11 +209,35 @@ pub struct MatrixConfig {
     /// Which cell each matrix position reads (input `r * columns + c`); `None` maps it to cell
     /// `r * columns + c`.
     pub cells: Option<CellMap>,
+    /// How long to wait after selecting a row before reading the columns, so lines released
+    /// by the last row have risen (see [`Pcf8575Matrix`], "Settling"); 0 skips the delay.
+    pub settle_ns: u32,
+}
+
+/// The default settle time of a [`Pcf8575Matrix`] row: 50 µs, computed (not measured) to cover
+/// a long line rising on the PCF8575's weak high alone (about 31 µs, see [`Pcf8575Matrix`]).
+pub const DEFAULT_SETTLE_NS: u32 = 50_000;
+
+/// The computed time for a line of `capacitance_pf` to rise from 0 V to the PCF8575's V_IH
+/// (0.7 x 3.3 V = 2.31 V), in nanoseconds: with `pull_up_ohms` = 0 on the chip's weak current
+/// source of `weak_high_ua` alone (t = C x V / I), otherwise through that external pull-up
+/// (t = R x C x ln(3.3 / (3.3 - 2.31)) = 1.204 R C; the weak source only helps).
+pub const fn rise_time_ns(capacitance_pf: u64, pull_up_ohms: u64, weak_high_ua: u64) -> u64 {
+    if pull_up_ohms == 0 {
+        // C [pF] x 2310 mV / I [µA] = ns.
+        match (capacitance_pf * 2310).checked_div(weak_high_ua) {
+            Some(ns) => ns,
+            None => u64::MAX,
+        }
+    } else {
+        // R [Ω] x C [pF] = ps; x 1.204 / 1000 = ns.
+        pull_up_ohms * capacitance_pf * 1204 / 1_000_000
+    }
 }
 
 impl MatrixConfig {
     /// `rows` x `columns` on the expanders at `row_address` and `column_address`, row `r` and
-    /// column `c` reading cell `r * columns + c`.
+    /// column `c` reading cell `r * columns + c`, [`DEFAULT_SETTLE_NS`] after each row.
     pub fn new(row_address: u8, column_address: u8, rows: usize, columns: usize) -> MatrixConfig {
         MatrixConfig {
             row_address,
@@ -220,6 +245,7 @@ impl MatrixConfig {
             rows,
             columns,
             cells: None,
+            settle_ns: DEFAULT_SETTLE_NS,
         }
     }
 }
@@ -230,8 +256,8 @@ pub const CLOCKS_PER_TRANSACTION: u64 = 3 * 9 + 2;
 
 /// The computed wire time of one [`Pcf8575Matrix`] scan of `rows` rows at `i2c_hz`, in
 /// nanoseconds: per row a 2-byte write to the row expander and a 2-byte read of the column
-/// expander, then one write releasing every row. Kernel time between transactions is not
-/// included (it is not measured here).
+/// expander, then one write releasing every row. Kernel time between transactions and the
+/// settle delays are not included (add `rows x settle_ns`).
 pub const fn matrix_scan_time_ns(rows: u32, i2c_hz: u32) -> u64 {
     wire_time_ns(2 * rows as u64 + 1, i2c_hz)
 }
@@ -268,9 +294,31 @@ const fn wire_time_ns(transactions: u64, i2c_hz: u32) -> u64 {
 /// current flowing back through the unselected rows, so there is no ghosting. No resistors are
 /// needed.
 ///
+/// # Pull-ups on long lines
+/// The PCF8575's high is weak: a current source of 30-300 µA (hardware notes 1.3). A line that
+/// a closed reed held low rises again only as fast as that source charges the wire. On a
+/// hobbyist's board the row and column lines run the length of the board, so the schematic
+/// adds an external 10 kΩ pull-up to 3.3 V on every row and column line (two bussed networks).
+///
+/// # Settling (computed, not measured)
+/// After a row is selected, the previous row is released and its columns must rise before they
+/// are read, or the previous row's pieces show on this row. Assumed line: 3 m of wire at about
+/// 100 pF/m, 12 diodes at 4 pF and the pins: about 400 pF. [`rise_time_ns`]:
+///
+/// | pull-up | rise to V_IH (2.31 V) |
+/// |---|---|
+/// | the chip's weak high alone, 30 µA (the low end) | 400 pF x 2.31 V / 30 µA = 30.8 µs |
+/// | external 10 kΩ (the schematic) | 1.204 x 10 kΩ x 400 pF = 4.8 µs |
+///
+/// [`MatrixConfig::settle_ns`] (default [`DEFAULT_SETTLE_NS`], 50 µs) is waited with the
+/// driver's [`DelayNs`] after each row write, before the column read; it covers the weak-high
+/// case with margin. The I2C read's own address byte (22.5 µs at 400 kHz) is not counted on:
+/// when the chip samples its pins inside the read is not checked here. Ten rows add 0.5 ms to
+/// the 1.5 ms scan.
+///
 /// # A scan
 /// For each row `r`: write `!(1 << r)` (two bytes, P07..P00 then P17..P10) to the row expander,
-/// read two bytes from the column expander; a column bit that reads 0 is a closed reed at row
+/// wait the settle time, read two bytes from the column expander; a column bit that reads 0 is a closed reed at row
 /// `r`, column `c`, input `r * columns + c`. After the last row, `0xFFFF` is written to the row
 /// expander, so no row stays selected between scans. Every transfer is a single `I2c::write` or
 /// `I2c::read`, so rppal's multi-operation transaction pitfall (hardware notes 2.5) does not
@@ -298,14 +346,17 @@ const fn wire_time_ns(transactions: u64, i2c_hz: u32) -> u64 {
 ///     Tx::read(0x21, vec![0xFF, 0xFF]),
 ///     Tx::write(0x20, vec![0xFF, 0xFF]),          // release every row
 /// ]);
-/// let mut matrix = Pcf8575Matrix::new(i2c, MatrixConfig::new(0x20, 0x21, 2, 3))?;
+/// let delay = embedded_hal_mock::eh1::delay::NoopDelay::new();
+/// let mut matrix = Pcf8575Matrix::new(i2c, delay, MatrixConfig::new(0x20, 0x21, 2, 3))?;
 /// assert_eq!(matrix.scan()?.to_marks(6), ".X....");
 /// matrix.release().done();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct Pcf8575Matrix<I> {
+pub struct Pcf8575Matrix<I, D> {
     i2c: I,
+    delay: D,
+    settle_ns: u32,
     row_address: u8,
     column_address: u8,
     rows: usize,
@@ -313,8 +364,8 @@ pub struct Pcf8575Matrix<I> {
     cells: CellMap,
 }
 
-impl<I: I2c> Pcf8575Matrix<I> {
-    /// Takes the bus, checks the wiring, releases every row and makes every column an input
+impl<I: I2c, D: DelayNs> Pcf8575Matrix<I, D> {
+    /// Takes the bus and the settle delay, checks the wiring, releases every row and makes every column an input
     /// (writes `0xFFFF` to both expanders, the row expander first).
     ///
     /// # Errors
@@ -322,7 +373,7 @@ impl<I: I2c> Pcf8575Matrix<I> {
     /// chip), [`Error::MatrixSize`] or [`Error::CellMap`] for a bad configuration, checked
     /// before the bus is touched; [`Error::Init`] naming the expander that did not take the
     /// write.
-    pub fn new(mut i2c: I, config: MatrixConfig) -> Result<Self, Error<I::Error>> {
+    pub fn new(mut i2c: I, delay: D, config: MatrixConfig) -> Result<Self, Error<I::Error>> {
         for address in [config.row_address, config.column_address] {
             if !(FIRST_ADDRESS..=LAST_ADDRESS).contains(&address) {
                 return Err(Error::AddressOutOfRange { address });
@@ -349,6 +400,8 @@ impl<I: I2c> Pcf8575Matrix<I> {
         }
         Ok(Pcf8575Matrix {
             i2c,
+            delay,
+            settle_ns: config.settle_ns,
             row_address: config.row_address,
             column_address: config.column_address,
             rows,
@@ -383,6 +436,9 @@ impl<I: I2c> Pcf8575Matrix<I> {
                     address: self.row_address,
                     source,
                 })?;
+            if self.settle_ns > 0 {
+                self.delay.delay_ns(self.settle_ns);
+            }
             let mut bytes = [0u8; 2];
             self.i2c
                 .read(self.column_address, &mut bytes)
@@ -415,7 +471,7 @@ impl<I: I2c> Pcf8575Matrix<I> {
     }
 }
 
-impl<I: I2c> OccupancyScanner for Pcf8575Matrix<I> {
+impl<I: I2c, D: DelayNs> OccupancyScanner for Pcf8575Matrix<I, D> {
     type Error = Error<I::Error>;
 
     fn read_occupancy(&mut self) -> Result<Occupancy, Self::Error> {
@@ -512,6 +568,12 @@ mod tests {
     use embedded_hal::i2c::ErrorKind;
     use embedded_hal::i2c::NoAcknowledgeSource;
     use embedded_hal_mock::eh1::i2c::{Mock as I2cMock, Transaction as I2cTx};
+
+    #[derive(Debug)]
+    struct NoDelay;
+    impl DelayNs for NoDelay {
+        fn delay_ns(&mut self, _: u32) {}
+    }
 
     fn cells(ns: &[u16]) -> Occupancy {
         Occupancy::from_cells(ns.iter().map(|n| SensedCell::new(*n)))
@@ -669,7 +731,8 @@ mod tests {
     fn a_matrix_releases_rows_and_columns_at_init() {
         let mut i2c = I2cMock::new(&matrix_init());
         let matrix =
-            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+                .unwrap();
         assert_eq!(matrix.size(), (10, 12));
         assert_eq!(matrix.addresses(), (0x20, 0x21));
         i2c.done();
@@ -695,7 +758,8 @@ mod tests {
         tx.push(I2cTx::write(0x20, vec![0xFF, 0xFF]));
         let mut i2c = I2cMock::new(&tx);
         let mut matrix =
-            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+                .unwrap();
         assert_eq!(
             matrix.read_occupancy().unwrap(),
             cells(&[0, 3 * 12 + 11, 9 * 12 + 5, 9 * 12 + 8])
@@ -713,7 +777,7 @@ mod tests {
         tx.push(I2cTx::read(0x21, vec![0xFF, 0xFF]).with_error(nack));
         let mut i2c = I2cMock::new(&tx);
         let mut matrix =
-            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
         let err = matrix.scan().unwrap_err();
         assert_eq!(
             err,
@@ -733,7 +797,7 @@ mod tests {
         tx.push(I2cTx::write(0x20, vec![0b1111_1110, 0xFF]).with_error(nack));
         let mut i2c = I2cMock::new(&tx);
         let mut matrix =
-            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
+            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 2, 2)).unwrap();
         assert_eq!(
             matrix.scan().unwrap_err(),
             Error::Select {
@@ -751,8 +815,8 @@ mod tests {
             I2cTx::write(0x20, vec![0xFF, 0xFF]),
             I2cTx::write(0x21, vec![0xFF, 0xFF]).with_error(nack),
         ]);
-        let err =
-            Pcf8575Matrix::new(i2c.clone(), MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap_err();
+        let err = Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
+            .unwrap_err();
         assert_eq!(
             err,
             Error::Init {
@@ -766,7 +830,7 @@ mod tests {
     #[test]
     fn bad_matrix_wiring_is_refused_before_the_bus_is_touched() {
         let mut i2c = I2cMock::new(&[]);
-        let refuse = |config| Pcf8575Matrix::new(i2c.clone(), config).unwrap_err();
+        let refuse = |config| Pcf8575Matrix::new(i2c.clone(), NoDelay, config).unwrap_err();
         assert_eq!(
             refuse(MatrixConfig::new(0x20, 0x20, 10, 12)),
             Error::DuplicateAddress { address: 0x20 }
@@ -812,5 +876,118 @@ mod tests {
         // 7 chips (a 10x10 board): 7 x 29 clocks = 203 clocks = 507.5 us at 400 kHz.
         assert_eq!(bank_scan_time_ns(7, 400_000), 507_500);
         assert_eq!(bank_scan_time_ns(7, 0), u64::MAX);
+    }
+
+    /// A bench for the settle time: an I2C bus with a row and a column expander whose column
+    /// lines rise slowly. A column a piece on the previous row held low reads low until
+    /// `rise_ns` after the next row write; time passes only in the delay (the bus is counted
+    /// as instant, as the driver must not count on it).
+    mod slow {
+        use super::*;
+        use std::cell::Cell;
+        use std::rc::Rc;
+
+        pub struct Bench {
+            pub now: Rc<Cell<u64>>,
+            pub rise_ns: u64,
+            /// Closed reeds: (row, column).
+            pub pieces: Vec<(usize, usize)>,
+            selected: Option<usize>,
+            previous: Option<usize>,
+            selected_at: u64,
+        }
+
+        impl Bench {
+            pub fn new(rise_ns: u64, pieces: Vec<(usize, usize)>) -> (Bench, Clock) {
+                let now = Rc::new(Cell::new(0));
+                let bench = Bench {
+                    now: now.clone(),
+                    rise_ns,
+                    pieces,
+                    selected: None,
+                    previous: None,
+                    selected_at: 0,
+                };
+                (bench, Clock(now))
+            }
+
+            fn low(&self, row: Option<usize>, column: usize) -> bool {
+                row.is_some_and(|r| self.pieces.contains(&(r, column)))
+            }
+        }
+
+        impl embedded_hal::i2c::ErrorType for Bench {
+            type Error = ErrorKind;
+        }
+
+        impl I2c for Bench {
+            fn transaction(
+                &mut self,
+                address: u8,
+                operations: &mut [embedded_hal::i2c::Operation<'_>],
+            ) -> Result<(), ErrorKind> {
+                for op in operations {
+                    match op {
+                        embedded_hal::i2c::Operation::Write(bytes) if address == 0x20 => {
+                            let word = u16::from_le_bytes([bytes[0], bytes[1]]);
+                            self.previous = self.selected;
+                            self.selected = (0..16).find(|r| word & (1 << r) == 0);
+                            self.selected_at = self.now.get();
+                        }
+                        embedded_hal::i2c::Operation::Write(_) => {}
+                        embedded_hal::i2c::Operation::Read(buf) => {
+                            let settled = self.now.get() - self.selected_at >= self.rise_ns;
+                            let mut word = 0xFFFFu16;
+                            for column in 0..16 {
+                                let held = !settled && self.low(self.previous, column);
+                                if self.low(self.selected, column) || held {
+                                    word &= !(1 << column);
+                                }
+                            }
+                            buf.copy_from_slice(&word.to_le_bytes());
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+
+        /// The delay: moves the bench's clock on.
+        pub struct Clock(Rc<Cell<u64>>);
+
+        impl DelayNs for Clock {
+            fn delay_ns(&mut self, ns: u32) {
+                self.0.set(self.0.get() + u64::from(ns));
+            }
+        }
+    }
+
+    /// The rise times the module docs give, computed.
+    #[test]
+    fn a_long_line_rises_in_the_computed_time() {
+        // 400 pF on the weak high alone at 30 µA: 30.8 µs; on 10 kΩ: 4.8 µs.
+        assert_eq!(rise_time_ns(400, 0, 30), 30_800);
+        assert_eq!(rise_time_ns(400, 10_000, 30), 4_816);
+        assert_eq!(rise_time_ns(400, 0, 0), u64::MAX);
+        const { assert!(DEFAULT_SETTLE_NS as u64 > 30_800) };
+    }
+
+    /// The finding: the matrix read the columns straight after selecting a row, so on long
+    /// lines rising on the PCF8575's weak high, a piece on one row also showed on the next.
+    /// Fails on the old code (no settle delay): it reads (1, 0) as well.
+    #[test]
+    fn a_column_released_by_the_last_row_is_read_only_after_it_has_risen() {
+        let (bench, clock) = slow::Bench::new(rise_time_ns(400, 0, 30), vec![(0, 0), (2, 5)]);
+        let mut matrix =
+            Pcf8575Matrix::new(bench, clock, MatrixConfig::new(0x20, 0x21, 3, 12)).unwrap();
+        assert_eq!(matrix.scan().unwrap(), cells(&[0, 2 * 12 + 5]));
+        // Without the settle delay the same bench shows the ghost.
+        let (bench, clock) = slow::Bench::new(rise_time_ns(400, 0, 30), vec![(0, 0), (2, 5)]);
+        let config = MatrixConfig {
+            settle_ns: 0,
+            ..MatrixConfig::new(0x20, 0x21, 3, 12)
+        };
+        let mut matrix = Pcf8575Matrix::new(bench, clock, config).unwrap();
+        assert_eq!(matrix.scan().unwrap(), cells(&[0, 12, 2 * 12 + 5]));
     }
 }

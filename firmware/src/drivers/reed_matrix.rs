@@ -3,9 +3,11 @@
 //! # Wiring
 //! One reed switch and one series diode per square, between its row and its column. With
 //! [`ActiveLevel::Low`] (the default) the columns have pull-ups (the Pi's internal 50-65 kΩ or,
-//! better, external 10 kΩ), the selected row is driven low and every other row high, and a
-//! closed switch pulls its column low through the diode (cathode towards the row). With
-//! [`ActiveLevel::High`] everything is mirrored: pull-downs, the selected row driven high.
+//! better, external 10 kΩ), the selected row is driven low, and a closed switch pulls its
+//! column low through the diode (cathode towards the row). With [`ActiveLevel::High`]
+//! everything is mirrored: pull-downs, the selected row driven high. Drive the rows through
+//! [`OpenDrainRow`] (the Pi backend does): a deselected row is then released, not driven to the
+//! other level, so a diode fitted backwards cannot short two pins (see [`OpenDrainRow`]).
 //!
 //! # Why the diodes are needed (ghosting)
 //! Without diodes, current can flow backwards through closed switches. If three corners of a
@@ -82,7 +84,7 @@
 use core::fmt;
 
 use embedded_hal::delay::DelayNs;
-use embedded_hal::digital::{InputPin, OutputPin, PinState, StatefulOutputPin};
+use embedded_hal::digital::{ErrorType, InputPin, OutputPin, PinState, StatefulOutputPin};
 
 use crate::sensing::{Millis, Occupancy, OccupancyFrame, SensedCell, MAX_CELLS};
 
@@ -658,6 +660,91 @@ where
 
     fn read_occupancy(&mut self) -> Result<Occupancy, Error<E>> {
         self.0.scan_with_read_back()
+    }
+}
+
+/// A pin that can drive a level or let go (an input with no pull: high impedance). What a
+/// matrix row needs to be driven open-drain ([`OpenDrainRow`]); the Pi backend implements it
+/// for rpi-pal's `IoPin`.
+pub trait ReleasablePin: ErrorType {
+    /// Drives the pin to `state`. Set the level before turning the output on, so the pin never
+    /// drives the other level for an instant.
+    fn drive(&mut self, state: PinState) -> Result<(), Self::Error>;
+
+    /// Lets the pin go: an input, no pull-up or pull-down.
+    fn release(&mut self) -> Result<(), Self::Error>;
+
+    /// Reads the level on the pin (a real read of the pin, not a remembered value).
+    fn level_is_high(&mut self) -> Result<bool, Self::Error>;
+}
+
+/// A matrix row driven open-drain: selected = driven to the active level, deselected =
+/// released (high impedance), never driven to the inactive level.
+///
+/// Why: with push-pull rows (deselected rows driven high on an active-low matrix) one diode
+/// fitted backwards shorts two Pi pins. With a reversed diode on row r1 and a correct one on row
+/// r2 in the same column, both reeds closed, current flows from r1 (driven high) through the
+/// reversed diode into the column and through the correct diode into r2 (driven low): two GPIO
+/// outputs fighting, limited only by the pins' drive (tens of mA), every scan. Released rows
+/// drive nothing, so the only current a fault can draw is a column's pull-up (about 66 µA with
+/// the Pi's 50 kΩ); the reversed diode's square just reads wrong, which `umpire calibrate`
+/// shows. The schematic adds nothing for this: no series resistor is needed when no row is ever
+/// driven to the inactive level.
+///
+/// As an [`OutputPin`], setting the active level drives, setting the inactive level releases;
+/// as a [`StatefulOutputPin`] it reads the pin's level back, which is what
+/// [`ReedMatrix::scan_with_read_back`] needs.
+#[derive(Debug)]
+pub struct OpenDrainRow<P> {
+    pin: P,
+    active: ActiveLevel,
+}
+
+impl<P: ReleasablePin> OpenDrainRow<P> {
+    /// Wraps `pin` for a matrix whose selected row is at `active`, and releases it.
+    ///
+    /// # Errors
+    /// The pin could not be released.
+    pub fn new(mut pin: P, active: ActiveLevel) -> Result<Self, P::Error> {
+        pin.release()?;
+        Ok(OpenDrainRow { pin, active })
+    }
+
+    /// Gives the pin back.
+    pub fn into_inner(self) -> P {
+        self.pin
+    }
+
+    fn set(&mut self, state: PinState) -> Result<(), P::Error> {
+        if state == self.active.active_state() {
+            self.pin.drive(state)
+        } else {
+            self.pin.release()
+        }
+    }
+}
+
+impl<P: ReleasablePin> ErrorType for OpenDrainRow<P> {
+    type Error = P::Error;
+}
+
+impl<P: ReleasablePin> OutputPin for OpenDrainRow<P> {
+    fn set_low(&mut self) -> Result<(), P::Error> {
+        self.set(PinState::Low)
+    }
+
+    fn set_high(&mut self) -> Result<(), P::Error> {
+        self.set(PinState::High)
+    }
+}
+
+impl<P: ReleasablePin> StatefulOutputPin for OpenDrainRow<P> {
+    fn is_set_high(&mut self) -> Result<bool, P::Error> {
+        self.pin.level_is_high()
+    }
+
+    fn is_set_low(&mut self) -> Result<bool, P::Error> {
+        self.pin.level_is_high().map(|high| !high)
     }
 }
 
@@ -1323,5 +1410,162 @@ mod tests {
         assert_eq!(scans.scanner_mut().rows(), 1);
         drop(scans.into_inner());
         done(&mut rows, &mut cols, &mut delay);
+    }
+
+    /// A two-row, one-column matrix on a bench that knows the circuit: row 0's diode is fitted
+    /// backwards (anode to the row), row 1's correctly, and both reeds are closed. The bench
+    /// records every moment one row drives high while the other drives low: through row 0's
+    /// reversed diode, the column and row 1's diode, that is a short between two Pi pins.
+    mod bench {
+        use super::*;
+        use std::cell::RefCell;
+        use std::convert::Infallible;
+        use std::rc::Rc;
+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Drive {
+            High,
+            Low,
+            Released,
+        }
+
+        #[derive(Debug, Default)]
+        pub struct Bench {
+            rows: [Option<Drive>; 2],
+            pub shorts: usize,
+            pub driven_inactive: usize,
+        }
+
+        impl Bench {
+            fn set(&mut self, row: usize, drive: Drive) {
+                self.rows[row] = Some(drive);
+                if drive == Drive::High {
+                    self.driven_inactive += 1;
+                }
+                if self.rows == [Some(Drive::High), Some(Drive::Low)] {
+                    self.shorts += 1;
+                }
+            }
+
+            /// The column: pulled up, pulled low through row 1's diode when row 1 is low.
+            fn column_high(&self) -> bool {
+                self.rows[1] != Some(Drive::Low)
+            }
+        }
+
+        #[derive(Debug)]
+        pub struct Row(pub Rc<RefCell<Bench>>, pub usize);
+
+        impl ErrorType for Row {
+            type Error = Infallible;
+        }
+
+        /// Push-pull, as the rows were before: set_high drives high.
+        impl OutputPin for Row {
+            fn set_low(&mut self) -> Result<(), Infallible> {
+                self.0.borrow_mut().set(self.1, Drive::Low);
+                Ok(())
+            }
+            fn set_high(&mut self) -> Result<(), Infallible> {
+                self.0.borrow_mut().set(self.1, Drive::High);
+                Ok(())
+            }
+        }
+
+        impl ReleasablePin for Row {
+            fn drive(&mut self, state: PinState) -> Result<(), Infallible> {
+                match state {
+                    PinState::Low => self.set_low(),
+                    PinState::High => self.set_high(),
+                }
+            }
+            fn release(&mut self) -> Result<(), Infallible> {
+                self.0.borrow_mut().set(self.1, Drive::Released);
+                Ok(())
+            }
+            fn level_is_high(&mut self) -> Result<bool, Infallible> {
+                Ok(self.0.borrow().rows[self.1] != Some(Drive::Low))
+            }
+        }
+
+        #[derive(Debug)]
+        pub struct Column(pub Rc<RefCell<Bench>>);
+
+        impl ErrorType for Column {
+            type Error = Infallible;
+        }
+
+        impl InputPin for Column {
+            fn is_high(&mut self) -> Result<bool, Infallible> {
+                Ok(self.0.borrow().column_high())
+            }
+            fn is_low(&mut self) -> Result<bool, Infallible> {
+                Ok(!self.0.borrow().column_high())
+            }
+        }
+    }
+
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[derive(Debug)]
+    struct NoDelay;
+    impl DelayNs for NoDelay {
+        fn delay_ns(&mut self, _: u32) {}
+    }
+
+    /// The finding: push-pull rows (the old Pi backend) short two pins through one reversed
+    /// diode on every scan. The bench shows it, so this test fails if rows are push-pull.
+    #[test]
+    fn push_pull_rows_short_two_pins_through_a_reversed_diode() {
+        let bench = Rc::new(RefCell::new(bench::Bench::default()));
+        let rows = [bench::Row(bench.clone(), 0), bench::Row(bench.clone(), 1)];
+        let mut matrix = ReedMatrix::new(
+            rows,
+            [bench::Column(bench.clone())],
+            NoDelay,
+            MatrixConfig::default(),
+        )
+        .unwrap();
+        matrix.scan().unwrap();
+        assert!(bench.borrow().shorts > 0, "{:?}", bench.borrow());
+    }
+
+    #[test]
+    fn open_drain_rows_never_drive_a_deselected_row_so_nothing_can_short() {
+        let bench = Rc::new(RefCell::new(bench::Bench::default()));
+        let rows = [0, 1]
+            .map(|r| OpenDrainRow::new(bench::Row(bench.clone(), r), ActiveLevel::Low).unwrap());
+        let mut matrix = ReedMatrix::new(
+            rows,
+            [bench::Column(bench.clone())],
+            NoDelay,
+            MatrixConfig::default(),
+        )
+        .unwrap();
+        // Row 1's square reads; row 0's reversed diode makes its square dead, not a short.
+        assert_eq!(matrix.scan().unwrap(), Occupancy::from_cells([cell(1)]));
+        assert_eq!(
+            matrix.scan_with_read_back().unwrap(),
+            Occupancy::from_cells([cell(1)])
+        );
+        let bench = bench.borrow();
+        assert_eq!((bench.shorts, bench.driven_inactive), (0, 0), "{bench:?}");
+    }
+
+    #[test]
+    fn an_open_drain_row_drives_only_the_active_level_and_reads_the_pin_back() {
+        let bench = Rc::new(RefCell::new(bench::Bench::default()));
+        let mut high = OpenDrainRow::new(bench::Row(bench.clone(), 1), ActiveLevel::High).unwrap();
+        high.set_low().unwrap(); // inactive: released
+        assert!(high.is_set_high().unwrap());
+        high.set_high().unwrap(); // active: driven high
+        assert_eq!(bench.borrow().driven_inactive, 1);
+        let mut low = OpenDrainRow::new(bench::Row(bench.clone(), 0), ActiveLevel::Low).unwrap();
+        low.set_low().unwrap();
+        assert!(low.is_set_low().unwrap());
+        low.set_high().unwrap();
+        assert!(!low.is_set_low().unwrap());
+        drop(low.into_inner());
     }
 }

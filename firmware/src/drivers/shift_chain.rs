@@ -1,30 +1,58 @@
-//! A daisy chain of 74HC165 parallel-in/serial-out shift registers, read over SPI.
+//! A daisy chain of 74HC165 parallel-in/serial-out shift registers, read over SPI, with a check
+//! chip at its far end so a broken chain is a named fault, never a board full of pieces.
 //!
 //! One input per square, so no matrix, no diodes and no ghosting: 15 chips read 120 squares.
 //!
-//! # Wiring
-//! - Every chip's CP (clock) to SCLK; the *last* chip's Q7 to MISO; each chip's Q7 to the next
-//!   chip's DS, and the first chip's DS tied to ground. MOSI is not used.
-//! - Every chip's PL (SH/LD, parallel load, active low) to one GPIO: the `load` pin here.
-//! - CE (clock enable, active low) to the SPI chip select, so the chain only shifts while this
-//!   driver has the bus; or to ground if the bus is the chain's alone.
+//! # Wiring (the schematics' option B, `schematics/sensor-shift-chain.svg`)
+//! - Chips are numbered in the order their bytes are read: **chip 0 (U1) is the one whose Q7
+//!   drives MISO** (through a 74HC125 that CE enables), and each next chip's Q7 feeds the DS of
+//!   the chip before it. After the last square chip sits the **check chip**: its eight inputs
+//!   are wired straight to 3.3 V or ground to read a fixed pattern, and its DS is tied to ground.
+//! - Every chip's CP (clock) to SCLK, every chip's PL (SH/LD, parallel load, active low) to one
+//!   GPIO (the `load` pin here), every chip's CE (clock enable) to ground. MOSI is not used.
 //! - SPI mode 0, MSB first, any clock the wiring takes (1 MHz is plenty).
 //! - With [`ActiveLevel::Low`] (the default) each input has a pull-up (10 kΩ) and its reed
 //!   closes to ground; with [`ActiveLevel::High`], a pull-down and a reed to 3.3 V.
+//!
+//! # One source for the order
+//! Which chip is nearest MISO and which squares each chip's inputs read is stated once, in
+//! `schematics/pinmap.toml` (`[sensor.shift_chain] chain` and `check`). The diagram is drawn
+//! from it, and this crate embeds the file ([`PIN_MAP`]) and builds the default input -> cell
+//! map from it ([`ChainOrder::schematic`]); tests check both against it.
 //!
 //! # A read
 //! The `load` pin is pulsed low (PL low copies the eight inputs of every chip into its
 //! register; the pulse lasts at least [`ShiftChainConfig::load_pulse_ns`], the 74HC165 needs
 //! about 20 ns at 4.5 V and more at 3.3 V) and back high (shift mode). Then one
-//! `SpiDevice::read` clocks out `ceil(inputs / 8)` bytes.
+//! `SpiDevice::read` clocks out one byte per square chip and two more: the check chip's pattern
+//! and the byte past the far end (its DS, tied to ground: 0x00).
 //!
 //! # Bit order
-//! Chips are numbered from 0, the first in the chain (DS to ground) to the last (Q7 to MISO);
-//! their inputs A..H are numbered 0..7. **Input `i` is chip `i / 8`, pin `A + i % 8`.** The
-//! last chip's bits come out first, and each chip shifts out H first, so **the first byte read
-//! is the last chip, and its most significant bit is input H**: input `i` is bit `i % 8` of
-//! byte `chips - 1 - i / 8` (see [`input_is_high`]). Input `i` reads cell `i` unless a
-//! [`CellMap`] says otherwise.
+//! Each chip shifts out H (D7) first, and SPI is MSB first, so **bit `n` of a chip's byte is
+//! its input Dn** (A = D0 ... H = D7). **Input `i` is byte `i / 8` (chip `i / 8`, counted from
+//! MISO), bit `i % 8`** (see [`input_is_high`]). Input `i` reads cell `i` unless a [`CellMap`]
+//! says otherwise; the schematic's map is [`ChainOrder::cell_map`].
+//!
+//! # The chain check, and why this one
+//! Each read must end with the check pattern ([`ChainCheck::pattern`], 0xB4 in the pin map) at
+//! byte `chips` and the past-the-end byte ([`ChainCheck::past_end`], 0x00) at byte `chips + 1`;
+//! anything else is [`Error::Chain`] and no occupancy is reported:
+//! - **An unplugged cable or an unpowered chain**: MISO floats, or the buffer leaves it to a
+//!   pull, and every byte reads 0x00 or 0xFF. Neither is the pattern: [`ChainFault::NoAnswer`].
+//!   Without the check a floating-low MISO reads "every square occupied" on an active-low board.
+//! - **A missing (bypassed) chip**: the pattern arrives one byte early and the byte where it
+//!   should be is the 0x00 from past the end: [`ChainFault::WrongLength`] with the count found.
+//! - **An extra chip**: the pattern arrives one byte late: [`ChainFault::WrongLength`] again.
+//! - **A broken Q7 -> DS link or a wrong SPI mode or bit order**: the pattern is not where it
+//!   should be ([`ChainFault::Garbled`]); 0xB4 reads 0x2D bit-reversed and 0x68 shifted by one
+//!   bit, so neither passes.
+//!
+//! Tying only the far chip's DS to a known level (no check chip) catches a MISO floating to the
+//! other level but not one floating to the same level (all 0x00 on a DS tied to ground reads as
+//! a full board), and cannot see a missing chip: the bytes past the end read the tied level
+//! wherever the end is. A pattern that is neither 0x00 nor 0xFF, placed before the tied DS, and
+//! not equal to its own bit reversal or one-bit shift, catches all of the above for one chip
+//! and one byte of SPI per read.
 //!
 //! # The rppal in-place transfer pitfall
 //! rppal's `SimpleHalSpiDevice` maps `Operation::TransferInPlace(buf)` to a read-only transfer,
@@ -35,20 +63,22 @@
 //! MOSI is unconnected), and never `transfer_in_place`.
 //!
 //! # Read time (computed)
-//! [`read_time_ns`]: 120 inputs = 15 bytes = 120 clocks, 120 µs at 1 MHz, plus one ioctl and
-//! two GPIO writes: thousands of reads per second, far above the 100 Hz scan rate.
+//! [`read_time_ns`]: 120 inputs = 15 bytes, plus the 2 check bytes = 136 clocks, 136 µs at
+//! 1 MHz, plus one ioctl and two GPIO writes: thousands of reads per second, far above the
+//! 100 Hz scan rate.
 //!
 //! # Example
 //! ```
 //! use embedded_hal_mock::eh1::delay::NoopDelay;
 //! use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as PinTx};
 //! use embedded_hal_mock::eh1::spi::{Mock as Spi, Transaction as SpiTx};
-//! use firmware::drivers::shift_chain::{ShiftChain, ShiftChainConfig};
+//! use firmware::drivers::shift_chain::{ChainCheck, ShiftChain, ShiftChainConfig};
 //!
-//! // Two chips, 16 squares, reeds to ground: square 15 (last chip, input H) is occupied.
+//! // Two chips, 16 squares, reeds to ground: square 15 (chip 1, input H) is occupied. The
+//! // check chip reads 0xB4, the byte past it 0x00.
 //! let spi = Spi::new(&[
 //!     SpiTx::transaction_start(),
-//!     SpiTx::read_vec(vec![0b0111_1111, 0xFF]),
+//!     SpiTx::read_vec(vec![0xFF, 0b0111_1111, 0xB4, 0x00]),
 //!     SpiTx::transaction_end(),
 //! ]);
 //! let load = Pin::new(&[
@@ -56,7 +86,8 @@
 //!     PinTx::set(State::Low),  // latch the inputs
 //!     PinTx::set(State::High),
 //! ]);
-//! let mut chain = ShiftChain::new(spi, load, NoopDelay::new(), ShiftChainConfig::new(16))?;
+//! let config = ShiftChainConfig::new(16, ChainCheck { pattern: 0xB4, past_end: 0x00 });
+//! let mut chain = ShiftChain::new(spi, load, NoopDelay::new(), config)?;
 //! assert_eq!(chain.scan()?.to_marks(16), "...............X");
 //! let (mut spi, mut load, _) = chain.release();
 //! spi.done();
@@ -69,32 +100,33 @@ use core::fmt;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::OutputPin;
 use embedded_hal::spi::SpiDevice;
+use toml_span::value::{Table, ValueInner};
 
 pub use super::reed_matrix::{ActiveLevel, CellMap, CellMapError, OccupancyScanner};
-use crate::sensing::Occupancy;
+use crate::sensing::{Occupancy, SensedCell};
+
+/// The project's pin map (`schematics/pinmap.toml`), embedded at build time: the one source of
+/// the chain's order ([`ChainOrder::schematic`]).
+pub const PIN_MAP: &str = include_str!("../../../schematics/pinmap.toml");
 
 /// How many bytes (chips) `inputs` inputs take: `ceil(inputs / 8)`.
 pub const fn chips_for(inputs: usize) -> usize {
     inputs.div_ceil(8)
 }
 
-/// Whether input `input` reads high in `bytes`, the bytes of one read of the chain in the
-/// order they were clocked in (see the module docs for the bit order). False for an input
-/// the bytes do not cover.
+/// Whether input `input` reads high in `bytes`, the square chips' bytes of one read in the
+/// order they were clocked in (byte 0 = chip 0, nearest MISO; bit `n` = input Dn). False for an
+/// input the bytes do not cover.
 pub fn input_is_high(bytes: &[u8], input: usize) -> bool {
-    let chip = input / 8;
-    let Some(byte_index) = bytes.len().checked_sub(1 + chip) else {
-        return false;
-    };
     bytes
-        .get(byte_index)
+        .get(input / 8)
         .is_some_and(|byte| byte & (1 << (input % 8)) != 0)
 }
 
-/// The computed wire time of one read of `inputs` inputs at `spi_hz`, in nanoseconds (whole
-/// bytes are clocked; GPIO and syscall time not included).
+/// The computed wire time of one read of `inputs` inputs at `spi_hz`, in nanoseconds: whole
+/// bytes, plus the two check bytes (GPIO and syscall time not included).
 pub const fn read_time_ns(inputs: usize, spi_hz: u32) -> u64 {
-    let bits = chips_for(inputs) as u64 * 8;
+    let bits = (chips_for(inputs) as u64 + 2) * 8;
     match bits
         .saturating_mul(1_000_000_000)
         .checked_div(spi_hz as u64)
@@ -104,11 +136,213 @@ pub const fn read_time_ns(inputs: usize, spi_hz: u32) -> u64 {
     }
 }
 
+/// What the end of a healthy chain reads: the check chip's wired pattern, then the byte clocked
+/// in from its tied DS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainCheck {
+    /// The check chip's byte (bit `n` = its input Dn, wired to 3.3 V for 1, ground for 0).
+    pub pattern: u8,
+    /// The byte past the far end: 0x00 with the check chip's DS tied to ground, 0xFF to 3.3 V.
+    pub past_end: u8,
+}
+
+/// One square chip of the schematic's chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainChip {
+    /// Its reference on the schematic ("U1").
+    pub reference: String,
+    /// The cell its input A (D0) reads; D0..D7 read `first_cell` .. `first_cell + 7`.
+    pub first_cell: u16,
+}
+
+/// The chain as the pin map states it: the square chips in the order their bytes are read,
+/// and the check chip at the far end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainOrder {
+    chips: Vec<ChainChip>,
+    check_reference: String,
+    check: ChainCheck,
+}
+
+impl ChainOrder {
+    /// The order in the embedded pin map ([`PIN_MAP`]).
+    ///
+    /// # Errors
+    /// As [`ChainOrder::from_pin_map`] (a test keeps the embedded one valid).
+    pub fn schematic() -> Result<ChainOrder, OrderError> {
+        ChainOrder::from_pin_map(PIN_MAP)
+    }
+
+    /// Reads `[sensor.shift_chain] chain` and `check` from a pin map's text.
+    ///
+    /// # Errors
+    /// [`OrderError::PinMap`] saying what is missing or malformed.
+    pub fn from_pin_map(text: &str) -> Result<ChainOrder, OrderError> {
+        let bad = |what: String| OrderError::PinMap(what);
+        let mut root = toml_span::parse(text).map_err(|e| bad(format!("not valid TOML: {e}")))?;
+        let ValueInner::Table(mut root) = root.take() else {
+            return Err(bad("not a table".into()));
+        };
+        let mut section = take_table(&mut root, "sensor")
+            .and_then(|mut s| take_table(&mut s, "shift_chain"))
+            .ok_or_else(|| bad("no [sensor.shift_chain] section".into()))?;
+        let chain = match section.remove("chain").map(|mut v| v.take()) {
+            Some(ValueInner::Array(items)) => items,
+            _ => return Err(bad("[sensor.shift_chain] needs a `chain` list".into())),
+        };
+        let mut chips = Vec::new();
+        for (k, mut item) in chain.into_iter().enumerate() {
+            let ValueInner::Table(mut t) = item.take() else {
+                return Err(bad(format!("chain[{k}] is not {{ ref, first_cell }}")));
+            };
+            let reference = take_str(&mut t, "ref")
+                .ok_or_else(|| bad(format!("chain[{k}] needs a `ref` string")))?;
+            let first_cell = take_int(&mut t, "first_cell")
+                .and_then(|c| u16::try_from(c).ok())
+                .ok_or_else(|| bad(format!("chain[{k}] needs a `first_cell` number")))?;
+            chips.push(ChainChip {
+                reference,
+                first_cell,
+            });
+        }
+        let mut check = take_table(&mut section, "check").ok_or_else(|| {
+            bad("[sensor.shift_chain] needs `check = { ref, pattern, ds }`".into())
+        })?;
+        let check_reference =
+            take_str(&mut check, "ref").ok_or_else(|| bad("check needs a `ref` string".into()))?;
+        let pattern = take_int(&mut check, "pattern")
+            .and_then(|p| u8::try_from(p).ok())
+            .ok_or_else(|| bad("check needs a `pattern` byte".into()))?;
+        let past_end = match take_str(&mut check, "ds").as_deref() {
+            Some("GND") => 0x00,
+            Some("3V3") => 0xFF,
+            _ => return Err(bad("check needs `ds = \"GND\"` or `ds = \"3V3\"`".into())),
+        };
+        if pattern == past_end || pattern == !past_end {
+            return Err(bad(format!(
+                "check pattern 0x{pattern:02X} is what a floating MISO reads: use a mix of 1s \
+                 and 0s such as 0xB4"
+            )));
+        }
+        let order = ChainOrder {
+            chips,
+            check_reference,
+            check: ChainCheck { pattern, past_end },
+        };
+        // No cell named twice.
+        order.cell_map(order.chips.len(), usize::MAX)?;
+        Ok(order)
+    }
+
+    /// The square chips, chip 0 (nearest MISO) first.
+    pub fn chips(&self) -> &[ChainChip] {
+        &self.chips
+    }
+
+    /// The check chip's reference ("U16").
+    pub fn check_reference(&self) -> &str {
+        &self.check_reference
+    }
+
+    /// What the end of the chain reads.
+    pub fn check(&self) -> ChainCheck {
+        self.check
+    }
+
+    /// The input -> cell map of the first `chips` chips on a board sensing `cells` cells:
+    /// input `8 * k + n` reads chip `k`'s `first_cell + n`; inputs whose cell is `cells` or
+    /// more are not wired to a square.
+    ///
+    /// # Errors
+    /// [`OrderError::TooManyChips`] if the pin map describes fewer chips; [`OrderError::CellMap`]
+    /// if it names a cell twice.
+    pub fn cell_map(&self, chips: usize, cells: usize) -> Result<CellMap, OrderError> {
+        CellMap::from_table(self.table(chips, cells)?).map_err(OrderError::CellMap)
+    }
+
+    fn table(&self, chips: usize, cells: usize) -> Result<Vec<Option<SensedCell>>, OrderError> {
+        let described = self.chips.get(..chips).ok_or(OrderError::TooManyChips {
+            configured: chips,
+            described: self.chips.len(),
+        })?;
+        Ok(described
+            .iter()
+            .flat_map(|chip| (0..8u16).map(move |n| usize::from(chip.first_cell) + usize::from(n)))
+            .map(|cell| {
+                u16::try_from(cell)
+                    .ok()
+                    .filter(|_| cell < cells)
+                    .map(SensedCell::new)
+            })
+            .collect())
+    }
+}
+
+fn take_table<'de>(t: &mut Table<'de>, key: &str) -> Option<Table<'de>> {
+    match t.remove(key)?.take() {
+        ValueInner::Table(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+fn take_str(t: &mut Table<'_>, key: &str) -> Option<String> {
+    match t.remove(key)?.take() {
+        ValueInner::String(s) => Some(s.into_owned()),
+        _ => None,
+    }
+}
+
+fn take_int(t: &mut Table<'_>, key: &str) -> Option<i64> {
+    match t.remove(key)?.take() {
+        ValueInner::Integer(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// Why the chain's order cannot be read from the pin map, or does not fit the configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderError {
+    /// The pin map's `[sensor.shift_chain]` is missing or malformed.
+    PinMap(String),
+    /// The configuration has more chips than the pin map's chain.
+    TooManyChips {
+        /// Chips configured.
+        configured: usize,
+        /// Chips the pin map describes.
+        described: usize,
+    },
+    /// The pin map's chain names a cell twice (or one too large).
+    CellMap(CellMapError),
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::PinMap(what) => write!(
+                f,
+                "the pin map's 74HC165 chain: {what}: fix [sensor.shift_chain] in \
+                 schematics/pinmap.toml"
+            ),
+            OrderError::TooManyChips {
+                configured,
+                described,
+            } => write!(
+                f,
+                "{configured} 74HC165 chips configured but the schematic's chain has \
+                 {described}: map the extra inputs with [board] cells"
+            ),
+            OrderError::CellMap(e) => write!(f, "the pin map's 74HC165 chain: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OrderError {}
+
 /// How a [`ShiftChain`] is wired.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShiftChainConfig {
-    /// How many inputs are wired (`ceil(inputs / 8)` chips); inputs beyond them in the last
-    /// chip are ignored.
+    /// How many square inputs are wired (`ceil(inputs / 8)` square chips, before the check
+    /// chip); inputs beyond them in the last square chip are ignored.
     pub inputs: usize,
     /// The level a closed reed puts on its input.
     pub active: ActiveLevel,
@@ -117,16 +351,20 @@ pub struct ShiftChainConfig {
     pub load_pulse_ns: u32,
     /// Which cell each input reads; `None` maps input `i` to cell `i`.
     pub cells: Option<CellMap>,
+    /// What the check chip and the byte past it read.
+    pub check: ChainCheck,
 }
 
 impl ShiftChainConfig {
-    /// `inputs` active-low inputs, a 1 µs load pulse, input `i` reading cell `i`.
-    pub fn new(inputs: usize) -> ShiftChainConfig {
+    /// `inputs` active-low inputs ended by `check`, a 1 µs load pulse, input `i` reading cell
+    /// `i`.
+    pub fn new(inputs: usize, check: ChainCheck) -> ShiftChainConfig {
         ShiftChainConfig {
             inputs,
             active: ActiveLevel::Low,
             load_pulse_ns: 1_000,
             cells: None,
+            check,
         }
     }
 }
@@ -141,6 +379,8 @@ pub struct ShiftChain<S, L, D> {
     active: ActiveLevel,
     load_pulse_ns: u32,
     cells: CellMap,
+    check: ChainCheck,
+    /// One byte per square chip, then the check byte and the past-the-end byte.
     bytes: Vec<u8>,
 }
 
@@ -177,13 +417,14 @@ where
             active: config.active,
             load_pulse_ns: config.load_pulse_ns,
             cells,
-            bytes: vec![0; chips_for(config.inputs)],
+            check: config.check,
+            bytes: vec![0; chips_for(config.inputs) + 2],
         })
     }
 
-    /// How many chips (bytes per read).
+    /// How many square chips (the check chip not counted).
     pub fn chips(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() - 2
     }
 
     /// How many inputs.
@@ -191,11 +432,13 @@ where
         self.cells.inputs()
     }
 
-    /// Latches every input and reads the chain: the raw bytes in the order clocked in (first
-    /// byte = last chip, MSB = input H). For calibration screens; [`ShiftChain::scan`] maps them.
+    /// Latches every input, reads the chain and checks its end: the square chips' bytes in the
+    /// order clocked in (byte 0 = chip 0, nearest MISO; bit `n` = input Dn). For calibration
+    /// screens; [`ShiftChain::scan`] maps them.
     ///
     /// # Errors
-    /// [`Error::Load`] if the load pin cannot be pulsed, [`Error::Spi`] if the read fails.
+    /// [`Error::Load`] if the load pin cannot be pulsed, [`Error::Spi`] if the read fails,
+    /// [`Error::Chain`] if the check chip's pattern is not where it belongs.
     pub fn read_bytes(&mut self) -> Result<&[u8], Error<S::Error, L::Error>> {
         self.load.set_low().map_err(Error::Load)?;
         if self.load_pulse_ns > 0 {
@@ -203,7 +446,11 @@ where
         }
         self.load.set_high().map_err(Error::Load)?;
         self.spi.read(&mut self.bytes).map_err(Error::Spi)?;
-        Ok(&self.bytes)
+        let chips = self.chips();
+        match check_chain(&self.bytes, chips, self.check) {
+            Some(fault) => Err(Error::Chain(fault)),
+            None => Ok(&self.bytes[..chips]),
+        }
     }
 
     /// Reads every input and maps the active ones to cells.
@@ -221,10 +468,49 @@ where
         Ok(cells.occupancy(|input| active.is_active(input_is_high(bytes, input))))
     }
 
+    /// The bus, for a simulated chain's pieces or a diagnostic.
+    pub fn bus_mut(&mut self) -> &mut S {
+        &mut self.spi
+    }
+
     /// Gives the bus, the load pin and the delay back.
     pub fn release(self) -> (S, L, D) {
         (self.spi, self.load, self.delay)
     }
+}
+
+/// What is wrong with one read of a chain of `chips` square chips ended by `check`, if
+/// anything: `bytes` holds `chips + 2` bytes as clocked in (see the module docs).
+pub fn check_chain(bytes: &[u8], chips: usize, check: ChainCheck) -> Option<ChainFault> {
+    let ends_at = |k: usize| {
+        bytes.get(k) == Some(&check.pattern) && bytes.get(k + 1) == Some(&check.past_end)
+    };
+    if ends_at(chips) && bytes.len() == chips + 2 {
+        return None;
+    }
+    if let Some(&level) = bytes.first() {
+        if (level == 0x00 || level == 0xFF) && bytes.iter().all(|&b| b == level) {
+            return Some(ChainFault::NoAnswer { level });
+        }
+    }
+    // The pattern one or more bytes early (chips missing), or one byte late (a chip extra).
+    if let Some(found) = (0..chips).rev().find(|&k| ends_at(k)) {
+        return Some(ChainFault::WrongLength {
+            expected: chips,
+            found,
+        });
+    }
+    if bytes.get(chips + 1) == Some(&check.pattern) {
+        return Some(ChainFault::WrongLength {
+            expected: chips,
+            found: chips + 1,
+        });
+    }
+    Some(ChainFault::Garbled {
+        check: bytes.get(chips).copied().unwrap_or(0),
+        past_end: bytes.get(chips + 1).copied().unwrap_or(0),
+        expected: check,
+    })
 }
 
 impl<S, L, D> OccupancyScanner for ShiftChain<S, L, D>
@@ -240,6 +526,72 @@ where
     }
 }
 
+/// How a read shows the chain to be broken (see the module docs for what each catches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainFault {
+    /// Every bit read the same level: nothing drives MISO.
+    NoAnswer {
+        /// The byte every read byte was (0x00 or 0xFF).
+        level: u8,
+    },
+    /// The check chip's byte came after `found` square chips, not `expected`.
+    WrongLength {
+        /// Square chips configured.
+        expected: usize,
+        /// Square chips the check byte came after.
+        found: usize,
+    },
+    /// The end of the chain read neither the check pattern nor a shifted copy of it.
+    Garbled {
+        /// What the check chip's byte read.
+        check: u8,
+        /// What the byte past the end read.
+        past_end: u8,
+        /// What they should read.
+        expected: ChainCheck,
+    },
+}
+
+impl fmt::Display for ChainFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChainFault::NoAnswer { level } => write!(
+                f,
+                "the sensor chain does not answer (every bit reads {}): check the ribbon cable \
+                 between the Pi and the board (MISO GPIO 9, SCLK GPIO 11, CE1 GPIO 7, SR_LOAD, \
+                 3V3 and GND), that the chain has power, and the 74HC125 buffer on MISO",
+                if *level == 0 { 0 } else { 1 }
+            ),
+            ChainFault::WrongLength { expected, found } if found < expected => write!(
+                f,
+                "the sensor chain is {} chip(s) short: the check chip answered after {found} \
+                 square chips, not {expected}; look for a chip missing or bypassed (a Q7 wired \
+                 to a DS two chips on), or set [sensor.shift_chain] chips = {found} if the \
+                 board has only {found}",
+                expected - found
+            ),
+            ChainFault::WrongLength { expected, found } => write!(
+                f,
+                "the sensor chain is longer than configured: the check chip answered after \
+                 {found} square chips, not {expected}; set [sensor.shift_chain] chips = {found} \
+                 or check the wiring"
+            ),
+            ChainFault::Garbled {
+                check,
+                past_end,
+                expected,
+            } => write!(
+                f,
+                "the sensor chain's check chip read 0x{check:02X} then 0x{past_end:02X}, not \
+                 0x{:02X} then 0x{:02X}: look for a broken Q7 -> DS link between two chips, a \
+                 check chip input not tied to 3V3 or GND as the schematic shows, or a wrong SPI \
+                 mode (mode 0, MSB first)",
+                expected.pattern, expected.past_end
+            ),
+        }
+    }
+}
+
 /// What went wrong with the shift register chain, and what to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error<SpiE, PinE> {
@@ -251,6 +603,8 @@ pub enum Error<SpiE, PinE> {
     Load(PinE),
     /// The SPI read failed.
     Spi(SpiE),
+    /// The read did not end with the check chip's pattern: the chain is broken.
+    Chain(ChainFault),
 }
 
 impl<SpiE: fmt::Debug, PinE: fmt::Debug> fmt::Display for Error<SpiE, PinE> {
@@ -271,6 +625,7 @@ impl<SpiE: fmt::Debug, PinE: fmt::Debug> fmt::Display for Error<SpiE, PinE> {
                  (dtparam=spi=on), that the device exists (/dev/spidev0.0) and that the service \
                  may open it (group spi)"
             ),
+            Error::Chain(fault) => fault.fmt(f),
         }
     }
 }
@@ -286,6 +641,12 @@ mod tests {
     use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
     use embedded_hal_mock::eh1::spi::{Mock as SpiMock, Transaction as SpiTx};
     use embedded_hal_mock::eh1::MockError;
+
+    /// The pin map's check: 0xB4 then 0x00.
+    const CHECK: ChainCheck = ChainCheck {
+        pattern: 0xB4,
+        past_end: 0x00,
+    };
 
     fn cells(ns: &[u16]) -> Occupancy {
         Occupancy::from_cells(ns.iter().map(|n| SensedCell::new(*n)))
@@ -310,58 +671,210 @@ mod tests {
         ]
     }
 
+    /// `squares` (the square chips' bytes) followed by a healthy chain's end.
+    fn healthy(mut squares: Vec<u8>) -> Vec<u8> {
+        squares.extend([CHECK.pattern, CHECK.past_end]);
+        squares
+    }
+
+    /// Scans once with `bytes` on the wire for a chain configured with `chips` square chips.
+    fn scan_once(chips: usize, bytes: Vec<u8>) -> Result<Occupancy, ChainFault> {
+        let mut spi = SpiMock::new(&spi_read(bytes));
+        let mut load = PinMock::new(&load_script(1));
+        let config = ShiftChainConfig {
+            load_pulse_ns: 0,
+            ..ShiftChainConfig::new(chips * 8, CHECK)
+        };
+        let mut chain = ShiftChain::new(spi.clone(), load.clone(), NoDelay, config).unwrap();
+        let out = chain.scan().map_err(|e| match e {
+            Error::Chain(fault) => fault,
+            other => panic!("not a chain fault: {other}"),
+        });
+        spi.done();
+        load.done();
+        out
+    }
+
+    #[derive(Debug)]
+    struct NoDelay;
+    impl DelayNs for NoDelay {
+        fn delay_ns(&mut self, _: u32) {}
+    }
+
     #[test]
-    fn a_full_scan_of_two_chips_pulses_load_then_reads_two_bytes_last_chip_first() {
-        let mut spi = SpiMock::new(&spi_read(vec![0b0111_1111, 0b1111_1110]));
+    fn a_full_scan_of_two_chips_pulses_load_then_reads_the_chips_nearest_miso_first() {
+        let mut spi = SpiMock::new(&spi_read(healthy(vec![0b1111_1110, 0b0111_1111])));
         let mut load = PinMock::new(&load_script(1));
         let mut delay = CheckedDelay::new(&[DelayTx::delay_ns(1_000)]);
         let mut chain = ShiftChain::new(
             spi.clone(),
             load.clone(),
             delay.clone(),
-            ShiftChainConfig::new(16),
+            ShiftChainConfig::new(16, CHECK),
         )
         .unwrap();
         assert_eq!((chain.chips(), chain.inputs()), (2, 16));
-        // Active low: byte 0 (the last chip, inputs 8-15) has its MSB (H = input 15) low;
-        // byte 1 (the first chip) has its LSB (A = input 0) low.
+        // Active low: byte 0 (chip 0, nearest MISO) has its LSB (A = input 0) low; byte 1
+        // (chip 1) has its MSB (H = input 15) low.
         assert_eq!(chain.scan().unwrap(), cells(&[0, 15]));
         spi.done();
         load.done();
         delay.done();
     }
 
+    /// The finding: the schematic names U1 (Q7 to MISO) squares 0-7, but the driver read the
+    /// first byte as the *last* chip, so a piece on square 0 (a1) was reported as cell 112.
+    /// Fails on the old code: it reports 112 for every case below.
+    #[test]
+    fn a_piece_on_each_chips_input_a_lands_on_the_square_the_pin_map_names() {
+        let order = ChainOrder::schematic().unwrap();
+        assert_eq!(order.chips().len(), 15);
+        assert_eq!(order.chips()[0].reference, "U1");
+        for (k, chip) in order.chips().iter().enumerate() {
+            let mut squares = vec![0xFF; 15];
+            squares[k] = 0b1111_1110; // D0 (pin A) of chip k closed
+            let mut spi = SpiMock::new(&spi_read(healthy(squares)));
+            let mut load = PinMock::new(&load_script(1));
+            let config = ShiftChainConfig {
+                cells: Some(order.cell_map(15, 120).unwrap()),
+                load_pulse_ns: 0,
+                ..ShiftChainConfig::new(120, order.check())
+            };
+            let mut chain = ShiftChain::new(spi.clone(), load.clone(), NoDelay, config).unwrap();
+            assert_eq!(
+                chain.scan().unwrap(),
+                cells(&[chip.first_cell]),
+                "{} input A",
+                chip.reference
+            );
+            spi.done();
+            load.done();
+        }
+        // The schematic's U1 reads squares 0-7, U15 squares 112-119.
+        assert_eq!(order.chips()[0].first_cell, 0);
+        assert_eq!(order.chips()[14].first_cell, 112);
+        assert_eq!(order.check(), CHECK);
+        assert_eq!(order.check_reference(), "U16");
+    }
+
+    #[test]
+    fn the_pin_maps_order_fits_smaller_boards_and_refuses_more_chips_than_it_draws() {
+        let order = ChainOrder::schematic().unwrap();
+        // A 10 x 10 board: 13 chips, the last 4 inputs of U13 unwired.
+        let map = order.cell_map(13, 100).unwrap();
+        assert_eq!(map.inputs(), 104);
+        assert_eq!(map.cell(99), Some(SensedCell::new(99)));
+        assert_eq!(map.cell(100), None);
+        let err = order.cell_map(16, 128).unwrap_err();
+        assert_eq!(
+            err,
+            OrderError::TooManyChips {
+                configured: 16,
+                described: 15
+            }
+        );
+        assert!(err.to_string().contains("[board] cells"), "{err}");
+    }
+
+    #[test]
+    fn a_malformed_pin_map_is_named() {
+        let base = "[sensor.shift_chain]\nchain = [{ ref = \"U1\", first_cell = 0 }, \
+                    { ref = \"U2\", first_cell = 8 }]\ncheck = { ref = \"U3\", pattern = 0xB4, \
+                    ds = \"GND\" }\n";
+        let order = ChainOrder::from_pin_map(base).unwrap();
+        assert_eq!(
+            order.cell_map(2, 16).unwrap(),
+            CellMap::identity(16).unwrap()
+        );
+        let refuse = |text: &str| ChainOrder::from_pin_map(text).unwrap_err().to_string();
+        assert!(refuse("[sensor]\n").contains("no [sensor.shift_chain]"));
+        assert!(refuse(&base.replace("first_cell = 8", "first_cell = 4")).contains("both mapped"));
+        assert!(refuse(&base.replace("0xB4", "0xFF")).contains("floating MISO"));
+        assert!(refuse(&base.replace("0xB4", "0x00")).contains("floating MISO"));
+        assert!(refuse(&base.replace("\"GND\"", "\"5V\"")).contains("ds = \"GND\""));
+        assert!(refuse(&base.replace("ref = \"U3\", ", "")).contains("`ref`"));
+        assert!(refuse("x = ").contains("not valid TOML"));
+    }
+
+    /// The finding: an unplugged cable read as 120 pieces. Fails on the old code (no check).
+    #[test]
+    fn an_unplugged_cable_is_a_named_fault_whether_miso_floats_low_or_high() {
+        for level in [0x00, 0xFF] {
+            let err = scan_once(15, vec![level; 17]).unwrap_err();
+            assert_eq!(err, ChainFault::NoAnswer { level });
+            let text = err.to_string();
+            assert!(text.contains("does not answer"), "{text}");
+            assert!(text.contains("ribbon cable"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_missing_chip_and_an_extra_chip_are_counted() {
+        // 14 square chips on the wire for 15 configured: the check byte comes one early, and
+        // the board happens to be full (0x00 bytes, active low) - still not a board of pieces.
+        let mut bytes = healthy(vec![0x00; 14]);
+        bytes.push(0x00);
+        let err = scan_once(15, bytes).unwrap_err();
+        assert_eq!(
+            err,
+            ChainFault::WrongLength {
+                expected: 15,
+                found: 14
+            }
+        );
+        assert!(err.to_string().contains("1 chip(s) short"), "{err}");
+        // 16 on the wire for 15 configured: the pattern comes one late.
+        let mut bytes = vec![0xFF; 16];
+        bytes.push(CHECK.pattern);
+        let err = scan_once(15, bytes).unwrap_err();
+        assert_eq!(
+            err,
+            ChainFault::WrongLength {
+                expected: 15,
+                found: 16
+            }
+        );
+        assert!(err.to_string().contains("chips = 16"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_bit_order_a_one_bit_shift_or_a_broken_link_is_garbled() {
+        // LSB-first SPI: 0xB4 reads 0x2D. Sampled a bit late: 0x68 (and the 0x00 after).
+        for check in [0x2D, 0x68, 0xB5] {
+            let mut bytes = vec![0xFF; 15];
+            bytes.extend([check, 0x00]);
+            let err = scan_once(15, bytes).unwrap_err();
+            assert!(
+                matches!(err, ChainFault::Garbled { check: c, .. } if c == check),
+                "{err:?}"
+            );
+            assert!(err.to_string().contains("Q7 -> DS"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_good_chain_of_fifteen_reads_120_squares_in_one_transfer() {
+        // Square 119 (chip 14 input H) and square 64 (chip 8 input A) occupied.
+        let mut squares = vec![0xFF; 15];
+        squares[14] = 0b0111_1111;
+        squares[8] = 0b1111_1110;
+        assert_eq!(scan_once(15, healthy(squares)), Ok(cells(&[64, 119])));
+        assert_eq!(scan_once(15, healthy(vec![0xFF; 15])), Ok(Occupancy::EMPTY));
+    }
+
     #[test]
     fn active_high_with_a_partial_last_chip_ignores_unwired_bits() {
         // 12 inputs: 2 chips, inputs 12-15 of the last chip unwired.
-        let mut spi = SpiMock::new(&spi_read(vec![0xFF, 0b0000_0001]));
+        let mut spi = SpiMock::new(&spi_read(healthy(vec![0b0000_0001, 0xFF])));
         let mut load = PinMock::new(&load_script(1));
         let mut delay = CheckedDelay::new(&[]);
         let config = ShiftChainConfig {
             active: ActiveLevel::High,
             load_pulse_ns: 0,
-            ..ShiftChainConfig::new(12)
+            ..ShiftChainConfig::new(12, CHECK)
         };
         let mut chain = ShiftChain::new(spi.clone(), load.clone(), delay.clone(), config).unwrap();
         assert_eq!(chain.scan().unwrap(), cells(&[0, 8, 9, 10, 11]));
-        spi.done();
-        load.done();
-        delay.done();
-    }
-
-    #[test]
-    fn fifteen_chips_read_120_squares_in_one_transfer() {
-        // Square 119 (chip 14 input H = first byte MSB) and square 64 (chip 8 input A) occupied.
-        let mut bytes = vec![0xFF; 15];
-        bytes[0] = 0b0111_1111;
-        bytes[15 - 1 - 8] = 0b1111_1110;
-        let spi = SpiMock::new(&spi_read(bytes));
-        let load = PinMock::new(&load_script(1));
-        let delay = CheckedDelay::new(&[DelayTx::delay_ns(1_000)]);
-        let mut chain = ShiftChain::new(spi, load, delay, ShiftChainConfig::new(120)).unwrap();
-        assert_eq!(chain.scan().unwrap(), cells(&[64, 119]));
-        // The released bus and pins are the same mocks.
-        let (mut spi, mut load, mut delay) = chain.release();
         spi.done();
         load.done();
         delay.done();
@@ -373,12 +886,12 @@ mod tests {
         let table = (0..8u16)
             .map(|i| (i != 3).then(|| SensedCell::new(100 + 7 - i)))
             .collect();
-        let mut spi = SpiMock::new(&spi_read(vec![0b1111_0110]));
+        let mut spi = SpiMock::new(&spi_read(healthy(vec![0b1111_0110])));
         let mut load = PinMock::new(&load_script(1));
         let mut delay = CheckedDelay::new(&[DelayTx::delay_ns(1_000)]);
         let config = ShiftChainConfig {
             cells: Some(CellMap::from_table(table).unwrap()),
-            ..ShiftChainConfig::new(8)
+            ..ShiftChainConfig::new(8, CHECK)
         };
         let mut chain = ShiftChain::new(spi.clone(), load.clone(), delay.clone(), config).unwrap();
         // Inputs 0 and 3 read low (closed); 3 is unwired, 0 is cell 107.
@@ -389,18 +902,21 @@ mod tests {
     }
 
     #[test]
-    fn raw_bytes_are_available_for_calibration() {
+    fn raw_bytes_are_available_for_calibration_without_the_check_bytes() {
         let mut spi = SpiMock::new(
-            &[spi_read(vec![0xAA, 0x55]), spi_read(vec![0x00, 0xFF])]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>(),
+            &[
+                spi_read(healthy(vec![0xAA, 0x55])),
+                spi_read(healthy(vec![0x00, 0xFF])),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>(),
         );
         let mut load = PinMock::new(&load_script(2));
         let mut delay = CheckedDelay::new(&[]);
         let config = ShiftChainConfig {
             load_pulse_ns: 0,
-            ..ShiftChainConfig::new(16)
+            ..ShiftChainConfig::new(16, CHECK)
         };
         let mut chain = ShiftChain::new(spi.clone(), load.clone(), delay.clone(), config).unwrap();
         assert_eq!(chain.read_bytes().unwrap(), [0xAA, 0x55]);
@@ -432,7 +948,7 @@ mod tests {
             BrokenSpi,
             load.clone(),
             delay.clone(),
-            ShiftChainConfig::new(8),
+            ShiftChainConfig::new(8, CHECK),
         )
         .unwrap();
         let err = chain.scan().unwrap_err();
@@ -455,7 +971,7 @@ mod tests {
             spi.clone(),
             load.clone(),
             delay.clone(),
-            ShiftChainConfig::new(8),
+            ShiftChainConfig::new(8, CHECK),
         )
         .unwrap();
         let err = chain.scan().unwrap_err();
@@ -475,13 +991,13 @@ mod tests {
             spi.clone(),
             load.clone(),
             delay.clone(),
-            ShiftChainConfig::new(0),
+            ShiftChainConfig::new(0, CHECK),
         )
         .unwrap_err();
         assert_eq!(err, Error::NoInputs);
         let config = ShiftChainConfig {
             cells: Some(CellMap::identity(8).unwrap()),
-            ..ShiftChainConfig::new(16)
+            ..ShiftChainConfig::new(16, CHECK)
         };
         assert_eq!(
             ShiftChain::new(spi.clone(), load.clone(), delay.clone(), config).unwrap_err(),
@@ -497,15 +1013,16 @@ mod tests {
 
     #[test]
     fn bit_order_and_read_time() {
-        // Three chips: byte 0 = chip 2, byte 2 = chip 0.
-        let bytes = [0b1000_0000, 0, 0b0000_0001];
+        // Three chips: byte 0 = chip 0, byte 2 = chip 2; bit n = input Dn.
+        let bytes = [0b0000_0001, 0, 0b1000_0000];
         assert!(input_is_high(&bytes, 23)); // chip 2, H
         assert!(input_is_high(&bytes, 0)); // chip 0, A
         assert!(!input_is_high(&bytes, 7));
         assert!(!input_is_high(&bytes, 24)); // beyond the chain
         assert_eq!(chips_for(120), 15);
         assert_eq!(chips_for(121), 16);
-        assert_eq!(read_time_ns(120, 1_000_000), 120_000);
+        // 15 bytes + the check byte + the past-the-end byte = 136 clocks at 1 MHz.
+        assert_eq!(read_time_ns(120, 1_000_000), 136_000);
         assert_eq!(read_time_ns(120, 0), u64::MAX);
     }
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use linux_embedded_hal::spidev::{SpiModeFlags, SpidevOptions};
 use linux_embedded_hal::{Delay, I2cdev, SpidevDevice};
-use rpi_pal::gpio::{Gpio, InputPin, OutputPin};
+use rpi_pal::gpio::{Bias, Gpio, InputPin, IoPin, Mode, OutputPin};
 
 use super::{OpenError, Scanner};
 use crate::config::{ButtonsConfig, Config, NfcConfig, SensorConfig, SpiConfig};
@@ -28,8 +28,10 @@ use crate::drivers::expander::{
 use crate::drivers::nfc::mfrc522::Mfrc522;
 use crate::drivers::nfc::mux::{AddressMux, TableError};
 use crate::drivers::nfc::{TagReader, Voting};
-use crate::drivers::reed_matrix::{ActiveLevel, MatrixConfig, ReedMatrix};
-use crate::drivers::shift_chain::{ShiftChain, ShiftChainConfig};
+use crate::drivers::reed_matrix::{
+    ActiveLevel, CellMap, MatrixConfig, OpenDrainRow, ReedMatrix, ReleasablePin,
+};
+use crate::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
 use crate::sensing::{Button, SensedCell};
 
 fn gpio() -> Result<Gpio, OpenError> {
@@ -101,6 +103,36 @@ fn scanner_error(what: &str, e: impl std::fmt::Display) -> OpenError {
     }
 }
 
+/// A matrix row on rpi-pal: driven as an output, released as an input with no pull. The level
+/// is written before the pin turns into an output, so it never drives the other level.
+impl ReleasablePin for IoPin {
+    fn drive(&mut self, state: embedded_hal::digital::PinState) -> Result<(), Self::Error> {
+        match state {
+            embedded_hal::digital::PinState::Low => IoPin::set_low(self),
+            embedded_hal::digital::PinState::High => IoPin::set_high(self),
+        }
+        self.set_mode(Mode::Output);
+        Ok(())
+    }
+
+    fn release(&mut self) -> Result<(), Self::Error> {
+        self.set_mode(Mode::Input);
+        self.set_bias(Bias::Off);
+        Ok(())
+    }
+
+    fn level_is_high(&mut self) -> Result<bool, Self::Error> {
+        Ok(IoPin::is_high(self))
+    }
+}
+
+/// The `[board] cells` map for a sensor of `inputs` inputs, if the configuration has one.
+fn configured_cells(config: &Config, inputs: usize) -> Result<Option<CellMap>, OpenError> {
+    config
+        .cell_map(inputs)
+        .map_err(|e| scanner_error("[board] cells", e))
+}
+
 fn level(active_low: bool) -> ActiveLevel {
     if active_low {
         ActiveLevel::Low
@@ -126,17 +158,15 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
         } => {
             let gpio = gpio()?;
             let active = level(*active_low);
+            // Open-drain rows: every row starts released, and a deselected row is never driven
+            // (a reversed diode cannot short two pins; see OpenDrainRow).
             let rows = rows
                 .iter()
                 .map(|&n| {
-                    // Every row starts deselected.
-                    if *active_low {
-                        output(&gpio, n)
-                    } else {
-                        output_low(&gpio, n)
-                    }
+                    let pin = pin(&gpio, n)?.into_io(Mode::Input);
+                    OpenDrainRow::new(pin, active).map_err(|e| match e {})
                 })
-                .collect::<Result<Vec<_>, _>>()?;
+                .collect::<Result<Vec<_>, OpenError>>()?;
             let columns = columns
                 .iter()
                 .map(|&n| {
@@ -151,7 +181,7 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
             let matrix_config = MatrixConfig {
                 active,
                 settle_ns: settle_us.saturating_mul(1000),
-                cells: None,
+                cells: configured_cells(config, rows.len() * columns.len())?,
             };
             let matrix = ReedMatrix::new(rows, columns, Delay, matrix_config)
                 .map_err(|e| scanner_error("the reed matrix", e))?;
@@ -164,8 +194,21 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
             active_low,
         } => {
             let gpio = gpio()?;
-            let mut chain_config = ShiftChainConfig::new(usize::from(*chips) * 8);
+            let inputs = usize::from(*chips) * 8;
+            // The chain's order and its check chip come from the pin map the schematic is
+            // drawn from; [board] cells replaces the order for a board wired otherwise.
+            let order = ChainOrder::schematic().map_err(|e| scanner_error("the pin map", e))?;
+            let places = usize::from(config.columns) * usize::from(config.rows)
+                + config.trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
+            let cells = match configured_cells(config, inputs)? {
+                Some(cells) => cells,
+                None => order
+                    .cell_map(usize::from(*chips), places)
+                    .map_err(|e| scanner_error("the 74HC165 chain", e))?,
+            };
+            let mut chain_config = ShiftChainConfig::new(inputs, order.check());
             chain_config.active = level(*active_low);
+            chain_config.cells = Some(cells);
             let chain = ShiftChain::new(
                 open_spi(config, *spi)?,
                 output(&gpio, *load)?,
@@ -182,22 +225,23 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
             row_expander,
             column_expander,
         } => {
-            let matrix_config = ExpanderMatrixConfig::new(
+            let mut matrix_config = ExpanderMatrixConfig::new(
                 *row_expander,
                 *column_expander,
                 usize::from(*rows),
                 usize::from(*columns),
             );
-            let matrix = Pcf8575Matrix::new(open_i2c(config.i2c_path(*bus))?, matrix_config)
+            matrix_config.cells =
+                configured_cells(config, usize::from(*rows) * usize::from(*columns))?;
+            let matrix = Pcf8575Matrix::new(open_i2c(config.i2c_path(*bus))?, Delay, matrix_config)
                 .map_err(|e| scanner_error("the PCF8575 matrix", e))?;
             Ok(Box::new(matrix))
         }
         SensorConfig::Expanders { bus, addresses } => {
-            let bank = Pcf8575Bank::new(
-                open_i2c(config.i2c_path(*bus))?,
-                ExpanderConfig::new(addresses.clone()),
-            )
-            .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
+            let mut bank_config = ExpanderConfig::new(addresses.clone());
+            bank_config.cells = configured_cells(config, addresses.len() * 16)?;
+            let bank = Pcf8575Bank::new(open_i2c(config.i2c_path(*bus))?, bank_config)
+                .map_err(|e| scanner_error("the PCF8575 expanders", e))?;
             Ok(Box::new(bank))
         }
         SensorConfig::Simulated => Err(OpenError {

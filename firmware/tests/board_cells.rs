@@ -1,0 +1,142 @@
+//! `[board] cells`: a builder who wired the sensor inputs in another order than the schematic's
+//! maps each input to its square; every mistake in the list is named with its line, and the
+//! map reaches every kind of sensor.
+
+use firmware::config::Config;
+use firmware::drivers::reed_matrix::CellMap;
+use firmware::sensing::SensedCell;
+
+/// A 4 x 2 board on `sensor`, with `cells` in `[board]`.
+fn file(cells: &str, sensor: &str) -> String {
+    format!(
+        "[board]\ncolumns = 4\nrows = 2\nscan_hz = 100\ncells = {cells}\n\n\
+         [sensor]\n{sensor}\n\n[buttons]\nok = 5\nback = 6\ndie = 13\n"
+    )
+}
+
+const CHAIN: &str = "kind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\n\
+                     chip_select = \"ce1\"\nchips = 1\nload = 24";
+
+fn problems(text: &str) -> Vec<(usize, String)> {
+    match Config::parse(text) {
+        Ok(c) => panic!("expected problems, got {c:?}"),
+        Err(p) => p.0.into_iter().map(|p| (p.line, p.message)).collect(),
+    }
+}
+
+fn cell(n: u16) -> Option<SensedCell> {
+    Some(SensedCell::new(n))
+}
+
+#[test]
+fn squares_runs_and_unwired_inputs_map_inputs_to_cells() {
+    // Snake wiring on one PCF8575: row 1 left to right, an unwired pin, row 2 right to left.
+    let expanders = "kind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\naddresses = [0x20]";
+    let c = Config::parse(&file(r#"["a1..d1", "-", "d2..a2"]"#, expanders)).unwrap();
+    let expected = vec![
+        cell(0),
+        cell(1),
+        cell(2),
+        cell(3),
+        None,
+        cell(7),
+        cell(6),
+        cell(5),
+        cell(4),
+    ];
+    assert_eq!(c.cells, Some(expected.clone()));
+    assert_eq!(c.sensor_inputs(), Some(16));
+    let map = c.cell_map(16).unwrap().unwrap();
+    let mut table = expected;
+    table.resize(16, None);
+    assert_eq!(map, CellMap::from_table(table).unwrap());
+    // A driver with fewer inputs than the list is refused, not truncated.
+    assert!(c.cell_map(8).is_err());
+    // Without the list the sensor keeps the schematic's order.
+    let plain = file("[]", CHAIN).replace("cells = []\n", "");
+    assert_eq!(Config::parse(&plain).unwrap().cell_map(8), Ok(None));
+}
+
+#[test]
+fn every_problem_in_the_list_is_named_with_its_line() {
+    let text = file(
+        "[\n  \"a1\",\n  \"z9\",\n  \"b1\",\n  \"a1\",\n  \"c1..q1\",\n  7,\n]",
+        CHAIN,
+    );
+    let found = problems(&text);
+    let text_of = |line: usize| {
+        found
+            .iter()
+            .filter(|(l, _)| *l == line)
+            .map(|(_, m)| m.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    assert!(text_of(7).contains("a square a1 to d2"), "{found:?}");
+    assert!(
+        text_of(9).contains("a1 is read by input 0 and again by input 2"),
+        "{found:?}"
+    );
+    assert!(text_of(10).contains("a run like"), "{found:?}");
+    // Line 7 is "z9", line 10 the bad run; the duplicate is on line 9.
+    assert_eq!(found.len(), 3, "{found:?}");
+}
+
+#[test]
+fn a_list_too_long_or_leaving_squares_unread_is_refused() {
+    // Nine entries for a chip of eight inputs.
+    let long = file(r#"["a1..d1", "-", "a2..d2"]"#, CHAIN);
+    let found = problems(&long);
+    assert!(
+        found
+            .iter()
+            .any(|(l, m)| *l == 5 && m.contains("lists 9 inputs but the sensor has 8")),
+        "{found:?}"
+    );
+    // Squares left out.
+    let short = file(r#"["a1..d1", "a2"]"#, CHAIN);
+    let found = problems(&short);
+    assert!(
+        found
+            .iter()
+            .any(|(l, m)| *l == 5 && m.contains("leaves 3 of the 8 places unread (b2, c2, d2)")),
+        "{found:?}"
+    );
+    // Not a list.
+    let found = problems(&file("\"a1\"", CHAIN));
+    assert!(found[0].1.contains("must be a list"), "{found:?}");
+}
+
+#[test]
+fn every_sensor_kind_counts_its_inputs_for_the_map() {
+    let kinds = [
+        (CHAIN, 8),
+        (
+            "kind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\nrows = 2\ncolumns = 4\n\
+             row_expander = 0x20\ncolumn_expander = 0x21",
+            8,
+        ),
+        (
+            "kind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\n\
+             columns = [18, 27, 22, 23]",
+            8,
+        ),
+        (
+            "kind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\naddresses = [0x20]",
+            16,
+        ),
+    ];
+    for (sensor, inputs) in kinds {
+        let c = Config::parse(&file(r#"["d2..a1"]"#, sensor)).unwrap();
+        assert_eq!(c.sensor_inputs(), Some(inputs), "{sensor}");
+        let map = c.cell_map(inputs).unwrap().unwrap();
+        assert_eq!(map.inputs(), inputs);
+        assert_eq!(map.cell(0), cell(7), "{sensor}");
+        assert_eq!(map.cell(7), cell(0), "{sensor}");
+        assert_eq!(map.cell(8), None, "{sensor}");
+        let expected: Vec<_> = (0..8u16).rev().map(cell).collect();
+        let mut table = expected.clone();
+        table.resize(inputs, None);
+        assert_eq!(map, CellMap::from_table(table).unwrap());
+    }
+}
