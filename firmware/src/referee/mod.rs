@@ -57,6 +57,7 @@
 
 mod chance;
 pub mod games;
+mod hands;
 mod machine;
 mod record;
 pub mod table;

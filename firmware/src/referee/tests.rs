@@ -124,11 +124,19 @@ impl Table {
         out
     }
 
+    /// Lifts `from`, then `to`, lets the board settle and holds both up for the attack hold.
     fn attack(&mut self, from: &str, to: &str) -> Vec<Decision> {
         let mut out = self.lift_only(sq(from));
         out.extend(self.lift_only(sq(to)));
         out.extend(self.settle());
+        out.extend(self.hold());
         out
+    }
+
+    /// Both pieces of an attack stay up until the hold has passed since the last lift.
+    fn hold(&mut self) -> Vec<Decision> {
+        let hold = u64::from(RefereeConfig::default().attack_hold_ms);
+        self.wait(hold)
     }
 
     fn press(&mut self, button: Button) -> Vec<Decision> {
@@ -637,6 +645,7 @@ fn attacks_resolve_and_say_what_the_hands_do() {
     t.lift_only(sq("a8"));
     t.lift_only(sq("a3"));
     t.settle();
+    t.hold();
     assert!(t.text().contains("Bomb wins"), "{}", t.text());
     assert!(
         t.text().contains("put the Blue Bomb back on a8"),

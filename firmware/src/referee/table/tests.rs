@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::session::{AnySession, Ctx};
 use super::*;
 use crate::referee::chance::SeededChance;
+use crate::referee::hands::Hands;
 use crate::referee::machine::Decision;
 use crate::referee::record::Record;
 use crate::sensing::{Button, Millis, TrayKind};
@@ -380,6 +381,9 @@ impl TableGame for Skirmish {
     }
 }
 
+/// The attack hold the bench runs with (the referee's default).
+const HOLD_MS: u32 = 1500;
+
 /// The session with a journal in memory and a scripted board.
 struct Bench {
     session: Session<Skirmish>,
@@ -390,6 +394,7 @@ struct Bench {
     error: Option<String>,
     fail_writes: bool,
     log: Vec<Decision>,
+    hands: Hands,
 }
 
 impl Bench {
@@ -403,6 +408,7 @@ impl Bench {
             error: None,
             fail_writes: false,
             log: Vec::new(),
+            hands: Hands::default(),
         }
     }
 
@@ -427,6 +433,8 @@ impl Bench {
             chance: &mut self.chance,
             write: &mut write,
             journal_error: &mut self.error,
+            hands: &mut self.hands,
+            attack_hold_ms: HOLD_MS,
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
@@ -437,13 +445,22 @@ impl Bench {
     fn lift(&mut self, p: Place) -> Vec<Decision> {
         self.now += 250;
         assert!(self.sensed.remove(&p), "nothing on {p}");
+        self.hands.lifted(p, Millis(self.now));
         self.session.lifted(&p);
         self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    /// Lifts `p` (the last lift of an attack or a shot) and holds it up for the attack hold.
+    fn lift_held(&mut self, p: Place) -> Vec<Decision> {
+        let mut out = self.lift(p);
+        out.extend(self.wait(u64::from(HOLD_MS)));
+        out
     }
 
     fn put(&mut self, p: Place) -> Vec<Decision> {
         self.now += 250;
         assert!(self.sensed.insert(p), "already a piece on {p}");
+        self.hands.placed(p, Millis(self.now));
         self.session.placed(&p);
         self.with(|s, ctx, out| s.settled(ctx, out))
     }
@@ -641,7 +658,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     b.put(sq("a3"));
     // North attacks a3 from a2: the same hands mean two actions — a menu.
     b.lift(sq("a2"));
-    let out = b.lift(sq("a3"));
+    let out = b.lift_held(sq("a3"));
     assert!(
         matches!(&out[..], [Decision::MenuOpened { entries, .. }] if entries.len() == 2),
         "{out:?}"
@@ -708,7 +725,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     // Select a2 (lift and put back), then lift the target.
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("a4"));
+    let out = b.lift_held(sq("a4"));
     assert_eq!(acted(&out), ["a2 fires at a4"]);
     // c4 is South's last soldier; walk b1 up and fire at it from c2... simpler: South enters
     // nothing (no reserve), so take c4 the same way from c2.
@@ -724,7 +741,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     b.press(Button::Ok); // South passes
     b.lift(sq("c2"));
     b.put(sq("c2"));
-    let out = b.lift(sq("c4"));
+    let out = b.lift_held(sq("c4"));
     assert!(
         out.iter()
             .any(|d| matches!(d, Decision::Ended { result, .. } if result == "North wins")),
@@ -750,7 +767,7 @@ fn pieces_put_back_to_mend_the_board_select_nothing() {
     // A lift and put-back with nothing else lifted still selects.
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("a4"));
+    let out = b.lift_held(sq("a4"));
     assert_eq!(acted(&out), ["a2 fires at a4"]);
 }
 
@@ -799,12 +816,14 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
         "{:?}",
         b.log
     );
-    // A shot the rules refuse is still refused: a2 at b4, not in its line.
+    // A shot the rules refuse is still refused: a2 at b4, not in its line, once the target
+    // has stayed up for the hold (before it, nothing is judged).
     b.press(Button::Ok);
     b.press(Button::Ok);
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("c4"));
+    assert!(b.lift(sq("c4")).is_empty());
+    let out = b.wait(u64::from(HOLD_MS));
     assert!(
         matches!(&out[..], [Decision::RefusedAction { action, .. }] if action == "a2 fires at c4"),
         "{out:?}"
