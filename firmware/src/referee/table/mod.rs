@@ -194,6 +194,14 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = (action, tags);
         true
     }
+    /// Whether the gesture for `action` lifts a piece of another side (an attack, a
+    /// designation, a shot), so a hand brushing that piece could make it: such a gesture, made
+    /// of lifts only, must stay up for the attack hold before it is judged. By default every
+    /// gesture of lifts only is held.
+    fn held(&self, action: &Self::Action) -> bool {
+        let _ = action;
+        true
+    }
     /// Actions a gesture looks like, legal or not, for the rules to say why they are refused.
     fn shaped(&self, gesture: &Gesture) -> Vec<Self::Action>;
     /// Whether `action` is legal; the refusal in words the whole table may read.

@@ -944,8 +944,16 @@ impl<T: TableGame> Session<T> {
             && legal.iter().any(|(g, _)| {
                 g.lifted.contains(&gesture.lifted[0]) || g.selected == Some(gesture.lifted[0])
             });
-        if lifts_only && !lone_in_hand {
+        let held = lifts_only
+            && !lone_in_hand
+            && if matching.is_empty() {
+                game.shaped(&gesture).iter().any(|a| game.held(a))
+            } else {
+                matching.iter().any(|(_, a)| game.held(a))
+            };
+        if held {
             if !gesture.lifted.iter().all(|p| ctx.hands.lifted_now(p)) {
+                // A piece already named as missing (a switch that failed open) is no lift.
                 if play.unmatched_since.is_none() {
                     play.unmatched_since = Some(ctx.now);
                 }
@@ -956,10 +964,10 @@ impl<T: TableGame> Session<T> {
                 .last_change()
                 .map(|at| at.plus(ctx.attack_hold_ms))
                 .filter(|until| ctx.now < *until);
-            let shaped = !matching.is_empty() || !game.shaped(&gesture).is_empty();
-            if let (Some(until), true) = (hold, shaped) {
+            if let Some(until) = hold {
                 play.announcement = None;
                 play.refused = None;
+                play.menu = None;
                 play.unmatched_since = None;
                 play.mismatch_shown = false;
                 play.hold_until = Some(until);
@@ -967,7 +975,7 @@ impl<T: TableGame> Session<T> {
                 play.prompt = Some(format!(
                     "{} up: keep {} up to act, or put back what you did not mean to lift",
                     names.join(" and "),
-                    if names.len() > 1 { "them" } else { "it" }
+                    if names.len() > 1 { "both" } else { "it" }
                 ));
                 return;
             }
