@@ -1027,11 +1027,15 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
-        // Past the early returns above, `legal` is every legal gesture.
+        // Past the early returns above, `legal` is every legal gesture. A piece whose every
+        // gesture is held (an attack's target, a shot's) lifted alone is not in hand: like any
+        // piece knocked off, it is named after the settle time, and once named it is no lift
+        // of a later attack (a switch that failed open under it).
         let begins_a_gesture = |place: &Place| {
-            legal
-                .iter()
-                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
+            legal.iter().any(|(g, a)| {
+                let held = g.placed.is_empty() && game.held(a);
+                (g.lifted.contains(place) && !held) || g.selected == Some(*place)
+            })
         };
         // One piece lifted that begins a legal gesture is a piece in hand, even after another
         // was selected (lifted and put back): the start of a new gesture, not a shot refused.

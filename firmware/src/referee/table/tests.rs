@@ -899,3 +899,145 @@ fn no_button_action_while_a_refused_move_stands() {
     let out = b.press(Button::Ok);
     assert!(matches!(&out[..], [Decision::MenuOpened { .. }]), "{out:?}");
 }
+
+// ---- careless hands and faulty switches ------------------------------------------------------
+
+impl Bench {
+    /// North to act with South's a4 stepped to a3, next to North's a2.
+    fn north_next_to_south() -> Bench {
+        let mut b = Bench::north_on_a2();
+        b.press(Button::Ok);
+        b.press(Button::Ok); // North passes
+        b.lift(sq("a4"));
+        b.put(sq("a3"));
+        assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
+        b
+    }
+}
+
+/// An enemy piece brushed while one's own is in hand, put back before the hold, is no attack:
+/// nothing is offered, played or journaled. Before the hold, the two lifts opened the attack
+/// menu the moment the board settled (and a game with secrets revealed them once chosen).
+#[test]
+fn a_brushed_enemy_piece_is_no_attack_at_the_table() {
+    let mut b = Bench::north_next_to_south();
+    let journaled = b.records.len();
+    let logged = b.log.len();
+    b.lift(sq("a2"));
+    let out = b.lift(sq("a3"));
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        b.screen()
+            .contains("a2 and a3 up: keep both up to act, or put back what you did not mean to lift"),
+        "{}",
+        b.screen()
+    );
+    assert!(b.wait(1000).is_empty());
+    b.put(sq("a3"));
+    b.wait(10_000);
+    assert!(
+        !b.log[logged..]
+            .iter()
+            .any(|d| matches!(d, Decision::MenuOpened { .. } | Decision::Acted { .. })),
+        "{:?}",
+        b.log
+    );
+    assert_eq!(b.records.len(), journaled);
+    assert!(b.screen().contains("a2 lifted"), "{}", b.screen());
+    // Held up both for the hold, in the other order, it is the attack.
+    b.put(sq("a2"));
+    b.lift(sq("a3"));
+    let out = b.lift_held(sq("a2"));
+    assert!(
+        matches!(&out[..], [Decision::MenuOpened { entries, .. }] if entries.len() == 2),
+        "{out:?}"
+    );
+}
+
+/// A switch that failed open under an enemy piece, already named on the mismatch screen, is no
+/// lift: one's own piece lifted next to it makes no attack. Before: the attack menu at once.
+#[test]
+fn a_stuck_open_enemy_switch_is_no_attack_at_the_table() {
+    let mut b = Bench::north_next_to_south();
+    let journaled = b.records.len();
+    b.lift(sq("a3"));
+    let out = b.wait(3500);
+    assert!(matches!(&out[..], [Decision::Mismatch(_)]), "{out:?}");
+    let logged = b.log.len();
+    b.lift(sq("a2"));
+    b.wait(10_000);
+    assert!(
+        !b.log[logged..]
+            .iter()
+            .any(|d| matches!(d, Decision::MenuOpened { .. } | Decision::Acted { .. })),
+        "{:?}",
+        b.log
+    );
+    assert_eq!(b.records.len(), journaled);
+}
+
+/// A lasting ghost on a legal destination reads as the step; when the piece in hand goes back
+/// with the ghost still lit, the step is taken back (journaled) and the ghost named. Before: the
+/// step stood and the turn passed, and the umpire asked for the real piece to be taken off.
+#[test]
+fn a_lasting_ghost_read_as_a_step_is_taken_back_at_the_table() {
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("b1"));
+    let out = b.put(sq("b2")); // the ghost
+    assert_eq!(acted(&out), ["b1-b2"]);
+    let out = b.put(sq("b1")); // the real piece back
+    assert_eq!(
+        out.first(),
+        Some(&Decision::Ghost {
+            place: "b2".to_string(),
+            undone: Some("b1-b2".to_string()),
+        }),
+        "{out:?}"
+    );
+    assert!(matches!(
+        &b.records[b.records.len() - 2..],
+        [Record::Action(_), Record::Takeback { .. }]
+    ));
+    assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
+    assert!(
+        b.screen().contains("b2 reads a piece, but none was put there"),
+        "{}",
+        b.screen()
+    );
+    b.wait(10_000);
+    assert!(!b.screen().contains("b1"), "{}", b.screen());
+    let out = b.lift(sq("b2"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+}
+
+/// A tray slot whose switch sticks closed, and a board square doing the same, before a piece is
+/// lifted are no landing: each is named at once, nothing is played or refused. Before: the
+/// square was the step b1-b2 at once; the slot was named only as a difference after the
+/// settle time.
+#[test]
+fn a_stuck_closed_square_or_tray_slot_is_no_landing_at_the_table() {
+    for stuck in [sq("b2"), slot(Seat::FIRST, 1)] {
+        let mut b = Bench::north_on_a2();
+        let journaled = b.records.len();
+        b.put(stuck);
+        let out = b.lift(sq("b1"));
+        assert_eq!(
+            out,
+            vec![Decision::Ghost {
+                place: stuck.to_string(),
+                undone: None,
+            }],
+            "stuck on {stuck}"
+        );
+        assert_eq!(b.records.len(), journaled);
+        b.put(sq("b1"));
+        assert!(
+            b.screen()
+                .contains(&format!("{stuck} reads a piece, but none was put there")),
+            "{}",
+            b.screen()
+        );
+        let out = b.lift(stuck);
+        assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    }
+}
