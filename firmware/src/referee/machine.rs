@@ -538,7 +538,9 @@ pub(crate) fn ghost_screen(
 ) -> Screen {
     let reason = match (why, from) {
         (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
-        (_, Some(from)) => format!("{place} reads a piece, but the piece from {from} was not put there"),
+        (_, Some(from)) => {
+            format!("{place} reads a piece, but the piece from {from} was not put there")
+        }
         (_, None) => format!("{place} reads a piece, but none was put there"),
     };
     let mut fix = match why {
@@ -1492,7 +1494,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
             if !self.hands.lifted_now(&from) || !self.hands.lifted_now(&to) {
                 return Reading::Unknown;
             }
-            let hold = self.hands.last_change().map(|at| at.plus(self.config.attack_hold_ms));
+            let hold = self
+                .hands
+                .last_change()
+                .map(|at| at.plus(self.config.attack_hold_ms));
             if let Some(until) = hold.filter(|until| self.now < *until) {
                 return Reading::Held(mv.to, until);
             }

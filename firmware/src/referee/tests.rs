@@ -1100,10 +1100,7 @@ fn a_brushed_enemy_piece_reveals_nothing() {
     assert!(!position.is_revealed(sq("a8")) && !position.is_revealed(sq("a3")));
     // The hand's own move then goes through as usual.
     let out = t.put("a4");
-    assert!(
-        matches!(&out[..], [Decision::Moved { .. }]),
-        "{out:?}"
-    );
+    assert!(matches!(&out[..], [Decision::Moved { .. }]), "{out:?}");
 }
 
 /// A brushed piece that stays displaced for a while (a second, under the hold) and is then put
@@ -1113,9 +1110,13 @@ fn a_piece_displaced_for_a_while_then_put_back_reveals_nothing() {
     for enemy_first in [false, true] {
         let mut t = Table::standard();
         let journaled = t.records().len();
-    let shown = t.screens.len();
         let shown = t.screens.len();
-        let (first, second) = if enemy_first { ("a8", "a3") } else { ("a3", "a8") };
+        let shown = t.screens.len();
+        let (first, second) = if enemy_first {
+            ("a8", "a3")
+        } else {
+            ("a3", "a8")
+        };
         t.lift_only(sq(first));
         t.lift_only(sq(second));
         t.settle();
@@ -1139,7 +1140,11 @@ fn a_piece_displaced_for_a_while_then_put_back_reveals_nothing() {
 fn a_held_attack_is_resolved_after_the_hold_in_either_order() {
     for enemy_first in [false, true] {
         let mut t = Table::standard();
-        let (first, second) = if enemy_first { ("a8", "a3") } else { ("a3", "a8") };
+        let (first, second) = if enemy_first {
+            ("a8", "a3")
+        } else {
+            ("a3", "a8")
+        };
         t.lift_only(sq(first));
         t.lift_only(sq(second));
         assert!(t.settle().is_empty());
@@ -1230,7 +1235,7 @@ fn a_switch_stuck_closed_before_the_lift_is_no_landing() {
     for (stuck, legal) in [("a4", true), ("b4", false)] {
         let mut t = Table::standard();
         let journaled = t.records().len();
-    let shown = t.screens.len();
+        let shown = t.screens.len();
         let shown = t.screens.len();
         t.put(stuck);
         let out = t.lift("a3");
@@ -1243,8 +1248,9 @@ fn a_switch_stuck_closed_before_the_lift_is_no_landing() {
             "stuck on {stuck} (a legal destination: {legal})"
         );
         assert!(
-            t.text()
-                .contains(&format!("{stuck} reads a piece, but the piece from a3 was not put there")),
+            t.text().contains(&format!(
+                "{stuck} reads a piece, but the piece from a3 was not put there"
+            )),
             "{}",
             t.text()
         );
@@ -1252,7 +1258,8 @@ fn a_switch_stuck_closed_before_the_lift_is_no_landing() {
         // The real piece back: the stuck square is still named, at once.
         t.put("a3");
         assert!(
-            t.text().contains(&format!("{stuck} reads a piece, but none")),
+            t.text()
+                .contains(&format!("{stuck} reads a piece, but none")),
             "{}",
             t.text()
         );
@@ -1285,7 +1292,11 @@ fn with_nfc_a_ghost_without_a_tag_is_no_move() {
             undone: None,
         }]
     );
-    assert!(t.text().contains("a4: no tag could be read"), "{}", t.text());
+    assert!(
+        t.text().contains("a4: no tag could be read"),
+        "{}",
+        t.text()
+    );
     assert_eq!(t.records().len(), journaled);
     // The transient ghost ends; the piece is still in hand and lands on a5.
     t.lift("a4");

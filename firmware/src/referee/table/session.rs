@@ -995,9 +995,11 @@ impl<T: TableGame> Session<T> {
             let (made, action) = matching.remove(0);
             let before = play.actions();
             self.act(ctx, &action, out);
-            if let (Stage::Play(play), [from], [to]) =
-                (&mut self.stage, made.lifted.as_slice(), made.placed.as_slice())
-            {
+            if let (Stage::Play(play), [from], [to]) = (
+                &mut self.stage,
+                made.lifted.as_slice(),
+                made.placed.as_slice(),
+            ) {
                 let emptied = play.board().is_some_and(|b| !b.contains(from));
                 if play.actions() == before + 1 && emptied {
                     play.last_slide = Some((play.actions(), *from, *to));

@@ -927,8 +927,9 @@ fn a_brushed_enemy_piece_is_no_attack_at_the_table() {
     let out = b.lift(sq("a3"));
     assert!(out.is_empty(), "{out:?}");
     assert!(
-        b.screen()
-            .contains("a2 and a3 up: keep both up to act, or put back what you did not mean to lift"),
+        b.screen().contains(
+            "a2 and a3 up: keep both up to act, or put back what you did not mean to lift"
+        ),
         "{}",
         b.screen()
     );
@@ -1000,7 +1001,8 @@ fn a_lasting_ghost_read_as_a_step_is_taken_back_at_the_table() {
     ));
     assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
     assert!(
-        b.screen().contains("b2 reads a piece, but none was put there"),
+        b.screen()
+            .contains("b2 reads a piece, but none was put there"),
         "{}",
         b.screen()
     );
