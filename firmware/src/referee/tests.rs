@@ -1111,7 +1111,6 @@ fn a_piece_displaced_for_a_while_then_put_back_reveals_nothing() {
         let mut t = Table::standard();
         let journaled = t.records().len();
         let shown = t.screens.len();
-        let shown = t.screens.len();
         let (first, second) = if enemy_first {
             ("a8", "a3")
         } else {
@@ -1236,7 +1235,6 @@ fn a_switch_stuck_closed_before_the_lift_is_no_landing() {
         let mut t = Table::standard();
         let journaled = t.records().len();
         let shown = t.screens.len();
-        let shown = t.screens.len();
         t.put(stuck);
         let out = t.lift("a3");
         assert_eq!(
@@ -1265,6 +1263,7 @@ fn a_switch_stuck_closed_before_the_lift_is_no_landing() {
         );
         let out = t.lift(stuck);
         assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+        assert_eq!(ranks_shown(&t, shown), Vec::<String>::new());
     }
 }
 
@@ -1303,6 +1302,7 @@ fn with_nfc_a_ghost_without_a_tag_is_no_move() {
     assert!(t.text().contains("a3 lifted"), "{}", t.text());
     let out = t.put("a5");
     assert!(matches!(&out[..], [Decision::Moved { .. }]), "{out:?}");
+    assert_eq!(ranks_shown(&t, shown), Vec::<String>::new());
 }
 
 /// A transient ghost without NFC (lit for a moment, then dark while the piece is still in hand):
