@@ -36,6 +36,9 @@ pub(crate) struct Hands {
     changes: BTreeMap<Place, Change>,
     unread: BTreeSet<Place>,
     standing: BTreeSet<Place>,
+    /// A tag was read on this game's pieces: they carry tags, so a placement whose reader finds
+    /// none is suspect. (A board with readers may be played with untagged pieces.)
+    tagged: bool,
 }
 
 impl Hands {
@@ -55,7 +58,7 @@ impl Hands {
 
     /// The reader under `place` found no tag on the piece just placed there.
     pub(crate) fn tag_failed(&mut self, place: Place) {
-        if self.changes.get(&place).is_some_and(|c| !c.lifted) {
+        if self.tagged && self.changes.get(&place).is_some_and(|c| !c.lifted) {
             self.unread.insert(place);
         }
     }
@@ -63,6 +66,12 @@ impl Hands {
     /// A tag was read on `place`: a piece stands there after all.
     pub(crate) fn tag_read(&mut self, place: Place) {
         self.unread.remove(&place);
+        self.tagged = true;
+    }
+
+    /// A new game begins: nothing is known of its pieces' tags yet.
+    pub(crate) fn new_game(&mut self) {
+        *self = Hands::default();
     }
 
     /// The board matched, or an action was played: a new gesture begins.
@@ -145,6 +154,10 @@ mod tests {
         let mut hands = Hands::default();
         hands.lifted(p(0), Millis(0));
         hands.placed(p(1), Millis(500));
+        // Untagged pieces on a board with readers: a failed read says nothing.
+        hands.tag_failed(p(1));
+        assert_eq!(hands.landing(&p(0), &p(1)), Ok(()));
+        hands.tag_read(p(2));
         hands.tag_failed(p(1));
         assert_eq!(hands.landing(&p(0), &p(1)), Err(NotLanded::Unread));
         hands.tag_read(p(1));

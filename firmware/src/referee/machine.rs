@@ -1146,6 +1146,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             variant,
             setup: mode,
         });
+        self.hands.new_game();
         let state = self.new_setup(options, mode);
         self.phase = Phase::Setup(Box::new(state));
     }
@@ -1188,6 +1189,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             return;
         }
         out.push(Decision::TableChosen { game: label });
+        self.hands.new_game();
         self.phase = Phase::Table(session);
     }
 
