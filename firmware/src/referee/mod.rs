@@ -60,7 +60,8 @@
 //!   failed open) is no lift of an attack. Moves are judged at once.
 //! - **Ghosts are not moves.** A place that reads a piece is where the lifted piece landed only
 //!   if its switch closed after the lift (or within 150 ms before: a slide), its tag was read
-//!   when it has a reader, and it was not already named as wrong; otherwise it is named at once
+//!   when it has a reader and the game's pieces carry tags, and it was not already named as
+//!   wrong; otherwise it is named at once
 //!   ([`Decision::Ghost`]) and nothing is played or refused. A ghost that closes after the lift
 //!   on a board without readers cannot be told from a landing when it closes, and waiting would
 //!   slow every move, so the move is played and stays correctable: when the piece in hand goes
