@@ -337,6 +337,10 @@ fn perform(t: &mut Table, rng: &mut SeededChance, action: &Action) -> Action {
                 t.put(*pl);
             }
             t.settle();
+            if g.placed.is_empty() {
+                // Lifts only: a designation waits for the attack hold.
+                t.hold();
+            }
             if t.actions() == before {
                 // The gesture means several actions: the menu asks which.
                 assert!(
@@ -750,7 +754,8 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     t.put(p("e4"));
     t.settle();
     t.lift(p("e5"));
-    let out = t.settle();
+    let mut out = t.settle();
+    out.extend(t.hold());
     assert_eq!(acted(&out), ["e4 bottom coin attacks e5"]);
     t.put_back(&["e5"]);
     let out = t.choose_action("resolve e5");

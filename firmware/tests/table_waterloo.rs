@@ -119,6 +119,7 @@ impl<C: Chance> Table<C> {
         out.extend(self.settle());
         out.extend(self.lift(target));
         out.extend(self.settle());
+        out.extend(self.hold());
         out
     }
 
@@ -977,6 +978,10 @@ fn perform<C: Chance>(t: &mut Table<C>, gesture: &Gesture) {
         t.put(*place);
     }
     t.settle();
+    if gesture.placed.is_empty() {
+        // Lifts only: an attack, a shot or a pursuit waits for the attack hold.
+        t.hold();
+    }
 }
 
 #[test]

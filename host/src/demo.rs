@@ -205,6 +205,7 @@ pub fn run_with_frames(
         isf_rules: demo.rules == Rules::Isf,
         ..RefereeConfig::default()
     };
+    let config_hold = config.attack_hold_ms;
     let mut table = SimTable::new(config, demo.seed, false)
         .map_err(|p| Error::Table(format!("the simulated board's layout: {p}")))?;
     table.board.record();
@@ -273,7 +274,9 @@ pub fn run_with_frames(
         table.lift(from).map_err(hand)?;
         tell(&mut table, &mut oled, out)?;
         let decided = if position.piece_at(mv.to).is_some() {
-            let decided = table.lift(to).map_err(hand)?;
+            // Both pieces stay up for the attack hold, as a deliberate attack does.
+            let mut decided = table.lift(to).map_err(hand)?;
+            decided.extend(table.wait(u64::from(config_hold)));
             if let Some(battle) = decided.iter().find_map(|d| match d {
                 Decision::Battle(b) => Some(*b),
                 _ => None,

@@ -191,6 +191,7 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::MenuOpened { .. } => "menu",
         Decision::MenuClosed => "menu-closed",
         Decision::Ended { .. } => "game-over",
+        Decision::Ghost { .. } => "ghost",
     }
 }
 
@@ -238,6 +239,10 @@ pub fn decision_text(d: &Decision) -> String {
         Decision::RefusedAction { action, reason } => format!("{action}: {reason}"),
         Decision::MenuOpened { title, entries } => format!("{title}: {}", entries.join("; ")),
         Decision::Ended { result, reason } => format!("{result}: {reason}"),
+        Decision::Ghost { place, undone } => match undone {
+            Some(action) => format!("{place} ({action} taken back)"),
+            None => place.clone(),
+        },
         Decision::MenuClosed
         | Decision::GameStarted
         | Decision::HandsDone

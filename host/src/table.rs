@@ -9,7 +9,7 @@ use boards::geometry::grid::Cell;
 use boards::{Actor, Seat};
 use firmware::referee::games;
 use firmware::referee::table::{Gesture, TableView};
-use firmware::referee::GameKind;
+use firmware::referee::{GameKind, RefereeConfig};
 use firmware::sensing::{Button, LayoutSetup, Place, TrayKind};
 use firmware::ui::Screen;
 use rand::Rng;
@@ -457,7 +457,8 @@ pub fn follow_hands(table: &mut SimTable) -> Result<(), String> {
 }
 
 /// Makes `gesture` with the hands: the selected piece lifted and put back, the pieces lifted,
-/// then the pieces placed.
+/// then the pieces placed. A gesture of lifts only (an attack, a shot) is held up for the
+/// referee's attack hold, as a deliberate hand does.
 ///
 /// # Errors
 /// A hand could not act.
@@ -474,6 +475,9 @@ pub fn perform(table: &mut SimTable, gesture: &Gesture) -> Result<(), String> {
         table.place(*place, None).map_err(hand)?;
     }
     table.wait(GESTURE_MS);
+    if gesture.placed.is_empty() {
+        table.wait(u64::from(RefereeConfig::default().attack_hold_ms));
+    }
     Ok(())
 }
 

@@ -12,6 +12,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 
 use super::chance::Chance;
 use super::games;
+use super::hands::{Hands, NotLanded};
 use super::record::{
     rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
 };
@@ -40,6 +41,12 @@ pub struct RefereeConfig {
     /// whose layout needs places the board lacks is refused with what to add. `None` (the
     /// simulator, which builds its board from the game) checks nothing.
     pub board: Option<BTreeSet<Place>>,
+    /// How long the pieces of a gesture made of lifts only (an attack, a designation, a shot)
+    /// must stay up before it is judged, in ms, counted from the last lift. Default 1500: ten
+    /// settle windows. A brushed enemy piece put back within it reveals nothing; a deliberate
+    /// attack, both pieces held up while the players look at the screen for the result, waits
+    /// this long once. Moves (a piece put down) are judged at once.
+    pub attack_hold_ms: u32,
 }
 
 impl Default for RefereeConfig {
@@ -50,6 +57,7 @@ impl Default for RefereeConfig {
             tags: TagRegistry::default(),
             turn_limit_s: None,
             board: None,
+            attack_hold_ms: 1500,
         }
     }
 }
@@ -244,6 +252,15 @@ pub enum Decision {
         /// Why.
         reason: String,
     },
+    /// A place reads a piece that no hand put there (a ghost or stuck switch, or a piece whose
+    /// tag cannot be read): it is no move; the OLED names it until it is put right.
+    Ghost {
+        /// The place, as the OLED names it.
+        place: String,
+        /// The action read from it before the ghost showed, now taken back (journaled), in
+        /// public words.
+        undone: Option<String>,
+    },
 }
 
 /// Why a journal could not be resumed.
@@ -335,6 +352,18 @@ enum Reading {
     },
     Takeback(u32),
     Refused(Move, Illegal),
+    /// An attack's shape, held until it is unmistakable (see `RefereeConfig::attack_hold_ms`):
+    /// nothing is judged or shown but the question. The target square.
+    Held(Square, Millis),
+    /// `place` reads a piece no hand put there; `from` is the piece in hand, if one is.
+    Ghost {
+        place: Place,
+        from: Option<Place>,
+        why: NotLanded,
+    },
+    /// The last move was read from a ghost: its piece is back on its square and the target
+    /// still reads a piece. Taken back, and the target named.
+    GhostMove(Move),
     /// With NFC: the tag read on the target is not the piece that left the origin.
     WrongPiece(Move),
     InHand(Square),
@@ -364,6 +393,10 @@ struct PlayState {
     off: bool,
     /// After a resume: every difference is shown until the board matches once.
     must_match: bool,
+    /// An attack held until it is unmistakable: when it is judged.
+    hold_until: Option<Millis>,
+    /// Places named as reading a piece no hand put there, until the board matches.
+    ghosts: BTreeSet<Place>,
 }
 
 impl PlayState {
@@ -383,6 +416,8 @@ impl PlayState {
             tags_at: BTreeMap::new(),
             off: false,
             must_match: false,
+            hold_until: None,
+            ghosts: BTreeSet::new(),
         }
     }
 
@@ -425,6 +460,8 @@ pub struct Referee<S: Store, C: Chance> {
     screen: Screen,
     /// The turn being timed: the number of moves played when it began, and when.
     turn_clock: Option<(u32, Millis)>,
+    /// What the hands did since the board last matched (both engines read it).
+    hands: Hands,
 }
 
 impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
@@ -595,6 +632,53 @@ fn occupancy(position: &Position) -> Bits {
         .fold(0, |bits, (s, _)| bits | 1u128 << s.index())
 }
 
+/// The last move, when it was a plain move (one square emptied, another filled, no battle).
+fn last_plain_move(play: &PlayState) -> Option<Move> {
+    let n = play.history.len();
+    let (_, before_bits) = play.history.get(n.checked_sub(2)?)?;
+    let (_, now_bits) = play.history.get(n - 1)?;
+    let from_bits = before_bits & !now_bits;
+    let to_bits = now_bits & !before_bits;
+    if from_bits.count_ones() != 1 || to_bits.count_ones() != 1 {
+        return None;
+    }
+    let from = Square::from_index(u8::try_from(from_bits.trailing_zeros()).ok()?)?;
+    let to = Square::from_index(u8::try_from(to_bits.trailing_zeros()).ok()?)?;
+    Some(Move::new(from, to))
+}
+
+/// The screen naming a place that reads a piece no hand put there.
+pub(crate) fn ghost_screen(
+    status: StatusLine,
+    place: &str,
+    from: Option<&str>,
+    why: NotLanded,
+) -> Screen {
+    let reason = match (why, from) {
+        (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
+        (_, Some(from)) => {
+            format!("{place} reads a piece, but the piece from {from} was not put there")
+        }
+        (_, None) => format!("{place} reads a piece, but none was put there"),
+    };
+    let mut fix = match why {
+        NotLanded::Unread => format!(
+            "lift the piece on {place} and put it back; if {place} is empty, its switch misfires: check it"
+        ),
+        _ => format!(
+            "take any piece off {place}; if it is empty, its switch is faulty: check it"
+        ),
+    };
+    if let Some(from) = from {
+        fix.push_str(&format!(", then put the {from} piece down"));
+    }
+    Screen::Illegal {
+        status,
+        reason,
+        fix,
+    }
+}
+
 fn status_line(position: &Position) -> StatusLine {
     StatusLine {
         turn: position.ply() + 1,
@@ -761,6 +845,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             recovery: None,
             notice: None,
             turn_clock: None,
+            hands: Hands::default(),
             screen: Screen::Boot {
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 detail: String::new(),
@@ -1065,7 +1150,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let mut out = Vec::new();
         self.now = self.now.max(event.at());
         match event {
-            BoardEvent::Lifted { place, .. } => {
+            BoardEvent::Lifted { place, at, .. } => {
+                self.hands.lifted(*place, *at);
                 self.sensed.remove(place);
                 if let Phase::Play(play) = &mut self.phase {
                     play.tags_at.remove(place);
@@ -1075,7 +1161,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
                 self.setup_lifted(place);
             }
-            BoardEvent::Placed { place, tag, .. } => {
+            BoardEvent::Placed { place, tag, at, .. } => {
+                self.hands.placed(*place, *at);
+                if tag.is_some() {
+                    self.hands.tag_read(*place);
+                }
                 self.sensed.insert(*place);
                 if let Phase::Table(session) = &mut self.phase {
                     session.placed(place);
@@ -1094,6 +1184,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
             }
             BoardEvent::TagRead { place, uid, .. } => {
+                self.hands.tag_read(*place);
                 if let Phase::Table(session) = &mut self.phase {
                     session.tag(place, *uid);
                 }
@@ -1101,6 +1192,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 self.play_tag(place, *uid);
             }
             BoardEvent::TagFailed { place, failure, .. } => {
+                self.hands.tag_failed(*place);
                 if let Phase::Setup(state) = &mut self.phase {
                     if state.mode == SetupMode::Tags {
                         let msg = format!("{place}: the tag was not read");
@@ -1206,6 +1298,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
         let wait = u64::from(self.config.mismatch_after_ms);
         let mut show = false;
+        let mut judge = false;
         if let Phase::Play(play) = &mut self.phase {
             if let Some(since) = play.unmatched_since {
                 if !play.mismatch_shown && self.now.since(since) >= wait {
@@ -1214,8 +1307,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     show = true;
                 }
             }
+            judge = play.hold_until.is_some_and(|until| self.now >= until);
+        }
+        if judge {
+            self.evaluate(&mut out);
         }
         if show {
+            self.stand_differences();
             out.push(Decision::Mismatch(self.differences()));
         }
         self.with_table(&mut out, |session, ctx, out| session.tick(ctx, out));
@@ -1241,6 +1339,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
             chance: &mut self.chance,
             write: &mut write,
             journal_error: &mut self.journal_error,
+            hands: &mut self.hands,
+            attack_hold_ms: self.config.attack_hold_ms,
         };
         f(session.as_mut(), &mut ctx, out);
     }
@@ -1269,6 +1369,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
         differences_between(&expected, &self.sensed, Place::to_string, |s| {
             public_piece(position, *s)
         })
+    }
+
+    /// The differences just shown on the mismatch screen are known faults until they change.
+    fn stand_differences(&mut self) {
+        if let Some(diff) = self.position().map(|p| self.diff(p)) {
+            self.hands.stand(diff.removed.into_iter().chain(diff.added));
+        }
     }
 
     fn diff(&self, position: &Position) -> Diff {
@@ -1359,6 +1466,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             variant,
             setup: mode,
         });
+        self.hands.new_game();
         let state = self.new_setup(options, mode);
         self.phase = Phase::Setup(Box::new(state));
     }
@@ -1401,6 +1509,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             return;
         }
         out.push(Decision::TableChosen { game: label });
+        self.hands.new_game();
         self.phase = Phase::Table(session);
     }
 
@@ -1712,6 +1821,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
         let mover = position.to_move();
         let owner = |s: Square| position.piece_at(s).map(|p| p.owner);
+        if let Some(ghost) = self.ghost(play, diff) {
+            return ghost;
+        }
         let shape = match (diff.removed.as_slice(), diff.added.as_slice()) {
             ([a], [b]) => match (square_of(a), square_of(b)) {
                 (Some(a), Some(b)) => Some(Move::new(a, b)),
@@ -1728,6 +1840,22 @@ impl<S: Store, C: Chance> Referee<S, C> {
             },
             _ => None,
         };
+        if let (Some(mv), true) = (shape, diff.added.is_empty()) {
+            // Lifts only: an attack. Both lifts must belong to this gesture (not a switch that
+            // failed open and was already named), and both pieces must stay up for the hold
+            // before anything is judged: a brushed enemy piece is put back within it.
+            let (from, to) = (place_of(mv.from), place_of(mv.to));
+            if !self.hands.lifted_now(&from) || !self.hands.lifted_now(&to) {
+                return Reading::Unknown;
+            }
+            let hold = self
+                .hands
+                .last_change()
+                .map(|at| at.plus(self.config.attack_hold_ms));
+            if let Some(until) = hold.filter(|until| self.now < *until) {
+                return Reading::Held(mv.to, until);
+            }
+        }
         let checked = shape.map(|mv| (mv, position.check(&mv)));
         if let Some((mv, Ok(()))) = checked {
             if self.wrong_piece(play, position, mv) {
@@ -1757,6 +1885,29 @@ impl<S: Store, C: Chance> Referee<S, C> {
             }
         }
         Reading::Unknown
+    }
+
+    /// A place that reads a piece no hand put there: lit before the piece in hand was lifted,
+    /// its tag unread, already named as wrong, or the target of the last move while that move's
+    /// piece is back on its own square (a ghost read as the move).
+    fn ghost(&self, play: &PlayState, diff: &Diff) -> Option<Reading> {
+        match (diff.removed.as_slice(), diff.added.as_slice()) {
+            ([a], [b]) => self.hands.landing(a, b).err().map(|why| Reading::Ghost {
+                place: *b,
+                from: Some(*a),
+                why,
+            }),
+            ([], [x]) if play.ghosts.contains(x) => Some(Reading::Ghost {
+                place: *x,
+                from: None,
+                why: NotLanded::LitBefore,
+            }),
+            ([], [x]) if self.hands.placed_now(x) => {
+                let mv = last_plain_move(play)?;
+                (place_of(mv.from) == *x).then_some(Reading::GhostMove(mv))
+            }
+            _ => None,
+        }
     }
 
     /// A plain last move A-C followed by the same piece lifted from C and put on B, nothing else
@@ -1850,9 +2001,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
         };
         let mut act = None;
         let mut correct = None;
+        let mut ghost_move = None;
+        let mut matched = false;
         play.prompt = None;
+        play.hold_until = None;
         match reading {
             Reading::Matches => {
+                matched = true;
+                play.ghosts.clear();
                 let was_off = play.off;
                 play.off = false;
                 play.must_match = false;
@@ -1948,6 +2104,47 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     play.refused = Some((diff, screen));
                 }
             }
+            Reading::Held(target, until) => {
+                // Nothing is judged yet, so nothing is said that the attack would reveal.
+                play.announcement = None;
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.hold_until = Some(until);
+                play.prompt = Some(format!(
+                    "Attack on {target}? keep both up, or put {target} back"
+                ));
+            }
+            Reading::Ghost { place, from, why } => {
+                play.announcement = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.off = true;
+                play.ghosts.insert(place);
+                if play.refused.as_ref().map(|(d, _)| d) != Some(&diff) {
+                    out.push(Decision::Ghost {
+                        place: place.to_string(),
+                        undone: None,
+                    });
+                    let from = from.map(|p| p.to_string());
+                    let screen = ghost_screen(
+                        status_line(position),
+                        &place.to_string(),
+                        from.as_deref(),
+                        why,
+                    );
+                    play.refused = Some((diff, screen));
+                }
+            }
+            Reading::GhostMove(mv) => {
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                ghost_move = Some(mv);
+            }
             Reading::InHand(square) => {
                 play.announcement = None;
                 play.refused = None;
@@ -1972,12 +2169,53 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 }
             }
         }
+        if matched {
+            self.hands.reset();
+        }
         if let Some(mv) = act {
             self.play_move(mv, out);
         }
         if let Some((was, now)) = correct {
             self.correct_move(was, now, out);
         }
+        if let Some(mv) = ghost_move {
+            self.undo_ghost_move(mv, out);
+        }
+    }
+
+    /// Takes back the last move, read from a ghost switch (journaled), and names its target.
+    fn undo_ghost_move(&mut self, mv: Move, out: &mut Vec<Decision>) {
+        let Phase::Play(play) = &self.phase else {
+            return;
+        };
+        let Some(to_ply) = play.position().map(|p| p.ply().saturating_sub(1)) else {
+            return;
+        };
+        if !self.write(&Record::Takeback { to_ply }, out) {
+            return;
+        }
+        if let Phase::Play(play) = &mut self.phase {
+            play.history.pop();
+            play.announcement = None;
+            play.ghosts.insert(place_of(mv.to));
+            let screen = ghost_screen(
+                play.position().map(status_line).unwrap_or_default(),
+                &mv.to.to_string(),
+                None,
+                NotLanded::LitBefore,
+            );
+            let diff = Diff {
+                removed: Vec::new(),
+                added: vec![place_of(mv.to)],
+            };
+            play.refused = Some((diff, screen));
+            play.off = true;
+        }
+        out.push(Decision::Ghost {
+            place: mv.to.to_string(),
+            undone: Some(mv.to_string()),
+        });
+        self.evaluate(out);
     }
 
     /// Takes back the last move and plays `now` instead, both journaled.
@@ -2032,6 +2270,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
         let status = next.status();
         play.history.push((next, bits));
+        // A new gesture begins: the hands' changes so far made this move.
+        self.hands.reset();
         if !status.is_ongoing() {
             play.over = true;
             out.push(Decision::GameOver(status));
@@ -2082,6 +2322,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 play.off = true;
                 play.unmatched_since = Some(self.now);
                 out.push(Decision::TakebackDeclined);
+                self.stand_differences();
                 out.push(Decision::Mismatch(self.differences()));
             }
             (Button::Die, _) => {

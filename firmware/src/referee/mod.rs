@@ -28,7 +28,10 @@
 //! - **Equal**: nothing to do. A piece lifted and put back is nothing.
 //! - **Move**: one square emptied (A) and one filled (B): the move A-B.
 //! - **Attack**: two squares emptied, one with a piece of the side to move (A), one with an enemy
-//!   (B), in either order: the attack A-B. The umpire resolves it and says what the hands do
+//!   (B), in either order, both lifted in this gesture and held up for
+//!   [`RefereeConfig::attack_hold_ms`] since the last lift: the attack A-B. Until the hold has
+//!   passed the OLED only asks "Attack on B? keep both up, or put B back" (see *Careless hands
+//!   and faulty switches*). The umpire resolves it and says what the hands do
 //!   ("put the Red Miner on e5", "the Blue Bomb leaves the board") and waits, showing the battle,
 //!   until the board matches.
 //! - **Piece in hand**: only one of the mover's pieces lifted: a gesture in progress.
@@ -45,6 +48,28 @@
 //!
 //! A legal continuation is preferred to a takeback when both fit (as picochess does).
 //!
+//! # Careless hands and faulty switches
+//! Both this referee and the [table games'](table) read the hands through one tracker of the
+//! lifts and placements since the board last matched or an action was played, so that a brush or
+//! a faulty switch never becomes an action nor reveals a secret:
+//! - **No reveal by accident.** A gesture of lifts only that lifts another side's piece (an
+//!   attack, a shot, a designation) is judged only once its pieces have stayed up for
+//!   [`RefereeConfig::attack_hold_ms`] (1.5 s) since the last lift. Meanwhile the OLED asks a
+//!   neutral question and nothing is refused, shown or journaled; a brushed piece put back
+//!   cancels it. A deliberate attacker holds both pieces up while watching the OLED anyway; a
+//!   brush is short. A piece whose difference the mismatch screen already named (a switch that
+//!   failed open) is no lift of an attack. Moves are judged at once.
+//! - **Ghosts are not moves.** A place that reads a piece is where the lifted piece landed only
+//!   if its switch closed after the lift (or within 150 ms before: a slide), its tag was read
+//!   when it has a reader and the game's pieces carry tags, and it was not already named as
+//!   wrong; otherwise it is named at once
+//!   ([`Decision::Ghost`]) and nothing is played or refused. A ghost that closes after the lift
+//!   on a board without readers cannot be told from a landing when it closes, and waiting would
+//!   slow every move, so the move is played and stays correctable: when the piece in hand goes
+//!   back on its square with the ghost still lit (one place more than there are pieces), the
+//!   move is taken back (journaled) and the ghost named; when the ghost goes dark and the piece
+//!   lands elsewhere, the carried-on correction applies.
+//!
 //! # Secrets
 //! The OLED faces both players: a screen names a rank only when the rules have revealed it (a
 //! battle, a Scout seen moving far). Refusals that would name a rank are reworded ("the piece on
@@ -58,6 +83,7 @@
 
 mod chance;
 pub mod games;
+mod hands;
 mod machine;
 mod record;
 pub mod table;

@@ -148,13 +148,20 @@ impl<C: Chance, K: Checks> Table<C, K> {
         out
     }
 
-    /// Lifts `a`, settles, lifts `b`, settles (an attack).
+    /// Lifts `a`, settles, lifts `b`, settles (an attack, or a join), and holds both up for
+    /// the attack hold.
     pub fn lift_two(&mut self, a: Place, b: Place) -> Vec<Decision> {
         let mut out = self.lift(a);
         out.extend(self.settle());
         out.extend(self.lift(b));
         out.extend(self.settle());
+        out.extend(self.hold());
         out
+    }
+
+    /// The pieces up stay up until the attack hold has passed since the last lift.
+    pub fn hold(&mut self) -> Vec<Decision> {
+        self.wait(u64::from(RefereeConfig::default().attack_hold_ms))
     }
 
     pub fn text(&self) -> String {

@@ -1104,6 +1104,11 @@ impl TableGame for PiecepackTable {
         read.peek().is_none() || read.any(|&u| u == unit)
     }
 
+    fn held(&self, action: &Action) -> bool {
+        // Designating an attack lifts the enemy; a join lifts only one's own pieces.
+        matches!(action, Action::Designate { .. })
+    }
+
     fn shaped(&self, gesture: &Gesture) -> Vec<Action> {
         let p = &self.position;
         let on = |pl: &Place| -> Vec<Unit> {

@@ -1282,6 +1282,14 @@ impl TableGame for WaterlooTable {
         out
     }
 
+    fn held(&self, action: &WaterlooAction) -> bool {
+        // An attack, a shot and a pursuit lift an enemy piece; saving a unit lifts one's own.
+        matches!(
+            action.action,
+            Action::Attack { .. } | Action::Fire { .. } | Action::Pursue { .. }
+        )
+    }
+
     fn shaped(&self, gesture: &Gesture) -> Vec<WaterlooAction> {
         let shape = (
             gesture.lifted.as_slice(),

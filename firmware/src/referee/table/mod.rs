@@ -19,7 +19,10 @@
 //!   which side an attack comes from) open a menu of them; one piece lifted that some legal
 //!   gesture lifts (or selects) is a piece in hand, waited for; a shape the rules refuse is
 //!   refused with the public reason and the fix; an earlier position is a takeback; anything
-//!   else is named after the settle time.
+//!   else is named after the settle time. A gesture of lifts only that [`TableGame::held`] says
+//!   lifts another side's piece waits for the attack hold before it is judged, and a place that
+//!   reads a piece no hand put there is named, never played (see the
+//!   [referee docs](super), *Careless hands and faulty switches*).
 //! - **Buttons**. OK opens the menu of the actions taken by button (end of turn, cards, a die
 //!   entered from a physical die); Die moves down a menu, and when the rules call for a die the
 //!   game rolls in the open (its [`TableGame::die_button`]) it rolls it; Back closes a menu,
@@ -192,6 +195,14 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// kept, if any do. By default every action agrees.
     fn fits_tags(&self, action: &Self::Action, tags: &[(Place, TagUid)]) -> bool {
         let _ = (action, tags);
+        true
+    }
+    /// Whether the gesture for `action` lifts a piece of another side (an attack, a
+    /// designation, a shot), so a hand brushing that piece could make it: such a gesture, made
+    /// of lifts only, must stay up for the attack hold before it is judged. By default every
+    /// gesture of lifts only is held.
+    fn held(&self, action: &Self::Action) -> bool {
+        let _ = action;
         true
     }
     /// Actions a gesture looks like, legal or not, for the rules to say why they are refused.

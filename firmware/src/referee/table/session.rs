@@ -8,7 +8,8 @@ use boards::{Actor, BySeat, Seat};
 
 use super::{Gesture, Group, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
-use crate::referee::machine::{noted, Decision};
+use crate::referee::hands::{Hands, NotLanded};
+use crate::referee::machine::{ghost_screen, noted, Decision};
 use crate::referee::record::{take_back, RebuildError, Record};
 use crate::sensing::{Button, Millis, Place, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
@@ -27,6 +28,10 @@ pub(crate) struct Ctx<'a> {
     pub write: &'a mut dyn FnMut(&Record) -> Result<(), String>,
     /// The journal's last failure, shown until a write succeeds.
     pub journal_error: &'a mut Option<String>,
+    /// What the hands did since the board last matched.
+    pub hands: &'a mut Hands,
+    /// How long a gesture of lifts only is held before it is judged, in ms.
+    pub attack_hold_ms: u32,
 }
 
 impl Ctx<'_> {
@@ -118,6 +123,13 @@ struct PlayState<T: TableGame> {
     off: bool,
     must_match: bool,
     chance_failed: Option<String>,
+    /// A gesture of lifts only, held until it is unmistakable: when it is judged.
+    hold_until: Option<Millis>,
+    /// The last action, when the hands made it by sliding one piece: (actions played after
+    /// it, from, to). Its target reading a piece while its origin is filled again is a ghost.
+    last_slide: Option<(u32, Place, Place)>,
+    /// Places named as reading a piece no hand put there, until the board matches.
+    ghosts: BTreeSet<Place>,
 }
 
 impl<T: TableGame> PlayState<T> {
@@ -149,6 +161,9 @@ impl<T: TableGame> PlayState<T> {
             off: false,
             must_match: false,
             chance_failed: None,
+            hold_until: None,
+            last_slide: None,
+            ghosts: BTreeSet::new(),
         }
     }
 
@@ -767,6 +782,10 @@ impl<T: TableGame> Session<T> {
         play.tags.clear();
         play.lifted.clear();
         play.first_lift = None;
+        play.hold_until = None;
+        play.last_slide = None;
+        // A new gesture begins: the hands' changes so far made this action.
+        ctx.hands.reset();
         // The board the action was played on is no takeback: a button action (a die rolled
         // with the pieces put back, an end of turn before a draw) leaves it as it was before.
         play.declined = Some(ctx.sensed.clone());
@@ -805,10 +824,13 @@ impl<T: TableGame> Session<T> {
         let over = game.result().is_some();
         let sensed = ctx.sensed;
         play.prompt = None;
+        play.hold_until = None;
         if board == sensed {
             // Every piece is back where it belongs: no lift is pending.
             play.lifted.clear();
             play.first_lift = None;
+            play.ghosts.clear();
+            ctx.hands.reset();
             if play.hands && play.swaps.is_empty() {
                 play.hands = false;
                 out.push(Decision::HandsDone);
@@ -887,6 +909,79 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        // A place that reads a piece no hand put there is no part of any action.
+        if let Some((place, from, why)) = Self::ghost(play, &gesture, &matching, ctx.hands) {
+            play.announcement = None;
+            play.unmatched_since = None;
+            play.mismatch_shown = false;
+            play.menu = None;
+            play.off = true;
+            play.ghosts.insert(place);
+            if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
+                let name = T::place_name(&place);
+                out.push(Decision::Ghost {
+                    place: name.clone(),
+                    undone: None,
+                });
+                let from = from.map(|p| T::place_name(&p));
+                let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why);
+                play.refused = Some((sensed.clone(), screen));
+            }
+            return;
+        }
+        if matching.is_empty() && gesture.lifted.is_empty() {
+            if let ([x], Some((n, from, to))) = (gesture.placed.as_slice(), play.last_slide) {
+                if *x == from && n == play.actions() && ctx.hands.placed_now(x) {
+                    self.undo_ghost_slide(ctx, from, to, out);
+                    return;
+                }
+            }
+        }
+        // Lifts only (an attack, a designation, a shot, a piece taken up): every lift must
+        // belong to this gesture, and the pieces must stay up for the hold before anything is
+        // judged or said, so a brushed piece put back reveals nothing.
+        let lifts_only = gesture.placed.is_empty() && !gesture.lifted.is_empty();
+        let lone_in_hand = gesture.lifted.len() == 1
+            && matching.is_empty()
+            && legal.iter().any(|(g, _)| {
+                g.lifted.contains(&gesture.lifted[0]) || g.selected == Some(gesture.lifted[0])
+            });
+        let held = lifts_only
+            && !lone_in_hand
+            && if matching.is_empty() {
+                game.shaped(&gesture).iter().any(|a| game.held(a))
+            } else {
+                matching.iter().any(|(_, a)| game.held(a))
+            };
+        if held {
+            if !gesture.lifted.iter().all(|p| ctx.hands.lifted_now(p)) {
+                // A piece already named as missing (a switch that failed open) is no lift.
+                if play.unmatched_since.is_none() {
+                    play.unmatched_since = Some(ctx.now);
+                }
+                return;
+            }
+            let hold = ctx
+                .hands
+                .last_change()
+                .map(|at| at.plus(ctx.attack_hold_ms))
+                .filter(|until| ctx.now < *until);
+            if let Some(until) = hold {
+                play.announcement = None;
+                play.refused = None;
+                play.menu = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.hold_until = Some(until);
+                let names: Vec<String> = gesture.lifted.iter().map(T::place_name).collect();
+                play.prompt = Some(format!(
+                    "{} up: keep {} up to act, or put back what you did not mean to lift",
+                    names.join(" and "),
+                    if names.len() > 1 { "both" } else { "it" }
+                ));
+                return;
+            }
+        }
         // With NFC: the pieces whose tags were read tell the actions apart.
         if matching.len() > 1 {
             let fitting: Vec<(Gesture, T::Action)> = matching
@@ -899,8 +994,19 @@ impl<T: TableGame> Session<T> {
             }
         }
         if matching.len() == 1 {
-            let action = matching.remove(0).1;
+            let (made, action) = matching.remove(0);
+            let before = play.actions();
             self.act(ctx, &action, out);
+            if let (Stage::Play(play), [from], [to]) = (
+                &mut self.stage,
+                made.lifted.as_slice(),
+                made.placed.as_slice(),
+            ) {
+                let emptied = play.board().is_some_and(|b| !b.contains(from));
+                if play.actions() == before + 1 && emptied {
+                    play.last_slide = Some((play.actions(), *from, *to));
+                }
+            }
             return;
         }
         if matching.len() > 1 {
@@ -925,11 +1031,15 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
-        // Past the early returns above, `legal` is every legal gesture.
+        // Past the early returns above, `legal` is every legal gesture. A piece whose every
+        // gesture is held (an attack's target, a shot's) lifted alone is not in hand: like any
+        // piece knocked off, it is named after the settle time, and once named it is no lift
+        // of a later attack (a switch that failed open under it).
         let begins_a_gesture = |place: &Place| {
-            legal
-                .iter()
-                .any(|(g, _)| g.lifted.contains(place) || g.selected == Some(*place))
+            legal.iter().any(|(g, a)| {
+                let held = g.placed.is_empty() && game.held(a);
+                (g.lifted.contains(place) && !held) || g.selected == Some(*place)
+            })
         };
         // One piece lifted that begins a legal gesture is a piece in hand, even after another
         // was selected (lifted and put back): the start of a new gesture, not a shot refused.
@@ -989,6 +1099,71 @@ impl<T: TableGame> Session<T> {
         if play.unmatched_since.is_none() {
             play.unmatched_since = Some(ctx.now);
         }
+    }
+
+    /// A place of `gesture` that reads a piece no hand put there: lit before the piece in
+    /// hand was lifted, its tag unread, already named as wrong, or named as a ghost before.
+    /// A legal gesture that puts a piece down without lifting one (off a stack) is no ghost.
+    fn ghost(
+        play: &PlayState<T>,
+        gesture: &Gesture,
+        matching: &[(Gesture, T::Action)],
+        hands: &Hands,
+    ) -> Option<(Place, Option<Place>, NotLanded)> {
+        match (gesture.lifted.as_slice(), gesture.placed.as_slice()) {
+            ([a], [b]) => hands.landing(a, b).err().map(|why| (*b, Some(*a), why)),
+            ([], [x]) if play.ghosts.contains(x) && matching.is_empty() => {
+                Some((*x, None, NotLanded::LitBefore))
+            }
+            _ => None,
+        }
+    }
+
+    /// Takes back the last action, a slide from `from` read from a ghost switch on `to`
+    /// (journaled), and names `to`.
+    fn undo_ghost_slide(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: Place,
+        to: Place,
+        out: &mut Vec<Decision>,
+    ) {
+        let Stage::Play(play) = &self.stage else {
+            return;
+        };
+        let Some(to_ply) = play.actions().checked_sub(1) else {
+            return;
+        };
+        let undone = play
+            .history
+            .get(play.history.len().saturating_sub(2))
+            .and_then(|(g, _)| {
+                g.gestures()
+                    .into_iter()
+                    .find(|(gesture, _)| gesture.placed == [to] && gesture.lifted == [from])
+                    .map(|(_, a)| g.label(&a))
+            });
+        if !ctx.write(&Record::Takeback { to_ply }, out) {
+            return;
+        }
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        take_back(&mut play.history, to_ply);
+        play.calm();
+        play.hands = false;
+        play.swaps.clear();
+        play.announcement = None;
+        play.menu = None;
+        play.selected = None;
+        play.tags.clear();
+        play.last_slide = None;
+        play.ghosts.insert(to);
+        out.push(Decision::Ghost {
+            place: T::place_name(&to),
+            undone,
+        });
+        self.evaluate(ctx, out);
     }
 
     fn play_button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>) {
@@ -1089,6 +1264,7 @@ impl<T: TableGame> Session<T> {
                 play.off = true;
                 play.unmatched_since = Some(ctx.now);
                 out.push(Decision::TakebackDeclined);
+                self.stand_differences(ctx);
                 out.push(Decision::Mismatch(self.differences(ctx.sensed)));
             }
             (Button::Back, None) => {
@@ -1160,6 +1336,17 @@ impl<T: TableGame> Session<T> {
                 button,
                 why: "confirm or decline the takeback first".to_string(),
             }),
+        }
+    }
+
+    /// The differences just shown on the mismatch screen are known faults until they change.
+    fn stand_differences(&self, ctx: &mut Ctx<'_>) {
+        if let Some(board) = self.game().map(|g| g.board()) {
+            let wrong = board
+                .keys()
+                .filter(|p| !ctx.sensed.contains(p))
+                .chain(ctx.sensed.iter().filter(|p| !board.contains_key(p)));
+            ctx.hands.stand(wrong.copied());
         }
     }
 
@@ -1290,6 +1477,7 @@ impl<T: TableGame> AnySession for Session<T> {
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
         let wait = u64::from(ctx.mismatch_after_ms);
         let mut show = false;
+        let mut judge = false;
         if let Stage::Play(play) = &mut self.stage {
             if let Some(since) = play.unmatched_since {
                 if !play.mismatch_shown && ctx.now.since(since) >= wait {
@@ -1299,8 +1487,13 @@ impl<T: TableGame> AnySession for Session<T> {
                     show = true;
                 }
             }
+            judge = play.hold_until.is_some_and(|until| ctx.now >= until);
+        }
+        if judge {
+            self.evaluate(ctx, out);
         }
         if show {
+            self.stand_differences(ctx);
             out.push(Decision::Mismatch(self.differences(ctx.sensed)));
         }
     }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::session::{AnySession, Ctx};
 use super::*;
 use crate::referee::chance::SeededChance;
+use crate::referee::hands::Hands;
 use crate::referee::machine::Decision;
 use crate::referee::record::Record;
 use crate::sensing::{Button, Millis, TrayKind};
@@ -380,6 +381,9 @@ impl TableGame for Skirmish {
     }
 }
 
+/// The attack hold the bench runs with (the referee's default).
+const HOLD_MS: u32 = 1500;
+
 /// The session with a journal in memory and a scripted board.
 struct Bench {
     session: Session<Skirmish>,
@@ -390,6 +394,7 @@ struct Bench {
     error: Option<String>,
     fail_writes: bool,
     log: Vec<Decision>,
+    hands: Hands,
 }
 
 impl Bench {
@@ -403,6 +408,7 @@ impl Bench {
             error: None,
             fail_writes: false,
             log: Vec::new(),
+            hands: Hands::default(),
         }
     }
 
@@ -427,6 +433,8 @@ impl Bench {
             chance: &mut self.chance,
             write: &mut write,
             journal_error: &mut self.error,
+            hands: &mut self.hands,
+            attack_hold_ms: HOLD_MS,
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
@@ -437,13 +445,22 @@ impl Bench {
     fn lift(&mut self, p: Place) -> Vec<Decision> {
         self.now += 250;
         assert!(self.sensed.remove(&p), "nothing on {p}");
+        self.hands.lifted(p, Millis(self.now));
         self.session.lifted(&p);
         self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    /// Lifts `p` (the last lift of an attack or a shot) and holds it up for the attack hold.
+    fn lift_held(&mut self, p: Place) -> Vec<Decision> {
+        let mut out = self.lift(p);
+        out.extend(self.wait(u64::from(HOLD_MS)));
+        out
     }
 
     fn put(&mut self, p: Place) -> Vec<Decision> {
         self.now += 250;
         assert!(self.sensed.insert(p), "already a piece on {p}");
+        self.hands.placed(p, Millis(self.now));
         self.session.placed(&p);
         self.with(|s, ctx, out| s.settled(ctx, out))
     }
@@ -641,7 +658,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     b.put(sq("a3"));
     // North attacks a3 from a2: the same hands mean two actions — a menu.
     b.lift(sq("a2"));
-    let out = b.lift(sq("a3"));
+    let out = b.lift_held(sq("a3"));
     assert!(
         matches!(&out[..], [Decision::MenuOpened { entries, .. }] if entries.len() == 2),
         "{out:?}"
@@ -708,7 +725,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     // Select a2 (lift and put back), then lift the target.
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("a4"));
+    let out = b.lift_held(sq("a4"));
     assert_eq!(acted(&out), ["a2 fires at a4"]);
     // c4 is South's last soldier; walk b1 up and fire at it from c2... simpler: South enters
     // nothing (no reserve), so take c4 the same way from c2.
@@ -724,7 +741,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     b.press(Button::Ok); // South passes
     b.lift(sq("c2"));
     b.put(sq("c2"));
-    let out = b.lift(sq("c4"));
+    let out = b.lift_held(sq("c4"));
     assert!(
         out.iter()
             .any(|d| matches!(d, Decision::Ended { result, .. } if result == "North wins")),
@@ -750,7 +767,7 @@ fn pieces_put_back_to_mend_the_board_select_nothing() {
     // A lift and put-back with nothing else lifted still selects.
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("a4"));
+    let out = b.lift_held(sq("a4"));
     assert_eq!(acted(&out), ["a2 fires at a4"]);
 }
 
@@ -799,12 +816,14 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
         "{:?}",
         b.log
     );
-    // A shot the rules refuse is still refused: a2 at b4, not in its line.
+    // A shot the rules refuse is still refused: a2 at b4, not in its line, once the target
+    // has stayed up for the hold (before it, nothing is judged).
     b.press(Button::Ok);
     b.press(Button::Ok);
     b.lift(sq("a2"));
     b.put(sq("a2"));
-    let out = b.lift(sq("c4"));
+    assert!(b.lift(sq("c4")).is_empty());
+    let out = b.wait(u64::from(HOLD_MS));
     assert!(
         matches!(&out[..], [Decision::RefusedAction { action, .. }] if action == "a2 fires at c4"),
         "{out:?}"
@@ -879,4 +898,148 @@ fn no_button_action_while_a_refused_move_stands() {
     b.put(sq("b1"));
     let out = b.press(Button::Ok);
     assert!(matches!(&out[..], [Decision::MenuOpened { .. }]), "{out:?}");
+}
+
+// ---- careless hands and faulty switches ------------------------------------------------------
+
+impl Bench {
+    /// North to act with South's a4 stepped to a3, next to North's a2.
+    fn north_next_to_south() -> Bench {
+        let mut b = Bench::north_on_a2();
+        b.press(Button::Ok);
+        b.press(Button::Ok); // North passes
+        b.lift(sq("a4"));
+        b.put(sq("a3"));
+        assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
+        b
+    }
+}
+
+/// An enemy piece brushed while one's own is in hand, put back before the hold, is no attack:
+/// nothing is offered, played or journaled. Before the hold, the two lifts opened the attack
+/// menu the moment the board settled (and a game with secrets revealed them once chosen).
+#[test]
+fn a_brushed_enemy_piece_is_no_attack_at_the_table() {
+    let mut b = Bench::north_next_to_south();
+    let journaled = b.records.len();
+    let logged = b.log.len();
+    b.lift(sq("a2"));
+    let out = b.lift(sq("a3"));
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        b.screen().contains(
+            "a2 and a3 up: keep both up to act, or put back what you did not mean to lift"
+        ),
+        "{}",
+        b.screen()
+    );
+    assert!(b.wait(1000).is_empty());
+    b.put(sq("a3"));
+    b.wait(10_000);
+    assert!(
+        !b.log[logged..]
+            .iter()
+            .any(|d| matches!(d, Decision::MenuOpened { .. } | Decision::Acted { .. })),
+        "{:?}",
+        b.log
+    );
+    assert_eq!(b.records.len(), journaled);
+    assert!(b.screen().contains("a2 lifted"), "{}", b.screen());
+    // Held up both for the hold, in the other order, it is the attack.
+    b.put(sq("a2"));
+    b.lift(sq("a3"));
+    let out = b.lift_held(sq("a2"));
+    assert!(
+        matches!(&out[..], [Decision::MenuOpened { entries, .. }] if entries.len() == 2),
+        "{out:?}"
+    );
+}
+
+/// A switch that failed open under an enemy piece, already named on the mismatch screen, is no
+/// lift: one's own piece lifted next to it makes no attack. Before: the attack menu at once.
+#[test]
+fn a_stuck_open_enemy_switch_is_no_attack_at_the_table() {
+    let mut b = Bench::north_next_to_south();
+    let journaled = b.records.len();
+    b.lift(sq("a3"));
+    let out = b.wait(3500);
+    assert!(matches!(&out[..], [Decision::Mismatch(_)]), "{out:?}");
+    let logged = b.log.len();
+    b.lift(sq("a2"));
+    b.wait(10_000);
+    assert!(
+        !b.log[logged..]
+            .iter()
+            .any(|d| matches!(d, Decision::MenuOpened { .. } | Decision::Acted { .. })),
+        "{:?}",
+        b.log
+    );
+    assert_eq!(b.records.len(), journaled);
+}
+
+/// A lasting ghost on a legal destination reads as the step; when the piece in hand goes back
+/// with the ghost still lit, the step is taken back (journaled) and the ghost named. Before: the
+/// step stood and the turn passed, and the umpire asked for the real piece to be taken off.
+#[test]
+fn a_lasting_ghost_read_as_a_step_is_taken_back_at_the_table() {
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("b1"));
+    let out = b.put(sq("b2")); // the ghost
+    assert_eq!(acted(&out), ["b1-b2"]);
+    let out = b.put(sq("b1")); // the real piece back
+    assert_eq!(
+        out.first(),
+        Some(&Decision::Ghost {
+            place: "b2".to_string(),
+            undone: Some("b1-b2".to_string()),
+        }),
+        "{out:?}"
+    );
+    assert!(matches!(
+        &b.records[b.records.len() - 2..],
+        [Record::Action(_), Record::Takeback { .. }]
+    ));
+    assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
+    assert!(
+        b.screen()
+            .contains("b2 reads a piece, but none was put there"),
+        "{}",
+        b.screen()
+    );
+    b.wait(10_000);
+    assert!(!b.screen().contains("b1"), "{}", b.screen());
+    let out = b.lift(sq("b2"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+}
+
+/// A tray slot whose switch sticks closed, and a board square doing the same, before a piece is
+/// lifted are no landing: each is named at once, nothing is played or refused. Before: the
+/// square was the step b1-b2 at once; the slot was named only as a difference after the
+/// settle time.
+#[test]
+fn a_stuck_closed_square_or_tray_slot_is_no_landing_at_the_table() {
+    for stuck in [sq("b2"), slot(Seat::FIRST, 1)] {
+        let mut b = Bench::north_on_a2();
+        let journaled = b.records.len();
+        b.put(stuck);
+        let out = b.lift(sq("b1"));
+        assert_eq!(
+            out,
+            vec![Decision::Ghost {
+                place: stuck.to_string(),
+                undone: None,
+            }],
+            "stuck on {stuck}"
+        );
+        assert_eq!(b.records.len(), journaled);
+        b.put(sq("b1"));
+        assert!(
+            b.screen()
+                .contains(&format!("{stuck} reads a piece, but none was put there")),
+            "{}",
+            b.screen()
+        );
+        let out = b.lift(stuck);
+        assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    }
 }
