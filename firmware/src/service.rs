@@ -20,7 +20,7 @@ use embedded_hal::i2c::I2c;
 
 use crate::display::Display;
 use crate::drivers::buttons::{ButtonEvent, Buttons};
-use crate::drivers::nfc::{AntennaSelect, ReadTag, TagReader};
+use crate::drivers::nfc::{BankReader, ReadTag, ReaderBank, TagReader};
 use crate::journal::FileStore;
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
@@ -54,7 +54,13 @@ pub trait TagSource {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput>;
 }
 
-impl<R: ReadTag, A: AntennaSelect> TagSource for TagReader<R, A> {
+impl<R: ReadTag> TagSource for TagReader<R> {
+    fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
+        self.read_cells(cells, now)
+    }
+}
+
+impl<R: BankReader> TagSource for ReaderBank<R> {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
         self.read_cells(cells, now)
     }

@@ -66,17 +66,19 @@
 //! So a move (one placement) is read in ~25 ms and an attack with both pieces put back in
 //! ~50 ms: well inside the sensing model's 150 ms settle window and 300 ms tag wait.
 
+pub mod bank;
 mod crc;
 pub mod mfrc522;
-pub mod mux;
 mod reader;
 
 #[cfg(test)]
 mod mfrc522_tests;
 
+pub use bank::{
+    BankError, BankReader, DecodedDevice, DecodedError, DecoderError, ReaderBank, SelectDecoder,
+};
 pub use crc::{crc_a, crc_a_ok};
-pub use mfrc522::{Atqa, ChipVersion, Error, Garble, Mfrc522, Register, Selected};
-pub use mux::{
-    AddressMux, AntennaSelect, EnableLines, MuxError, SingleAntenna, TableError, DEFAULT_SETTLE_US,
+pub use mfrc522::{
+    Atqa, ChipState, ChipVersion, Error, Garble, Mfrc522, Mfrc522Ready, Register, Selected,
 };
 pub use reader::{ReadTag, TagReader, Voting};
