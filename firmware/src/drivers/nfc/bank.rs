@@ -298,6 +298,54 @@ impl<R: BankReader> ReaderBank<R> {
     }
 }
 
+/// Why a bank of readers could not be started: which reader, and what it said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartError {
+    /// The reader, 0-based (decoder output).
+    pub reader: usize,
+    /// What went wrong, with what to check.
+    pub message: String,
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NFC reader {}: {}", self.reader + 1, self.message)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// Initialises every reader ([`Mfrc522::init`](super::Mfrc522::init): reset wait, settings,
+/// antenna on, read back), puts each in soft power-down at once so only one field is ever on,
+/// builds the bank over their regions and takes each region's baseline. What the service reads
+/// tags through: a [`ReaderBank`] of [`Mfrc522Ready`], never of uninitialised readers.
+///
+/// # Errors
+/// The first reader that fails to initialise or to power down, or regions that overlap.
+pub fn start_bank<SPI: SpiDevice, D: DelayNs>(
+    readers: Vec<(super::Mfrc522<SPI, D>, Vec<SensedCell>)>,
+    voting: Voting,
+) -> Result<ReaderBank<Mfrc522Ready<SPI, D>>, StartError> {
+    let mut ready = Vec::with_capacity(readers.len());
+    for (i, (reader, region)) in readers.into_iter().enumerate() {
+        let fail = |e: Error<SPI::Error>| StartError {
+            reader: i,
+            message: e.to_string(),
+        };
+        let mut reader = reader.init().map_err(fail)?;
+        reader.power_down().map_err(fail)?;
+        ready.push((reader, region));
+    }
+    let mut bank = ReaderBank::new(ready, voting).map_err(|e| StartError {
+        reader: 0,
+        message: e.to_string(),
+    })?;
+    if let Some((reader, message)) = bank.start().into_iter().next() {
+        return Err(StartError { reader, message });
+    }
+    Ok(bank)
+}
+
 /// One listing's outcome when it does not name one new tag.
 enum Listing<E> {
     Reader(E),

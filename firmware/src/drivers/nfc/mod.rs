@@ -75,7 +75,8 @@ mod reader;
 mod mfrc522_tests;
 
 pub use bank::{
-    BankError, BankReader, DecodedDevice, DecodedError, DecoderError, ReaderBank, SelectDecoder,
+    start_bank, BankError, BankReader, DecodedDevice, DecodedError, DecoderError, ReaderBank,
+    SelectDecoder, StartError,
 };
 pub use crc::{crc_a, crc_a_ok};
 pub use mfrc522::{
