@@ -193,9 +193,9 @@ where
                 subject,
                 format!("absent: its VersionReg reads {version:#04x}, nothing drives MISO"),
                 format!(
-                    "check the module's 3.3 V (not 5 V) and GND, MISO to GPIO 9, and its SDA \
-                     (NSS) wire to decoder output Y{output}; check that SPI is enabled \
-                     (raspi-config, Interface Options)"
+                    "check the module's 3.3 V (not 5 V) and GND, its MISO through its 74HC125 \
+                     gate to GPIO 9, and decoder output Y{output} to its SDA (NSS) and to that \
+                     gate's enable; check that SPI is enabled (raspi-config, Interface Options)"
                 ),
             ));
             return findings;

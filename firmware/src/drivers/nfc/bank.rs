@@ -315,8 +315,9 @@ impl fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-/// Initialises every reader ([`Mfrc522::init`](super::Mfrc522::init): reset wait, settings,
-/// antenna on, read back), puts each in soft power-down at once so only one field is ever on,
+/// Puts every reader in soft power-down, then initialises them one at a time
+/// ([`Mfrc522::init`](super::Mfrc522::init): reset wait, settings, antenna on, read back) and
+/// puts each back in soft power-down at once, so only one reader runs and one field is ever on,
 /// builds the bank over their regions and takes each region's baseline. What the service reads
 /// tags through: a [`ReaderBank`] of [`Mfrc522Ready`], never of uninitialised readers.
 ///
@@ -326,6 +327,13 @@ pub fn start_bank<SPI: SpiDevice, D: DelayNs>(
     readers: Vec<(super::Mfrc522<SPI, D>, Vec<SensedCell>)>,
     voting: Voting,
 ) -> Result<ReaderBank<Mfrc522Ready<SPI, D>>, StartError> {
+    let mut readers = readers;
+    for (i, (reader, _)) in readers.iter_mut().enumerate() {
+        reader.power_down().map_err(|e| StartError {
+            reader: i,
+            message: e.to_string(),
+        })?;
+    }
     let mut ready = Vec::with_capacity(readers.len());
     for (i, (reader, region)) in readers.into_iter().enumerate() {
         let fail = |e: Error<SPI::Error>| StartError {

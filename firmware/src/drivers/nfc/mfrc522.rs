@@ -539,6 +539,16 @@ where
         ChipVersion::from_register(version).ok_or(Error::NotAnswering { version })
     }
 
+    /// Puts the chip in soft power-down (CommandReg PowerDown) before it is initialised: the
+    /// bank does this to every module first, so that only the one being initialised draws its
+    /// running current ([`Mfrc522::init`] wakes it with its soft reset).
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn power_down(&mut self) -> Result<(), Error<SPI::Error>> {
+        self.write_register(Register::Command, command::IDLE | bits::POWER_DOWN)
+    }
+
     /// Reads CommandReg, TxControlReg and the timer registers, changing nothing.
     ///
     /// # Errors
