@@ -495,10 +495,7 @@ fn a_small_sensor_is_named_with_what_to_add() {
         &format!("{nfc}[[nfc.reader]]\ncells = []\n"),
         "NFC reader 1 has no squares",
     );
-    check(
-        &nfc.to_string(),
-        "[nfc] needs its readers: one [[nfc.reader]]",
-    );
+    check(nfc, "[nfc] needs its readers: one [[nfc.reader]]");
     check(
         &format!("{nfc}address = [17, 27, 22, 23, 24]\n[[nfc.reader]]\ncells = [\"a1\"]\n"),
         "[nfc] address has 5 lines: a 74HC154 takes at most 4",

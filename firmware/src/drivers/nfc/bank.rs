@@ -136,9 +136,23 @@ impl std::error::Error for BankError {}
 /// let region = vec![SensedCell::new(0), SensedCell::new(1)];
 /// let mut bank = ReaderBank::new(vec![(Field(vec![old]), region)], Voting::DEFAULT)?;
 /// bank.start(); // what is there now is the baseline
-/// bank.readers_mut()[0].0.push(new); // a piece is placed on cell 1
+/// bank.readers_mut()[0].0 .0.push(new); // a piece is placed on cell 1
 /// assert_eq!(bank.read_cell(SensedCell::new(1)), Ok(new));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Only initialised readers make a bank that reads: uninitialised ones do not compile.
+///
+/// ```compile_fail
+/// use embedded_hal_mock::eh1::delay::NoopDelay;
+/// use embedded_hal_mock::eh1::spi::Mock;
+/// use firmware::drivers::nfc::{Mfrc522, ReaderBank, Voting};
+/// use firmware::sensing::SensedCell;
+///
+/// let reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
+/// let mut bank = ReaderBank::new(vec![(reader, vec![SensedCell::new(0)])], Voting::DEFAULT)
+///     .unwrap(); // Mfrc522 is not a BankReader: only Mfrc522Ready is
+/// let _ = bank.read_cell(SensedCell::new(0));
 /// ```
 #[derive(Debug)]
 pub struct ReaderBank<R> {

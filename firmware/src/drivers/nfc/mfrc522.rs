@@ -446,7 +446,7 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 /// use embedded_hal_mock::eh1::spi::Mock;
 /// use firmware::drivers::nfc::{Mfrc522, ReadTag};
 ///
-/// let mut reader = Mfrc522::new(Mock::new(&[]), NoopDelay::new());
+/// let mut reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
 /// let _ = reader.read_tag(); // no `read_tag` on an uninitialised Mfrc522
 /// ```
 ///
@@ -455,7 +455,7 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 /// use embedded_hal_mock::eh1::spi::Mock;
 /// use firmware::drivers::nfc::Mfrc522;
 ///
-/// let mut reader = Mfrc522::new(Mock::new(&[]), NoopDelay::new());
+/// let mut reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
 /// let _ = reader.read_uid(); // only Mfrc522Ready reads UIDs
 /// ```
 #[derive(Debug)]
