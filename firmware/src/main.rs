@@ -43,9 +43,9 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10, row:3 (a shorted row), no-display, and for NFC reader N (default 1):
-    /// no-reader[:N] (absent), clone-reader[:N], uninit-reader[:N] (ignores writes, never
-    /// initialised), reset-reader[:N] (never leaves reset). Repeatable.
+    /// flicker:j10, row:3 (a shorted row), no-display, and for NFC reader N (`:N` optional,
+    /// default 1): no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
+    /// initialised), reset-reader:N (never leaves reset). Repeatable.
     #[arg(long = "fault", global = true)]
     faults: Vec<String>,
     #[command(subcommand)]

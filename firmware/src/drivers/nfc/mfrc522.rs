@@ -709,7 +709,7 @@ where
     /// Sends WUPA (0x52, 7 bits), which wakes tags in IDLE *and* HALT, and returns the ATQA.
     ///
     /// # Errors
-    /// As [`Mfrc522::reqa`].
+    /// As [`Mfrc522Ready::reqa`].
     pub fn wupa(&mut self) -> Result<Atqa, Error<SPI::Error>> {
         self.request(iso14443a::WUPA)
     }
@@ -792,7 +792,7 @@ where
     /// would ignore the next request, and a halted one answers only WUPA.
     ///
     /// # Errors
-    /// As [`Mfrc522::wupa`] and [`Mfrc522::select`].
+    /// As [`Mfrc522Ready::wupa`] and [`Mfrc522Ready::select`].
     pub fn read_uid(&mut self) -> Result<TagUid, Error<SPI::Error>> {
         self.wupa()?;
         let selected = self.select()?;

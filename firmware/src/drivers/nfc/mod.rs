@@ -50,7 +50,7 @@
 //! The timer starts at the end of each transmission and stops as an answer starts, so the
 //! 2.0 ms timeout only has to cover the frame delay (~91 us): a 20-fold margin.
 //!
-//! A 7-byte NTAG UID ([`Mfrc522::read_uid`]): ~0.37 + 2 x 2.05 + 2.36 = **~6.8 ms on air**, plus
+//! A 7-byte NTAG UID ([`Mfrc522Ready::read_uid`]): ~0.37 + 2 x 2.05 + 2.36 = **~6.8 ms on air**, plus
 //! SPI traffic: each frame is 7 register writes, the ComIrqReg polls (overlapping the air time)
 //! and 4 reads, so about 67 SPI transfers per UID besides the polls, each a spidev ioctl of
 //! tens of microseconds on a Pi: expect **~9-10 ms per read**. Polls are
