@@ -268,6 +268,10 @@ fn simulated_regions(config: &Config) -> Vec<Vec<SensedCell>> {
     }
 }
 
+/// Said when the simulated board's NFC readers are the demonstration bank.
+const DEMO_BANK: &str = "NFC (simulated): no [nfc] in the configuration, so one simulated reader \
+     under each pair of squares of row 1";
+
 /// "a1 b1": a region's squares by name.
 fn region_names(config: &Config, region: &[SensedCell]) -> String {
     let names: Vec<String> = region
@@ -380,6 +384,9 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
         "umpire doctor: the simulated board ({}x{})\n",
         config.columns, config.rows
     );
+    if config.nfc.is_none() {
+        println!("{}\n", DEMO_BANK);
+    }
     let mut findings = Vec::new();
     let (bus, address) = simulated_oled(config);
     let expanders = expanders(config);
@@ -476,6 +483,9 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     let mut oled = Display::with_options(i2c, address, Orientation::default());
     let mut oled_updates = 0u32;
     let mut oled_failed = None;
+    if config.nfc.is_none() {
+        println!("{DEMO_BANK}\n");
+    }
     let mut readers = calibration_readers(config, rig.readers());
     let mut tag_lines = Vec::new();
     let tag = simulated_tag();
