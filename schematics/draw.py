@@ -260,9 +260,9 @@ def draw_header():
             svg.text(px + 66, py + 4, text, size=13, fill=COLOURS[group], weight="bold")
     legend = [
         ("i2c", "I2C1: OLED 0x3C; matrix option: PCF8575 0x20 (rows), 0x21 (columns)"),
-        ("spi", "SPI0: CE0 = MFRC522 NFC reader; CE1 = 74HC165 chain option (via 74HC125)"),
+        ("spi", "SPI0: CE0 = NFC readers (74HC154 enable); CE1 = 74HC165 chain option (via 74HC125)"),
         ("controls", "buttons OK / Back / Die (to GND, pull-up), optional buzzer"),
-        ("nfc", "NFC reader reset and antenna multiplexer (8x CD74HC4067 + 74HC138)"),
+        ("nfc", "NFC readers' reset and chip-select decoder address (up to 16 MFRC522 + 74HC154)"),
         ("sensor", "74HC165 chain option: parallel load"),
         ("reserved", "reserved: HAT ID EEPROM (pins 27, 28), serial console (pins 8, 10)"),
         ("spare", "spare"),
@@ -578,95 +578,128 @@ def draw_matrix():
 
 
 # --------------------------------------------------------------------------------------------
-# 5. NFC reader with its antenna multiplexer.
+# 5. NFC: up to 16 MFRC522 modules, one chip select each through a 74HC154.
 
 
 def draw_nfc():
-    mux = PINMAP["nfc"]["mux"]
-    squares = PINMAP["board"]["columns"] * PINMAP["board"]["rows"]
-    svg = Svg(1290, 920, "NFC (optional): MFRC522 on SPI0 CE0, antenna switched to one square "
-                         "by 8 x CD74HC4067")
-    rows = [("3V3", 17), ("GND", 25), "SPI0_SCLK", "SPI0_MOSI", "SPI0_MISO", "SPI0_CE0",
-            "NFC_RST", "MUX_S0", "MUX_S1", "MUX_S2", "MUX_S3", "MUX_BANK0", "MUX_BANK1",
-            "MUX_BANK2", "MUX_EN"]
-    p = svg.pi(20, 60, rows, pitch=40)
-    r = svg.chip(520, 70, 190, 230, "NFC reader", "MFRC522 module (13.56 MHz)",
-                 left=["3.3V", "GND", "SCK", "MOSI", "MISO", "SDA (SS)", "RST", "IRQ"],
-                 right=["antenna"], pitch=22)
-    for key, pin, vx in (("3V3@17", "3.3V", 400), ("GND@25", "GND", 410),
-                         ("SPI0_SCLK", "SCK", 420), ("SPI0_MOSI", "MOSI", 430),
-                         ("SPI0_MISO", "MISO", 440), ("SPI0_CE0", "SDA (SS)", 450),
-                         ("NFC_RST", "RST", 460)):
-        stroke = colour(key) if key in SIGNALS else (
-            COLOURS["ground"] if key.startswith("GND") else COLOURS["power"])
-        wire(svg, p[key], r[pin], stroke, via_x=vx)
-    ix, iy = r["IRQ"]
-    svg.text(ix - 4, iy + 4, "n.c.", size=10, anchor="end")
-    # Decoder: BANK0-2 pick one of eight enables; MUX_EN high turns every antenna off.
-    d = svg.chip(520, 430, 190, 250, "U9", "74HC138 (3 to 8)",
-                 left=["A", "B", "C", "G2A", "G2B", "G1"],
-                 right=["Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"], pitch=24)
-    for key, pin, vx in (("MUX_BANK0", "A", 440), ("MUX_BANK1", "B", 450),
-                         ("MUX_BANK2", "C", 460), ("MUX_EN", "G2A", 470)):
+    nfc = PINMAP["nfc"]
+    readers = nfc["readers"]
+    svg = Svg(1420, 1000, f"NFC (optional): up to {readers} MFRC522 modules, each under its own "
+                          "squares, chip-selected by a 74HC154 on SPI0 CE0")
+    rows = [("5V", 2), ("GND", 25), "SPI0_SCLK", "SPI0_MOSI", "SPI0_MISO", "SPI0_CE0",
+            "NFC_RST", "NFC_A0", "NFC_A1", "NFC_A2", "NFC_A3"]
+    p = svg.pi(20, 60, rows, pitch=44)
+    rail3 = "#e67e22"
+    # The NFC 3.3 V rail: its own regulator from the Pi's 5 V, so the modules do not load the
+    # Pi's 3V3.
+    u = svg.chip(450, 70, 170, 90, "U10", "AMS1117-3.3 module", left=["VIN", "GND"],
+                 right=["3V3"], pitch=22)
+    wire(svg, p["5V@2"], u["VIN"], COLOURS["power"], via_x=420)
+    wire(svg, p["GND@25"], u["GND"], COLOURS["ground"], via_x=430)
+    ox, oy = u["3V3"]
+    svg.line([(ox, oy), (1370, oy)], stroke=rail3, width=3)
+    svg.text(1365, oy - 6, "NFC 3V3 rail", size=11, anchor="end", fill=rail3, weight="bold")
+    svg.line([(650, oy), (650, oy + 26)], stroke=rail3)
+    svg.rect(638, oy + 26, 24, 14, fill="white", rx=1)
+    svg.text(668, oy + 37, "C1 220 uF bulk", size=10)
+    svg.ground(650, oy + 40)
+    # Decoder: CE0 enables it, NFC_A0-A3 pick Y0..Y15 (active low) = reader n's chip select.
+    d = svg.chip(470, 300, 150, 440, "U11", "74HC154 (4 to 16)",
+                 left=["A0", "A1", "A2", "A3", "~E0", "~E1", "VCC", "GND"],
+                 right=[f"Y{k}" for k in range(16)], pitch=24)
+    for key, pin, vx in (("NFC_A0", "A0", 410), ("NFC_A1", "A1", 420), ("NFC_A2", "A2", 430),
+                         ("NFC_A3", "A3", 440), ("SPI0_CE0", "~E0", 450)):
         wire(svg, p[key], d[pin], colour(key), via_x=vx)
-    for pin, rail in (("G2B", "GND"), ("G1", "3V3")):
+    for pin, rail in (("~E1", "GND"), ("GND", "GND"), ("VCC", "NFC 3V3 + C 100 nF")):
         x, y = d[pin]
-        svg.line([(x, y), (x - 14, y)])
+        svg.line([(x, y), (x - 14, y)], stroke=rail3 if rail != "GND" else COLOURS["ground"])
         svg.text(x - 18, y + 4, rail, size=10, anchor="end")
-    for k in range(8):
-        x, y = d[f"Y{k}"]
-        svg.line([(x, y), (x + 14, y)], stroke=COLOURS["nfc"])
-        svg.text(x + 18, y + 4, f"-> E of M{k}", size=10, fill=COLOURS["nfc"])
-    # Multiplexers.
-    last = (squares - 1) // 16
-    mxs = [(820, "M0", 0), (960, "M1", 1), (1140, f"M{last}", last)]
-    bus_x0 = 780
-    for mx, name, bank in mxs:
-        c = svg.chip(mx, 430, 120, 210, name, "CD74HC4067",
-                     top=["SIG"], left=["S0", "S1", "S2", "S3", "E"], pitch=26)
-        svg.text(mx + 60, 620, "Y0..Y15", size=11, anchor="middle", weight="bold")
-        for k in range(8):
-            x = mx + 10 + k * 14
-            svg.line([(x, 640), (x, 660)])
-            svg.circle(x, 668, 5)
-        lo, hi = 16 * bank, min(16 * bank + 15, squares - 1)
-        svg.text(mx + 60, 696, f"squares {lo}-{hi}", size=11, anchor="middle")
-        svg.text(mx + 60, 711, "one coil per square", size=10, anchor="middle")
-        sx, sy = c["SIG"]
-        svg.line([(sx, sy), (sx, 390)], stroke=COLOURS["nfc"])
-        svg.dot(sx, 390, fill=COLOURS["nfc"])
-        ex, ey = c["E"]
-        svg.line([(ex, ey), (ex - 8, ey)], stroke=COLOURS["nfc"])
-        svg.text(ex + 114, ey + 4, f"<- U9 Y{bank}", size=10, anchor="end",
-                 fill=COLOURS["nfc"])
-        for i in range(4):
-            px, py = c[f"S{i}"]
-            vx, bus_y = mx - 8 - 5 * i, 750 + i * 12
-            svg.line([(vx, bus_y), (vx, py), (px, py)], stroke=colour(f"MUX_S{i}"), width=1.5)
-            svg.dot(vx, bus_y, fill=colour(f"MUX_S{i}"), r=2.5)
-    svg.text(1105, 540, f"M2..M{last - 1}", size=11, anchor="middle", weight="bold")
-    ax, ay = r["antenna"]
-    svg.line([(ax, ay), (760, ay), (760, 390), (mxs[-1][0] + 60, 390)], stroke=COLOURS["nfc"],
-             width=3)
-    svg.text(770, 382, "antenna feed (TX1/TX2 after the module's matching network; its own coil "
-                       "cut off)", size=11, fill=COLOURS["nfc"])
-    # S0..S3 bus from the Pi along the bottom.
-    for i in range(4):
-        key = f"MUX_S{i}"
+    # NFC_RST: to every module's RST, held low (hard power-down) by R1 until the firmware
+    # starts.
+    rx, ry = p["NFC_RST"]
+    svg.line([(rx, ry), (394, ry), (394, 900), (1370, 900)], stroke=colour("NFC_RST"), width=2)
+    svg.resistor(394, 930, "R1 10k to GND", vertical=True)
+    svg.text(700, 893, "NFC_RST to RST of every module (R1 holds them in hard power-down at "
+                       "boot)", size=11, fill=colour("NFC_RST"))
+    # SCLK and MOSI to every module; MISO back through one 74HC125 gate per module.
+    for i, key in enumerate(("SPI0_SCLK", "SPI0_MOSI")):
         x, y = p[key]
-        bus_y = 750 + i * 12
-        svg.line([(x, y), (390 + i * 10, y), (390 + i * 10, bus_y), (mxs[-1][0], bus_y)],
-                 stroke=colour(key), width=1.5)
-    svg.text(500, 810, "MUX_S0..S3 go to S0..S3 of every multiplexer (the same channel on all "
-                       f"{last + 1})", size=11)
-    svg.notes(20, 850, [
-        "Read square q (0-119): BANK = q div 16, S = q mod 16, MUX_EN low, wait >= 5.1 ms for the "
-        "tag to power up, select it (7-byte UID).",
-        "Experimental (shared/notes/hardware.md 4.4): analog muxes cut the read range; expect to "
-        "tune each coil. Power U9 and the muxes from 3V3.",
-        "U9's outputs and the muxes' E are active low: only the selected mux conducts. "
-        "Read NFC only on squares whose reed switch just changed (about 12 ms a read).",
-    ], size=12, step=18)
+        by = 800 + i * 14
+        svg.line([(x, y), (370 + i * 8, y), (370 + i * 8, by), (1370, by)], stroke=colour(key),
+                 width=1.5)
+    mx, my = p["SPI0_MISO"]
+    miso_y = 828
+    svg.line([(mx, my), (386, my), (386, miso_y), (1370, miso_y)], stroke=colour("SPI0_MISO"),
+             width=1.5)
+    svg.text(700, 850, "SCLK, MOSI to every module; each module's MISO through its own 74HC125 "
+                       "gate onto SPI0_MISO", size=11)
+    # Three of the modules, with their MISO gates.
+    shown = [(0, 720), (1, 950), (readers - 1, 1190)]
+    for n, x in shown:
+        g = svg.chip(x, 240, 170, 120, f"U{12 + n // 4}{'abcd'[n % 4]}",
+                     "74HC125 gate (1 of 4)", left=["A", "~OE"], right=["Y"], pitch=24)
+        m = svg.chip(x, 450, 170, 260, f"Reader {n + 1}", "MFRC522 module",
+                     left=["3.3V", "GND", "SCK", "MOSI", "MISO", "SDA", "RST", "IRQ"], pitch=24)
+        svg.text(x + 85, 725, f"decoder output Y{n}", size=11, anchor="middle",
+                 fill=COLOURS["nfc"])
+        svg.text(x + 85, 740, "[[nfc.reader]] number " + str(n + 1), size=10, anchor="middle")
+        # Its chip select from the decoder: SDA and the gate's enable.
+        yx, yy = d[f"Y{n}"]
+        lane = 640 + n % 8 * 6 if n < readers - 1 else 680
+        svg.line([(yx, yy), (lane, yy), (lane, 215 + (n % 3) * 6), (x - 20, 215 + (n % 3) * 6),
+                  (x - 20, m["SDA"][1]), m["SDA"]], stroke=COLOURS["nfc"], width=1.5)
+        svg.line([(x - 20, g["~OE"][1]), g["~OE"]], stroke=COLOURS["nfc"], width=1.5)
+        svg.dot(x - 20, g["~OE"][1], fill=COLOURS["nfc"], r=2.5)
+        # MISO: module -> gate A; gate Y -> the shared MISO line.
+        ax, ay = m["MISO"]
+        svg.line([(ax, ay), (x - 10, ay), (x - 10, g["A"][1]), g["A"]],
+                 stroke=colour("SPI0_MISO"), width=1.5)
+        gx, gy = g["Y"]
+        svg.line([(gx, gy), (gx + 20, gy), (gx + 20, miso_y)], stroke=colour("SPI0_MISO"),
+                 width=1.5)
+        svg.dot(gx + 20, miso_y, fill=colour("SPI0_MISO"), r=2.5)
+        # Power with its own 100 nF at the module, and the shared lines.
+        px, py = m["3.3V"]
+        svg.line([(px, py), (x - 30, py), (x - 30, oy)], stroke=rail3, width=1.5)
+        svg.dot(x - 30, oy, fill=rail3, r=2.5)
+        svg.text(x + 175, py + 4, "C 100 nF", size=10)
+        gx2, gy2 = m["GND"]
+        svg.line([(gx2, gy2), (x - 40, gy2)], stroke=COLOURS["ground"])
+        svg.ground(x - 40, gy2)
+        for pin, line_y, key in (("SCK", 800, "SPI0_SCLK"), ("MOSI", 814, "SPI0_MOSI"),
+                                 ("RST", 900, "NFC_RST")):
+            qx, qy = m[pin]
+            svg.line([(qx, qy), (x - 50 - (pin == "MOSI") * 5 - (pin == "RST") * 10, qy),
+                      (x - 50 - (pin == "MOSI") * 5 - (pin == "RST") * 10, line_y)],
+                     stroke=colour(key), width=1.2)
+        ix, iy = m["IRQ"]
+        svg.text(ix + 6, iy + 18, "IRQ n.c.", size=10)
+    svg.text(1155, 380, "...", size=28, anchor="middle", weight="bold")
+    svg.text(1155, 400, f"readers 3 to {readers - 1}", size=11, anchor="middle")
+    svg.notes(20, 960, [
+        "Reader n sits under the squares its [[nfc.reader]] cells list (one or two: a module reads "
+        "a small tag over about its own antenna; not measured). The firmware wakes one module, lists "
+        "every tag in its field",
+        "and takes the one that was not there before (the piece just placed); the others stay in soft "
+        "power-down, field off. Nothing of this sheet has been built or measured (schematics/README.md).",
+    ], size=11, step=15)
+    svg.notes(20, 50 + 44 * 12 + 60, [
+        "3.3 V budget, computed from datasheet maxima",
+        "(MFRC522 Table 1, not measured):",
+        "one module awake, field on:",
+        "  6.5 (IDDD) + 10 (IDDA) + 100 (TVDD) = 116.5 mA",
+        f"{readers - 1} in soft power-down: {readers - 1} x 10 uA",
+        "74HC154 + 4x 74HC125: < 1 mA",
+        "module power LEDs: about 2 mA each",
+        f"  (estimate): {2 * readers} mA for {readers}",
+        f"steady: ~{117 + 1 + 2 * readers} mA",
+        f"reset released, before the firmware",
+        f"sleeps them (~50 ms): {readers} x 16.5 mA",
+        f"  + LEDs = ~{round(16.5 * readers) + 2 * readers} mA peak.",
+        "U10 gives 1 A: margin > 2x.",
+        "Decoupling: 100 nF at each module and",
+        "chip, C1 220 uF at U10's output.",
+    ], size=11, step=15)
     svg.save("nfc.svg")
 
 

@@ -59,23 +59,18 @@
 //! [buzzer]
 //! drive = 12
 //!
-//! [nfc]
+//! [nfc]                     # optional: without it pieces are set up by groups
 //! enabled = true
 //! bus = "spi0"
-//! chip_select = "ce0"
+//! chip_select = "ce0"       # enables the 74HC154 chip-select decoder
 //! spi_hz = 1_000_000
-//! reset = 25
+//! reset = 25                # every module's NRSTPD (active low)
+//! address = [17, 27, 22, 23] # decoder A0-A3: reader n is decoder output n
 //!
-//! [nfc.mux]                 # antenna channel = 16 * bank + channel
-//! channels = 128
-//! s0 = 17
-//! s1 = 27
-//! s2 = 22
-//! s3 = 23
-//! bank0 = 16
-//! bank1 = 20
-//! bank2 = 21
-//! enable = 26               # active low
+//! [[nfc.reader]]            # one MFRC522 module; the squares over its antenna
+//! cells = ["a1", "b1"]
+//! [[nfc.reader]]
+//! cells = ["c1", "d1"]
 //!
 //! [journal]
 //! dir = "/var/lib/umpire"
@@ -314,27 +309,26 @@ pub struct OledConfig {
     pub address: u8,
 }
 
-/// The antenna multiplexer of the NFC reader (`[nfc.mux]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MuxConfig {
-    /// Antenna channels wired; antenna channel `i` sits under cell `i`.
-    pub channels: u16,
-    /// Address lines, least significant first: `s0`-`s3`, then `bank0`-`bank2` (channel = 16 *
-    /// bank + channel), as [`AddressMux`](crate::drivers::nfc::mux::AddressMux) takes them.
-    pub address: Vec<u8>,
-    /// The active-low enable (`enable`), if wired.
-    pub enable: Option<u8>,
-}
-
-/// The MFRC522 reader and its antenna multiplexer (`[nfc]` with `enabled = true`).
+/// The NFC readers (`[nfc]` with `enabled = true`): MFRC522 modules sharing one SPI bus and
+/// chip select through a decoder, each under a region of squares
+/// ([`ReaderBank`](crate::drivers::nfc::ReaderBank)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NfcConfig {
-    /// The SPI device.
+    /// The SPI device (its chip select enables the decoder).
     pub spi: SpiConfig,
-    /// The reader's reset pin (active low), if wired.
+    /// The modules' common reset pin (NRSTPD, active low), if wired.
     pub reset: Option<u8>,
-    /// The antenna multiplexer.
-    pub mux: MuxConfig,
+    /// The decoder's address lines, A0 first; empty with a single module on the chip select.
+    pub address: Vec<u8>,
+    /// Each reader's region (`[[nfc.reader]] cells`): reader `n` is on decoder output `n`.
+    pub readers: Vec<Vec<SensedCell>>,
+}
+
+impl NfcConfig {
+    /// Every cell some reader covers, reader by reader.
+    pub fn cells(&self) -> Vec<SensedCell> {
+        self.readers.iter().flatten().copied().collect()
+    }
 }
 
 /// The three buttons (`[buttons]`; pressed = low).
@@ -350,11 +344,12 @@ pub struct ButtonsConfig {
 
 impl Config {
     /// The board's sensed places: the squares row by row from a1, then each tray's slots in
-    /// the file's order; NFC readers under the squares when NFC is fitted.
+    /// the file's order; NFC tag reads on the squares of the `[[nfc.reader]]` regions when
+    /// NFC is fitted.
     pub fn layout_setup(&self) -> LayoutSetup {
         let mut setup = LayoutSetup::grid(self.columns, self.rows);
-        if self.nfc.is_some() {
-            setup = setup.with_tag_readers_everywhere();
+        if let Some(nfc) = &self.nfc {
+            setup.tag_readers = nfc.cells();
         }
         for &(kind, seat, slots) in &self.trays {
             setup = setup.with_tray(kind, seat, slots);
@@ -1080,7 +1075,7 @@ impl Config {
         }
 
         // [nfc]
-        let nfc = r.nfc(&mut root, squares, &mut uses);
+        let nfc = r.nfc(&mut root, (columns, rows), &mut uses);
 
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
@@ -1177,16 +1172,10 @@ impl Config {
             spi.push((nfc.spi, "MFRC522"));
             out.extend(nfc.reset.map(|p| (p, "MFRC522 reset".to_string())));
             out.extend(
-                nfc.mux
-                    .address
+                nfc.address
                     .iter()
                     .enumerate()
-                    .map(|(i, &p)| (p, format!("antenna mux address bit {i}"))),
-            );
-            out.extend(
-                nfc.mux
-                    .enable
-                    .map(|p| (p, "antenna mux enable".to_string())),
+                    .map(|(i, &p)| (p, format!("NFC decoder address A{i}"))),
             );
         }
         if let Some(b) = &self.buttons {
@@ -1258,19 +1247,6 @@ fn sensor_inputs(sensor: &SensorConfig) -> Option<usize> {
     }
 }
 
-/// A square's cell from its name (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`).
-fn square_cell(name: &str, columns: u8, rows: u8) -> Option<u16> {
-    let mut chars = name.chars();
-    let column = chars.next().filter(char::is_ascii_lowercase)? as u8 - b'a';
-    let rest = chars.as_str();
-    if rest.starts_with('0') {
-        return None;
-    }
-    let row: u8 = rest.parse().ok()?;
-    (column < columns && (1..=rows).contains(&row))
-        .then(|| u16::from(row - 1) * u16::from(columns) + u16::from(column))
-}
-
 impl Reader<'_> {
     /// `[board] cells`: input -> cell, each entry a square (`"a1"`), a run of squares in cell
     /// order (`"a1..l1"`, or backwards `"l2..a2"`), a cell number (a tray slot, after the
@@ -1307,8 +1283,8 @@ impl Reader<'_> {
             let entry: Option<Vec<Option<u16>>> = match item.take() {
                 ValueInner::String(s) if s == "-" => Some(vec![None]),
                 ValueInner::String(s) => match s.split_once("..") {
-                    Some((from, to)) => square_cell(from, columns, rows)
-                        .zip(square_cell(to, columns, rows))
+                    Some((from, to)) => square_number(from, columns, rows)
+                        .zip(square_number(to, columns, rows))
                         .map(|(a, b)| {
                             if a <= b {
                                 (a..=b).map(Some).collect()
@@ -1316,7 +1292,7 @@ impl Reader<'_> {
                                 (b..=a).rev().map(Some).collect()
                             }
                         }),
-                    None => square_cell(&s, columns, rows).map(|c| vec![Some(c)]),
+                    None => square_number(&s, columns, rows).map(|c| vec![Some(c)]),
                 },
                 ValueInner::Integer(n) if n >= 0 && (n as usize) < cells => {
                     Some(vec![Some(n as u16)])
@@ -1652,9 +1628,23 @@ impl Reader<'_> {
         })
     }
 
-    /// `[nfc]` and `[nfc.mux]`: checked whenever present, wired when `enabled` (the default).
-    fn nfc(&mut self, root: &mut Table<'_>, cells: usize, uses: &mut Uses) -> Option<NfcConfig> {
-        let known = ["enabled", "bus", "chip_select", "spi_hz", "reset", "mux"];
+    /// `[nfc]` and its `[[nfc.reader]]` entries: checked whenever present, wired when
+    /// `enabled` (the default when the section is there).
+    fn nfc(
+        &mut self,
+        root: &mut Table<'_>,
+        (columns, rows): (u8, u8),
+        uses: &mut Uses,
+    ) -> Option<NfcConfig> {
+        let known = [
+            "enabled",
+            "bus",
+            "chip_select",
+            "spi_hz",
+            "reset",
+            "address",
+            "reader",
+        ];
         let (mut t, at) = self.section(root, "nfc", "nfc", &known)?;
         let enabled = self.boolean(&mut t, "enabled", "nfc").unwrap_or(true);
         let mut unused = Uses::default();
@@ -1669,113 +1659,206 @@ impl Reader<'_> {
             None
         };
         let reset = self.pin(&mut t, "reset", "nfc");
-        let has_mux = t.contains_key("mux");
-        let mux = match self.section(&mut t, "mux", "nfc.mux", &MUX_KEYS) {
-            Some((mut m, m_at)) => self.mux(&mut m, m_at, cells, enabled, uses),
-            None => {
-                if enabled && !has_mux {
-                    self.problem(
-                        at,
-                        "[nfc] needs an [nfc.mux] section (channels, s0-s3, bank0-bank2, \
-                         enable): the reader reaches each square through the antenna \
-                         multiplexer; or set enabled = false"
-                            .into(),
-                    );
-                }
-                None
-            }
-        };
         if let Some(p) = reset {
             uses.pin(p, "[nfc] reset");
         }
+        let mut address = Vec::new();
+        let mut address_at = at;
+        if let Some((lines, lines_at)) = self.list(
+            &mut t,
+            "address",
+            "nfc",
+            (0, MAX_GPIO),
+            &format!("a BCM GPIO number 0 to {MAX_GPIO}"),
+        ) {
+            address_at = lines_at;
+            if lines.len() > MAX_NFC_ADDRESS_LINES {
+                self.problem(
+                    lines_at,
+                    format!(
+                        "[nfc] address has {} lines: a 74HC154 takes at most \
+                         {MAX_NFC_ADDRESS_LINES} (16 readers)",
+                        lines.len()
+                    ),
+                );
+            }
+            for (i, &(p, p_at)) in lines.iter().enumerate() {
+                let p = (p as u8, p_at);
+                uses.pin(p, format!("[nfc] address A{i}"));
+                address.push(p.0);
+            }
+        }
+        let readers = self.nfc_readers(&mut t, at, (columns, rows), enabled);
         let (spi, spi_at) = spi?;
         uses.spi.push(SpiUse {
             spi,
             at: spi_at,
             what: "[nfc]".into(),
         });
-        let mux = mux?;
+        let readers = readers?;
+        let reach = 1usize << address.len().min(MAX_NFC_ADDRESS_LINES);
+        if readers.len() > reach {
+            self.problem(
+                address_at,
+                format!(
+                    "[nfc] has {} readers but {} address lines reach only {reach} decoder \
+                     outputs: list {} lines in address (A0 first)",
+                    readers.len(),
+                    address.len(),
+                    usize::BITS - (readers.len() - 1).leading_zeros()
+                ),
+            );
+            return None;
+        }
         enabled.then(|| NfcConfig {
             spi,
             reset: reset.map(|p| p.0),
-            mux,
+            address,
+            readers,
         })
     }
 
-    fn mux(
+    /// `[[nfc.reader]]`: each reader's `cells`, squares by name, none twice.
+    fn nfc_readers(
         &mut self,
-        m: &mut Table<'_>,
+        t: &mut Table<'_>,
         at: usize,
-        cells: usize,
+        (columns, rows): (u8, u8),
         enabled: bool,
-        uses: &mut Uses,
-    ) -> Option<MuxConfig> {
-        let section = ("nfc.mux", at);
-        let channels = self.required_int(m, "channels", section, (1, 128));
-        let mut address = Vec::new();
-        // The first bank line left out: later bank lines would skip an address bit.
-        let mut gap: Option<&str> = None;
-        let mut s_missing = false;
-        for key in &MUX_KEYS[1..8] {
-            let required = key.starts_with('s');
-            let pin = if required {
-                self.required_pin(m, key, section)
-            } else {
-                self.pin(m, key, "nfc.mux")
-            };
-            match pin {
-                Some(p) => {
-                    if let Some(missing) = gap {
-                        self.problem(
-                            p.1,
-                            format!(
-                                "[nfc.mux] {key} is set but {missing} is not: bank lines count \
-                                 up from bank0"
-                            ),
-                        );
-                    }
-                    uses.pin(p, format!("[nfc.mux] {key}"));
-                    address.push(p.0);
-                }
-                None if !required => gap = gap.or(Some(key)),
-                None => s_missing = true,
+    ) -> Option<Vec<Vec<SensedCell>>> {
+        let Some(mut value) = t.remove("reader") else {
+            if enabled {
+                self.problem(
+                    at,
+                    "[nfc] needs its readers: one [[nfc.reader]] with `cells = [\"a1\", ...]` \
+                     per MFRC522 module, the squares over its antenna; or set enabled = false"
+                        .into(),
+                );
             }
-        }
-        let enable = self.pin(m, "enable", "nfc.mux");
-        if let Some(p) = enable {
-            uses.pin(p, "[nfc.mux] enable");
-        }
-        let (channels, channels_at) = channels?;
-        let reach = 1i64 << address.len();
-        if !s_missing && channels > reach {
-            self.problem(
-                channels_at,
-                format!(
-                    "[nfc.mux] channels = {channels} needs {} address lines but {} are set: add \
-                     bank lines (bank0-bank2)",
-                    64 - (channels - 1).leading_zeros(),
-                    address.len()
-                ),
-            );
-        }
-        if enabled && (channels as usize) < cells {
-            self.problem(
-                channels_at,
-                format!(
-                    "[nfc.mux] {channels} antenna channels but the board has {cells} squares: \
-                     every square needs an antenna (add multiplexers and bank lines, or set \
-                     [nfc] enabled = false)"
-                ),
-            );
-        }
-        if s_missing {
             return None;
+        };
+        let value_at = value.span.start;
+        let ValueInner::Array(items) = value.take() else {
+            self.problem(
+                value_at,
+                "[nfc] reader must be [[nfc.reader]] sections, each with cells".into(),
+            );
+            return None;
+        };
+        if items.len() > 1 << MAX_NFC_ADDRESS_LINES {
+            self.problem(
+                value_at,
+                format!(
+                    "[nfc] has {} readers: at most {} fit one 74HC154 decoder",
+                    items.len(),
+                    1 << MAX_NFC_ADDRESS_LINES
+                ),
+            );
         }
-        Some(MuxConfig {
-            channels: channels as u16,
-            address,
-            enable: enable.map(|p| p.0),
-        })
+        let mut readers: Vec<Vec<SensedCell>> = Vec::new();
+        let mut ok = true;
+        for (n, mut item) in items.into_iter().enumerate() {
+            let item_at = item.span.start;
+            let ValueInner::Table(mut r) = item.take() else {
+                self.problem(
+                    item_at,
+                    "each [[nfc.reader]] is a section with cells".into(),
+                );
+                ok = false;
+                continue;
+            };
+            for k in r.keys() {
+                if k.name != "cells" {
+                    self.problem(
+                        k.span.start,
+                        format!(
+                            "unknown setting `{}` in [[nfc.reader]]: check the spelling \
+                             (known: cells)",
+                            k.name
+                        ),
+                    );
+                }
+            }
+            if self.missing(
+                &r,
+                "cells",
+                ("nfc.reader", item_at),
+                "the squares over this module's antenna, like [\"a1\", \"b1\"]",
+            ) {
+                ok = false;
+                continue;
+            }
+            let Some((v, cells_at)) = take(&mut r, "cells") else {
+                continue;
+            };
+            let ValueInner::Array(names) = v else {
+                self.problem(
+                    cells_at,
+                    "[[nfc.reader]] cells must be a list of squares like [\"a1\", \"b1\"]".into(),
+                );
+                ok = false;
+                continue;
+            };
+            if names.is_empty() {
+                self.problem(
+                    cells_at,
+                    format!(
+                        "NFC reader {} has no squares: list the squares over its antenna",
+                        n + 1
+                    ),
+                );
+                ok = false;
+            }
+            let mut region = Vec::new();
+            for mut name in names {
+                let name_at = name.span.start;
+                let cell = match name.take() {
+                    ValueInner::String(s) => square_cell(&s, columns, rows).ok_or_else(|| {
+                        format!(
+                            "[[nfc.reader]] cells: \"{s}\" is not a square of this \
+                             {columns}x{rows} board (write \"a1\" to \"{}{rows}\")",
+                            char::from(b'a' + columns.saturating_sub(1).min(25))
+                        )
+                    }),
+                    _ => Err("[[nfc.reader]] cells: each entry is a square like \"a1\"".into()),
+                };
+                match cell {
+                    Ok(cell) => {
+                        if let Some(other) = readers.iter().position(|r| r.contains(&cell)) {
+                            self.problem(
+                                name_at,
+                                format!(
+                                    "{} is under NFC readers {} and {}: give each square one \
+                                     reader",
+                                    square_name(cell, columns),
+                                    other + 1,
+                                    n + 1
+                                ),
+                            );
+                            ok = false;
+                        } else if region.contains(&cell) {
+                            self.problem(
+                                name_at,
+                                format!(
+                                    "{} is listed twice for NFC reader {}",
+                                    square_name(cell, columns),
+                                    n + 1
+                                ),
+                            );
+                            ok = false;
+                        } else {
+                            region.push(cell);
+                        }
+                    }
+                    Err(message) => {
+                        self.problem(name_at, message);
+                        ok = false;
+                    }
+                }
+            }
+            readers.push(region);
+        }
+        (ok && !readers.is_empty()).then_some(readers)
     }
 
     /// No GPIO twice (bus pins included), no shared chip select, no shared I2C address.
@@ -1878,10 +1961,37 @@ impl Reader<'_> {
     }
 }
 
-/// The keys of `[nfc.mux]`: channels, the address lines least significant first, enable.
-const MUX_KEYS: [&str; 9] = [
-    "channels", "s0", "s1", "s2", "s3", "bank0", "bank1", "bank2", "enable",
-];
+/// Address lines of the NFC chip-select decoder: a 74HC154 has 4 (16 outputs).
+const MAX_NFC_ADDRESS_LINES: usize = 4;
+
+/// The cell of square `name` ("a1": column a, row 1) on a `columns` x `rows` board.
+pub fn square_cell(name: &str, columns: u8, rows: u8) -> Option<SensedCell> {
+    square_number(name, columns, rows).map(SensedCell::new)
+}
+
+/// The cell number of square `name` (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`); `a01`
+/// and squares off the board are `None`.
+fn square_number(name: &str, columns: u8, rows: u8) -> Option<u16> {
+    let mut chars = name.chars();
+    let column = chars.next().filter(char::is_ascii_lowercase)? as u8 - b'a';
+    let rest = chars.as_str();
+    if rest.starts_with('0') {
+        return None;
+    }
+    let row: u8 = rest.parse().ok()?;
+    (column < columns && (1..=rows).contains(&row))
+        .then(|| u16::from(row - 1) * u16::from(columns) + u16::from(column))
+}
+
+/// The name ("a1") of `cell` on a board `columns` wide.
+pub fn square_name(cell: SensedCell, columns: u8) -> String {
+    let cols = u16::from(columns.max(1));
+    let (col, row) = (cell.number() % cols, cell.number() / cols);
+    match u8::try_from(col) {
+        Ok(c) if c < 26 => format!("{}{}", char::from(b'a' + c), row + 1),
+        _ => format!("cell {}", cell.number()),
+    }
+}
 
 /// "a string", "an integer".
 /// Takes `key` out of `t`, with where its value starts.

@@ -5,7 +5,8 @@
 //!
 //! - [`check_display`]: does an SSD1306 acknowledge at its address?
 //! - [`check_expander`]: does a PCF8575 answer a read at its address?
-//! - [`check_reader`]: does the MFRC522 answer, and which chip is it (VersionReg)?
+//! - [`check_reader`]: for each NFC reader of the bank: is it there (VersionReg), which chip,
+//!   does it initialise (its settings read back, antenna on), and does it list its field?
 //! - [`check_sensors`]: on an empty board, which squares read occupied (stuck closed, a piece
 //!   left behind), which flicker, and which whole rows or columns read occupied (a shorted line,
 //!   a reversed diode).
@@ -20,7 +21,7 @@ use embedded_hal::delay::DelayNs;
 use embedded_hal::i2c::I2c;
 use embedded_hal::spi::SpiDevice;
 
-use crate::drivers::nfc::mfrc522::{ChipVersion, Mfrc522};
+use crate::drivers::nfc::mfrc522::{ChipVersion, Error as NfcError, Mfrc522};
 use crate::sensing::{Occupancy, SensedCell, TagUid};
 
 /// One result of a check: fine, a warning, or a problem with its fix.
@@ -169,34 +170,125 @@ where
     }
 }
 
-/// Reads the MFRC522's VersionReg.
-pub fn check_reader<S: SpiDevice, D: DelayNs>(reader: &mut Mfrc522<S, D>) -> Finding {
-    match reader.version() {
-        Ok(ChipVersion::V1_0) | Ok(ChipVersion::V2_0) => Finding::ok(
-            "NFC reader",
-            "an NXP MFRC522 answers (VersionReg 0x91/0x92)",
-        ),
-        Ok(ChipVersion::Clone) => Finding::bad(
+/// Checks NFC reader `number` (1-based, decoder output `number - 1`) over the squares
+/// `region`: is it there (VersionReg 0x00 or 0xFF: absent), which chip, does it initialise
+/// (reset wait, settings read back, antenna on: otherwise "not initialised"), and can it list the
+/// tags in its field. The reader is left in soft power-down (its field off).
+pub fn check_reader<S: SpiDevice, D: DelayNs>(
+    number: usize,
+    region: &str,
+    mut reader: Mfrc522<S, D>,
+) -> Vec<Finding>
+where
+    S::Error: embedded_hal::spi::Error,
+{
+    let subject = format!("NFC reader {number} ({region})");
+    let output = number.saturating_sub(1);
+    let mut findings = Vec::new();
+    let version = match reader.version() {
+        Ok(v) => v,
+        Err(NfcError::NotAnswering { version }) => {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                subject,
+                format!("absent: its VersionReg reads {version:#04x}, nothing drives MISO"),
+                format!(
+                    "check the module's 3.3 V (not 5 V) and GND, its MISO through its 74HC125 \
+                     gate to GPIO 9, and decoder output Y{output} to its SDA (NSS) and to that \
+                     gate's enable; check that SPI is enabled (raspi-config, Interface Options)"
+                ),
+            ));
+            return findings;
+        }
+        Err(e) => {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                subject,
+                format!("cannot be read: {e}"),
+                "check that SPI is enabled and no other program holds the SPI device",
+            ));
+            return findings;
+        }
+    };
+    let before = reader.state().ok();
+    match version {
+        ChipVersion::Clone => findings.push(Finding::bad(
             Severity::Warning,
-            "NFC reader",
+            subject.clone(),
             "a clone MFRC522 answers (VersionReg 0x88)",
             "it works, often with a shorter range: if tags are missed, raise them closer to the \
              antenna or fit a genuine NXP module",
-        ),
-        Ok(ChipVersion::Unknown(v)) => Finding::bad(
+        )),
+        ChipVersion::Unknown(v) => findings.push(Finding::bad(
             Severity::Warning,
-            "NFC reader",
-            format!("something answers on SPI with VersionReg {v:#04x}, not a known MFRC522"),
-            "check that the module on this chip select is the MFRC522 and not another SPI device",
-        ),
-        Err(_) => Finding::bad(
-            Severity::Problem,
-            "NFC reader",
-            "the MFRC522 does not answer (VersionReg reads 0x00 or 0xFF, or the bus failed)",
-            "check MOSI GPIO 10, MISO GPIO 9, SCK GPIO 11, the chip select, 3.3 V (not 5 V) and \
-             GND; check that SPI is enabled (raspi-config, Interface Options)",
-        ),
+            subject.clone(),
+            format!("something answers with VersionReg {v:#04x}, not a known MFRC522"),
+            format!("check that the module on decoder output Y{output} is an MFRC522"),
+        )),
+        ChipVersion::V1_0 | ChipVersion::V2_0 => {}
     }
+    let mut ready = match reader.init() {
+        Ok(ready) => ready,
+        Err(NfcError::NotInitialised(state)) => {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                subject,
+                format!(
+                    "not initialised: after init its antenna is {} and its timer {} (it reads \
+                     but ignores writes), so it can read no tag",
+                    if state.antenna_on { "on" } else { "off" },
+                    if state.timer_set { "set" } else { "not set" }
+                ),
+                "check the MOSI wire (GPIO 10) to the module and its solder joint, and that \
+                 nothing else drives MOSI",
+            ));
+            return findings;
+        }
+        Err(NfcError::ResetTimeout) => {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                subject,
+                "not initialised: it never came out of reset (CommandReg PowerDown stays set)",
+                "check its RST pin is high (NFC_RST, GPIO 25), its 3.3 V supply and its \
+                 27.12 MHz crystal",
+            ));
+            return findings;
+        }
+        Err(e) => {
+            findings.push(Finding::bad(
+                Severity::Problem,
+                subject,
+                format!("not initialised: {e}"),
+                "see the message; run `umpire doctor` again after the fix",
+            ));
+            return findings;
+        }
+    };
+    let was = match before {
+        Some(s) if s.is_initialised() => "before: already set up",
+        Some(_) => "before: antenna off, as after power-up",
+        None => "before: state unreadable",
+    };
+    let listing = ready.wake().and_then(|()| ready.inventory());
+    let _ = ready.power_down();
+    match listing {
+        Ok(tags) => findings.push(Finding::ok(
+            subject,
+            format!(
+                "{version} initialised and answering: antenna on, 2 ms timer ({was}); {} tag{} \
+                 in its field",
+                tags.len(),
+                if tags.len() == 1 { "" } else { "s" }
+            ),
+        )),
+        Err(e) => findings.push(Finding::bad(
+            Severity::Problem,
+            subject,
+            format!("initialised, but listing its field failed: {e}"),
+            "check the antenna side of the module and that no metal lies over it",
+        )),
+    }
+    findings
 }
 
 /// Scans an empty board `scans` times with `scan` and reports squares that read occupied, that

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use firmware::config::square_name;
 use firmware::config::{Config, SensorConfig};
 use firmware::display::{Display, Orientation, DEFAULT_ADDRESS};
 use firmware::doctor::{
@@ -21,12 +22,15 @@ use firmware::doctor::{
     Calibration, CalibrationEvent, Finding,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
+use firmware::drivers::nfc::Mfrc522Ready;
 use firmware::drivers::reed_matrix::CellMap;
 use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
 use firmware::platform::Scanner;
-use firmware::sensing::Occupancy;
-use firmware::sensing::SensedCell;
-use firmware::sim::{ChainWiring, SimBoard, SimChain, SimI2c, SimMfrc522, SimPin, SwitchFault};
+use firmware::sensing::{Occupancy, SensedCell, TagUid};
+use firmware::sim::{
+    ChainWiring, NoDelay, ReaderFault, SimBoard, SimChain, SimI2c, SimMfrc522, SimPin, SimTags,
+    SwitchFault,
+};
 
 const DEFAULT_CONFIG: &str = "/etc/umpire/umpire.toml";
 
@@ -44,8 +48,10 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10, row:3 (a shorted row), no-display, no-reader, unplugged (the sensor
-    /// chain's cable), unplugged-high, missing-chip. Repeatable.
+    /// flicker:j10, row:3 (a shorted row), no-display, unplugged (the sensor chain's cable),
+    /// unplugged-high, missing-chip, and for NFC reader N (`:N` optional, default 1):
+    /// no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
+    /// initialised), reset-reader:N (never leaves reset). Repeatable.
     #[arg(long = "fault", global = true)]
     faults: Vec<String>,
     #[command(subcommand)]
@@ -197,7 +203,11 @@ fn sensor_summary(config: &Config) -> String {
         SensorConfig::Simulated => "the simulated board".into(),
     };
     match &config.nfc {
-        Some(nfc) => format!("{sensor}, NFC with {} antennas", nfc.mux.channels),
+        Some(nfc) => format!(
+            "{sensor}, NFC with {} readers over {} squares",
+            nfc.readers.len(),
+            nfc.cells().len()
+        ),
         None => format!("{sensor}, no NFC"),
     }
 }
@@ -232,10 +242,13 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
 struct SimRig {
     board: SimBoard,
     display_present: bool,
-    reader_version: u8,
     /// The 74HC165 chain the board is read through (a `shift_chain` or `simulated` sensor):
     /// the real driver on a simulated bus, so its chain check runs.
     chain: Option<ShiftChain<SimChain, SimPin, NoDelay>>,
+    /// The simulated NFC readers: each one's region and fault.
+    readers: Vec<(Vec<SensedCell>, Option<ReaderFault>)>,
+    /// The tags on the simulated board.
+    tags: SimTags,
 }
 
 impl SimRig {
@@ -249,6 +262,17 @@ impl SimRig {
                 chain.scan().map_err(|e| e.to_string())
             }
         }
+    }
+
+    /// The simulated readers, uninitialised, each with its region.
+    fn readers(&self) -> Vec<(Mfrc522<SimMfrc522, NoDelay>, Vec<SensedCell>)> {
+        self.readers
+            .iter()
+            .map(|(region, fault)| {
+                let chip = SimMfrc522::under(region, self.tags.clone(), *fault);
+                (Mfrc522::new(chip, NoDelay), region.clone())
+            })
+            .collect()
     }
 }
 
@@ -292,6 +316,38 @@ fn sim_chain(
     };
     let chain = ShiftChain::new(bus, SimPin, NoDelay, chain_config).map_err(anyhow::Error::msg)?;
     Ok(Some(chain))
+
+}
+
+/// The simulated board's NFC regions: the configured ones, or, with no `[nfc]` section, one
+/// reader under each pair of squares of the first row (a demonstration bank).
+fn simulated_regions(config: &Config) -> Vec<Vec<SensedCell>> {
+    match &config.nfc {
+        Some(nfc) => nfc.readers.clone(),
+        None => (0..u16::from(config.columns))
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(|pair| pair.iter().copied().map(SensedCell::new).collect())
+            .collect(),
+    }
+}
+
+/// Said when the simulated board's NFC readers are the demonstration bank.
+const DEMO_BANK: &str = "NFC (simulated): no [nfc] in the configuration, so one simulated reader \
+     under each pair of squares of row 1";
+
+/// "a1 b1": a region's squares by name.
+fn region_names(config: &Config, region: &[SensedCell]) -> String {
+    let names: Vec<String> = region
+        .iter()
+        .map(|&c| square_name(c, config.columns))
+        .collect();
+    names.join(" ")
+}
+
+/// The tag the simulated builder's piece carries.
+fn simulated_tag() -> TagUid {
+    TagUid::new(&[0x04, 0xA2, 0x1B, 0x7C, 0x33, 0x5E, 0x80]).unwrap_or_else(|_| unreachable!())
 }
 
 fn shape(config: &Config) -> BoardShape {
@@ -325,8 +381,12 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
     let mut rig = SimRig {
         board: SimBoard::new(config.columns, config.rows),
         display_present: true,
-        reader_version: 0x92,
         chain: None,
+        readers: simulated_regions(config)
+            .into_iter()
+            .map(|r| (r, None))
+            .collect(),
+        tags: SimTags::new(),
     };
     let mut wiring = ChainWiring::Healthy;
     for fault in faults {
@@ -343,12 +403,26 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
                 rig.display_present = false;
                 continue;
             }
-            "no-reader" => {
-                rig.reader_version = 0x00;
-                continue;
-            }
-            "clone-reader" => {
-                rig.reader_version = 0x88;
+            "no-reader" | "clone-reader" | "uninit-reader" | "reset-reader" => {
+                let n = if arg.is_empty() {
+                    Ok(1)
+                } else {
+                    arg.parse::<usize>()
+                };
+                let count = rig.readers.len();
+                let Some(slot) = n
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .and_then(|n| rig.readers.get_mut(n - 1))
+                else {
+                    bail!("--fault {kind}:N needs a reader number 1 to {count}");
+                };
+                slot.1 = Some(match kind {
+                    "no-reader" => ReaderFault::Absent,
+                    "clone-reader" => ReaderFault::Clone,
+                    "uninit-reader" => ReaderFault::IgnoresWrites,
+                    _ => ReaderFault::StuckInReset,
+                });
                 continue;
             }
             "unplugged" => {
@@ -365,7 +439,8 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
             }
             _ => bail!(
                 "unknown fault `{fault}`: use stuck:SQUARE, dead:SQUARE, flicker:SQUARE, row:N, \
-                 no-display, no-reader, clone-reader, unplugged, unplugged-high or missing-chip"
+                 no-display, unplugged, unplugged-high, missing-chip, no-reader[:N], \
+                 clone-reader[:N], uninit-reader[:N] or reset-reader[:N]"
             ),
         };
         rig.board = rig.board.with_fault(f);
@@ -388,6 +463,9 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
         "umpire doctor: the simulated board ({}x{})\n",
         config.columns, config.rows
     );
+    if config.nfc.is_none() {
+        println!("{}\n", DEMO_BANK);
+    }
     let mut findings = Vec::new();
     let (bus, address) = simulated_oled(config);
     let expanders = expanders(config);
@@ -401,16 +479,74 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     for (bus, address, role) in &expanders {
         findings.push(check_expander(&mut i2c, *bus, *address, role));
     }
-    let mut reader = Mfrc522::new(SimMfrc522::new(rig.reader_version), NoDelay);
-    findings.push(check_reader(&mut reader));
+    for (i, (reader, region)) in rig.readers().into_iter().enumerate() {
+        findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
+    }
     findings.extend(check_sensors(shape(config), scans, || rig.scan()));
     Ok(findings)
 }
 
-#[derive(Debug)]
-struct NoDelay;
-impl embedded_hal::delay::DelayNs for NoDelay {
-    fn delay_ns(&mut self, _: u32) {}
+/// An initialised reader for `calibrate`: its number (1-based), the reader, its region.
+type CalibrationReader<S, D> = (usize, Mfrc522Ready<S, D>, Vec<SensedCell>);
+
+/// Initialises each reader for `calibrate`, printing the ones that fail (the others still
+/// read): the initialised readers with their regions.
+fn calibration_readers<S, D>(
+    config: &Config,
+    readers: Vec<(Mfrc522<S, D>, Vec<SensedCell>)>,
+) -> Vec<CalibrationReader<S, D>>
+where
+    S: embedded_hal::spi::SpiDevice,
+    D: embedded_hal::delay::DelayNs,
+{
+    let mut out = Vec::new();
+    for (i, (reader, region)) in readers.into_iter().enumerate() {
+        let names = region_names(config, &region);
+        match reader.init() {
+            Ok(mut ready) => {
+                if let Err(e) = ready.power_down() {
+                    println!("NFC reader {} ({names}): {e}", i + 1);
+                    continue;
+                }
+                out.push((i + 1, ready, region));
+            }
+            Err(e) => println!("NFC reader {} ({names}): {e}", i + 1),
+        }
+    }
+    out
+}
+
+/// Lists the field of the reader under `cell`, if any, recording every tag on `cal`: the
+/// calibration shows what each reader sees, not the set-up diff the service uses.
+fn calibration_tags<S, D>(
+    readers: &mut [CalibrationReader<S, D>],
+    cal: &mut Calibration,
+    cell: SensedCell,
+) -> Vec<String>
+where
+    S: embedded_hal::spi::SpiDevice,
+    D: embedded_hal::delay::DelayNs,
+{
+    let Some((number, reader, _)) = readers
+        .iter_mut()
+        .find(|(_, _, region)| region.contains(&cell))
+    else {
+        return Vec::new();
+    };
+    let listing = reader.wake().and_then(|()| reader.inventory());
+    let _ = reader.power_down();
+    match listing {
+        Ok(tags) => tags
+            .into_iter()
+            .map(|uid| match cal.tag(cell, uid) {
+                CalibrationEvent::Tag(name, uid) => {
+                    format!("tag {uid} over {name} (NFC reader {number})")
+                }
+                other => format!("{other:?}"),
+            })
+            .collect(),
+        Err(e) => vec![format!("NFC reader {number}: {e}")],
+    }
 }
 
 fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
@@ -426,15 +562,27 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     let mut oled = Display::with_options(i2c, address, Orientation::default());
     let mut oled_updates = 0u32;
     let mut oled_failed = None;
+    if config.nfc.is_none() {
+        println!("{DEMO_BANK}\n");
+    }
+    let mut readers = calibration_readers(config, rig.readers());
+    let mut tag_lines = Vec::new();
+    let tag = simulated_tag();
     for i in 0..shape.cells() {
+        let cell = SensedCell::new(i);
         rig.board.clear();
-        rig.board.set_piece(SensedCell::new(i), true);
+        rig.board.set_piece(cell, true);
+        if i > 0 {
+            rig.tags.set(SensedCell::new(i - 1), None);
+        }
+        rig.tags.set(cell, Some(tag));
         let occ = rig.scan().map_err(anyhow::Error::msg)?;
         let mut note = String::new();
         for event in cal.update(occ) {
             if let CalibrationEvent::On(name) = event {
                 print!("{name} ");
                 note = format!("{name} on");
+                tag_lines.extend(calibration_tags(&mut readers, &mut cal, cell));
             }
         }
         match oled.show_screen(&cal.screen(note)) {
@@ -449,6 +597,9 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     let occ = rig.scan().map_err(anyhow::Error::msg)?;
     cal.update(occ);
     println!("\n{}", cal.grid());
+    for line in &tag_lines {
+        println!("{line}");
+    }
     let bytes = oled.release().bytes_written;
     match oled_failed {
         None => println!(
@@ -507,12 +658,13 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
         }
     }
     if let Some(nfc) = &config.nfc {
-        match pi::open_nfc(config, nfc) {
+        match pi::open_nfc_readers(config, nfc) {
             Ok(opened) => {
-                let (mut reader, _antennas) = opened.tags.into_parts();
-                findings.push(check_reader(&mut reader));
+                for (i, (reader, region)) in opened.readers.into_iter().enumerate() {
+                    findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
+                }
             }
-            Err(e) => findings.push(open_failed("NFC reader", &e)),
+            Err(e) => findings.push(open_failed("NFC readers", &e)),
         }
     }
     println!("Take every piece off the board; scanning in 3 seconds...");
@@ -562,6 +714,14 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     let shape = shape(config);
     let mut cal = Calibration::new(shape);
     let period = scan_period(config);
+    // The NFC readers, initialised; their reset line is held high while `_nfc_reset` lives.
+    let (mut readers, _nfc_reset) = match &config.nfc {
+        Some(nfc) => {
+            let opened = pi::open_nfc_readers(config, nfc).map_err(anyhow::Error::new)?;
+            (calibration_readers(config, opened.readers), opened.reset)
+        }
+        None => (Vec::new(), None),
+    };
     let start = Instant::now();
     println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
     println!("Legend: # occupied now, o seen, . never seen\n");
@@ -576,6 +736,12 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
             print!("\x1b[2J\x1b[H{}", cal.grid());
             let mut note = String::new();
             for e in events {
+                if let CalibrationEvent::On(s) = &e {
+                    let cell = cell_named(shape, s)?;
+                    for line in calibration_tags(&mut readers, &mut cal, cell) {
+                        println!("{line}");
+                    }
+                }
                 note = match e {
                     CalibrationEvent::On(s) => format!("piece on {s}"),
                     CalibrationEvent::Off(s) => format!("piece off {s}"),

@@ -21,7 +21,7 @@ use embedded_hal::i2c::I2c;
 
 use crate::display::Display;
 use crate::drivers::buttons::{ButtonEvent, Buttons};
-use crate::drivers::nfc::{AntennaSelect, ReadTag, TagReader};
+use crate::drivers::nfc::{BankReader, ReadTag, ReaderBank, TagReader};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
@@ -55,7 +55,13 @@ pub trait TagSource {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput>;
 }
 
-impl<R: ReadTag, A: AntennaSelect> TagSource for TagReader<R, A> {
+impl<R: ReadTag> TagSource for TagReader<R> {
+    fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
+        self.read_cells(cells, now)
+    }
+}
+
+impl<R: BankReader> TagSource for ReaderBank<R> {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
         self.read_cells(cells, now)
     }

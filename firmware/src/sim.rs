@@ -4,18 +4,20 @@
 //! unanswering reader). `umpire doctor
 //! --simulated` and `umpire calibrate --simulated` run against these; so do their tests.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::convert::Infallible;
 use std::fmt;
+use std::rc::Rc;
 
 use embedded_hal::digital::{self, OutputPin};
 use embedded_hal::i2c::{self, I2c, Operation as I2cOperation};
 use embedded_hal::spi::{self, Operation as SpiOperation, SpiDevice};
 
-use crate::drivers::nfc::Register;
+use crate::drivers::nfc::{crc_a, Register};
 use crate::drivers::reed_matrix::{CellMap, OccupancyScanner};
 use crate::drivers::shift_chain::ChainCheck;
-use crate::sensing::{Occupancy, SensedCell};
+use crate::sensing::{Occupancy, SensedCell, TagUid};
 
 /// A fault of one square's switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -166,19 +168,333 @@ impl I2c for SimI2c {
     }
 }
 
-/// A simulated MFRC522 on SPI that answers register reads from a register file (VersionReg
-/// 0x37 holds `version`; 0x00 stands for a reader that is not wired).
+/// The tags standing on the simulated board, by cell: what every simulated reader's field
+/// holds when its region covers the cell. Shared ([`Rc`]) between the readers and whoever moves
+/// the pieces.
+#[derive(Clone, Debug, Default)]
+pub struct SimTags(Rc<RefCell<BTreeMap<u16, TagUid>>>);
+
+impl SimTags {
+    /// No tags anywhere.
+    pub fn new() -> SimTags {
+        SimTags::default()
+    }
+
+    /// Puts a piece tagged `uid` on `cell`, or lifts the piece there (`None`).
+    pub fn set(&self, cell: SensedCell, uid: Option<TagUid>) {
+        let mut tags = self.0.borrow_mut();
+        match uid {
+            Some(uid) => tags.insert(cell.number(), uid),
+            None => tags.remove(&cell.number()),
+        };
+    }
+
+    /// The tags on `cells`.
+    fn on(&self, cells: &[SensedCell]) -> Vec<TagUid> {
+        let tags = self.0.borrow();
+        cells
+            .iter()
+            .filter_map(|c| tags.get(&c.number()).copied())
+            .collect()
+    }
+}
+
+/// A fault of a simulated reader, as a builder meets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReaderFault {
+    /// Not there, or no power: VersionReg reads 0x00.
+    Absent,
+    /// A clone chip (VersionReg 0x88): works.
+    Clone,
+    /// MOSI not connected: reads answer, writes are lost, so init never takes and the antenna
+    /// stays off.
+    IgnoresWrites,
+    /// The oscillator never starts (no crystal, RST held low through a bad joint): CommandReg's
+    /// PowerDown never clears.
+    StuckInReset,
+}
+
+/// Where a simulated tag is in the ISO/IEC 14443-3 state machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagState {
+    Idle,
+    /// Woken, taking part in anticollision at cascade level (0-based).
+    Ready(usize),
+    Active,
+    Halt,
+}
+
+/// A simulated MFRC522 on SPI: a register file, a FIFO, the commands the driver uses (soft
+/// reset, soft power-down, Transceive) and ISO/IEC 14443-3 type A tags in its field (REQA,
+/// WUPA, bitwise anticollision with CollReg, SELECT with CRC_A, HLTA). Its field is on only
+/// when TxControlReg switches both drivers on and the chip is not powered down, and the chip's
+/// timer only reports "no answer" once TModeReg and TReloadReg are set: so a reader nobody
+/// initialised reads no tag, as on the bench.
 #[derive(Clone, Debug)]
 pub struct SimMfrc522 {
     registers: [u8; 64],
+    fault: Option<ReaderFault>,
+    fifo: Vec<u8>,
+    tags: SimTags,
+    region: Vec<SensedCell>,
+    states: BTreeMap<TagUid, TagState>,
+    field_was_on: bool,
 }
 
+/// Register reset values the simulation cares about (datasheet section 9).
+const RESET_VALUES: [(Register, u8); 3] = [
+    (Register::Command, 0x20),
+    (Register::TxControl, 0x80),
+    (Register::Control, 0x10),
+];
+
 impl SimMfrc522 {
-    /// A reader whose VersionReg reads `version` (0x92 genuine v2, 0x88 clone, 0x00 absent).
+    /// A reader whose VersionReg reads `version` (0x92 genuine v2, 0x88 clone, 0x00 absent),
+    /// with no tags in reach.
     pub fn new(version: u8) -> SimMfrc522 {
-        let mut registers = [0u8; 64];
-        registers[usize::from(Register::Version.address())] = version;
-        SimMfrc522 { registers }
+        let mut sim = SimMfrc522 {
+            registers: [0u8; 64],
+            fault: None,
+            fifo: Vec::new(),
+            tags: SimTags::new(),
+            region: Vec::new(),
+            states: BTreeMap::new(),
+            field_was_on: false,
+        };
+        sim.registers[usize::from(Register::Version.address())] = version;
+        sim.reset_registers();
+        sim
+    }
+
+    /// A genuine v2.0 reader under `region`, seeing the tags of `tags` there, with `fault`.
+    pub fn under(region: &[SensedCell], tags: SimTags, fault: Option<ReaderFault>) -> SimMfrc522 {
+        let version = match fault {
+            Some(ReaderFault::Absent) => 0x00,
+            Some(ReaderFault::Clone) => 0x88,
+            _ => 0x92,
+        };
+        let mut sim = SimMfrc522::new(version);
+        sim.fault = fault;
+        sim.tags = tags;
+        sim.region = region.to_vec();
+        sim.reset_registers();
+        sim
+    }
+
+    fn reset_registers(&mut self) {
+        let version = self.reg(Register::Version);
+        self.registers = [0u8; 64];
+        self.set(Register::Version, version);
+        for (reg, value) in RESET_VALUES {
+            self.set(reg, value);
+        }
+        if self.fault == Some(ReaderFault::StuckInReset) {
+            self.set(Register::Command, 0x30);
+        }
+        self.fifo.clear();
+    }
+
+    fn reg(&self, reg: Register) -> u8 {
+        self.registers[usize::from(reg.address())]
+    }
+
+    fn set(&mut self, reg: Register, value: u8) {
+        self.registers[usize::from(reg.address())] = value;
+    }
+
+    /// Whether the antenna field is on: drivers on, not powered down, a chip that answers.
+    fn field_on(&self) -> bool {
+        self.reg(Register::TxControl) & 0x03 == 0x03
+            && self.reg(Register::Command) & 0x10 == 0
+            && self.fault != Some(ReaderFault::Absent)
+    }
+
+    /// Tags lose power when the field goes off and wake in IDLE when it comes back.
+    fn track_field(&mut self) {
+        let on = self.field_on();
+        if on != self.field_was_on {
+            self.states.clear();
+        }
+        self.field_was_on = on;
+    }
+
+    /// The tags in the field, each with its state.
+    fn in_field(&self) -> Vec<(TagUid, TagState)> {
+        if !self.field_on() {
+            return Vec::new();
+        }
+        self.tags
+            .on(&self.region)
+            .into_iter()
+            .map(|uid| (uid, *self.states.get(&uid).unwrap_or(&TagState::Idle)))
+            .collect()
+    }
+
+    fn write(&mut self, reg: usize, value: u8) {
+        if self.fault == Some(ReaderFault::IgnoresWrites) {
+            return;
+        }
+        match reg {
+            r if r == usize::from(Register::Command.address()) => {
+                if value & 0x0F == 0x0F {
+                    self.reset_registers();
+                } else {
+                    let stuck = self.fault == Some(ReaderFault::StuckInReset);
+                    self.set(
+                        Register::Command,
+                        (value & 0x1F) | 0x20 | if stuck { 0x10 } else { 0 },
+                    );
+                }
+            }
+            r if r == usize::from(Register::ComIrq.address()) => self.set(Register::ComIrq, 0),
+            r if r == usize::from(Register::FifoData.address()) => self.fifo.push(value),
+            r if r == usize::from(Register::FifoLevel.address()) => {
+                if value & 0x80 != 0 {
+                    self.fifo.clear();
+                }
+            }
+            r if r == usize::from(Register::BitFraming.address()) => {
+                self.set(Register::BitFraming, value & 0x7F);
+                let transceiving = self.reg(Register::Command) & 0x0F == 0x0C;
+                if value & 0x80 != 0 && transceiving {
+                    self.transceive(value & 0x7F);
+                }
+            }
+            r => self.registers[r & 0x3F] = value,
+        }
+        self.track_field();
+    }
+
+    fn read(&mut self, reg: usize) -> u8 {
+        if self.fault == Some(ReaderFault::Absent) {
+            return 0x00;
+        }
+        match reg {
+            r if r == usize::from(Register::FifoData.address()) => {
+                if self.fifo.is_empty() {
+                    0
+                } else {
+                    self.fifo.remove(0)
+                }
+            }
+            r if r == usize::from(Register::FifoLevel.address()) => {
+                u8::try_from(self.fifo.len()).unwrap_or(0x7F)
+            }
+            r => self.registers[r & 0x3F],
+        }
+    }
+
+    /// Whether the timer would run out and say so: TAuto and a reload value set.
+    fn timer_running(&self) -> bool {
+        self.reg(Register::TMode) & 0x80 != 0
+            && (self.reg(Register::TReloadHigh) != 0 || self.reg(Register::TReloadLow) != 0)
+    }
+
+    /// Runs one Transceive of the FIFO with BitFramingReg `framing`.
+    fn transceive(&mut self, framing: u8) {
+        let frame = std::mem::take(&mut self.fifo);
+        self.set(Register::Error, 0);
+        self.set(Register::Control, 0x10);
+        let answer = self.answer(&frame, framing);
+        let irq = match answer {
+            Some(bytes) => {
+                self.fifo = bytes;
+                0x64
+            }
+            None if self.timer_running() => 0x45,
+            // An uninitialised timer never runs out: the driver gives up polling.
+            None => 0x44,
+        };
+        self.set(Register::ComIrq, irq);
+    }
+
+    fn answer(&mut self, frame: &[u8], framing: u8) -> Option<Vec<u8>> {
+        let tags = self.in_field();
+        match *frame {
+            [0x26] | [0x52] if framing & 0x07 == 7 => {
+                let wupa = frame[0] == 0x52;
+                let mut any = false;
+                for (uid, state) in tags {
+                    if state == TagState::Idle || (wupa && state == TagState::Halt) {
+                        self.states.insert(uid, TagState::Ready(0));
+                        any = true;
+                    }
+                }
+                any.then(|| vec![0x44, 0x00])
+            }
+            [0x50, 0x00, ..] => {
+                for (uid, state) in tags {
+                    if state == TagState::Active {
+                        self.states.insert(uid, TagState::Halt);
+                    }
+                }
+                None
+            }
+            [sel @ (0x93 | 0x95 | 0x97), nvb, ref rest @ ..] => {
+                let level = usize::from((sel - 0x93) / 2);
+                let ready: Vec<TagUid> = tags
+                    .iter()
+                    .filter(|(_, s)| *s == TagState::Ready(level))
+                    .map(|(u, _)| *u)
+                    .collect();
+                if nvb == 0x70 {
+                    self.select(level, &ready, rest)
+                } else {
+                    self.anticollision(level, &ready, nvb, rest)
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn select(&mut self, level: usize, ready: &[TagUid], rest: &[u8]) -> Option<Vec<u8>> {
+        let mut answer = None;
+        for &uid in ready {
+            let cl = cascade_level(uid, level);
+            if rest.get(..5) == Some(&cl[..]) {
+                let more = level + 1 < levels(uid);
+                let sak = if more { 0x04 } else { 0x00 };
+                self.states.insert(
+                    uid,
+                    if more {
+                        TagState::Ready(level + 1)
+                    } else {
+                        TagState::Active
+                    },
+                );
+                let [c0, c1] = crc_a(&[sak]);
+                answer = Some(vec![sak, c0, c1]);
+            } else {
+                self.states.insert(uid, TagState::Idle);
+            }
+        }
+        answer
+    }
+
+    fn anticollision(
+        &mut self,
+        level: usize,
+        ready: &[TagUid],
+        nvb: u8,
+        rest: &[u8],
+    ) -> Option<Vec<u8>> {
+        let known = usize::from((nvb >> 4).saturating_sub(2)) * 8 + usize::from(nvb & 0x0F);
+        let bit = |bytes: &[u8; 5], i: usize| (bytes[i / 8] >> (i % 8)) & 1;
+        let sent = |i: usize| rest.get(i / 8).map(|b| (b >> (i % 8)) & 1);
+        let candidates: Vec<[u8; 5]> = ready
+            .iter()
+            .map(|&uid| cascade_level(uid, level))
+            .filter(|cl| (0..known).all(|i| sent(i) == Some(bit(cl, i))))
+            .collect();
+        let first = *candidates.first()?;
+        let collision =
+            (known..40).find(|&i| candidates.iter().any(|c| bit(c, i) != bit(&first, i)));
+        let end = collision.map_or(5, |p| p / 8 + 1);
+        if let Some(p) = collision {
+            self.set(Register::Error, 0x08);
+            self.set(Register::Coll, u8::try_from((p + 1) & 0x1F).unwrap_or(0));
+        }
+        Some(first.get(known / 8..end).unwrap_or_default().to_vec())
     }
 
     fn exchange(&mut self, tx: &[u8], rx: &mut [u8]) {
@@ -186,13 +502,47 @@ impl SimMfrc522 {
         let Some(&first) = tx.first() else { return };
         let reg = usize::from((first >> 1) & 0x3F);
         if first & 0x80 != 0 {
-            for slot in rx.iter_mut().skip(1) {
-                *slot = self.registers[reg];
+            // Each following byte on MOSI is the next read address (FIFO reads repeat it).
+            for (i, slot) in rx.iter_mut().enumerate().skip(1) {
+                let at = tx.get(i - 1).map_or(reg, |b| usize::from((b >> 1) & 0x3F));
+                *slot = self.read(at);
             }
-        } else if let Some(&value) = tx.get(1) {
-            self.registers[reg] = value;
+        } else {
+            for &value in tx.iter().skip(1) {
+                self.write(reg, value);
+            }
         }
     }
+}
+
+/// How many cascade levels `uid` takes: 1, 2 or 3.
+fn levels(uid: TagUid) -> usize {
+    match uid.as_bytes().len() {
+        0..=4 => 1,
+        5..=7 => 2,
+        _ => 3,
+    }
+}
+
+/// The 4 bytes and BCC `uid` answers at cascade `level` (the cascade tag 0x88 first on every
+/// level but the last).
+fn cascade_level(uid: TagUid, level: usize) -> [u8; 5] {
+    let bytes = uid.as_bytes();
+    let last = levels(uid) - 1;
+    let start = level * 3;
+    let mut out = [0u8; 5];
+    if level < last {
+        out[0] = 0x88;
+        for (d, b) in out[1..4].iter_mut().zip(bytes.iter().skip(start)) {
+            *d = *b;
+        }
+    } else {
+        for (d, b) in out[..4].iter_mut().zip(bytes.iter().skip(start)) {
+            *d = *b;
+        }
+    }
+    out[4] = out[0] ^ out[1] ^ out[2] ^ out[3];
+    out
 }
 
 impl spi::ErrorType for SimMfrc522 {
@@ -215,6 +565,14 @@ impl SpiDevice for SimMfrc522 {
         }
         Ok(())
     }
+}
+
+/// A delay that returns at once: the simulated chips need no time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoDelay;
+
+impl embedded_hal::delay::DelayNs for NoDelay {
+    fn delay_ns(&mut self, _: u32) {}
 }
 
 /// How the simulated 74HC165 chain's cable and chips are wired.
@@ -326,12 +684,6 @@ mod tests {
     use crate::drivers::shift_chain::{
         ChainFault, ChainOrder, Error, ShiftChain, ShiftChainConfig,
     };
-
-    #[derive(Debug)]
-    struct NoDelay;
-    impl embedded_hal::delay::DelayNs for NoDelay {
-        fn delay_ns(&mut self, _: u32) {}
-    }
 
     fn chain(wiring: ChainWiring) -> ShiftChain<SimChain, SimPin, NoDelay> {
         let order = ChainOrder::schematic().unwrap();

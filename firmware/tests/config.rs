@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use firmware::config::{
-    BusDevices, ButtonsConfig, ChipSelect, Config, GameName, I2cBus, MuxConfig, NfcConfig,
-    OledConfig, RulesName, SensorConfig, SpiBus, SpiConfig,
+    BusDevices, ButtonsConfig, ChipSelect, Config, GameName, I2cBus, NfcConfig, OledConfig,
+    RulesName, SensorConfig, SpiBus, SpiConfig,
 };
+use firmware::sensing::SensedCell;
 
 /// A 10x10 board on the PCF8575 matrix, NFC on SPI0 CE1, every optional part fitted.
 const GOOD: &str = r#"# A 10x10 Stratego board: the PCF8575 matrix, NFC on SPI0, the rest from the pin map.
@@ -56,17 +57,13 @@ bus = "spi0"
 chip_select = "ce1"
 spi_hz = 4_000_000
 reset = 25
+address = [17, 27, 22]
 
-[nfc.mux]
-channels = 112
-s0 = 17
-s1 = 27
-s2 = 22
-s3 = 23
-bank0 = 16
-bank1 = 20
-bank2 = 21
-enable = 26
+[[nfc.reader]]
+cells = ["a1", "b1"]
+
+[[nfc.reader]]
+cells = ["c1", "d1", "c2"]
 
 [journal]
 dir = "/tmp/umpire-journals"
@@ -135,11 +132,11 @@ fn a_good_file_reads_back_exactly() {
         nfc: Some(NfcConfig {
             spi: nfc_spi,
             reset: Some(25),
-            mux: MuxConfig {
-                channels: 112,
-                address: vec![17, 27, 22, 23, 16, 20, 21],
-                enable: Some(26),
-            },
+            address: vec![17, 27, 22],
+            readers: vec![
+                vec![SensedCell::new(0), SensedCell::new(1)],
+                vec![SensedCell::new(2), SensedCell::new(3), SensedCell::new(12)],
+            ],
         }),
         journal_dir: PathBuf::from("/tmp/umpire-journals"),
         cells: None,
@@ -147,14 +144,19 @@ fn a_good_file_reads_back_exactly() {
     assert_eq!(c, expected);
     assert_eq!(c.spi_path(nfc_spi), Path::new("/dev/spidev9.1"));
     assert_eq!(c.i2c_path(I2cBus::I2c1), Path::new("/dev/i2c-7"));
-    // I2C1 (2), SPI0 (3 + CE1), buttons (3), buzzer, reset, 7 address lines and the enable.
+    // I2C1 (2), SPI0 (3 + CE1), buttons (3), buzzer, reset and 3 decoder address lines.
     let pins = c.gpio_pins();
-    assert_eq!(pins.len(), 19, "{pins:?}");
+    assert_eq!(pins.len(), 14, "{pins:?}");
     let numbers: BTreeSet<u8> = pins.iter().map(|p| p.0).collect();
-    assert_eq!(numbers.len(), 19, "no pin twice: {pins:?}");
+    assert_eq!(numbers.len(), 14, "no pin twice: {pins:?}");
     assert!(pins.contains(&(2, "I2C1 SDA".into())), "{pins:?}");
     assert!(pins.contains(&(7, "SPI0 CE1 (MFRC522)".into())), "{pins:?}");
-    assert!(pins.contains(&(16, "antenna mux address bit 4".into())));
+    assert!(pins.contains(&(22, "NFC decoder address A2".into())));
+    // Tag reads happen on the readers' squares only.
+    assert_eq!(
+        c.layout_setup().tag_readers,
+        [0, 1, 2, 3, 12].map(SensedCell::new).to_vec()
+    );
 }
 
 /// Every signal of the pin map: dotted path -> GPIO.
@@ -174,6 +176,22 @@ fn pinmap_signals(value: &toml_span::Value<'_>, path: &str, out: &mut Vec<(Strin
         };
         pinmap_signals(v, &p, out);
     }
+}
+
+/// The pin map's NFC decoder address lines, A0 first.
+fn nfc_address(map: &toml_span::Value<'_>) -> Vec<u8> {
+    map.pointer("/nfc/address")
+        .and_then(|v| v.as_array())
+        .expect("[nfc] address in the pin map")
+        .iter()
+        .map(|s| {
+            let gpio = s
+                .as_table()
+                .and_then(|t| t.get("gpio"))
+                .and_then(|g| g.as_integer());
+            u8::try_from(gpio.expect("a GPIO signal")).unwrap()
+        })
+        .collect()
 }
 
 #[test]
@@ -214,21 +232,24 @@ fn the_shipped_default_configuration_parses_and_wires_the_pin_map() {
     );
     assert_eq!(c.spi_path(spi), Path::new("/dev/spidev0.1"));
 
-    // NFC, its multiplexer (s0-s3 then bank0-bank2, least significant first), buttons, buzzer.
-    let nfc = c.nfc.clone().expect("NFC is on by default");
+    // NFC is off by default: pieces are set up by groups. Its wiring is there, as the pin map
+    // has it, and the commented reader example turns it on.
+    assert_eq!(c.nfc, None, "set-up by groups without NFC is the default");
+    let with_nfc = text
+        .replace("enabled = false", "enabled = true")
+        .replace("# [[nfc.reader]]\n# cells", "[[nfc.reader]]\ncells");
+    let nfc = Config::parse(&with_nfc)
+        .unwrap_or_else(|p| panic!("{p}"))
+        .nfc
+        .expect("the commented example turns NFC on");
     assert_eq!(nfc.reset, Some(gpio("nfc.reset")));
     assert_eq!(
         SpiBus::Spi0.chip_select_pin(nfc.spi.chip_select),
         Some(gpio("spi0.ce0"))
     );
-    let lines = ["s0", "s1", "s2", "s3", "bank0", "bank1", "bank2"];
-    let address: Vec<u8> = lines
-        .iter()
-        .map(|l| gpio(&format!("nfc.mux.{l}")))
-        .collect();
-    assert_eq!(nfc.mux.address, address);
-    assert_eq!(nfc.mux.enable, Some(gpio("nfc.mux.enable")));
-    assert_eq!(i64::from(nfc.mux.channels), int("/nfc/mux/channels"));
+    assert_eq!(nfc.address, nfc_address(&map));
+    assert!(nfc.readers.len() <= 1 << nfc.address.len());
+    assert!(i64::try_from(nfc.readers.len()).unwrap() <= int("/nfc/readers"));
     let buttons = c.buttons.unwrap();
     assert_eq!(
         [buttons.ok, buttons.back, buttons.die],
@@ -248,11 +269,14 @@ fn the_shipped_default_configuration_parses_and_wires_the_pin_map() {
         Path::new(map.pointer("/i2c1/device").unwrap().as_str().unwrap())
     );
 
-    // With this sensor every pin of the pin map is wired, bus pins included, and no other.
-    let wired: BTreeSet<u8> = c.gpio_pins().iter().map(|p| p.0).collect();
-    let mapped: BTreeSet<u8> = signals.iter().map(|s| s.1).collect();
-    assert_eq!(wired, mapped, "{:?}", c.gpio_pins());
-    assert_eq!(c.gpio_pins().len(), mapped.len(), "no pin twice");
+    // With this sensor and NFC on, every pin of the pin map is wired, bus pins included, and no
+    // other.
+    let full = Config::parse(&with_nfc).unwrap();
+    let wired: BTreeSet<u8> = full.gpio_pins().iter().map(|p| p.0).collect();
+    let mut mapped: BTreeSet<u8> = signals.iter().map(|s| s.1).collect();
+    mapped.extend(nfc_address(&map));
+    assert_eq!(wired, mapped, "{:?}", full.gpio_pins());
+    assert_eq!(full.gpio_pins().len(), mapped.len(), "no pin twice");
 
     // The other option of the schematics: the matrix on the two PCF8575s.
     let matrix = Config::parse(&text.replace("kind = \"shift_chain\"", "kind = \"matrix\""))
@@ -271,10 +295,8 @@ fn the_shipped_default_configuration_parses_and_wires_the_pin_map() {
     assert!(!matrix_pins.contains(&gpio("sensor.shift_chain.load")));
     assert!(!matrix_pins.contains(&gpio("spi0.ce1")));
 
-    // And without NFC.
-    let plain = Config::parse(&text.replace("enabled = true", "enabled = false")).unwrap();
-    assert_eq!(plain.nfc, None);
-    assert!(!plain.gpio_pins().iter().any(|p| p.0 == gpio("nfc.mux.s0")));
+    // And without NFC (the default) no NFC pin is wired.
+    assert!(!c.gpio_pins().iter().any(|p| p.0 == gpio("nfc.reset")));
 }
 
 #[test]
@@ -285,10 +307,10 @@ fn every_problem_is_listed_with_its_line() {
         .replace("address = 0x3D", "adress = 0x3D")
         .replace("die = 13", "die = 17")
         .replace("chip_select = \"ce1\"", "chip_select = \"ce2\"")
-        .replace("channels = 112", "channels = 90");
+        .replace("\"c2\"", "\"c11\"");
     let got = problems(&text);
     let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
-    assert_eq!(lines, [9, 19, 30, 43, 48, 49], "{got:#?}");
+    assert_eq!(lines, [9, 19, 30, 43, 46, 52], "{got:#?}");
     assert!(got[0].1.contains("scan at 100 Hz or faster"), "{got:?}");
     assert!(
         got[1].1.contains(
@@ -305,15 +327,15 @@ fn every_problem_is_listed_with_its_line() {
         "{got:?}"
     );
     assert!(
-        got[4]
+        got[5]
             .1
-            .contains("90 antenna channels but the board has 100 squares"),
+            .contains("\"c11\" is not a square of this 10x10 board"),
         "{got:?}"
     );
     assert!(
-        got[5]
+        got[4]
             .1
-            .contains("GPIO 17 is used twice, by [buttons] die and by [nfc.mux] s0"),
+            .contains("GPIO 17 is used twice, by [buttons] die and by [nfc] address A0"),
         "{got:?}"
     );
     // Every message says how to fix it.
@@ -337,15 +359,9 @@ bus = "i2c1"
 [nfc]
 bus = "spi0"
 chip_select = "ce0"
-[nfc.mux]
-channels = 128
-s0 = 17
-s1 = 27
-s2 = 22
-s3 = 23
-bank0 = 16
-bank1 = 20
-bank2 = 21
+address = [17, 27, 22, 23]
+[[nfc.reader]]
+cells = ["a1"]
 [buttons]
 ok = 5
 back = 6
@@ -455,28 +471,35 @@ fn a_small_sensor_is_named_with_what_to_add() {
         "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\ncolumns = [22, 23]\n",
         "a 2x2 matrix senses 4 places but the board senses 120",
     );
-    // NFC: too few antennas, too few address lines for the channels, a bank line skipped.
-    let nfc =
-        "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\nchip_select = \"ce0\"\n[nfc.mux]\n";
+    // NFC: more readers than the address lines reach, a square under two readers, a square
+    // off the board, a reader without squares, no readers at all.
+    let nfc = "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\nchip_select = \"ce0\"\n";
     check(
         &format!(
-            "{nfc}channels = 64\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\nbank0 = 16\nbank1 = 20\n"
+            "{nfc}address = [17]\n[[nfc.reader]]\ncells = [\"a1\"]\n[[nfc.reader]]\n\
+             cells = [\"b1\"]\n[[nfc.reader]]\ncells = [\"c1\"]\n"
         ),
-        "64 antenna channels but the board has 120 squares",
-    );
-    check(
-        &format!("{nfc}channels = 128\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\n"),
-        "channels = 128 needs 7 address lines but 4 are set",
+        "[nfc] has 3 readers but 1 address lines reach only 2 decoder outputs: list 2 lines",
     );
     check(
         &format!(
-            "{nfc}channels = 128\ns0 = 17\ns1 = 27\ns2 = 22\ns3 = 23\nbank1 = 20\nbank2 = 21\n"
+            "{nfc}address = [17]\n[[nfc.reader]]\ncells = [\"a1\", \"b1\"]\n[[nfc.reader]]\n\
+             cells = [\"b1\"]\n"
         ),
-        "bank1 is set but bank0 is not",
+        "b1 is under NFC readers 1 and 2: give each square one reader",
     );
     check(
-        "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\nchip_select = \"ce0\"\n",
-        "[nfc] needs an [nfc.mux] section",
+        &format!("{nfc}[[nfc.reader]]\ncells = [\"m1\"]\n"),
+        "\"m1\" is not a square of this 12x10 board (write \"a1\" to \"l10\")",
+    );
+    check(
+        &format!("{nfc}[[nfc.reader]]\ncells = []\n"),
+        "NFC reader 1 has no squares",
+    );
+    check(nfc, "[nfc] needs its readers: one [[nfc.reader]]");
+    check(
+        &format!("{nfc}address = [17, 27, 22, 23, 24]\n[[nfc.reader]]\ncells = [\"a1\"]\n"),
+        "[nfc] address has 5 lines: a 74HC154 takes at most 4",
     );
     // A scan rate the expanders cannot keep up with on a slow bus.
     let all = listed(concat!(
@@ -548,7 +571,9 @@ fn type_errors_and_unknown_sections_are_reported_not_panicked() {
         "{got:?}"
     );
     assert!(
-        got[7].1.contains("[nfc] needs an [nfc.mux] section"),
+        got[7]
+            .1
+            .contains("[nfc] needs its readers: one [[nfc.reader]]"),
         "{got:?}"
     );
     assert!(got[8]

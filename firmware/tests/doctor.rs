@@ -6,12 +6,12 @@ use std::convert::Infallible;
 use embedded_hal::delay::DelayNs;
 use firmware::doctor::{
     check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
-    Calibration, CalibrationEvent, Severity,
+    Calibration, CalibrationEvent, Finding, Severity,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::reed_matrix::OccupancyScanner;
-use firmware::sensing::SensedCell;
-use firmware::sim::{SimBoard, SimI2c, SimMfrc522, SwitchFault};
+use firmware::sensing::{SensedCell, TagUid};
+use firmware::sim::{ReaderFault, SimBoard, SimI2c, SimMfrc522, SimTags, SwitchFault};
 
 const SHAPE: BoardShape = BoardShape {
     columns: 10,
@@ -111,16 +111,73 @@ fn an_expander_must_answer_at_its_address() {
     assert!(missing.fix.contains("i2cdetect -y 1") && missing.fix.contains("A0-A2"));
 }
 
+/// Checks one simulated reader under a1 b1 with `fault`, a tag standing on b1.
+fn check_one(fault: Option<ReaderFault>) -> Vec<Finding> {
+    let region = [cell("a1"), cell("b1")];
+    let tags = SimTags::new();
+    tags.set(
+        cell("b1"),
+        Some(TagUid::new(&[4, 1, 2, 3, 4, 5, 6]).unwrap()),
+    );
+    let chip = SimMfrc522::under(&region, tags, fault);
+    check_reader(1, "a1 b1", Mfrc522::new(chip, NoDelay))
+}
+
 #[test]
-fn the_reader_version_register_is_read() {
-    let check = |v: u8| check_reader(&mut Mfrc522::new(SimMfrc522::new(v), NoDelay));
-    assert_eq!(check(0x92).severity, Severity::Ok);
-    assert_eq!(check(0x91).severity, Severity::Ok);
-    assert_eq!(check(0x88).severity, Severity::Warning);
-    assert_eq!(check(0x12).severity, Severity::Warning);
-    let absent = check(0x00);
-    assert_eq!(absent.severity, Severity::Problem);
-    assert!(absent.fix.contains("MISO GPIO 9"));
+fn a_healthy_reader_is_initialised_and_lists_its_field() {
+    let found = check_one(None);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Ok);
+    assert_eq!(found[0].subject, "NFC reader 1 (a1 b1)");
+    assert!(
+        found[0].detail.contains("initialised and answering"),
+        "{found:?}"
+    );
+    assert!(found[0].detail.contains("1 tag in its field"), "{found:?}");
+}
+
+/// Finding of the issue: `doctor` only read the version register, so a reader that was never
+/// initialised (antenna off, no timer) passed. Each fault now has its own finding and fix.
+#[test]
+fn each_reader_fault_is_named_with_its_fix() {
+    let absent = check_one(Some(ReaderFault::Absent));
+    assert_eq!(absent.len(), 1);
+    assert_eq!(absent[0].severity, Severity::Problem);
+    assert!(absent[0]
+        .detail
+        .contains("absent: its VersionReg reads 0x00"));
+    assert!(absent[0].fix.contains("MISO") && absent[0].fix.contains("Y0"));
+
+    let clone = check_one(Some(ReaderFault::Clone));
+    assert_eq!(clone[0].severity, Severity::Warning);
+    assert!(clone[0].detail.contains("clone"));
+    assert_eq!(
+        clone[1].severity,
+        Severity::Ok,
+        "a clone still works: {clone:?}"
+    );
+
+    let uninit = check_one(Some(ReaderFault::IgnoresWrites));
+    assert_eq!(uninit.len(), 1);
+    assert_eq!(uninit[0].severity, Severity::Problem);
+    assert!(uninit[0].detail.contains("not initialised"), "{uninit:?}");
+    assert!(uninit[0].detail.contains("antenna is off"), "{uninit:?}");
+    assert!(uninit[0].fix.contains("MOSI"), "{uninit:?}");
+
+    let reset = check_one(Some(ReaderFault::StuckInReset));
+    assert_eq!(reset[0].severity, Severity::Problem);
+    assert!(
+        reset[0].detail.contains("never came out of reset"),
+        "{reset:?}"
+    );
+    assert!(reset[0].fix.contains("RST") && reset[0].fix.contains("crystal"));
+}
+
+#[test]
+fn an_unknown_chip_is_a_warning() {
+    let found = check_reader(1, "a1", Mfrc522::new(SimMfrc522::new(0x12), NoDelay));
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert!(found[0].detail.contains("0x12"));
 }
 
 #[test]

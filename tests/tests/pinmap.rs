@@ -453,9 +453,22 @@ fn bus_devices_do_not_collide() {
             panic!("{device} and {other} share SPI0 {cs}");
         }
     }
-    // The NFC multiplexer addresses at least one antenna per square.
+    // The NFC decoder's address lines reach every reader the pin map allows, and no more than a
+    // 74HC154 has outputs.
     let squares = int("board.columns") * int("board.rows");
-    assert!(int("nfc.mux.channels") >= squares);
+    let lines = lookup(&map, "nfc.address")
+        .and_then(Value::as_array)
+        .expect("nfc.address")
+        .len();
+    assert!(
+        lines <= 4,
+        "a 74HC154 has 4 address lines, nfc.address has {lines}"
+    );
+    assert_eq!(
+        int("nfc.readers"),
+        1 << lines,
+        "nfc.readers = 2^(address lines)"
+    );
     assert_eq!(int("sensor.shift_chain.chips") * 8, squares);
     assert_eq!(
         int("sensor.matrix.rows") * int("sensor.matrix.columns"),

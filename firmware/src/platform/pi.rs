@@ -25,9 +25,8 @@ use crate::drivers::buttons::{Buttons, ButtonsConfig as DebounceConfig};
 use crate::drivers::expander::{
     ExpanderConfig, MatrixConfig as ExpanderMatrixConfig, Pcf8575Bank, Pcf8575Matrix,
 };
-use crate::drivers::nfc::mfrc522::Mfrc522;
-use crate::drivers::nfc::mux::{AddressMux, TableError};
-use crate::drivers::nfc::{TagReader, Voting};
+use crate::drivers::nfc::mfrc522::{Mfrc522, Mfrc522Ready};
+use crate::drivers::nfc::{start_bank, DecodedDevice, ReaderBank, SelectDecoder, Voting};
 use crate::drivers::reed_matrix::{
     ActiveLevel, CellMap, MatrixConfig, OpenDrainRow, ReedMatrix, ReleasablePin,
 };
@@ -252,20 +251,43 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
     }
 }
 
-/// The MFRC522 on linux-embedded-hal's spidev (in-place transfers are sent correctly there).
-pub type Reader = Mfrc522<SpidevDevice, Delay>;
+/// One MFRC522 module: linux-embedded-hal's spidev (in-place transfers are sent correctly
+/// there) behind the chip-select decoder, its address lines on rpi-pal output pins.
+pub type Module = DecodedDevice<SpidevDevice, OutputPin>;
 
-/// The antenna multiplexer on rpi-pal output pins.
-pub type Antennas = AddressMux<OutputPin, Delay>;
+/// An initialised reader: the only kind the service reads tags through.
+pub type Reader = Mfrc522Ready<Module, Delay>;
 
-/// The NFC hardware, opened: the reader behind its antenna multiplexer, and the reader's reset
-/// line held high (out of reset) for as long as this lives.
+/// The NFC modules opened but not initialised, each with its region, and the reset line held
+/// high: what `doctor` checks one by one and what [`open_nfc`] initialises.
+pub struct NfcReaders {
+    /// Reader `n` on decoder output `n`, with the cells over its antenna.
+    pub readers: Vec<(Mfrc522<Module, Delay>, Vec<SensedCell>)>,
+    /// The shared reset (NRSTPD) pin, driven high; dropping it lets the line go.
+    pub reset: Option<OutputPin>,
+}
+
+impl std::fmt::Debug for NfcReaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NfcReaders")
+            .field("readers", &self.readers.len())
+            .field("reset", &self.reset)
+            .finish()
+    }
+}
+
+/// The NFC hardware, started: every reader initialised and in soft power-down, read one region
+/// at a time, and the reset line held high for as long as this lives.
 pub struct Nfc {
-    /// The reader and the multiplexer, reading one square at a time.
-    pub tags: TagReader<Reader, Antennas>,
+    /// The readers under their regions.
+    pub tags: ReaderBank<Reader>,
     /// The reset (NRSTPD) pin, driven high; dropping it lets the line go.
     pub reset: Option<OutputPin>,
 }
+
+/// What `serve` reads tags through is a bank of initialised readers: this does not compile if
+/// [`Nfc`] ever held uninitialised ones.
+const _: fn(Nfc) -> ReaderBank<Mfrc522Ready<Module, Delay>> = |nfc| nfc.tags;
 
 impl std::fmt::Debug for Nfc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -276,41 +298,68 @@ impl std::fmt::Debug for Nfc {
     }
 }
 
-/// Opens the MFRC522 on its SPI device, drives its reset pin high, and opens the antenna
-/// multiplexer: address lines `s0`-`s3` then `bank0`-`bank2` (least significant first, so
-/// antenna channel = 16 * bank + channel), the active-low enable, and antenna channel `i`
-/// under cell `i` for every square of the board.
+fn nfc_error(e: impl std::fmt::Display) -> OpenError {
+    OpenError {
+        what: "the NFC readers".into(),
+        cause: e.to_string(),
+        fix: "check [nfc] against the wiring; `umpire doctor` checks each reader",
+    }
+}
+
+/// Opens the NFC modules: pulses their shared reset line low for 1 ms and holds it high (a
+/// hard reset, so every module starts from its power-up state), opens the SPI device whose
+/// chip select enables the 74HC154, splits it by the decoder's address lines (reader `n` on
+/// output `n`), and waits [`HARD_RESET_WAIT_MS`](crate::drivers::nfc::mfrc522::HARD_RESET_WAIT_MS)
+/// once for the oscillators before any module is touched. Nothing is initialised.
 ///
 /// # Errors
-/// The SPI device or a pin could not be opened, or the channel table does not fit the lines.
-pub fn open_nfc(config: &Config, nfc: &NfcConfig) -> Result<Nfc, OpenError> {
+/// The SPI device or a pin could not be opened, or more readers than the address lines reach.
+pub fn open_nfc_readers(config: &Config, nfc: &NfcConfig) -> Result<NfcReaders, OpenError> {
     let gpio = gpio()?;
-    let reset = nfc.reset.map(|n| output(&gpio, n)).transpose()?;
-    let reader = Mfrc522::new(open_spi(config, nfc.spi)?, Delay);
+    let reset = match nfc.reset {
+        Some(n) => {
+            let mut pin = output_low(&gpio, n)?;
+            // NRSTPD low for at least 100 ns resets the chip (datasheet 8.8.2).
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            pin.set_high();
+            Some(pin)
+        }
+        None => None,
+    };
+    let spi = open_spi(config, nfc.spi)?;
     let address = nfc
-        .mux
         .address
         .iter()
         .map(|&n| output_low(&gpio, n))
         .collect::<Result<Vec<_>, _>>()?;
-    let squares = u16::from(config.columns) * u16::from(config.rows);
-    let table: Vec<(SensedCell, u8)> = (0..squares.min(nfc.mux.channels))
-        .filter_map(|i| Some((SensedCell::new(i), u8::try_from(i).ok()?)))
+    let devices = SelectDecoder::split(spi, address, nfc.readers.len()).map_err(nfc_error)?;
+    let readers = devices
+        .into_iter()
+        .zip(nfc.readers.iter().cloned())
+        .enumerate()
+        .map(|(i, (device, region))| {
+            // One wait covers every module: they share the reset line and the supply.
+            let chip = if i == 0 {
+                Mfrc522::after_hard_reset(device, Delay)
+            } else {
+                Mfrc522::new(device, Delay)
+            };
+            (chip, region)
+        })
         .collect();
-    let mux_error = |e: TableError| OpenError {
-        what: "the antenna multiplexer".into(),
-        cause: e.to_string(),
-        fix: "check [nfc.mux] channels and its address lines",
-    };
-    let mut antennas = AddressMux::new(address, Delay, &table).map_err(mux_error)?;
-    if let Some(enable) = nfc.mux.enable {
-        // Active low: high (every antenna off) until the first square is selected.
-        antennas = antennas.with_enable(output(&gpio, enable)?);
-    }
-    Ok(Nfc {
-        tags: TagReader::new(reader, antennas, Voting::DEFAULT),
-        reset,
-    })
+    Ok(NfcReaders { readers, reset })
+}
+
+/// Opens and starts the NFC readers for the service ([`open_nfc_readers`], then
+/// [`start_bank`]: each initialised, verified and put in soft power-down, each region's
+/// baseline listed).
+///
+/// # Errors
+/// As [`open_nfc_readers`], or a reader that does not initialise (named, with what to check).
+pub fn open_nfc(config: &Config, nfc: &NfcConfig) -> Result<Nfc, OpenError> {
+    let NfcReaders { readers, reset } = open_nfc_readers(config, nfc)?;
+    let tags = start_bank(readers, Voting::DEFAULT).map_err(nfc_error)?;
+    Ok(Nfc { tags, reset })
 }
 
 /// Opens the three buttons (pulled up, pressed = low).

@@ -45,6 +45,8 @@ pub enum Register {
     TReloadHigh = 0x2C,
     /// The timer reload value, low byte.
     TReloadLow = 0x2D,
+    /// Bit-collision position: bits 4..0 CollPos (1-32, 0 meaning 32), bit 5 CollPosNotValid.
+    Coll = 0x0E,
     /// The chip's type and version: 0x91 (v1.0), 0x92 (v2.0), 0x88 on common clones.
     Version = 0x37,
 }
@@ -104,6 +106,10 @@ mod bits {
     pub const START_SEND: u8 = 0x80;
     /// TxControlReg: both antenna drivers (TX1, TX2) on.
     pub const ANTENNA_ON: u8 = 0x03;
+    /// CollReg: CollPos, the first collided bit (1-32, 0 meaning 32).
+    pub const COLL_POS: u8 = 0x1F;
+    /// CollReg: no collision position could be given.
+    pub const COLL_POS_NOT_VALID: u8 = 0x20;
 }
 
 /// Values written by [`Mfrc522::init`], with the timeout they make.
@@ -124,6 +130,9 @@ pub mod init_values {
     /// The no-answer timeout these values give, in microseconds:
     /// (2 x 169 + 1) x (79 + 1) / 13.56 MHz = 2000 us.
     pub const TIMEOUT_US: u32 = 2_000;
+    /// TModeReg, TPrescalerReg, TReloadReg high and low as init leaves them, read back to check
+    /// the settings took.
+    pub const TIMER: [u8; 4] = [T_MODE, T_PRESCALER, T_RELOAD_HIGH, T_RELOAD_LOW];
 }
 
 /// Polls of ComIrqReg before the driver gives up on the chip ever reporting an answer or a
@@ -134,9 +143,20 @@ pub const MAX_POLLS: u32 = 100;
 /// The pause between two polls of ComIrqReg.
 pub const POLL_INTERVAL_US: u32 = 50;
 
-/// Polls of CommandReg, 1 ms apart, waiting for a soft reset to finish (at most 50 ms, once, at
-/// boot).
+/// Polls of CommandReg, 1 ms apart, waiting for PowerDown to clear after a soft reset or a wake
+/// from soft power-down (at most 50 ms).
 pub const MAX_RESET_POLLS: u32 = 50;
+
+/// The fixed wait after a hard reset (NRSTPD released, or power applied) before the first SPI
+/// access. The datasheet (8.8.3) gives the start-up as the crystal's own start-up time plus
+/// t_d = 1024 / 27.12 MHz = 37.74 us and leaves the crystal's time to the crystal; 27.12 MHz
+/// crystals start in a few milliseconds, so 50 ms is a wide margin (computed, not measured).
+/// After it [`Mfrc522::init`] still polls PowerDown, so a slow crystal is waited for, bounded.
+pub const HARD_RESET_WAIT_MS: u32 = 50;
+
+/// The unmodulated field a tag gets before the first request after the field comes on: ISO/IEC
+/// 14443-3 lets a tag take up to 5 ms, the reader must wait at least 5.1 ms (hardware.md 4.3).
+pub const FIELD_ON_GUARD_US: u32 = 5_100;
 
 /// ISO/IEC 14443-3 type A commands and their frame parameters.
 mod iso14443a {
@@ -160,8 +180,25 @@ mod iso14443a {
     pub const HLTA: [u8; 4] = [0x50, 0x00, 0x57, 0xCD];
 }
 
+/// The most tags [`Mfrc522Ready::inventory`] lists in one field: far more than the pieces that
+/// stand over one reader's antenna.
+pub const MAX_TAGS_IN_FIELD: usize = 12;
+
+/// How long the field stays off before an inventory so every tag in it loses power and starts
+/// again in IDLE, where REQA wakes it (5 ms, the field-reset time NXP's reader library uses).
+pub const FIELD_RESET_OFF_US: u32 = 5_000;
+
 /// The largest frame the driver sends or expects back, in bytes.
 const MAX_FRAME: usize = 16;
+
+/// A bit-oriented answer: up to 5 bytes, the valid bits of the last, and CollReg when bits
+/// collided.
+struct Received {
+    bytes: [u8; 5],
+    len: usize,
+    last_bits: u8,
+    collision: Option<u8>,
+}
 
 /// The chip's answer in VersionReg.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -278,6 +315,9 @@ pub enum Error<E> {
     },
     /// The soft reset did not finish within [`MAX_RESET_POLLS`] ms.
     ResetTimeout,
+    /// After init the timer or antenna registers do not read back as written: the chip did
+    /// not take the settings (its state as read).
+    NotInitialised(ChipState),
     /// Neither an answer nor the chip's own timeout was reported within [`MAX_POLLS`] polls.
     ChipStuck,
     /// The chip overheated and switched its antenna drivers off (ErrorReg TempErr).
@@ -300,6 +340,7 @@ impl<E> Error<E> {
             Error::Spi(_)
             | Error::NotAnswering { .. }
             | Error::ResetTimeout
+            | Error::NotInitialised(_)
             | Error::ChipStuck
             | Error::Overheated => TagFailure::ReaderFault,
         }
@@ -335,6 +376,13 @@ impl<E: embedded_hal::spi::Error> fmt::Display for Error<E> {
                 "the MFRC522 did not come out of reset: check its 3.3 V power, its RST pin \
                  (held high) and its crystal",
             ),
+            Error::NotInitialised(state) => write!(
+                f,
+                "the MFRC522 did not take its settings (antenna {}, timer {}): it reads but \
+                 ignores writes; check the MOSI wire (GPIO 10) and that nothing else drives it",
+                if state.antenna_on { "on" } else { "off" },
+                if state.timer_set { "set" } else { "not set" }
+            ),
             Error::ChipStuck => f.write_str(
                 "the MFRC522 never reported an answer or a timeout: check its power, and that \
                  nothing else shares its chip select",
@@ -362,8 +410,11 @@ impl<E: embedded_hal::spi::Error> fmt::Display for Error<E> {
 
 impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 
-/// An MFRC522 on an SPI bus. It owns the bus device and a delay (for polling); [`Mfrc522::release`]
-/// gives them back.
+/// An MFRC522 on an SPI bus that has **not** been initialised: it can read and write registers
+/// and say which chip it is, but it cannot read tags. [`Mfrc522::init`] consumes it and gives
+/// back an [`Mfrc522Ready`], the only type that reads tags ([`ReadTag`](super::ReadTag) is
+/// implemented for it alone), so a reader whose antenna was never switched on and whose timer
+/// never started cannot be handed to the service by mistake.
 ///
 /// Register reads use [`SpiDevice::transfer`] with separate write and read buffers, never
 /// `transfer_in_place`: rppal's embedded-hal `SpiDevice` turns an in-place transfer into a
@@ -387,10 +438,49 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 /// assert_eq!(reader.version(), Ok(ChipVersion::V2_0));
 /// spi.done();
 /// ```
+///
+/// Reading a tag needs the initialised type; an uninitialised reader does not compile:
+///
+/// ```compile_fail
+/// use embedded_hal_mock::eh1::delay::NoopDelay;
+/// use embedded_hal_mock::eh1::spi::Mock;
+/// use firmware::drivers::nfc::{Mfrc522, ReadTag};
+///
+/// let mut reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
+/// let _ = reader.read_tag(); // no `read_tag` on an uninitialised Mfrc522
+/// ```
+///
+/// ```compile_fail
+/// use embedded_hal_mock::eh1::delay::NoopDelay;
+/// use embedded_hal_mock::eh1::spi::Mock;
+/// use firmware::drivers::nfc::Mfrc522;
+///
+/// let mut reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
+/// let _ = reader.read_uid(); // only Mfrc522Ready reads UIDs
+/// ```
 #[derive(Debug)]
 pub struct Mfrc522<SPI, D> {
     spi: SPI,
     delay: D,
+}
+
+/// What the registers of a chip say about its state, read without changing anything: for
+/// `doctor`, which must tell a reader that was never initialised from one that was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChipState {
+    /// CommandReg bit 4: the chip is in soft power-down (or its oscillator not yet up).
+    pub powered_down: bool,
+    /// TxControlReg bits 0 and 1 both set: the antenna drivers are on.
+    pub antenna_on: bool,
+    /// TModeReg, TPrescalerReg and TReloadReg hold the values [`Mfrc522::init`] writes.
+    pub timer_set: bool,
+}
+
+impl ChipState {
+    /// Whether the chip is set up as [`Mfrc522::init`] leaves it: awake, antenna on, timer set.
+    pub const fn is_initialised(self) -> bool {
+        !self.powered_down && self.antenna_on && self.timer_set
+    }
 }
 
 impl<SPI, D> Mfrc522<SPI, D>
@@ -398,9 +488,17 @@ where
     SPI: SpiDevice,
     D: DelayNs,
 {
-    /// A driver for the chip on `spi`; it does nothing on the bus until called. Call
-    /// [`Mfrc522::init`] first.
+    /// A driver for the chip on `spi`; it does nothing on the bus until called. After a hard
+    /// reset (the NRSTPD line just released, or power just applied) wait
+    /// [`HARD_RESET_WAIT_MS`] before the first access ([`Mfrc522::after_hard_reset`] does).
     pub fn new(spi: SPI, delay: D) -> Self {
+        Mfrc522 { spi, delay }
+    }
+
+    /// A driver for a chip whose reset line was just released or whose power was just switched
+    /// on: waits [`HARD_RESET_WAIT_MS`] for its oscillator before anything touches the bus.
+    pub fn after_hard_reset(spi: SPI, mut delay: D) -> Self {
+        delay.delay_ms(HARD_RESET_WAIT_MS);
         Mfrc522 { spi, delay }
     }
 
@@ -441,49 +539,161 @@ where
         ChipVersion::from_register(version).ok_or(Error::NotAnswering { version })
     }
 
-    /// Checks the chip answers, soft-resets it and sets it up for ISO/IEC 14443A at 106 kbit/s
-    /// with a 2 ms no-answer timeout, then switches the antenna on.
-    ///
-    /// The sequence: read VersionReg; CommandReg = SoftReset; poll CommandReg (1 ms apart) until
-    /// PowerDown clears; TModeReg = 0x80, TPrescalerReg = 0xA9, TReloadReg = 0x004F (2 ms, see
-    /// [`init_values`]); TxASKReg = 0x40 (100 % ASK); ModeReg = 0x3D (CRC preset 0x6363); set
-    /// TX1 and TX2 in TxControlReg if they are not both on.
+    /// Puts the chip in soft power-down (CommandReg PowerDown) before it is initialised: the
+    /// bank does this to every module first, so that only the one being initialised draws its
+    /// running current ([`Mfrc522::init`] wakes it with its soft reset).
     ///
     /// # Errors
-    /// [`Error::NotAnswering`], [`Error::ResetTimeout`], [`Error::Spi`].
-    pub fn init(&mut self) -> Result<ChipVersion, Error<SPI::Error>> {
-        let version = self.version()?;
-        self.write_register(Register::Command, command::SOFT_RESET)?;
-        let mut reset_done = false;
+    /// [`Error::Spi`] when the bus fails.
+    pub fn power_down(&mut self) -> Result<(), Error<SPI::Error>> {
+        self.write_register(Register::Command, command::IDLE | bits::POWER_DOWN)
+    }
+
+    /// Reads CommandReg, TxControlReg and the timer registers, changing nothing.
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn state(&mut self) -> Result<ChipState, Error<SPI::Error>> {
+        let command = self.read_register(Register::Command)?;
+        let tx_control = self.read_register(Register::TxControl)?;
+        let timer = [
+            self.read_register(Register::TMode)?,
+            self.read_register(Register::TPrescaler)?,
+            self.read_register(Register::TReloadHigh)?,
+            self.read_register(Register::TReloadLow)?,
+        ];
+        Ok(ChipState {
+            powered_down: command & bits::POWER_DOWN != 0,
+            antenna_on: tx_control & bits::ANTENNA_ON == bits::ANTENNA_ON,
+            timer_set: timer == init_values::TIMER,
+        })
+    }
+
+    /// Waits for CommandReg's PowerDown bit to clear: the oscillator is up and a soft reset (or
+    /// a wake from soft power-down) has finished. Polls 1 ms apart, at most
+    /// [`MAX_RESET_POLLS`] times.
+    fn wait_powered_up(&mut self) -> Result<(), Error<SPI::Error>> {
         for _ in 0..MAX_RESET_POLLS {
             self.delay.delay_ms(1);
             if self.read_register(Register::Command)? & bits::POWER_DOWN == 0 {
-                reset_done = true;
-                break;
+                return Ok(());
             }
         }
-        if !reset_done {
-            return Err(Error::ResetTimeout);
-        }
+        Err(Error::ResetTimeout)
+    }
+
+    /// Checks the chip answers, soft-resets it and sets it up for ISO/IEC 14443A at 106 kbit/s
+    /// with a 2 ms no-answer timeout, switches the antenna on, and reads the settings back.
+    ///
+    /// The sequence: read VersionReg; CommandReg = SoftReset; poll CommandReg (1 ms apart, at
+    /// most [`MAX_RESET_POLLS`]) until PowerDown clears, which is the datasheet's signal that
+    /// the oscillator runs and the reset is over (8.8.3: 1024 clocks, 37.74 us, after the
+    /// crystal has started); TModeReg = 0x80, TPrescalerReg = 0xA9, TReloadReg = 0x004F (2 ms,
+    /// see [`init_values`]); TxASKReg = 0x40 (100 % ASK); ModeReg = 0x3D (CRC preset 0x6363);
+    /// set TX1 and TX2 in TxControlReg if they are not both on; then read the timer and
+    /// TxControlReg back ([`Mfrc522::state`]).
+    ///
+    /// # Errors
+    /// [`Error::NotAnswering`], [`Error::ResetTimeout`], [`Error::NotInitialised`] when the
+    /// settings did not stick (MOSI not connected, a chip that ignores writes), [`Error::Spi`].
+    pub fn init(mut self) -> Result<Mfrc522Ready<SPI, D>, Error<SPI::Error>> {
+        let version = self.version()?;
+        self.write_register(Register::Command, command::SOFT_RESET)?;
+        self.wait_powered_up()?;
         self.write_register(Register::TMode, init_values::T_MODE)?;
         self.write_register(Register::TPrescaler, init_values::T_PRESCALER)?;
         self.write_register(Register::TReloadHigh, init_values::T_RELOAD_HIGH)?;
         self.write_register(Register::TReloadLow, init_values::T_RELOAD_LOW)?;
         self.write_register(Register::TxAsk, init_values::TX_ASK)?;
         self.write_register(Register::Mode, init_values::MODE)?;
-        self.antenna_on()?;
-        Ok(version)
-    }
-
-    /// Switches both antenna drivers on, if they are not on already.
-    ///
-    /// # Errors
-    /// [`Error::Spi`] when the bus fails.
-    pub fn antenna_on(&mut self) -> Result<(), Error<SPI::Error>> {
         let tx_control = self.read_register(Register::TxControl)?;
         if tx_control & bits::ANTENNA_ON != bits::ANTENNA_ON {
             self.write_register(Register::TxControl, tx_control | bits::ANTENNA_ON)?;
         }
+        let state = self.state()?;
+        if !state.is_initialised() {
+            return Err(Error::NotInitialised(state));
+        }
+        Ok(Mfrc522Ready {
+            chip: self,
+            version,
+        })
+    }
+}
+
+/// An MFRC522 that [`Mfrc522::init`] has reset, set up and verified: antenna on, 2 ms timer
+/// running. Only this type reads tags.
+#[derive(Debug)]
+pub struct Mfrc522Ready<SPI, D> {
+    chip: Mfrc522<SPI, D>,
+    version: ChipVersion,
+}
+
+impl<SPI, D> Mfrc522Ready<SPI, D>
+where
+    SPI: SpiDevice,
+    D: DelayNs,
+{
+    /// Treats `chip` as initialised without touching it: for tests of the read path only.
+    #[cfg(test)]
+    pub(crate) fn assume_initialised(chip: Mfrc522<SPI, D>, version: ChipVersion) -> Self {
+        Mfrc522Ready { chip, version }
+    }
+
+    /// The chip version [`Mfrc522::init`] read.
+    pub fn chip_version(&self) -> ChipVersion {
+        self.version
+    }
+
+    /// Gives back the SPI device and the delay.
+    pub fn release(self) -> (SPI, D) {
+        self.chip.release()
+    }
+
+    /// Reads one register (see [`Mfrc522::read_register`]).
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn read_register(&mut self, reg: Register) -> Result<u8, Error<SPI::Error>> {
+        self.chip.read_register(reg)
+    }
+
+    /// Writes one register (see [`Mfrc522::write_register`]).
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn write_register(&mut self, reg: Register, value: u8) -> Result<(), Error<SPI::Error>> {
+        self.chip.write_register(reg, value)
+    }
+
+    /// Reads the chip's state (see [`Mfrc522::state`]).
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn state(&mut self) -> Result<ChipState, Error<SPI::Error>> {
+        self.chip.state()
+    }
+
+    /// Puts the chip in soft power-down (CommandReg PowerDown): the antenna field goes off and
+    /// the chip draws at most 10 uA (datasheet Table 1), keeping its registers. Used to keep
+    /// every reader of a bank but one quiet.
+    ///
+    /// # Errors
+    /// [`Error::Spi`] when the bus fails.
+    pub fn power_down(&mut self) -> Result<(), Error<SPI::Error>> {
+        self.write_register(Register::Command, command::IDLE | bits::POWER_DOWN)
+    }
+
+    /// Wakes the chip from soft power-down: clears PowerDown, polls until the chip reports it
+    /// is up (1024 clocks, datasheet 8.8.1), then waits [`FIELD_ON_GUARD_US`], the unmodulated
+    /// field a tag needs before it must answer (ISO/IEC 14443-3).
+    ///
+    /// # Errors
+    /// [`Error::ResetTimeout`] when PowerDown never clears, [`Error::Spi`].
+    pub fn wake(&mut self) -> Result<(), Error<SPI::Error>> {
+        self.write_register(Register::Command, command::IDLE)?;
+        self.chip.wait_powered_up()?;
+        self.chip.delay.delay_us(FIELD_ON_GUARD_US);
         Ok(())
     }
 
@@ -499,7 +709,7 @@ where
     /// Sends WUPA (0x52, 7 bits), which wakes tags in IDLE *and* HALT, and returns the ATQA.
     ///
     /// # Errors
-    /// As [`Mfrc522::reqa`].
+    /// As [`Mfrc522Ready::reqa`].
     pub fn wupa(&mut self) -> Result<Atqa, Error<SPI::Error>> {
         self.request(iso14443a::WUPA)
     }
@@ -582,12 +792,193 @@ where
     /// would ignore the next request, and a halted one answers only WUPA.
     ///
     /// # Errors
-    /// As [`Mfrc522::wupa`] and [`Mfrc522::select`].
+    /// As [`Mfrc522Ready::wupa`] and [`Mfrc522Ready::select`].
     pub fn read_uid(&mut self) -> Result<TagUid, Error<SPI::Error>> {
         self.wupa()?;
         let selected = self.select()?;
         self.halt()?;
         Ok(selected.uid)
+    }
+
+    /// Lists the UIDs of every tag in the field, whatever their number (up to
+    /// [`MAX_TAGS_IN_FIELD`]): switches the field off for [`FIELD_RESET_OFF_US`] and on again
+    /// for [`FIELD_ON_GUARD_US`] so every tag starts in IDLE, then REQA, bitwise anticollision
+    /// and select ([`Mfrc522Ready::select_resolving`]), and HLTA, until REQA finds no tag left
+    /// awake. The field stays on.
+    ///
+    /// # Errors
+    /// A reader fault, or a tag answering garbled (no half list is returned).
+    pub fn inventory(&mut self) -> Result<Vec<TagUid>, Error<SPI::Error>> {
+        let tx_control = self.read_register(Register::TxControl)?;
+        self.write_register(Register::TxControl, tx_control & !bits::ANTENNA_ON)?;
+        self.chip.delay.delay_us(FIELD_RESET_OFF_US);
+        self.write_register(Register::TxControl, tx_control | bits::ANTENNA_ON)?;
+        self.chip.delay.delay_us(FIELD_ON_GUARD_US);
+        let mut found: Vec<TagUid> = Vec::new();
+        while found.len() < MAX_TAGS_IN_FIELD {
+            match self.reqa() {
+                Ok(_) | Err(Error::Collision) => {}
+                Err(Error::NoTag) => break,
+                Err(e) => return Err(e),
+            }
+            let selected = self.select_resolving()?;
+            self.halt()?;
+            if !found.contains(&selected.uid) {
+                found.push(selected.uid);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Anticollision and select through the cascade levels like [`Mfrc522Ready::select`], but
+    /// when several tags answer it resolves the collision bit by bit (ISO/IEC 14443-3 6.5.3):
+    /// the bits up to the first collided one are kept, that bit is set to 1, and ANTICOLLISION
+    /// is sent again with those bits (NVB counting them, BitFramingReg RxAlign and TxLastBits
+    /// set to the partial byte) until one tag is left, which is then selected.
+    ///
+    /// # Errors
+    /// [`Error::Garbled`] on a bad BCC, CRC or cascade, or a collision the chip cannot place;
+    /// [`Error::NoTag`] when the tags went away; a reader fault.
+    pub fn select_resolving(&mut self) -> Result<Selected, Error<SPI::Error>> {
+        let mut uid = [0u8; TagUid::MAX_LEN];
+        let mut len = 0;
+        for sel in iso14443a::SEL {
+            let [u0, u1, u2, u3, bcc] = self.anticollision_level(sel)?;
+            let [c0, c1] = crc_a(&[sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc]);
+            let select = [sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc, c0, c1];
+            let mut sak = [0u8; 3];
+            self.transceive(&select, 0, &mut sak)?;
+            if !crc_a_ok(&sak) {
+                return Err(Error::Garbled(Garble::BadCrc));
+            }
+            let sak = sak[0];
+            let more = sak & iso14443a::SAK_CASCADE != 0;
+            if more != (u0 == iso14443a::CASCADE_TAG) {
+                return Err(Error::Garbled(Garble::BadCascade));
+            }
+            let part: &[u8] = if more {
+                &[u1, u2, u3]
+            } else {
+                &[u0, u1, u2, u3]
+            };
+            let dest = uid
+                .get_mut(len..len + part.len())
+                .ok_or(Error::Garbled(Garble::BadCascade))?;
+            dest.copy_from_slice(part);
+            len += part.len();
+            if !more {
+                let bytes = uid.get(..len).unwrap_or_default();
+                let uid = TagUid::new(bytes).map_err(|_| Error::Garbled(Garble::BadCascade))?;
+                return Ok(Selected { uid, sak });
+            }
+        }
+        Err(Error::Garbled(Garble::BadCascade))
+    }
+
+    /// One cascade level's bitwise anticollision: the 4 UID bytes and BCC of one tag.
+    fn anticollision_level(&mut self, sel: u8) -> Result<[u8; 5], Error<SPI::Error>> {
+        let mut level = [0u8; 5];
+        // Bits of the level's 32 UID bits known so far.
+        let mut known: u8 = 0;
+        // Each round learns at least one more bit, so 33 rounds always end.
+        for _ in 0..=32 {
+            let whole = usize::from(known / 8);
+            let extra = known % 8;
+            let partial = usize::from(extra > 0);
+            let mut frame = [0u8; 7];
+            frame[0] = sel;
+            frame[1] = ((2 + known / 8) << 4) | extra;
+            for (dest, byte) in frame.iter_mut().skip(2).zip(&level[..whole + partial]) {
+                *dest = *byte;
+            }
+            let framing = (extra << 4) | extra;
+            let answer = self.transceive_bits(&frame[..2 + whole + partial], framing)?;
+            // The first byte back fills the partial byte from bit `extra` up.
+            let keep = (1u8 << extra) - 1;
+            for (i, byte) in answer.bytes[..answer.len].iter().enumerate() {
+                let Some(dest) = level.get_mut(whole + i) else {
+                    break;
+                };
+                *dest = if i == 0 {
+                    (*dest & keep) | (byte & !keep)
+                } else {
+                    *byte
+                };
+            }
+            match answer.collision {
+                None => {
+                    if whole + answer.len != 5 || answer.last_bits != 0 {
+                        return Err(Error::Garbled(Garble::WrongLength {
+                            expected: 5,
+                            got: u8::try_from(whole + answer.len).unwrap_or(u8::MAX),
+                            last_bits: answer.last_bits,
+                        }));
+                    }
+                    let [u0, u1, u2, u3, bcc] = level;
+                    if u0 ^ u1 ^ u2 ^ u3 != bcc {
+                        return Err(Error::Garbled(Garble::BadBcc));
+                    }
+                    return Ok(level);
+                }
+                Some(coll) => {
+                    let position = match coll & bits::COLL_POS {
+                        0 => 32,
+                        p => p,
+                    };
+                    if coll & bits::COLL_POS_NOT_VALID != 0 || position <= known {
+                        return Err(Error::Collision);
+                    }
+                    // Keep the bits before the collision, take the tags whose bit is 1.
+                    let bit = position - 1;
+                    if let Some(byte) = level.get_mut(usize::from(bit / 8)) {
+                        *byte |= 1 << (bit % 8);
+                    }
+                    known = position;
+                }
+            }
+        }
+        Err(Error::Collision)
+    }
+
+    /// Sends a bit-oriented frame (`framing` into BitFramingReg: RxAlign and TxLastBits) and
+    /// returns what came back, collided or not.
+    fn transceive_bits(&mut self, tx: &[u8], framing: u8) -> Result<Received, Error<SPI::Error>> {
+        self.start_transceive(tx, framing)?;
+        self.wait_for_answer()?;
+        let error = self.read_register(Register::Error)?;
+        if error & bits::TEMP_ERR != 0 {
+            return Err(Error::Overheated);
+        }
+        let collision = if error & bits::COLL_ERR != 0 {
+            Some(self.read_register(Register::Coll)?)
+        } else {
+            if error & bits::FRAME_ERRS != 0 {
+                return Err(Error::Garbled(Garble::Framing { error_reg: error }));
+            }
+            None
+        };
+        let got = self.read_register(Register::FifoLevel)? & bits::FIFO_COUNT;
+        let last_bits = self.read_register(Register::Control)? & bits::RX_LAST_BITS;
+        let len = usize::from(got).min(5);
+        let mut bytes = [0u8; 5];
+        self.read_fifo(&mut bytes[..len])?;
+        Ok(Received {
+            bytes,
+            len,
+            last_bits,
+            collision,
+        })
+    }
+
+    /// The writes that start a Transceive of `tx` with BitFramingReg `framing`.
+    fn start_transceive(&mut self, tx: &[u8], framing: u8) -> Result<(), Error<SPI::Error>> {
+        self.write_register(Register::Command, command::IDLE)?;
+        self.write_register(Register::ComIrq, bits::CLEAR_ALL_IRQS)?;
+        self.write_register(Register::FifoLevel, bits::FLUSH_BUFFER)?;
+        self.write_fifo(tx)?;
+        self.write_register(Register::BitFraming, framing)?;
+        self.write_register(Register::Command, command::TRANSCEIVE)?;
+        self.write_register(Register::BitFraming, framing | bits::START_SEND)
     }
 
     /// Sends `tx` (its last byte cut to `tx_last_bits` bits when not 0) and receives exactly
@@ -598,13 +989,7 @@ where
         tx_last_bits: u8,
         rx: &mut [u8],
     ) -> Result<(), Error<SPI::Error>> {
-        self.write_register(Register::Command, command::IDLE)?;
-        self.write_register(Register::ComIrq, bits::CLEAR_ALL_IRQS)?;
-        self.write_register(Register::FifoLevel, bits::FLUSH_BUFFER)?;
-        self.write_fifo(tx)?;
-        self.write_register(Register::BitFraming, tx_last_bits)?;
-        self.write_register(Register::Command, command::TRANSCEIVE)?;
-        self.write_register(Register::BitFraming, tx_last_bits | bits::START_SEND)?;
+        self.start_transceive(tx, tx_last_bits)?;
         self.wait_for_answer()?;
 
         let error = self.read_register(Register::Error)?;
@@ -639,7 +1024,7 @@ where
             if irq & bits::TIMER_IRQ != 0 {
                 return Err(Error::NoTag);
             }
-            self.delay.delay_us(POLL_INTERVAL_US);
+            self.chip.delay.delay_us(POLL_INTERVAL_US);
         }
         Err(Error::ChipStuck)
     }
@@ -652,7 +1037,8 @@ where
         for (dest, byte) in frame.iter_mut().skip(1).zip(data.iter().take(n)) {
             *dest = *byte;
         }
-        self.spi
+        self.chip
+            .spi
             .write(frame.get(..=n).unwrap_or_default())
             .map_err(Error::Spi)
     }
@@ -672,7 +1058,7 @@ where
         let (Some(answer), Some(out)) = (answer.get_mut(..=n), out.get(..=n)) else {
             return Ok(());
         };
-        self.spi.transfer(answer, out).map_err(Error::Spi)?;
+        self.chip.spi.transfer(answer, out).map_err(Error::Spi)?;
         for (dest, byte) in rx.iter_mut().zip(answer.iter().skip(1)) {
             *dest = *byte;
         }

@@ -7,7 +7,9 @@ use embedded_hal::spi::ErrorKind;
 use embedded_hal_mock::eh1::delay::{CheckedDelay, NoopDelay, Transaction as DelayTx};
 use embedded_hal_mock::eh1::spi::{Mock as SpiMock, Transaction as Tx};
 
-use super::mfrc522::{Atqa, ChipVersion, Error, Garble, Mfrc522, Selected, MAX_POLLS};
+use super::mfrc522::{
+    Atqa, ChipState, ChipVersion, Error, Garble, Mfrc522, Mfrc522Ready, Selected, MAX_POLLS,
+};
 use crate::sensing::{TagFailure, TagUid};
 
 // SPI address bytes: write = reg << 1, read = 0x80 | reg << 1.
@@ -27,9 +29,14 @@ const W_TX_CONTROL: u8 = 0x28; // TxControlReg 0x14
 const R_TX_CONTROL: u8 = 0xA8;
 const W_TX_ASK: u8 = 0x2A; // TxASKReg 0x15
 const W_T_MODE: u8 = 0x54; // TModeReg 0x2A
+const R_T_MODE: u8 = 0xD4;
 const W_T_PRESCALER: u8 = 0x56; // TPrescalerReg 0x2B
+const R_T_PRESCALER: u8 = 0xD6;
 const W_T_RELOAD_H: u8 = 0x58; // TReloadRegH 0x2C
+const R_T_RELOAD_H: u8 = 0xD8;
 const W_T_RELOAD_L: u8 = 0x5A; // TReloadRegL 0x2D
+const R_T_RELOAD_L: u8 = 0xDA;
+const R_COLL: u8 = 0x9C; // CollReg 0x0E
 const R_VERSION: u8 = 0xEE; // VersionReg 0x37
 
 // ComIrqReg values as a real chip shows them: TxIRq and LoAlertIRq are up once the frame has
@@ -107,8 +114,23 @@ fn exchange(frame: &[u8], bit_framing: u8, reply: &[u8]) -> Vec<Tx<u8>> {
     .concat()
 }
 
-/// Runs `f` on a driver over a mock expecting `expected`, then checks every transaction ran.
+/// Runs `f` on an initialised driver over a mock expecting `expected` (the init itself is
+/// tested on its own), then checks every transaction ran.
 fn with_chip<T>(
+    expected: &[Tx<u8>],
+    f: impl FnOnce(&mut Mfrc522Ready<SpiMock<u8>, NoopDelay>) -> T,
+) -> T {
+    let spi = SpiMock::new(expected);
+    let chip = Mfrc522::new(spi, NoopDelay::new());
+    let mut chip = Mfrc522Ready::assume_initialised(chip, ChipVersion::V2_0);
+    let out = f(&mut chip);
+    let (mut spi, _) = chip.release();
+    spi.done();
+    out
+}
+
+/// Runs `f` on an uninitialised driver over a mock expecting `expected`.
+fn with_new_chip<T>(
     expected: &[Tx<u8>],
     f: impl FnOnce(&mut Mfrc522<SpiMock<u8>, NoopDelay>) -> T,
 ) -> T {
@@ -118,6 +140,39 @@ fn with_chip<T>(
     let (mut spi, _) = chip.release();
     spi.done();
     out
+}
+
+/// Initialises a driver over a mock expecting `expected`: the chip version, or the error.
+fn init(expected: &[Tx<u8>]) -> Result<ChipVersion, Error<ErrorKind>> {
+    let mut spi = SpiMock::new(expected);
+    let result = Mfrc522::new(spi.clone(), NoopDelay::new())
+        .init()
+        .map(|ready| ready.chip_version());
+    spi.done();
+    result.map_err(|e| match e {
+        Error::Spi(e) => Error::Spi(embedded_hal::spi::Error::kind(&e)),
+        Error::NotAnswering { version } => Error::NotAnswering { version },
+        Error::ResetTimeout => Error::ResetTimeout,
+        Error::NotInitialised(s) => Error::NotInitialised(s),
+        Error::ChipStuck => Error::ChipStuck,
+        Error::Overheated => Error::Overheated,
+        Error::NoTag => Error::NoTag,
+        Error::Collision => Error::Collision,
+        Error::Garbled(g) => Error::Garbled(g),
+    })
+}
+
+/// The reads of [`Mfrc522::state`]: CommandReg, TxControlReg, then the four timer registers.
+fn state(command: u8, tx_control: u8, timer: [u8; 4]) -> Vec<Tx<u8>> {
+    [
+        read(R_COMMAND, command),
+        read(R_TX_CONTROL, tx_control),
+        read(R_T_MODE, timer[0]),
+        read(R_T_PRESCALER, timer[1]),
+        read(R_T_RELOAD_H, timer[2]),
+        read(R_T_RELOAD_L, timer[3]),
+    ]
+    .concat()
 }
 
 // The NTAG UID used throughout, and its frames.
@@ -150,19 +205,22 @@ fn version_of_a_genuine_chip() {
         Tx::transfer(vec![0xEE, 0x00], vec![0x00, 0x92]),
         Tx::transaction_end(),
     ];
-    assert_eq!(with_chip(&expected, |c| c.version()), Ok(ChipVersion::V2_0));
+    assert_eq!(
+        with_new_chip(&expected, |c| c.version()),
+        Ok(ChipVersion::V2_0)
+    );
     let v1 = read(R_VERSION, 0x91);
-    assert_eq!(with_chip(&v1, |c| c.version()), Ok(ChipVersion::V1_0));
+    assert_eq!(with_new_chip(&v1, |c| c.version()), Ok(ChipVersion::V1_0));
 }
 
 #[test]
 fn version_of_a_clone() {
     let expected = read(R_VERSION, 0x88);
-    let version = with_chip(&expected, |c| c.version());
+    let version = with_new_chip(&expected, |c| c.version());
     assert_eq!(version, Ok(ChipVersion::Clone));
     let odd = read(R_VERSION, 0xB2);
     assert_eq!(
-        with_chip(&odd, |c| c.version()),
+        with_new_chip(&odd, |c| c.version()),
         Ok(ChipVersion::Unknown(0xB2))
     );
 }
@@ -171,7 +229,7 @@ fn version_of_a_clone() {
 fn version_of_a_chip_not_answering_says_check_wiring_and_power() {
     for value in [0x00, 0xFF] {
         let expected = read(R_VERSION, value);
-        let err = with_chip(&expected, |c| c.version()).unwrap_err();
+        let err = with_new_chip(&expected, |c| c.version()).unwrap_err();
         assert_eq!(err, Error::NotAnswering { version: value });
         assert_eq!(err.tag_failure(), TagFailure::ReaderFault);
         let text = err.to_string();
@@ -181,30 +239,56 @@ fn version_of_a_chip_not_answering_says_check_wiring_and_power() {
     }
 }
 
-#[test]
-fn init_resets_sets_a_2_ms_timer_100_percent_ask_crc_preset_and_antenna_on() {
-    let expected = [
-        read(R_VERSION, 0x92),
-        write(&[W_COMMAND, 0x0F]),     // SoftReset
-        read(R_COMMAND, 0x30),         // PowerDown still set
-        read(R_COMMAND, 0x20),         // PowerDown clear
+/// The writes and reads of a healthy init after the soft reset finished: timer, ASK, mode,
+/// the antenna switched on from `tx_control`, and the read-back.
+fn configure(tx_control: u8) -> Vec<Tx<u8>> {
+    let mut out = [
         write(&[W_T_MODE, 0x80]),      // TAuto
         write(&[W_T_PRESCALER, 0xA9]), // 40 kHz
         write(&[W_T_RELOAD_H, 0x00]),
         write(&[W_T_RELOAD_L, 0x4F]), // 80 ticks = 2.0 ms
         write(&[W_TX_ASK, 0x40]),     // Force100ASK
         write(&[W_MODE, 0x3D]),       // CRC preset 0x6363
-        read(R_TX_CONTROL, 0x80),     // reset value: antenna off
-        write(&[W_TX_CONTROL, 0x83]),
+        read(R_TX_CONTROL, tx_control),
+    ]
+    .concat();
+    if tx_control & 0x03 != 0x03 {
+        out.extend(write(&[W_TX_CONTROL, tx_control | 0x03]));
+    }
+    out.extend(state(0x20, tx_control | 0x03, [0x80, 0xA9, 0x00, 0x4F]));
+    out
+}
+
+/// Finding of the issue: the reader was never initialised on a Pi, and nothing waited for its
+/// oscillator. Init now waits 1 ms before each PowerDown poll, and the result is the only type
+/// that reads tags.
+#[test]
+fn init_resets_waits_for_the_oscillator_sets_a_2_ms_timer_and_switches_the_antenna_on() {
+    let expected = [
+        read(R_VERSION, 0x92),
+        write(&[W_COMMAND, 0x0F]), // SoftReset
+        read(R_COMMAND, 0x30),     // PowerDown still set: the oscillator is not up yet
+        read(R_COMMAND, 0x20),     // PowerDown clear
+        configure(0x80),           // reset value: antenna off
     ]
     .concat();
     let spi = SpiMock::new(&expected);
     let delay = CheckedDelay::new(&[DelayTx::delay_ms(1), DelayTx::delay_ms(1)]);
-    let mut chip = Mfrc522::new(spi, delay);
-    assert_eq!(chip.init(), Ok(ChipVersion::V2_0));
-    let (mut spi, mut delay) = chip.release();
+    let ready = Mfrc522::new(spi, delay).init().unwrap();
+    assert_eq!(ready.chip_version(), ChipVersion::V2_0);
+    let (mut spi, mut delay) = ready.release();
     spi.done();
     delay.done();
+}
+
+#[test]
+fn after_a_hard_reset_the_driver_waits_50_ms_before_touching_the_bus() {
+    let mut spi = SpiMock::new(&[]);
+    let delay = CheckedDelay::new(&[DelayTx::delay_ms(50)]);
+    let chip = Mfrc522::after_hard_reset(spi.clone(), delay);
+    let (_, mut delay) = chip.release();
+    delay.done();
+    spi.done();
 }
 
 #[test]
@@ -213,25 +297,16 @@ fn init_leaves_an_antenna_already_on_alone() {
         read(R_VERSION, 0x88),
         write(&[W_COMMAND, 0x0F]),
         read(R_COMMAND, 0x00),
-        write(&[W_T_MODE, 0x80]),
-        write(&[W_T_PRESCALER, 0xA9]),
-        write(&[W_T_RELOAD_H, 0x00]),
-        write(&[W_T_RELOAD_L, 0x4F]),
-        write(&[W_TX_ASK, 0x40]),
-        write(&[W_MODE, 0x3D]),
-        read(R_TX_CONTROL, 0x83),
+        configure(0x83),
     ]
     .concat();
-    assert_eq!(with_chip(&expected, |c| c.init()), Ok(ChipVersion::Clone));
+    assert_eq!(init(&expected), Ok(ChipVersion::Clone));
 }
 
 #[test]
 fn init_of_a_missing_chip_stops_at_the_version() {
     let expected = read(R_VERSION, 0xFF);
-    assert_eq!(
-        with_chip(&expected, |c| c.init()),
-        Err(Error::NotAnswering { version: 0xFF })
-    );
+    assert_eq!(init(&expected), Err(Error::NotAnswering { version: 0xFF }));
 }
 
 #[test]
@@ -240,9 +315,60 @@ fn init_gives_up_on_a_reset_that_never_finishes() {
     for _ in 0..50 {
         expected.extend(read(R_COMMAND, 0x10));
     }
-    let err = with_chip(&expected, |c| c.init()).unwrap_err();
+    let err = init(&expected).unwrap_err();
     assert_eq!(err, Error::ResetTimeout);
     assert!(err.to_string().contains("power"));
+}
+
+#[test]
+fn init_of_a_chip_that_ignores_writes_is_not_initialised() {
+    // MOSI broken: reads answer, but TxControlReg and the timer keep their reset values.
+    let expected = [
+        read(R_VERSION, 0x92),
+        write(&[W_COMMAND, 0x0F]),
+        read(R_COMMAND, 0x20),
+        write(&[W_T_MODE, 0x80]),
+        write(&[W_T_PRESCALER, 0xA9]),
+        write(&[W_T_RELOAD_H, 0x00]),
+        write(&[W_T_RELOAD_L, 0x4F]),
+        write(&[W_TX_ASK, 0x40]),
+        write(&[W_MODE, 0x3D]),
+        read(R_TX_CONTROL, 0x80),
+        write(&[W_TX_CONTROL, 0x83]),
+        state(0x20, 0x80, [0x00, 0x00, 0x00, 0x00]),
+    ]
+    .concat();
+    let err = init(&expected).unwrap_err();
+    let expected_state = ChipState {
+        powered_down: false,
+        antenna_on: false,
+        timer_set: false,
+    };
+    assert_eq!(err, Error::NotInitialised(expected_state));
+    assert!(err.to_string().contains("MOSI"), "{err}");
+    assert!(err.is_reader_fault());
+}
+
+#[test]
+fn the_state_of_a_chip_never_initialised_says_so() {
+    let expected = state(0x20, 0x80, [0x00, 0x00, 0x00, 0x00]);
+    let state = with_new_chip(&expected, |c| c.state()).unwrap();
+    assert!(!state.antenna_on && !state.timer_set && !state.is_initialised());
+}
+
+#[test]
+fn soft_power_down_and_wake_switch_the_field_off_and_on() {
+    let expected = [
+        write(&[W_COMMAND, 0x10]), // Idle + PowerDown
+        write(&[W_COMMAND, 0x00]), // Idle: wake
+        read(R_COMMAND, 0x10),     // still waking
+        read(R_COMMAND, 0x00),
+    ]
+    .concat();
+    with_chip(&expected, |c| {
+        c.power_down().unwrap();
+        c.wake().unwrap();
+    });
 }
 
 #[test]
@@ -420,10 +546,8 @@ fn a_bus_error_is_a_reader_fault_that_says_check_the_wires() {
 }
 
 #[test]
-fn the_front_end_switches_the_mux_then_reads_an_ntag_until_two_reads_agree() {
-    use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
-
-    use crate::drivers::nfc::{AddressMux, TagReader, Voting};
+fn the_front_end_reads_an_ntag_through_an_initialised_reader_until_two_reads_agree() {
+    use crate::drivers::nfc::{TagReader, Voting};
     use crate::sensing::{Millis, SensedCell, SensorInput, TagRead};
 
     let one_read = [
@@ -435,15 +559,9 @@ fn the_front_end_switches_the_mux_then_reads_an_ntag_until_two_reads_agree() {
     .concat();
     let spi = SpiMock::new(&[one_read.clone(), one_read].concat());
     let chip = Mfrc522::new(spi, NoopDelay::new());
-    // A 74HC4051: cell 33 is on channel 6 (S0 low, S1 high, S2 high).
-    let s0 = PinMock::new(&[PinTx::set(State::Low)]);
-    let s1 = PinMock::new(&[PinTx::set(State::High)]);
-    let s2 = PinMock::new(&[PinTx::set(State::High)]);
-    let settle = CheckedDelay::new(&[DelayTx::delay_us(5_100)]);
+    let chip = Mfrc522Ready::assume_initialised(chip, ChipVersion::V2_0);
+    let mut reader = TagReader::new(chip, Voting::DEFAULT);
     let cell = SensedCell::new(33);
-    let mux = AddressMux::new(vec![s0, s1, s2], settle, &[(cell, 6)]).unwrap();
-    let mut reader = TagReader::new(chip, mux, Voting::DEFAULT);
-
     let inputs = reader.read_cells(&[cell], Millis(42));
     assert_eq!(
         inputs,
@@ -453,12 +571,82 @@ fn the_front_end_switches_the_mux_then_reads_an_ntag_until_two_reads_agree() {
             result: Ok(TagUid::new(&NTAG_UID).unwrap()),
         })]
     );
+    reader.into_inner().release().0.done();
+}
 
-    let (chip, mux) = reader.into_parts();
-    chip.release().0.done();
-    let (lines, _, mut settle) = mux.release();
-    for mut line in lines {
-        line.done();
-    }
-    settle.done();
+/// The field is cycled (off 5 ms, on 5.1 ms) so every tag starts in IDLE.
+fn field_reset() -> Vec<Tx<u8>> {
+    [
+        read(R_TX_CONTROL, 0x83),
+        write(&[W_TX_CONTROL, 0x80]),
+        write(&[W_TX_CONTROL, 0x83]),
+    ]
+    .concat()
+}
+
+/// HLTA: sent, never answered.
+fn hlta() -> Vec<Tx<u8>> {
+    [
+        send(&[0x50, 0x00, 0x57, 0xCD], 0x00),
+        polls(&[IRQ_TIMED_OUT]),
+    ]
+    .concat()
+}
+
+#[test]
+fn inventory_resolves_two_tags_bit_by_bit_and_lists_both() {
+    // Tag A: UID 10 20 30 40 (BCC 40); tag B: UID 10 20 31 40 (BCC 41). They first differ in
+    // bit 17 of the level (byte 2, bit 0).
+    let expected = [
+        field_reset(),
+        exchange(&[0x26], 0x07, &[0x04, 0x00]), // REQA: both answer the same ATQA
+        // ANTICOLLISION: the bits collide at position 17 (CollReg 0x11); the FIFO holds the
+        // 17 bits up to it.
+        send(&[0x93, 0x20], 0x00),
+        polls(&[IRQ_WAITING, IRQ_RECEIVED]),
+        read(R_ERROR, 0x08),
+        read(R_COLL, 0x11),
+        read(R_FIFO_LEVEL, 3),
+        read(R_CONTROL, 0x01),
+        vec![
+            Tx::transaction_start(),
+            Tx::transfer(
+                vec![R_FIFO, R_FIFO, R_FIFO, 0x00],
+                vec![0x00, 0x10, 0x20, 0x30],
+            ),
+            Tx::transaction_end(),
+        ],
+        // Again with the 17 bits known, bit 17 set: NVB 0x41 (4 bytes + 1 bit), RxAlign and
+        // TxLastBits 1. Only B answers: the rest of byte 2 (aligned at bit 1), byte 3, BCC.
+        exchange(&[0x93, 0x41, 0x10, 0x20, 0x31], 0x11, &[0x30, 0x40, 0x41]),
+        exchange(
+            &[0x93, 0x70, 0x10, 0x20, 0x31, 0x40, 0x41, 0x16, 0x2B],
+            0x00,
+            &[0x08, 0xB6, 0xDD],
+        ),
+        hlta(),
+        // B is halted: A alone answers.
+        exchange(&[0x26], 0x07, &[0x04, 0x00]),
+        exchange(&[0x93, 0x20], 0x00, &[0x10, 0x20, 0x30, 0x40, 0x40]),
+        exchange(
+            &[0x93, 0x70, 0x10, 0x20, 0x30, 0x40, 0x40, 0x43, 0x60],
+            0x00,
+            &[0x08, 0xB6, 0xDD],
+        ),
+        hlta(),
+        // Nobody left awake.
+        send(&[0x26], 0x07),
+        polls(&[IRQ_TIMED_OUT]),
+    ]
+    .concat();
+    let tags = with_chip(&expected, |c| c.inventory()).unwrap();
+    let a = TagUid::new(&[0x10, 0x20, 0x30, 0x40]).unwrap();
+    let b = TagUid::new(&[0x10, 0x20, 0x31, 0x40]).unwrap();
+    assert_eq!(tags, vec![b, a]);
+}
+
+#[test]
+fn inventory_of_an_empty_field_is_empty() {
+    let expected = [field_reset(), send(&[0x26], 0x07), polls(&[IRQ_TIMED_OUT])].concat();
+    assert_eq!(with_chip(&expected, |c| c.inventory()), Ok(vec![]));
 }

@@ -1,21 +1,24 @@
-//! NFC identity reads: an MFRC522 reader over SPI reading the factory UID of the ISO/IEC
-//! 14443A tag (an NTAG21x, 7-byte UID) under a piece.
+//! NFC identity reads: MFRC522 reader modules over SPI reading the factory UIDs of the ISO/IEC
+//! 14443A tags (NTAG21x, 7-byte UIDs) under the pieces.
 //!
 //! - [`Mfrc522`]: the reader IC over any embedded-hal 1.0
-//!   [`SpiDevice`](embedded_hal::spi::SpiDevice): register access, the
-//!   init sequence, REQA/WUPA, anticollision and select through the cascade levels, HLTA.
-//! - [`AntennaSelect`]: one reader, many antennas: [`AddressMux`] (an analogue multiplexer such
-//!   as a CD74HC4067 or 74HC4051 on GPIO address lines) or [`EnableLines`] (one switch line per
-//!   antenna), each mapping sensed cells to switch positions from a table and settling after a
-//!   switch.
-//! - [`TagReader`]: the front end. [`TagReader::read_cells`] reads only the cells the sensing
-//!   model asks about ([`Sensing::tag_reads_wanted`]: cells where a piece was just placed),
-//!   votes over a few attempts ([`Voting`], default 2 of at most 3) and returns
-//!   [`SensorInput::Tag`] values to feed back.
+//!   [`SpiDevice`](embedded_hal::spi::SpiDevice), **uninitialised**: register access, its
+//!   version and state, and [`Mfrc522::init`] (soft reset, a bounded wait for the oscillator,
+//!   the 2 ms timer, antenna on, read back). `init` consumes it and returns an
+//!   [`Mfrc522Ready`], the only type that reads tags: REQA/WUPA, anticollision (bit by bit when
+//!   several tags answer) and select through the cascade levels, HLTA, soft power-down, and
+//!   [`Mfrc522Ready::inventory`], every tag in the field. A reader that was never initialised
+//!   cannot be asked for a tag: that does not compile.
+//! - [`ReaderBank`]: several modules, each flat under a region of one or two squares, one awake
+//!   at a time (the others in soft power-down). A read of a cell lists the field of its
+//!   region's reader and answers with the tag that was not there at the region's previous read:
+//!   the piece just placed. [`start_bank`] initialises every reader and builds it; the service
+//!   reads through it ([`TagSource`](crate::service::TagSource)).
+//! - [`SelectDecoder`] and [`DecodedDevice`]: the modules share SPI0 and its CE0, which enables a
+//!   74HC154; GPIO address lines pick the module (`schematics/nfc.svg`).
+//! - [`TagReader`]: one reader whose antenna every cell shares, with voting ([`Voting`],
+//!   default 2 of at most 3); the bank votes the same way.
 //! - [`crc_a`]: the ISO/IEC 14443-3 CRC_A, in software.
-//!
-//! [`Sensing::tag_reads_wanted`]: crate::sensing::Sensing::tag_reads_wanted
-//! [`SensorInput::Tag`]: crate::sensing::SensorInput::Tag
 //!
 //! # Why not the `mfrc522` crate
 //! The `mfrc522` crate (0.8) works, but two things in it do not fit a reader that is asked about
@@ -47,36 +50,42 @@
 //! The timer starts at the end of each transmission and stops as an answer starts, so the
 //! 2.0 ms timeout only has to cover the frame delay (~91 us): a 20-fold margin.
 //!
-//! A 7-byte NTAG UID ([`Mfrc522::read_uid`]): ~0.37 + 2 x 2.05 + 2.36 = **~6.8 ms on air**, plus
+//! A 7-byte NTAG UID ([`Mfrc522Ready::read_uid`]): ~0.37 + 2 x 2.05 + 2.36 = **~6.8 ms on air**, plus
 //! SPI traffic: each frame is 7 register writes, the ComIrqReg polls (overlapping the air time)
 //! and 4 reads, so about 67 SPI transfers per UID besides the polls, each a spidev ioctl of
 //! tens of microseconds on a Pi: expect **~9-10 ms per read**. Polls are
 //! [`mfrc522::POLL_INTERVAL_US`] apart and bounded by [`mfrc522::MAX_POLLS`] (at least 5 ms) in
 //! case the chip never reports.
 //!
-//! Per cell through [`TagReader`] with the default [`Voting`] (2 of at most 3):
+//! Per cell through [`ReaderBank`] with the default [`Voting`] (2 of at most 3 listings must
+//! name the same new tag), computed, not measured: each listing cycles the field (off
+//! [`mfrc522::FIELD_RESET_OFF_US`] = 5 ms so every tag restarts in IDLE, on
+//! [`mfrc522::FIELD_ON_GUARD_US`] = 5.1 ms, the ISO 14443-3 guard), then reads each tag in the
+//! field (~7 ms on air plus SPI, ~10 ms) and ends on one REQA timeout (~2.1 ms):
 //!
-//! | case | reads | time |
+//! | tags in the region's field | one listing | a placement (2 listings) |
 //! |---|---|---|
-//! | switch to another antenna | - | + 5.1 ms ([`DEFAULT_SETTLE_US`], the ISO 14443-3 field-on guard) |
-//! | clean NTAG | 2 | ~20 ms |
-//! | one flaky read | 3 | ~30 ms |
-//! | empty antenna | 2 | ~5 ms (`mfrc522` crate: 2 x 25 ms) |
+//! | 1 (the new piece) | ~22 ms | ~45 ms |
+//! | 3 | ~42 ms | ~85 ms |
+//! | 4 (a full 2-square region with neighbours' tags in reach) | ~52 ms | ~105 ms |
 //!
-//! So a move (one placement) is read in ~25 ms and an attack with both pieces put back in
-//! ~50 ms: well inside the sensing model's 150 ms settle window and 300 ms tag wait.
+//! So a placement is identified within the sensing model's 300 ms tag wait even in a crowded
+//! region.
 
+pub mod bank;
 mod crc;
 pub mod mfrc522;
-pub mod mux;
 mod reader;
 
 #[cfg(test)]
 mod mfrc522_tests;
 
+pub use bank::{
+    start_bank, BankError, BankReader, DecodedDevice, DecodedError, DecoderError, ReaderBank,
+    SelectDecoder, StartError,
+};
 pub use crc::{crc_a, crc_a_ok};
-pub use mfrc522::{Atqa, ChipVersion, Error, Garble, Mfrc522, Register, Selected};
-pub use mux::{
-    AddressMux, AntennaSelect, EnableLines, MuxError, SingleAntenna, TableError, DEFAULT_SETTLE_US,
+pub use mfrc522::{
+    Atqa, ChipState, ChipVersion, Error, Garble, Mfrc522, Mfrc522Ready, Register, Selected,
 };
 pub use reader::{ReadTag, TagReader, Voting};

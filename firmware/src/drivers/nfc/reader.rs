@@ -6,11 +6,11 @@ use core::fmt;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::spi::SpiDevice;
 
-use super::mfrc522::{Error, Mfrc522};
-use super::mux::AntennaSelect;
+use super::mfrc522::{Error, Mfrc522Ready};
 use crate::sensing::{Millis, SensedCell, SensorInput, TagFailure, TagRead, TagUid};
 
-/// A reader that can read the UID of the one tag on its (currently selected) antenna.
+/// A reader that can read the UID of the one tag on its antenna. Implemented by
+/// [`Mfrc522Ready`], never by the uninitialised [`Mfrc522`](super::Mfrc522).
 pub trait ReadTag {
     /// Why a read failed; it says what to check, and which [`TagFailure`] it is.
     type Error: fmt::Display + Into<TagFailure>;
@@ -22,10 +22,10 @@ pub trait ReadTag {
     fn read_tag(&mut self) -> Result<TagUid, Self::Error>;
 }
 
-impl<SPI: SpiDevice, D: DelayNs> ReadTag for Mfrc522<SPI, D> {
+impl<SPI: SpiDevice, D: DelayNs> ReadTag for Mfrc522Ready<SPI, D> {
     type Error = Error<SPI::Error>;
 
-    /// [`Mfrc522::read_uid`]: WUPA, select through the cascade levels, HLTA.
+    /// [`Mfrc522Ready::read_uid`]: WUPA, select through the cascade levels, HLTA.
     fn read_tag(&mut self) -> Result<TagUid, Self::Error> {
         self.read_uid()
     }
@@ -81,10 +81,12 @@ const PRECEDENCE: [TagFailure; 4] = [
     TagFailure::NoTag,
 ];
 
-/// Reads tags under sensed cells: switches the antenna, reads, votes.
+/// Reads tags under sensed cells through one reader whose antenna every cell shares (an
+/// identify pad, a test rig): reads, votes. A board with a reader under each region uses
+/// [`ReaderBank`](super::ReaderBank).
 ///
 /// ```
-/// use firmware::drivers::nfc::{ReadTag, SingleAntenna, TagReader, Voting};
+/// use firmware::drivers::nfc::{ReadTag, TagReader, Voting};
 /// use firmware::sensing::{Millis, SensedCell, SensorInput, TagFailure, TagUid};
 ///
 /// /// A reader that always finds the same tag.
@@ -97,26 +99,24 @@ const PRECEDENCE: [TagFailure; 4] = [
 /// }
 ///
 /// let uid = TagUid::new(&[0x04, 0xA2, 0x1B, 0x7C, 0x33, 0x5E, 0x80])?;
-/// let mut reader = TagReader::new(Always(uid), SingleAntenna, Voting::DEFAULT);
+/// let mut reader = TagReader::new(Always(uid), Voting::DEFAULT);
 /// let inputs = reader.read_cells(&[SensedCell::new(7)], Millis(1_000));
 /// let [SensorInput::Tag(read)] = inputs[..] else { panic!("one tag read") };
 /// assert_eq!((read.cell, read.result, read.at), (SensedCell::new(7), Ok(uid), Millis(1_000)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct TagReader<R, A> {
+pub struct TagReader<R> {
     reader: R,
-    antennas: A,
     voting: Voting,
     last_fault: Option<String>,
 }
 
-impl<R: ReadTag, A: AntennaSelect> TagReader<R, A> {
-    /// A front end reading through `reader`, switching `antennas`, voting by `voting`.
-    pub fn new(reader: R, antennas: A, voting: Voting) -> Self {
+impl<R: ReadTag> TagReader<R> {
+    /// A front end reading through `reader`, voting by `voting`.
+    pub fn new(reader: R, voting: Voting) -> Self {
         TagReader {
             reader,
-            antennas,
             voting,
             last_fault: None,
         }
@@ -127,15 +127,15 @@ impl<R: ReadTag, A: AntennaSelect> TagReader<R, A> {
         self.voting
     }
 
-    /// What the last reader fault (or antenna switching fault) said, for the log: the
+    /// What the last reader fault said, for the log: the
     /// [`TagFailure::ReaderFault`] handed to the sensing model carries no detail.
     pub fn last_fault(&self) -> Option<&str> {
         self.last_fault.as_deref()
     }
 
-    /// Gives back the reader and the antenna switch.
-    pub fn into_parts(self) -> (R, A) {
-        (self.reader, self.antennas)
+    /// Gives back the reader.
+    pub fn into_inner(self) -> R {
+        self.reader
     }
 
     /// Reads each of `cells` in turn (those [`Sensing::tag_reads_wanted`] names: cells whose
@@ -159,62 +159,69 @@ impl<R: ReadTag, A: AntennaSelect> TagReader<R, A> {
             .collect()
     }
 
-    /// Switches to `cell`'s antenna and reads it up to [`Voting::attempts`] times.
+    /// Reads `cell` up to [`Voting::attempts`] times.
     ///
     /// # Errors
     /// When no UID reached the quorum: [`TagFailure::Collision`] if two different UIDs were
     /// read (two tags in reach), [`TagFailure::Garbled`] if one UID was read too few times,
     /// otherwise the most frequent failure (ties go to the reader, then collisions, then
-    /// garbles). [`TagFailure::ReaderFault`] if the antenna could not be switched.
-    pub fn read_cell(&mut self, cell: SensedCell) -> Result<TagUid, TagFailure> {
-        if let Err(e) = self.antennas.select(cell) {
-            self.last_fault = Some(e.to_string());
-            return Err(TagFailure::ReaderFault);
-        }
-        let (attempts, quorum) = self.voting.effective();
-        let mut uids: Vec<(TagUid, u8)> = Vec::new();
-        let mut failures = [0u8; PRECEDENCE.len()];
-        for done in 1..=attempts {
-            match self.reader.read_tag() {
-                Ok(uid) => {
-                    let votes = match uids.iter_mut().find(|(u, _)| *u == uid) {
-                        Some((_, votes)) => {
-                            *votes += 1;
-                            *votes
-                        }
-                        None => {
-                            uids.push((uid, 1));
-                            1
-                        }
-                    };
-                    if votes >= quorum {
-                        return Ok(uid);
-                    }
-                }
-                Err(e) => {
-                    let message = e.to_string();
-                    let failure: TagFailure = e.into();
-                    if failure == TagFailure::ReaderFault {
-                        self.last_fault = Some(message);
-                    }
-                    if let Some(i) = PRECEDENCE.iter().position(|f| *f == failure) {
-                        if let Some(count) = failures.get_mut(i) {
-                            *count += 1;
-                        }
-                    }
-                }
-            }
-            let best = uids.iter().map(|(_, votes)| *votes).max().unwrap_or(0);
-            if best + (attempts - done) < quorum {
-                break;
-            }
-        }
-        Err(match uids.len() {
-            0 => most_frequent(&failures),
-            1 => TagFailure::Garbled,
-            _ => TagFailure::Collision,
-        })
+    /// garbles).
+    pub fn read_cell(&mut self, _cell: SensedCell) -> Result<TagUid, TagFailure> {
+        let reader = &mut self.reader;
+        vote(self.voting, &mut self.last_fault, || reader.read_tag())
     }
+}
+
+/// Reads with `read` up to `voting.attempts` times and decides (see [`TagReader::read_cell`]);
+/// the message of the last reader fault goes to `last_fault`.
+pub(crate) fn vote<E: fmt::Display + Into<TagFailure>>(
+    voting: Voting,
+    last_fault: &mut Option<String>,
+    mut read: impl FnMut() -> Result<TagUid, E>,
+) -> Result<TagUid, TagFailure> {
+    let (attempts, quorum) = voting.effective();
+    let mut uids: Vec<(TagUid, u8)> = Vec::new();
+    let mut failures = [0u8; PRECEDENCE.len()];
+    for done in 1..=attempts {
+        match read() {
+            Ok(uid) => {
+                let votes = match uids.iter_mut().find(|(u, _)| *u == uid) {
+                    Some((_, votes)) => {
+                        *votes += 1;
+                        *votes
+                    }
+                    None => {
+                        uids.push((uid, 1));
+                        1
+                    }
+                };
+                if votes >= quorum {
+                    return Ok(uid);
+                }
+            }
+            Err(e) => {
+                let message = e.to_string();
+                let failure: TagFailure = e.into();
+                if failure == TagFailure::ReaderFault {
+                    *last_fault = Some(message);
+                }
+                if let Some(i) = PRECEDENCE.iter().position(|f| *f == failure) {
+                    if let Some(count) = failures.get_mut(i) {
+                        *count += 1;
+                    }
+                }
+            }
+        }
+        let best = uids.iter().map(|(_, votes)| *votes).max().unwrap_or(0);
+        if best + (attempts - done) < quorum {
+            break;
+        }
+    }
+    Err(match uids.len() {
+        0 => most_frequent(&failures),
+        1 => TagFailure::Garbled,
+        _ => TagFailure::Collision,
+    })
 }
 
 /// The failure counted most often, ties going to the earlier in [`PRECEDENCE`].
@@ -233,7 +240,6 @@ mod tests {
     use std::collections::VecDeque;
 
     use super::*;
-    use crate::drivers::nfc::mux::SingleAntenna;
 
     /// A scripted reader: hands out the listed outcomes in turn.
     struct Scripted {
@@ -265,9 +271,9 @@ mod tests {
 
     /// Reads one cell with `voting` over `outcomes`; all outcomes must be used.
     fn vote(voting: Voting, outcomes: &[Result<TagUid, TagFailure>]) -> Result<TagUid, TagFailure> {
-        let mut reader = TagReader::new(Scripted::new(outcomes), SingleAntenna, voting);
+        let mut reader = TagReader::new(Scripted::new(outcomes), voting);
         let result = reader.read_cell(SensedCell::new(0));
-        reader.into_parts().0.done();
+        reader.into_inner().done();
         result
     }
 
@@ -365,7 +371,7 @@ mod tests {
     #[test]
     fn read_cells_reports_every_cell_in_order_stamped_now() {
         let outcomes = [Ok(uid(1)), Ok(uid(1)), Err(NoTag), Err(NoTag)];
-        let mut reader = TagReader::new(Scripted::new(&outcomes), SingleAntenna, Voting::DEFAULT);
+        let mut reader = TagReader::new(Scripted::new(&outcomes), Voting::DEFAULT);
         let cells = [SensedCell::new(14), SensedCell::new(3)];
         let inputs = reader.read_cells(&cells, Millis(5_000));
         assert_eq!(
@@ -385,7 +391,7 @@ mod tests {
         );
         assert_eq!(reader.read_cells(&[], Millis(5_001)), vec![]);
         assert_eq!(reader.last_fault(), None);
-        reader.into_parts().0.done();
+        reader.into_inner().done();
     }
 
     #[test]
@@ -401,7 +407,7 @@ mod tests {
         let mut sensing = Sensing::new(layout, SensingConfig::default());
         // A flaky first read, then two good ones: 2 of 3 agree.
         let outcomes = [Err(Garbled), Ok(uid(9)), Ok(uid(9))];
-        let mut reader = TagReader::new(Scripted::new(&outcomes), SingleAntenna, Voting::DEFAULT);
+        let mut reader = TagReader::new(Scripted::new(&outcomes), Voting::DEFAULT);
         let mut events = Vec::new();
         for t in (0..=300).step_by(10) {
             let occupied = Occupancy::from_marks("..X..").unwrap();
@@ -422,18 +428,17 @@ mod tests {
             })
             .collect();
         assert_eq!(placed, vec![(SensedCell::new(2), Some(uid(9)))]);
-        reader.into_parts().0.done();
+        reader.into_inner().done();
     }
 
     #[test]
     fn reader_faults_are_kept_for_the_log() {
         let mut reader = TagReader::new(
             Scripted::new(&[Err(ReaderFault), Err(ReaderFault)]),
-            SingleAntenna,
             Voting::DEFAULT,
         );
         assert_eq!(reader.read_cell(SensedCell::new(0)), Err(ReaderFault));
         assert!(reader.last_fault().unwrap().contains("wiring and power"));
-        reader.into_parts().0.done();
+        reader.into_inner().done();
     }
 }
