@@ -188,7 +188,7 @@ blue 3 2 5 5 2 6 8 M 9 3
 fn with_nfc_pieces_carry_their_own_tags() {
     let text = format!(
         "{STANDARD_ARMIES}nfc\nsetup\nexpect decision game-started\nmove i4 i5\nmove b7 b6\n\
-         move i5 i6\nmove b6 b7\nattack i6 i7\nexpect decision battle Red Marshal attacks \
+         move i5 i6\nmove b6 b7\nattack i6 i7\nwait 1500\nexpect decision battle Red Marshal attacks \
          Blue General\nplace i7\nexpect decision hands-done\nmove b7 b6\nnudge i7\n\
          move i7 i6\nexpect decision moved Red i7-i6\nexpect no-decision wrong-piece\n"
     );
