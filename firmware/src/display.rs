@@ -379,7 +379,10 @@ mod tests {
         let first = screen("one");
         display.show(&first).unwrap();
         let panel = bus.panel(DEFAULT_ADDRESS).unwrap();
-        assert_eq!(panel.visible(), Some(first.region_bytes(&Region::FULL).as_slice()));
+        assert_eq!(
+            panel.visible(),
+            Some(first.region_bytes(&Region::FULL).as_slice())
+        );
         assert_eq!(panel.inits(), 1);
 
         bus.set_present(DEFAULT_ADDRESS, false);
@@ -416,7 +419,10 @@ mod tests {
         let pushed = display.show(&frame).unwrap();
         assert_eq!(pushed.data_bytes, screens::FRAME_BYTES);
         let panel = bus.panel(DEFAULT_ADDRESS).unwrap();
-        assert_eq!(panel.visible(), Some(frame.region_bytes(&Region::FULL).as_slice()));
+        assert_eq!(
+            panel.visible(),
+            Some(frame.region_bytes(&Region::FULL).as_slice())
+        );
     }
 
     #[test]

@@ -5,10 +5,12 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod boot;
 pub mod config;
 pub mod display;
 pub mod doctor;
 pub mod drivers;
+pub mod faults;
 pub mod journal;
 pub mod pipeline;
 pub mod platform;

@@ -7,11 +7,12 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use boards::stratego::{Deployment, Rank, Square, Variant, BLUE, RED};
+use firmware::drivers::buttons::{BeepPattern, ButtonEvent};
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::platform::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
 use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensorLayout};
-use firmware::service::{ButtonSource, Hardware, JournalDir, ScreenSink, Service};
+use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
 
@@ -26,17 +27,60 @@ impl Scanner for SharedBoard {
     }
 }
 
+/// What the simulated buttons do on one poll.
+#[derive(Clone, Copy)]
+enum Act {
+    Down(Button),
+    Held(Button),
+    Up(Button),
+}
+
+/// Buttons that play a script of acts, one per poll, as the debounced driver reports them.
 #[derive(Clone, Default)]
-struct Presses(Rc<RefCell<VecDeque<Button>>>);
+struct Presses(Rc<RefCell<VecDeque<Act>>>);
+impl Presses {
+    fn tap(&self, button: Button) {
+        self.0
+            .borrow_mut()
+            .extend([Act::Down(button), Act::Up(button)]);
+    }
+
+    fn hold(&self, button: Button) {
+        self.0
+            .borrow_mut()
+            .extend([Act::Down(button), Act::Held(button), Act::Up(button)]);
+    }
+}
 impl ButtonSource for Presses {
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonPress>, String> {
+    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String> {
+        let press = |button| ButtonPress { at: now, button };
         Ok(self
             .0
             .borrow_mut()
             .pop_front()
-            .map(|button| ButtonPress { at: now, button })
+            .map(|act| match act {
+                Act::Down(b) => ButtonEvent::Pressed(press(b)),
+                Act::Held(b) => ButtonEvent::LongPress(press(b)),
+                Act::Up(button) => ButtonEvent::Released {
+                    at: now,
+                    button,
+                    held_ms: 10,
+                },
+            })
             .into_iter()
             .collect())
+    }
+}
+
+#[derive(Clone, Default)]
+struct Beeps(Rc<RefCell<Vec<BeepPattern>>>);
+impl BeepSink for Beeps {
+    fn play(&mut self, pattern: BeepPattern, _: Millis) -> Result<(), String> {
+        self.0.borrow_mut().push(pattern);
+        Ok(())
+    }
+    fn tick(&mut self, _: Millis) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -53,6 +97,7 @@ struct Rig {
     board: Rc<RefCell<SimBoard>>,
     presses: Presses,
     shown: Shown,
+    beeps: Beeps,
     service: Service<SeededChance>,
     now: u64,
     decisions: Vec<Decision>,
@@ -73,7 +118,8 @@ impl Rig {
             tags: None,
             oled: Some(Box::new(shown.clone())),
         };
-        let service = Service::start(
+        let beeps = Beeps::default();
+        let mut service = Service::start(
             layout,
             RefereeConfig::default(),
             || SeededChance::new(7),
@@ -83,10 +129,12 @@ impl Rig {
             Millis(now),
         )
         .unwrap();
+        service.set_buzzer(Some(Box::new(beeps.clone())));
         let mut rig = Rig {
             board,
             presses,
             shown,
+            beeps,
             service,
             now,
             decisions: Vec::new(),
@@ -105,7 +153,7 @@ impl Rig {
     }
 
     fn press(&mut self, b: Button) {
-        self.presses.0.borrow_mut().push_back(b);
+        self.presses.tap(b);
         self.run(300);
     }
 
@@ -184,6 +232,11 @@ fn the_service_plays_journals_and_resumes_after_a_power_cut() {
     assert!(
         !rig.shown.0.borrow().is_empty(),
         "the OLED was given every screen"
+    );
+    assert!(
+        rig.beeps.0.borrow().contains(&BeepPattern::Confirm),
+        "the buzzer confirmed the set-up and the move: {:?}",
+        rig.beeps.0.borrow()
     );
     let games = dir.games().unwrap();
     assert_eq!(games.len(), 1);

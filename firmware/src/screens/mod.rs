@@ -106,6 +106,12 @@ where
             seen,
             note,
         } => calibrate(target, *columns, *rows, occupied, seen, note),
+        Screen::Fault {
+            part,
+            problem,
+            fix,
+            more,
+        } => fault(target, part, problem, fix, *more),
     }
 }
 
@@ -810,6 +816,39 @@ where
         y0,
         H - y0,
     )?;
+    Ok(())
+}
+
+/// A fault outside the game: the part in the title bar, what is wrong, the fix, and how many
+/// other faults wait ("+2 more"), fitted so the first words of each stay on screen.
+fn fault<D>(target: &mut D, part: &str, problem: &str, fix: &str, more: u16) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    let y0 = title_bar(target, &format!("Fault: {part}"))?;
+    let fix = format!("Fix: {fix}");
+    let more = match more {
+        0 => String::new(),
+        1 => "+1 more fault".to_string(),
+        n => format!("+{n} more faults"),
+    };
+    let mut paras = vec![
+        Para {
+            text: problem,
+            lead: 0,
+        },
+        Para {
+            text: &fix,
+            lead: 2,
+        },
+    ];
+    if !more.is_empty() {
+        paras.push(Para {
+            text: &more,
+            lead: 1,
+        });
+    }
+    paragraphs(target, &paras, &[BODY, SMALL], y0, H - y0)?;
     Ok(())
 }
 
