@@ -12,6 +12,8 @@ pub mod doctor;
 pub mod drivers;
 pub mod faults;
 pub mod journal;
+#[cfg(unix)]
+pub mod notify;
 pub mod pipeline;
 pub mod platform;
 pub mod referee;

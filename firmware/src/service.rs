@@ -587,3 +587,80 @@ fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
     );
     layout.places_in(&occupied).map(|(_, p)| p).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drivers::buttons::ActiveLevel;
+    use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
+
+    /// The service's buzzer, through [`BeepSink`]: a refused move sounds one 400 ms beep timed
+    /// by the steps' clock (never by sleeping), the pin written only when it changes.
+    #[test]
+    fn a_refusal_beeps_once_for_400_ms_timed_by_the_steps() {
+        let pin = PinMock::new(&[
+            PinTx::set(State::Low),
+            PinTx::set(State::High),
+            PinTx::set(State::Low),
+        ]);
+        let mut buzzer: Box<dyn BeepSink> =
+            Box::new(Buzzer::new(pin.clone(), ActiveLevel::High).unwrap());
+        let started = [Decision::TakebackDeclined, Decision::GameStarted];
+        assert_eq!(beep_for(&started), Some(BeepPattern::Confirm));
+        buzzer.play(BeepPattern::Refuse, Millis(1000)).unwrap();
+        for t in (1000..1400).step_by(10) {
+            buzzer.tick(Millis(t)).unwrap();
+        }
+        buzzer.tick(Millis(1400)).unwrap();
+        buzzer.tick(Millis(1500)).unwrap();
+        drop(buzzer);
+        let mut pin = pin;
+        pin.done();
+    }
+
+    #[test]
+    fn the_most_urgent_beep_wins_and_quiet_decisions_are_silent() {
+        assert_eq!(beep_for(&[]), None);
+        assert_eq!(beep_for(&[Decision::BoardMatches]), None);
+        assert_eq!(
+            beep_for(&[
+                Decision::GameStarted,
+                Decision::TakebackOffered { to_ply: 1 },
+                Decision::TagProblem("e4".into()),
+            ]),
+            Some(BeepPattern::Refuse)
+        );
+        assert_eq!(
+            beep_for(&[
+                Decision::GameStarted,
+                Decision::TakebackOffered { to_ply: 1 }
+            ]),
+            Some(BeepPattern::Alert)
+        );
+    }
+
+    #[test]
+    fn gestures_turn_driver_events_into_presses_and_holds() {
+        let p = |t, button| ButtonPress {
+            at: Millis(t),
+            button,
+        };
+        let mut g = Gestures::default();
+        assert_eq!(g.feed(&ButtonEvent::Pressed(p(0, Button::Ok))), None);
+        let up = ButtonEvent::Released {
+            at: Millis(90),
+            button: Button::Ok,
+            held_ms: 90,
+        };
+        assert_eq!(g.feed(&up), Some(Gesture::Press(p(90, Button::Ok))));
+        assert_eq!(g.feed(&ButtonEvent::Pressed(p(100, Button::Back))), None);
+        let long = ButtonEvent::LongPress(p(1600, Button::Back));
+        assert_eq!(g.feed(&long), Some(Gesture::Hold(p(1600, Button::Back))));
+        let up = ButtonEvent::Released {
+            at: Millis(2000),
+            button: Button::Back,
+            held_ms: 1900,
+        };
+        assert_eq!(g.feed(&up), None, "the release of a hold is nothing");
+    }
+}
