@@ -20,5 +20,6 @@ pub mod referee;
 pub mod screens;
 pub mod sensing;
 pub mod service;
+pub mod setup;
 pub mod sim;
 pub mod ui;
