@@ -82,6 +82,49 @@ impl From<StartError> for StartFault {
     }
 }
 
+/// A screen opened when first needed, and again after it could not be opened: the OLED's bus
+/// device may appear after the service starts (I2C enabled, the module loaded).
+pub struct OpenOnDemand<S> {
+    open: Box<dyn FnMut() -> Result<S, String>>,
+    sink: Option<S>,
+}
+
+impl<S> OpenOnDemand<S> {
+    /// A screen that `open` opens at the first show.
+    pub fn new(open: impl FnMut() -> Result<S, String> + 'static) -> OpenOnDemand<S> {
+        OpenOnDemand {
+            open: Box::new(open),
+            sink: None,
+        }
+    }
+}
+
+impl<S> fmt::Debug for OpenOnDemand<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenOnDemand")
+            .field("open", &self.sink.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: ScreenSink> ScreenSink for OpenOnDemand<S> {
+    fn show(&mut self, screen: &Screen) -> Result<(), String> {
+        if self.sink.is_none() {
+            self.sink = Some((self.open)()?);
+        }
+        match self.sink.as_mut() {
+            Some(sink) => sink.show(screen),
+            None => Err("the OLED could not be opened".into()),
+        }
+    }
+
+    fn reset(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink.reset();
+        }
+    }
+}
+
 /// Everything the service needs, opened: made afresh at every start attempt.
 pub struct Parts {
     /// Where the squares and tray slots are on the sensor.
@@ -197,10 +240,13 @@ impl<C: Chance> Umpire<C> {
             Err(faults) => faults,
         };
         self.retry.failed(now.0);
-        let now_faults: Vec<(String, String)> = faults
-            .iter()
-            .map(|f| (f.part.clone(), format!("{} (fix: {})", f.problem, f.fix)))
-            .collect();
+        // One message per part (the first), so two faults of one part never take turns.
+        let mut now_faults: Vec<(String, String)> = Vec::new();
+        for f in &faults {
+            if !now_faults.iter().any(|(p, _)| *p == f.part) {
+                now_faults.push((f.part.clone(), format!("{} (fix: {})", f.problem, f.fix)));
+            }
+        }
         let parts: Vec<String> = self.failed_parts.clone();
         step.trouble.extend(
             self.faults
