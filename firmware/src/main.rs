@@ -623,8 +623,7 @@ fn doctor_hardware(_: &Config, _: u32) -> Result<Vec<Finding>> {
 #[cfg(feature = "pi")]
 fn service_config(path: &std::path::Path) -> Result<Config, Vec<firmware::boot::StartFault>> {
     use firmware::boot::StartFault;
-    let fix = "fix the file (`umpire check-config` lists every problem), then wait: the umpire \
-               reads it again by itself";
+    let fix = "fix the file (see `umpire check-config`); it is read again by itself";
     let text = std::fs::read_to_string(path).map_err(|e| {
         vec![StartFault::new(
             "Config",

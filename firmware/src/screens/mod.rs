@@ -819,14 +819,15 @@ where
     Ok(())
 }
 
-/// A fault outside the game: the part in the title bar, what is wrong, the fix, and how many
-/// other faults wait ("+2 more"), fitted so the first words of each stay on screen.
+/// A fault outside the game: the part in the title bar (alone, so it is never cut), what is
+/// wrong, the fix behind a "Fix" chip as on the error screen, and how many other faults wait
+/// ("+2 more faults"), fitted so the first words of each stay on screen.
 fn fault<D>(target: &mut D, part: &str, problem: &str, fix: &str, more: u16) -> Result<(), D::Error>
 where
     D: DrawTarget<Color = BinaryColor>,
 {
-    let y0 = title_bar(target, &format!("Fault: {part}"))?;
-    let fix = format!("Fix: {fix}");
+    let y0 = title_bar(target, part)?;
+    let fix = format!("Fix {fix}");
     let more = match more {
         0 => String::new(),
         1 => "+1 more fault".to_string(),
@@ -839,13 +840,13 @@ where
         },
         Para {
             text: &fix,
-            lead: 2,
+            lead: 3,
         },
     ];
     if !more.is_empty() {
         paras.push(Para {
             text: &more,
-            lead: 1,
+            lead: 0,
         });
     }
     paragraphs(target, &paras, &[BODY, SMALL], y0, H - y0)?;
