@@ -292,12 +292,4 @@ impl<C: Chance> Umpire<C> {
     pub fn faults(&self) -> &Faults {
         &self.faults
     }
-
-    /// Gives the OLED back, wherever it is (to blank it when stopping).
-    pub fn take_oled(&mut self) -> Option<Box<dyn ScreenSink>> {
-        match self.running.as_mut() {
-            Some(service) => service.take_oled(),
-            None => self.oled.take(),
-        }
-    }
 }

@@ -436,12 +436,6 @@ impl<C: Chance> Service<C> {
         self.on_oled = None;
     }
 
-    /// Gives the OLED back (to blank it when the service stops, or show a fault).
-    pub fn take_oled(&mut self) -> Option<Box<dyn ScreenSink>> {
-        self.on_oled = None;
-        self.oled.take()
-    }
-
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
         let mut step = Step::default();
