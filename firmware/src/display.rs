@@ -101,7 +101,11 @@ pub struct Display<I2C> {
     /// What the panel holds, when known.
     shown: Option<Frame>,
     plan: PushPlan,
-    /// Whether [`Display::init`] has run (it sets horizontal addressing, which pushes rely on).
+    /// Whether [`Display::init`] has run since the last bus error: pushes rely on horizontal
+    /// addressing, and a panel that browned out or was re-plugged has lost it (and its charge
+    /// pump), so every failed write clears this and the next update re-initialises. The pixel
+    /// pushes are private and reached only through [`Display::show`], which checks it: no frame
+    /// can be sent to a panel that has not been initialised.
     ready: bool,
 }
 
@@ -174,7 +178,11 @@ impl<I2C: I2c> Display<I2C> {
         self.shown = None;
         let mut pushed = Pushed::default();
         for region in &regions {
-            self.push(frame, region)?;
+            if let Err(e) = self.push(frame, region) {
+                // The panel may have lost power: set it up again before the next frame.
+                self.ready = false;
+                return Err(e);
+            }
             pushed.regions += 1;
             pushed.data_bytes += region.bytes();
         }
@@ -199,6 +207,24 @@ impl<I2C: I2c> Display<I2C> {
     /// was power-cycled, for instance).
     pub fn forget(&mut self) {
         self.shown = None;
+    }
+
+    /// Forgets the panel's set-up and content: the next update runs the init sequence and
+    /// sends a whole frame. For a panel that may have browned out without a failed write.
+    pub fn reset(&mut self) {
+        self.shown = None;
+        self.ready = false;
+    }
+
+    /// Switches the panel off (dark; its memory is kept), as the service does when it stops,
+    /// so a stopped umpire never shows a stale screen. The next update re-initialises.
+    ///
+    /// # Errors
+    /// [`DisplayError::Bus`] if the panel does not answer.
+    pub fn blank(&mut self) -> Result<(), DisplayError> {
+        self.reset();
+        self.driver.set_display_on(false)?;
+        Ok(())
     }
 
     /// Gives the bus back.
@@ -327,5 +353,87 @@ impl I2c<SevenBitAddress> for CountingI2c {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::SimI2c;
+    use crate::ui::Screen;
+
+    fn screen(detail: &str) -> Frame {
+        screens::render(&Screen::Boot {
+            version: "1.0".into(),
+            detail: detail.into(),
+        })
+    }
+
+    /// The panel loses power mid-game and comes back: the next update re-initialises it (it is
+    /// lit again) and sends the frame whole. On the old code the frame was resent without the
+    /// init sequence, so a browned-out panel stayed dark (page addressing, display off).
+    #[test]
+    fn a_panel_that_lost_power_is_initialised_again_and_gets_the_whole_frame() {
+        let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
+        let mut display = Display::new(bus.clone());
+        let first = screen("one");
+        display.show(&first).unwrap();
+        let panel = bus.panel(DEFAULT_ADDRESS).unwrap();
+        assert_eq!(
+            panel.visible(),
+            Some(first.region_bytes(&Region::FULL).as_slice())
+        );
+        assert_eq!(panel.inits(), 1);
+
+        bus.set_present(DEFAULT_ADDRESS, false);
+        let second = screen("two");
+        assert_eq!(display.show(&second), Err(DisplayError::Bus));
+        assert_eq!(display.show(&second), Err(DisplayError::Bus), "still gone");
+        bus.set_present(DEFAULT_ADDRESS, true);
+        display.show(&second).unwrap();
+        let panel = bus.panel(DEFAULT_ADDRESS).unwrap();
+        assert!(panel.is_on(), "the init sequence ran again");
+        assert_eq!(panel.inits(), 1, "once since power came back");
+        assert_eq!(
+            panel.visible(),
+            Some(second.region_bytes(&Region::FULL).as_slice()),
+            "the whole frame arrived, not just the change"
+        );
+        // Afterwards only changes are sent again.
+        let before = display.release().bytes_written;
+        assert!(before > screens::FRAME_BYTES);
+    }
+
+    /// After an error during a push the panel content is unknown: the retry sends it whole.
+    #[test]
+    fn an_unchanged_frame_is_resent_whole_after_a_failure() {
+        let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
+        let mut display = Display::new(bus.clone());
+        let frame = screen("same");
+        display.show(&frame).unwrap();
+        bus.set_present(DEFAULT_ADDRESS, false);
+        assert!(display.show(&frame).is_ok(), "no change, nothing sent");
+        display.reset();
+        assert_eq!(display.show(&frame), Err(DisplayError::Bus));
+        bus.set_present(DEFAULT_ADDRESS, true);
+        let pushed = display.show(&frame).unwrap();
+        assert_eq!(pushed.data_bytes, screens::FRAME_BYTES);
+        let panel = bus.panel(DEFAULT_ADDRESS).unwrap();
+        assert_eq!(
+            panel.visible(),
+            Some(frame.region_bytes(&Region::FULL).as_slice())
+        );
+    }
+
+    #[test]
+    fn blank_switches_the_panel_off_and_the_next_update_lights_it() {
+        let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
+        let mut display = Display::new(bus.clone());
+        let frame = screen("x");
+        display.show(&frame).unwrap();
+        display.blank().unwrap();
+        assert_eq!(bus.panel(DEFAULT_ADDRESS).unwrap().visible(), None);
+        display.show(&frame).unwrap();
+        assert!(bus.panel(DEFAULT_ADDRESS).unwrap().is_on());
     }
 }

@@ -4,6 +4,8 @@
 //! run unchanged against the real board and the simulated one ([`crate::sim`]).
 //!
 //! - [`check_display`]: does an SSD1306 acknowledge at its address?
+//! - [`check_display_link`]: does the OLED take whole frames, or does it drop off the bus now
+//!   and then (lost and back)?
 //! - [`check_expander`]: does a PCF8575 answer a read at its address?
 //! - [`check_reader`]: for each NFC reader of the bank: is it there (VersionReg), which chip,
 //!   does it initialise (its settings read back, antenna on), and does it list its field?
@@ -135,6 +137,59 @@ where
                  enabled (raspi-config, Interface Options); run `i2cdetect -y {bus}` and set \
                  [display] address to what it shows (0x3C or 0x3D)"
             ),
+        ),
+    }
+}
+
+/// Sends `frames` whole frames to the OLED (two test cards in turn) and counts
+/// the ones the bus refused: an OLED that drops off the bus now and then and comes back (a
+/// loose header, a weak supply) is named with its fix. `between(i)` runs before frame `i`
+/// (the simulated board unplugs and re-plugs its panel there). Each frame after a refusal is
+/// sent after the whole init sequence, as the service does.
+pub fn check_display_link<I: I2c>(
+    display: &mut crate::display::Display<I>,
+    frames: u32,
+    mut between: impl FnMut(u32),
+) -> Finding {
+    let card = |detail: &str| {
+        crate::screens::render(&crate::ui::Screen::Boot {
+            version: "doctor".into(),
+            detail: detail.into(),
+        })
+    };
+    let (card, inverse) = (
+        card("display link check"),
+        card("checking the display link"),
+    );
+    let mut refused = 0u32;
+    let mut last_ok = false;
+    for i in 0..frames {
+        between(i);
+        // A whole frame each time: forget what the panel holds.
+        display.forget();
+        let frame = if i % 2 == 0 { &card } else { &inverse };
+        last_ok = display.show(frame).is_ok();
+        if !last_ok {
+            refused += 1;
+        }
+    }
+    let fix = "check the OLED's VCC, GND, SDA and SCL joints and its header, keep its cable                short, and check the 3.3 V supply (a brown-out drops it); the umpire sets the                panel up again each time, but the screen goes dark meanwhile";
+    match (refused, last_ok) {
+        (0, _) => Finding::ok(
+            "display link",
+            format!("{frames} whole frames sent, every one acknowledged"),
+        ),
+        (n, true) => Finding::bad(
+            Severity::Warning,
+            "display link",
+            format!("the OLED was lost and came back: {n} of {frames} frames refused"),
+            fix,
+        ),
+        (n, false) => Finding::bad(
+            Severity::Problem,
+            "display link",
+            format!("the OLED stopped answering: {n} of {frames} frames refused, the last too"),
+            fix,
         ),
     }
 }

@@ -5,16 +5,21 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod boot;
 pub mod config;
 pub mod display;
 pub mod doctor;
 pub mod drivers;
+pub mod faults;
 pub mod journal;
+#[cfg(unix)]
+pub mod notify;
 pub mod pipeline;
 pub mod platform;
 pub mod referee;
 pub mod screens;
 pub mod sensing;
 pub mod service;
+pub mod setup;
 pub mod sim;
 pub mod ui;

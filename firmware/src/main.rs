@@ -4,6 +4,9 @@
 //! umpire [--config FILE] [--simulated] check-config   # read and check the configuration
 //! umpire [--config FILE] [--simulated] doctor         # check the display, reader and squares
 //! umpire [--config FILE] [--simulated] calibrate      # live: which squares and tags read
+//! umpire [--config FILE] run                          # the service (systemd starts it)
+//! umpire setup [--dry-run]                            # turn on I2C (400 kHz) and SPI
+//! umpire [--config FILE] blank                        # switch the OLED off (service stop)
 //! ```
 //!
 //! `--simulated` runs against the simulated board (no hardware needed); `--fault` injects the
@@ -18,8 +21,8 @@ use firmware::config::square_name;
 use firmware::config::{Config, SensorConfig};
 use firmware::display::{Display, Orientation, DEFAULT_ADDRESS};
 use firmware::doctor::{
-    check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
-    Calibration, CalibrationEvent, Finding,
+    check_display, check_display_link, check_expander, check_reader, check_sensors, has_problems,
+    BoardShape, Calibration, CalibrationEvent, Finding,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::nfc::Mfrc522Ready;
@@ -48,7 +51,7 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10, row:3 (a shorted row), no-display, unplugged (the sensor chain's cable),
+    /// flicker:j10, row:3 (a shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
     /// unplugged-high, missing-chip, and for NFC reader N (`:N` optional, default 1):
     /// no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
     /// initialised), reset-reader:N (never leaves reset). Repeatable.
@@ -76,6 +79,17 @@ enum Command {
         #[arg(long)]
         seconds: Option<u64>,
     },
+    /// Turn on I2C at 400 kHz and SPI in the Pi's config.txt (keeps a backup; reboot after).
+    Setup {
+        /// Print exactly what would change, and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The file to edit (default: /boot/firmware/config.txt, else /boot/config.txt).
+        #[arg(long)]
+        config_txt: Option<PathBuf>,
+    },
+    /// Switch the OLED off, so a stopped umpire shows no stale screen (the unit's ExecStopPost).
+    Blank,
 }
 
 fn main() -> ExitCode {
@@ -120,6 +134,15 @@ fn load_config(cli: &Cli) -> Result<Config> {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode> {
+    match &cli.command {
+        Command::Setup {
+            dry_run,
+            config_txt,
+        } => return setup(config_txt.as_deref(), *dry_run),
+        Command::Blank => return blank(cli),
+        Command::Run if !cli.simulated => return serve(cli),
+        _ => {}
+    }
     let config = load_config(cli)?;
     let simulated = cli.simulated || config.sensor == SensorConfig::Simulated;
     match &cli.command {
@@ -131,7 +154,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                      play classic`"
                 );
             }
-            serve(&config)
+            serve(cli)
         }
         Command::CheckConfig => {
             println!(
@@ -172,6 +195,52 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 calibrate_hardware(&config, *seconds)
             }
         }
+        Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
+    }
+}
+
+/// `umpire setup`: the boot configuration edits the umpire needs.
+fn setup(path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
+    use firmware::setup::{apply, config_txt, plan, SetupError};
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => config_txt(std::path::Path::new("/")).ok_or(SetupError::NoConfigTxt)?,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|source| SetupError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let planned = plan(&text);
+    if planned.changes.is_empty() {
+        println!(
+            "{}: I2C is on at 400 kHz and SPI is on already; nothing to change.",
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}:", path.display());
+    for change in &planned.changes {
+        println!("  {change}");
+    }
+    if dry_run {
+        println!("Dry run: nothing written. Run `sudo umpire setup` to make these changes.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let applied = apply(&path)?;
+    if let Some(backup) = applied.backup {
+        println!("Written; the old file is kept as {}.", backup.display());
+    }
+    println!("Reboot for the changes to take effect: sudo reboot");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(feature = "pi")]
+/// The OLED's bus device and address: the configured ones, or the pin map's (`/dev/i2c-1` at
+/// 0x3C) when the configuration cannot be read, so a fault can always be shown.
+fn oled_place(config: Option<&Config>) -> Option<(PathBuf, u8)> {
+    match config {
+        Some(c) => c.oled.map(|d| (c.i2c_path(d.bus).to_path_buf(), d.address)),
+        None => Some((PathBuf::from("/dev/i2c-1"), DEFAULT_ADDRESS)),
     }
 }
 
@@ -245,6 +314,8 @@ struct SimRig {
     /// The 74HC165 chain the board is read through (a `shift_chain` or `simulated` sensor):
     /// the real driver on a simulated bus, so its chain check runs.
     chain: Option<ShiftChain<SimChain, SimPin, NoDelay>>,
+    /// The OLED drops off the bus during the link check and comes back.
+    display_lost: bool,
     /// The simulated NFC readers: each one's region and fault.
     readers: Vec<(Vec<SensedCell>, Option<ReaderFault>)>,
     /// The tags on the simulated board.
@@ -316,7 +387,6 @@ fn sim_chain(
     };
     let chain = ShiftChain::new(bus, SimPin, NoDelay, chain_config).map_err(anyhow::Error::msg)?;
     Ok(Some(chain))
-
 }
 
 /// The simulated board's NFC regions: the configured ones, or, with no `[nfc]` section, one
@@ -381,6 +451,7 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
     let mut rig = SimRig {
         board: SimBoard::new(config.columns, config.rows),
         display_present: true,
+        display_lost: false,
         chain: None,
         readers: simulated_regions(config)
             .into_iter()
@@ -401,6 +472,10 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
             },
             "no-display" => {
                 rig.display_present = false;
+                continue;
+            }
+            "oled-lost" => {
+                rig.display_lost = true;
                 continue;
             }
             "no-reader" | "clone-reader" | "uninit-reader" | "reset-reader" => {
@@ -439,7 +514,7 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
             }
             _ => bail!(
                 "unknown fault `{fault}`: use stuck:SQUARE, dead:SQUARE, flicker:SQUARE, row:N, \
-                 no-display, unplugged, unplugged-high, missing-chip, no-reader[:N], \
+                 no-display, oled-lost, unplugged, unplugged-high, missing-chip, no-reader[:N], \
                  clone-reader[:N], uninit-reader[:N] or reset-reader[:N]"
             ),
         };
@@ -476,6 +551,17 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
             .chain(expanders.iter().map(|e| e.1)),
     );
     findings.push(check_display(&mut i2c, bus, address));
+    if rig.display_present {
+        let panel = SimI2c::default().with_panel(address);
+        let mut display = Display::with_options(panel.clone(), address, Orientation::default());
+        let lost = rig.display_lost;
+        findings.push(check_display_link(&mut display, 10, |i| {
+            // Lost before the fourth frame, back before the seventh.
+            if lost && (i == 3 || i == 6) {
+                panel.set_present(address, i == 6);
+            }
+        }));
+    }
     for (bus, address, role) in &expanders {
         findings.push(check_expander(&mut i2c, *bus, *address, role));
     }
@@ -642,7 +728,15 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     let mut findings = Vec::new();
     if let Some(d) = config.oled {
         match pi::open_i2c(config.i2c_path(d.bus)) {
-            Ok(mut i2c) => findings.push(check_display(&mut i2c, d.bus.number(), d.address)),
+            Ok(mut i2c) => {
+                let found = check_display(&mut i2c, d.bus.number(), d.address);
+                let answers = found.severity == firmware::doctor::Severity::Ok;
+                findings.push(found);
+                if answers {
+                    let mut display = Display::with_options(i2c, d.address, Orientation::default());
+                    findings.push(check_display_link(&mut display, 20, |_| {}));
+                }
+            }
             Err(e) => findings.push(open_failed("display", &e)),
         }
     }
@@ -766,90 +860,198 @@ fn doctor_hardware(_: &Config, _: u32) -> Result<Vec<Finding>> {
     bail!(NO_BACKEND)
 }
 
-/// `umpire run` on the Pi: the service loop, until the process is stopped.
+/// The configuration for the service: read afresh at every start attempt, so a fixed file is
+/// picked up without a restart. A problem is a start fault (shown on the OLED), one per line.
 #[cfg(feature = "pi")]
-fn serve(config: &Config) -> Result<ExitCode> {
-    use firmware::platform::pi;
-    use firmware::referee::{OsChance, RefereeConfig};
-    use firmware::sensing::{Millis, SensorLayout};
-    use firmware::service::{Hardware, JournalDir, Service};
-    use std::time::{Duration, Instant};
+fn service_config(path: &std::path::Path) -> Result<Config, Vec<firmware::boot::StartFault>> {
+    use firmware::boot::StartFault;
+    let fix = "fix the file (see `umpire check-config`); it is read again by itself";
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        vec![StartFault::new(
+            "Config",
+            format!("cannot read {}: {e}", path.display()),
+            "install the umpire package again, or give the file with --config",
+        )]
+    })?;
+    Config::parse(&text).map_err(|problems| {
+        problems
+            .0
+            .iter()
+            .map(|p| StartFault::new(format!("Config line {}", p.line), p.message.clone(), fix))
+            .collect()
+    })
+}
 
-    let scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
+/// Opens everything the service needs, collecting every fault (not only the first).
+#[cfg(feature = "pi")]
+fn open_parts(
+    path: &std::path::Path,
+) -> Result<firmware::boot::Parts, Vec<firmware::boot::StartFault>> {
+    use firmware::boot::{Parts, StartFault};
+    use firmware::platform::pi;
+    use firmware::referee::RefereeConfig;
+    use firmware::sensing::SensorLayout;
+    use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, TagSource};
+
+    let config = service_config(path)?;
+    let mut faults = Vec::new();
+    let scanner = pi::open_scanner(&config)
+        .map_err(|e| faults.push(StartFault::open("Sensors", &e)))
+        .ok();
     let buttons = match &config.buttons {
-        Some(b) => Some(Box::new(pi::open_buttons(b).map_err(anyhow::Error::new)?)
-            as Box<dyn firmware::service::ButtonSource>),
-        None => None,
+        Some(b) => pi::open_buttons(b)
+            .map(|b| Some(Box::new(b) as Box<dyn ButtonSource>))
+            .map_err(|e| faults.push(StartFault::open("Buttons", &e)))
+            .ok(),
+        None => Some(None),
     };
     let tags = match &config.nfc {
-        Some(nfc) => Some(
-            Box::new(pi::open_nfc(config, nfc).map_err(anyhow::Error::new)?)
-                as Box<dyn firmware::service::TagSource>,
-        ),
-        None => None,
+        Some(nfc) => pi::open_nfc(&config, nfc)
+            .map(|n| Some(Box::new(n) as Box<dyn TagSource>))
+            .map_err(|e| faults.push(StartFault::open("NFC", &e)))
+            .ok(),
+        None => Some(None),
     };
-    let oled = match config.oled {
-        Some(d) => Some(Box::new(Display::with_options(
-            pi::open_i2c(config.i2c_path(d.bus)).map_err(anyhow::Error::new)?,
-            d.address,
-            Orientation::default(),
-        )) as Box<dyn firmware::service::ScreenSink>),
-        None => None,
+    let buzzer = match config.buzzer {
+        Some(pin) => pi::open_buzzer(pin)
+            .map(|b| Some(Box::new(b) as Box<dyn BeepSink>))
+            .map_err(|e| faults.push(StartFault::open("Buzzer", &e)))
+            .ok(),
+        None => Some(None),
     };
     let layout = SensorLayout::new(config.layout_setup())
-        .map_err(|p| anyhow::anyhow!("the board layout: {p}"))?;
-    let referee = RefereeConfig {
-        board: Some(layout.iter().map(|(_, place)| place).collect()),
-        isf_rules: config.rules == firmware::config::RulesName::Isf,
-        ..RefereeConfig::default()
-    };
-    let journals = JournalDir::open(&config.journal_dir).with_context(|| {
-        format!(
-            "cannot use the journal folder {} (check [journal] dir and its owner)",
-            config.journal_dir.display()
-        )
-    })?;
+        .map_err(|p| {
+            faults.push(StartFault::new(
+                "Layout",
+                p.to_string(),
+                "fix [board] and its tray slots in the configuration",
+            ))
+        })
+        .ok();
+    let journals = JournalDir::open(&config.journal_dir)
+        .map_err(|e| {
+            faults.push(StartFault::new(
+                "Journal",
+                format!("cannot use {}: {e}", config.journal_dir.display()),
+                "check [journal] dir and that the service user may write there",
+            ))
+        })
+        .ok();
+    match (scanner, buttons, tags, buzzer, layout, journals) {
+        (Some(scanner), Some(buttons), Some(tags), Some(buzzer), Some(layout), Some(journals))
+            if faults.is_empty() =>
+        {
+            let referee = RefereeConfig {
+                board: Some(layout.iter().map(|(_, place)| place).collect()),
+                isf_rules: config.rules == firmware::config::RulesName::Isf,
+                ..RefereeConfig::default()
+            };
+            Ok(Parts {
+                layout,
+                referee,
+                journals,
+                hardware: Hardware {
+                    scanner,
+                    buttons,
+                    tags,
+                    oled: None,
+                },
+                buzzer,
+                scan_hz: config.scan_hz,
+            })
+        }
+        _ => Err(faults),
+    }
+}
+
+/// `umpire run` on the Pi: the service loop, until the process is stopped. It never exits for
+/// a fault: the OLED is opened first (on demand, so a bus that appears later is used), every
+/// start-up fault is shown there and logged once, and the rest is opened again with back-off
+/// until it works. systemd hears READY=1 once the loop runs and WATCHDOG=1 from every turn.
+#[cfg(feature = "pi")]
+fn serve(cli: &Cli) -> Result<ExitCode> {
+    use firmware::boot::{OpenOnDemand, Umpire};
+    use firmware::notify::Notifier;
+    use firmware::platform::pi;
+    use firmware::referee::OsChance;
+    use firmware::sensing::Millis;
+    use firmware::service::ScreenSink;
+    use std::time::{Duration, Instant};
+
+    let first = load_config(cli).ok();
+    let oled = oled_place(first.as_ref()).map(|(path, address)| {
+        Box::new(OpenOnDemand::new(move || {
+            pi::open_i2c(&path)
+                .map(|i2c| Display::with_options(i2c, address, Orientation::default()))
+                .map_err(|e| e.to_string())
+        })) as Box<dyn ScreenSink>
+    });
+    let path = cli.config.clone();
+    let mut umpire = Umpire::new(oled, Box::new(move || open_parts(&path)), || OsChance);
+    let mut notifier = Notifier::from_env().context("cannot reach systemd's notify socket")?;
     let boot = Instant::now();
     let now = || Millis(u64::try_from(boot.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let hardware = Hardware {
-        scanner,
-        buttons,
-        tags,
-        oled,
-    };
-    let mut service = Service::start(
-        layout,
-        referee,
-        || OsChance,
-        &journals,
-        hardware,
-        config.scan_hz,
-        now(),
-    )
-    .map_err(anyhow::Error::new)?;
-    println!(
-        "umpire: refereeing on a {}x{} board, scanning at {} Hz, journals in {}",
-        config.columns,
-        config.rows,
-        config.scan_hz,
-        config.journal_dir.display()
-    );
+    let mut running = false;
+    let mut ready = false;
     loop {
-        let step = service.step(now());
+        let step = umpire.step(now());
         // Only screens are logged: they hold nothing the rules keep secret.
-        if let Some(screen) = step.screen {
+        if let Some(screen) = &step.screen {
             println!("screen: {screen}");
         }
-        for trouble in step.trouble {
-            eprintln!("trouble: {trouble}");
+        for trouble in &step.trouble {
+            eprintln!("{trouble}");
         }
-        let due = service.next_scan().0.saturating_sub(now().0);
+        if umpire.is_running() && !running {
+            running = true;
+            println!("umpire: refereeing, journals in the configured folder");
+            let _ = notifier.status("refereeing");
+        } else if !umpire.is_running() && !step.trouble.is_empty() {
+            let faults: Vec<String> = umpire
+                .faults()
+                .active()
+                .map(|(part, _)| part.to_string())
+                .collect();
+            let _ = notifier.status(&format!("waiting for: {}", faults.join(", ")));
+        }
+        if !ready {
+            // Up: the loop runs and shows either the game or what to fix.
+            ready = true;
+            if let Err(e) = notifier.ready("starting") {
+                eprintln!("umpire: cannot tell systemd it is ready: {e}");
+            }
+        }
+        if let Err(e) = notifier.keep_alive(now()) {
+            eprintln!("umpire: cannot reach the systemd watchdog: {e}");
+        }
+        let due = umpire.next_due().0.saturating_sub(now().0);
         std::thread::sleep(Duration::from_millis(due.clamp(1, 10)));
     }
 }
 
+/// `umpire blank`: switches the OLED off (ExecStopPost, once the service has stopped).
+#[cfg(feature = "pi")]
+fn blank(cli: &Cli) -> Result<ExitCode> {
+    use firmware::platform::pi;
+    let config = load_config(cli).ok();
+    let Some((path, address)) = oled_place(config.as_ref()) else {
+        println!("no [oled] in the configuration: nothing to blank");
+        return Ok(ExitCode::SUCCESS);
+    };
+    let i2c = pi::open_i2c(&path).map_err(anyhow::Error::new)?;
+    Display::with_options(i2c, address, Orientation::default())
+        .blank()
+        .map_err(anyhow::Error::new)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 #[cfg(not(feature = "pi"))]
-fn serve(_: &Config) -> Result<ExitCode> {
+fn blank(_: &Cli) -> Result<ExitCode> {
+    bail!(NO_BACKEND)
+}
+
+#[cfg(not(feature = "pi"))]
+fn serve(_: &Cli) -> Result<ExitCode> {
     bail!(NO_BACKEND)
 }
 

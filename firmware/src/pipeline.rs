@@ -67,6 +67,14 @@ impl<S: Store, C: Chance> Pipeline<S, C> {
         self.run(events, now)
     }
 
+    /// A button held for the long-press time at `now` (see [`Referee::hold`]). The changes the
+    /// sensing model already believes are reported first, as for a press.
+    pub fn hold(&mut self, now: Millis, button: Button) -> Vec<Decision> {
+        let mut out = self.idle(now);
+        out.extend(self.referee.hold(button, now));
+        out
+    }
+
     fn run(&mut self, events: Vec<BoardEvent>, now: Millis) -> Vec<Decision> {
         let mut out = Vec::new();
         for event in &events {

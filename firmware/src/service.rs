@@ -6,6 +6,16 @@
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
 //!
+//! Hardware trouble is logged once when it starts and once when it clears ([`Faults`]). A
+//! screen the OLED did not take is sent again on later steps, with a bounded back-off, until it
+//! takes (the display re-initialises the panel first); every minute the panel is set up and
+//! redrawn whole anyway, for a panel that browned out without a failed write. While the sensors
+//! fail, the OLED shows a [`Screen::Fault`] instead of the game.
+//!
+//! Buttons reach the referee when they come up (a short press) or once they have been held for
+//! the long-press time (a held press, [`Pipeline::hold`]): a press must wait to know which it
+//! is. The buzzer, if fitted, beeps what the referee decided ([`beep_for`]).
+//!
 //! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
 //! the newest one is resumed if its game is unfinished; the umpire then shows which squares
 //! differ from the journaled board. A damaged newest journal never stops the start: the OLED
@@ -16,37 +26,134 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use embedded_hal::digital::InputPin;
+use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 
 use crate::display::Display;
-use crate::drivers::buttons::{ButtonEvent, Buttons};
+use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buttons, Buzzer};
 use crate::drivers::nfc::{BankReader, ReadTag, ReaderBank, TagReader};
+use crate::faults::{Backoff, Faults};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
 use crate::sensing::{
-    ButtonPress, Millis, Occupancy, Place, SensedCell, Sensing, SensingConfig, SensorInput,
+    Button, ButtonPress, Millis, Occupancy, Place, SensedCell, Sensing, SensingConfig, SensorInput,
     SensorLayout,
 };
 use crate::ui::Screen;
 
-/// Debounced button presses, from whatever reads the buttons.
+/// Debounced button events, from whatever reads the buttons.
 pub trait ButtonSource {
-    /// The presses confirmed by a poll at `now`.
+    /// What the buttons did, as confirmed by a poll at `now`.
     ///
     /// # Errors
     /// The pins could not be read; the message says which.
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonPress>, String>;
+    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String>;
 }
 
 impl<P: InputPin> ButtonSource for Buttons<P> {
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonPress>, String> {
-        Buttons::poll(self, now)
-            .map(|events| events.iter().filter_map(ButtonEvent::press).collect())
-            .map_err(|e| e.to_string())
+    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String> {
+        Buttons::poll(self, now).map_err(|e| e.to_string())
     }
+}
+
+/// What a button gesture means to the referee: a press, or a press held for the long-press
+/// time (see [`crate::drivers::buttons`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gesture {
+    /// Pressed and released before the long-press time.
+    Press(ButtonPress),
+    /// Still held at the long-press time.
+    Hold(ButtonPress),
+}
+
+/// Turns the driver's press, long-press and release events into [`Gesture`]s: a press counts
+/// when the button comes up, unless it was held long enough to count as held first (then its
+/// release is nothing). A driver with no long-press time gives only presses.
+#[derive(Clone, Debug, Default)]
+pub struct Gestures {
+    down: Vec<Button>,
+}
+
+impl Gestures {
+    /// The gesture `event` completes, if any.
+    pub fn feed(&mut self, event: &ButtonEvent) -> Option<Gesture> {
+        match *event {
+            ButtonEvent::Pressed(p) => {
+                if !self.down.contains(&p.button) {
+                    self.down.push(p.button);
+                }
+                None
+            }
+            ButtonEvent::LongPress(p) => self.lift(p.button).then_some(Gesture::Hold(p)),
+            ButtonEvent::Released { at, button, .. } => self
+                .lift(button)
+                .then_some(Gesture::Press(ButtonPress { at, button })),
+        }
+    }
+
+    fn lift(&mut self, button: Button) -> bool {
+        let before = self.down.len();
+        self.down.retain(|&b| b != button);
+        self.down.len() != before
+    }
+}
+
+/// The buzzer, or anything that beeps.
+pub trait BeepSink {
+    /// Starts `pattern` at `now`, cutting off what was playing.
+    ///
+    /// # Errors
+    /// The pin could not be driven; the message says what to check.
+    fn play(&mut self, pattern: BeepPattern, now: Millis) -> Result<(), String>;
+
+    /// Moves the pattern on to `now` (call every step: the beeps are timed by it).
+    ///
+    /// # Errors
+    /// As [`BeepSink::play`].
+    fn tick(&mut self, now: Millis) -> Result<(), String>;
+}
+
+impl<P: OutputPin> BeepSink for Buzzer<P> {
+    fn play(&mut self, pattern: BeepPattern, now: Millis) -> Result<(), String> {
+        Buzzer::play(self, pattern, now).map_err(|e| e.to_string())
+    }
+
+    fn tick(&mut self, now: Millis) -> Result<(), String> {
+        Buzzer::tick(self, now).map_err(|e| e.to_string())
+    }
+}
+
+/// The beep for what the referee decided, the most urgent first: a refusal or anything the
+/// hands must put right (one long beep), a battle, a game over or a takeback offer (three
+/// beeps), an accepted step (two short). The same refusal beep for every refusal, so the sound
+/// tells the table no more than the screen.
+pub fn beep_for(decisions: &[Decision]) -> Option<BeepPattern> {
+    let rank = |d: &Decision| match d {
+        Decision::Refused { .. }
+        | Decision::WrongPiece { .. }
+        | Decision::SetupProblems(_)
+        | Decision::JournalFailed(_)
+        | Decision::TagProblem(_) => Some((3, BeepPattern::Refuse)),
+        Decision::Battle(_) | Decision::GameOver(_) | Decision::TakebackOffered { .. } => {
+            Some((2, BeepPattern::Alert))
+        }
+        Decision::Moved { .. }
+        | Decision::Acted { .. }
+        | Decision::GameStarted
+        | Decision::Deployed(_)
+        | Decision::GroupPlaced { .. }
+        | Decision::GroupPlacedAs { .. }
+        | Decision::TookBack { .. }
+        | Decision::MoveCorrected { .. } => Some((1, BeepPattern::Confirm)),
+        _ => None,
+    };
+    decisions
+        .iter()
+        .filter_map(rank)
+        .max_by_key(|(r, _)| *r)
+        .map(|(_, p)| p)
 }
 
 /// Tag identities for the cells the sensing model asks about.
@@ -74,6 +181,9 @@ pub trait ScreenSink {
     /// # Errors
     /// The display did not take it; the message says what to check.
     fn show(&mut self, screen: &Screen) -> Result<(), String>;
+
+    /// Forgets the panel's state: the next [`ScreenSink::show`] sets it up and draws it whole.
+    fn reset(&mut self) {}
 }
 
 impl<I: I2c> ScreenSink for Display<I> {
@@ -81,6 +191,20 @@ impl<I: I2c> ScreenSink for Display<I> {
         self.show_screen(screen)
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+
+    fn reset(&mut self) {
+        Display::reset(self);
+    }
+}
+
+impl<S: ScreenSink + ?Sized> ScreenSink for Box<S> {
+    fn show(&mut self, screen: &Screen) -> Result<(), String> {
+        (**self).show(screen)
+    }
+
+    fn reset(&mut self) {
+        (**self).reset();
     }
 }
 
@@ -305,9 +429,21 @@ pub struct Step {
     pub decisions: Vec<Decision>,
     /// The new screen's text, when the screen changed (safe to log).
     pub screen: Option<String>,
-    /// Hardware trouble worth logging (a failed scan, button read or display push).
+    /// Hardware trouble worth logging: a fault of a part (a scan, the buttons, the display,
+    /// the buzzer) when it starts and when it clears, never once per failed attempt.
     pub trouble: Vec<String>,
 }
+
+/// The parts whose faults the running service tracks.
+const SENSORS: &str = "sensors";
+const BUTTONS: &str = "buttons";
+const OLED: &str = "OLED";
+const BUZZER: &str = "buzzer";
+
+/// How often the OLED is set up and redrawn whole even without an error: a panel that browned
+/// out may come back dark without ever refusing a write. A full frame and the init sequence are
+/// about 1.2 KB, some 25 ms at 400 kHz (computed), once a minute.
+pub const OLED_REFRESH_MS: u32 = 60_000;
 
 /// The running umpire: hardware in, pipeline, screen out.
 pub struct Service<C: Chance> {
@@ -318,6 +454,13 @@ pub struct Service<C: Chance> {
     oled: Option<Box<dyn ScreenSink>>,
     period_ms: u64,
     next_scan: Millis,
+    buzzer: Option<Box<dyn BeepSink>>,
+    gestures: Gestures,
+    faults: Faults,
+    /// What the OLED last took, if it took it.
+    on_oled: Option<Screen>,
+    oled_retry: Backoff,
+    oled_refresh: Millis,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -387,7 +530,24 @@ impl<C: Chance> Service<C> {
             oled: hardware.oled,
             period_ms: u64::from(1000 / scan_hz.max(1)).max(1),
             next_scan: now,
+            buzzer: None,
+            gestures: Gestures::default(),
+            faults: Faults::new(),
+            on_oled: None,
+            oled_retry: Backoff::new(100, 5_000),
+            oled_refresh: now.plus(OLED_REFRESH_MS),
         })
+    }
+
+    /// Fits the buzzer (the service beeps what the referee decides).
+    pub fn set_buzzer(&mut self, buzzer: Option<Box<dyn BeepSink>>) {
+        self.buzzer = buzzer;
+    }
+
+    /// Fits the OLED (after start: the boot keeps it to show faults until the service runs).
+    pub fn set_oled(&mut self, oled: Option<Box<dyn ScreenSink>>) {
+        self.oled = oled;
+        self.on_oled = None;
     }
 
     /// One turn of the loop at `now`.
@@ -397,6 +557,7 @@ impl<C: Chance> Service<C> {
             self.next_scan = Millis(now.0 + self.period_ms);
             match self.scanner.scan() {
                 Ok(occupied) => {
+                    step.trouble.extend(self.faults.set(SENSORS, None));
                     let tags = &mut self.tags;
                     let d = self.pipeline.scan(now, occupied, |cells| match tags {
                         Some(reader) => reader.read(cells, now),
@@ -405,7 +566,7 @@ impl<C: Chance> Service<C> {
                     step.decisions.extend(d);
                 }
                 Err(e) => {
-                    step.trouble.push(format!("scan failed: {e}"));
+                    step.trouble.extend(self.faults.set(SENSORS, Some(&e)));
                     step.decisions.extend(self.pipeline.idle(now));
                 }
             }
@@ -414,23 +575,92 @@ impl<C: Chance> Service<C> {
         }
         if let Some(buttons) = self.buttons.as_mut() {
             match buttons.poll(now) {
-                Ok(presses) => {
-                    for p in presses {
-                        step.decisions.extend(self.pipeline.press(p.at, p.button));
+                Ok(events) => {
+                    step.trouble.extend(self.faults.set(BUTTONS, None));
+                    for event in &events {
+                        match self.gestures.feed(event) {
+                            Some(Gesture::Press(p)) => {
+                                step.decisions.extend(self.pipeline.press(p.at, p.button));
+                            }
+                            Some(Gesture::Hold(p)) => {
+                                step.decisions.extend(self.pipeline.hold(p.at, p.button));
+                            }
+                            None => {}
+                        }
                     }
                 }
-                Err(e) => step.trouble.push(format!("buttons: {e}")),
+                Err(e) => step.trouble.extend(self.faults.set(BUTTONS, Some(&e))),
             }
         }
         if let Some(screen) = self.pipeline.new_screen() {
             step.screen = Some(screen_text(screen));
-            if let Some(oled) = self.oled.as_mut() {
-                if let Err(e) = oled.show(screen) {
-                    step.trouble.push(format!("OLED: {e}"));
-                }
+        }
+        self.beep(&step.decisions, now, &mut step.trouble);
+        self.push_screen(now, &mut step.trouble);
+        step
+    }
+
+    /// What the OLED should show: the game, or the sensors' fault while they fail.
+    fn wanted_screen(&self) -> Screen {
+        match self.faults.active().find(|(part, _)| *part == SENSORS) {
+            Some((_, problem)) => Screen::Fault {
+                part: "Sensors".into(),
+                problem: problem.into(),
+                fix: "check the sensor cable and power; `umpire doctor` names the part".into(),
+                more: 0,
+            },
+            None => self.pipeline.screen().clone(),
+        }
+    }
+
+    /// Sends the wanted screen when it differs from what the OLED took, or is due again after a
+    /// failure (with back-off) or for the periodic refresh.
+    fn push_screen(&mut self, now: Millis, trouble: &mut Vec<String>) {
+        let Some(oled) = self.oled.as_mut() else {
+            return;
+        };
+        if now >= self.oled_refresh {
+            self.oled_refresh = now.plus(OLED_REFRESH_MS);
+            oled.reset();
+            self.on_oled = None;
+        }
+        if !self.oled_retry.due(now.0) {
+            return;
+        }
+        let sensors_failing = self.faults.is_active(SENSORS);
+        if !sensors_failing && self.on_oled.as_ref() == Some(self.pipeline.screen()) {
+            return;
+        }
+        let wanted = self.wanted_screen();
+        if self.on_oled.as_ref() == Some(&wanted) {
+            return;
+        }
+        let Some(oled) = self.oled.as_mut() else {
+            return;
+        };
+        match oled.show(&wanted) {
+            Ok(()) => {
+                self.oled_retry.succeeded();
+                trouble.extend(self.faults.set(OLED, None));
+                self.on_oled = Some(wanted);
+            }
+            Err(e) => {
+                self.oled_retry.failed(now.0);
+                trouble.extend(self.faults.set(OLED, Some(&e)));
+                self.on_oled = None;
             }
         }
-        step
+    }
+
+    fn beep(&mut self, decisions: &[Decision], now: Millis, trouble: &mut Vec<String>) {
+        let Some(buzzer) = self.buzzer.as_mut() else {
+            return;
+        };
+        let result = match beep_for(decisions) {
+            Some(pattern) => buzzer.play(pattern, now),
+            None => buzzer.tick(now),
+        };
+        trouble.extend(self.faults.set(BUZZER, result.err().as_deref()));
     }
 
     /// When the next scan is due.
@@ -464,4 +694,81 @@ fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
             .filter_map(|i| u16::try_from(i).ok().map(SensedCell::new)),
     );
     layout.places_in(&occupied).map(|(_, p)| p).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drivers::buttons::ActiveLevel;
+    use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
+
+    /// The service's buzzer, through [`BeepSink`]: a refused move sounds one 400 ms beep timed
+    /// by the steps' clock (never by sleeping), the pin written only when it changes.
+    #[test]
+    fn a_refusal_beeps_once_for_400_ms_timed_by_the_steps() {
+        let pin = PinMock::new(&[
+            PinTx::set(State::Low),
+            PinTx::set(State::High),
+            PinTx::set(State::Low),
+        ]);
+        let mut buzzer: Box<dyn BeepSink> =
+            Box::new(Buzzer::new(pin.clone(), ActiveLevel::High).unwrap());
+        let started = [Decision::TakebackDeclined, Decision::GameStarted];
+        assert_eq!(beep_for(&started), Some(BeepPattern::Confirm));
+        buzzer.play(BeepPattern::Refuse, Millis(1000)).unwrap();
+        for t in (1000..1400).step_by(10) {
+            buzzer.tick(Millis(t)).unwrap();
+        }
+        buzzer.tick(Millis(1400)).unwrap();
+        buzzer.tick(Millis(1500)).unwrap();
+        drop(buzzer);
+        let mut pin = pin;
+        pin.done();
+    }
+
+    #[test]
+    fn the_most_urgent_beep_wins_and_quiet_decisions_are_silent() {
+        assert_eq!(beep_for(&[]), None);
+        assert_eq!(beep_for(&[Decision::BoardMatches]), None);
+        assert_eq!(
+            beep_for(&[
+                Decision::GameStarted,
+                Decision::TakebackOffered { to_ply: 1 },
+                Decision::TagProblem("e4".into()),
+            ]),
+            Some(BeepPattern::Refuse)
+        );
+        assert_eq!(
+            beep_for(&[
+                Decision::GameStarted,
+                Decision::TakebackOffered { to_ply: 1 }
+            ]),
+            Some(BeepPattern::Alert)
+        );
+    }
+
+    #[test]
+    fn gestures_turn_driver_events_into_presses_and_holds() {
+        let p = |t, button| ButtonPress {
+            at: Millis(t),
+            button,
+        };
+        let mut g = Gestures::default();
+        assert_eq!(g.feed(&ButtonEvent::Pressed(p(0, Button::Ok))), None);
+        let up = ButtonEvent::Released {
+            at: Millis(90),
+            button: Button::Ok,
+            held_ms: 90,
+        };
+        assert_eq!(g.feed(&up), Some(Gesture::Press(p(90, Button::Ok))));
+        assert_eq!(g.feed(&ButtonEvent::Pressed(p(100, Button::Back))), None);
+        let long = ButtonEvent::LongPress(p(1600, Button::Back));
+        assert_eq!(g.feed(&long), Some(Gesture::Hold(p(1600, Button::Back))));
+        let up = ButtonEvent::Released {
+            at: Millis(2000),
+            button: Button::Back,
+            held_ms: 1900,
+        };
+        assert_eq!(g.feed(&up), None, "the release of a hold is nothing");
+    }
 }

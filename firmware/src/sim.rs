@@ -127,21 +127,64 @@ impl i2c::Error for NoAcknowledge {
 }
 
 /// A simulated I2C bus: devices at `present` addresses acknowledge and accept every write
-/// (counted); reads return 0xFF.
+/// (counted); reads return 0xFF. A device can be unplugged and plugged back while a driver holds
+/// the bus ([`SimI2c::set_present`]: clones share the devices), and an SSD1306 on it can be
+/// simulated down to its display memory ([`SimI2c::with_panel`], [`SimPanel`]).
 #[derive(Clone, Debug, Default)]
 pub struct SimI2c {
-    present: BTreeSet<u8>,
-    /// Bytes written so far, all addresses.
+    wire: Rc<RefCell<Wire>>,
+    /// Bytes written so far through this handle, all addresses.
     pub bytes_written: usize,
+}
+
+#[derive(Debug, Default)]
+struct Wire {
+    present: BTreeSet<u8>,
+    panels: BTreeMap<u8, SimPanel>,
 }
 
 impl SimI2c {
     /// A bus with devices at `addresses`.
     pub fn with_devices(addresses: impl IntoIterator<Item = u8>) -> SimI2c {
-        SimI2c {
+        let wire = Wire {
             present: addresses.into_iter().collect(),
+            panels: BTreeMap::new(),
+        };
+        SimI2c {
+            wire: Rc::new(RefCell::new(wire)),
             bytes_written: 0,
         }
+    }
+
+    /// The same bus with an SSD1306 at `address` (present) whose display memory is simulated.
+    #[must_use]
+    pub fn with_panel(self, address: u8) -> SimI2c {
+        {
+            let mut wire = self.wire.borrow_mut();
+            wire.present.insert(address);
+            wire.panels.insert(address, SimPanel::powered_up());
+        }
+        self
+    }
+
+    /// Unplugs (`false`) or plugs back (`true`) the device at `address`, on every clone of this
+    /// bus. A panel plugged back starts as from power-up: off, page addressing, memory garbage.
+    pub fn set_present(&self, address: u8, present: bool) {
+        let mut wire = self.wire.borrow_mut();
+        if present {
+            if wire.present.insert(address) {
+                if let Some(panel) = wire.panels.get_mut(&address) {
+                    *panel = SimPanel::powered_up();
+                }
+            }
+        } else {
+            wire.present.remove(&address);
+        }
+    }
+
+    /// The simulated panel at `address`, as it is now.
+    pub fn panel(&self, address: u8) -> Option<SimPanel> {
+        self.wire.borrow().panels.get(&address).cloned()
     }
 }
 
@@ -155,16 +198,128 @@ impl I2c for SimI2c {
         address: u8,
         operations: &mut [I2cOperation<'_>],
     ) -> Result<(), NoAcknowledge> {
-        if !self.present.contains(&address) {
+        let mut wire = self.wire.borrow_mut();
+        if !wire.present.contains(&address) {
             return Err(NoAcknowledge(address));
         }
         for op in operations {
             match op {
-                I2cOperation::Write(bytes) => self.bytes_written += bytes.len(),
+                I2cOperation::Write(bytes) => {
+                    self.bytes_written += bytes.len();
+                    if let Some(panel) = wire.panels.get_mut(&address) {
+                        panel.write(bytes);
+                    }
+                }
                 I2cOperation::Read(buf) => buf.fill(0xFF),
             }
         }
         Ok(())
+    }
+}
+
+/// A simulated SSD1306 128x64: decodes the command and data stream the way the controller does
+/// (display on/off, addressing mode, column and page windows, the write pointer wrapping in
+/// horizontal mode) into its 1 KiB display memory, so a test can check what the panel shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimPanel {
+    ram: Vec<u8>,
+    on: bool,
+    horizontal: bool,
+    columns: (u8, u8),
+    pages: (u8, u8),
+    column: u8,
+    page: u8,
+    inits: u32,
+}
+
+impl SimPanel {
+    /// As after power-up: display off, page addressing, memory holding garbage (0xA5).
+    fn powered_up() -> SimPanel {
+        SimPanel {
+            ram: vec![0xA5; 1024],
+            on: false,
+            horizontal: false,
+            columns: (0, 127),
+            pages: (0, 7),
+            column: 0,
+            page: 0,
+            inits: 0,
+        }
+    }
+
+    /// Whether the panel is lit (0xAF received since power-up).
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// How many times the addressing mode was set to horizontal (each init sequence does once).
+    pub fn inits(&self) -> u32 {
+        self.inits
+    }
+
+    /// The display memory, page by page, 128 column bytes each (the order of
+    /// [`crate::screens::Frame::region_bytes`] for the whole screen).
+    pub fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+
+    /// What a viewer sees: the memory while lit, nothing while off.
+    pub fn visible(&self) -> Option<&[u8]> {
+        self.on.then_some(self.ram.as_slice())
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        match bytes.split_first() {
+            Some((0x00, command)) => self.command(command),
+            Some((0x40, data)) => data.iter().for_each(|&b| self.data(b)),
+            _ => {}
+        }
+    }
+
+    fn command(&mut self, command: &[u8]) {
+        let arg = |i: usize| command.get(i).copied().unwrap_or(0);
+        match command.first() {
+            Some(0xAE) => self.on = false,
+            Some(0xAF) => self.on = true,
+            Some(0x20) => {
+                self.horizontal = arg(1) == 0;
+                if self.horizontal {
+                    self.inits += 1;
+                }
+            }
+            Some(0x21) => {
+                self.columns = (arg(1) & 0x7F, arg(2) & 0x7F);
+                self.column = self.columns.0;
+            }
+            Some(0x22) => {
+                self.pages = (arg(1) & 7, arg(2) & 7);
+                self.page = self.pages.0;
+            }
+            _ => {}
+        }
+    }
+
+    fn data(&mut self, byte: u8) {
+        if let Some(slot) = self
+            .ram
+            .get_mut(usize::from(self.page) * 128 + usize::from(self.column))
+        {
+            *slot = byte;
+        }
+        if self.horizontal {
+            if self.column >= self.columns.1 {
+                self.column = self.columns.0;
+                self.page = if self.page >= self.pages.1 {
+                    self.pages.0
+                } else {
+                    self.page + 1
+                };
+            } else {
+                self.column += 1;
+            }
+        } else {
+            self.column = (self.column + 1) & 0x7F;
+        }
     }
 }
 

@@ -199,4 +199,17 @@ pub enum Screen {
         /// The highlighted choice.
         selected: usize,
     },
+    /// The umpire cannot start or run: a part is missing or misconfigured. Shown from boot
+    /// (before any game) and while a part is lost; the service keeps retrying and goes on by
+    /// itself once the part answers.
+    Fault {
+        /// The part, in a word or two ("Sensors", "OLED", "Config"): the title.
+        part: String,
+        /// What is wrong, shortest first ("/dev/spidev0.1 missing").
+        problem: String,
+        /// How to fix it ("enable SPI: sudo umpire setup").
+        fix: String,
+        /// How many other faults wait behind this one.
+        more: u16,
+    },
 }

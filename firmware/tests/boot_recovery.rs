@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use boards::stratego::{Deployment, Options, Variant, BLUE, RED};
 use boards::Game;
+use firmware::drivers::buttons::ButtonEvent;
 use firmware::journal::{decode, JournalWriter, MemStore};
 use firmware::platform::Scanner;
 use firmware::referee::{
@@ -35,13 +36,25 @@ impl Scanner for EmptyBoard {
 #[derive(Clone, Default)]
 struct Presses(Rc<RefCell<VecDeque<Button>>>);
 impl ButtonSource for Presses {
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonPress>, String> {
+    /// A whole short press in one poll: down, then up (the service hands the referee a press
+    /// when the button comes up).
+    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String> {
         Ok(self
             .0
             .borrow_mut()
             .pop_front()
-            .map(|button| ButtonPress { at: now, button })
+            .map(|button| {
+                [
+                    ButtonEvent::Pressed(ButtonPress { at: now, button }),
+                    ButtonEvent::Released {
+                        at: now,
+                        button,
+                        held_ms: 10,
+                    },
+                ]
+            })
             .into_iter()
+            .flatten()
             .collect())
     }
 }

@@ -277,3 +277,59 @@ fn doctor_names_an_unplugged_or_short_sensor_chain() {
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("every square reads empty"), "{text}");
 }
+
+/// An OLED that drops off the bus and comes back is named, with its fix, as a warning.
+#[test]
+fn doctor_names_an_oled_lost_and_back() {
+    let (code, text) = umpire(&["--simulated", "doctor", "--fault", "oled-lost"]);
+    assert_eq!(code, 0, "a warning, not a failure: {text}");
+    assert!(
+        text.contains("WARNING display link: the OLED was lost and came back: 3 of 10 frames"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: check the OLED's VCC, GND, SDA and SCL"),
+        "{text}"
+    );
+    let (_, healthy) = umpire(&["--simulated", "doctor"]);
+    assert!(
+        healthy.contains("ok      display link: 10 whole frames sent"),
+        "{healthy}"
+    );
+}
+
+/// `umpire setup --dry-run` prints exactly what it would change and changes nothing; the real
+/// run keeps a backup and says a reboot is needed; a second run has nothing to do.
+#[test]
+fn setup_edits_config_txt_once_with_a_backup_and_a_dry_run_first() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-setup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("config.txt");
+    let stock = "#dtparam=i2c_arm=on\n#dtparam=spi=on\ndtparam=audio=on\n";
+    std::fs::write(&file, stock).unwrap();
+    let path = file.to_str().unwrap();
+    let (code, text) = umpire(&["setup", "--dry-run", "--config-txt", path]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("line 1: `#dtparam=i2c_arm=on` becomes `dtparam=i2c_arm=on`"),
+        "{text}"
+    );
+    assert!(text.contains("dtparam=i2c_arm_baudrate=400000"), "{text}");
+    assert!(text.contains("nothing written"), "{text}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), stock);
+    let (code, text) = umpire(&["setup", "--config-txt", path]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("sudo reboot"), "{text}");
+    let edited = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        edited.starts_with("dtparam=i2c_arm=on\ndtparam=spi=on\n"),
+        "{edited}"
+    );
+    let backup = dir.join("config.txt.umpire-backup");
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), stock);
+    let (code, text) = umpire(&["setup", "--config-txt", path]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("nothing to change"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -315,6 +315,24 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 fix: "the SD card is full: free space on it, then press OK".into(),
             },
         ),
+        (
+            "fault_sensors",
+            Screen::Fault {
+                part: "Sensors".into(),
+                problem: "/dev/spidev0.1 missing".into(),
+                fix: "enable SPI: sudo umpire setup, then reboot".into(),
+                more: 0,
+            },
+        ),
+        (
+            "fault_config_more",
+            Screen::Fault {
+                part: "Config line 42".into(),
+                problem: "[buttons] ok: GPIO 13 is already [buttons] die".into(),
+                fix: "fix the file (see `umpire check-config`); it is read again by itself".into(),
+                more: 2,
+            },
+        ),
     ]
 }
 
@@ -680,6 +698,33 @@ fn a_full_frame_costs_what_the_hardware_notes_say() {
     assert_eq!(tally.transactions, 66);
     assert_eq!(tally.bytes_written, 64 * 17 + 2 * 4);
     assert_eq!(tally.wire_bytes(), Region::FULL.wire_bytes());
+}
+
+/// A panel lost and back costs the whole init sequence and one whole frame, nothing more: the
+/// price of the service's recovery (and of its once-a-minute refresh).
+#[test]
+fn recovering_a_lost_panel_costs_one_init_and_one_full_frame() {
+    let bus = CountingI2c::new();
+    let mut display = Display::new(bus.clone());
+    display.init().expect("counting bus never fails");
+    let init = bus.tally();
+    let frame = screens::render(&examples()[0].1);
+    display.show(&frame).expect("counting bus never fails");
+    display.reset();
+    bus.reset();
+    display.show(&frame).expect("counting bus never fails");
+    let tally = bus.tally();
+    assert_eq!(tally.transactions, init.transactions + 66);
+    assert_eq!(
+        tally.wire_bytes(),
+        init.wire_bytes() + Region::FULL.wire_bytes()
+    );
+    println!(
+        "recovery: {} writes, {} wire bytes, {} us at 400 kHz (computed)",
+        tally.transactions,
+        tally.wire_bytes(),
+        tally.micros_at(400_000)
+    );
 }
 
 // ----- the protocol, byte for byte ---------------------------------------------------------------

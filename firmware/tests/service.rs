@@ -7,11 +7,12 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use boards::stratego::{Deployment, Rank, Square, Variant, BLUE, RED};
+use firmware::drivers::buttons::{BeepPattern, ButtonEvent};
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::platform::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
 use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensorLayout};
-use firmware::service::{ButtonSource, Hardware, JournalDir, ScreenSink, Service};
+use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
 
@@ -26,17 +27,60 @@ impl Scanner for SharedBoard {
     }
 }
 
+/// What the simulated buttons do on one poll.
+#[derive(Clone, Copy)]
+enum Act {
+    Down(Button),
+    Held(Button),
+    Up(Button),
+}
+
+/// Buttons that play a script of acts, one per poll, as the debounced driver reports them.
 #[derive(Clone, Default)]
-struct Presses(Rc<RefCell<VecDeque<Button>>>);
+struct Presses(Rc<RefCell<VecDeque<Act>>>);
+impl Presses {
+    fn tap(&self, button: Button) {
+        self.0
+            .borrow_mut()
+            .extend([Act::Down(button), Act::Up(button)]);
+    }
+
+    fn hold(&self, button: Button) {
+        self.0
+            .borrow_mut()
+            .extend([Act::Down(button), Act::Held(button), Act::Up(button)]);
+    }
+}
 impl ButtonSource for Presses {
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonPress>, String> {
+    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String> {
+        let press = |button| ButtonPress { at: now, button };
         Ok(self
             .0
             .borrow_mut()
             .pop_front()
-            .map(|button| ButtonPress { at: now, button })
+            .map(|act| match act {
+                Act::Down(b) => ButtonEvent::Pressed(press(b)),
+                Act::Held(b) => ButtonEvent::LongPress(press(b)),
+                Act::Up(button) => ButtonEvent::Released {
+                    at: now,
+                    button,
+                    held_ms: 10,
+                },
+            })
             .into_iter()
             .collect())
+    }
+}
+
+#[derive(Clone, Default)]
+struct Beeps(Rc<RefCell<Vec<BeepPattern>>>);
+impl BeepSink for Beeps {
+    fn play(&mut self, pattern: BeepPattern, _: Millis) -> Result<(), String> {
+        self.0.borrow_mut().push(pattern);
+        Ok(())
+    }
+    fn tick(&mut self, _: Millis) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -53,6 +97,7 @@ struct Rig {
     board: Rc<RefCell<SimBoard>>,
     presses: Presses,
     shown: Shown,
+    beeps: Beeps,
     service: Service<SeededChance>,
     now: u64,
     decisions: Vec<Decision>,
@@ -73,7 +118,8 @@ impl Rig {
             tags: None,
             oled: Some(Box::new(shown.clone())),
         };
-        let service = Service::start(
+        let beeps = Beeps::default();
+        let mut service = Service::start(
             layout,
             RefereeConfig::default(),
             || SeededChance::new(7),
@@ -83,10 +129,12 @@ impl Rig {
             Millis(now),
         )
         .unwrap();
+        service.set_buzzer(Some(Box::new(beeps.clone())));
         let mut rig = Rig {
             board,
             presses,
             shown,
+            beeps,
             service,
             now,
             decisions: Vec::new(),
@@ -105,7 +153,7 @@ impl Rig {
     }
 
     fn press(&mut self, b: Button) {
-        self.presses.0.borrow_mut().push_back(b);
+        self.presses.tap(b);
         self.run(300);
     }
 
@@ -185,6 +233,11 @@ fn the_service_plays_journals_and_resumes_after_a_power_cut() {
         !rig.shown.0.borrow().is_empty(),
         "the OLED was given every screen"
     );
+    assert!(
+        rig.beeps.0.borrow().contains(&BeepPattern::Confirm),
+        "the buzzer confirmed the set-up and the move: {:?}",
+        rig.beeps.0.borrow()
+    );
     let games = dir.games().unwrap();
     assert_eq!(games.len(), 1);
     let size = std::fs::metadata(&games[0]).unwrap().len();
@@ -218,6 +271,281 @@ fn the_service_plays_journals_and_resumes_after_a_power_cut() {
         dir.games().unwrap().len(),
         1,
         "the same game goes on in the same file"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+// ----- boot, faults, the OLED -----------------------------------------------------------------
+
+use std::cell::Cell;
+
+use firmware::boot::{Parts, StartFault, Umpire};
+use firmware::display::{Display, DEFAULT_ADDRESS};
+use firmware::screens::{self, Region};
+use firmware::sim::SimI2c;
+
+/// A scanner that fails while `failing` is set.
+#[derive(Clone)]
+struct FlakyBoard {
+    board: SharedBoard,
+    failing: Rc<Cell<bool>>,
+}
+impl Scanner for FlakyBoard {
+    fn scan(&mut self) -> Result<firmware::sensing::Occupancy, String> {
+        if self.failing.get() {
+            Err("the 74HC165 chain did not answer".into())
+        } else {
+            self.board.scan()
+        }
+    }
+}
+
+fn temp_journals(name: &str) -> (std::path::PathBuf, JournalDir) {
+    let tmp = std::env::temp_dir().join(format!("umpire-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let dir = JournalDir::open(&tmp).unwrap();
+    (tmp, dir)
+}
+
+/// What the simulated panel shows, or `None` while it is dark.
+fn on_panel(bus: &SimI2c) -> Option<Vec<u8>> {
+    bus.panel(DEFAULT_ADDRESS)
+        .and_then(|p| p.visible().map(<[u8]>::to_vec))
+}
+
+fn pixels(screen: &Screen) -> Vec<u8> {
+    screens::render(screen).region_bytes(&Region::FULL)
+}
+
+/// The sensor cannot be opened at boot: the OLED (opened first) shows the fault and its fix,
+/// the fault is logged once, the umpire retries with back-off instead of exiting, and once the
+/// sensor answers it goes on to the game menu by itself. On the old code `umpire run` exited
+/// before the OLED was opened.
+#[test]
+fn boot_shows_a_fault_on_the_oled_and_starts_when_the_sensor_comes_back() {
+    let (tmp, dir) = temp_journals("boot");
+    let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
+    let sensor_ok = Rc::new(Cell::new(false));
+    let attempts = Rc::new(Cell::new(0u32));
+    let open = {
+        let (sensor_ok, attempts) = (sensor_ok.clone(), attempts.clone());
+        Box::new(move || {
+            attempts.set(attempts.get() + 1);
+            if !sensor_ok.get() {
+                return Err(vec![
+                    StartFault::new(
+                        "Sensors",
+                        "/dev/spidev0.1 missing",
+                        "enable SPI: sudo umpire setup, then reboot",
+                    ),
+                    StartFault::new("NFC", "/dev/spidev0.0 missing", "the same"),
+                ]);
+            }
+            let board = Rc::new(RefCell::new(SimBoard::new(10, 10)));
+            Ok(Parts {
+                layout: SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+                referee: RefereeConfig::default(),
+                journals: dir.clone(),
+                hardware: Hardware {
+                    scanner: Box::new(SharedBoard(board)),
+                    buttons: None,
+                    tags: None,
+                    oled: None,
+                },
+                buzzer: None,
+                scan_hz: 100,
+            })
+        })
+    };
+    let oled = Display::new(bus.clone());
+    let mut umpire = Umpire::new(Some(Box::new(oled)), open, || SeededChance::new(3));
+    let mut log = Vec::new();
+    let mut t = 0;
+    while t <= 10_000 {
+        log.extend(umpire.step(Millis(t)).trouble);
+        t += 10;
+    }
+    assert!(!umpire.is_running());
+    let fault = Screen::Fault {
+        part: "Sensors".into(),
+        problem: "/dev/spidev0.1 missing".into(),
+        fix: "enable SPI: sudo umpire setup, then reboot".into(),
+        more: 1,
+    };
+    assert_eq!(
+        on_panel(&bus),
+        Some(pixels(&fault)),
+        "the fault is on the OLED"
+    );
+    assert_eq!(log.len(), 2, "each fault logged once: {log:?}");
+    assert!(log[0].contains("Sensors") && log[0].contains("sudo umpire setup"));
+    // Back-off: at 0, 0.5, 1.5, 3.5 and 7.5 s, not at every step.
+    assert_eq!(attempts.get(), 5);
+
+    sensor_ok.set(true);
+    let mut log = Vec::new();
+    while !umpire.is_running() && t < 30_000 {
+        log.extend(umpire.step(Millis(t)).trouble);
+        t += 10;
+    }
+    assert!(umpire.is_running(), "started once the sensor answered");
+    log.extend(umpire.step(Millis(t)).trouble);
+    assert_eq!(log.len(), 2, "each fault's clearing logged once: {log:?}");
+    let menu = umpire.service().unwrap().pipeline().screen().clone();
+    assert!(matches!(menu, Screen::Choice { .. }), "{menu:?}");
+    assert_eq!(
+        on_panel(&bus),
+        Some(pixels(&menu)),
+        "the game menu is on the OLED"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+fn service_on(dir: &JournalDir, hardware: Hardware) -> Service<SeededChance> {
+    Service::start(
+        SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        RefereeConfig::default(),
+        || SeededChance::new(7),
+        dir,
+        hardware,
+        100,
+        Millis(0),
+    )
+    .unwrap()
+}
+
+/// A sensor failing on every scan for ten seconds (1000 scans) is logged once, shown on the
+/// OLED, and logged once more when it works again. On the old code every scan logged a line.
+#[test]
+fn a_sensor_failing_mid_game_is_logged_once_and_shown_until_it_works() {
+    let (tmp, dir) = temp_journals("flaky");
+    let failing = Rc::new(Cell::new(false));
+    let board = FlakyBoard {
+        board: SharedBoard(Rc::new(RefCell::new(SimBoard::new(10, 10)))),
+        failing: failing.clone(),
+    };
+    let shown = Shown::default();
+    let mut service = service_on(
+        &dir,
+        Hardware {
+            scanner: Box::new(board),
+            buttons: None,
+            tags: None,
+            oled: Some(Box::new(shown.clone())),
+        },
+    );
+    let mut log = Vec::new();
+    let mut run = |service: &mut Service<SeededChance>, from: u64, to: u64| {
+        for t in (from..to).step_by(10) {
+            log.extend(service.step(Millis(t)).trouble);
+        }
+    };
+    run(&mut service, 0, 1_000);
+    failing.set(true);
+    run(&mut service, 1_000, 11_000);
+    let last = shown.0.borrow().last().cloned().unwrap();
+    assert!(
+        matches!(&last, Screen::Fault { part, .. } if part == "Sensors"),
+        "{last:?}"
+    );
+    failing.set(false);
+    run(&mut service, 11_000, 12_000);
+    assert_eq!(
+        log,
+        [
+            "fault: sensors: the 74HC165 chain did not answer",
+            "fault cleared: sensors works again"
+        ]
+    );
+    let last = shown.0.borrow().last().cloned().unwrap();
+    assert!(matches!(last, Screen::Choice { .. }), "{last:?}");
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// The OLED is unplugged mid-game and plugged back: with no change of screen, the service
+/// re-initialises it and sends the whole screen on a later step (with back-off, logged once
+/// each way). On the old code a failed frame was not resent until the screen changed, and the
+/// panel was never set up again.
+#[test]
+fn an_oled_that_comes_back_gets_the_whole_screen_without_a_screen_change() {
+    let (tmp, dir) = temp_journals("oled");
+    let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
+    let presses = Presses::default();
+    let mut service = service_on(
+        &dir,
+        Hardware {
+            scanner: Box::new(SharedBoard(Rc::new(RefCell::new(SimBoard::new(10, 10))))),
+            buttons: Some(Box::new(presses.clone())),
+            tags: None,
+            oled: Some(Box::new(Display::new(bus.clone()))),
+        },
+    );
+    let mut log = Vec::new();
+    let mut t = 0;
+    let mut run = |service: &mut Service<SeededChance>, ms: u64| {
+        for _ in 0..ms / 10 {
+            log.extend(service.step(Millis(t)).trouble);
+            t += 10;
+        }
+    };
+    run(&mut service, 500);
+    assert_eq!(
+        on_panel(&bus),
+        Some(pixels(service.pipeline().screen())),
+        "the menu is shown"
+    );
+    bus.set_present(DEFAULT_ADDRESS, false);
+    presses.tap(Button::Die);
+    run(&mut service, 3_000);
+    bus.set_present(DEFAULT_ADDRESS, true);
+    assert_eq!(on_panel(&bus), None, "a panel back from power-up is dark");
+    run(&mut service, 6_000);
+    assert_eq!(
+        on_panel(&bus),
+        Some(pixels(service.pipeline().screen())),
+        "the whole screen, after the init sequence"
+    );
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(log[0].starts_with("fault: OLED"), "{log:?}");
+    assert_eq!(log[1], "fault cleared: OLED works again");
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A held OK in the menu reaches the referee (as a press there); a button still down does
+/// nothing yet. On the old code long presses were filtered out before the referee.
+#[test]
+fn held_buttons_reach_the_referee() {
+    let (tmp, dir) = temp_journals("hold");
+    let presses = Presses::default();
+    let mut service = service_on(
+        &dir,
+        Hardware {
+            scanner: Box::new(SharedBoard(Rc::new(RefCell::new(SimBoard::new(10, 10))))),
+            buttons: Some(Box::new(presses.clone())),
+            tags: None,
+            oled: None,
+        },
+    );
+    for t in (0..200).step_by(10) {
+        service.step(Millis(t));
+    }
+    let menu = service.pipeline().screen().clone();
+    presses.hold(Button::Ok);
+    let mut decisions = Vec::new();
+    for t in (200..400).step_by(10) {
+        decisions.extend(service.step(Millis(t)).decisions);
+    }
+    let now = service.pipeline().screen().clone();
+    assert!(
+        matches!(now, Screen::Choice { .. }) && now != menu,
+        "the held OK chose the game: {now:?}"
+    );
+    // Counted once: a second OK (on release) would have chosen the rules and started a game.
+    assert!(
+        !decisions
+            .iter()
+            .any(|d| matches!(d, Decision::GameChosen { .. })),
+        "{decisions:?}"
     );
     std::fs::remove_dir_all(&tmp).ok();
 }

@@ -69,7 +69,7 @@ pub fn open_i2c(path: &Path) -> Result<I2cdev, OpenError> {
     I2cdev::new(path).map_err(|e| OpenError {
         what: path.display().to_string(),
         cause: e.to_string(),
-        fix: "enable I2C with raspi-config (Interface Options) and add the user to group i2c",
+        fix: "enable I2C: `sudo umpire setup`, then reboot (and the user in group i2c)",
     })
 }
 
@@ -82,7 +82,7 @@ pub fn open_spi(config: &Config, spi: SpiConfig) -> Result<SpidevDevice, OpenErr
     let fail = |e: &dyn std::fmt::Debug| OpenError {
         what: path.display().to_string(),
         cause: format!("{e:?}"),
-        fix: "enable SPI with raspi-config (Interface Options); for SPI1 add dtoverlay=spi1-3cs",
+        fix: "enable SPI: `sudo umpire setup`, then reboot; for SPI1 add dtoverlay=spi1-3cs",
     };
     let mut dev = SpidevDevice::open(&path).map_err(|e| fail(&e))?;
     let options = SpidevOptions::new()
@@ -388,4 +388,18 @@ impl crate::service::TagSource for Nfc {
     ) -> Vec<crate::sensing::SensorInput> {
         self.tags.read_cells(cells, now)
     }
+}
+
+/// Opens the buzzer's drive pin (`[buzzer] drive`, active high through its transistor), silent.
+///
+/// # Errors
+/// The pin could not be opened.
+pub fn open_buzzer(drive: u8) -> Result<crate::drivers::buttons::Buzzer<OutputPin>, OpenError> {
+    let gpio = gpio()?;
+    let pin = output_low(&gpio, drive)?;
+    crate::drivers::buttons::Buzzer::new(pin, ActiveLevel::High).map_err(|e| OpenError {
+        what: format!("the buzzer on GPIO {drive}"),
+        cause: e.to_string(),
+        fix: "check [buzzer] drive, or delete the [buzzer] section if no buzzer is fitted",
+    })
 }

@@ -1145,6 +1145,23 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
+    /// A button held down for the long-press time (see [`crate::drivers::buttons`]).
+    ///
+    /// **Back held confirms a takeback** the board offers (the pieces were put back as they
+    /// stood some moves ago), as OK does: the deliberate gesture the button driver's docs
+    /// intend, while a Back tap declines. Every other hold counts as a press of its button, so a
+    /// slow press is never lost.
+    pub fn hold(&mut self, button: Button, at: Millis) -> Vec<Decision> {
+        let offered =
+            matches!(&self.phase, Phase::Play(play) if play.takeback.is_some() && !play.over);
+        let button = if button == Button::Back && offered && self.notice.is_none() {
+            Button::Ok
+        } else {
+            button
+        };
+        self.handle(&BoardEvent::Button { button, at })
+    }
+
     /// Takes one sensed event and returns what was decided.
     pub fn handle(&mut self, event: &BoardEvent) -> Vec<Decision> {
         let mut out = Vec::new();

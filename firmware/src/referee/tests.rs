@@ -1537,3 +1537,35 @@ fn stuck_open_destinations_and_stuck_closed_enemies_play_nothing() {
     assert_eq!(t.records().len(), journaled);
     assert_eq!(ranks_shown(&t, shown), Vec::<String>::new());
 }
+
+/// A held Back confirms the takeback the board offers (the buttons driver's intended meaning);
+/// any other hold is a press of its button. On the old code held presses never reached the
+/// referee at all.
+#[test]
+fn back_held_confirms_a_takeback_and_other_holds_are_presses() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.mv("e8", "e7");
+    let out = t.mv("e7", "e8");
+    assert_eq!(out, vec![Decision::TakebackOffered { to_ply: 1 }]);
+    let at = t.at();
+    let out = t.referee.hold(Button::Back, at);
+    t.after(&out);
+    assert_eq!(out, vec![Decision::TookBack { to_ply: 1 }]);
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    assert_eq!(t.records().last(), Some(&Record::Takeback { to_ply: 1 }));
+    // No takeback offered: a held Back is a Back press (nothing is undone).
+    let at = t.at();
+    let out = t.referee.hold(Button::Back, at);
+    t.after(&out);
+    assert!(matches!(out[..], [Decision::Ignored { .. }]), "{out:?}");
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    // A held OK in the menu selects, as a press does.
+    let mut m = Table::new(RefereeConfig::default());
+    let at = m.at();
+    let held = m.referee.hold(Button::Ok, at);
+    let mut p = Table::new(RefereeConfig::default());
+    let pressed = p.press(Button::Ok);
+    assert_eq!(held, pressed);
+    assert_eq!(m.referee.screen(), p.referee.screen());
+}

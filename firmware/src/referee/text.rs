@@ -132,6 +132,18 @@ pub fn screen_lines(screen: &Screen) -> Vec<String> {
             ),
             note.clone(),
         ],
+        Screen::Fault {
+            part,
+            problem,
+            fix,
+            more,
+        } => {
+            let mut lines = vec![format!("Fault: {part}: {problem}"), format!("Fix: {fix}")];
+            if *more > 0 {
+                lines.push(format!("+{more} more"));
+            }
+            lines
+        }
     }
 }
 

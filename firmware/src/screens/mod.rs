@@ -112,6 +112,12 @@ where
             entries,
             selected,
         } => recovery(target, found, detail, entries, *selected),
+        Screen::Fault {
+            part,
+            problem,
+            fix,
+            more,
+        } => fault(target, part, problem, fix, *more),
     }
 }
 
@@ -870,6 +876,40 @@ where
             draw_line(target, BODY, &line, Point::new(1, y), Ink::Normal)?;
         }
     }
+    Ok(())
+}
+
+/// A fault outside the game: the part in the title bar (alone, so it is never cut), what is
+/// wrong, the fix behind a "Fix" chip as on the error screen, and how many other faults wait
+/// ("+2 more faults"), fitted so the first words of each stay on screen.
+fn fault<D>(target: &mut D, part: &str, problem: &str, fix: &str, more: u16) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    let y0 = title_bar(target, part)?;
+    let fix = format!("Fix {fix}");
+    let more = match more {
+        0 => String::new(),
+        1 => "+1 more fault".to_string(),
+        n => format!("+{n} more faults"),
+    };
+    let mut paras = vec![
+        Para {
+            text: problem,
+            lead: 0,
+        },
+        Para {
+            text: &fix,
+            lead: 3,
+        },
+    ];
+    if !more.is_empty() {
+        paras.push(Para {
+            text: &more,
+            lead: 0,
+        });
+    }
+    paragraphs(target, &paras, &[BODY, SMALL], y0, H - y0)?;
     Ok(())
 }
 

@@ -1,0 +1,370 @@
+//! `umpire setup`: turns on what the umpire needs in the Pi's boot configuration, by editing
+//! `config.txt` the way a builder would by hand.
+//!
+//! It wants I2C on (`dtparam=i2c_arm=on`: the OLED and the expanders), its clock at 400 kHz
+//! (`dtparam=i2c_arm_baudrate=400000`: a full OLED frame in about 25 ms) and SPI on
+//! (`dtparam=spi=on`: the 74HC165 chain and the NFC reader). For each it keeps a line that
+//! already says so; otherwise it un-comments the stock `#dtparam=...` line, corrects a line
+//! that says otherwise, or (when the only such line sits under a model filter like `[pi4]`)
+//! appends the line under `[all]` at the end, where it applies to every model. Running it again
+//! changes nothing. Before writing it keeps a copy of the file (`config.txt.umpire-backup`,
+//! never overwriting an older copy), and the firmware reads the file only at boot: a reboot is
+//! needed.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The `dtparam`s the umpire needs, with their values.
+pub const WANTED: [(&str, &str); 3] = [
+    ("i2c_arm", "on"),
+    ("i2c_arm_baudrate", "400000"),
+    ("spi", "on"),
+];
+
+/// Where the boot configuration is: `/boot/firmware/config.txt` (Raspberry Pi OS Bookworm and
+/// later), else `/boot/config.txt` (older images), under `root` (`/` on a Pi).
+pub fn config_txt(root: &Path) -> Option<PathBuf> {
+    ["boot/firmware/config.txt", "boot/config.txt"]
+        .iter()
+        .map(|p| root.join(p))
+        .find(|p| p.is_file())
+}
+
+/// One edit to the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Line `line` (from 1) is replaced.
+    Replace {
+        /// The line number, from 1.
+        line: usize,
+        /// The line as it is.
+        from: String,
+        /// The line it becomes.
+        to: String,
+    },
+    /// Lines are added at the end.
+    Append {
+        /// The lines.
+        lines: Vec<String>,
+    },
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::Replace { line, from, to } => {
+                write!(f, "line {line}: `{from}` becomes `{to}`")
+            }
+            Change::Append { lines } => {
+                write!(f, "add at the end:")?;
+                for l in lines {
+                    write!(f, "\n    {l}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What `umpire setup` would do to a `config.txt`: the changes, and the text after them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The edits, in file order (appends last).
+    pub changes: Vec<Change>,
+    /// The file's text after the edits.
+    pub text: String,
+}
+
+/// A `dtparam=` line's parameters: (name, value) in order.
+fn dtparams(line: &str) -> Option<Vec<(String, String)>> {
+    let rest = line.trim().strip_prefix("dtparam=")?;
+    Some(
+        rest.split(',')
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                // A bare name means "on".
+                None => (p.trim().to_string(), "on".to_string()),
+            })
+            .collect(),
+    )
+}
+
+fn render(params: &[(String, String)]) -> String {
+    let parts: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("dtparam={}", parts.join(","))
+}
+
+/// Plans the edits `text` needs (see the module docs).
+pub fn plan(text: &str) -> Plan {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut changes = Vec::new();
+    let mut append = Vec::new();
+    for (name, value) in WANTED {
+        // The last line that sets `name` for every model, and the last commented stock line.
+        let mut global = true;
+        let mut active = None;
+        let mut commented = None;
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                global = t.eq_ignore_ascii_case("[all]");
+                continue;
+            }
+            if !global {
+                continue;
+            }
+            if let Some(params) = dtparams(t) {
+                if params.iter().any(|(k, _)| k == name) {
+                    active = Some(i);
+                }
+            } else if let Some(params) = t.strip_prefix('#').and_then(|c| dtparams(c.trim())) {
+                if params.len() == 1 && params[0].0 == name {
+                    commented = Some(i);
+                }
+            }
+        }
+        match (active, commented) {
+            (Some(i), _) => {
+                let mut params = dtparams(&lines[i]).unwrap_or_default();
+                let mut changed = false;
+                for (k, v) in &mut params {
+                    if k == name && v != value {
+                        *v = value.to_string();
+                        changed = true;
+                    }
+                }
+                if changed {
+                    let to = render(&params);
+                    changes.push(Change::Replace {
+                        line: i + 1,
+                        from: lines[i].clone(),
+                        to: to.clone(),
+                    });
+                    lines[i] = to;
+                }
+            }
+            (None, Some(i)) => {
+                let to = format!("dtparam={name}={value}");
+                changes.push(Change::Replace {
+                    line: i + 1,
+                    from: lines[i].clone(),
+                    to: to.clone(),
+                });
+                lines[i] = to;
+            }
+            (None, None) => append.push(format!("dtparam={name}={value}")),
+        }
+    }
+    changes.sort_by_key(|c| match c {
+        Change::Replace { line, .. } => *line,
+        Change::Append { .. } => usize::MAX,
+    });
+    if !append.is_empty() {
+        let mut block = vec![
+            String::new(),
+            "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), SPI (sensors, NFC)."
+                .to_string(),
+            "[all]".to_string(),
+        ];
+        block.extend(append);
+        lines.extend(block.iter().cloned());
+        changes.push(Change::Append { lines: block });
+    }
+    let text = if changes.is_empty() {
+        text.to_string()
+    } else {
+        lines.join("\n") + "\n"
+    };
+    Plan { changes, text }
+}
+
+/// Why `umpire setup` could not do its work, and what to do.
+#[derive(Debug)]
+pub enum SetupError {
+    /// Neither `/boot/firmware/config.txt` nor `/boot/config.txt` exists.
+    NoConfigTxt,
+    /// The file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::NoConfigTxt => f.write_str(
+                "neither /boot/firmware/config.txt nor /boot/config.txt exists: run this on the \
+                 Raspberry Pi (Raspberry Pi OS), or give the file with --config-txt",
+            ),
+            SetupError::Io { path, source } => write!(
+                f,
+                "cannot use {} ({source}): run `sudo umpire setup` (the file belongs to root)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// What [`apply`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The edits made (none: the file already had everything).
+    pub changes: Vec<Change>,
+    /// The copy of the file as it was, when it was changed.
+    pub backup: Option<PathBuf>,
+}
+
+/// Edits `path` as [`plan`] says, after keeping a copy of it (the first free name of
+/// `NAME.umpire-backup`, `NAME.umpire-backup.1`, ...). The new text is written to a temporary
+/// file beside it and renamed over it, so a power cut leaves the old file or the new one.
+///
+/// # Errors
+/// The file, its copy or the temporary file could not be read or written.
+pub fn apply(path: &Path) -> Result<Applied, SetupError> {
+    let io = |source| SetupError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = fs::read_to_string(path).map_err(io)?;
+    let plan = plan(&text);
+    if plan.changes.is_empty() {
+        return Ok(Applied {
+            changes: Vec::new(),
+            backup: None,
+        });
+    }
+    let name = path
+        .file_name()
+        .map_or_else(|| "config.txt".into(), |n| n.to_string_lossy().into_owned());
+    let backup = (0..)
+        .map(|n| {
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!(".{n}")
+            };
+            path.with_file_name(format!("{name}.umpire-backup{suffix}"))
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| path.with_file_name(format!("{name}.umpire-backup")));
+    fs::copy(path, &backup).map_err(io)?;
+    let temp = path.with_file_name(format!("{name}.umpire-new"));
+    fs::write(&temp, &plan.text).map_err(io)?;
+    if let Ok(f) = fs::File::open(&temp) {
+        let _ = f.sync_all();
+    }
+    fs::rename(&temp, path).map_err(io)?;
+    Ok(Applied {
+        changes: plan.changes,
+        backup: Some(backup),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stock Raspberry Pi OS (Bookworm) lines around the interfaces.
+    const STOCK: &str = "\
+# For more options and information see
+# http://rptl.io/configtxt
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+[cm4]
+otg_mode=1
+
+[all]
+";
+
+    #[test]
+    fn the_stock_file_gets_its_lines_uncommented_and_the_clock_added() {
+        let plan = plan(STOCK);
+        assert_eq!(plan.changes.len(), 3, "{:#?}", plan.changes);
+        assert_eq!(
+            plan.changes[0],
+            Change::Replace {
+                line: 5,
+                from: "#dtparam=i2c_arm=on".into(),
+                to: "dtparam=i2c_arm=on".into()
+            }
+        );
+        assert!(plan.text.contains("\ndtparam=spi=on\n"));
+        assert!(plan.text.contains("#dtparam=i2s=on"), "other lines stay");
+        assert!(plan
+            .text
+            .ends_with("[all]\ndtparam=i2c_arm_baudrate=400000\n"));
+    }
+
+    #[test]
+    fn planning_again_changes_nothing() {
+        let once = plan(STOCK);
+        let twice = plan(&once.text);
+        assert!(twice.changes.is_empty(), "{:#?}", twice.changes);
+        assert_eq!(twice.text, once.text);
+    }
+
+    #[test]
+    fn a_line_that_says_otherwise_is_corrected_and_one_under_a_model_filter_is_not_trusted() {
+        let text = "dtparam=i2c_arm=on,i2c_arm_baudrate=100000\n[pi4]\ndtparam=spi=on\n";
+        let plan = plan(text);
+        assert_eq!(
+            plan.changes[0],
+            Change::Replace {
+                line: 1,
+                from: "dtparam=i2c_arm=on,i2c_arm_baudrate=100000".into(),
+                to: "dtparam=i2c_arm=on,i2c_arm_baudrate=400000".into()
+            }
+        );
+        assert!(
+            plan.text.ends_with("[all]\ndtparam=spi=on\n"),
+            "SPI only on a Pi 4 is not enough: {}",
+            plan.text
+        );
+        assert!(super::plan(&plan.text).changes.is_empty());
+    }
+
+    #[test]
+    fn apply_keeps_a_backup_writes_once_and_finds_the_file() {
+        let root = std::env::temp_dir().join(format!("umpire-setup-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        assert_eq!(config_txt(&root), None);
+        fs::create_dir_all(root.join("boot")).unwrap();
+        fs::write(root.join("boot/config.txt"), STOCK).unwrap();
+        let path = config_txt(&root).unwrap();
+        assert_eq!(path, root.join("boot/config.txt"), "older images");
+        let applied = apply(&path).unwrap();
+        assert_eq!(applied.changes.len(), 3);
+        let backup = applied.backup.unwrap();
+        assert_eq!(fs::read_to_string(&backup).unwrap(), STOCK);
+        assert_eq!(fs::read_to_string(&path).unwrap(), plan(STOCK).text);
+        let again = apply(&path).unwrap();
+        assert!(again.changes.is_empty() && again.backup.is_none());
+        // Bookworm's location wins when both exist.
+        fs::create_dir_all(root.join("boot/firmware")).unwrap();
+        fs::write(root.join("boot/firmware/config.txt"), "").unwrap();
+        assert_eq!(
+            config_txt(&root),
+            Some(root.join("boot/firmware/config.txt"))
+        );
+        // A second backup never overwrites the first.
+        fs::write(&path, STOCK).unwrap();
+        let second = apply(&path).unwrap().backup.unwrap();
+        assert_ne!(second, backup);
+        assert!(second.to_string_lossy().ends_with(".umpire-backup.1"));
+        fs::remove_dir_all(&root).ok();
+    }
+}
