@@ -1043,6 +1043,10 @@ fn perform_on_a_full_card(
             t.put(*p);
         }
         t.settle();
+        if g.placed.is_empty() {
+            // Lifts only: a designation waits for the attack hold.
+            t.hold();
+        }
         if matches!(t.referee.screen(), Screen::Choice { title, .. } if title.starts_with("Which"))
         {
             // The gesture means several actions: the menu asks which, and its OK fails.

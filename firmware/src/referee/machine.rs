@@ -560,10 +560,19 @@ impl DamageReport {
     }
 }
 
-/// A step whose journal write failed: the event that ran it, to run again.
+/// What ran a step whose journal write failed, to run it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The board as sensed: a settled board, or a held gesture judged once its hold passed.
+    Board,
+    /// A button press.
+    Button(Button),
+}
+
+/// A step whose journal write failed: what ran it, to run again.
 #[derive(Clone, Debug)]
 struct Retry {
-    event: BoardEvent,
+    step: Step,
     /// When to try again by itself.
     at: Millis,
     /// The wait before that, doubled at each failed try up to [`RETRY_MAX_MS`].
@@ -576,9 +585,9 @@ const RETRY_FIRST_MS: u64 = 2_000;
 const RETRY_MAX_MS: u64 = 60_000;
 
 impl Retry {
-    fn new(event: BoardEvent, now: Millis) -> Retry {
+    fn new(step: Step, now: Millis) -> Retry {
         Retry {
-            event,
+            step,
             at: Millis(now.0 + RETRY_FIRST_MS),
             wait_ms: RETRY_FIRST_MS,
         }
@@ -590,7 +599,7 @@ impl Retry {
         Retry {
             at: Millis(now.0 + wait_ms),
             wait_ms,
-            event: self.event,
+            step: self.step,
         }
     }
 }
@@ -1268,12 +1277,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
     fn note_failure(&mut self, event: &BoardEvent, out: &[Decision]) {
         if self.journal_error.is_none() {
             self.retry = None;
-        } else if matches!(
-            event,
-            BoardEvent::Settled { .. } | BoardEvent::Button { .. }
-        ) && out.iter().any(|d| matches!(d, Decision::JournalFailed(_)))
-        {
-            self.retry = Some(Retry::new(event.clone(), self.now));
+        } else if out.iter().any(|d| matches!(d, Decision::JournalFailed(_))) {
+            let step = match event {
+                BoardEvent::Settled { .. } => Some(Step::Board),
+                BoardEvent::Button { button, .. } => Some(Step::Button(*button)),
+                _ => None,
+            };
+            if let Some(step) = step {
+                self.retry = Some(Retry::new(step, self.now));
+            }
         }
     }
 
@@ -1294,10 +1306,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.journal_error = None;
         self.with_table(out, |session, ctx, out| session.owed_chance(ctx, out));
         if self.journal_error.is_none() {
-            match retry.event {
-                BoardEvent::Settled { .. } => self.settled(out),
-                BoardEvent::Button { button, .. } => self.button(button, out),
-                _ => {}
+            match retry.step {
+                Step::Board => self.settled(out),
+                Step::Button(button) => self.button(button, out),
             }
         }
         if self.journal_error.is_some() {
@@ -1334,6 +1345,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
             out.push(Decision::Mismatch(self.differences()));
         }
         self.with_table(&mut out, |session, ctx, out| session.tick(ctx, out));
+        // A held gesture judged now (its hold passed) whose write failed: kept to run again,
+        // as a settled board's is.
+        if self.retry.is_none()
+            && self.journal_error.is_some()
+            && out.iter().any(|d| matches!(d, Decision::JournalFailed(_)))
+        {
+            self.retry = Some(Retry::new(Step::Board, self.now));
+        }
         self.refresh();
         out
     }
