@@ -22,7 +22,11 @@ impl TryFrom<u8> for Seat {
         if usize::from(index) < Seat::LIMIT {
             Ok(Seat(index))
         } else {
-            Err(OutOfRange::new("a seat", index, "0 or 1: every game has two seats"))
+            Err(OutOfRange::new(
+                "a seat",
+                index,
+                "0 or 1: every game has two seats",
+            ))
         }
     }
 }

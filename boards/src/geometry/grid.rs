@@ -287,10 +287,7 @@ mod tests {
 
     #[test]
     fn a_cell_beyond_the_letters_does_not_decode() {
-        assert_eq!(
-            postcard::from_bytes::<Cell>(&[11, 9]),
-            Ok(Cell::new(11, 9))
-        );
+        assert_eq!(postcard::from_bytes::<Cell>(&[11, 9]), Ok(Cell::new(11, 9)));
         assert!(postcard::from_bytes::<Cell>(&[26, 0]).is_err());
         assert!(postcard::from_bytes::<Cell>(&[0, 255]).is_err());
         use serde::de::value::{Error, SeqDeserializer};

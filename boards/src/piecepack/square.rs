@@ -414,7 +414,10 @@ mod tests {
         use crate::decode::testing::from_value;
         assert_eq!(from_value::<Square, u8>(79), Ok(Square(79)));
         let err = from_value::<Square, u8>(80).unwrap_err();
-        assert!(err.contains("a piecepack square index 80 is out of range"), "{err}");
+        assert!(
+            err.contains("a piecepack square index 80 is out of range"),
+            "{err}"
+        );
         // Index 200 once tested bit 72 (`1 << 200` wraps) in a release build.
         assert!(postcard::from_bytes::<Square>(&[200, 1]).is_err());
         assert_eq!(

@@ -146,7 +146,10 @@ mod tests {
         use crate::decode::testing::from_value;
         assert_eq!(from_value::<Square, u8>(99), Ok(Square(99)));
         let err = from_value::<Square, u8>(122).unwrap_err();
-        assert!(err.contains("a Stratego square index 122 is out of range (0 to 99)"), "{err}");
+        assert!(
+            err.contains("a Stratego square index 122 is out of range (0 to 99)"),
+            "{err}"
+        );
         assert!(postcard::from_bytes::<Square>(&[100]).is_err());
     }
 

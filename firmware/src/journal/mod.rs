@@ -101,7 +101,7 @@ mod format;
 mod store;
 mod writer;
 
-pub use format::{decode, encode_header, encode_record};
+pub use format::{decode, encode_header, encode_record, header_payload};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use store::{FileStore, MemStore, Store};

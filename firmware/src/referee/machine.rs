@@ -13,7 +13,8 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use super::chance::Chance;
 use super::games;
 use super::record::{
-    rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
+    check_schema, rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode,
+    SCHEMA,
 };
 use super::table::session::{differences_between, AnySession, Ctx};
 use crate::journal::{JournalError, JournalWriter, Store};
@@ -660,17 +661,22 @@ impl<S: Store, C: Chance> Referee<S, C> {
         config: RefereeConfig,
         chance: C,
         new_store: impl FnMut() -> io::Result<S> + 'static,
-        store: S,
+        mut store: S,
         sensed: impl IntoIterator<Item = Place>,
         now: Millis,
     ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
+        // Another schema's header and records would not decode, or decode into something
+        // else: name the schema before decoding anything.
+        let bytes = store.read_all().map_err(|source| {
+            ResumeError::Journal(JournalError::Io {
+                doing: "read",
+                source,
+            })
+        })?;
+        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+        drop(bytes);
         let (journal, recovered) =
             JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
-        if recovered.header.schema > SCHEMA {
-            return Err(ResumeError::Rebuild(RebuildError::NewerSchema(
-                recovered.header.schema,
-            )));
-        }
         if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
             let sensed: BTreeSet<Place> = sensed.into_iter().collect();
             let session = games::resume_session(recovered.header.game, &recovered.records, &sensed)
