@@ -167,6 +167,11 @@ impl std::error::Error for HeaderError {
     }
 }
 
+/// What a payload that postcard refused with a custom error holds: the journaled types refuse
+/// only out-of-range values that way (they validate as they decode).
+pub(crate) const OUT_OF_RANGE: &str =
+    "a value in it is out of range for its type (a square off the board, a seat no game has)";
+
 /// What is wrong with a complete record frame that cannot be trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Corruption {
@@ -192,9 +197,9 @@ impl fmt::Display for Corruption {
                 "it claims {len} bytes, more than the {MAX_RECORD_LEN} a record may hold"
             ),
             Self::Checksum => f.write_str("its checksum does not match its bytes"),
-            Self::Undecodable(Some(postcard::Error::SerdeDeCustom)) => f.write_str(
-                "a value in it is out of range for its type (a square off the board, a seat no \
-                 game has); the bytes are damaged or were written by an incompatible build",
+            Self::Undecodable(Some(postcard::Error::SerdeDeCustom)) => write!(
+                f,
+                "{OUT_OF_RANGE}; the bytes are damaged or were written by an incompatible build"
             ),
             Self::Undecodable(Some(e)) => write!(
                 f,

@@ -109,6 +109,7 @@ mod format;
 mod store;
 mod writer;
 
+pub(crate) use format::OUT_OF_RANGE;
 pub use format::{decode, encode_header, encode_record, header_payload};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};

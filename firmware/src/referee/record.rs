@@ -8,7 +8,7 @@
 //! [`SCHEMA`] names the encoding of the header, the records and every game's armies and actions
 //! inside them. It is the header's first field, read before anything else ([`check_schema`]), so
 //! a journal of another layout is refused by name, never misread. The golden journals in
-//! `tests/journals/` pin the encoding: `tests/referee_schema.rs` fails when a journaled type's
+//! `tests/recorded/schema-N/` pin the encoding: `tests/referee_schema.rs` fails when a journaled type's
 //! bytes change while [`SCHEMA`] does not.
 
 use core::fmt;
@@ -195,9 +195,6 @@ impl Rebuilt {
 /// Why a journal does not rebuild into a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RebuildError {
-    /// The header's schema is newer than this build. (Kept for its place; a schema other than
-    /// this build's is now [`RebuildError::OtherSchema`].)
-    NewerSchema(u16),
     /// The deployments are not playable.
     Setup(String),
     /// Record `index` (from 0) cannot follow the ones before it.
@@ -218,11 +215,6 @@ pub enum RebuildError {
 impl fmt::Display for RebuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RebuildError::NewerSchema(v) => write!(
-                f,
-                "the journal uses record schema {v}, newer than this umpire's {SCHEMA}: update \
-                 the umpire"
-            ),
             RebuildError::Setup(p) => write!(
                 f,
                 "the journaled set-up is not playable ({p}): the file is damaged or from another \
@@ -248,7 +240,7 @@ impl std::error::Error for RebuildError {}
 /// Rebuilds the game from its journal, checking every record against the rules.
 ///
 /// # Errors
-/// The first record that cannot be trusted, or a header from a newer build.
+/// The first record that cannot be trusted, or a header of another schema.
 pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildError> {
     if header.schema != SCHEMA {
         return Err(RebuildError::OtherSchema {

@@ -266,9 +266,7 @@ fn decode_whole<V: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<V, Strin
             "{} bytes are left over: it was written with another layout",
             rest.len()
         )),
-        Err(postcard::Error::SerdeDeCustom) => {
-            Err("a value in it is out of range (a square off the board, a seat no game has)".into())
-        }
+        Err(postcard::Error::SerdeDeCustom) => Err(crate::journal::OUT_OF_RANGE.into()),
         Err(e) => Err(e.to_string()),
     }
 }
