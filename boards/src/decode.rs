@@ -61,3 +61,46 @@ pub(crate) mod testing {
         T::deserialize(v.into_deserializer()).map_err(|e| e.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::geometry::grid::{Cell, Dir};
+    use crate::stratego::{Move, Rank, Square};
+    use crate::waterloo::{Action, Card};
+    use crate::Seat;
+
+    /// The journaled actions and armies decode only into values the rules can index with:
+    /// their enums only from a variant they have, their squares, cells and seats only in range.
+    #[test]
+    fn journaled_actions_decode_only_in_range() {
+        // Stratego: a rank is one of twelve; a move's squares are below 100.
+        assert_eq!(postcard::from_bytes::<Rank>(&[11]), Ok(Rank::Flag));
+        assert!(postcard::from_bytes::<Rank>(&[12]).is_err());
+        let e3e4 = Move::new(
+            Square::parse("e3").expect("e3"),
+            Square::parse("e4").expect("e4"),
+        );
+        assert_eq!(postcard::from_bytes::<Move>(&[0x18, 0x22]), Ok(e3e4));
+        assert!(postcard::from_bytes::<Move>(&[0x18, 122]).is_err());
+        // Waterloo: an attack's cells within the letters, its direction one of four; a card
+        // one of five; no action past the last variant.
+        let attack = Action::Attack {
+            from: Cell::new(4, 4),
+            to: Cell::new(4, 5),
+            dir: Dir::Up,
+        };
+        let bytes = postcard::to_allocvec(&attack).expect("encodes");
+        assert_eq!(postcard::from_bytes::<Action>(&bytes), Ok(attack));
+        for (at, bad) in [(1, 26), (4, 200), (5, 4)] {
+            let mut b = bytes.clone();
+            b[at] = bad;
+            assert!(
+                postcard::from_bytes::<Action>(&b).is_err(),
+                "byte {at} = {bad}"
+            );
+        }
+        assert!(postcard::from_bytes::<Card>(&[5]).is_err());
+        assert!(postcard::from_bytes::<Action>(&[200]).is_err());
+        assert!(postcard::from_bytes::<(Seat, Card)>(&[2, 0]).is_err());
+    }
+}
