@@ -1,8 +1,12 @@
 //! The referee's journal schema (header and records, referee::SCHEMA 1), pinned as postcard
 //! bytes. postcard is not self-describing: variant order *is* the encoding. If this test fails
-//! the schema changed: do not re-bless; grow enums only at the end, or bump `SCHEMA` and keep
-//! decoding these bytes.
-
+//! the schema changed: do not re-bless; grow enums only at the end, or bump `SCHEMA` and record
+//! the new schema's golden files beside the old ones.
+//!
+//! Pinned here: the Stratego records and header; a golden journal of every game and variant
+//! (`tests/recorded/schema-1/*.umpj`, each beside the values it decodes to); and one of each
+//! variant of every journaled game type (`variants.txt`). Journals of another schema are
+//! refused by name.
 use boards::stratego::{Deployment, Move, Options, Rank, Square, Variant, BLUE};
 use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
 
@@ -264,4 +268,171 @@ impl serde::Serialize for RawPayload<'_> {
         }
         t.end()
     }
+}
+
+/// One of each variant of every journaled game type (a table game's armies and actions, the
+/// header's game kinds), as `Debug => postcard hex`: what the golden journals' random games may
+/// not reach.
+fn every_variant() -> Vec<String> {
+    use boards::geometry::grid::{Cell, Dir};
+    use boards::piecepack as pp;
+    use boards::waterloo::{self as wl, CardPlay, ChanceAction, DieFace, Flank};
+    use boards::Seat;
+    use firmware::referee::games::piecepack::Army as PiecepackArmy;
+    use firmware::referee::games::{WaterlooAction, WaterlooArmy, WaterlooChoice};
+    use firmware::sensing::{Place, TagUid, TrayKind};
+
+    /// The value and its bytes, which decode back to it.
+    fn line<T>(v: &T) -> String
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug + PartialEq,
+    {
+        let bytes = postcard::to_allocvec(v).expect("encodes");
+        assert_eq!(&postcard::from_bytes::<T>(&bytes).expect("decodes"), v);
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        format!("{v:?} => {}", hex.join(" "))
+    }
+    let c = |s: &str| Cell::parse(s).expect("a cell");
+    let tray = Place::Tray {
+        tray: TrayKind::PrussianStaging,
+        seat: Seat::SECOND,
+        slot: 3,
+    };
+    let mut out = Vec::new();
+    for kind in [
+        GameKind::Stratego {
+            options: Options::plain(Variant::Classic),
+        },
+        GameKind::Waterloo {
+            choice: WaterlooChoice {
+                version: wl::Version::Expert,
+                early_start: true,
+                prussians_uncertain: false,
+                mud: true,
+            },
+        },
+        GameKind::Piecepack {
+            options: pp::Options::WORKED_EXAMPLE,
+        },
+    ] {
+        out.push(line(&kind));
+    }
+    let waterloo = [
+        wl::Action::Move {
+            from: c("a1"),
+            to: c("l10"),
+        },
+        wl::Action::Attack {
+            from: c("c4"),
+            to: c("c5"),
+            dir: Dir::Up,
+        },
+        wl::Action::Fire {
+            from: c("b2"),
+            at: c("b4"),
+            tile: true,
+        },
+        wl::Action::Enter {
+            unit: wl::Unit::VonBulow,
+            to: c("l7"),
+        },
+        wl::Action::TakeOff { from: c("d3") },
+        wl::Action::EndTurn,
+        wl::Action::Pursue {
+            cavalry: wl::Unit::ScotsGreys,
+            target: c("e6"),
+        },
+        wl::Action::Charge {
+            cavalry: wl::Unit::Cuirassiers,
+            target: wl::Unit::ScotsGreys,
+        },
+        wl::Action::Save { from: c("f2") },
+        wl::Action::Chance(ChanceAction::Die(DieFace::RedR)),
+        wl::Action::Chance(ChanceAction::Retreat(Flank::Centre)),
+        wl::Action::Chance(ChanceAction::Prussian(wl::Unit::VonBulow)),
+        wl::Action::PlayCard(CardPlay::Reconnaissance { at: c("g5") }),
+        wl::Action::PlayCard(CardPlay::Initiative),
+        wl::Action::PlayCard(CardPlay::CombinedAttack),
+        wl::Action::PlayCard(CardPlay::FightingSpirit { on: c("h4") }),
+        wl::Action::PlayCard(CardPlay::GrandBattery { at: c("i3") }),
+        wl::Action::Draft(wl::Card::GrandBattery),
+        wl::Action::Decline,
+        wl::Action::Frenzy { at: c("j2") },
+    ];
+    for (i, action) in waterloo.into_iter().enumerate() {
+        out.push(line(&WaterlooAction {
+            action,
+            slot: (i % 2 == 1).then_some(tray),
+        }));
+    }
+    out.push(line(&WaterlooArmy {
+        placements: vec![
+            (c("a1"), wl::Unit::Wellington),
+            (c("l4"), wl::Unit::Napoleon),
+        ],
+        trays: vec![(tray, wl::Unit::VonBulow)],
+    }));
+    let sq = |s: &str| pp::Square::parse(s).expect("a square");
+    for action in [
+        pp::Action::Move {
+            unit: pp::Unit::Ney,
+            to: sq("H-10"),
+        },
+        pp::Action::EndMovement,
+        pp::Action::Designate {
+            unit: pp::Unit::Picton,
+            target: sq("D-4"),
+        },
+        pp::Action::Resolve { target: sq("D-4") },
+        pp::Action::Roll(pp::Face::Symbol),
+        pp::Action::Eliminate(Some(pp::Unit::Cooke)),
+        pp::Action::Eliminate(None),
+        pp::Action::Retreat {
+            unit: pp::Unit::Lobau,
+            to: sq("F-6"),
+        },
+        pp::Action::Advance(Some(pp::Unit::Reille)),
+        pp::Action::Advance(None),
+        pp::Action::Enter {
+            unit: pp::Unit::Blucher,
+            at: sq("A-10"),
+        },
+        pp::Action::EndReinforcement,
+    ] {
+        out.push(line(&action));
+    }
+    out.push(line(&PiecepackArmy {
+        placed: vec![(pp::Unit::Wellington, sq("A-3"))],
+        staged: vec![(pp::Unit::Pirch, 2)],
+        tags: vec![(
+            pp::Unit::Wellington,
+            TagUid::new(&[0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]).expect("a uid"),
+        )],
+    }));
+    out
+}
+
+/// Every variant of every journaled game type, pinned as bytes (the random games of the golden
+/// journals may not reach them all). If this fails, do not re-bless: bump `SCHEMA`.
+#[test]
+fn every_variant_of_every_journaled_game_type_is_pinned() {
+    let path = golden_dir(SCHEMA).join("variants.txt");
+    let got = every_variant().join("\n") + "\n";
+    if !path.exists() && std::env::var_os("UMPIRE_BLESS").is_some() {
+        std::fs::write(&path, &got).expect("write");
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no {}: record it with UMPIRE_BLESS=1 cargo test -p umpire-firmware --test \
+             referee_schema",
+            path.display()
+        )
+    });
+    for (g, w) in got.lines().zip(want.lines()) {
+        assert_eq!(
+            g, w,
+            "a journaled type's encoding (or its Debug) changed: bump SCHEMA, keep this file"
+        );
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
 }
