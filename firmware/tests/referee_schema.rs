@@ -7,6 +7,7 @@
 //! (`tests/recorded/schema-1/*.umpj`, each beside the values it decodes to); and one of each
 //! variant of every journaled game type (`variants.txt`). Journals of another schema are
 //! refused by name.
+
 use boards::stratego::{Deployment, Move, Options, Rank, Square, Variant, BLUE};
 use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
 
