@@ -12,6 +12,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod decode;
 pub mod game;
 pub mod geometry;
 pub mod piecepack;

@@ -5,18 +5,40 @@ use core::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
+use crate::decode::OutOfRange;
+
 /// A player's place at the table, numbered in turn order from 0.
 ///
 /// Two-player games use [`Seat::FIRST`] and [`Seat::SECOND`]; Napoleon has three seats. What a
-/// seat is called (Red, French, ...) belongs to each game.
+/// seat is called (Red, French, ...) belongs to each game. Decodes only below [`Seat::LIMIT`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct Seat(u8);
+
+impl TryFrom<u8> for Seat {
+    type Error = OutOfRange;
+
+    fn try_from(index: u8) -> Result<Seat, OutOfRange> {
+        if usize::from(index) < Seat::LIMIT {
+            Ok(Seat(index))
+        } else {
+            Err(OutOfRange::new(
+                "a seat",
+                index,
+                "0 or 1: every game has two seats",
+            ))
+        }
+    }
+}
 
 impl Seat {
     /// The seat that acts first in a two-player game.
     pub const FIRST: Seat = Seat(0);
     /// The seat that acts second in a two-player game.
     pub const SECOND: Seat = Seat(1);
+    /// How many seats a decoded seat may index: every game of this build has two, the length
+    /// of [`BySeat`] (raise it with Napoleon's three).
+    pub const LIMIT: usize = 2;
 
     /// The seat with this turn-order index.
     pub const fn new(index: u8) -> Seat {
@@ -37,7 +59,7 @@ impl Seat {
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "seat {}", self.0 + 1)
+        write!(f, "seat {}", u16::from(self.0) + 1)
     }
 }
 
@@ -85,6 +107,16 @@ mod tests {
     fn opponent_swaps_the_two_seats() {
         assert_eq!(Seat::FIRST.opponent(), Seat::SECOND);
         assert_eq!(Seat::SECOND.opponent(), Seat::FIRST);
+    }
+
+    /// `BySeat` indexing with a decoded seat 2 would panic: it does not decode.
+    #[test]
+    fn a_seat_beyond_the_table_does_not_decode() {
+        use crate::decode::testing::from_value;
+        assert_eq!(from_value::<Seat, u8>(1), Ok(Seat::SECOND));
+        let err = from_value::<Seat, u8>(2).unwrap_err();
+        assert!(err.contains("a seat 2 is out of range"), "{err}");
+        assert!(postcard::from_bytes::<Seat>(&[255, 1]).is_err());
     }
 
     #[test]

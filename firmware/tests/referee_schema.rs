@@ -1,7 +1,12 @@
 //! The referee's journal schema (header and records, referee::SCHEMA 1), pinned as postcard
 //! bytes. postcard is not self-describing: variant order *is* the encoding. If this test fails
-//! the schema changed: do not re-bless; grow enums only at the end, or bump `SCHEMA` and keep
-//! decoding these bytes.
+//! the schema changed: do not re-bless; grow enums only at the end, or bump `SCHEMA` and record
+//! the new schema's golden files beside the old ones.
+//!
+//! Pinned here: the Stratego records and header; a golden journal of every game and variant
+//! (`tests/recorded/schema-1/*.umpj`, each beside the values it decodes to); and one of each
+//! variant of every journaled game type (`variants.txt`). Journals of another schema are
+//! refused by name.
 
 use boards::stratego::{Deployment, Move, Options, Rank, Square, Variant, BLUE};
 use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
@@ -56,4 +61,379 @@ fn the_header_of_schema_1_is_pinned() {
     assert_eq!(bytes, golden, "wrote {bytes:02X?}");
     let back: Header = postcard::from_bytes(golden).expect("decodes");
     assert_eq!(back, header);
+}
+
+mod recorded;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use firmware::journal::{decode, encode_header, encode_record, MemStore, Tail};
+use firmware::referee::games::piecepack::PiecepackTable;
+use firmware::referee::games::WaterlooTable;
+use firmware::referee::table::TableGame;
+use firmware::referee::{check_schema, RebuildError, Referee, RefereeConfig, ResumeError};
+use firmware::referee::{journal_schema, SeededChance};
+use firmware::sensing::Millis;
+
+/// Where the golden journals of `schema` live: one `.umpj` per game and variant, and beside it
+/// a `.txt` of what it decodes to.
+fn golden_dir(schema: u16) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/recorded")
+        .join(format!("schema-{schema}"))
+}
+
+/// `bytes` decoded as `T` using all of them, and encoded back to the same bytes.
+fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug>(
+    bytes: &[u8],
+) -> Result<String, String> {
+    let value: T = match postcard::take_from_bytes::<T>(bytes) {
+        Ok((v, [])) => v,
+        Ok((_, rest)) => return Err(format!("{} bytes left over", rest.len())),
+        Err(e) => return Err(e.to_string()),
+    };
+    let again = postcard::to_allocvec(&value).map_err(|e| e.to_string())?;
+    if again != bytes {
+        return Err(format!(
+            "{value:?} encodes to {again:02X?}, not {bytes:02X?}"
+        ));
+    }
+    Ok(format!("{value:?}"))
+}
+
+/// What a journal decodes to, one line per record, a table game's armies and actions decoded
+/// as the game's own types; or why it does not decode byte for byte.
+fn describe(bytes: &[u8]) -> Result<String, String> {
+    check_schema(bytes).map_err(|e| e.to_string())?;
+    let recovered = decode::<Header, Record>(bytes).map_err(|e| e.to_string())?;
+    if recovered.tail != Tail::Clean {
+        return Err(recovered.tail.to_string());
+    }
+    let mut again = encode_header(&recovered.header).map_err(|e| e.to_string())?;
+    let mut out = format!("{:?}\n", recovered.header);
+    for (i, record) in recovered.records.iter().enumerate() {
+        again.extend(encode_record(record).map_err(|e| e.to_string())?);
+        let inner = |bytes: &[u8]| match recovered.header.game {
+            GameKind::Waterloo { .. } => match record {
+                Record::Army { .. } => round_trip::<<WaterlooTable as TableGame>::Army>(bytes),
+                _ => round_trip::<<WaterlooTable as TableGame>::Action>(bytes),
+            },
+            GameKind::Piecepack { .. } => match record {
+                Record::Army { .. } => round_trip::<<PiecepackTable as TableGame>::Army>(bytes),
+                _ => round_trip::<<PiecepackTable as TableGame>::Action>(bytes),
+            },
+            GameKind::Stratego { .. } => Err("a table game's record in Stratego".into()),
+        };
+        let line = match record {
+            Record::Army { seat, army } => format!("Army {seat:?} {}", inner(army)?),
+            Record::Action(action) => format!("Action {}", inner(action)?),
+            other => format!("{other:?}"),
+        };
+        writeln!(out, "{i}: {line}").expect("a string");
+    }
+    if again != bytes {
+        return Err("the records encode to other bytes".into());
+    }
+    Ok(out)
+}
+
+fn resume(bytes: &[u8]) -> Result<(), ResumeError> {
+    Referee::resume(
+        RefereeConfig::default(),
+        SeededChance::new(3),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes.to_vec()),
+        [],
+        Millis(0),
+    )
+    .map(|_| ())
+}
+
+/// The golden journals of this schema, one per game and variant, pin the encoding of every
+/// journaled type: each must decode to the values in its `.txt`, encode back byte for byte,
+/// and resume. If this fails, a journaled type's encoding changed: do not edit the golden
+/// files; bump `SCHEMA` in `referee/record.rs` and record the new schema's journals with
+/// `UMPIRE_BLESS=1 cargo test -p umpire-firmware --test referee_schema` (the old ones stay,
+/// and are then refused by name).
+#[test]
+fn golden_journals_of_this_schema_pin_every_games_encoding() {
+    let dir = golden_dir(SCHEMA);
+    let bless = std::env::var_os("UMPIRE_BLESS").is_some();
+    let mut problems = Vec::new();
+    for (i, (name, kind)) in recorded::games().into_iter().enumerate() {
+        let bin = dir.join(format!("{name}.umpj"));
+        let txt = dir.join(format!("{name}.txt"));
+        if !bin.exists() {
+            if !bless {
+                problems.push(format!(
+                    "{name}: no golden journal of schema {SCHEMA}; record them with \
+                     UMPIRE_BLESS=1 cargo test -p umpire-firmware --test referee_schema"
+                ));
+                continue;
+            }
+            let bytes = recorded::record(&name, kind, 1815 + i as u64, 30).bytes();
+            let text = describe(&bytes).expect("this build reads what it writes");
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(&bin, &bytes).expect("write");
+            std::fs::write(&txt, text).expect("write");
+        }
+        let bytes = std::fs::read(&bin).expect("read");
+        let want = std::fs::read_to_string(&txt).expect("read");
+        match describe(&bytes) {
+            Ok(got) if got == want => {}
+            Ok(got) => problems.push(format!(
+                "{name}: the golden bytes now decode to other values (first difference at \
+                 line {}): a journaled type's encoding changed; bump SCHEMA",
+                got.lines()
+                    .zip(want.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(got.lines().count().min(want.lines().count()))
+                    + 1
+            )),
+            Err(e) => problems.push(format!(
+                "{name}: the golden bytes no longer decode byte for byte ({e}): a journaled \
+                 type's encoding changed; bump SCHEMA"
+            )),
+        }
+        if let Err(e) = resume(&bytes) {
+            problems.push(format!("{name}: the golden journal does not resume: {e}"));
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// Every older schema's golden journals are refused by name, never misread.
+#[test]
+fn golden_journals_of_other_schemas_are_refused_by_name() {
+    for schema in (1..SCHEMA).filter(|s| golden_dir(*s).exists()) {
+        for entry in std::fs::read_dir(golden_dir(schema)).expect("read dir") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "umpj") {
+                let bytes = std::fs::read(&path).expect("read");
+                assert!(
+                    matches!(
+                        resume(&bytes),
+                        Err(ResumeError::Rebuild(RebuildError::OtherSchema { found })) if found == schema
+                    ),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// A journal whose header names another schema, its checksums valid: refused with what to do,
+/// before a single record is decoded (they would mean something else to this build).
+#[test]
+fn a_journal_of_another_schema_is_refused_with_what_to_do() {
+    let bytes = std::fs::read(golden_dir(SCHEMA).join("classic.umpj")).expect("golden classic");
+    assert_eq!(journal_schema(&bytes), Some(SCHEMA));
+    // The header payload starts at byte 10 with the schema (a one-byte varint below 128).
+    let header_len = u32::from_le_bytes(bytes[6..10].try_into().unwrap()) as usize;
+    let mut payload = bytes[10..10 + header_len].to_vec();
+    let records = &bytes[10 + header_len + 4..];
+    for other in [0u8, SCHEMA as u8 + 1, 127] {
+        payload[0] = other;
+        // Re-frame with a valid checksum: the header bytes are fine, only their meaning differs.
+        let mut journal = firmware::journal::encode_header(&RawPayload(&payload)).unwrap();
+        journal.extend_from_slice(records);
+        assert_eq!(journal_schema(&journal), Some(u16::from(other)));
+        let err = resume(&journal).expect_err("another schema");
+        assert!(
+            matches!(err, ResumeError::Rebuild(RebuildError::OtherSchema { found }) if found == u16::from(other)),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "this journal was written by a build with another record layout (schema {other}, \
+                 this build reads {SCHEMA}): replay it with that build, or start a new game"
+            )
+        );
+        // Decoding it directly never misreads it either.
+        assert!(decode::<Header, Record>(&journal).is_err());
+    }
+}
+
+/// A payload framed as it is (postcard writes each `u8` of a tuple as one byte).
+struct RawPayload<'a>(&'a [u8]);
+
+impl serde::Serialize for RawPayload<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(self.0.len())?;
+        for b in self.0 {
+            t.serialize_element(b)?;
+        }
+        t.end()
+    }
+}
+
+/// One of each variant of every journaled game type (a table game's armies and actions, the
+/// header's game kinds), as `Debug => postcard hex`: what the golden journals' random games may
+/// not reach.
+fn every_variant() -> Vec<String> {
+    use boards::geometry::grid::{Cell, Dir};
+    use boards::piecepack as pp;
+    use boards::waterloo::{self as wl, CardPlay, ChanceAction, DieFace, Flank};
+    use boards::Seat;
+    use firmware::referee::games::piecepack::Army as PiecepackArmy;
+    use firmware::referee::games::{WaterlooAction, WaterlooArmy, WaterlooChoice};
+    use firmware::sensing::{Place, TagUid, TrayKind};
+
+    /// The value and its bytes, which decode back to it.
+    fn line<T>(v: &T) -> String
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug + PartialEq,
+    {
+        let bytes = postcard::to_allocvec(v).expect("encodes");
+        assert_eq!(&postcard::from_bytes::<T>(&bytes).expect("decodes"), v);
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        format!("{v:?} => {}", hex.join(" "))
+    }
+    let c = |s: &str| Cell::parse(s).expect("a cell");
+    let tray = Place::Tray {
+        tray: TrayKind::PrussianStaging,
+        seat: Seat::SECOND,
+        slot: 3,
+    };
+    let mut out = Vec::new();
+    for kind in [
+        GameKind::Stratego {
+            options: Options::plain(Variant::Classic),
+        },
+        GameKind::Waterloo {
+            choice: WaterlooChoice {
+                version: wl::Version::Expert,
+                early_start: true,
+                prussians_uncertain: false,
+                mud: true,
+            },
+        },
+        GameKind::Piecepack {
+            options: pp::Options::WORKED_EXAMPLE,
+        },
+    ] {
+        out.push(line(&kind));
+    }
+    let waterloo = [
+        wl::Action::Move {
+            from: c("a1"),
+            to: c("l10"),
+        },
+        wl::Action::Attack {
+            from: c("c4"),
+            to: c("c5"),
+            dir: Dir::Up,
+        },
+        wl::Action::Fire {
+            from: c("b2"),
+            at: c("b4"),
+            tile: true,
+        },
+        wl::Action::Enter {
+            unit: wl::Unit::VonBulow,
+            to: c("l7"),
+        },
+        wl::Action::TakeOff { from: c("d3") },
+        wl::Action::EndTurn,
+        wl::Action::Pursue {
+            cavalry: wl::Unit::ScotsGreys,
+            target: c("e6"),
+        },
+        wl::Action::Charge {
+            cavalry: wl::Unit::Cuirassiers,
+            target: wl::Unit::ScotsGreys,
+        },
+        wl::Action::Save { from: c("f2") },
+        wl::Action::Chance(ChanceAction::Die(DieFace::RedR)),
+        wl::Action::Chance(ChanceAction::Retreat(Flank::Centre)),
+        wl::Action::Chance(ChanceAction::Prussian(wl::Unit::VonBulow)),
+        wl::Action::PlayCard(CardPlay::Reconnaissance { at: c("g5") }),
+        wl::Action::PlayCard(CardPlay::Initiative),
+        wl::Action::PlayCard(CardPlay::CombinedAttack),
+        wl::Action::PlayCard(CardPlay::FightingSpirit { on: c("h4") }),
+        wl::Action::PlayCard(CardPlay::GrandBattery { at: c("i3") }),
+        wl::Action::Draft(wl::Card::GrandBattery),
+        wl::Action::Decline,
+        wl::Action::Frenzy { at: c("j2") },
+    ];
+    for (i, action) in waterloo.into_iter().enumerate() {
+        out.push(line(&WaterlooAction {
+            action,
+            slot: (i % 2 == 1).then_some(tray),
+        }));
+    }
+    out.push(line(&WaterlooArmy {
+        placements: vec![
+            (c("a1"), wl::Unit::Wellington),
+            (c("l4"), wl::Unit::Napoleon),
+        ],
+        trays: vec![(tray, wl::Unit::VonBulow)],
+    }));
+    let sq = |s: &str| pp::Square::parse(s).expect("a square");
+    for action in [
+        pp::Action::Move {
+            unit: pp::Unit::Ney,
+            to: sq("H-10"),
+        },
+        pp::Action::EndMovement,
+        pp::Action::Designate {
+            unit: pp::Unit::Picton,
+            target: sq("D-4"),
+        },
+        pp::Action::Resolve { target: sq("D-4") },
+        pp::Action::Roll(pp::Face::Symbol),
+        pp::Action::Eliminate(Some(pp::Unit::Cooke)),
+        pp::Action::Eliminate(None),
+        pp::Action::Retreat {
+            unit: pp::Unit::Lobau,
+            to: sq("F-6"),
+        },
+        pp::Action::Advance(Some(pp::Unit::Reille)),
+        pp::Action::Advance(None),
+        pp::Action::Enter {
+            unit: pp::Unit::Blucher,
+            at: sq("A-10"),
+        },
+        pp::Action::EndReinforcement,
+    ] {
+        out.push(line(&action));
+    }
+    out.push(line(&PiecepackArmy {
+        placed: vec![(pp::Unit::Wellington, sq("A-3"))],
+        staged: vec![(pp::Unit::Pirch, 2)],
+        tags: vec![(
+            pp::Unit::Wellington,
+            TagUid::new(&[0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]).expect("a uid"),
+        )],
+    }));
+    out
+}
+
+/// Every variant of every journaled game type, pinned as bytes (the random games of the golden
+/// journals may not reach them all). If this fails, do not re-bless: bump `SCHEMA`.
+#[test]
+fn every_variant_of_every_journaled_game_type_is_pinned() {
+    let path = golden_dir(SCHEMA).join("variants.txt");
+    let got = every_variant().join("\n") + "\n";
+    if !path.exists() && std::env::var_os("UMPIRE_BLESS").is_some() {
+        std::fs::write(&path, &got).expect("write");
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no {}: record it with UMPIRE_BLESS=1 cargo test -p umpire-firmware --test \
+             referee_schema",
+            path.display()
+        )
+    });
+    for (g, w) in got.lines().zip(want.lines()) {
+        assert_eq!(
+            g, w,
+            "a journaled type's encoding (or its Debug) changed: bump SCHEMA, keep this file"
+        );
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
 }

@@ -11,7 +11,9 @@ use std::io::{self, Write};
 use boards::stratego::{seat_name, Outcome, Position, BLUE, RED};
 use boards::{Game, Status};
 use firmware::journal::{decode, HeaderError, Tail};
-use firmware::referee::{rebuild, Entry, GameKind, Header, RebuildError, Record, SetupMode};
+use firmware::referee::{
+    check_schema, rebuild, Entry, GameKind, Header, RebuildError, Record, SetupMode,
+};
 
 /// Why a journal could not be replayed.
 #[derive(Debug)]
@@ -91,6 +93,7 @@ pub fn write_replay(
     force: bool,
     out: &mut impl Write,
 ) -> Result<(), ReplayError> {
+    check_schema(bytes).map_err(ReplayError::Rebuild)?;
     let recovered = decode::<Header, Record>(bytes).map_err(ReplayError::Header)?;
     if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
         return write_table_replay(&recovered, reveal, force, out);

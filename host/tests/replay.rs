@@ -75,3 +75,42 @@ fn a_finished_game_reveals_on_request_and_notes_a_torn_tail() {
     assert!(text.contains("half-written record"), "{text}");
     assert!(text.contains("Red placed their army."));
 }
+
+/// A payload framed as it is: postcard writes each `u8` of a tuple as one byte.
+struct Raw<'a>(&'a [u8]);
+
+impl serde::Serialize for Raw<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(self.0.len())?;
+        for b in self.0 {
+            t.serialize_element(b)?;
+        }
+        t.end()
+    }
+}
+
+/// A journal whose header names another record schema (checksums valid) is refused by name,
+/// never replayed as something else.
+#[test]
+fn a_journal_of_another_schema_is_refused_by_name() {
+    use firmware::journal::{encode_header, header_payload};
+    use firmware::referee::SCHEMA;
+    let bytes = journal(&Demo::new(Variant::Duel, 2));
+    let mut payload = header_payload(&bytes).expect("a header").to_vec();
+    let records = bytes[10 + payload.len() + 4..].to_vec();
+    // The schema is the payload's first field, a one-byte varint.
+    payload[0] = 9;
+    let mut other = encode_header(&Raw(&payload)).expect("frames");
+    other.extend_from_slice(&records);
+    let Err(ReplayError::Rebuild(e)) = replay(&other, false, false) else {
+        panic!("replayed a journal of another schema");
+    };
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "this journal was written by a build with another record layout (schema 9, this \
+             build reads {SCHEMA}): replay it with that build, or start a new game"
+        )
+    );
+}

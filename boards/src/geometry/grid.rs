@@ -5,11 +5,15 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decode::OutOfRange;
+
 /// A square of a grid: column and row, both from 0.
 ///
 /// Row 0 is the first seat's home edge; column 0 is on the first seat's left. Written as a file
-/// letter and a rank number from 1: `a1` is column 0, row 0.
+/// letter and a rank number from 1: `a1` is column 0, row 0. Decodes (and parses) only with
+/// both below [`Cell::MAX_SIDE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "CellSetup")]
 pub struct Cell {
     /// Column from the first seat's left, from 0.
     pub col: u8,
@@ -17,13 +21,41 @@ pub struct Cell {
     pub row: u8,
 }
 
+/// A [`Cell`] as decoded, before its range check: the same fields, the same encoding.
+#[derive(Deserialize)]
+#[serde(rename = "Cell")]
+struct CellSetup {
+    col: u8,
+    row: u8,
+}
+
+impl TryFrom<CellSetup> for Cell {
+    type Error = OutOfRange;
+
+    fn try_from(c: CellSetup) -> Result<Cell, OutOfRange> {
+        let allowed = "0 to 25: files a to z, ranks 1 to 26";
+        if c.col >= Cell::MAX_SIDE {
+            return Err(OutOfRange::new("a grid column", c.col, allowed));
+        }
+        if c.row >= Cell::MAX_SIDE {
+            return Err(OutOfRange::new("a grid row", c.row, allowed));
+        }
+        Ok(Cell::new(c.col, c.row))
+    }
+}
+
 impl Cell {
+    /// Columns and rows a grid may have: one file letter `a`-`z` per column, and as many rows.
+    /// Every board of this crate is far smaller (12 x 10 at most).
+    pub const MAX_SIDE: u8 = 26;
+
     /// The cell at `col`, `row`.
     pub const fn new(col: u8, row: u8) -> Cell {
         Cell { col, row }
     }
 
-    /// Parses `a1`-style names: a file letter (`a`-`z`) then a 1-based rank number.
+    /// Parses `a1`-style names: a file letter (`a`-`z`) then a rank number from 1 to
+    /// [`Cell::MAX_SIDE`].
     pub fn parse(s: &str) -> Option<Cell> {
         let mut chars = s.chars();
         let file = chars.next()?.to_ascii_lowercase();
@@ -31,16 +63,23 @@ impl Cell {
             return None;
         }
         let rank: u8 = chars.as_str().parse().ok()?;
-        if rank == 0 {
+        if rank == 0 || rank > Cell::MAX_SIDE {
             return None;
         }
         Some(Cell::new(file as u8 - b'a', rank - 1))
     }
 }
 
+/// `a1`; a cell made by hand beyond the letters (never decoded or parsed) shows its numbers,
+/// `col 30 row 256`, rather than a wrong name.
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)
+        let rank = u16::from(self.row) + 1;
+        if self.col < Cell::MAX_SIDE {
+            write!(f, "{}{rank}", char::from(b'a' + self.col))
+        } else {
+            write!(f, "col {} row {rank}", u16::from(self.col) + 1)
+        }
     }
 }
 
@@ -82,12 +121,50 @@ impl Dir {
     }
 }
 
-/// A `width` x `height` board where some cells may be blocked.
+/// A `width` x `height` board where some cells may be blocked. Decodes only with sides up to
+/// [`Cell::MAX_SIDE`] and one blocked flag per cell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "GridSetup")]
 pub struct Grid {
     width: u8,
     height: u8,
     blocked: Vec<bool>,
+}
+
+/// A [`Grid`] as decoded, before its checks: the same fields, the same encoding.
+#[derive(Deserialize)]
+#[serde(rename = "Grid")]
+struct GridSetup {
+    width: u8,
+    height: u8,
+    blocked: Vec<bool>,
+}
+
+impl TryFrom<GridSetup> for Grid {
+    type Error = OutOfRange;
+
+    fn try_from(g: GridSetup) -> Result<Grid, OutOfRange> {
+        let allowed = "1 to 26";
+        if g.width == 0 || g.width > Cell::MAX_SIDE {
+            return Err(OutOfRange::new("a grid width", g.width, allowed));
+        }
+        if g.height == 0 || g.height > Cell::MAX_SIDE {
+            return Err(OutOfRange::new("a grid height", g.height, allowed));
+        }
+        let cells = usize::from(g.width) * usize::from(g.height);
+        if g.blocked.len() != cells {
+            return Err(OutOfRange::new(
+                "a grid's count of blocked flags",
+                g.blocked.len() as u64,
+                "one per cell, width x height",
+            ));
+        }
+        Ok(Grid {
+            width: g.width,
+            height: g.height,
+            blocked: g.blocked,
+        })
+    }
 }
 
 impl Grid {
@@ -194,8 +271,46 @@ mod tests {
             );
         }
         assert_eq!(Cell::parse("a0"), None);
+        assert_eq!(Cell::parse("z26"), Some(Cell::new(25, 25)));
+        assert_eq!(Cell::parse("a27"), None);
         assert_eq!(Cell::parse("1a"), None);
         assert_eq!(Cell::parse(""), None);
+    }
+
+    /// A row of 255 once printed as `a0` in a release build (and panicked in a debug one).
+    #[test]
+    fn a_cell_shows_its_true_numbers_beyond_the_letters() {
+        assert_eq!(Cell::new(0, 255).to_string(), "a256");
+        assert_eq!(Cell::new(26, 0).to_string(), "col 27 row 1");
+        assert_eq!(Cell::new(255, 255).to_string(), "col 256 row 256");
+    }
+
+    #[test]
+    fn a_cell_beyond_the_letters_does_not_decode() {
+        assert_eq!(postcard::from_bytes::<Cell>(&[11, 9]), Ok(Cell::new(11, 9)));
+        assert!(postcard::from_bytes::<Cell>(&[26, 0]).is_err());
+        assert!(postcard::from_bytes::<Cell>(&[0, 255]).is_err());
+        use serde::de::value::{Error, SeqDeserializer};
+        let decode = |v: Vec<u8>| {
+            Cell::deserialize(SeqDeserializer::<_, Error>::new(v.into_iter()))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(decode(vec![3, 4]), Ok(Cell::new(3, 4)));
+        let err = decode(vec![0, 255]).unwrap_err();
+        assert!(err.contains("a grid row 255 is out of range"), "{err}");
+    }
+
+    #[test]
+    fn a_grid_decodes_only_with_a_flag_per_cell() {
+        let g = Grid::new(3, 2).with_blocked([Cell::new(1, 1)]);
+        let bytes = postcard::to_allocvec(&g).unwrap();
+        assert_eq!(postcard::from_bytes::<Grid>(&bytes), Ok(g));
+        // Width 4 with six flags: `is_open` would index past them.
+        let mut bad = bytes.clone();
+        bad[0] = 4;
+        assert!(postcard::from_bytes::<Grid>(&bad).is_err());
+        bad[0] = 0;
+        assert!(postcard::from_bytes::<Grid>(&bad).is_err());
     }
 
     #[test]

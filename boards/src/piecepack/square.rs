@@ -4,6 +4,7 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decode::OutOfRange;
 use crate::game::Problems;
 
 /// Rows A-H.
@@ -15,9 +16,22 @@ pub const SQUARES: usize = 80;
 
 /// A square of the map, written `A-3`: row A-H from the Allied side, column 1-10 from the Allied
 /// player's right. "The rightmost square on the Allied side of the map is A-1 and the rightmost
-/// square on the French side is H-10."
+/// square on the French side is H-10." Decodes only from an index below [`SQUARES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct Square(u8);
+
+impl TryFrom<u8> for Square {
+    type Error = OutOfRange;
+
+    fn try_from(i: u8) -> Result<Square, OutOfRange> {
+        Square::from_index(usize::from(i)).ok_or(OutOfRange::new(
+            "a piecepack square index",
+            i,
+            "0 to 79",
+        ))
+    }
+}
 
 impl Square {
     /// The square in `row` (0 = A) and `col` (0 = column 1), if on the map.
@@ -134,9 +148,30 @@ impl fmt::Display for Square {
     }
 }
 
-/// A set of squares: bit `i` is the square with index `i`.
+/// A set of squares: bit `i` is the square with index `i`. Decodes only with no bit at or
+/// above [`SQUARES`] set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u128")]
 pub struct SquareSet(pub u128);
+
+/// The bits of a [`SquareSet`] that are squares.
+const SQUARE_BITS: u128 = (1 << SQUARES) - 1;
+
+impl TryFrom<u128> for SquareSet {
+    type Error = OutOfRange;
+
+    fn try_from(bits: u128) -> Result<SquareSet, OutOfRange> {
+        if bits & !SQUARE_BITS == 0 {
+            Ok(SquareSet(bits))
+        } else {
+            Err(OutOfRange::new(
+                "a piecepack square set",
+                bits,
+                "bits 0 to 79 only",
+            ))
+        }
+    }
+}
 
 impl SquareSet {
     /// No squares.
@@ -153,7 +188,8 @@ impl SquareSet {
         SquareSet(bits)
     }
 
-    /// Whether `square` is in the set.
+    /// Whether `square` is in the set. (A square's index is below 80, so the shift is in
+    /// range: a `Square` cannot be made, or decoded, off the map.)
     pub const fn contains(self, square: Square) -> bool {
         self.0 & (1 << square.0) != 0
     }
@@ -165,7 +201,7 @@ impl SquareSet {
 
     /// How many squares.
     pub const fn len(self) -> u32 {
-        (self.0 & ((1 << SQUARES) - 1)).count_ones()
+        (self.0 & SQUARE_BITS).count_ones()
     }
 
     /// Whether it holds none.
@@ -184,8 +220,9 @@ pub const MAX_TURNS: usize = 16;
 
 /// The board geometry a physical edition may place differently: objectives, where the
 /// Prussians enter, and the turn track. Check it against your map; validate a custom one with
-/// [`Layout::validate`].
+/// [`Layout::validate`]. Decodes only when it validates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "LayoutSetup")]
 pub struct Layout {
     /// Mont St Jean, a French objective (coin heads up). Rules: A-3.
     pub mont_st_jean: Square,
@@ -202,6 +239,36 @@ pub struct Layout {
     pub turn_track: [Square; MAX_TURNS],
     /// How many turns the game lasts: the marker leaves the map after the last square.
     pub turns: u8,
+}
+
+/// A [`Layout`] as decoded, before [`Layout::validate`]: the same fields, the same encoding.
+#[derive(Deserialize)]
+#[serde(rename = "Layout")]
+struct LayoutSetup {
+    mont_st_jean: Square,
+    plancenoit: Square,
+    hougoumont: Square,
+    la_haye_sainte: Square,
+    prussian_entry: SquareSet,
+    turn_track: [Square; MAX_TURNS],
+    turns: u8,
+}
+
+impl TryFrom<LayoutSetup> for Layout {
+    type Error = Problems<LayoutProblem>;
+
+    fn try_from(s: LayoutSetup) -> Result<Layout, Problems<LayoutProblem>> {
+        let layout = Layout {
+            mont_st_jean: s.mont_st_jean,
+            plancenoit: s.plancenoit,
+            hougoumont: s.hougoumont,
+            la_haye_sainte: s.la_haye_sainte,
+            prussian_entry: s.prussian_entry,
+            turn_track: s.turn_track,
+            turns: s.turns,
+        };
+        layout.validate().map(|()| layout)
+    }
 }
 
 impl Default for Layout {
@@ -340,5 +407,42 @@ mod tests {
         assert!(Layout::STANDARD.validate().is_ok());
         assert_eq!(Layout::STANDARD.marker(1), Square::parse("G-1"));
         assert_eq!(Layout::STANDARD.marker(11), None);
+    }
+
+    #[test]
+    fn squares_and_sets_off_the_map_do_not_decode() {
+        use crate::decode::testing::from_value;
+        assert_eq!(from_value::<Square, u8>(79), Ok(Square(79)));
+        let err = from_value::<Square, u8>(80).unwrap_err();
+        assert!(
+            err.contains("a piecepack square index 80 is out of range"),
+            "{err}"
+        );
+        // Index 200 once tested bit 72 (`1 << 200` wraps) in a release build.
+        assert!(postcard::from_bytes::<Square>(&[200, 1]).is_err());
+        assert_eq!(
+            from_value::<SquareSet, u128>(SQUARE_BITS),
+            Ok(SquareSet(SQUARE_BITS))
+        );
+        let err = from_value::<SquareSet, u128>(1 << 80).unwrap_err();
+        assert!(err.contains("bits 0 to 79 only"), "{err}");
+    }
+
+    #[test]
+    fn a_layout_decodes_only_when_it_validates() {
+        let bytes = postcard::to_allocvec(&Layout::STANDARD).unwrap();
+        assert_eq!(
+            postcard::from_bytes::<Layout>(&bytes).unwrap(),
+            Layout::STANDARD
+        );
+        // `turns` is the last byte: 17 turns would index past the 16-square track.
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() = 17;
+        assert!(postcard::from_bytes::<Layout>(&bad).is_err());
+        // Two objectives on one square.
+        let mut shared = Layout::STANDARD;
+        shared.plancenoit = shared.mont_st_jean;
+        let bytes = postcard::to_allocvec(&shared).unwrap();
+        assert!(postcard::from_bytes::<Layout>(&bytes).is_err());
     }
 }

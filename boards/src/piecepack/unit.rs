@@ -5,6 +5,7 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{ALLIES, FRENCH};
+use crate::decode::OutOfRange;
 use crate::geometry::stack::StackRule;
 use crate::Seat;
 
@@ -375,9 +376,27 @@ impl fmt::Display for Unit {
     }
 }
 
-/// A set of pieces: bit `i` is the piece with index `i`.
+/// A set of pieces: bit `i` is the piece with index `i`. Decodes only with no bit at or above
+/// [`UNITS`] set, so [`Units::len`] counts pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u32")]
 pub struct Units(u32);
+
+impl TryFrom<u32> for Units {
+    type Error = OutOfRange;
+
+    fn try_from(bits: u32) -> Result<Units, OutOfRange> {
+        if bits >> UNITS == 0 {
+            Ok(Units(bits))
+        } else {
+            Err(OutOfRange::new(
+                "a piecepack set of pieces",
+                bits,
+                "bits 0 to 22 only",
+            ))
+        }
+    }
+}
 
 impl Units {
     /// No pieces.
@@ -439,5 +458,18 @@ mod tests {
             assert_eq!(u.value() == Some(Face::Symbol), u.kind() == Kind::Symbol);
         }
         assert_eq!(Unit::ALL.iter().filter(|u| u.is_prussian()).count(), 5);
+    }
+
+    #[test]
+    fn sets_and_pieces_beyond_the_orders_of_battle_do_not_decode() {
+        use crate::decode::testing::from_value;
+        let all: Units = Unit::ALL.into_iter().collect();
+        assert_eq!(from_value::<Units, u32>(all.0), Ok(all));
+        let err = from_value::<Units, u32>(1 << 23).unwrap_err();
+        assert!(err.contains("bits 0 to 22 only"), "{err}");
+        // A unit, a face: enums decode only from a variant they have.
+        assert_eq!(postcard::from_bytes::<Unit>(&[22]), Ok(Unit::FrenchCavalry));
+        assert!(postcard::from_bytes::<Unit>(&[23]).is_err());
+        assert!(postcard::from_bytes::<Face>(&[6]).is_err());
     }
 }

@@ -4,12 +4,22 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decode::OutOfRange;
 use crate::geometry::grid::Cell;
 
 /// A square of the 10x10 board: `row * 10 + col`, with row 0 at Red's edge (rank 1) and column 0
-/// on Red's left (file a).
+/// on Red's left (file a). Decodes only from an index below 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct Square(u8);
+
+impl TryFrom<u8> for Square {
+    type Error = OutOfRange;
+
+    fn try_from(i: u8) -> Result<Square, OutOfRange> {
+        Square::from_index(i).ok_or(OutOfRange::new("a Stratego square index", i, "0 to 99"))
+    }
+}
 
 /// Width of the padded board: one guard column each side.
 pub(crate) const PAD_W: usize = 12;
@@ -127,6 +137,20 @@ mod tests {
         }
         assert_eq!(Square::parse("k1"), None);
         assert_eq!(Square::parse("a11"), None);
+    }
+
+    /// A journal whose move goes to `Square(122)` once panicked every boot: such an index no
+    /// longer decodes.
+    #[test]
+    fn an_index_off_the_board_does_not_decode() {
+        use crate::decode::testing::from_value;
+        assert_eq!(from_value::<Square, u8>(99), Ok(Square(99)));
+        let err = from_value::<Square, u8>(122).unwrap_err();
+        assert!(
+            err.contains("a Stratego square index 122 is out of range (0 to 99)"),
+            "{err}"
+        );
+        assert!(postcard::from_bytes::<Square>(&[100]).is_err());
     }
 
     #[test]

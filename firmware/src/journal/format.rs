@@ -167,6 +167,11 @@ impl std::error::Error for HeaderError {
     }
 }
 
+/// What a payload that postcard refused with a custom error holds: the journaled types refuse
+/// only out-of-range values that way (they validate as they decode).
+pub(crate) const OUT_OF_RANGE: &str =
+    "a value in it is out of range for its type (a square off the board, a seat no game has)";
+
 /// What is wrong with a complete record frame that cannot be trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Corruption {
@@ -192,6 +197,10 @@ impl fmt::Display for Corruption {
                 "it claims {len} bytes, more than the {MAX_RECORD_LEN} a record may hold"
             ),
             Self::Checksum => f.write_str("its checksum does not match its bytes"),
+            Self::Undecodable(Some(postcard::Error::SerdeDeCustom)) => write!(
+                f,
+                "{OUT_OF_RANGE}; the bytes are damaged or were written by an incompatible build"
+            ),
             Self::Undecodable(Some(e)) => write!(
                 f,
                 "it does not decode as a record of this game ({e}); it was written by an \
@@ -358,8 +367,30 @@ where
     })
 }
 
+/// The header's payload, its framing and checksum checked but not decoded: for a game to read
+/// the version of its own header type before decoding the rest (see `referee::check_schema`).
+///
+/// # Errors
+/// [`HeaderError`] as [`decode`] reports it for the framing; never
+/// [`HeaderError::Undecodable`].
+pub fn header_payload(bytes: &[u8]) -> Result<&[u8], HeaderError> {
+    header_frame(bytes).map(|(payload, _)| payload)
+}
+
 /// The header and the offset of the first record.
 fn decode_header<H: DeserializeOwned>(bytes: &[u8]) -> Result<(H, usize), HeaderError> {
+    let (payload, next) = header_frame(bytes)?;
+    match postcard::take_from_bytes::<H>(payload) {
+        Ok((header, [])) => Ok((header, next)),
+        Ok((_, _left_over)) => Err(HeaderError::Undecodable(
+            postcard::Error::DeserializeBadEncoding,
+        )),
+        Err(e) => Err(HeaderError::Undecodable(e)),
+    }
+}
+
+/// The header's checked payload and the offset of the first record.
+fn header_frame(bytes: &[u8]) -> Result<(&[u8], usize), HeaderError> {
     if bytes.is_empty() {
         return Err(HeaderError::Empty);
     }
@@ -385,14 +416,7 @@ fn decode_header<H: DeserializeOwned>(bytes: &[u8]) -> Result<(H, usize), Header
     if crc32(checked) != stored_crc {
         return Err(HeaderError::Checksum);
     }
-    let payload = &checked[HEADER_FIXED..];
-    match postcard::take_from_bytes::<H>(payload) {
-        Ok((header, [])) => Ok((header, end + CRC_LEN)),
-        Ok((_, _left_over)) => Err(HeaderError::Undecodable(
-            postcard::Error::DeserializeBadEncoding,
-        )),
-        Err(e) => Err(HeaderError::Undecodable(e)),
-    }
+    Ok((&checked[HEADER_FIXED..], end + CRC_LEN))
 }
 
 /// One step of reading records.

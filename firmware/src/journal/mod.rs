@@ -91,7 +91,15 @@
 //! [`FORMAT_VERSION`] covers this framing; a build reads every version up to its own and refuses
 //! newer ones ("update the umpire"). postcard is not self-describing, so the payload types are a
 //! schema too: enum variants only ever grow at the end, and golden bytes of old journals are kept
-//! in the tests. A game that must break its payload schema carries its own version in `H`.
+//! in the tests. A game that must break its payload schema carries its own version in `H`, as
+//! the header's first field, which it reads from [`header_payload`] before decoding the rest
+//! (the referee's `check_schema`): a journal of another layout is refused by name, never
+//! misread.
+//!
+//! A checksum only proves the bytes are the ones written. Payload types with a range or an
+//! invariant (squares, seats, cells, sets) validate as they decode, so bytes that pass every
+//! checksum but hold an out-of-range value are [`Corruption::Undecodable`], not a value the
+//! rules would index with.
 //!
 //! # Example
 //! ```
@@ -132,7 +140,8 @@ mod salvage;
 mod store;
 mod writer;
 
-pub use format::{decode, encode_header, encode_record};
+pub(crate) use format::OUT_OF_RANGE;
+pub use format::{decode, encode_header, encode_record, header_payload};
 pub use format::{Corruption, EncodeError, HeaderError, Recovered, Tail};
 pub use format::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use salvage::records_after_damage;

@@ -14,7 +14,8 @@ use super::chance::Chance;
 use super::games;
 use super::hands::{Hands, NotLanded};
 use super::record::{
-    rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA,
+    check_schema, rebuild, start, take_back, GameKind, Header, RebuildError, Record, SetupMode,
+    SCHEMA,
 };
 use super::table::session::{differences_between, AnySession, Ctx};
 use crate::journal::{
@@ -875,10 +876,20 @@ impl<S: Store, C: Chance> Referee<S, C> {
         config: RefereeConfig,
         chance: C,
         new_store: impl FnMut() -> io::Result<S> + 'static,
-        store: S,
+        mut store: S,
         sensed: impl IntoIterator<Item = Place>,
         now: Millis,
     ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
+        // Another schema's header and records would not decode, or decode into something
+        // else: name the schema before decoding anything.
+        let bytes = store.read_all().map_err(|source| {
+            ResumeError::Journal(JournalError::Io {
+                doing: "read",
+                source,
+            })
+        })?;
+        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+        drop(bytes);
         let (journal, recovered) =
             JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
         let mut referee = Referee::new(config, chance, new_store);
@@ -911,6 +922,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 source,
             })
         })?;
+        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
         let recovered = decode::<Header, Record>(&bytes)
             .map_err(|e| ResumeError::Journal(JournalError::Header(e)))?;
         let after = match recovered.tail {
@@ -964,11 +976,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
         journal: JournalWriter<S, Record>,
         recovered: Recovered<Header, Record>,
     ) -> Result<Vec<Decision>, ResumeError> {
-        if recovered.header.schema > SCHEMA {
-            return Err(ResumeError::Rebuild(RebuildError::NewerSchema(
-                recovered.header.schema,
-            )));
-        }
         let mut out = Vec::new();
         if !matches!(recovered.header.game, GameKind::Stratego { .. }) {
             let session =

@@ -95,5 +95,6 @@ mod tests;
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use machine::{Decision, Referee, RefereeConfig, ResumeError, TagRegistry};
 pub use record::SCHEMA;
+pub use record::{check_schema, journal_schema};
 pub use record::{rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode};
 pub use text::{screen_lines, screen_text};

@@ -4,6 +4,12 @@
 //!
 //! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
 //! the end; a change that breaks them bumps [`SCHEMA`].
+//!
+//! [`SCHEMA`] names the encoding of the header, the records and every game's armies and actions
+//! inside them. It is the header's first field, read before anything else ([`check_schema`]), so
+//! a journal of another layout is refused by name, never misread. The golden journals in
+//! `tests/recorded/schema-N/` pin the encoding: `tests/referee_schema.rs` fails when a journaled type's
+//! bytes change while [`SCHEMA`] does not.
 
 use core::fmt;
 
@@ -11,7 +17,10 @@ use boards::stratego::{Deployment, Illegal, Move, Options, Outcome, Position, Se
 use boards::{BySeat, Game, Problems, Seat};
 use serde::{Deserialize, Serialize};
 
-/// The version of the header and record schema below.
+use crate::journal::header_payload;
+
+/// The version of the header and record schema below, and of every journaled game type inside
+/// them. This build reads only journals of this schema.
 pub const SCHEMA: u16 = 1;
 
 /// How the armies are set up.
@@ -44,15 +53,63 @@ pub enum GameKind {
     },
 }
 
-/// The journal header: fixed when the game is chosen.
+/// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to
+/// [`SCHEMA`]: the rest of another schema's bytes means something else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "HeaderSetup")]
 pub struct Header {
-    /// [`SCHEMA`] when written.
+    /// [`SCHEMA`] when written. Always the first field, in every schema.
     pub schema: u16,
     /// The game and its options.
     pub game: GameKind,
     /// How the armies are set up.
     pub setup: SetupMode,
+}
+
+/// A [`Header`] as decoded, before its schema is checked: the same fields, the same encoding.
+#[derive(Deserialize)]
+#[serde(rename = "Header")]
+struct HeaderSetup {
+    schema: u16,
+    game: GameKind,
+    setup: SetupMode,
+}
+
+impl TryFrom<HeaderSetup> for Header {
+    type Error = RebuildError;
+
+    fn try_from(h: HeaderSetup) -> Result<Header, RebuildError> {
+        if h.schema != SCHEMA {
+            return Err(RebuildError::OtherSchema { found: h.schema });
+        }
+        Ok(Header {
+            schema: h.schema,
+            game: h.game,
+            setup: h.setup,
+        })
+    }
+}
+
+/// The schema a journal's header declares, read on its own before the rest is decoded; `None`
+/// when the header is too damaged to say (decoding it then says why).
+pub fn journal_schema(journal: &[u8]) -> Option<u16> {
+    let payload = header_payload(journal).ok()?;
+    postcard::take_from_bytes::<u16>(payload)
+        .ok()
+        .map(|(schema, _)| schema)
+}
+
+/// Refuses a journal written with another schema than [`SCHEMA`], by name, before its header
+/// and records are decoded (they would not decode, or decode into something else).
+///
+/// # Errors
+/// [`RebuildError::OtherSchema`]. A header too damaged to name its schema passes: decoding it
+/// reports the damage.
+pub fn check_schema(journal: &[u8]) -> Result<(), RebuildError> {
+    match journal_schema(journal) {
+        Some(found) if found != SCHEMA => Err(RebuildError::OtherSchema { found }),
+        _ => Ok(()),
+    }
 }
 
 /// One journal record. Written and synced before the players are told.
@@ -138,8 +195,6 @@ impl Rebuilt {
 /// Why a journal does not rebuild into a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RebuildError {
-    /// The header's schema is newer than this build.
-    NewerSchema(u16),
     /// The deployments are not playable.
     Setup(String),
     /// Record `index` (from 0) cannot follow the ones before it.
@@ -149,16 +204,17 @@ pub enum RebuildError {
         /// Why.
         problem: String,
     },
+    /// The journal was written with another schema than [`SCHEMA`]: its records mean
+    /// something else to this build.
+    OtherSchema {
+        /// The schema in the journal's header.
+        found: u16,
+    },
 }
 
 impl fmt::Display for RebuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RebuildError::NewerSchema(v) => write!(
-                f,
-                "the journal uses record schema {v}, newer than this umpire's {SCHEMA}: update \
-                 the umpire"
-            ),
             RebuildError::Setup(p) => write!(
                 f,
                 "the journaled set-up is not playable ({p}): the file is damaged or from another \
@@ -169,6 +225,12 @@ impl fmt::Display for RebuildError {
                 "journal record {index} does not follow from the game before it ({problem}): the \
                  file is damaged; copy it away and start a new game"
             ),
+            RebuildError::OtherSchema { found } => write!(
+                f,
+                "this journal was written by a build with another record layout (schema \
+                 {found}, this build reads {SCHEMA}): replay it with that build, or start a new \
+                 game"
+            ),
         }
     }
 }
@@ -178,10 +240,12 @@ impl std::error::Error for RebuildError {}
 /// Rebuilds the game from its journal, checking every record against the rules.
 ///
 /// # Errors
-/// The first record that cannot be trusted, or a header from a newer build.
+/// The first record that cannot be trusted, or a header of another schema.
 pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildError> {
-    if header.schema > SCHEMA {
-        return Err(RebuildError::NewerSchema(header.schema));
+    if header.schema != SCHEMA {
+        return Err(RebuildError::OtherSchema {
+            found: header.schema,
+        });
     }
     let GameKind::Stratego { options } = header.game else {
         return Err(RebuildError::Record {

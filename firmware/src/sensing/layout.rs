@@ -10,8 +10,26 @@ use serde::{Deserialize, Serialize};
 use super::occupancy::{Occupancy, MAX_CELLS};
 
 /// One sensed cell: a reed switch (and maybe an NFC antenna), numbered by the scanner from 0.
+/// Decodes only below [`MAX_CELLS`], the most the sensing model handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u16")]
 pub struct SensedCell(u16);
+
+impl TryFrom<u16> for SensedCell {
+    type Error = boards::decode::OutOfRange;
+
+    fn try_from(number: u16) -> Result<SensedCell, Self::Error> {
+        if usize::from(number) < MAX_CELLS {
+            Ok(SensedCell(number))
+        } else {
+            Err(boards::decode::OutOfRange::new(
+                "a sensed cell number",
+                number,
+                "0 to 255",
+            ))
+        }
+    }
+}
 
 impl SensedCell {
     /// The cell the scanner numbers `number`.
@@ -363,6 +381,40 @@ mod tests {
 
     fn sq(name: &str) -> Place {
         Place::Square(Cell::parse(name).unwrap())
+    }
+
+    /// A sensed cell or a place decodes only in range: what the journal and the sensing model
+    /// index with.
+    #[test]
+    fn cells_and_places_out_of_range_do_not_decode() {
+        use serde::de::value::{Error, U16Deserializer};
+        use serde::de::IntoDeserializer;
+        let cell = |n: u16| {
+            let d: U16Deserializer<Error> = n.into_deserializer();
+            SensedCell::deserialize(d).map_err(|e| e.to_string())
+        };
+        assert_eq!(cell(255), Ok(SensedCell::new(255)));
+        let err = cell(256).unwrap_err();
+        assert!(
+            err.contains("a sensed cell number 256 is out of range"),
+            "{err}"
+        );
+
+        let tray = Place::Tray {
+            tray: TrayKind::Withdrawn,
+            seat: Seat::SECOND,
+            slot: 7,
+        };
+        for place in [sq("l10"), tray] {
+            let bytes = postcard::to_allocvec(&place).unwrap();
+            assert_eq!(postcard::from_bytes::<Place>(&bytes), Ok(place));
+        }
+        // A square on column 30, a tray of seat 2, a fifth tray kind.
+        for bad in [[0u8, 30, 0], [1, 2, 2], [1, 4, 0]] {
+            assert!(postcard::from_bytes::<Place>(&bad).is_err(), "{bad:?}");
+        }
+        let err = postcard::from_bytes::<Place>(&[1, 2, 2, 0]).unwrap_err();
+        assert_eq!(err, postcard::Error::SerdeDeCustom);
     }
 
     #[test]

@@ -233,7 +233,7 @@ pub fn rebuild_table<T: TableGame>(
                 if !out.history.is_empty() || seat.index() > 1 {
                     return Err(bad("a set-up after the game began".into()));
                 }
-                let army: T::Army = postcard::from_bytes(army)
+                let army: T::Army = decode_whole(army)
                     .map_err(|e| bad(format!("the army does not decode: {e}")))?;
                 out.armies[*seat] = Some(army);
                 if let BySeat([Some(a), Some(b)]) = &out.armies {
@@ -247,7 +247,7 @@ pub fn rebuild_table<T: TableGame>(
                 let Some(game) = out.history.last() else {
                     return Err(bad("an action before both armies were placed".into()));
                 };
-                let action: T::Action = postcard::from_bytes(bytes)
+                let action: T::Action = decode_whole(bytes)
                     .map_err(|e| bad(format!("the action does not decode: {e}")))?;
                 game.check(&action)
                     .map_err(|e| bad(format!("{action:?}: {e}")))?;
@@ -273,6 +273,19 @@ pub fn rebuild_table<T: TableGame>(
         }
     }
     Ok(out)
+}
+
+/// `bytes` decoded as a `V` that uses every one of them: bytes left over mean another layout.
+fn decode_whole<V: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<V, String> {
+    match postcard::take_from_bytes::<V>(bytes) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(format!(
+            "{} bytes are left over: it was written with another layout",
+            rest.len()
+        )),
+        Err(postcard::Error::SerdeDeCustom) => Err(crate::journal::OUT_OF_RANGE.into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A table game's journal told for people: what `umpire-sim replay` prints.
