@@ -134,8 +134,8 @@ where
             format!("nothing answers at {address:#04x} on I2C bus {bus} ({e:?})"),
             format!(
                 "check SDA to GPIO 2 and SCL to GPIO 3, VCC to 3.3 V and GND; check that I2C is \
-                 enabled (raspi-config, Interface Options); run `i2cdetect -y {bus}` and set \
-                 [display] address to what it shows (0x3C or 0x3D)"
+                 enabled (`sudo umpire setup`); run `i2cdetect -y {bus}` and set \
+                 [oled] address to what it shows (0x3C or 0x3D)"
             ),
         ),
     }

@@ -66,6 +66,8 @@ fn doctor_names_each_fault_and_its_fix() {
         text.contains("PROBLEM display: nothing answers at 0x3c"),
         "{text}"
     );
+    // The fix names the section the configuration has: `[oled]` (it said `[display]`).
+    assert!(text.contains("set [oled] address"), "{text}");
     assert!(text.contains("PROBLEM NFC reader"), "{text}");
     assert_eq!(text.matches("fix:").count(), 3, "{text}");
 }
