@@ -242,6 +242,10 @@ impl Layout {
                     match Cell::parse(token) {
                         Some(c) if !out.contains(&c) => out.push(c),
                         Some(c) => bad(alloc::format!("{c} is listed twice in '{key}'")),
+                        None if looks_like_square(token) => bad(alloc::format!(
+                            "'{token}' in '{key}' is off the board: name a square within \
+                             'columns' and 'rows'"
+                        )),
                         None => bad(alloc::format!(
                             "'{token}' in '{key}' is not a square: write a file letter and a row number, like e5"
                         )),
@@ -433,4 +437,13 @@ impl Default for Layout {
     fn default() -> Layout {
         Layout::standard()
     }
+}
+
+/// Whether `token` has a square's shape (a lower-case file letter, then a row number) though no
+/// board has it (`z99`): off the board, not misspelt.
+fn looks_like_square(token: &str) -> bool {
+    let mut chars = token.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && !chars.as_str().is_empty()
+        && chars.as_str().bytes().all(|b| b.is_ascii_digit())
 }
