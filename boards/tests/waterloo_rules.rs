@@ -156,7 +156,9 @@ fn the_default_layout_parses_and_bad_files_report_every_line() {
     let lines: Vec<usize> = err.as_slice().iter().map(|p| p.line).collect();
     // Each problem in the order it is met: z99 is off any board as it is read.
     assert_eq!(lines, vec![2, 3, 4, 5], "{err}");
-    assert!(err.to_string().contains("'z99' in 'prussian_entry' is off the board"));
+    assert!(err
+        .to_string()
+        .contains("'z99' in 'prussian_entry' is off the board"));
     assert!(err.to_string().contains("line 2"));
 }
 

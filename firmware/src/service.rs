@@ -160,6 +160,10 @@ pub fn beep_for(decisions: &[Decision]) -> Option<BeepPattern> {
 pub trait TagSource {
     /// One read result per cell in `cells`.
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput>;
+
+    /// The scan found `cells` emptied: a reader that identifies a piece by the tag new in its
+    /// field forgets the tags it identified there. Reads nothing.
+    fn lifted(&mut self, _cells: &[SensedCell]) {}
 }
 
 impl<R: ReadTag> TagSource for TagReader<R> {
@@ -171,6 +175,12 @@ impl<R: ReadTag> TagSource for TagReader<R> {
 impl<R: BankReader> TagSource for ReaderBank<R> {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
         self.read_cells(cells, now)
+    }
+
+    fn lifted(&mut self, cells: &[SensedCell]) {
+        for &cell in cells {
+            ReaderBank::lifted(self, cell);
+        }
     }
 }
 
@@ -454,6 +464,8 @@ pub struct Service<C: Chance> {
     oled: Option<Box<dyn ScreenSink>>,
     period_ms: u64,
     next_scan: Millis,
+    /// The cells the last good scan read occupied (to tell the tag readers what emptied).
+    last_scan: Occupancy,
     buzzer: Option<Box<dyn BeepSink>>,
     gestures: Gestures,
     faults: Faults,
@@ -530,6 +542,7 @@ impl<C: Chance> Service<C> {
             oled: hardware.oled,
             period_ms: u64::from(1000 / scan_hz.max(1)).max(1),
             next_scan: now,
+            last_scan: Occupancy::EMPTY,
             buzzer: None,
             gestures: Gestures::default(),
             faults: Faults::new(),
@@ -558,6 +571,17 @@ impl<C: Chance> Service<C> {
             match self.scanner.scan() {
                 Ok(occupied) => {
                     step.trouble.extend(self.faults.set(SENSORS, None));
+                    if let Some(reader) = self.tags.as_mut() {
+                        let emptied: Vec<SensedCell> = self
+                            .last_scan
+                            .iter()
+                            .filter(|&c| !occupied.contains(c))
+                            .collect();
+                        if !emptied.is_empty() {
+                            reader.lifted(&emptied);
+                        }
+                    }
+                    self.last_scan = occupied;
                     let tags = &mut self.tags;
                     let d = self.pipeline.scan(now, occupied, |cells| match tags {
                         Some(reader) => reader.read(cells, now),

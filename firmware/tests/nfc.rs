@@ -92,6 +92,41 @@ fn a_piece_placed_is_identified_through_the_tag_source_the_service_uses() {
     );
 }
 
+/// Found in review: a piece moved between the two squares of its region read as "no new tag"
+/// for ever (its tag stayed in the region's baseline), and with tagged pieces the referee took
+/// that for a ghost switch and refused the move at every try. The service now tells the tag
+/// source which cells emptied; the piece reads as itself wherever it lands in its region, and a
+/// field with no tag at all is the only "no tag".
+#[test]
+fn a_piece_moved_within_its_region_is_identified_again() {
+    let config = Config::parse(CONFIG).unwrap();
+    let tags = SimTags::new();
+    let a1 = SensedCell::new(0);
+    let b1 = SensedCell::new(1);
+    let bank = start_bank(readers(&config, &tags, &[]), Voting::DEFAULT).unwrap();
+    let mut source: Box<dyn TagSource> = Box::new(bank);
+    let read = |source: &mut Box<dyn TagSource>, cell| match &source.read(&[cell], Millis(1))[..] {
+        [SensorInput::Tag(TagRead { result, .. })] => *result,
+        other => panic!("{other:?}"),
+    };
+    tags.set(a1, Some(uid(1)));
+    assert_eq!(read(&mut source, a1), Ok(uid(1)));
+    // a1 to b1, in the same region.
+    tags.set(a1, None);
+    source.lifted(&[a1]);
+    tags.set(b1, Some(uid(1)));
+    assert_eq!(read(&mut source, b1), Ok(uid(1)));
+    // Off the board a while, then back on a1.
+    tags.set(b1, None);
+    source.lifted(&[b1]);
+    tags.set(a1, Some(uid(1)));
+    assert_eq!(read(&mut source, a1), Ok(uid(1)));
+    // A switch lit with no tag in the field at all.
+    tags.set(a1, None);
+    source.lifted(&[a1]);
+    assert_eq!(read(&mut source, b1), Err(TagFailure::NoTag));
+}
+
 #[test]
 fn the_sensing_model_gets_the_tag_of_the_piece_placed_on_a_reader_square() {
     let config = Config::parse(CONFIG).unwrap();

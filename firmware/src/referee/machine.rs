@@ -1225,7 +1225,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 self.play_tag(place, *uid);
             }
             BoardEvent::TagFailed { place, failure, .. } => {
-                self.hands.tag_failed(*place);
+                // Only an empty field says no piece may stand there (a ghost); a reader fault
+                // or a region's tags all seen before say nothing of it.
+                if *failure == crate::sensing::TagFailure::NoTag {
+                    self.hands.tag_failed(*place);
+                }
                 if let Phase::Setup(state) = &mut self.phase {
                     if state.mode == SetupMode::Tags {
                         let msg = format!("{place}: the tag was not read");

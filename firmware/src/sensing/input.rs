@@ -130,6 +130,10 @@ pub enum TagFailure {
     /// No read result arrived within [`SensingConfig::tag_wait_ms`](super::SensingConfig) of
     /// the piece being placed. Made by the sensing model, not by drivers.
     TimedOut,
+    /// Tags answered in a reader's region, but none that was not there before: the piece was
+    /// moved within the region, or came back to it unseen. Says nothing of whether a piece
+    /// stands there (unlike [`TagFailure::NoTag`]).
+    NotNew,
 }
 
 impl fmt::Display for TagFailure {
@@ -146,6 +150,9 @@ impl fmt::Display for TagFailure {
             TagFailure::ReaderFault => "the tag reader did not respond: check its wiring and power",
             TagFailure::TimedOut => {
                 "no tag read came back in time: check that the tag reader is running"
+            }
+            TagFailure::NotNew => {
+                "the reader's region holds no tag it had not seen: lift the piece and put it back"
             }
         })
     }

@@ -14,9 +14,12 @@
 //! Why the diff: a module's PCB antenna reaches tags over about its own footprint, larger than
 //! one square, so a region holds several pieces and their tags all answer; the occupancy sensor
 //! says *where* a piece was placed and the reader only has to say *which* tag is new there.
-//! What it cannot tell: a piece moved between two squares of one region (its tag was there
-//! before) reads as no new tag ([`TagFailure::NoTag`]); the referee follows such a piece by its
-//! move, as it does every piece after set-up.
+//! A lift takes the lifted piece's tag (the one identified on that cell) out of the region's
+//! baseline ([`ReaderBank::lifted`]), so a piece moved within its region, or gone and back,
+//! reads as new again. What it still cannot tell: a piece standing since start-up, never
+//! identified, moved within its region reads as [`TagFailure::NotNew`] (tags answered, none
+//! new), which says nothing of whether a piece stands there; an empty field is
+//! [`TagFailure::NoTag`].
 
 use core::cell::RefCell;
 use core::fmt;
@@ -160,6 +163,8 @@ pub struct ReaderBank<R> {
     regions: Vec<Vec<SensedCell>>,
     /// The tags in each reader's field at its last read (the baseline of the next).
     present: Vec<Vec<TagUid>>,
+    /// The tag identified on each cell, until a piece is lifted from it.
+    on_cell: std::collections::BTreeMap<SensedCell, TagUid>,
     voting: Voting,
     last_fault: Option<String>,
 }
@@ -194,6 +199,7 @@ impl<R: BankReader> ReaderBank<R> {
             readers,
             regions,
             present,
+            on_cell: std::collections::BTreeMap::new(),
             voting,
             last_fault: None,
         })
@@ -242,6 +248,17 @@ impl<R: BankReader> ReaderBank<R> {
         self.readers
     }
 
+    /// A piece left `cell`: the tag identified there leaves its region's baseline, so the
+    /// piece reads as new wherever in the region it is put down again. Sends nothing.
+    pub fn lifted(&mut self, cell: SensedCell) {
+        let (Some(uid), Some(i)) = (self.on_cell.remove(&cell), self.reader_of(cell)) else {
+            return;
+        };
+        if let Some(before) = self.present.get_mut(i) {
+            before.retain(|t| *t != uid);
+        }
+    }
+
     /// What the last reader fault said, for the log.
     pub fn last_fault(&self) -> Option<&str> {
         self.last_fault.as_deref()
@@ -253,8 +270,9 @@ impl<R: BankReader> ReaderBank<R> {
     /// after.
     ///
     /// # Errors
-    /// [`TagFailure::NoTag`] when no new tag is in the field (no tag, or a piece moved within
-    /// the region), [`TagFailure::Collision`] when more than one is new (two pieces placed in
+    /// [`TagFailure::NoTag`] when no tag answers at all, [`TagFailure::NotNew`] when tags
+    /// answer but none is new (see the module docs), [`TagFailure::Collision`] when more than
+    /// one is new (two pieces placed in
     /// one region at once), [`TagFailure::ReaderFault`] when the cell has no reader or the
     /// reader failed, as [`TagReader::read_cell`](super::TagReader::read_cell) otherwise.
     pub fn read_cell(&mut self, cell: SensedCell) -> Result<TagUid, TagFailure> {
@@ -280,15 +298,21 @@ impl<R: BankReader> ReaderBank<R> {
                 .filter(|t| !before.contains(t))
                 .copied()
                 .collect();
+            let empty = now.is_empty();
             latest = Some(now);
             match new[..] {
                 [uid] => Ok(uid),
+                [] if empty => Err(Listing::Empty),
                 [] => Err(Listing::NothingNew),
                 _ => Err(Listing::SeveralNew),
             }
         });
         if let Some(now) = latest {
             *before = now;
+        }
+        if let Ok(uid) = result {
+            self.on_cell.retain(|_, t| *t != uid);
+            self.on_cell.insert(cell, uid);
         }
         if let Err(e) = reader.power_down() {
             self.last_fault = Some(e.to_string());
@@ -371,6 +395,9 @@ pub fn start_bank<SPI: SpiDevice, D: DelayNs>(
 /// One listing's outcome when it does not name one new tag.
 enum Listing<E> {
     Reader(E),
+    /// No tag answered at all.
+    Empty,
+    /// Tags answered, all of them there before.
     NothingNew,
     SeveralNew,
 }
@@ -379,6 +406,7 @@ impl<E: fmt::Display> fmt::Display for Listing<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Listing::Reader(e) => e.fmt(f),
+            Listing::Empty => f.write_str("no tag in the region's field"),
             Listing::NothingNew => f.write_str("no new tag in the region's field"),
             Listing::SeveralNew => f.write_str("more than one new tag in the region's field"),
         }
@@ -389,7 +417,8 @@ impl<E: Into<TagFailure>> From<Listing<E>> for TagFailure {
     fn from(l: Listing<E>) -> TagFailure {
         match l {
             Listing::Reader(e) => e.into(),
-            Listing::NothingNew => TagFailure::NoTag,
+            Listing::Empty => TagFailure::NoTag,
+            Listing::NothingNew => TagFailure::NotNew,
             Listing::SeveralNew => TagFailure::Collision,
         }
     }
@@ -617,12 +646,44 @@ mod tests {
         ]);
         let mut bank = ReaderBank::new(vec![(a, cells(&[0, 1, 2]))], Voting::DEFAULT).unwrap();
         bank.start();
-        assert_eq!(bank.read_cell(SensedCell::new(0)), Err(TagFailure::NoTag));
+        assert_eq!(bank.read_cell(SensedCell::new(0)), Err(TagFailure::NotNew));
         assert_eq!(
             bank.read_cell(SensedCell::new(1)),
             Err(TagFailure::Collision)
         );
         assert_eq!(bank.read_cell(SensedCell::new(2)), Ok(uid(4)));
+    }
+
+    /// The review's finding: a piece moved within its region, or gone and back, read as "no
+    /// new tag" for ever (its tag stayed in the baseline), and the referee, taking that for a
+    /// ghost, refused the move at every try. A lift now takes the piece's tag out of the
+    /// baseline; an empty field is the only `NoTag`.
+    #[test]
+    fn a_piece_moved_within_its_region_or_back_into_it_is_read_again() {
+        let a = Script::new(&[
+            Ok(vec![]),
+            // Placed on cell 0: new.
+            Ok(vec![uid(1)]),
+            Ok(vec![uid(1)]),
+            // Lifted from 0 and put on 1, same region: new again.
+            Ok(vec![uid(1)]),
+            Ok(vec![uid(1)]),
+            // Lifted from 1, gone a while (no read), back on 0: new again.
+            Ok(vec![uid(1)]),
+            Ok(vec![uid(1)]),
+            // An empty field: no piece there at all.
+            Ok(vec![]),
+            Ok(vec![]),
+        ]);
+        let mut bank = ReaderBank::new(vec![(a, cells(&[0, 1]))], Voting::DEFAULT).unwrap();
+        bank.start();
+        assert_eq!(bank.read_cell(SensedCell::new(0)), Ok(uid(1)));
+        bank.lifted(SensedCell::new(0));
+        assert_eq!(bank.read_cell(SensedCell::new(1)), Ok(uid(1)));
+        bank.lifted(SensedCell::new(1));
+        assert_eq!(bank.read_cell(SensedCell::new(0)), Ok(uid(1)));
+        bank.lifted(SensedCell::new(0));
+        assert_eq!(bank.read_cell(SensedCell::new(1)), Err(TagFailure::NoTag));
     }
 
     #[test]

@@ -73,11 +73,13 @@ impl Default for Voting {
 }
 
 /// Failure kinds in order of precedence when attempts disagree and tie: the reader first (its
-/// fault hides everything else), then collisions, garbles, and an empty antenna last.
-const PRECEDENCE: [TagFailure; 4] = [
+/// fault hides everything else), then collisions, garbles, a region with nothing new, and an
+/// empty antenna last.
+const PRECEDENCE: [TagFailure; 5] = [
     TagFailure::ReaderFault,
     TagFailure::Collision,
     TagFailure::Garbled,
+    TagFailure::NotNew,
     TagFailure::NoTag,
 ];
 
