@@ -1042,3 +1042,98 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
     .collect();
     assert_eq!(kinds, every, "every kind of action was played at the table");
 }
+
+// ---- a card that fills in the middle of a step ----------------------------------------------
+
+/// No checks after each step: a card that fills leaves a torn frame in the journal until the
+/// next write, which the replay above would read as damage.
+#[derive(Debug, Default)]
+struct Unchecked;
+
+impl Checks for Unchecked {
+    type Game = WaterlooTable;
+
+    fn after<C: Chance>(&mut self, _: &Referee<MemStore, C>, _: &[Decision]) {}
+}
+
+/// Found in review: a button step that journaled part of its work before a later write failed
+/// — the French army's last OK writes the army, then the secret lines of retreat do not fit —
+/// was run again on retry as a fresh OK press, which opened the in-play menu instead. The retry
+/// now draws what is owed and reads the board again: the game starts, nothing is pressed twice.
+#[test]
+fn a_step_journaled_in_part_is_finished_not_pressed_again() {
+    let choice = WaterlooChoice {
+        version: Version::Basic,
+        early_start: false,
+        prussians_uncertain: false,
+        mud: false,
+    };
+    let variant = games::menu()
+        .iter()
+        .find(|(name, _)| *name == "Stratego: Waterloo")
+        .and_then(|(_, variants)| variants.iter().position(|(_, k)| *k == kind(choice)))
+        .expect("the variant is on the menu");
+    let allied = deployment(choice, ALLIED, &[("a1", Unit::Wellington)], &[], &[]);
+    let french = deployment(choice, FRENCH, &[("a10", Unit::Napoleon)], &[], &[]);
+    let mut met = false;
+    for extra in 0..160 {
+        let quota = firmware::journal::Quota::new(usize::MAX);
+        let card = quota.clone();
+        let layout = games::layout(kind(choice))
+            .expect("Waterloo has a layout")
+            .validate()
+            .expect("the Waterloo layout is valid");
+        let mut t = support::Table {
+            referee: Referee::new(
+                firmware::referee::RefereeConfig::default(),
+                SeededChance::new(9),
+                move || Ok(MemStore::on_card(card.clone())),
+            ),
+            layout,
+            t: 0,
+            log: Vec::new(),
+            checks: Unchecked,
+        };
+        t.choose_game("Stratego: Waterloo", variant);
+        let mut last = Vec::new();
+        for (seat, groups) in [(ALLIED, &allied), (FRENCH, &french)] {
+            if seat == FRENCH {
+                let journal = t.referee.journal().expect("a journal");
+                quota.set(journal.len_bytes() + extra);
+            }
+            for places in groups.iter() {
+                for place in places {
+                    t.put(*place);
+                }
+                t.settle();
+                last = t.press(Button::Ok);
+            }
+        }
+        let failed = last.iter().any(|d| matches!(d, Decision::JournalFailed(_)));
+        if !(failed && last.contains(&Decision::Deployed(FRENCH))) {
+            continue;
+        }
+        // The army is written and the game announced, the secret draw that follows is not.
+        met = true;
+        let game = |t: &support::Table<SeededChance, Unchecked>| {
+            session::<WaterlooTable, _>(&t.referee)
+                .and_then(|s| s.game())
+                .map(|g| g.game().to_act())
+        };
+        assert_eq!(game(&t), Some(Actor::Chance), "{last:?} {}", t.text());
+        quota.set(usize::MAX);
+        let out = t.press(Button::Ok);
+        assert!(
+            !out.iter().any(|d| matches!(d, Decision::JournalFailed(_))),
+            "{out:?}"
+        );
+        assert!(
+            !matches!(t.referee.screen(), Screen::Choice { .. }),
+            "the retry pressed OK again: {}",
+            t.text()
+        );
+        assert_eq!(game(&t), Some(Actor::Seat(ALLIED)), "{}", t.text());
+        break;
+    }
+    assert!(met, "no card size fitted the army but not the draw");
+}

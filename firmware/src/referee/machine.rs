@@ -1182,6 +1182,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     pub fn handle(&mut self, event: &BoardEvent) -> Vec<Decision> {
         let mut out = Vec::new();
         self.now = self.now.max(event.at());
+        let records_before = self.records_written();
         match event {
             BoardEvent::Lifted { place, at, .. } => {
                 self.hands.lifted(*place, *at);
@@ -1272,7 +1273,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 });
             }
         }
-        self.note_failure(event, &out);
+        self.note_failure(event, records_before, &out);
         self.refresh();
         out
     }
@@ -1285,12 +1286,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// After `event` was handled: a journal write it made failed, so keep it to run again; or
     /// every write went through, so nothing waits.
-    fn note_failure(&mut self, event: &BoardEvent, out: &[Decision]) {
+    ///
+    /// A step that journaled part of its work before a later write failed (a button that ended
+    /// a turn, then the secret draw that follows) is not pressed again: what is owed is drawn
+    /// and the board read again ([`Step::Board`]).
+    fn note_failure(&mut self, event: &BoardEvent, records_before: usize, out: &[Decision]) {
         if self.journal_error.is_none() {
             self.retry = None;
         } else if out.iter().any(|d| matches!(d, Decision::JournalFailed(_))) {
+            let partly_written = self.records_written() > records_before;
             let step = match event {
                 BoardEvent::Settled { .. } => Some(Step::Board),
+                BoardEvent::Button { .. } if partly_written => Some(Step::Board),
                 BoardEvent::Button { button, .. } => Some(Step::Button(*button)),
                 _ => None,
             };
@@ -1298,6 +1305,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 self.retry = Some(Retry::new(step, self.now));
             }
         }
+    }
+
+    /// How many records the journal holds (0 before a game's journal exists).
+    fn records_written(&self) -> usize {
+        self.journal.as_ref().map_or(0, JournalWriter::record_count)
     }
 
     /// Runs the step whose journal write failed again: first cuts off what the failed write
