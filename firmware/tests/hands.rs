@@ -230,7 +230,8 @@ fn a_lasting_ghost_is_taken_back_and_a_dead_destination_plays_nothing() {
     rig.scan(500);
     assert!(rig.log.iter().any(|d| matches!(d, Decision::Moved { .. })));
     rig.set("a3", true); // the Scout back home
-    rig.scan(500);
+                         // After the hold (another hand sliding a piece onto a3 would light it for a moment too).
+    rig.scan(2000);
     assert!(
         rig.log.contains(&Decision::Ghost {
             place: "a4".to_string(),

@@ -365,6 +365,9 @@ enum Reading {
     /// The last move was read from a ghost: its piece is back on its square and the target
     /// still reads a piece. Taken back, and the target named.
     GhostMove(Move),
+    /// The board a ghost move would leave, but not yet for the hold: another hand sliding a
+    /// piece onto the square just left lights it for a moment too. Judged when the hold ends.
+    GhostHeld(Move, Millis),
     /// With NFC: the tag read on the target is not the piece that left the origin.
     WrongPiece(Move),
     InHand(Square),
@@ -1963,7 +1966,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
             }),
             ([], [x]) if self.hands.placed_now(x) => {
                 let mv = last_plain_move(play)?;
-                (place_of(mv.from) == *x).then_some(Reading::GhostMove(mv))
+                if place_of(mv.from) != *x {
+                    return None;
+                }
+                let hold = self
+                    .hands
+                    .last_change()
+                    .map(|at| at.plus(self.config.attack_hold_ms))
+                    .filter(|until| self.now < *until);
+                Some(match hold {
+                    Some(until) => Reading::GhostHeld(mv, until),
+                    None => Reading::GhostMove(mv),
+                })
             }
             _ => None,
         }
@@ -2196,6 +2210,19 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     );
                     play.refused = Some((diff, screen));
                 }
+            }
+            Reading::GhostHeld(mv, until) => {
+                // Nothing is taken back yet: a slide onto the square just left passes.
+                play.announcement = None;
+                play.refused = None;
+                play.takeback = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+                play.hold_until = Some(until);
+                play.prompt = Some(format!(
+                    "{} and {} both read a piece: take off the one that does not belong",
+                    mv.from, mv.to
+                ));
             }
             Reading::GhostMove(mv) => {
                 play.refused = None;

@@ -1372,6 +1372,27 @@ fn a_stuck_open_enemy_switch_makes_no_attack() {
     assert!(t.text().contains("a8: Blue piece"), "{}", t.text());
 }
 
+/// Found in review: the square a move just left, lit again while the target still reads the
+/// piece (the other hand sliding a piece across it, a magnet over two reeds), took the legal
+/// move back at once. It now waits for the hold: lit for a moment, nothing is taken back.
+#[test]
+fn a_square_just_left_lit_for_a_moment_takes_nothing_back() {
+    let mut t = Table::standard();
+    let out = t.mv("a3", "a4");
+    assert!(matches!(&out[..], [Decision::Moved { .. }]), "{out:?}");
+    let journaled = t.records().len();
+    let mut out = t.put("a3"); // a piece sliding across a3
+    out.extend(t.wait(300));
+    out.extend(t.lift("a3")); // and on
+    out.extend(t.wait(3000));
+    assert!(
+        !out.iter().any(|d| matches!(d, Decision::Ghost { .. })),
+        "{out:?}"
+    );
+    assert_eq!(t.referee.position().unwrap().ply(), 1);
+    assert_eq!(t.records().len(), journaled, "nothing taken back");
+}
+
 /// A lasting ghost on a legal destination while a piece is in hand reads as the move (occupancy
 /// cannot tell at that instant); when the piece goes back on its square with the ghost still
 /// lit, the move is taken back (journaled) and the ghost's square named. Before: the move stood,
@@ -1383,6 +1404,17 @@ fn a_lasting_ghost_read_as_a_move_is_taken_back_when_the_piece_returns() {
     let out = t.put("a4"); // the ghost: nobody put anything on a4
     assert!(matches!(&out[..], [Decision::Moved { .. }]), "{out:?}");
     let out = t.put("a3"); // the real piece goes back
+                           // Not at once: for the hold, the other hand sliding a piece onto a3 would look the same.
+    assert!(
+        !out.iter().any(|d| matches!(d, Decision::Ghost { .. })),
+        "{out:?}"
+    );
+    assert!(
+        t.text().contains("a3 and a4 both read a piece"),
+        "{}",
+        t.text()
+    );
+    let out = t.wait(1500);
     assert_eq!(
         out.first(),
         Some(&Decision::Ghost {

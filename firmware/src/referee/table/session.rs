@@ -945,6 +945,27 @@ impl<T: TableGame> Session<T> {
         if matching.is_empty() && gesture.lifted.is_empty() {
             if let ([x], Some((n, from, to))) = (gesture.placed.as_slice(), play.last_slide) {
                 if *x == from && n == play.actions() && ctx.hands.placed_now(x) {
+                    // Not before the hold: another hand sliding a piece onto the place just
+                    // left lights it for a moment too.
+                    let hold = ctx
+                        .hands
+                        .last_change()
+                        .map(|at| at.plus(ctx.attack_hold_ms))
+                        .filter(|until| ctx.now < *until);
+                    if let Some(until) = hold {
+                        play.announcement = None;
+                        play.refused = None;
+                        play.menu = None;
+                        play.unmatched_since = None;
+                        play.mismatch_shown = false;
+                        play.hold_until = Some(until);
+                        play.prompt = Some(format!(
+                            "{} and {} both read a piece: take off the one that does not belong",
+                            T::place_name(&from),
+                            T::place_name(&to)
+                        ));
+                        return;
+                    }
                     self.undo_ghost_slide(ctx, from, to, out);
                     return;
                 }
