@@ -418,9 +418,15 @@ fn resume_newest<C: Chance>(
         )) => "never begun: the power went as it was created".to_string(),
         other => format!("cannot be resumed: {other}"),
     };
-    let detail = match set_aside(path) {
-        Ok(aside) => format!("Kept as {}", file_name(&aside)),
-        Err(e) => format!("{name} could not be moved aside ({e})"),
+    // A file that could not be read (a passing I/O error) may be whole: it stays where it is,
+    // and the next start tries it again. Anything else is moved aside, never deleted.
+    let detail = if matches!(error, ResumeError::Journal(JournalError::Io { .. })) {
+        format!("{name} left in place: the next start tries it again")
+    } else {
+        match set_aside(path) {
+            Ok(aside) => format!("Kept as {}", file_name(&aside)),
+            Err(e) => format!("{name} could not be moved aside ({e})"),
+        }
     };
     Referee::nothing_to_resume(config, chance(), journals.maker(), found, detail)
 }

@@ -243,6 +243,29 @@ fn an_empty_newest_journal_is_kept_aside_and_a_new_game_offered() {
     assert_eq!(tmp.names(), ["game-0001.umpj.damaged-1", "game-0002.umpj"]);
 }
 
+/// Found in review: a newest journal that could not be read (here a folder in its place; on a
+/// Pi a passing I/O error) was moved aside like a damaged one, and the live game was never
+/// resumed again. It is left where it is, and the umpire still starts.
+#[test]
+fn a_journal_that_cannot_be_read_is_left_in_place() {
+    let tmp = TempDir::new("boot-unreadable");
+    let dir = tmp.open();
+    fs::create_dir(tmp.file("game-0001.umpj")).unwrap();
+    let rig = Rig::start(&dir);
+    let Screen::Recovery {
+        detail, entries, ..
+    } = rig.screen()
+    else {
+        panic!("{:?}", rig.screen())
+    };
+    assert_eq!(
+        detail,
+        "game-0001.umpj left in place: the next start tries it again"
+    );
+    assert_eq!(entries, ["New game"]);
+    assert_eq!(tmp.names(), ["game-0001.umpj"]);
+}
+
 /// A header torn at every offset: never a reason not to start; the torn bytes are kept aside
 /// byte for byte, and a new game is offered.
 #[test]

@@ -212,18 +212,31 @@ pub enum RebuildError {
     },
 }
 
+impl RebuildError {
+    /// What the rules said, for whoever may read both armies (a revealed replay, a developer):
+    /// it can name a hidden piece, so the error's `Display`, which screens and logs show,
+    /// leaves it out.
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            RebuildError::Setup(p) => Some(p),
+            RebuildError::Record { problem, .. } => Some(problem),
+            RebuildError::OtherSchema { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for RebuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RebuildError::Setup(p) => write!(
+            RebuildError::Setup(_) => write!(
                 f,
-                "the journaled set-up is not playable ({p}): the file is damaged or from another \
+                "the journaled set-up is not playable: the file is damaged or from another \
                  build; start a new game"
             ),
-            RebuildError::Record { index, problem } => write!(
+            RebuildError::Record { index, .. } => write!(
                 f,
-                "journal record {index} does not follow from the game before it ({problem}): the \
-                 file is damaged; copy it away and start a new game"
+                "journal record {index} does not follow from the game before it: the file is \
+                 damaged; copy it away and start a new game"
             ),
             RebuildError::OtherSchema { found } => write!(
                 f,
