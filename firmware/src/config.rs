@@ -1993,7 +1993,6 @@ pub fn square_name(cell: SensedCell, columns: u8) -> String {
     }
 }
 
-/// "a string", "an integer".
 /// Takes `key` out of `t`, with where its value starts.
 fn take<'de>(t: &mut Table<'de>, key: &str) -> Option<(ValueInner<'de>, usize)> {
     let mut v = t.remove(key)?;
@@ -2001,6 +2000,7 @@ fn take<'de>(t: &mut Table<'de>, key: &str) -> Option<(ValueInner<'de>, usize)> 
     Some((v.take(), at))
 }
 
+/// "a string", "an integer".
 fn a(noun: &str) -> String {
     if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {noun}")

@@ -173,7 +173,9 @@ pub fn check_display_link<I: I2c>(
             refused += 1;
         }
     }
-    let fix = "check the OLED's VCC, GND, SDA and SCL joints and its header, keep its cable                short, and check the 3.3 V supply (a brown-out drops it); the umpire sets the                panel up again each time, but the screen goes dark meanwhile";
+    let fix = "check the OLED's VCC, GND, SDA and SCL joints and its header, keep its cable \
+               short, and check the 3.3 V supply (a brown-out drops it); the umpire sets the \
+               panel up again each time, but the screen goes dark meanwhile";
     match (refused, last_ok) {
         (0, _) => Finding::ok(
             "display link",
@@ -250,7 +252,7 @@ where
                 format!(
                     "check the module's 3.3 V (not 5 V) and GND, its MISO through its 74HC125 \
                      gate to GPIO 9, and decoder output Y{output} to its SDA (NSS) and to that \
-                     gate's enable; check that SPI is enabled (raspi-config, Interface Options)"
+                     gate's enable; check that SPI is enabled (`sudo umpire setup`)"
                 ),
             ));
             return findings;

@@ -428,22 +428,13 @@ fn shape(config: &Config) -> BoardShape {
 }
 
 fn cell_named(shape: BoardShape, name: &str) -> Result<SensedCell> {
-    let mut chars = name.chars();
-    let col = chars
-        .next()
-        .filter(char::is_ascii_lowercase)
-        .map(|c| c as u8 - b'a');
-    let row: Option<u8> = chars.as_str().parse().ok();
-    match (col, row) {
-        (Some(c), Some(r)) if c < shape.columns && r >= 1 && r <= shape.rows => Ok(
-            SensedCell::new(u16::from(r - 1) * u16::from(shape.columns) + u16::from(c)),
-        ),
-        _ => bail!(
+    firmware::config::square_cell(name, shape.columns, shape.rows).ok_or_else(|| {
+        anyhow::anyhow!(
             "`{name}` is not a square of this {}x{} board (write e4)",
             shape.columns,
             shape.rows
-        ),
-    }
+        )
+    })
 }
 
 fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
@@ -1002,6 +993,14 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         for trouble in &step.trouble {
             eprintln!("{trouble}");
         }
+        if !ready {
+            // Up: the loop runs and shows either the game or what to fix. Sent before the
+            // status below, which would otherwise be overwritten by "starting".
+            ready = true;
+            if let Err(e) = notifier.ready("starting") {
+                eprintln!("umpire: cannot tell systemd it is ready: {e}");
+            }
+        }
         if umpire.is_running() && !running {
             running = true;
             println!("umpire: refereeing, journals in the configured folder");
@@ -1013,13 +1012,6 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
                 .map(|(part, _)| part.to_string())
                 .collect();
             let _ = notifier.status(&format!("waiting for: {}", faults.join(", ")));
-        }
-        if !ready {
-            // Up: the loop runs and shows either the game or what to fix.
-            ready = true;
-            if let Err(e) = notifier.ready("starting") {
-                eprintln!("umpire: cannot tell systemd it is ready: {e}");
-            }
         }
         if let Err(e) = notifier.keep_alive(now()) {
             eprintln!("umpire: cannot reach the systemd watchdog: {e}");
@@ -1034,6 +1026,13 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
 fn blank(cli: &Cli) -> Result<ExitCode> {
     use firmware::platform::pi;
     let config = load_config(cli).ok();
+    // A stop, a crash or the watchdog may end the service mid-beep: the buzzer is opened
+    // silent and released (its pin goes back to an input, the transistor off).
+    if let Some(drive) = config.as_ref().and_then(|c| c.buzzer) {
+        if let Err(e) = pi::open_buzzer(drive) {
+            eprintln!("umpire blank: cannot silence the buzzer: {e}");
+        }
+    }
     let Some((path, address)) = oled_place(config.as_ref()) else {
         println!("no [oled] in the configuration: nothing to blank");
         return Ok(ExitCode::SUCCESS);

@@ -83,7 +83,8 @@
 //! where its last good record ends and, before the next append or on
 //! [`JournalWriter::heal`], truncates whatever part of the failed frame reached the store. The
 //! referee announces nothing it could not journal; it keeps the step that failed and runs it
-//! again when the players press OK, or by itself after a back-off (2 s, doubling to a minute),
+//! again when the players press OK, or by itself after a back-off (2 s, doubling to a minute)
+//! (a button step that journaled part of its work is finished, not pressed again),
 //! and the OLED says what happened ("the SD card is full: free space on it, then press OK;
 //! nothing is lost yet"). [`MemStore::on_card`] with a [`Quota`] simulates a card that fills.
 //!

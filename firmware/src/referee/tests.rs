@@ -1553,23 +1553,6 @@ fn a_transient_ghost_is_corrected_when_the_piece_lands() {
     );
 }
 
-/// A switch stuck open on the destination: the piece put there is never seen, so nothing is
-/// played and the piece stays "in hand"; a stuck-closed enemy square never opens, so lifting
-/// its piece makes no attack. Neither reveals anything (as before).
-#[test]
-fn stuck_open_destinations_and_stuck_closed_enemies_play_nothing() {
-    let mut t = Table::standard();
-    let journaled = t.records().len();
-    let shown = t.screens.len();
-    t.lift("a3");
-    // a4's switch is stuck open: the piece put there is not sensed. a8's is stuck closed: its
-    // piece lifted is not sensed either.
-    t.wait(10_000);
-    assert!(t.text().contains("a3 lifted"), "{}", t.text());
-    assert_eq!(t.records().len(), journaled);
-    assert_eq!(ranks_shown(&t, shown), Vec::<String>::new());
-}
-
 /// A held Back confirms the takeback the board offers (the buttons driver's intended meaning);
 /// any other hold is a press of its button. On the old code held presses never reached the
 /// referee at all.
