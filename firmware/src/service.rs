@@ -573,7 +573,7 @@ impl<C: Chance> Service<C> {
     pub fn step(&mut self, now: Millis) -> Step {
         let mut step = Step::default();
         if now >= self.next_scan {
-            self.next_scan = Millis(now.0 + self.period_ms);
+            self.next_scan = Millis(now.0.saturating_add(self.period_ms));
             match self.scanner.scan() {
                 Ok(occupied) => {
                     step.trouble.extend(self.faults.set(SENSORS, None));

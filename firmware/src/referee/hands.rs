@@ -97,7 +97,11 @@ impl Hands {
             return Err(NotLanded::Unread);
         }
         match (self.changes.get(from), self.changes.get(to)) {
-            (Some(l), Some(p)) if l.lifted && !p.lifted && p.at.0 + OVERLAP_MS >= l.at.0 => Ok(()),
+            (Some(l), Some(p))
+                if l.lifted && !p.lifted && p.at.0.saturating_add(OVERLAP_MS) >= l.at.0 =>
+            {
+                Ok(())
+            }
             // The piece was lifted before this gesture's tracking began (while the last
             // action's hands were still busy): any place lit since is a landing.
             (None, Some(p)) if !p.lifted => Ok(()),

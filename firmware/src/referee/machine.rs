@@ -592,7 +592,7 @@ impl Retry {
     fn new(step: Step, now: Millis) -> Retry {
         Retry {
             step,
-            at: Millis(now.0 + RETRY_FIRST_MS),
+            at: Millis(now.0.saturating_add(RETRY_FIRST_MS)),
             wait_ms: RETRY_FIRST_MS,
         }
     }
@@ -601,7 +601,7 @@ impl Retry {
     fn later(self, now: Millis) -> Retry {
         let wait_ms = (self.wait_ms * 2).min(RETRY_MAX_MS);
         Retry {
-            at: Millis(now.0 + wait_ms),
+            at: Millis(now.0.saturating_add(wait_ms)),
             wait_ms,
             step: self.step,
         }
