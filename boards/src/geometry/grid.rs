@@ -40,7 +40,7 @@ impl TryFrom<CellSetup> for Cell {
                 "0 to 25: files a to z",
             ));
         }
-        if c.row >= Cell::RANKS {
+        if u16::from(c.row) >= u16::from(Cell::RANKS) {
             return Err(OutOfRange::new(
                 "a grid row",
                 c.row,
@@ -156,7 +156,8 @@ impl TryFrom<GridSetup> for Grid {
         if g.width == 0 || g.width > Cell::FILES {
             return Err(OutOfRange::new("a grid width", g.width, "1 to 26"));
         }
-        if g.height == 0 || g.height > Cell::RANKS {
+        // A `u8` height is at most `Cell::RANKS` rows.
+        if g.height == 0 {
             return Err(OutOfRange::new("a grid height", g.height, "1 to 255"));
         }
         let cells = usize::from(g.width) * usize::from(g.height);
