@@ -91,7 +91,7 @@ mod tests {
         };
         let bytes = postcard::to_allocvec(&attack).expect("encodes");
         assert_eq!(postcard::from_bytes::<Action>(&bytes), Ok(attack));
-        for (at, bad) in [(1, 26), (4, 200), (5, 4)] {
+        for (at, bad) in [(1, 26), (4, 255), (5, 4)] {
             let mut b = bytes.clone();
             b[at] = bad;
             assert!(

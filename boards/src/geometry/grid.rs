@@ -10,8 +10,8 @@ use crate::decode::OutOfRange;
 /// A square of a grid: column and row, both from 0.
 ///
 /// Row 0 is the first seat's home edge; column 0 is on the first seat's left. Written as a file
-/// letter and a rank number from 1: `a1` is column 0, row 0. Decodes (and parses) only with
-/// both below [`Cell::MAX_SIDE`].
+/// letter and a rank number from 1: `a1` is column 0, row 0. Decodes only as [`Cell::parse`]
+/// reads: a column below [`Cell::FILES`], a row below [`Cell::RANKS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "CellSetup")]
 pub struct Cell {
@@ -33,29 +33,38 @@ impl TryFrom<CellSetup> for Cell {
     type Error = OutOfRange;
 
     fn try_from(c: CellSetup) -> Result<Cell, OutOfRange> {
-        let allowed = "0 to 25: files a to z, ranks 1 to 26";
-        if c.col >= Cell::MAX_SIDE {
-            return Err(OutOfRange::new("a grid column", c.col, allowed));
+        if c.col >= Cell::FILES {
+            return Err(OutOfRange::new(
+                "a grid column",
+                c.col,
+                "0 to 25: files a to z",
+            ));
         }
-        if c.row >= Cell::MAX_SIDE {
-            return Err(OutOfRange::new("a grid row", c.row, allowed));
+        if u16::from(c.row) >= u16::from(Cell::RANKS) {
+            return Err(OutOfRange::new(
+                "a grid row",
+                c.row,
+                "0 to 254: ranks 1 to 255",
+            ));
         }
         Ok(Cell::new(c.col, c.row))
     }
 }
 
 impl Cell {
-    /// Columns and rows a grid may have: one file letter `a`-`z` per column, and as many rows.
-    /// Every board of this crate is far smaller (12 x 10 at most).
-    pub const MAX_SIDE: u8 = 26;
+    /// Columns a grid may have: one file letter `a`-`z` each. Every board of this crate is far
+    /// smaller (12 x 10 at most).
+    pub const FILES: u8 = 26;
+    /// Rows a grid may have: rank numbers 1 to 255.
+    pub const RANKS: u8 = 255;
 
     /// The cell at `col`, `row`.
     pub const fn new(col: u8, row: u8) -> Cell {
         Cell { col, row }
     }
 
-    /// Parses `a1`-style names: a file letter (`a`-`z`) then a rank number from 1 to
-    /// [`Cell::MAX_SIDE`].
+    /// Parses `a1`-style names: a file letter (`a`-`z`) then a rank number from 1 to 255. (Whether
+    /// it is on a board is the board's question.)
     pub fn parse(s: &str) -> Option<Cell> {
         let mut chars = s.chars();
         let file = chars.next()?.to_ascii_lowercase();
@@ -63,7 +72,7 @@ impl Cell {
             return None;
         }
         let rank: u8 = chars.as_str().parse().ok()?;
-        if rank == 0 || rank > Cell::MAX_SIDE {
+        if rank == 0 {
             return None;
         }
         Some(Cell::new(file as u8 - b'a', rank - 1))
@@ -75,7 +84,7 @@ impl Cell {
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rank = u16::from(self.row) + 1;
-        if self.col < Cell::MAX_SIDE {
+        if self.col < Cell::FILES {
             write!(f, "{}{rank}", char::from(b'a' + self.col))
         } else {
             write!(f, "col {} row {rank}", u16::from(self.col) + 1)
@@ -121,8 +130,8 @@ impl Dir {
     }
 }
 
-/// A `width` x `height` board where some cells may be blocked. Decodes only with sides up to
-/// [`Cell::MAX_SIDE`] and one blocked flag per cell.
+/// A `width` x `height` board where some cells may be blocked. Decodes only with 1 to
+/// [`Cell::FILES`] columns, 1 to [`Cell::RANKS`] rows and one blocked flag per cell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "GridSetup")]
 pub struct Grid {
@@ -144,12 +153,12 @@ impl TryFrom<GridSetup> for Grid {
     type Error = OutOfRange;
 
     fn try_from(g: GridSetup) -> Result<Grid, OutOfRange> {
-        let allowed = "1 to 26";
-        if g.width == 0 || g.width > Cell::MAX_SIDE {
-            return Err(OutOfRange::new("a grid width", g.width, allowed));
+        if g.width == 0 || g.width > Cell::FILES {
+            return Err(OutOfRange::new("a grid width", g.width, "1 to 26"));
         }
-        if g.height == 0 || g.height > Cell::MAX_SIDE {
-            return Err(OutOfRange::new("a grid height", g.height, allowed));
+        // A `u8` height is at most `Cell::RANKS` rows.
+        if g.height == 0 {
+            return Err(OutOfRange::new("a grid height", g.height, "1 to 255"));
         }
         let cells = usize::from(g.width) * usize::from(g.height);
         if g.blocked.len() != cells {
@@ -271,8 +280,8 @@ mod tests {
             );
         }
         assert_eq!(Cell::parse("a0"), None);
-        assert_eq!(Cell::parse("z26"), Some(Cell::new(25, 25)));
-        assert_eq!(Cell::parse("a27"), None);
+        assert_eq!(Cell::parse("z255"), Some(Cell::new(25, 254)));
+        assert_eq!(Cell::parse("a256"), None);
         assert_eq!(Cell::parse("1a"), None);
         assert_eq!(Cell::parse(""), None);
     }
@@ -296,8 +305,11 @@ mod tests {
                 .map_err(|e| e.to_string())
         };
         assert_eq!(decode(vec![3, 4]), Ok(Cell::new(3, 4)));
+        assert_eq!(decode(vec![25, 254]), Ok(Cell::new(25, 254)));
         let err = decode(vec![0, 255]).unwrap_err();
         assert!(err.contains("a grid row 255 is out of range"), "{err}");
+        let err = decode(vec![26, 0]).unwrap_err();
+        assert!(err.contains("a grid column 26 is out of range"), "{err}");
     }
 
     #[test]
