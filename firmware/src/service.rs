@@ -164,6 +164,12 @@ pub trait TagSource {
     /// The scan found `cells` emptied: a reader that identifies a piece by the tag new in its
     /// field forgets the tags it identified there. Reads nothing.
     fn lifted(&mut self, _cells: &[SensedCell]) {}
+
+    /// What is wrong with the readers after the last [`TagSource::read`], for the log (a
+    /// reader that does not answer); `None` when they answered.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<R: ReadTag> TagSource for TagReader<R> {
@@ -181,6 +187,10 @@ impl<R: BankReader> TagSource for ReaderBank<R> {
         for &cell in cells {
             ReaderBank::lifted(self, cell);
         }
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.last_fault().map(str::to_string)
     }
 }
 
@@ -455,6 +465,7 @@ const SENSORS: &str = "sensors";
 const BUTTONS: &str = "buttons";
 const OLED: &str = "OLED";
 const BUZZER: &str = "buzzer";
+const NFC: &str = "NFC readers";
 
 /// How often the OLED is set up and redrawn whole even without an error: a panel that browned
 /// out may come back dark without ever refusing a write. A full frame and the init sequence are
@@ -589,11 +600,19 @@ impl<C: Chance> Service<C> {
                     }
                     self.last_scan = occupied;
                     let tags = &mut self.tags;
+                    let mut read = false;
                     let d = self.pipeline.scan(now, occupied, |cells| match tags {
-                        Some(reader) => reader.read(cells, now),
+                        Some(reader) => {
+                            read = true;
+                            reader.read(cells, now)
+                        }
                         None => Vec::new(),
                     });
                     step.decisions.extend(d);
+                    if let (true, Some(reader)) = (read, self.tags.as_ref()) {
+                        let fault = reader.fault();
+                        step.trouble.extend(self.faults.set(NFC, fault.as_deref()));
+                    }
                 }
                 Err(e) => {
                     step.trouble.extend(self.faults.set(SENSORS, Some(&e)));

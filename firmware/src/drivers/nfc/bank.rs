@@ -321,8 +321,10 @@ impl<R: BankReader> ReaderBank<R> {
         result
     }
 
-    /// Reads each of `cells` (see [`ReaderBank::read_cell`]), stamped `now`.
+    /// Reads each of `cells` (see [`ReaderBank::read_cell`]), stamped `now`. Afterwards
+    /// [`ReaderBank::last_fault`] says what went wrong in this batch, or nothing.
     pub fn read_cells(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
+        self.last_fault = None;
         cells
             .iter()
             .map(|&cell| {
