@@ -1910,11 +1910,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             if !self.hands.lifted_now(&from) || !self.hands.lifted_now(&to) {
                 return Reading::Unknown;
             }
-            let hold = self
-                .hands
-                .last_change()
-                .map(|at| at.plus(self.config.attack_hold_ms));
-            if let Some(until) = hold.filter(|until| self.now < *until) {
+            if let Some(until) = self.hold_until() {
                 return Reading::Held(mv.to, until);
             }
         }
@@ -1969,18 +1965,22 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 if place_of(mv.from) != *x {
                     return None;
                 }
-                let hold = self
-                    .hands
-                    .last_change()
-                    .map(|at| at.plus(self.config.attack_hold_ms))
-                    .filter(|until| self.now < *until);
-                Some(match hold {
+                Some(match self.hold_until() {
                     Some(until) => Reading::GhostHeld(mv, until),
                     None => Reading::GhostMove(mv),
                 })
             }
             _ => None,
         }
+    }
+
+    /// When the hold that began at the hands' last change ends, if it has not yet (see
+    /// [`RefereeConfig::attack_hold_ms`]).
+    fn hold_until(&self) -> Option<Millis> {
+        self.hands
+            .last_change()
+            .map(|at| at.plus(self.config.attack_hold_ms))
+            .filter(|until| self.now < *until)
     }
 
     /// A plain last move A-C followed by the same piece lifted from C and put on B, nothing else
@@ -2271,18 +2271,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Takes back the last move, read from a ghost switch (journaled), and names its target.
     fn undo_ghost_move(&mut self, mv: Move, out: &mut Vec<Decision>) {
-        let Phase::Play(play) = &self.phase else {
-            return;
-        };
-        let Some(to_ply) = play.position().map(|p| p.ply().saturating_sub(1)) else {
-            return;
-        };
-        if !self.write(&Record::Takeback { to_ply }, out) {
+        if !self.take_back_last(out) {
             return;
         }
         if let Phase::Play(play) = &mut self.phase {
-            play.history.pop();
-            play.announcement = None;
             play.ghosts.insert(place_of(mv.to));
             let screen = ghost_screen(
                 play.position().map(status_line).unwrap_or_default(),
@@ -2306,21 +2298,30 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Takes back the last move and plays `now` instead, both journaled.
     fn correct_move(&mut self, was: Move, now: Move, out: &mut Vec<Decision>) {
-        let Phase::Play(play) = &self.phase else {
+        if !self.take_back_last(out) {
             return;
+        }
+        out.push(Decision::MoveCorrected { was, now });
+        self.play_move(now, out);
+    }
+
+    /// Takes back the last move (journaled first); false when there is none or the journal
+    /// write failed (nothing changed).
+    fn take_back_last(&mut self, out: &mut Vec<Decision>) -> bool {
+        let Phase::Play(play) = &self.phase else {
+            return false;
         };
         let Some(to_ply) = play.position().map(|p| p.ply().saturating_sub(1)) else {
-            return;
+            return false;
         };
         if !self.write(&Record::Takeback { to_ply }, out) {
-            return;
+            return false;
         }
         if let Phase::Play(play) = &mut self.phase {
             play.history.pop();
             play.announcement = None;
         }
-        out.push(Decision::MoveCorrected { was, now });
-        self.play_move(now, out);
+        true
     }
 
     fn play_move(&mut self, mv: Move, out: &mut Vec<Decision>) {

@@ -133,6 +133,28 @@ struct PlayState<T: TableGame> {
 }
 
 impl<T: TableGame> PlayState<T> {
+    /// Nothing is judged or said yet but `prompt`, until `until` (see
+    /// [`RefereeConfig::attack_hold_ms`](crate::referee::RefereeConfig::attack_hold_ms)).
+    fn hold(&mut self, until: Millis, prompt: String) {
+        self.announcement = None;
+        self.refused = None;
+        self.menu = None;
+        self.unmatched_since = None;
+        self.mismatch_shown = false;
+        self.hold_until = Some(until);
+        self.prompt = Some(prompt);
+    }
+}
+
+/// When the hold that began at the hands' last change ends, if it has not yet.
+fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
+    ctx.hands
+        .last_change()
+        .map(|at| at.plus(ctx.attack_hold_ms))
+        .filter(|until| ctx.now < *until)
+}
+
+impl<T: TableGame> PlayState<T> {
     fn new(history: Vec<T>) -> PlayState<T> {
         PlayState {
             history: history
@@ -947,23 +969,16 @@ impl<T: TableGame> Session<T> {
                 if *x == from && n == play.actions() && ctx.hands.placed_now(x) {
                     // Not before the hold: another hand sliding a piece onto the place just
                     // left lights it for a moment too.
-                    let hold = ctx
-                        .hands
-                        .last_change()
-                        .map(|at| at.plus(ctx.attack_hold_ms))
-                        .filter(|until| ctx.now < *until);
-                    if let Some(until) = hold {
-                        play.announcement = None;
-                        play.refused = None;
-                        play.menu = None;
-                        play.unmatched_since = None;
-                        play.mismatch_shown = false;
-                        play.hold_until = Some(until);
-                        play.prompt = Some(format!(
-                            "{} and {} both read a piece: take off the one that does not belong",
-                            T::place_name(&from),
-                            T::place_name(&to)
-                        ));
+                    if let Some(until) = hold_until(ctx) {
+                        play.hold(
+                            until,
+                            format!(
+                                "{} and {} both read a piece: take off the one that does not \
+                                 belong",
+                                T::place_name(&from),
+                                T::place_name(&to)
+                            ),
+                        );
                         return;
                     }
                     self.undo_ghost_slide(ctx, from, to, out);
@@ -995,24 +1010,16 @@ impl<T: TableGame> Session<T> {
                 }
                 return;
             }
-            let hold = ctx
-                .hands
-                .last_change()
-                .map(|at| at.plus(ctx.attack_hold_ms))
-                .filter(|until| ctx.now < *until);
-            if let Some(until) = hold {
-                play.announcement = None;
-                play.refused = None;
-                play.menu = None;
-                play.unmatched_since = None;
-                play.mismatch_shown = false;
-                play.hold_until = Some(until);
+            if let Some(until) = hold_until(ctx) {
                 let names: Vec<String> = gesture.lifted.iter().map(T::place_name).collect();
-                play.prompt = Some(format!(
-                    "{} up: keep {} up to act, or put back what you did not mean to lift",
-                    names.join(" and "),
-                    if names.len() > 1 { "both" } else { "it" }
-                ));
+                play.hold(
+                    until,
+                    format!(
+                        "{} up: keep {} up to act, or put back what you did not mean to lift",
+                        names.join(" and "),
+                        if names.len() > 1 { "both" } else { "it" }
+                    ),
+                );
                 return;
             }
         }
