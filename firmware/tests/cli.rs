@@ -335,3 +335,17 @@ fn setup_edits_config_txt_once_with_a_backup_and_a_dry_run_first() {
     assert!(text.contains("nothing to change"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The subcommands the systemd unit names (`run`, and `blank` after it stops) and the install
+/// step (`setup`) exist in the binary.
+#[test]
+fn the_units_subcommands_exist() {
+    let (code, text) = umpire(&["--help"]);
+    assert_eq!(code, 0, "{text}");
+    for sub in ["run", "blank", "setup"] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(sub)),
+            "{sub}: {text}"
+        );
+    }
+}
