@@ -217,6 +217,28 @@ fn a_dead_enemy_switch_is_no_attack() {
     assert!(rig.ranks_shown().is_empty(), "{:?}", rig.ranks_shown());
 }
 
+/// A switch stuck closed under Blue's a8: its piece lifted is never seen to leave, so Red's
+/// Scout lifted and held up long after makes no attack, and nothing is revealed or journaled.
+#[test]
+fn a_stuck_closed_enemy_switch_is_no_attack() {
+    let mut rig = Rig::duel();
+    let journaled = rig.records().len();
+    rig.fail(SwitchFault::StuckClosed, "a8");
+    rig.scan(500);
+    rig.set("a3", false);
+    rig.scan(500);
+    rig.set("a8", false); // Blue's piece taken up; the switch still reads it
+    rig.scan(5000);
+    assert_eq!(rig.battles(), 0, "{:?}", rig.log);
+    assert_eq!(rig.records().len(), journaled);
+    assert!(rig.ranks_shown().is_empty(), "{:?}", rig.ranks_shown());
+    rig.set("a8", true);
+    rig.set("a3", true);
+    rig.scan(500);
+    assert_eq!(rig.battles(), 0, "{:?}", rig.log);
+    assert_eq!(rig.records().len(), journaled);
+}
+
 /// A ghost that lights a4 while the Scout is in hand and stays lit: read as the move, then taken
 /// back (journaled) when the Scout goes back on a3, and a4 named. Before: the move stood and the
 /// mismatch screen told Red to take the Scout off a3. A dead destination switch (a5) never sees
