@@ -733,15 +733,28 @@ where
     /// [`Error::Collision`] when two tags answer; [`Error::Garbled`] on a bad BCC, CRC or
     /// cascade; [`Error::NoTag`] when the tag went away; a reader fault.
     pub fn select(&mut self) -> Result<Selected, Error<SPI::Error>> {
-        let mut uid = [0u8; TagUid::MAX_LEN];
-        let mut len = 0;
-        for sel in iso14443a::SEL {
+        self.select_cascade(|reader, sel| {
             let mut answer = [0u8; 5];
-            self.transceive(&[sel, iso14443a::NVB_ANTICOLLISION], 0, &mut answer)?;
+            reader.transceive(&[sel, iso14443a::NVB_ANTICOLLISION], 0, &mut answer)?;
             let [u0, u1, u2, u3, bcc] = answer;
             if u0 ^ u1 ^ u2 ^ u3 != bcc {
                 return Err(Error::Garbled(Garble::BadBcc));
             }
+            Ok(answer)
+        })
+    }
+
+    /// Through the cascade levels: `level` brings back a level's 4 UID bytes and BCC
+    /// (ANTICOLLISION, plain or resolving), then SELECT brings back the SAK and its CRC_A
+    /// (checked), which says whether the UID goes on.
+    fn select_cascade(
+        &mut self,
+        mut level: impl FnMut(&mut Self, u8) -> Result<[u8; 5], Error<SPI::Error>>,
+    ) -> Result<Selected, Error<SPI::Error>> {
+        let mut uid = [0u8; TagUid::MAX_LEN];
+        let mut len = 0;
+        for sel in iso14443a::SEL {
+            let [u0, u1, u2, u3, bcc] = level(self, sel)?;
             let [c0, c1] = crc_a(&[sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc]);
             let select = [sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc, c0, c1];
             let mut sak = [0u8; 3];
@@ -840,39 +853,7 @@ where
     /// [`Error::Garbled`] on a bad BCC, CRC or cascade, or a collision the chip cannot place;
     /// [`Error::NoTag`] when the tags went away; a reader fault.
     pub fn select_resolving(&mut self) -> Result<Selected, Error<SPI::Error>> {
-        let mut uid = [0u8; TagUid::MAX_LEN];
-        let mut len = 0;
-        for sel in iso14443a::SEL {
-            let [u0, u1, u2, u3, bcc] = self.anticollision_level(sel)?;
-            let [c0, c1] = crc_a(&[sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc]);
-            let select = [sel, iso14443a::NVB_SELECT, u0, u1, u2, u3, bcc, c0, c1];
-            let mut sak = [0u8; 3];
-            self.transceive(&select, 0, &mut sak)?;
-            if !crc_a_ok(&sak) {
-                return Err(Error::Garbled(Garble::BadCrc));
-            }
-            let sak = sak[0];
-            let more = sak & iso14443a::SAK_CASCADE != 0;
-            if more != (u0 == iso14443a::CASCADE_TAG) {
-                return Err(Error::Garbled(Garble::BadCascade));
-            }
-            let part: &[u8] = if more {
-                &[u1, u2, u3]
-            } else {
-                &[u0, u1, u2, u3]
-            };
-            let dest = uid
-                .get_mut(len..len + part.len())
-                .ok_or(Error::Garbled(Garble::BadCascade))?;
-            dest.copy_from_slice(part);
-            len += part.len();
-            if !more {
-                let bytes = uid.get(..len).unwrap_or_default();
-                let uid = TagUid::new(bytes).map_err(|_| Error::Garbled(Garble::BadCascade))?;
-                return Ok(Selected { uid, sak });
-            }
-        }
-        Err(Error::Garbled(Garble::BadCascade))
+        self.select_cascade(Self::anticollision_level)
     }
 
     /// One cascade level's bitwise anticollision: the 4 UID bytes and BCC of one tag.
