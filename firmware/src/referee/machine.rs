@@ -645,7 +645,8 @@ fn occupancy(position: &Position) -> Bits {
         .fold(0, |bits, (s, _)| bits | 1u128 << s.index())
 }
 
-/// The last move, when it was a plain move (one square emptied, another filled, no battle).
+/// The last move, when it was a plain move (one square emptied, another filled, no battle: a
+/// plain move changes exactly two squares and keeps the piece count).
 fn last_plain_move(play: &PlayState) -> Option<Move> {
     let n = play.history.len();
     let (_, before_bits) = play.history.get(n.checked_sub(2)?)?;
@@ -1990,26 +1991,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
             return None;
         };
         let (c, b) = (square_of(c)?, square_of(b)?);
-        let n = play.history.len();
-        let (before, before_bits) = play.history.get(n.checked_sub(2)?)?;
-        let (_, now_bits) = play.history.get(n - 1)?;
-        // A plain move changes exactly two squares and keeps the piece count.
-        let from_bits = before_bits & !now_bits;
-        let to_bits = now_bits & !before_bits;
-        if from_bits.count_ones() != 1 || to_bits.count_ones() != 1 {
+        let was = last_plain_move(play)?;
+        if was.to != c || b == was.from {
             return None;
         }
-        let a = Square::from_index(u8::try_from(from_bits.trailing_zeros()).ok()?)?;
-        let was_to = Square::from_index(u8::try_from(to_bits.trailing_zeros()).ok()?)?;
-        if was_to != c || b == a {
-            return None;
-        }
-        let now = Move::new(a, b);
+        let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
+        let now = Move::new(was.from, b);
         before.check(&now).ok()?;
-        Some(Reading::Corrected {
-            was: Move::new(a, c),
-            now,
-        })
+        Some(Reading::Corrected { was, now })
     }
 
     /// With NFC: whether the tag read on the move's target names another piece than the one
