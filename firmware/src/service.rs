@@ -136,7 +136,7 @@ pub fn beep_for(decisions: &[Decision]) -> Option<BeepPattern> {
         | Decision::SetupProblems(_)
         | Decision::JournalFailed(_)
         | Decision::TagProblem(_) => Some((3, BeepPattern::Refuse)),
-        Decision::Battle(_) | Decision::GameOver(_) | Decision::TakebackOffered { .. } => {
+        Decision::Battle(_) | Decision::GameOver { .. } | Decision::TakebackOffered { .. } => {
             Some((2, BeepPattern::Alert))
         }
         Decision::Moved { .. }
@@ -144,7 +144,6 @@ pub fn beep_for(decisions: &[Decision]) -> Option<BeepPattern> {
         | Decision::GameStarted
         | Decision::Deployed(_)
         | Decision::GroupPlaced { .. }
-        | Decision::GroupPlacedAs { .. }
         | Decision::TookBack { .. }
         | Decision::MoveCorrected { .. } => Some((1, BeepPattern::Confirm)),
         _ => None,

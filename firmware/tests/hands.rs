@@ -161,7 +161,7 @@ fn a_brush_reveals_nothing_and_a_held_attack_is_fought() {
     rig.scan(500);
     rig.set("a8", false);
     rig.scan(400);
-    assert!(rig.text().contains("Attack on a8?"), "{}", rig.text());
+    assert!(rig.text().contains("a3 and a8 up"), "{}", rig.text());
     rig.set("a8", true);
     rig.scan(5000);
     assert_eq!(rig.battles(), 0, "{:?}", rig.log);

@@ -169,7 +169,7 @@ fn audit(position: &Position, text: &str, decisions: &[Decision]) {
     for d in decisions {
         match d {
             Decision::Acted { action, .. } => words.push(action.clone()),
-            Decision::RefusedAction { action, reason } => {
+            Decision::Refused { action, reason } => {
                 words.push(action.clone());
                 words.push(reason.clone());
             }
@@ -476,7 +476,7 @@ fn random_game(seed: u64, coverage: &mut Coverage) {
     for d in &t.log {
         match d {
             Decision::MenuOpened { title, .. } if title == "Which?" => coverage.which_menus += 1,
-            Decision::Ended { reason, .. } => {
+            Decision::GameOver { reason, .. } => {
                 *coverage.endings.entry(reason.clone()).or_default() += 1
             }
             _ => {}
@@ -569,7 +569,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     assert!(
         has(
             &out,
-            |d| matches!(d, Decision::RefusedAction { action, reason }
+            |d| matches!(d, Decision::Refused { action, reason }
         if action == "f7 coin to f9" && reason == "f9 is out of that piece's reach")
         ),
         "{out:?}"
@@ -704,7 +704,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     // "cannot retreat next to an enemy piece": e7 touches Lobau on f7. Refused.
     let out = t.slide("e5", "e7");
     assert!(
-        has(&out, |d| matches!(d, Decision::RefusedAction { reason, .. }
+        has(&out, |d| matches!(d, Decision::Refused { reason, .. }
         if reason.starts_with("Red Star blank cannot retreat to e7"))),
         "{out:?}"
     );
@@ -839,7 +839,7 @@ fn prussians_enter_from_their_slots_and_time_runs_out() {
     // "not next to an enemy"-free entry squares only: a slot piece onto e10 is refused.
     let out = t.slide_places(staging_slot(3), p("e10"));
     assert!(
-        has(&out, |d| matches!(d, Decision::RefusedAction { reason, .. }
+        has(&out, |d| matches!(d, Decision::Refused { reason, .. }
         if reason == "e10 is not a Prussian entry square: use a10, b10, c10 and d10")),
         "{out:?}"
     );

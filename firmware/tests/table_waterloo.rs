@@ -73,7 +73,6 @@ struct Replay {
 impl<C: Chance> Table<C> {
     fn new(chance: C, choice: WaterlooChoice) -> Table<C> {
         let layout = games::layout(kind(choice))
-            .expect("Waterloo has a layout")
             .validate()
             .expect("the Waterloo layout is valid");
         let replay = Replay {
@@ -438,7 +437,7 @@ fn set_up<C: Chance>(t: &mut Table<C>, seat: Seat, groups: &[Vec<Place>]) {
         let out = t.press(Button::Ok);
         assert!(
             out.iter()
-                .any(|d| matches!(d, Decision::GroupPlacedAs { .. })),
+                .any(|d| matches!(d, Decision::GroupPlaced { .. })),
             "{}: {out:?} {}",
             group.label,
             t.text()
@@ -560,7 +559,7 @@ fn a_basic_game_at_the_table() {
     let out = t.slide(sq("c4"), sq("c6"));
     assert!(
         out.iter()
-            .any(|d| matches!(d, Decision::RefusedAction { .. })),
+            .any(|d| matches!(d, Decision::Refused { .. })),
         "{out:?}"
     );
     assert_eq!(
@@ -798,7 +797,7 @@ fn a_basic_game_at_the_table() {
     t.slide(sq("l10"), sq("k10"));
     let out = t.slide(sq("l3"), sq("l10"));
     assert!(
-        out.contains(&Decision::Ended {
+        out.contains(&Decision::GameOver {
             result: "The Allies win".into(),
             reason: "the lines of retreat were severed".into(),
         }),
@@ -1080,7 +1079,6 @@ fn a_step_journaled_in_part_is_finished_not_pressed_again() {
         let quota = firmware::journal::Quota::new(usize::MAX);
         let card = quota.clone();
         let layout = games::layout(kind(choice))
-            .expect("Waterloo has a layout")
             .validate()
             .expect("the Waterloo layout is valid");
         let mut t = support::Table {

@@ -82,19 +82,25 @@
 //! ([`boards::Actor::Chance`]).
 
 mod chance;
+mod decision;
 pub mod games;
 mod hands;
-mod machine;
+mod phases;
 mod record;
 pub mod table;
+mod tags;
 mod text;
 
 #[cfg(test)]
 mod tests;
 
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
-pub use machine::{Decision, Referee, RefereeConfig, ResumeError, TagRegistry};
+pub use decision::Decision;
+pub use phases::{Referee, RefereeConfig, ResumeError};
+pub use tags::TagRegistry;
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
-pub use record::{rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode};
+pub use record::{
+    rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode, WaterlooChoice,
+};
 pub use text::{screen_lines, screen_text};

@@ -44,13 +44,27 @@ pub enum GameKind {
     /// Stratego: Waterloo, as chosen from the menu.
     Waterloo {
         /// Version and scenarios.
-        choice: crate::referee::games::WaterlooChoice,
+        choice: WaterlooChoice,
     },
     /// Piecepack at Waterloo, with its rulings.
     Piecepack {
         /// The named rulings.
         options: boards::piecepack::Options,
     },
+}
+
+/// What the Waterloo menu chose: the version and the scenarios (the board is the default
+/// layout, and the rulings the rulebook's numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WaterlooChoice {
+    /// Basic, Standard or Expert.
+    pub version: boards::waterloo::Version,
+    /// "Start the battle early!".
+    pub early_start: bool,
+    /// "Where are the Prussians?".
+    pub prussians_uncertain: bool,
+    /// The mud tiles.
+    pub mud: bool,
 }
 
 /// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to

@@ -80,7 +80,7 @@ impl<C: Chance, K: Checks> Table<C, K> {
         let out = self.press(Button::Ok);
         assert!(
             out.iter()
-                .any(|d| matches!(d, Decision::TableChosen { game } if game.starts_with(name))),
+                .any(|d| matches!(d, Decision::GameChosen { game } if game.starts_with(name))),
             "{out:?}"
         );
     }

@@ -79,6 +79,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::referee::record::GameKind;
 use crate::referee::table::{Gesture, Group, TableGame};
+use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid, TrayKind};
 use crate::ui::{Screen, StatusLine};
 
@@ -814,6 +815,7 @@ impl TableGame for PiecepackTable {
                     label,
                     count: 1,
                     min: 1,
+                    counted: true,
                 }
             })
             .collect()
@@ -1085,7 +1087,7 @@ impl TableGame for PiecepackTable {
 
     /// A piece arriving on a square is the one whose tag was read there, when a registered
     /// tag was.
-    fn fits_tags(&self, action: &Action, tags: &[(Place, TagUid)]) -> bool {
+    fn fits_tags(&self, action: &Action, tags: &[(Place, TagUid)], _: &TagRegistry) -> bool {
         let (unit, to) = match *action {
             Action::Move { unit, to }
             | Action::Retreat { unit, to }
@@ -1601,11 +1603,11 @@ mod tests {
             to: sq("g6"),
         };
         let read = [(p("g6"), uid(1))];
-        assert!(t.fits_tags(&old_guard, &read));
-        assert!(!t.fits_tags(&artillery, &read));
+        assert!(t.fits_tags(&old_guard, &read, &TagRegistry::new()));
+        assert!(!t.fits_tags(&artillery, &read, &TagRegistry::new()));
         // A tag read elsewhere, or a tag nobody registered, says nothing.
         for read in [[(p("g7"), uid(1))], [(p("g6"), uid(9))]] {
-            assert!(t.fits_tags(&old_guard, &read) && t.fits_tags(&artillery, &read));
+            assert!(t.fits_tags(&old_guard, &read, &TagRegistry::new()) && t.fits_tags(&artillery, &read, &TagRegistry::new()));
         }
     }
 

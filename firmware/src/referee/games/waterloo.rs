@@ -957,6 +957,7 @@ impl TableGame for WaterlooTable {
                     label,
                     count,
                     min: count,
+                    counted: true,
                 }
             })
             .collect()

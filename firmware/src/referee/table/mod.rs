@@ -54,6 +54,9 @@ use boards::{Actor, BySeat, Seat};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::decision::Decision;
+use super::record::Record;
+use super::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
 
@@ -118,6 +121,33 @@ pub struct Group {
     pub count: u8,
     /// The fewest (the rest stay off the board, in reserve).
     pub min: u8,
+    /// Whether OK refuses a count outside `min..=count` at once. Otherwise the army's check
+    /// counts the group with every other problem of the set-up, listed together.
+    pub counted: bool,
+}
+
+/// A journal record as a game reads it back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Journaled<T: TableGame> {
+    /// A seat's army.
+    Army(Seat, T::Army),
+    /// An action (or chance outcome).
+    Action(T::Action),
+    /// Play went back to the game after `to_ply` actions.
+    Takeback(u32),
+}
+
+/// `bytes` decoded as a `V` that uses every one of them: bytes left over mean another layout.
+pub(crate) fn decode_whole<V: DeserializeOwned>(bytes: &[u8]) -> Result<V, String> {
+    match postcard::take_from_bytes::<V>(bytes) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(format!(
+            "{} bytes are left over: it was written with another layout",
+            rest.len()
+        )),
+        Err(postcard::Error::SerdeDeCustom) => Err(crate::journal::OUT_OF_RANGE.into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A game played through the generic referee: the game state plus whatever the table adds to
@@ -129,6 +159,11 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     type Action: Clone + PartialEq + fmt::Debug + Serialize + DeserializeOwned;
     /// One seat's set-up as learned from the groups. Journaled.
     type Army: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+
+    /// Whether a piece may be put on a place that holds one (a stack): during set-up, a piece
+    /// of a group put on a stack is placed by lifting and putting back the stack's place. Without
+    /// stacks, a place given to a group stays that group's.
+    const STACKS: bool = true;
 
     /// The game's name on the OLED ("Waterloo Basic").
     fn title(choice: Self::Choice) -> String;
@@ -171,11 +206,67 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = tags;
         Self::army(choice, seat, filled)
     }
+    /// With NFC tags registered to pieces ([`TagRegistry`]): how many pieces both armies have,
+    /// when the game may be set up by tags, both armies in any order. `None`: no such set-up.
+    fn tag_setup(choice: Self::Choice) -> Option<u16> {
+        let _ = choice;
+        None
+    }
+    /// With a set-up by tags: both armies from the tag read on each place, every tag
+    /// registered. Every problem of each army.
+    ///
+    /// # Errors
+    /// Every problem; by default, that the game has no set-up by tags.
+    fn armies_from_tags(
+        choice: Self::Choice,
+        registry: &TagRegistry,
+        read: &BTreeMap<Place, TagUid>,
+    ) -> Result<BySeat<Self::Army>, Vec<String>> {
+        let _ = (choice, registry, read);
+        Err(vec!["this game is set up by groups, not by tags".to_string()])
+    }
     /// Starts the game from both armies.
     ///
     /// # Errors
     /// Every problem of the two armies together.
     fn start(choice: Self::Choice, armies: &BySeat<Self::Army>) -> Result<Self, Vec<String>>;
+
+    /// The journal record of `seat`'s army: by default [`Record::Army`], postcard-encoded.
+    ///
+    /// # Errors
+    /// The army does not encode.
+    fn army_record(seat: Seat, army: &Self::Army) -> Result<Record, String> {
+        let army = postcard::to_allocvec(army).map_err(|e| e.to_string())?;
+        Ok(Record::Army { seat, army })
+    }
+    /// The journal record of `action`: by default [`Record::Action`], postcard-encoded.
+    ///
+    /// # Errors
+    /// The action does not encode.
+    fn action_record(action: &Self::Action) -> Result<Record, String> {
+        postcard::to_allocvec(action)
+            .map(Record::Action)
+            .map_err(|e| e.to_string())
+    }
+    /// A journal record read back (the inverse of [`TableGame::army_record`] and
+    /// [`TableGame::action_record`]).
+    ///
+    /// # Errors
+    /// A record this game does not write, or that does not decode.
+    fn read_record(record: &Record) -> Result<Journaled<Self>, String> {
+        match record {
+            Record::Army { seat, army } => decode_whole(army)
+                .map(|a| Journaled::Army(*seat, a))
+                .map_err(|e| format!("the army does not decode: {e}")),
+            Record::Action(bytes) => decode_whole(bytes)
+                .map(Journaled::Action)
+                .map_err(|e| format!("the action does not decode: {e}")),
+            Record::Takeback { to_ply } => Ok(Journaled::Takeback(*to_ply)),
+            Record::Deployed { .. } | Record::Move(_) | Record::Chance { .. } => {
+                Err("a Stratego record in another game's journal".to_string())
+            }
+        }
+    }
 
     /// The places that hold a piece now, each with what the whole table may be told about it
     /// ("French piece", "Allied Guard").
@@ -188,13 +279,47 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn result(&self) -> Option<(String, String)>;
     /// The legal actions the hands make, each with its gesture (normalized).
     fn gestures(&self) -> Vec<(Gesture, Self::Action)>;
+    /// The legal actions `gesture` (normalized) makes, with their gestures: those of
+    /// [`TableGame::gestures`] whose places are the gesture's (a gesture's selected place, when
+    /// it has one, must be the one selected). A game may answer faster than listing every
+    /// action.
+    fn matching(&self, gesture: &Gesture) -> Vec<(Gesture, Self::Action)> {
+        let mut matching: Vec<(Gesture, Self::Action)> = self
+            .gestures()
+            .into_iter()
+            .filter(|(g, _)| {
+                g.lifted == gesture.lifted
+                    && g.placed == gesture.placed
+                    && (g.selected.is_none() || g.selected == gesture.selected)
+            })
+            .collect();
+        if matching.iter().any(|(g, _)| g.selected.is_some()) {
+            matching.retain(|(g, _)| g.selected.is_some());
+        }
+        matching
+    }
+    /// Whether `place`, lifted alone, is a piece in hand whatever the legal actions are: a game
+    /// whose secrets include which pieces can move (Stratego's Bombs and Flag) says so for every
+    /// piece of the side to act, so lifting an immovable piece looks like lifting any other.
+    /// By default a piece in hand is one some legal gesture lifts or selects.
+    fn in_hand(&self, place: &Place) -> bool {
+        let _ = place;
+        false
+    }
     /// The legal actions taken with the buttons, each with its public menu label.
     fn choices(&self) -> Vec<(String, Self::Action)>;
     /// With NFC: whether `action` agrees with the tags read since the last action (each with
     /// the place it was read on). When a gesture means several actions, those that agree are
     /// kept, if any do. By default every action agrees.
-    fn fits_tags(&self, action: &Self::Action, tags: &[(Place, TagUid)]) -> bool {
-        let _ = (action, tags);
+    /// A gesture that makes one action only, whose tags disagree, is refused as the wrong
+    /// piece. `registry` holds the tags registered to pieces before the game (if any).
+    fn fits_tags(
+        &self,
+        action: &Self::Action,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> bool {
+        let _ = (action, tags, registry);
         true
     }
     /// Whether the gesture for `action` lifts a piece of another side (an attack, a
@@ -212,8 +337,24 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// # Errors
     /// The public reason.
     fn check(&self, action: &Self::Action) -> Result<(), String>;
+    /// Whether the refusal of `action` is said even when the board also looks like an earlier
+    /// position (a repetition rule refuses exactly the move back). By default a takeback is
+    /// offered instead.
+    fn insists(&self, action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
     /// Plays a legal action and says what to announce (the hands' steps are added live).
     fn play(&mut self, action: &Self::Action) -> Screen;
+    /// The decision that reports `action`, played on `self` (the game before it) and giving
+    /// `after`: by default [`Decision::Acted`] with its public label.
+    fn acted(&self, action: &Self::Action, after: &Self) -> Decision {
+        let _ = after;
+        Decision::Acted {
+            actor: self.to_act(),
+            action: self.label(action),
+        }
+    }
     /// The places the last [`TableGame::play`] left occupied by another piece than before (a
     /// battle's winner on the square of a loser the hands did not lift): occupancy cannot see
     /// the change, so the hands must lift what stands there and put the right piece on.

@@ -1,17 +1,18 @@
 //! The generic set-up and play machine over a [`TableGame`].
 
 use std::any::Any;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, TableGame, TableView};
+use super::{Gesture, Group, Journaled, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
+use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
-use crate::referee::machine::{ghost_screen, noted, Decision};
 use crate::referee::record::{take_back, RebuildError, Record};
-use crate::sensing::{Button, Millis, Place, TagUid};
+use crate::referee::tags::TagRegistry;
+use crate::sensing::{Button, Millis, Place, TagFailure, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
 
 /// What a session needs from the referee around it for one step.
@@ -32,19 +33,87 @@ pub(crate) struct Ctx<'a> {
     pub hands: &'a mut Hands,
     /// How long a gesture of lifts only is held before it is judged, in ms.
     pub attack_hold_ms: u32,
+    /// The NFC tags registered to pieces.
+    pub tags: &'a TagRegistry,
 }
 
 impl Ctx<'_> {
     fn write(&mut self, record: &Record, out: &mut Vec<Decision>) -> bool {
         noted((self.write)(record), self.journal_error, out)
     }
+
+    /// Journals `record`, or says why it could not be encoded.
+    fn write_encoded(&mut self, record: Result<Record, String>, out: &mut Vec<Decision>) -> bool {
+        match record {
+            Ok(record) => self.write(&record, out),
+            Err(e) => {
+                out.push(Decision::JournalFailed(e));
+                false
+            }
+        }
+    }
 }
+
+/// Whether a journal write went through; a failure is decided and kept for the screen until
+/// a write succeeds. The referee and its session share it.
+pub(crate) fn noted(
+    written: Result<(), String>,
+    journal_error: &mut Option<String>,
+    out: &mut Vec<Decision>,
+) -> bool {
+    match written {
+        Ok(()) => {
+            *journal_error = None;
+            true
+        }
+        Err(msg) => {
+            out.push(Decision::JournalFailed(msg.clone()));
+            *journal_error = Some(msg);
+            false
+        }
+    }
+}
+
+/// The screen naming a place that reads a piece no hand put there.
+fn ghost_screen(
+    status: StatusLine,
+    place: &str,
+    from: Option<&str>,
+    why: NotLanded,
+) -> Screen {
+    let reason = match (why, from) {
+        (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
+        (_, Some(from)) => {
+            format!("{place} reads a piece, but the piece from {from} was not put there")
+        }
+        (_, None) => format!("{place} reads a piece, but none was put there"),
+    };
+    let mut fix = match why {
+        NotLanded::Unread => format!(
+            "lift the piece on {place} and put it back; if {place} is empty, its switch misfires: check it"
+        ),
+        _ => format!(
+            "take any piece off {place}; if it is empty, its switch is faulty: check it"
+        ),
+    };
+    if let Some(from) = from {
+        fix.push_str(&format!(", then put the {from} piece down"));
+    }
+    Screen::Illegal {
+        status,
+        reason,
+        fix,
+    }
+}
+
 
 /// A table game's session as the referee holds it (object safe, so one referee holds any game).
 pub(crate) trait AnySession: TableView + fmt::Debug {
     fn lifted(&mut self, place: &Place);
     fn placed(&mut self, place: &Place);
-    fn tag(&mut self, place: &Place, uid: TagUid);
+    fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>);
+    /// A tag that could not be read on `place` (a set-up by tags names it).
+    fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     /// Draws the secret chance the game still owes (after a journal write failed mid-way).
@@ -55,6 +124,8 @@ pub(crate) trait AnySession: TableView + fmt::Debug {
     fn hands_pending(&self) -> bool;
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference>;
     fn turn_key(&self) -> Option<u32>;
+    /// Whether a takeback is offered (Back held confirms it).
+    fn takeback_offered(&self) -> bool;
     fn as_any(&self) -> &dyn Any;
     fn as_view(&self) -> &dyn TableView;
 }
@@ -80,6 +151,12 @@ struct SetupState<T: TableGame> {
     lifted: BTreeSet<Place>,
     armies: BySeat<Option<T::Army>>,
     problems: Option<Vec<String>>,
+    /// Set up by NFC tags registered to pieces: both armies at once, in any order.
+    by_tags: bool,
+    /// With tags: the tag last read on each place.
+    read_at: BTreeMap<Place, TagUid>,
+    /// With tags: a tag that could not be used, and the fix.
+    tag_problem: Option<(String, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -145,6 +222,9 @@ impl<T: TableGame> PlayState<T> {
         self.prompt = Some(prompt);
     }
 }
+
+/// The last action (`was`) corrected to another (`now`): the piece carried on.
+type Correction<A> = (A, A);
 
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
@@ -250,14 +330,12 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        match record {
-            Record::Army { seat, army } => {
+        match T::read_record(record).map_err(bad)? {
+            Journaled::Army(seat, army) => {
                 if !out.history.is_empty() || seat.index() > 1 {
                     return Err(bad("a set-up after the game began".into()));
                 }
-                let army: T::Army = decode_whole(army)
-                    .map_err(|e| bad(format!("the army does not decode: {e}")))?;
-                out.armies[*seat] = Some(army);
+                out.armies[seat] = Some(army);
                 if let BySeat([Some(a), Some(b)]) = &out.armies {
                     let armies: BySeat<T::Army> = BySeat([T::Army::clone(a), T::Army::clone(b)]);
                     let game =
@@ -265,12 +343,10 @@ pub fn rebuild_table<T: TableGame>(
                     out.history.push(game);
                 }
             }
-            Record::Action(bytes) => {
+            Journaled::Action(action) => {
                 let Some(game) = out.history.last() else {
                     return Err(bad("an action before both armies were placed".into()));
                 };
-                let action: T::Action = decode_whole(bytes)
-                    .map_err(|e| bad(format!("the action does not decode: {e}")))?;
                 game.check(&action)
                     .map_err(|e| bad(format!("{action:?}: {e}")))?;
                 let actor = game.to_act();
@@ -282,32 +358,16 @@ pub fn rebuild_table<T: TableGame>(
                     .push((number, actor, format!("{action:?}"), public));
                 out.history.push(next);
             }
-            Record::Takeback { to_ply } => {
-                if !take_back(&mut out.history, *to_ply) {
+            Journaled::Takeback(to_ply) => {
+                if !take_back(&mut out.history, to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
                 out.entries
-                    .push((*to_ply, Actor::Nobody, String::new(), String::new()));
-            }
-            Record::Deployed { .. } | Record::Move(_) | Record::Chance { .. } => {
-                return Err(bad("a Stratego record in another game's journal".into()));
+                    .push((to_ply, Actor::Nobody, String::new(), String::new()));
             }
         }
     }
     Ok(out)
-}
-
-/// `bytes` decoded as a `V` that uses every one of them: bytes left over mean another layout.
-fn decode_whole<V: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<V, String> {
-    match postcard::take_from_bytes::<V>(bytes) {
-        Ok((value, [])) => Ok(value),
-        Ok((_, rest)) => Err(format!(
-            "{} bytes are left over: it was written with another layout",
-            rest.len()
-        )),
-        Err(postcard::Error::SerdeDeCustom) => Err(crate::journal::OUT_OF_RANGE.into()),
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 /// A table game's journal told for people: what `umpire-sim replay` prints.
@@ -451,7 +511,7 @@ fn with_hands(screen: &Screen, status: StatusLine, steps: Vec<HandStep>) -> Scre
 }
 
 impl<T: TableGame> Session<T> {
-    /// A new session at the start of set-up.
+    /// A new session at the start of set-up by groups.
     pub fn new(choice: T::Choice) -> Session<T> {
         let order = T::setup_order(choice);
         Session {
@@ -469,23 +529,43 @@ impl<T: TableGame> Session<T> {
                 lifted: BTreeSet::new(),
                 armies: BySeat::default(),
                 problems: None,
+                by_tags: false,
+                read_at: BTreeMap::new(),
+                tag_problem: None,
             })),
         }
     }
 
+    /// A new session at the start of a set-up by NFC tags registered to pieces (both armies
+    /// at once, in any order); `None` when the game has no such set-up
+    /// ([`TableGame::tag_setup`]).
+    pub fn by_tags(choice: T::Choice) -> Option<Session<T>> {
+        T::tag_setup(choice)?;
+        let mut session = Session::new(choice);
+        if let Stage::Setup(state) = &mut session.stage {
+            state.by_tags = true;
+        }
+        Some(session)
+    }
+
     /// A session resumed from its rebuilt journal with the board as sensed now: during set-up,
     /// at the first seat without an army; in play, showing every difference at once.
+    /// With `by_tags`, the set-up is by tags (see [`Session::by_tags`]).
     pub fn resume(
         choice: T::Choice,
+        by_tags: bool,
         rebuilt: TableRebuilt<T>,
         sensed: &BTreeSet<Place>,
     ) -> Session<T> {
-        let mut session = Session::new(choice);
+        let mut session = match by_tags {
+            true => Session::by_tags(choice).unwrap_or_else(|| Session::new(choice)),
+            false => Session::new(choice),
+        };
         if rebuilt.history.is_empty() {
             if let Stage::Setup(state) = &mut session.stage {
                 let order = T::setup_order(choice);
                 state.armies = rebuilt.armies;
-                if state.armies[order[0]].is_some() {
+                if state.armies[order[0]].is_some() && !state.by_tags {
                     state.turn = 1;
                     state.groups = T::groups(choice, order[1]);
                     // The first army stands on the board: its places are taken.
@@ -530,6 +610,20 @@ impl<T: TableGame> Session<T> {
         let Stage::Setup(state) = &mut self.stage else {
             return;
         };
+        if state.by_tags {
+            match button {
+                Button::Die => out.push(Decision::Ignored {
+                    button,
+                    why: "no die roll during set-up".to_string(),
+                }),
+                Button::Back => {
+                    state.problems = None;
+                    state.tag_problem = None;
+                }
+                Button::Ok => self.finish_tags(ctx, out),
+            }
+            return;
+        }
         let order = T::setup_order(self.choice);
         let seat = order[state.turn.min(1)];
         match button {
@@ -559,7 +653,7 @@ impl<T: TableGame> Session<T> {
                             .get(state.step)
                             .map(|g| g.label.clone())
                             .unwrap_or_default();
-                        out.push(Decision::GroupTakenBack { seat, group });
+                        out.push(Decision::GroupUndone { seat, group });
                     }
                     None => out.push(Decision::Ignored {
                         button,
@@ -584,7 +678,8 @@ impl<T: TableGame> Session<T> {
                     .collect();
                 places.sort();
                 let n = places.len();
-                if n < usize::from(group.min) || n > usize::from(group.count) {
+                let outside = n < usize::from(group.min) || n > usize::from(group.count);
+                if group.counted && outside {
                     let wanted = if group.min == group.count {
                         format!("{}", group.count)
                     } else {
@@ -614,7 +709,7 @@ impl<T: TableGame> Session<T> {
                     .map(|(_, uid)| uid)
                     .collect();
                 state.filled_tags.push(tags);
-                out.push(Decision::GroupPlacedAs {
+                out.push(Decision::GroupPlaced {
                     seat,
                     group: group.label.clone(),
                     count: n,
@@ -635,7 +730,13 @@ impl<T: TableGame> Session<T> {
         let order = T::setup_order(self.choice);
         let seat = order[state.turn.min(1)];
         if state.armies[seat].is_none() {
-            match T::army_tagged(self.choice, seat, &state.filled, &state.filled_tags) {
+            // A piece lifted off the board after its group was taken is not part of the army.
+            let filled: Vec<Vec<Place>> = state
+                .filled
+                .iter()
+                .map(|g| g.iter().filter(|p| ctx.sensed.contains(p)).copied().collect())
+                .collect();
+            match T::army_tagged(self.choice, seat, &filled, &state.filled_tags) {
                 Ok(army) => {
                     // The second army is journaled only once the two start a game: a journal
                     // must never hold a set-up the rules refuse (it could not be resumed).
@@ -648,14 +749,7 @@ impl<T: TableGame> Session<T> {
                             return;
                         }
                     }
-                    let bytes = match postcard::to_allocvec(&army) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            out.push(Decision::JournalFailed(e.to_string()));
-                            return;
-                        }
-                    };
-                    if !ctx.write(&Record::Army { seat, army: bytes }, out) {
+                    if !ctx.write_encoded(T::army_record(seat, &army), out) {
                         return;
                     }
                     out.push(Decision::Deployed(seat));
@@ -682,16 +776,7 @@ impl<T: TableGame> Session<T> {
             return;
         };
         match T::start(self.choice, &BySeat([a.clone(), b.clone()])) {
-            Ok(game) => {
-                out.push(Decision::GameStarted);
-                let over = game.result();
-                self.stage = Stage::Play(Box::new(PlayState::new(vec![game])));
-                if let Some((result, reason)) = over {
-                    out.push(Decision::Ended { result, reason });
-                }
-                self.run_chance(ctx, out);
-                self.evaluate(ctx, out);
-            }
+            Ok(game) => self.begin(ctx, game, out),
             Err(problems) => {
                 // Both armies stand; the second seat's last group can be undone with Back.
                 state.armies[seat] = None;
@@ -701,8 +786,136 @@ impl<T: TableGame> Session<T> {
         }
     }
 
+    /// Both armies are journaled: play begins with `game`.
+    fn begin(&mut self, ctx: &mut Ctx<'_>, game: T, out: &mut Vec<Decision>) {
+        out.push(Decision::GameStarted);
+        let over = game.result();
+        self.stage = Stage::Play(Box::new(PlayState::new(vec![game])));
+        if let Some((result, reason)) = over {
+            out.push(Decision::GameOver { result, reason });
+        }
+        self.run_chance(ctx, out);
+        self.evaluate(ctx, out);
+    }
+
+    /// With tags: validates both armies read from the tags; journals them or lists every
+    /// problem.
+    fn finish_tags(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let Stage::Setup(state) = &mut self.stage else {
+            return;
+        };
+        let unknown: Vec<String> = ctx
+            .sensed
+            .iter()
+            .filter(|p| !state.assigned.contains(p))
+            .map(|p| {
+                format!(
+                    "{}: piece not identified: lift it and put it back so its tag is read",
+                    T::place_name(p)
+                )
+            })
+            .collect();
+        if !unknown.is_empty() {
+            // The armies are counted only once every piece is known: a count ("Red: no
+            // Marshal") next to an unknown place would tell the table what stands there.
+            out.push(Decision::SetupProblems(unknown.clone()));
+            state.problems = Some(unknown);
+            return;
+        }
+        let read: BTreeMap<Place, TagUid> = state
+            .read_at
+            .iter()
+            .filter(|(p, _)| ctx.sensed.contains(p))
+            .map(|(p, u)| (*p, *u))
+            .collect();
+        let mut armies = match T::armies_from_tags(self.choice, ctx.tags, &read) {
+            Ok(armies) => armies,
+            Err(problems) => {
+                out.push(Decision::SetupProblems(problems.clone()));
+                state.problems = Some(problems);
+                return;
+            }
+        };
+        // An army journaled before a failed write stands as journaled.
+        for (seat, journaled) in state.armies.iter() {
+            if let Some(army) = journaled {
+                armies[seat] = army.clone();
+            }
+        }
+        let game = match T::start(self.choice, &armies) {
+            Ok(game) => game,
+            Err(problems) => {
+                out.push(Decision::SetupProblems(problems.clone()));
+                state.problems = Some(problems);
+                return;
+            }
+        };
+        for seat in T::setup_order(self.choice) {
+            if state.armies[seat].is_some() {
+                continue;
+            }
+            if !ctx.write_encoded(T::army_record(seat, &armies[seat]), out) {
+                return;
+            }
+            out.push(Decision::Deployed(seat));
+            state.armies[seat] = Some(armies[seat].clone());
+        }
+        state.problems = None;
+        self.begin(ctx, game, out);
+    }
+
+    /// With tags: a tag read on `place` during set-up. One tag read on two places (a reader
+    /// that picked up a neighbour's tag) leaves neither place known until both are read again.
+    fn setup_tag(
+        state: &mut SetupState<T>,
+        ctx: &mut Ctx<'_>,
+        place: Place,
+        uid: TagUid,
+        out: &mut Vec<Decision>,
+    ) {
+        let twin = state
+            .read_at
+            .iter()
+            .find(|(p, u)| **p != place && **u == uid && ctx.sensed.contains(*p))
+            .map(|(p, _)| *p);
+        state.read_at.insert(place, uid);
+        let name = T::place_name(&place);
+        if let Some(other) = twin {
+            state.assigned.remove(&place);
+            state.assigned.remove(&other);
+            let other = T::place_name(&other);
+            let msg = format!("{name} and {other}: the same tag was read on both");
+            out.push(Decision::TagProblem(msg.clone()));
+            state.tag_problem = Some((
+                msg,
+                format!(
+                    "lift the pieces on {name} and {other} and put them back to read their tags \
+                     again"
+                ),
+            ));
+            return;
+        }
+        if ctx.tags.get(&uid).is_some() {
+            state.assigned.insert(place);
+            state.tag_problem = None;
+        } else {
+            state.assigned.remove(&place);
+            let msg = format!("{name}: tag {uid} is not registered");
+            out.push(Decision::TagProblem(msg.clone()));
+            state.tag_problem = Some((
+                msg,
+                "lift it and put it back; if it stays unknown, register its tag or use another \
+                 piece"
+                    .to_string(),
+            ));
+        }
+    }
+
     fn setup_screen(&self, state: &SetupState<T>, sensed: &BTreeSet<Place>) -> Screen {
         let order = T::setup_order(self.choice);
+        if state.by_tags {
+            return Self::tags_screen(state, order, sensed, self.choice);
+        }
         let seat = T::seat_name(order[state.turn.min(1)]);
         if let Some(problems) = &state.problems {
             return Screen::Problems {
@@ -734,6 +947,33 @@ impl<T: TableGame> Session<T> {
                 placed: 0,
                 needed: 0,
             },
+        }
+    }
+
+    fn tags_screen(
+        state: &SetupState<T>,
+        order: [Seat; 2],
+        sensed: &BTreeSet<Place>,
+        choice: T::Choice,
+    ) -> Screen {
+        if let Some(problems) = &state.problems {
+            return Screen::Problems {
+                title: "Set-up".to_string(),
+                problems: problems.clone(),
+            };
+        }
+        if let Some((message, fix)) = &state.tag_problem {
+            return Screen::Error {
+                message: message.clone(),
+                fix: fix.clone(),
+            };
+        }
+        let placed = sensed.iter().filter(|p| state.assigned.contains(p)).count();
+        Screen::Setup {
+            seat: format!("{} and {}", T::seat_name(order[0]), T::seat_name(order[1])),
+            instruction: "place both armies (tags are read), then press OK".to_string(),
+            placed: u16::try_from(placed).unwrap_or(u16::MAX),
+            needed: T::tag_setup(choice).unwrap_or(0),
         }
     }
 
@@ -775,14 +1015,7 @@ impl<T: TableGame> Session<T> {
         action: &T::Action,
         out: &mut Vec<Decision>,
     ) -> bool {
-        let bytes = match postcard::to_allocvec(action) {
-            Ok(b) => b,
-            Err(e) => {
-                out.push(Decision::JournalFailed(e.to_string()));
-                return false;
-            }
-        };
-        if !ctx.write(&Record::Action(bytes), out) {
+        if !ctx.write_encoded(T::action_record(action), out) {
             return false;
         }
         let Stage::Play(play) = &mut self.stage else {
@@ -791,14 +1024,9 @@ impl<T: TableGame> Session<T> {
         let Some(game) = play.game() else {
             return false;
         };
-        let actor = game.to_act();
-        let label = game.label(action);
         let mut next = game.clone();
         let screen = next.play(action);
-        out.push(Decision::Acted {
-            actor,
-            action: label,
-        });
+        out.push(game.acted(action, &next));
         let board: BTreeSet<Place> = next.board().into_keys().collect();
         play.swaps = next
             .exchanged()
@@ -826,7 +1054,7 @@ impl<T: TableGame> Session<T> {
         play.declined = Some(ctx.sensed.clone());
         play.off = false;
         if let Some((result, reason)) = over {
-            out.push(Decision::Ended { result, reason });
+            out.push(Decision::GameOver { result, reason });
         }
         true
     }
@@ -897,31 +1125,37 @@ impl<T: TableGame> Session<T> {
             selected: play.selected,
         }
         .normalized();
-        // The legal gestures, listed once per settled board (none while the board must match).
-        let legal: Vec<(Gesture, T::Action)> = if play.hands || play.must_match {
-            Vec::new()
+        // The legal actions this gesture makes (none while the board must match).
+        let judging = !play.hands && !play.must_match;
+        let mut matching: Vec<(Gesture, T::Action)> = if judging {
+            game.matching(&gesture)
         } else {
-            game.gestures()
+            Vec::new()
         };
-        let mut matching: Vec<(Gesture, T::Action)> = legal
-            .iter()
-            .filter(|(g, _)| {
-                g.lifted == gesture.lifted
-                    && g.placed == gesture.placed
-                    && (g.selected.is_none() || g.selected == gesture.selected)
-            })
-            .cloned()
-            .collect();
-        if matching.iter().any(|(g, _)| g.selected.is_some()) {
-            matching.retain(|(g, _)| g.selected.is_some());
-        }
+        // Every legal gesture, listed only when a lone lift needs it.
+        let all = std::cell::OnceCell::new();
+        let legal = || all.get_or_init(|| game.gestures());
         let declined = play.declined.as_ref() == Some(sensed);
+        // The last mover carried the piece on (a hand that rested on the square it first put
+        // it on) before anything else was touched: the last action is corrected.
+        if judging && matching.is_empty() && !over {
+            if let Some((actions, slide)) = Self::carried_on(play, &gesture, ctx.hands) {
+                play.calm();
+                play.off = false;
+                self.correct(ctx, actions, slide, out);
+                return;
+            }
+        }
         // A legal continuation is preferred to a takeback when both fit (Back then offers to
         // take it back): a piece moved back within a turn is a move, and with occupancy only an
         // earlier board comes back whenever a square empties and another fills again. While the
-        // hands owe steps, the board the action was played on is no takeback either.
+        // hands owe steps, the board the action was played on is no takeback either; nor is a
+        // move back a repetition rule refuses (the rule forbids exactly that move).
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
-        if !play.must_match && !declined && matching.is_empty() && !untouched {
+        let insisted = judging
+            && matching.is_empty()
+            && game.shaped(&gesture).iter().any(|a| game.insists(a));
+        if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -937,7 +1171,7 @@ impl<T: TableGame> Session<T> {
             }
         }
         play.takeback = None;
-        if play.hands || play.must_match || over {
+        if !judging || over {
             if play.must_match {
                 play.mismatch_shown = true;
                 play.off = true;
@@ -986,15 +1220,29 @@ impl<T: TableGame> Session<T> {
                 }
             }
         }
+        // One piece lifted that begins a legal gesture (or that the game says is in hand) is a
+        // piece in hand. A piece whose every gesture is held (an attack's target, a shot's)
+        // lifted alone is not: like any piece knocked off, it is named after the settle time,
+        // and once named it is no lift of a later attack (a switch that failed open under it).
+        let lone = (gesture.placed.is_empty() && gesture.lifted.len() == 1 && matching.is_empty())
+            .then(|| gesture.lifted[0]);
+        let in_hand = lone.is_some_and(|place| {
+            game.in_hand(&place)
+                || legal().iter().any(|(g, a)| {
+                    let held = g.placed.is_empty() && game.held(a);
+                    (g.lifted.contains(&place) && !held) || g.selected == Some(place)
+                })
+        });
+        let lone_in_hand = lone.is_some_and(|place| {
+            in_hand
+                || legal()
+                    .iter()
+                    .any(|(g, _)| g.lifted.contains(&place) || g.selected == Some(place))
+        });
         // Lifts only (an attack, a designation, a shot, a piece taken up): every lift must
         // belong to this gesture, and the pieces must stay up for the hold before anything is
         // judged or said, so a brushed piece put back reveals nothing.
         let lifts_only = gesture.placed.is_empty() && !gesture.lifted.is_empty();
-        let lone_in_hand = gesture.lifted.len() == 1
-            && matching.is_empty()
-            && legal.iter().any(|(g, _)| {
-                g.lifted.contains(&gesture.lifted[0]) || g.selected == Some(gesture.lifted[0])
-            });
         let held = lifts_only
             && !lone_in_hand
             && if matching.is_empty() {
@@ -1023,13 +1271,41 @@ impl<T: TableGame> Session<T> {
                 return;
             }
         }
-        // With NFC: the pieces whose tags were read tell the actions apart.
-        if matching.len() > 1 {
+        // With NFC: the pieces whose tags were read tell the actions apart, and a piece put
+        // down whose tag names another piece than the one lifted is refused.
+        if !play.tags.is_empty() {
             let fitting: Vec<(Gesture, T::Action)> = matching
                 .iter()
-                .filter(|(_, a)| game.fits_tags(a, &play.tags))
+                .filter(|(_, a)| game.fits_tags(a, &play.tags, ctx.tags))
                 .cloned()
                 .collect();
+            if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
+                if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
+                    let (label, from, to) =
+                        (game.label(action), T::place_name(from), T::place_name(to));
+                    play.announcement = None;
+                    play.unmatched_since = None;
+                    play.mismatch_shown = false;
+                    play.off = true;
+                    if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
+                        out.push(Decision::WrongPiece {
+                            action: label.clone(),
+                        });
+                        let screen = Screen::Illegal {
+                            status: game.status_line(),
+                            reason: format!(
+                                "{label}: the piece put on {to} is not the one lifted from {from}"
+                            ),
+                            fix: format!(
+                                "put the piece from {from} on {to}, the other back (if it is \
+                                 there, lift it and put it back to read its tag again)"
+                            ),
+                        };
+                        play.refused = Some((sensed.clone(), screen));
+                    }
+                    return;
+                }
+            }
             if !fitting.is_empty() {
                 matching = fitting;
             }
@@ -1072,21 +1348,6 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
-        // Past the early returns above, `legal` is every legal gesture. A piece whose every
-        // gesture is held (an attack's target, a shot's) lifted alone is not in hand: like any
-        // piece knocked off, it is named after the settle time, and once named it is no lift
-        // of a later attack (a switch that failed open under it).
-        let begins_a_gesture = |place: &Place| {
-            legal.iter().any(|(g, a)| {
-                let held = g.placed.is_empty() && game.held(a);
-                (g.lifted.contains(place) && !held) || g.selected == Some(*place)
-            })
-        };
-        // One piece lifted that begins a legal gesture is a piece in hand, even after another
-        // was selected (lifted and put back): the start of a new gesture, not a shot refused.
-        let in_hand = gesture.placed.is_empty()
-            && gesture.lifted.len() == 1
-            && begins_a_gesture(&gesture.lifted[0]);
         // The shape of an action the rules refuse.
         let shapes = if in_hand {
             Vec::new()
@@ -1103,7 +1364,7 @@ impl<T: TableGame> Session<T> {
             play.off = true;
             if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
                 let label = game.label(&action);
-                out.push(Decision::RefusedAction {
+                out.push(Decision::Refused {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
@@ -1122,14 +1383,14 @@ impl<T: TableGame> Session<T> {
             return;
         }
         play.refused = None;
-        if in_hand {
+        if let (true, Some(place)) = (in_hand, lone) {
             // A piece in hand: a gesture in progress (a piece no legal gesture lifts was
             // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
             play.prompt = Some(format!(
                 "{} lifted: put it down, or lift its target",
-                T::place_name(&gesture.lifted[0])
+                T::place_name(&place)
             ));
             return;
         }
@@ -1139,6 +1400,67 @@ impl<T: TableGame> Session<T> {
         }
         if play.unmatched_since.is_none() {
             play.unmatched_since = Some(ctx.now);
+        }
+    }
+
+    /// The last action was a slide A-C made by the hands, and now C is empty and B filled,
+    /// nothing else changed: when A-B was legal instead, the hand had not finished (a slide
+    /// that rested on C). The actions (A-C, A-B) and the slide A-B.
+    fn carried_on(
+        play: &PlayState<T>,
+        gesture: &Gesture,
+        hands: &Hands,
+    ) -> Option<(Correction<T::Action>, (Place, Place))> {
+        let ([c], [b]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
+            return None;
+        };
+        let (n, from, to) = play.last_slide?;
+        if n != play.actions() || to != *c || from == *b || hands.landing(c, b).is_err() {
+            return None;
+        }
+        let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
+        let mut was = before.matching(&Gesture::slide(from, to));
+        let mut now = before.matching(&Gesture::slide(from, *b));
+        match (was.len(), now.len()) {
+            (1, 1) => Some(((was.remove(0).1, now.remove(0).1), (from, *b))),
+            _ => None,
+        }
+    }
+
+    /// Takes back the last action (journaled) and plays `now`, the slide `from`-`to`, instead.
+    fn correct(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        (was, now): (T::Action, T::Action),
+        (from, to): (Place, Place),
+        out: &mut Vec<Decision>,
+    ) {
+        let Stage::Play(play) = &self.stage else {
+            return;
+        };
+        let Some(to_ply) = play.actions().checked_sub(1) else {
+            return;
+        };
+        let Some((before, _)) = play.history.get(play.history.len().saturating_sub(2)) else {
+            return;
+        };
+        let (was, label) = (before.label(&was), before.label(&now));
+        if !ctx.write(&Record::Takeback { to_ply }, out) {
+            return;
+        }
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        take_back(&mut play.history, to_ply);
+        play.announcement = None;
+        play.last_slide = None;
+        out.push(Decision::MoveCorrected { was, now: label });
+        let before = play.actions();
+        self.act(ctx, &now, out);
+        if let Stage::Play(play) = &mut self.stage {
+            if play.actions() == before + 1 {
+                play.last_slide = Some((play.actions(), from, to));
+            }
         }
     }
 
@@ -1257,7 +1579,7 @@ impl<T: TableGame> Session<T> {
                         Err(reason) => {
                             let action = game.label(&action);
                             play.menu = None;
-                            out.push(Decision::RefusedAction { action, reason });
+                            out.push(Decision::Refused { action, reason });
                         }
                     }
                 }
@@ -1474,6 +1796,11 @@ impl<T: TableGame> AnySession for Session<T> {
             Stage::Setup(state) => {
                 state.lifted.insert(*place);
                 state.problems = None;
+                if state.by_tags {
+                    state.read_at.remove(place);
+                    state.assigned.remove(place);
+                    state.tag_problem = None;
+                }
             }
             Stage::Play(play) => {
                 play.first_lift = play.lifted.is_empty().then_some(*place);
@@ -1486,7 +1813,7 @@ impl<T: TableGame> AnySession for Session<T> {
     fn placed(&mut self, place: &Place) {
         match &mut self.stage {
             Stage::Setup(state) => {
-                if state.lifted.remove(place) && state.assigned.contains(place) {
+                if state.lifted.remove(place) && state.assigned.contains(place) && T::STACKS {
                     state.touched.insert(*place);
                 }
                 state.problems = None;
@@ -1504,10 +1831,23 @@ impl<T: TableGame> AnySession for Session<T> {
         }
     }
 
-    fn tag(&mut self, place: &Place, uid: TagUid) {
+    fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>) {
         match &mut self.stage {
+            Stage::Setup(state) if state.by_tags => {
+                Self::setup_tag(state, ctx, *place, uid, out);
+            }
             Stage::Setup(state) => state.read.push((*place, uid)),
             Stage::Play(play) => play.tags.push((*place, uid)),
+        }
+    }
+
+    fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>) {
+        if let Stage::Setup(state) = &mut self.stage {
+            if state.by_tags {
+                let msg = format!("{}: the tag was not read", T::place_name(place));
+                out.push(Decision::TagProblem(msg.clone()));
+                state.tag_problem = Some((msg, failure.to_string()));
+            }
         }
     }
 
@@ -1574,6 +1914,10 @@ impl<T: TableGame> AnySession for Session<T> {
             Stage::Play(p) => p.game().map(TableGame::turn_key),
             Stage::Setup(_) => None,
         }
+    }
+
+    fn takeback_offered(&self) -> bool {
+        matches!(&self.stage, Stage::Play(p) if p.takeback.is_some())
     }
 
     fn as_any(&self) -> &dyn Any {

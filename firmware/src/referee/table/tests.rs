@@ -13,7 +13,7 @@ use super::session::{AnySession, Ctx};
 use super::*;
 use crate::referee::chance::SeededChance;
 use crate::referee::hands::Hands;
-use crate::referee::machine::Decision;
+use crate::referee::decision::Decision;
 use crate::referee::record::Record;
 use crate::sensing::{Button, Millis, TrayKind};
 
@@ -165,6 +165,7 @@ impl TableGame for Skirmish {
             label: "3 soldiers".into(),
             count: 3,
             min: 2,
+            counted: true,
         }]
     }
     fn army((): (), seat: Seat, filled: &[Vec<Place>]) -> Result<Vec<Place>, Vec<String>> {
@@ -435,6 +436,7 @@ impl Bench {
             journal_error: &mut self.error,
             hands: &mut self.hands,
             attack_hold_ms: HOLD_MS,
+            tags: &TagRegistry::new(),
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
@@ -549,7 +551,7 @@ fn group_set_up_counts_reserves_and_checks_the_limits() {
     // Back undoes the group; the pieces placed again.
     let out = b.press(Button::Back);
     assert!(
-        matches!(&out[..], [Decision::GroupTakenBack { .. }]),
+        matches!(&out[..], [Decision::GroupUndone { .. }]),
         "{out:?}"
     );
     b.lift(sq("a2"));
@@ -638,7 +640,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     b.lift(sq("b1"));
     let out = b.put(sq("c2"));
     assert!(
-        matches!(&out[..], [Decision::RefusedAction { reason, .. }] if reason.contains("not one step")),
+        matches!(&out[..], [Decision::Refused { reason, .. }] if reason.contains("not one step")),
         "{out:?}"
     );
     assert!(
@@ -700,7 +702,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     // Resume on a board with a piece missing: every difference shown at once.
     let mut sensed = b.sensed.clone();
     sensed.remove(&sq("b1"));
-    let resumed = Session::resume((), rebuilt, &sensed);
+    let resumed = Session::resume((), false, rebuilt, &sensed);
     let screen = crate::referee::screen_text(&resumed.screen(&sensed));
     assert!(screen.contains("b1"), "{screen}");
 }
@@ -744,7 +746,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     let out = b.lift_held(sq("c4"));
     assert!(
         out.iter()
-            .any(|d| matches!(d, Decision::Ended { result, .. } if result == "North wins")),
+            .any(|d| matches!(d, Decision::GameOver { result, .. } if result == "North wins")),
         "{out:?}"
     );
     assert!(b.screen().contains("North wins"), "{}", b.screen());
@@ -812,7 +814,7 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
     assert!(
         !b.log
             .iter()
-            .any(|d| matches!(d, Decision::RefusedAction { .. })),
+            .any(|d| matches!(d, Decision::Refused { .. })),
         "{:?}",
         b.log
     );
@@ -825,7 +827,7 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
     assert!(b.lift(sq("c4")).is_empty());
     let out = b.wait(u64::from(HOLD_MS));
     assert!(
-        matches!(&out[..], [Decision::RefusedAction { action, .. }] if action == "a2 fires at c4"),
+        matches!(&out[..], [Decision::Refused { action, .. }] if action == "a2 fires at c4"),
         "{out:?}"
     );
 }
@@ -883,7 +885,7 @@ fn no_button_action_while_a_refused_move_stands() {
     b.lift(sq("b1"));
     let out = b.put(sq("c2"));
     assert!(
-        matches!(&out[..], [Decision::RefusedAction { .. }]),
+        matches!(&out[..], [Decision::Refused { .. }]),
         "{out:?}"
     );
     for button in [Button::Ok, Button::Die] {

@@ -1,0 +1,1057 @@
+//! The referee's phases, once for every game: game select, then the chosen game's session
+//! (set-up, play, over) on the generic table referee, with the journal, its recovery and
+//! retries, notices and the turn clock around them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::io;
+
+use boards::stratego::{Options, Position, Variant};
+
+use super::chance::Chance;
+use super::decision::Decision;
+use super::games::{self, stratego::StrategoTable};
+use super::hands::Hands;
+use super::record::{check_schema, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
+use super::table::session::{AnySession, Ctx, Session};
+use super::table::TableView;
+use super::tags::TagRegistry;
+use crate::journal::{
+    decode, records_after_damage, JournalError, JournalWriter, Recovered, Store, Tail,
+};
+use crate::sensing::{BoardEvent, Button, Millis, Place, TagFailure};
+use crate::ui::{Difference, Screen};
+
+/// The referee's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefereeConfig {
+    /// How long the sensed board may differ from every legal continuation, settled, before the
+    /// differences are shown, in ms. Default 3000 (picochess waits 4 s, certabo-lichess 3 s;
+    /// shorter nags a player still thinking with a piece in hand).
+    pub mismatch_after_ms: u32,
+    /// Tournament (ISF) repetition rules; `false` plays the rulebook's plain text.
+    pub isf_rules: bool,
+    /// The registered NFC tags, for set-up with tags.
+    pub tags: TagRegistry,
+    /// Optional limit on the real time a side may take for one move, in seconds: past it the
+    /// status line's turn clock warns (nobody is penalised; the players agree what it means).
+    pub turn_limit_s: Option<u32>,
+    /// The places the board senses (its squares and tray slots), when known: a table game
+    /// whose layout needs places the board lacks is refused with what to add. `None` (the
+    /// simulator, which builds its board from the game) checks nothing.
+    pub board: Option<BTreeSet<Place>>,
+    /// How long the pieces of a gesture made of lifts only (an attack, a designation, a shot)
+    /// must stay up before it is judged, in ms, counted from the last lift. Default 1500: ten
+    /// settle windows. A brushed enemy piece put back within it reveals nothing; a deliberate
+    /// attack, both pieces held up while the players look at the screen for the result, waits
+    /// this long once. Moves (a piece put down) are judged at once.
+    pub attack_hold_ms: u32,
+}
+
+impl Default for RefereeConfig {
+    fn default() -> Self {
+        RefereeConfig {
+            mismatch_after_ms: 3000,
+            isf_rules: true,
+            tags: TagRegistry::default(),
+            turn_limit_s: None,
+            board: None,
+            attack_hold_ms: 1500,
+        }
+    }
+}
+
+impl RefereeConfig {
+    fn options(&self, variant: Variant) -> Options {
+        if self.isf_rules {
+            Options::isf(variant)
+        } else {
+            Options::plain(variant)
+        }
+    }
+}
+
+/// Why a journal could not be resumed.
+#[derive(Debug)]
+pub enum ResumeError {
+    /// The journal could not be read or trusted.
+    Journal(JournalError),
+    /// Its records do not rebuild into a game.
+    Rebuild(RebuildError),
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Journal(e) => e.fmt(f),
+            ResumeError::Rebuild(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ResumeError {}
+
+const GAMES: [(Variant, &str); 2] = [
+    (Variant::Classic, "Stratego Original"),
+    (Variant::Duel, "Stratego Duel"),
+];
+const MODES: [(SetupMode, &str); 2] = [
+    (SetupMode::RankGroups, "By rank groups"),
+    (SetupMode::Tags, "With NFC tags"),
+];
+
+/// Which menu is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Menu {
+    Game,
+    Mode(Variant),
+    /// The variants of the table game at this index of [`games::menu`].
+    Table(usize),
+}
+
+
+#[derive(Debug)]
+enum Phase {
+    Select {
+        menu: Menu,
+        selected: usize,
+    },
+    /// A game chosen: its session (set-up, play, over).
+    Game(Box<dyn AnySession>),
+}
+
+/// Makes the store for each new game's journal.
+type StoreMaker<S> = Box<dyn FnMut() -> io::Result<S>>;
+
+/// The umpire's referee for Stratego Original and Duel. See the [module docs](super).
+pub struct Referee<S: Store, C: Chance> {
+    config: RefereeConfig,
+    chance: C,
+    new_store: StoreMaker<S>,
+    journal: Option<JournalWriter<S, Record>>,
+    header: Option<Header>,
+    sensed: BTreeSet<Place>,
+    now: Millis,
+    phase: Phase,
+    journal_error: Option<String>,
+    /// The step whose journal write failed, run again on OK or by itself after a back-off.
+    retry: Option<Retry>,
+    /// At boot: the damaged newest journal, until the players choose what to do with it.
+    recovery: Option<Recovery<S>>,
+    notice: Option<Screen>,
+    screen: Screen,
+    /// The turn being timed: the number of moves played when it began, and when.
+    turn_clock: Option<(u32, Millis)>,
+    /// What the hands did since the board last matched (both engines read it).
+    hands: Hands,
+}
+
+impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Referee")
+            .field("phase", &self.phase)
+            .field("sensed", &self.sensed)
+            .field("now", &self.now)
+            .field("screen", &self.screen)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Appends `record` to the journal, synced. On failure the writer stays usable (it cuts the
+/// failed frame off before its next append) and the message says what the players can do.
+fn append<S: Store>(
+    journal: &mut Option<JournalWriter<S, Record>>,
+    record: &Record,
+) -> Result<(), String> {
+    match journal {
+        Some(j) => j.append(record).map_err(|e| journal_trouble(&e)),
+        None => Err("no journal is open: choose the game again".to_string()),
+    }
+}
+
+/// What a failed journal write asks of the players, honestly: the step is not recorded (and
+/// was not announced), and OK tries it again.
+fn journal_trouble(e: &JournalError) -> String {
+    if e.is_storage_full() {
+        "the SD card is full: free space on it, then press OK".to_string()
+    } else if e.is_read_only() {
+        "the SD card is read-only: check its lock switch, then press OK".to_string()
+    } else if let JournalError::Io { doing, source } = e {
+        format!("could not {doing} the journal on the SD card ({source}): check the card, then press OK")
+    } else {
+        e.to_string()
+    }
+}
+
+/// At boot, a damaged newest journal waiting for the players' choice.
+struct Recovery<S> {
+    /// The damaged journal, to resume from; `None` when there is nothing to resume.
+    resumable: Option<Resumable<S>>,
+    found: String,
+    detail: String,
+    /// Resume (when there is something to resume), then New game.
+    entries: Vec<String>,
+    selected: usize,
+}
+
+/// A damaged journal that can be resumed from its intact records.
+struct Resumable<S> {
+    store: S,
+    /// Keeps a copy of the damaged journal before it is cut; says where.
+    keep_copy: Box<dyn FnMut() -> io::Result<String>>,
+}
+
+/// What a damaged journal still holds, in the players' words.
+struct DamageReport {
+    /// "36 of 37 moves intact".
+    found: String,
+    /// "Resume 36 moves".
+    resume: String,
+}
+
+impl DamageReport {
+    /// The report on a journal of `header` whose intact `records` stop at damage, followed by
+    /// the records `after` it that still read (`None`: unknown).
+    fn of(header: &Header, records: &[Record], after: Option<&[Record]>) -> DamageReport {
+        let unit = match header.game {
+            GameKind::Stratego { .. } => ("move", "moves"),
+            _ => ("action", "actions"),
+        };
+        let word = |n: usize| if n == 1 { unit.0 } else { unit.1 };
+        let is_setup = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
+        let armies = records.iter().filter(|r| is_setup(r)).count();
+        let played = records.len() - armies;
+        if armies < 2 {
+            return DamageReport {
+                found: format!("the set-up is damaged: {armies} of 2 armies intact"),
+                resume: "Resume the set-up".to_string(),
+            };
+        }
+        let found = match after {
+            // The damaged record is one more step of play, as is every one after it.
+            Some(after) => {
+                let total = played + 1 + after.iter().filter(|r| !is_setup(r)).count();
+                format!("{played} of {total} {} intact", word(total))
+            }
+            None => format!("{played} {} intact, then damage", word(played)),
+        };
+        DamageReport {
+            found,
+            resume: format!("Resume {played} {}", word(played)),
+        }
+    }
+}
+
+/// What ran a step whose journal write failed, to run it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The board as sensed: a settled board, or a held gesture judged once its hold passed.
+    Board,
+    /// A button press.
+    Button(Button),
+}
+
+/// A step whose journal write failed: what ran it, to run again.
+#[derive(Clone, Debug)]
+struct Retry {
+    step: Step,
+    /// When to try again by itself.
+    at: Millis,
+    /// The wait before that, doubled at each failed try up to [`RETRY_MAX_MS`].
+    wait_ms: u64,
+}
+
+/// The first automatic retry of a failed journal write comes this long after it.
+const RETRY_FIRST_MS: u64 = 2_000;
+/// Automatic retries slow down to one this often (a card that stays full is not hammered).
+const RETRY_MAX_MS: u64 = 60_000;
+
+impl Retry {
+    fn new(step: Step, now: Millis) -> Retry {
+        Retry {
+            step,
+            at: Millis(now.0.saturating_add(RETRY_FIRST_MS)),
+            wait_ms: RETRY_FIRST_MS,
+        }
+    }
+
+    /// The same step, tried again after a doubled wait.
+    fn later(self, now: Millis) -> Retry {
+        let wait_ms = (self.wait_ms * 2).min(RETRY_MAX_MS);
+        Retry {
+            at: Millis(now.0.saturating_add(wait_ms)),
+            wait_ms,
+            step: self.step,
+        }
+    }
+}
+
+/// Whether a journal write went through; a failure is decided and kept for the screen until
+/// a write succeeds. Stratego and the table sessions share it.
+/// slots (`[[board.tray]]`).
+fn missing_places_fix(missing: &[Place]) -> String {
+    let mut squares = (0u8, 0u8, false);
+    let mut trays: BTreeMap<(String, usize), u16> = BTreeMap::new();
+    for place in missing {
+        match place {
+            Place::Square(cell) => {
+                squares = (
+                    squares.0.max(cell.col + 1),
+                    squares.1.max(cell.row + 1),
+                    true,
+                );
+            }
+            Place::Tray { tray, seat, slot } => {
+                let n = trays
+                    .entry((tray.to_string(), seat.index() + 1))
+                    .or_insert(0);
+                *n = (*n).max(u16::from(*slot) + 1);
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    if squares.2 {
+        parts.push(format!(
+            "a board of at least {} columns x {} rows ([board] columns, rows)",
+            squares.0, squares.1
+        ));
+    }
+    for ((kind, seat), slots) in trays {
+        parts.push(format!(
+            "seat {seat}'s {kind} tray of {slots} slots ([[board.tray]])"
+        ));
+    }
+    format!("wire and configure {}", parts.join(", "))
+}
+
+impl<S: Store, C: Chance> Referee<S, C> {
+    /// A referee at the game-select menu. `new_store` makes the (empty) store of each new
+    /// game's journal.
+    pub fn new(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+    ) -> Referee<S, C> {
+        let mut referee = Referee {
+            config,
+            chance,
+            new_store: Box::new(new_store),
+            journal: None,
+            header: None,
+            sensed: BTreeSet::new(),
+            now: Millis(0),
+            phase: Phase::Select {
+                menu: Menu::Game,
+                selected: 0,
+            },
+            journal_error: None,
+            retry: None,
+            recovery: None,
+            notice: None,
+            turn_clock: None,
+            hands: Hands::default(),
+            screen: Screen::Boot {
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                detail: String::new(),
+            },
+        };
+        referee.refresh();
+        referee
+    }
+
+    /// Resumes the game journaled in `store` after a restart, with the board as sensed now.
+    /// When the board differs from the journaled one, the differences are shown at once.
+    ///
+    /// # Errors
+    /// The journal cannot be read ([`ResumeError::Journal`]; a damaged record is
+    /// [`JournalError::Corrupt`]: offer the players [`Referee::recover`]) or does not rebuild
+    /// ([`ResumeError::Rebuild`]).
+    pub fn resume(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        mut store: S,
+        sensed: impl IntoIterator<Item = Place>,
+        now: Millis,
+    ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
+        // Another schema's header and records would not decode, or decode into something
+        // else: name the schema before decoding anything.
+        let bytes = store.read_all().map_err(|source| {
+            ResumeError::Journal(JournalError::Io {
+                doing: "read",
+                source,
+            })
+        })?;
+        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+        drop(bytes);
+        let (journal, recovered) =
+            JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.sensed = sensed.into_iter().collect();
+        referee.now = now;
+        let out = referee.load(journal, recovered)?;
+        Ok((referee, out))
+    }
+
+    /// A referee at boot whose newest journal, in `store`, has a damaged record: the screen
+    /// says how much of the game is intact, and the players choose to resume it (the damage is
+    /// cut off once `keep_copy` has kept a copy of the damaged journal, and says where) or to
+    /// start a new game (the journal is left as it is).
+    ///
+    /// # Errors
+    /// The store cannot be read or its header cannot be trusted: there is nothing to resume
+    /// (see [`Referee::nothing_to_resume`]).
+    pub fn recover(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        mut store: S,
+        keep_copy: impl FnMut() -> io::Result<String> + 'static,
+        sensed: impl IntoIterator<Item = Place>,
+        now: Millis,
+    ) -> Result<Referee<S, C>, ResumeError> {
+        let bytes = store.read_all().map_err(|source| {
+            ResumeError::Journal(JournalError::Io {
+                doing: "read",
+                source,
+            })
+        })?;
+        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+        let recovered = decode::<Header, Record>(&bytes)
+            .map_err(|e| ResumeError::Journal(JournalError::Header(e)))?;
+        let after = match recovered.tail {
+            Tail::Corrupt { offset, .. } => records_after_damage::<Record>(&bytes, offset),
+            Tail::Clean | Tail::Torn { .. } => Some(Vec::new()),
+        };
+        let report = DamageReport::of(&recovered.header, &recovered.records, after.as_deref());
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.sensed = sensed.into_iter().collect();
+        referee.now = now;
+        referee.recovery = Some(Recovery {
+            resumable: Some(Resumable {
+                store,
+                keep_copy: Box::new(keep_copy),
+            }),
+            found: report.found,
+            detail: "Resume cuts the damage off (a copy is kept)".to_string(),
+            entries: vec![report.resume, "New game".to_string()],
+            selected: 0,
+        });
+        referee.refresh();
+        Ok(referee)
+    }
+
+    /// A referee at boot whose newest journal had nothing to resume (empty, cut inside its
+    /// header, unreadable): the screen says `found` and `detail` (where the file is kept), and
+    /// OK opens the game menu.
+    pub fn nothing_to_resume(
+        config: RefereeConfig,
+        chance: C,
+        new_store: impl FnMut() -> io::Result<S> + 'static,
+        found: String,
+        detail: String,
+    ) -> Referee<S, C> {
+        let mut referee = Referee::new(config, chance, new_store);
+        referee.recovery = Some(Recovery {
+            resumable: None,
+            found,
+            detail,
+            entries: vec!["New game".to_string()],
+            selected: 0,
+        });
+        referee.refresh();
+        referee
+    }
+
+    /// Puts this referee, at the menu, into the game of `journal` (its header and records in
+    /// `recovered`), with the board as sensed.
+    fn load(
+        &mut self,
+        journal: JournalWriter<S, Record>,
+        recovered: Recovered<Header, Record>,
+    ) -> Result<Vec<Decision>, ResumeError> {
+        let mut out = Vec::new();
+        let header = recovered.header;
+        let session =
+            games::resume_session(header.game, header.setup, &recovered.records, &self.sensed)
+                .map_err(ResumeError::Rebuild)?;
+        self.journal = Some(journal);
+        self.header = Some(header);
+        self.phase = Phase::Game(session);
+        self.with_game(&mut out, |session, ctx, out| session.settled(ctx, out));
+        self.refresh();
+        Ok(out)
+    }
+
+    /// A button on the boot's recovery screen: Die moves down, OK chooses.
+    fn recovery_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Some(recovery) = self.recovery.as_mut() else {
+            return;
+        };
+        match button {
+            Button::Die => recovery.selected = (recovery.selected + 1) % recovery.entries.len(),
+            Button::Back => out.push(Decision::Ignored {
+                button,
+                why: "choose with Die and OK what to do with the last game".to_string(),
+            }),
+            Button::Ok if recovery.selected + 1 == recovery.entries.len() => {
+                // New game: the journal stays as it is, and the next game gets a new file.
+                self.recovery = None;
+            }
+            Button::Ok => {
+                let Some(resumable) = recovery.resumable.as_mut() else {
+                    self.recovery = None;
+                    return;
+                };
+                let copy = match (resumable.keep_copy)() {
+                    Ok(copy) => copy,
+                    Err(e) => {
+                        let msg = format!(
+                            "the damaged journal could not be copied ({e}), so nothing was cut: \
+                             free space on the SD card and choose Resume again, or New game"
+                        );
+                        recovery.detail = msg.clone();
+                        out.push(Decision::JournalFailed(msg));
+                        return;
+                    }
+                };
+                let Some(Resumable { store, .. }) =
+                    self.recovery.take().and_then(|recovery| recovery.resumable)
+                else {
+                    return;
+                };
+                let resumed =
+                    JournalWriter::<S, Record>::resume_truncating_corruption::<Header>(store)
+                        .map_err(ResumeError::Journal)
+                        .and_then(|(journal, recovered)| self.load(journal, recovered));
+                match resumed {
+                    Ok(decisions) => out.extend(decisions),
+                    Err(e) => {
+                        let msg = format!(
+                            "the last game could not be resumed ({e}); its damaged journal is \
+                             kept as {copy}"
+                        );
+                        out.push(Decision::JournalFailed(msg.clone()));
+                        self.notice = Some(Screen::Error {
+                            message: msg,
+                            fix: "press a button for the game menu, and start a new game"
+                                .to_string(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the OLED shows now.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The Stratego game as the umpire knows it (every rank: the umpire's eyes only), once
+    /// play began.
+    pub fn position(&self) -> Option<&Position> {
+        self.table_session()?
+            .downcast_ref::<Session<StrategoTable>>()?
+            .game()
+            .map(StrategoTable::position)
+    }
+
+    /// The journal of the current game, if one is started.
+    pub fn journal(&self) -> Option<&JournalWriter<S, Record>> {
+        self.journal.as_ref()
+    }
+
+    /// The places sensed occupied, as the events so far reported them.
+    pub fn sensed(&self) -> &BTreeSet<Place> {
+        &self.sensed
+    }
+
+    /// Whether an action's hand instructions are still waiting for the board.
+    pub fn hands_pending(&self) -> bool {
+        self.session().is_some_and(|s| s.hands_pending())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.session().is_some_and(|s| s.is_over())
+    }
+
+    /// Whether a game is in play (set-up finished).
+    pub fn in_play(&self) -> bool {
+        self.session().is_some_and(|s| s.in_play())
+    }
+
+    /// The places where the board is expected to differ from what is sensed (empty when it
+    /// matches or no game is in play).
+    pub fn differences(&self) -> Vec<Difference> {
+        self.session()
+            .map(|s| s.differences(&self.sensed))
+            .unwrap_or_default()
+    }
+
+    fn session(&self) -> Option<&dyn AnySession> {
+        match &self.phase {
+            Phase::Game(session) => Some(session.as_ref()),
+            Phase::Select { .. } => None,
+        }
+    }
+
+    /// A button held down for the long-press time (see [`crate::drivers::buttons`]).
+    ///
+    /// **Back held confirms a takeback** the board offers (the pieces were put back as they
+    /// stood some moves ago), as OK does: the deliberate gesture the button driver's docs
+    /// intend, while a Back tap declines. Every other hold counts as a press of its button, so a
+    /// slow press is never lost.
+    pub fn hold(&mut self, button: Button, at: Millis) -> Vec<Decision> {
+        let offered = self
+            .session()
+            .is_some_and(|s| s.takeback_offered() && !s.is_over());
+        let button = if button == Button::Back && offered && self.notice.is_none() {
+            Button::Ok
+        } else {
+            button
+        };
+        self.handle(&BoardEvent::Button { button, at })
+    }
+
+    /// Takes one sensed event and returns what was decided.
+    pub fn handle(&mut self, event: &BoardEvent) -> Vec<Decision> {
+        let mut out = Vec::new();
+        self.now = self.now.max(event.at());
+        let records_before = self.records_written();
+        match event {
+            BoardEvent::Lifted { place, at, .. } => {
+                self.hands.lifted(*place, *at);
+                self.sensed.remove(place);
+                if let Phase::Game(session) = &mut self.phase {
+                    session.lifted(place);
+                }
+            }
+            BoardEvent::Placed { place, tag, at, .. } => {
+                self.hands.placed(*place, *at);
+                if tag.is_some() {
+                    self.hands.tag_read(*place);
+                }
+                self.sensed.insert(*place);
+                if let Phase::Game(session) = &mut self.phase {
+                    session.placed(place);
+                }
+                if let Some(uid) = *tag {
+                    self.with_game(&mut out, |session, ctx, out| {
+                        session.tag(ctx, place, uid, out);
+                    });
+                }
+            }
+            BoardEvent::TagRead { place, uid, .. } => {
+                self.hands.tag_read(*place);
+                self.with_game(&mut out, |session, ctx, out| {
+                    session.tag(ctx, place, *uid, out);
+                });
+            }
+            BoardEvent::TagFailed { place, failure, .. } => {
+                // Only an empty field says no piece may stand there (a ghost); a reader fault
+                // or a region's tags all seen before say nothing of it.
+                if *failure == TagFailure::NoTag {
+                    self.hands.tag_failed(*place);
+                }
+                if let Phase::Game(session) = &mut self.phase {
+                    session.tag_failed(place, *failure, &mut out);
+                }
+            }
+            BoardEvent::Settled { .. } => self.settled(&mut out),
+            BoardEvent::Button { button, .. } => {
+                // A press that dismisses a notice does nothing else.
+                if self.recovery.is_some() {
+                    self.recovery_button(*button, &mut out);
+                } else if self.notice.take().is_some() {
+                    out.push(Decision::Ignored {
+                        button: *button,
+                        why: "the notice is dismissed".to_string(),
+                    });
+                } else if self.journal_error.is_some() && self.retry.is_some() {
+                    // Until the step is recorded, OK tries it again and nothing else happens.
+                    if *button == Button::Ok {
+                        self.retry_now(&mut out);
+                    } else {
+                        out.push(Decision::Ignored {
+                            button: *button,
+                            why: "the last step is not recorded: press OK to try again".to_string(),
+                        });
+                    }
+                    self.refresh();
+                    return out;
+                } else {
+                    self.button(*button, &mut out);
+                }
+            }
+            BoardEvent::Fault { fault, .. } => {
+                out.push(Decision::Fault(*fault));
+                self.notice = Some(Screen::Error {
+                    message: "a sensor misbehaves".to_string(),
+                    fix: fault.to_string(),
+                });
+            }
+        }
+        self.note_failure(event, records_before, &out);
+        self.refresh();
+        out
+    }
+
+    /// A settled board: the game reads it.
+    fn settled(&mut self, out: &mut Vec<Decision>) {
+        self.with_game(out, |session, ctx, out| session.settled(ctx, out));
+    }
+
+    /// After `event` was handled: a journal write it made failed, so keep it to run again; or
+    /// every write went through, so nothing waits.
+    ///
+    /// A step that journaled part of its work before a later write failed (a button that ended
+    /// a turn, then the secret draw that follows) is not pressed again: what is owed is drawn
+    /// and the board read again ([`Step::Board`]).
+    fn note_failure(&mut self, event: &BoardEvent, records_before: usize, out: &[Decision]) {
+        if self.journal_error.is_none() {
+            self.retry = None;
+        } else if out.iter().any(|d| matches!(d, Decision::JournalFailed(_))) {
+            let partly_written = self.records_written() > records_before;
+            let step = match event {
+                BoardEvent::Settled { .. } => Some(Step::Board),
+                BoardEvent::Button { .. } if partly_written => Some(Step::Board),
+                BoardEvent::Button { button, .. } => Some(Step::Button(*button)),
+                _ => None,
+            };
+            if let Some(step) = step {
+                self.retry = Some(Retry::new(step, self.now));
+            }
+        }
+    }
+
+    /// How many records the journal holds (0 before a game's journal exists).
+    fn records_written(&self) -> usize {
+        self.journal.as_ref().map_or(0, JournalWriter::record_count)
+    }
+
+    /// Runs the step whose journal write failed again: first cuts off what the failed write
+    /// left, then (in a table game) draws any secret chance still owed, then the step itself.
+    /// Its decisions are the step's; on failure the same step waits again, twice as long.
+    fn retry_now(&mut self, out: &mut Vec<Decision>) {
+        let Some(retry) = self.retry.take() else {
+            return;
+        };
+        if let Some(Err(e)) = self.journal.as_mut().map(JournalWriter::heal) {
+            let msg = journal_trouble(&e);
+            out.push(Decision::JournalFailed(msg.clone()));
+            self.journal_error = Some(msg);
+            self.retry = Some(retry.later(self.now));
+            return;
+        }
+        self.journal_error = None;
+        self.with_game(out, |session, ctx, out| session.owed_chance(ctx, out));
+        if self.journal_error.is_none() {
+            match retry.step {
+                Step::Board => self.settled(out),
+                Step::Button(button) => self.button(button, out),
+            }
+        }
+        if self.journal_error.is_some() {
+            self.retry = Some(retry.later(self.now));
+        }
+    }
+
+    /// Lets time pass to `now`: shows the differences once the board has differed for the
+    /// settle time, and tries a failed journal write again when its back-off is over.
+    pub fn tick(&mut self, now: Millis) -> Vec<Decision> {
+        let mut out = Vec::new();
+        self.now = self.now.max(now);
+        if self.journal_error.is_some() && self.retry.as_ref().is_some_and(|r| self.now >= r.at) {
+            self.retry_now(&mut out);
+        }
+        self.with_game(&mut out, |session, ctx, out| session.tick(ctx, out));
+        // A held gesture judged now (its hold passed) whose write failed: kept to run again,
+        // as a settled board's is.
+        if self.retry.is_none()
+            && self.journal_error.is_some()
+            && out.iter().any(|d| matches!(d, Decision::JournalFailed(_)))
+        {
+            self.retry = Some(Retry::new(Step::Board, self.now));
+        }
+        self.refresh();
+        out
+    }
+
+    /// Runs `f` on the game's session (if one is chosen) with its context.
+    fn with_game(
+        &mut self,
+        out: &mut Vec<Decision>,
+        f: impl FnOnce(&mut dyn AnySession, &mut Ctx<'_>, &mut Vec<Decision>),
+    ) {
+        let Phase::Game(session) = &mut self.phase else {
+            return;
+        };
+        let journal = &mut self.journal;
+        let mut write = |record: &Record| append(journal, record);
+        let mut ctx = Ctx {
+            sensed: &self.sensed,
+            now: self.now,
+            mismatch_after_ms: self.config.mismatch_after_ms,
+            chance: &mut self.chance,
+            write: &mut write,
+            journal_error: &mut self.journal_error,
+            hands: &mut self.hands,
+            attack_hold_ms: self.config.attack_hold_ms,
+            tags: &self.config.tags,
+        };
+        f(session.as_mut(), &mut ctx, out);
+    }
+
+    /// The game in progress, as the simulator and tests may look at it; `None` at the menu.
+    pub fn table(&self) -> Option<&dyn TableView> {
+        self.session().map(AnySession::as_view)
+    }
+
+    /// The game's session (a [`Session`] of its game), for the simulator to look at with the
+    /// umpire's eyes; `None` at the menu.
+    pub fn table_session(&self) -> Option<&dyn std::any::Any> {
+        self.session().map(AnySession::as_any)
+    }
+
+    fn select_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let Phase::Select { menu, selected } = &mut self.phase else {
+            return;
+        };
+        let tables = games::menu();
+        let len = match menu {
+            Menu::Game => GAMES.len() + tables.len(),
+            Menu::Mode(_) => MODES.len(),
+            Menu::Table(i) => tables.get(*i).map_or(1, |t| t.1.len().max(1)),
+        };
+        match (button, *menu) {
+            (Button::Die, _) => *selected = (*selected + 1) % len,
+            (Button::Back, Menu::Mode(_) | Menu::Table(_)) => {
+                *menu = Menu::Game;
+                *selected = 0;
+            }
+            (Button::Back, Menu::Game) => out.push(Decision::Ignored {
+                button,
+                why: "already at the first menu".to_string(),
+            }),
+            (Button::Ok, Menu::Game) => {
+                *menu = match GAMES.get(*selected) {
+                    Some(g) => Menu::Mode(g.0),
+                    None => Menu::Table(*selected - GAMES.len()),
+                };
+                *selected = 0;
+            }
+            (Button::Ok, Menu::Table(i)) => {
+                let chosen = tables.get(i).and_then(|(name, variants)| {
+                    variants
+                        .get(*selected)
+                        .map(|(label, kind)| (format!("{name}: {label}"), *kind))
+                });
+                if let Some((label, kind)) = chosen {
+                    self.choose(label, kind, SetupMode::RankGroups, out);
+                }
+            }
+            (Button::Ok, Menu::Mode(variant)) => {
+                let (mode, how) = MODES
+                    .get(*selected)
+                    .copied()
+                    .unwrap_or((SetupMode::RankGroups, MODES[0].1));
+                let kind = GameKind::Stratego {
+                    options: self.config.options(variant),
+                };
+                self.choose(format!("{variant}: {how}"), kind, mode, out);
+            }
+        }
+    }
+
+    /// Starts the journal and the session of the game `label` of `kind`, set up by `setup`.
+    fn choose(&mut self, label: String, kind: GameKind, setup: SetupMode, out: &mut Vec<Decision>) {
+        if setup == SetupMode::Tags && self.config.tags.is_empty() {
+            self.notice = Some(Screen::Error {
+                message: "no NFC tags are registered".to_string(),
+                fix: "register the pieces' tags first, or set up by rank groups".to_string(),
+            });
+            out.push(Decision::Ignored {
+                button: Button::Ok,
+                why: "no NFC tags are registered".to_string(),
+            });
+            return;
+        }
+        if let Some(board) = &self.config.board {
+            let missing: Vec<Place> = games::layout(kind)
+                .places
+                .iter()
+                .map(|(_, p)| *p)
+                .filter(|p| !board.contains(p))
+                .collect();
+            if !missing.is_empty() {
+                let why = format!("{label} needs places this board lacks");
+                self.notice = Some(Screen::Error {
+                    message: why.clone(),
+                    fix: missing_places_fix(&missing),
+                });
+                out.push(Decision::Ignored {
+                    button: Button::Ok,
+                    why,
+                });
+                return;
+            }
+        }
+        let Some(session) = games::new_session(kind, setup) else {
+            out.push(Decision::Ignored {
+                button: Button::Ok,
+                why: format!("{label} cannot be played by this build"),
+            });
+            return;
+        };
+        let header = Header {
+            schema: SCHEMA,
+            game: kind,
+            setup,
+        };
+        if !self.open_journal(header, out) {
+            return;
+        }
+        out.push(Decision::GameChosen { game: label });
+        self.hands.new_game();
+        self.phase = Phase::Game(session);
+    }
+
+    /// Creates the journal of a new game with `header`; on failure, says so.
+    fn open_journal(&mut self, header: Header, out: &mut Vec<Decision>) -> bool {
+        let journal = (self.new_store)()
+            .map_err(|e| JournalError::Io {
+                doing: "create",
+                source: e,
+            })
+            .and_then(|store| JournalWriter::create(store, &header));
+        match journal {
+            Ok(j) => {
+                self.journal = Some(j);
+                self.header = Some(header);
+                self.journal_error = None;
+                true
+            }
+            Err(e) => {
+                let msg = journal_trouble(&e);
+                out.push(Decision::JournalFailed(msg.clone()));
+                self.journal_error = Some(msg);
+                false
+            }
+        }
+    }
+
+    // ---- set-up ---------------------------------------------------------------------------
+
+    fn button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        match &self.phase {
+            Phase::Select { .. } => self.select_button(button, out),
+            Phase::Game(session) if session.is_over() && !session.hands_pending() => {
+                if button == Button::Ok {
+                    self.new_game();
+                } else {
+                    out.push(Decision::Ignored {
+                        button,
+                        why: "the game is over: OK starts a new game".to_string(),
+                    });
+                }
+            }
+            Phase::Game(_) => {
+                self.with_game(out, |session, ctx, out| session.button(ctx, button, out));
+            }
+        }
+    }
+
+    /// Back to the game menu; the finished game's journal is closed.
+    fn new_game(&mut self) {
+        self.phase = Phase::Select {
+            menu: Menu::Game,
+            selected: 0,
+        };
+        self.journal = None;
+        self.header = None;
+    }
+
+    // ---- the screen -----------------------------------------------------------------------
+
+    fn refresh(&mut self) {
+        let mut screen = self.compute_screen();
+        // The turn clock: restarts whenever a move is played or taken back.
+        let ply = self.session().and_then(|s| s.turn_key());
+        self.turn_clock = match (ply, self.turn_clock) {
+            (Some(p), Some((q, since))) if p == q => Some((q, since)),
+            (Some(p), _) => Some((p, self.now)),
+            (None, _) => None,
+        };
+        if let (
+            Some((_, since)),
+            Screen::Play { status, .. }
+            | Screen::MoveAccepted { status, .. }
+            | Screen::Illegal { status, .. }
+            | Screen::Told { status, .. },
+        ) = (self.turn_clock, &mut screen)
+        {
+            status.elapsed_s = u32::try_from(self.now.since(since) / 1000).unwrap_or(u32::MAX);
+            status.limit_s = self.config.turn_limit_s;
+        }
+        self.screen = screen;
+    }
+
+    fn compute_screen(&self) -> Screen {
+        if let Some(r) = &self.recovery {
+            return Screen::Recovery {
+                found: r.found.clone(),
+                detail: r.detail.clone(),
+                entries: r.entries.clone(),
+                selected: r.selected,
+            };
+        }
+        if let Some(msg) = &self.journal_error {
+            return Screen::Error {
+                message: "the last step is not recorded: nothing is lost yet".to_string(),
+                fix: msg.clone(),
+            };
+        }
+        if let Some(notice) = &self.notice {
+            return notice.clone();
+        }
+        match &self.phase {
+            Phase::Select { menu, selected } => match menu {
+                Menu::Game => Screen::Choice {
+                    title: "Game".to_string(),
+                    entries: GAMES
+                        .iter()
+                        .map(|g| g.1.to_string())
+                        .chain(games::menu().iter().map(|t| t.0.to_string()))
+                        .collect(),
+                    selected: *selected,
+                },
+                Menu::Table(i) => {
+                    let tables = games::menu();
+                    let (title, entries) = tables
+                        .get(*i)
+                        .map(|(name, variants)| {
+                            (
+                                name.to_string(),
+                                variants.iter().map(|v| v.0.clone()).collect(),
+                            )
+                        })
+                        .unwrap_or_default();
+                    Screen::Choice {
+                        title,
+                        entries,
+                        selected: *selected,
+                    }
+                }
+                Menu::Mode(variant) => Screen::Choice {
+                    title: format!("{variant}: set-up"),
+                    entries: MODES.iter().map(|m| m.1.to_string()).collect(),
+                    selected: *selected,
+                },
+            },
+            Phase::Game(session) => session.screen(&self.sensed),
+        }
+    }
+
+}
