@@ -126,7 +126,7 @@ fn table_pipeline(c: &mut Criterion) {
         ("piecepack", "piecepack", "rules-as-written"),
     ] {
         let entry = host::table::find_game(game, Some(variant)).expect("on the menu");
-        let layout = entry.layout().expect("layout").validate().expect("valid");
+        let layout = entry.layout().validate().expect("valid");
         let games: Vec<Recorded> = (1..=3)
             .map(|seed| Recorded {
                 seed,

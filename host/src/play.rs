@@ -252,7 +252,7 @@ pub fn run_game(
                     // The rules' own reason for a refusal may name a rank; the OLED below
                     // carries the public wording.
                     let text = match d {
-                        Decision::Refused { mv, .. } => format!("refused {mv}"),
+                        Decision::Refused { action, .. } => format!("refused {action}"),
                         other => decision_text(other),
                     };
                     writeln!(out, "  umpire: {text}")?;

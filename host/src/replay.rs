@@ -214,10 +214,7 @@ fn write_table_replay(
     out: &mut impl Write,
 ) -> Result<(), ReplayError> {
     let record = firmware::referee::games::record(recovered.header.game, &recovered.records)
-        .map_err(ReplayError::Rebuild)?
-        .ok_or(ReplayError::Rebuild(RebuildError::Setup(
-            "this build cannot replay the journal's game".to_string(),
-        )))?;
+        .map_err(ReplayError::Rebuild)?;
     let finished = record.result.is_some();
     if reveal && !finished && !force {
         return Err(ReplayError::Unfinished);

@@ -169,48 +169,47 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::GameStarted => "game-started",
         Decision::Moved { .. } => "moved",
         Decision::Battle(_) => "battle",
+        Decision::Acted { .. } => "acted",
         Decision::Refused { .. } => "refused",
+        Decision::WrongPiece { .. } => "wrong-piece",
         Decision::HandsDone => "hands-done",
         Decision::Mismatch(_) => "mismatch",
         Decision::BoardMatches => "board-matches",
         Decision::TakebackOffered { .. } => "takeback-offered",
-        Decision::TookBack { .. } => "took-back",
         Decision::MoveCorrected { .. } => "move-corrected",
-        Decision::WrongPiece { .. } => "wrong-piece",
+        Decision::TookBack { .. } => "took-back",
         Decision::TakebackDeclined => "takeback-declined",
-        Decision::GameOver(_) => "game-over",
+        Decision::MenuOpened { .. } => "menu",
+        Decision::MenuClosed => "menu-closed",
+        Decision::GameOver { .. } => "game-over",
         Decision::Ignored { .. } => "ignored",
         Decision::TagProblem(_) => "tag-problem",
         Decision::Fault(_) => "fault",
         Decision::JournalFailed(_) => "journal-failed",
-        Decision::TableChosen { .. } => "game-chosen",
-        Decision::GroupPlacedAs { .. } => "group-placed",
-        Decision::GroupTakenBack { .. } => "group-undone",
-        Decision::Acted { .. } => "acted",
-        Decision::RefusedAction { .. } => "refused",
-        Decision::MenuOpened { .. } => "menu",
-        Decision::MenuClosed => "menu-closed",
-        Decision::Ended { .. } => "game-over",
         Decision::Ghost { .. } => "ghost",
     }
 }
 
-/// A decision in words (the umpire's log; a refusal's reason is the rules' own).
+/// A decision in words (the umpire's log; a refusal's reason is the public one).
 pub fn decision_text(d: &Decision) -> String {
     let kind = decision_kind(d);
     let detail = match d {
-        Decision::GameChosen { variant, setup } => format!("{variant} {setup:?}"),
-        Decision::GroupPlaced { seat, rank, count } => {
-            format!("{} {count} {}", seat_name(*seat), rank.plural())
+        Decision::GameChosen { game } => game.clone(),
+        Decision::GroupPlaced { seat, group, count } => {
+            format!("{} {count}: {group}", seat.index() + 1)
         }
-        Decision::GroupUndone { seat, rank } => format!("{} {}", seat_name(*seat), rank.plural()),
+        Decision::GroupUndone { seat, group } => format!("{} {group}", seat.index() + 1),
         Decision::Deployed(seat) => seat_name(*seat).to_string(),
         Decision::SetupProblems(p) => p.join("; "),
         Decision::Moved { seat, mv } => format!("{} {mv}", seat_name(*seat)),
         Decision::Battle(b) => b.to_string(),
-        Decision::Refused { mv, reason } => format!("{mv}: {reason}"),
+        Decision::Acted { actor, action } => match actor {
+            Actor::Chance => format!("chance: {action}"),
+            _ => action.clone(),
+        },
+        Decision::Refused { action, reason } => format!("{action}: {reason}"),
+        Decision::WrongPiece { action } => action.clone(),
         Decision::MoveCorrected { was, now } => format!("{was} became {now}"),
-        Decision::WrongPiece { mv } => mv.to_string(),
         Decision::Mismatch(diffs) => diffs
             .iter()
             .map(|d| format!("{}: {}", d.place, d.belongs))
@@ -219,26 +218,11 @@ pub fn decision_text(d: &Decision) -> String {
         Decision::TakebackOffered { to_ply } | Decision::TookBack { to_ply } => {
             format!("to move {}", to_ply + 1)
         }
-        Decision::GameOver(status) => match status {
-            Status::Won { winner, reason } => format!("{} wins: {reason}", seat_name(*winner)),
-            Status::Drawn { reason } => format!("draw: {reason}"),
-            Status::Ongoing => "ongoing".to_string(),
-        },
+        Decision::MenuOpened { title, entries } => format!("{title}: {}", entries.join("; ")),
+        Decision::GameOver { result, reason } => format!("{result}: {reason}"),
         Decision::Ignored { button, why } => format!("{button:?}: {why}"),
         Decision::TagProblem(m) | Decision::JournalFailed(m) => m.clone(),
         Decision::Fault(f) => f.to_string(),
-        Decision::TableChosen { game } => game.clone(),
-        Decision::GroupPlacedAs { seat, group, count } => {
-            format!("{} {count}: {group}", seat.index() + 1)
-        }
-        Decision::GroupTakenBack { seat, group } => format!("{} {group}", seat.index() + 1),
-        Decision::Acted { actor, action } => match actor {
-            Actor::Chance => format!("chance: {action}"),
-            _ => action.clone(),
-        },
-        Decision::RefusedAction { action, reason } => format!("{action}: {reason}"),
-        Decision::MenuOpened { title, entries } => format!("{title}: {}", entries.join("; ")),
-        Decision::Ended { result, reason } => format!("{result}: {reason}"),
         Decision::Ghost { place, undone } => match undone {
             Some(action) => format!("{place} ({action} taken back)"),
             None => place.clone(),
@@ -432,9 +416,9 @@ impl Session {
                 Some(entry) if self.nfc => SimTable::with_layout(
                     config,
                     self.seed,
-                    entry.layout()?.with_tag_readers_everywhere(),
+                    entry.layout().with_tag_readers_everywhere(),
                 ),
-                Some(entry) => SimTable::with_layout(config, self.seed, entry.layout()?),
+                Some(entry) => SimTable::with_layout(config, self.seed, entry.layout()),
                 None => SimTable::new(config, self.seed, self.nfc),
             }
             .map_err(|p| format!("the simulated board: {p}"))?;

@@ -29,11 +29,8 @@ pub struct TableGameEntry {
 
 impl TableGameEntry {
     /// The sensed places the game needs.
-    ///
-    /// # Errors
-    /// The build has no layout for the game.
-    pub fn layout(&self) -> Result<LayoutSetup, String> {
-        games::layout(self.kind).ok_or_else(|| format!("{} has no board layout", self.name))
+    pub fn layout(&self) -> LayoutSetup {
+        games::layout(self.kind)
     }
 }
 
@@ -630,7 +627,7 @@ pub fn demo(
     let mut table = SimTable::with_layout(
         firmware::referee::RefereeConfig::default(),
         seed,
-        entry.layout()?,
+        entry.layout(),
     )
     .map_err(|p| format!("the simulated board's layout: {p}"))?;
     table.board.record();
@@ -671,7 +668,7 @@ pub fn demo(
                         writeln!(out, "{who:>8}: {action}")?;
                     }
                 }
-                crate::sim::Told::Decision(firmware::referee::Decision::Ended {
+                crate::sim::Told::Decision(firmware::referee::Decision::GameOver {
                     result,
                     reason,
                 }) => {

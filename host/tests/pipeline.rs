@@ -78,7 +78,7 @@ fn replay_table(game: &str, variant: &str, seed: u64) {
         played.result.is_some(),
         "{game} seed {seed}: the game ended"
     );
-    let layout = entry.layout().expect("layout").validate().expect("valid");
+    let layout = entry.layout().validate().expect("valid");
     let (pipeline, _) = feed(layout, seed, &played.inputs);
     let journal = journal(&pipeline);
     assert_eq!(journal, played.journal, "{game} seed {seed}: same journal");
