@@ -14,7 +14,7 @@
 //!   piece of the side to move lifted is "in hand" whether or not it can move (a Bomb lifted
 //!   looks like any other piece).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use boards::stratego::{
     seat_name, Battle, BattleResult, Deployment, EndReason, Illegal, Move, Options, Outcome, Piece,
@@ -310,6 +310,10 @@ impl TableGame for StrategoTable {
             .pieces()
             .map(|(s, _)| (place(s), self.public_piece(s)))
             .collect()
+    }
+
+    fn occupied(&self) -> BTreeSet<Place> {
+        self.position.pieces().map(|(s, _)| place(s)).collect()
     }
 
     fn status_line(&self) -> StatusLine {

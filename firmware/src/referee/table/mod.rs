@@ -271,6 +271,11 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// The places that hold a piece now, each with what the whole table may be told about it
     /// ("French piece", "Allied Guard").
     fn board(&self) -> BTreeMap<Place, String>;
+    /// The places that hold a piece now: the keys of [`TableGame::board`], which a game may
+    /// list without naming the pieces.
+    fn occupied(&self) -> std::collections::BTreeSet<Place> {
+        self.board().into_keys().collect()
+    }
     /// The status line.
     fn status_line(&self) -> StatusLine;
     /// Who acts now.

@@ -172,6 +172,12 @@ struct Menu<A> {
 struct PlayState<T: TableGame> {
     /// `history[k]`: the game after `k` actions with its occupied places; the last is now.
     history: Vec<(T, BTreeSet<Place>)>,
+    /// The public board of the game now ([`TableGame::board`]), listed when first read and
+    /// kept until the game changes: the screen reads it at every scan while the hands work.
+    expected: std::cell::RefCell<Option<BTreeMap<Place, String>>>,
+    /// The hands' steps last listed, and the sensed board they were listed for: the screen is
+    /// drawn at every scan, the steps change only with the board.
+    steps: std::cell::RefCell<Option<(BTreeSet<Place>, Vec<HandStep>)>>,
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
@@ -237,10 +243,12 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
 impl<T: TableGame> PlayState<T> {
     fn new(history: Vec<T>) -> PlayState<T> {
         PlayState {
+            expected: std::cell::RefCell::new(None),
+            steps: std::cell::RefCell::new(None),
             history: history
                 .into_iter()
                 .map(|g| {
-                    let board = g.board().into_keys().collect();
+                    let board = g.occupied();
                     (g, board)
                 })
                 .collect(),
@@ -271,6 +279,26 @@ impl<T: TableGame> PlayState<T> {
 
     fn game(&self) -> Option<&T> {
         self.history.last().map(|(g, _)| g)
+    }
+
+    /// The public board of the game now.
+    fn expected(&self) -> std::cell::Ref<'_, BTreeMap<Place, String>> {
+        {
+            let mut cache = self.expected.borrow_mut();
+            if cache.is_none() {
+                *cache = Some(self.game().map(TableGame::board).unwrap_or_default());
+            }
+        }
+        static NONE: BTreeMap<Place, String> = BTreeMap::new();
+        std::cell::Ref::map(self.expected.borrow(), |e| e.as_ref().unwrap_or(&NONE))
+    }
+
+    /// Goes back to the game after `to` actions (see [`take_back`]).
+    fn back_to(&mut self, to: u32) -> bool {
+        let done = take_back(&mut self.history, to);
+        *self.expected.get_mut() = None;
+        *self.steps.get_mut() = None;
+        done
     }
 
     fn board(&self) -> Option<&BTreeSet<Place>> {
@@ -1027,7 +1055,7 @@ impl<T: TableGame> Session<T> {
         let mut next = game.clone();
         let screen = next.play(action);
         out.push(game.acted(action, &next));
-        let board: BTreeSet<Place> = next.board().into_keys().collect();
+        let board = next.occupied();
         play.swaps = next
             .exchanged()
             .into_iter()
@@ -1037,6 +1065,8 @@ impl<T: TableGame> Session<T> {
         play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
         play.history.push((next, board));
+        *play.expected.get_mut() = None;
+        *play.steps.get_mut() = None;
         play.announcement = Some(screen);
         play.calm();
         play.menu = None;
@@ -1368,7 +1398,7 @@ impl<T: TableGame> Session<T> {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
-                let steps = hand_steps::<T>(&game.board(), sensed);
+                let steps = hand_steps::<T>(&play.expected(), sensed);
                 let screen = Screen::Illegal {
                     status: game.status_line(),
                     reason: format!("{label}: {reason}"),
@@ -1451,7 +1481,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        take_back(&mut play.history, to_ply);
+        play.back_to(to_ply);
         play.announcement = None;
         play.last_slide = None;
         out.push(Decision::MoveCorrected { was, now: label });
@@ -1512,7 +1542,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        take_back(&mut play.history, to_ply);
+        play.back_to(to_ply);
         play.calm();
         play.hands = false;
         play.swaps.clear();
@@ -1594,7 +1624,7 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
-                take_back(&mut play.history, to);
+                play.back_to(to);
                 play.calm();
                 play.hands = false;
                 play.swaps.clear();
@@ -1704,7 +1734,8 @@ impl<T: TableGame> Session<T> {
 
     /// The differences just shown on the mismatch screen are known faults until they change.
     fn stand_differences(&self, ctx: &mut Ctx<'_>) {
-        if let Some(board) = self.game().map(|g| g.board()) {
+        if let Stage::Play(play) = &self.stage {
+            let board = &play.expected();
             let wrong = board
                 .keys()
                 .filter(|p| !ctx.sensed.contains(p))
@@ -1715,10 +1746,7 @@ impl<T: TableGame> Session<T> {
 
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference> {
         match &self.stage {
-            Stage::Play(p) => p
-                .game()
-                .map(|g| differences::<T>(&g.board(), sensed))
-                .unwrap_or_default(),
+            Stage::Play(p) => differences::<T>(&p.expected(), sensed),
             Stage::Setup(_) => Vec::new(),
         }
     }
@@ -1731,8 +1759,14 @@ impl<T: TableGame> Session<T> {
             };
         };
         let steps = || {
-            let expected = game.board();
-            let mut steps = hand_steps::<T>(&expected, sensed);
+            let mut cache = play.steps.borrow_mut();
+            if let Some((board, steps)) = cache.as_ref() {
+                if board == sensed {
+                    return steps.clone();
+                }
+            }
+            let expected = &play.expected();
+            let mut steps = hand_steps::<T>(expected, sensed);
             for place in &play.swaps {
                 if let Some(belongs) = expected.get(place) {
                     steps.push(format!(
@@ -1741,6 +1775,7 @@ impl<T: TableGame> Session<T> {
                     ));
                 }
             }
+            *cache = Some((sensed.clone(), steps.clone()));
             steps
         };
         if let Some((result, reason)) = game.result() {
@@ -1750,7 +1785,7 @@ impl<T: TableGame> Session<T> {
         }
         if play.mismatch_shown {
             return Screen::Mismatch {
-                differences: differences::<T>(&game.board(), sensed),
+                differences: differences::<T>(&play.expected(), sensed),
             };
         }
         if let Some(menu) = &play.menu {
@@ -1805,7 +1840,9 @@ impl<T: TableGame> AnySession for Session<T> {
             Stage::Play(play) => {
                 play.first_lift = play.lifted.is_empty().then_some(*place);
                 play.lifted.insert(*place);
-                play.swaps.remove(place);
+                if play.swaps.remove(place) {
+                    *play.steps.get_mut() = None;
+                }
             }
         }
     }
@@ -1957,7 +1994,10 @@ impl<T: TableGame> TableView for Session<T> {
     }
 
     fn expected(&self) -> std::collections::BTreeMap<Place, String> {
-        self.game().map(TableGame::board).unwrap_or_default()
+        match &self.stage {
+            Stage::Play(p) => p.expected().clone(),
+            Stage::Setup(_) => BTreeMap::new(),
+        }
     }
 
     fn seat_board(&self, seat: Seat) -> std::collections::BTreeMap<Place, String> {
