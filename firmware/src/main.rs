@@ -993,6 +993,12 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         for trouble in &step.trouble {
             eprintln!("{trouble}");
         }
+        if step.missed_scans > 0 {
+            eprintln!(
+                "umpire: the loop ran late: {} scans skipped (not made up)",
+                step.missed_scans
+            );
+        }
         if !ready {
             // Up: the loop runs and shows either the game or what to fix. Sent before the
             // status below, which would otherwise be overwritten by "starting".
@@ -1016,8 +1022,13 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         if let Err(e) = notifier.keep_alive(now()) {
             eprintln!("umpire: cannot reach the systemd watchdog: {e}");
         }
-        let due = umpire.next_due().0.saturating_sub(now().0);
-        std::thread::sleep(Duration::from_millis(due.clamp(1, 10)));
+        // Until the next scan's slot on the schedule's grid (not a period from now, which
+        // would drift), at most 10 ms so the buttons and the watchdog are served meanwhile.
+        // The slot is an instant, not a count of milliseconds from a truncated `now()`: the
+        // wake-up is never early (which would cost a wasted step and a late scan).
+        let slot = boot + Duration::from_millis(umpire.next_due().0);
+        let wait = slot.saturating_duration_since(Instant::now());
+        std::thread::sleep(wait.clamp(Duration::from_micros(100), Duration::from_millis(10)));
     }
 }
 
