@@ -71,12 +71,17 @@ impl fmt::Display for StartFault {
 impl From<StartError> for StartFault {
     fn from(e: StartError) -> StartFault {
         // A damaged journal is no start error: the OLED offers to resume its intact part.
-        let fix = match &e {
-            StartError::Journal(_) => {
-                "check [journal] dir and that the service user may write there"
-            }
+        let (part, fix) = match &e {
+            StartError::Journal(_) => (
+                "Journal",
+                "check [journal] dir and that the service user may write there",
+            ),
+            StartError::ScanRate(_) => (
+                "Config",
+                "set [board] scan_hz between 100 and 1000 (`umpire check-config`)",
+            ),
         };
-        StartFault::new("Journal", e.to_string(), fix)
+        StartFault::new(part, e.to_string(), fix)
     }
 }
 

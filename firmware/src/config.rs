@@ -14,7 +14,7 @@
 //! [board]
 //! columns = 12
 //! rows = 10
-//! scan_hz = 200             # at least 100
+//! scan_hz = 200             # 100 to 1000
 //! # cells = ["a1..l1", "l2..a2", "-", "a3"]   # input -> square, when wired in another order
 //!
 //! [[board.tray]]            # off-board tray slots, sensed on the inputs after the squares
@@ -950,6 +950,15 @@ impl Config {
                         format!(
                             "[board] scan_hz = {v} is too slow: scan at 100 Hz or faster so a \
                              quick move is not missed"
+                        ),
+                    );
+                } else if v > i64::from(crate::schedule::MAX_SCAN_HZ) {
+                    r.problem(
+                        at,
+                        format!(
+                            "[board] scan_hz = {v} is too fast: the service's clock counts \
+                             milliseconds, so scan at {} Hz or slower",
+                            crate::schedule::MAX_SCAN_HZ
                         ),
                     );
                 }

@@ -17,6 +17,7 @@ pub mod notify;
 pub mod pipeline;
 pub mod platform;
 pub mod referee;
+pub mod schedule;
 pub mod screens;
 pub mod sensing;
 pub mod service;

@@ -786,6 +786,8 @@ fn open_failed(subject: &str, e: &firmware::platform::OpenError) -> Finding {
 #[cfg(feature = "pi")]
 fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode> {
     use firmware::platform::pi;
+    use firmware::schedule::ScanSchedule;
+    use firmware::sensing::Millis;
     use std::time::{Duration, Instant};
     let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
     let mut oled = match config.oled {
@@ -798,7 +800,6 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     };
     let shape = shape(config);
     let mut cal = Calibration::new(shape);
-    let period = scan_period(config);
     // The NFC readers, initialised; their reset line is held high while `_nfc_reset` lives.
     let (mut readers, _nfc_reset) = match &config.nfc {
         Some(nfc) => {
@@ -808,11 +809,19 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
         None => (Vec::new(), None),
     };
     let start = Instant::now();
+    // The service's scan schedule: a fixed grid, however long the terminal and OLED take.
+    let mut scans = ScanSchedule::new(Millis(0), config.scan_hz).map_err(anyhow::Error::new)?;
     println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
     println!("Legend: # occupied now, o seen, . never seen\n");
     loop {
         if seconds.is_some_and(|s| start.elapsed() >= Duration::from_secs(s)) {
             break;
+        }
+        let slot = start + Duration::from_millis(scans.next_due().0);
+        std::thread::sleep(slot.saturating_duration_since(Instant::now()));
+        let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if scans.poll(Millis(now)).is_none() {
+            continue;
         }
         let occ = scanner.scan().map_err(anyhow::Error::msg)?;
         let events = cal.update(occ);
@@ -841,7 +850,6 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
                 }
             }
         }
-        std::thread::sleep(period);
     }
     report_calibration(&cal)
 }
@@ -993,6 +1001,12 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         for trouble in &step.trouble {
             eprintln!("{trouble}");
         }
+        if step.missed_scans > 0 {
+            eprintln!(
+                "umpire: the loop ran late: {} scans skipped (not made up)",
+                step.missed_scans
+            );
+        }
         if !ready {
             // Up: the loop runs and shows either the game or what to fix. Sent before the
             // status below, which would otherwise be overwritten by "starting".
@@ -1016,8 +1030,13 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         if let Err(e) = notifier.keep_alive(now()) {
             eprintln!("umpire: cannot reach the systemd watchdog: {e}");
         }
-        let due = umpire.next_due().0.saturating_sub(now().0);
-        std::thread::sleep(Duration::from_millis(due.clamp(1, 10)));
+        // Until the next scan's slot on the schedule's grid (not a period from now, which
+        // would drift), at most 10 ms so the buttons and the watchdog are served meanwhile.
+        // The slot is an instant, not a count of milliseconds from a truncated `now()`: the
+        // wake-up is never early (which would cost a wasted step and a late scan).
+        let slot = boot + Duration::from_millis(umpire.next_due().0);
+        let wait = slot.saturating_duration_since(Instant::now());
+        std::thread::sleep(wait.clamp(Duration::from_micros(100), Duration::from_millis(10)));
     }
 }
 

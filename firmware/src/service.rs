@@ -1,7 +1,9 @@
 //! The `umpire run` service: the scan loop that turns the board's hardware into a refereed
 //! game, generic over the hardware so it runs the same on the Pi and on the simulated board.
 //!
-//! Each [`Service::step`] scans when a scan is due, polls the buttons, reads tags only for the
+//! Each [`Service::step`] scans when a scan is due (on a fixed grid that does not drift, see
+//! [`crate::schedule`]; a step late by more than a period skips the missed scans and counts
+//! them in [`Step::missed_scans`]), polls the buttons, reads tags only for the
 //! cells whose occupancy just changed, runs everything through the [`Pipeline`], and pushes the
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
@@ -37,6 +39,7 @@ use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError}
 use crate::pipeline::Pipeline;
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
+use crate::schedule::{ScanRateError, ScanSchedule};
 use crate::sensing::{
     Button, ButtonPress, Millis, Occupancy, Place, SensedCell, Sensing, SensingConfig, SensorInput,
     SensorLayout,
@@ -344,6 +347,8 @@ fn private_dir(dir: &Path) -> io::Result<()> {
 pub enum StartError {
     /// The journal folder could not be read.
     Journal(io::Error),
+    /// The scan rate is one the scan schedule cannot keep.
+    ScanRate(ScanRateError),
 }
 
 impl fmt::Display for StartError {
@@ -354,6 +359,7 @@ impl fmt::Display for StartError {
                 "the journal folder cannot be used ({e}): check [journal] dir and that the \
                  service user may write there"
             ),
+            StartError::ScanRate(e) => write!(f, "{e}"),
         }
     }
 }
@@ -457,6 +463,9 @@ pub struct Step {
     /// Hardware trouble worth logging: a fault of a part (a scan, the buttons, the display,
     /// the buzzer) when it starts and when it clears, never once per failed attempt.
     pub trouble: Vec<String>,
+    /// Scans skipped because the step came later than a whole period after the last scan
+    /// (a slow OLED push, a journal sync, NFC reads); 0 on time.
+    pub missed_scans: u64,
 }
 
 /// The parts whose faults the running service tracks.
@@ -478,8 +487,7 @@ pub struct Service<C: Chance> {
     buttons: Option<Box<dyn ButtonSource>>,
     tags: Option<Box<dyn TagSource>>,
     oled: Option<Box<dyn ScreenSink>>,
-    period_ms: u64,
-    next_scan: Millis,
+    scans: ScanSchedule,
     /// The cells the last good scan read occupied (to tell the tag readers what emptied).
     last_scan: Occupancy,
     buzzer: Option<Box<dyn BeepSink>>,
@@ -495,7 +503,7 @@ impl<C: Chance> fmt::Debug for Service<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Service")
             .field("screen", self.pipeline.screen())
-            .field("period_ms", &self.period_ms)
+            .field("scan_hz", &self.scans.hz())
             .finish_non_exhaustive()
     }
 }
@@ -530,7 +538,8 @@ impl<C: Chance> Service<C> {
     /// time since boot.
     ///
     /// # Errors
-    /// The journal folder cannot be read.
+    /// The journal folder cannot be read, or `scan_hz` is 0 or above
+    /// [`MAX_SCAN_HZ`](crate::schedule::MAX_SCAN_HZ).
     pub fn start(
         layout: SensorLayout,
         config: RefereeConfig,
@@ -540,6 +549,7 @@ impl<C: Chance> Service<C> {
         scan_hz: u32,
         now: Millis,
     ) -> Result<Service<C>, StartError> {
+        let scans = ScanSchedule::new(now, scan_hz).map_err(StartError::ScanRate)?;
         let sensing = Sensing::new(layout.clone(), SensingConfig::default());
         let newest = journals.games().map_err(StartError::Journal)?.pop();
         let referee = match newest {
@@ -556,8 +566,7 @@ impl<C: Chance> Service<C> {
             buttons: hardware.buttons,
             tags: hardware.tags,
             oled: hardware.oled,
-            period_ms: u64::from(1000 / scan_hz.max(1)).max(1),
-            next_scan: now,
+            scans,
             last_scan: Occupancy::EMPTY,
             buzzer: None,
             gestures: Gestures::default(),
@@ -582,8 +591,8 @@ impl<C: Chance> Service<C> {
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
         let mut step = Step::default();
-        if now >= self.next_scan {
-            self.next_scan = Millis(now.0.saturating_add(self.period_ms));
+        if let Some(due) = self.scans.poll(now) {
+            step.missed_scans = due.missed;
             match self.scanner.scan() {
                 Ok(occupied) => {
                     step.trouble.extend(self.faults.set(SENSORS, None));
@@ -711,9 +720,9 @@ impl<C: Chance> Service<C> {
         trouble.extend(self.faults.set(BUZZER, result.err().as_deref()));
     }
 
-    /// When the next scan is due.
+    /// When the next scan is due: a slot of the fixed grid, always after the last step.
     pub fn next_scan(&self) -> Millis {
-        self.next_scan
+        self.scans.next_due()
     }
 
     /// The pipeline (sensing and referee).

@@ -512,6 +512,15 @@ fn a_small_sensor_is_named_with_what_to_add() {
     );
     // 6.09 ms on the wire and 10 row settle delays of 50 µs: 6.59 ms, 151 scans a second.
     assert!(all.contains("at most 151 scans a second"), "{all}");
+    // A rate the service's millisecond clock cannot keep (the scan schedule refuses it too).
+    let all = listed(&GOOD.replace("scan_hz = 150", "scan_hz = 2000"));
+    assert!(
+        all.contains(
+            "9: [board] scan_hz = 2000 is too fast: the service's clock counts milliseconds, so \
+             scan at 1000 Hz or slower"
+        ),
+        "{all}"
+    );
 }
 
 #[test]

@@ -86,7 +86,7 @@ use core::fmt;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin, PinState, StatefulOutputPin};
 
-use crate::sensing::{Millis, Occupancy, OccupancyFrame, SensedCell, MAX_CELLS};
+use crate::sensing::{Occupancy, SensedCell, MAX_CELLS};
 
 /// Which electrical level means "active": a closed switch on an input, a selected row on a
 /// matrix output. Shared by every driver in [`crate::drivers`].
@@ -264,7 +264,8 @@ impl fmt::Display for CellMapError {
 impl std::error::Error for CellMapError {}
 
 /// A driver that reads every occupancy switch at once. Implemented by the matrix, the shift
-/// register chain and the expanders, so a [`ScanLoop`] can drive any of them.
+/// register chain and the expanders, so the service scans any of them alike (through
+/// [`crate::platform::Scanner`], on the [`crate::schedule`] grid).
 pub trait OccupancyScanner {
     /// The driver's error.
     type Error;
@@ -274,58 +275,6 @@ pub trait OccupancyScanner {
     /// # Errors
     /// The driver's bus or pin failed.
     fn read_occupancy(&mut self) -> Result<Occupancy, Self::Error>;
-}
-
-/// Turns a scanner and the time into [`OccupancyFrame`]s at a steady rate: call
-/// [`ScanLoop::poll`] as often as you like with the current time; it scans when a period has
-/// passed. No clock inside: the time is passed in.
-#[derive(Debug)]
-pub struct ScanLoop<S> {
-    scanner: S,
-    period_ms: u32,
-    next_due: Option<Millis>,
-}
-
-impl<S: OccupancyScanner> ScanLoop<S> {
-    /// Scans with `scanner` every `period_ms` (10 for 100 Hz; 0 scans on every poll).
-    pub fn new(scanner: S, period_ms: u32) -> ScanLoop<S> {
-        ScanLoop {
-            scanner,
-            period_ms,
-            next_due: None,
-        }
-    }
-
-    /// Scans if a scan is due at `now` (the first poll always scans). After a stall the next
-    /// scan is a period after `now`, not a burst of missed ones.
-    ///
-    /// # Errors
-    /// The scanner's error; the scan still counts as done, so a broken bus is retried a period
-    /// later, not on every poll.
-    pub fn poll(&mut self, now: Millis) -> Result<Option<OccupancyFrame>, S::Error> {
-        if let Some(due) = self.next_due {
-            if now < due {
-                return Ok(None);
-            }
-        }
-        let mut next = self.next_due.unwrap_or(now).plus(self.period_ms);
-        if next <= now {
-            next = now.plus(self.period_ms);
-        }
-        self.next_due = Some(next);
-        let occupied = self.scanner.read_occupancy()?;
-        Ok(Some(OccupancyFrame { at: now, occupied }))
-    }
-
-    /// The scanner, to reconfigure it or run diagnostics.
-    pub fn scanner_mut(&mut self) -> &mut S {
-        &mut self.scanner
-    }
-
-    /// Gives the scanner back.
-    pub fn into_inner(self) -> S {
-        self.scanner
-    }
 }
 
 /// The computed time of one matrix scan, in nanoseconds: per row one write to select, one to
@@ -645,8 +594,8 @@ where
 }
 
 /// A [`ReedMatrix`] whose [`OccupancyScanner`] scan reads each row back
-/// ([`ReedMatrix::scan_with_read_back`]): how a [`ScanLoop`] scans a Pi 5 safely with a short
-/// settle delay.
+/// ([`ReedMatrix::scan_with_read_back`]): how a scanner reads a Pi 5 safely with a short settle
+/// delay.
 #[derive(Debug)]
 pub struct WithReadBack<R, C, D>(pub ReedMatrix<R, C, D>);
 
@@ -1377,39 +1326,10 @@ mod tests {
         let board = model::board(4, CROWDED, true, true);
         let mut m = model::matrix(&board, 4, 0);
         assert_eq!(m.scan_with_read_back().unwrap(), truth);
-        // And a scan loop can be told to read back.
+        // And a scanner can be told to read back.
         let board = model::board(4, CROWDED, true, true);
-        let mut scans = ScanLoop::new(WithReadBack(model::matrix(&board, 4, 0)), 10);
-        let frame = scans.poll(Millis(0)).unwrap().unwrap();
-        assert_eq!(frame.occupied, truth);
-    }
-
-    #[test]
-    fn a_scan_loop_scans_once_per_period_and_stamps_frames() {
-        let mut rows = [PinMock::new(&row_script(L, H, 3))];
-        let mut cols = [PinMock::new(&[PinTx::get(L), PinTx::get(H), PinTx::get(L)])];
-        let mut delay = CheckedDelay::new(&[]);
-        let config = MatrixConfig {
-            settle_ns: 0,
-            ..MatrixConfig::default()
-        };
-        let m = ReedMatrix::new(rows.clone(), cols.clone(), delay.clone(), config).unwrap();
-        let mut scans = ScanLoop::new(m, 10);
-        let first = scans.poll(Millis(100)).unwrap().unwrap();
-        assert_eq!(first.at, Millis(100));
-        assert_eq!(first.occupied.to_marks(1), "X");
-        assert_eq!(scans.poll(Millis(109)).unwrap(), None);
-        let second = scans.poll(Millis(110)).unwrap().unwrap();
-        assert_eq!(
-            (second.at, second.occupied.to_marks(1)),
-            (Millis(110), ".".into())
-        );
-        // A stall: the next scan comes a period after the late one, not in a burst.
-        assert!(scans.poll(Millis(155)).unwrap().is_some());
-        assert_eq!(scans.poll(Millis(160)).unwrap(), None);
-        assert_eq!(scans.scanner_mut().rows(), 1);
-        drop(scans.into_inner());
-        done(&mut rows, &mut cols, &mut delay);
+        let mut scanner = WithReadBack(model::matrix(&board, 4, 0));
+        assert_eq!(scanner.read_occupancy().unwrap(), truth);
     }
 
     /// A two-row, one-column matrix on a bench that knows the circuit: row 0's diode is fitted
