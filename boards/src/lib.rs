@@ -15,6 +15,7 @@ extern crate std;
 pub mod decode;
 pub mod game;
 pub mod geometry;
+pub mod napoleon;
 pub mod piecepack;
 pub mod seat;
 pub mod stratego;

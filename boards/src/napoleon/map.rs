@@ -1,0 +1,828 @@
+//! The strategic map as data: an editable text file ([`DEFAULT_MAP`]) read into a [`Map`], whose
+//! road graph ([`RoadMap`]) is built from it.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{entries, good_code, number, Army, DataProblem, Report};
+use crate::geometry::roads::{RoadId, RoadMap, RoadMapSetup, TownId};
+use crate::Problems;
+
+/// The default map, embedded: a graded reconstruction of the 4th-edition board.
+pub const DEFAULT_MAP: &str = include_str!("map.txt");
+
+/// The width of a road, as drawn on the board: thick (broad) or thin (narrow) (rulebook 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Width {
+    /// "Brede weg": a thick line.
+    Broad,
+    /// "Smalle weg": a thin line.
+    Narrow,
+}
+
+impl Width {
+    /// Both widths.
+    pub const ALL: [Width; 2] = [Width::Broad, Width::Narrow];
+
+    /// The word the map file uses.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Width::Broad => "broad",
+            Width::Narrow => "narrow",
+        }
+    }
+
+    fn parse(word: &str) -> Option<Width> {
+        Width::ALL.into_iter().find(|w| w.word() == word)
+    }
+
+    const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What a road is, for the rules: its width and whether it crosses a river.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoadKind {
+    /// Broad or narrow.
+    pub width: Width,
+    /// Whether the road crosses a river: attacking along it halves the limit (5.5).
+    pub river: bool,
+}
+
+/// How many units may use one road of a width in one turn, by what they do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoadLimits {
+    /// To move (5.4: broad 8, narrow 6).
+    pub moving: u16,
+    /// To attack along a road that crosses a river (5.5: broad 4, narrow 3).
+    pub attacking_across_river: u16,
+    /// To retreat, reinforce a battle or regroup, per battle turn (6.3.4, 7.2, 7.5: 2 and 1).
+    pub retreating: u16,
+}
+
+/// What the map keeps about a town.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TownInfo {
+    /// The short name the data files use (`BRU`).
+    pub code: String,
+    /// Who may set up here: the French in French towns (4.2), each Allied army on its side of
+    /// the brown line, north of the border (4.1).
+    pub area: Army,
+    /// One of the major cities (rulebook 1: Brussel, Gent, Luik) rather than a town.
+    pub city: bool,
+}
+
+/// An Allied supply city (rulebook 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SupplyCity {
+    /// The city.
+    pub town: TownId,
+    /// The Allied army it supplies.
+    pub army: Army,
+    /// The units that army loses at the end of each French turn while the French hold it.
+    pub loss: u8,
+}
+
+/// A kind of battle-board terrain block (6.2.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum TerrainKind {
+    /// "Bos".
+    Woods,
+    /// "Versterkte hoeve": a fortified farm.
+    Farm,
+    /// "Stroom".
+    Stream,
+    /// "Heuvel".
+    Hill,
+}
+
+impl TerrainKind {
+    /// The four kinds, in order.
+    pub const ALL: [TerrainKind; 4] = [
+        TerrainKind::Woods,
+        TerrainKind::Farm,
+        TerrainKind::Stream,
+        TerrainKind::Hill,
+    ];
+
+    /// The word the map file uses.
+    pub const fn word(self) -> &'static str {
+        match self {
+            TerrainKind::Woods => "woods",
+            TerrainKind::Farm => "farm",
+            TerrainKind::Stream => "stream",
+            TerrainKind::Hill => "hill",
+        }
+    }
+
+    fn parse(word: &str) -> Option<TerrainKind> {
+        TerrainKind::ALL.into_iter().find(|k| k.word() == word)
+    }
+}
+
+/// The terrain blocks shuffled face down before each battle (6.2.1): how many of each kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TerrainPool {
+    counts: [u8; 4],
+}
+
+impl TerrainPool {
+    /// How many blocks of `kind`.
+    pub const fn count(&self, kind: TerrainKind) -> u8 {
+        self.counts[kind as usize]
+    }
+
+    /// How many blocks in all; at least 3 (a battle draws 1 + 2).
+    pub fn total(&self) -> u16 {
+        self.counts.iter().map(|&c| u16::from(c)).sum()
+    }
+}
+
+/// The most terrain blocks of one kind.
+const MAX_TERRAIN: u16 = 60;
+/// The blocks one battle draws: one for the attacker, two for the defender (6.2.1).
+const TERRAIN_PER_BATTLE: u16 = 3;
+
+/// The validated strategic map. Build one with [`Map::parse`] or [`Map::standard`].
+///
+/// Town and road ids ([`TownId`], [`RoadId`]) come from its [`graph`](Map::graph); every id the
+/// map hands out (supply cities, neighbours) is one of its own. Asked about an id of another
+/// map, the accessors answer `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map {
+    graph: RoadMap<RoadKind, TownInfo>,
+    /// Per road, the river it crosses.
+    rivers: Vec<Option<String>>,
+    /// Per [`Width`].
+    limits: [RoadLimits; 2],
+    supply: Vec<SupplyCity>,
+    terrain: TerrainPool,
+}
+
+/// A road line as read, before its towns are known.
+struct RawRoad<'a> {
+    line: usize,
+    from: &'a str,
+    to: &'a str,
+    width: Option<Width>,
+    river: Option<&'a str>,
+}
+
+/// A supply line as read.
+struct RawSupply<'a> {
+    line: usize,
+    town: &'a str,
+    army: Option<Army>,
+    loss: Option<u8>,
+}
+
+impl Map {
+    /// The default map ([`DEFAULT_MAP`]).
+    ///
+    /// # Errors
+    /// None in practice: the embedded file is tested to be valid.
+    pub fn standard() -> Result<Map, Problems<DataProblem>> {
+        Map::parse(DEFAULT_MAP)
+    }
+
+    /// Reads a map file.
+    ///
+    /// # Errors
+    /// Every problem, each with its line: unknown entries, widths, areas or terrain; towns or
+    /// roads given twice; roads to unknown towns; towns no road reaches or cut off from the
+    /// rest; supply cities that are not Allied cities; a terrain pool too small for a battle.
+    pub fn parse(text: &str) -> Result<Map, Problems<DataProblem>> {
+        let mut report = Report::default();
+        let mut limits: [Option<(RoadLimits, usize)>; 2] = [None, None];
+        // (town, its line) in file order; code and name (lower-cased) -> line.
+        let mut towns: Vec<(String, TownInfo, usize)> = Vec::new();
+        let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+        let mut names: BTreeMap<String, usize> = BTreeMap::new();
+        let mut roads: Vec<RawRoad<'_>> = Vec::new();
+        let mut supply: Vec<RawSupply<'_>> = Vec::new();
+        let mut terrain: [Option<(u8, usize)>; 4] = [None; 4];
+
+        for entry in entries(text) {
+            let line = entry.line;
+            let words = &entry.words;
+            match words[0] {
+                "width" => read_width(&mut report, line, words, &mut limits),
+                "town" => {
+                    let Some(&[code, area, kind]) = words.get(1..4) else {
+                        report.at(
+                            line,
+                            "a town needs a code, an area, a kind and a name: \
+                             `town BRU ad city Brussel`"
+                                .to_string(),
+                        );
+                        continue;
+                    };
+                    let name = words[4..].join(" ");
+                    let subject = format!("town {code}");
+                    let mut ok = true;
+                    if !good_code(code) {
+                        report.at(
+                            line,
+                            format!("{subject}: a code is 1 to 12 letters, digits, `-` or `_`"),
+                        );
+                        ok = false;
+                    } else if let Some(first) = codes.get(&code.to_ascii_uppercase()) {
+                        report.at(
+                            line,
+                            format!("{subject} is listed twice (first on line {first}): remove one or change its code"),
+                        );
+                        ok = false;
+                    } else {
+                        // Known from now on, even if the rest of the line is wrong: roads to
+                        // it then report nothing more than this line does.
+                        codes.insert(code.to_ascii_uppercase(), line);
+                    }
+                    let area = Army::parse(area);
+                    if area.is_none() {
+                        report.at(
+                            line,
+                            format!(
+                                "{subject}: unknown area '{}': write french (south of the \
+                                 border), ad (west of the brown line) or pr (east of it)",
+                                words[2]
+                            ),
+                        );
+                        ok = false;
+                    }
+                    let city = match kind {
+                        "city" => Some(true),
+                        "town" => Some(false),
+                        _ => {
+                            report.at(
+                                line,
+                                format!("{subject}: unknown kind '{kind}': write city or town"),
+                            );
+                            None
+                        }
+                    };
+                    if name.is_empty() {
+                        report.at(
+                            line,
+                            format!("{subject}: give the name printed on the board after `{kind}`"),
+                        );
+                        ok = false;
+                    } else if let Some(first) = names.get(&name.to_ascii_lowercase()) {
+                        report.at(
+                            line,
+                            format!(
+                                "{subject}: the name \"{name}\" is already used on line {first}: \
+                                 rename one"
+                            ),
+                        );
+                        ok = false;
+                    } else {
+                        names.insert(name.to_ascii_lowercase(), line);
+                    }
+                    if let (true, Some(area), Some(city)) = (ok, area, city) {
+                        let info = TownInfo {
+                            code: code.to_string(),
+                            area,
+                            city,
+                        };
+                        towns.push((name, info, line));
+                    }
+                }
+                "road" => {
+                    let Some(&[from, to, width]) = words.get(1..4) else {
+                        report.at(
+                            line,
+                            "a road needs two town codes and a width: `road BRU WAT broad`"
+                                .to_string(),
+                        );
+                        continue;
+                    };
+                    let subject = format!("road {from}-{to}");
+                    let parsed = Width::parse(width);
+                    if parsed.is_none() {
+                        report.at(
+                            line,
+                            format!(
+                                "{subject}: unknown road kind '{width}': write broad or narrow"
+                            ),
+                        );
+                    }
+                    let river = match words.get(4..) {
+                        Some([]) | None => None,
+                        Some(&["river", name]) => Some(name),
+                        Some(_) => {
+                            report.at(
+                                line,
+                                format!(
+                                    "{subject}: after the width write `river <name>` (one word) \
+                                     or nothing, not '{}'",
+                                    words[4..].join(" ")
+                                ),
+                            );
+                            None
+                        }
+                    };
+                    roads.push(RawRoad {
+                        line,
+                        from,
+                        to,
+                        width: parsed,
+                        river,
+                    });
+                }
+                "supply" => {
+                    let Some(&[town, army, loss]) = words.get(1..) else {
+                        report.at(
+                            line,
+                            "a supply city needs a town code, an army and a loss: \
+                             `supply GHE ad 1`"
+                                .to_string(),
+                        );
+                        continue;
+                    };
+                    let subject = format!("supply {town}");
+                    let parsed = match Army::parse(army) {
+                        Some(Army::French) => {
+                            report.at(
+                                line,
+                                format!(
+                                    "{subject}: the French have no supply cities (9): write ad \
+                                     or pr"
+                                ),
+                            );
+                            None
+                        }
+                        Some(a) => Some(a),
+                        None => {
+                            report.at(
+                                line,
+                                format!("{subject}: unknown army '{army}': write ad or pr"),
+                            );
+                            None
+                        }
+                    };
+                    let loss = number(&mut report, line, &subject, "the loss", loss, 1, 9)
+                        .map(|n| n as u8);
+                    supply.push(RawSupply {
+                        line,
+                        town,
+                        army: parsed,
+                        loss,
+                    });
+                }
+                "terrain" => {
+                    let Some(&[kind, count]) = words.get(1..) else {
+                        report.at(
+                            line,
+                            "a terrain line needs a kind and a number of blocks: \
+                             `terrain woods 3`"
+                                .to_string(),
+                        );
+                        continue;
+                    };
+                    let subject = format!("terrain {kind}");
+                    let count = number(
+                        &mut report,
+                        line,
+                        &subject,
+                        "the count",
+                        count,
+                        0,
+                        MAX_TERRAIN,
+                    );
+                    match TerrainKind::parse(kind) {
+                        None => report.at(
+                            line,
+                            format!(
+                                "{subject}: unknown terrain '{kind}': write woods, farm, stream \
+                                 or hill"
+                            ),
+                        ),
+                        Some(k) => match (terrain[k as usize], count) {
+                            (Some((_, first)), _) => report.at(
+                                line,
+                                format!(
+                                    "{subject} is given twice (first on line {first}): keep one"
+                                ),
+                            ),
+                            (None, Some(n)) => terrain[k as usize] = Some((n as u8, line)),
+                            (None, None) => {}
+                        },
+                    }
+                }
+                other => report.at(
+                    line,
+                    format!(
+                        "'{other}' is not an entry: start the line with width, town, road, \
+                         supply or terrain (or # for a comment)"
+                    ),
+                ),
+            }
+        }
+
+        // The whole file: what must be there.
+        for width in Width::ALL {
+            if limits[width.index()].is_none() {
+                report.at(
+                    0,
+                    format!(
+                        "no `width {}` line: add one, e.g. `width {}` (rulebook 5.4, 5.5, 7.2)",
+                        width.word(),
+                        match width {
+                            Width::Broad => "broad 8 4 2",
+                            Width::Narrow => "narrow 6 3 1",
+                        }
+                    ),
+                );
+            }
+        }
+        if towns.is_empty() {
+            report.at(0, "the map has no towns: add `town` lines".to_string());
+        }
+
+        // Roads, now that every town is known.
+        let index: BTreeMap<String, usize> = towns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, info, _))| (info.code.to_ascii_uppercase(), i))
+            .collect();
+        let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        let mut degree = alloc::vec![0usize; towns.len()];
+        let mut setup = RoadMapSetup::<RoadKind, TownInfo>::new();
+        let mut rivers = Vec::new();
+        for road in &roads {
+            let subject = format!("road {}-{}", road.from, road.to);
+            let mut find = |code: &str| {
+                let found = index.get(&code.to_ascii_uppercase()).copied();
+                if found.is_none() && !codes.contains_key(&code.to_ascii_uppercase()) {
+                    report.at(
+                        road.line,
+                        format!("{subject}: no town {code}; add the town or fix the code"),
+                    );
+                }
+                found
+            };
+            let (a, b) = (find(road.from), find(road.to));
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            if a == b {
+                report.at(
+                    road.line,
+                    format!("{subject} joins a town to itself: change one end"),
+                );
+                continue;
+            }
+            if let Some(first) = pairs.get(&(a.min(b), a.max(b))) {
+                report.at(
+                    road.line,
+                    format!("{subject}: these towns are already joined by the road on line {first}: remove one"),
+                );
+                continue;
+            }
+            pairs.insert((a.min(b), a.max(b)), road.line);
+            degree[a] += 1;
+            degree[b] += 1;
+            if let Some(width) = road.width {
+                setup = setup.road(
+                    towns[a].0.clone(),
+                    towns[b].0.clone(),
+                    RoadKind {
+                        width,
+                        river: road.river.is_some(),
+                    },
+                );
+                rivers.push(road.river.map(str::to_string));
+            }
+        }
+        for (i, (_, info, line)) in towns.iter().enumerate() {
+            if degree[i] == 0 {
+                report.at(
+                    *line,
+                    format!("town {}: no road; add a road or remove the town", info.code),
+                );
+            }
+        }
+
+        // Supply cities.
+        let mut supplied: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut cities = Vec::new();
+        for s in &supply {
+            let subject = format!("supply {}", s.town);
+            let Some(&t) = index.get(&s.town.to_ascii_uppercase()) else {
+                if !codes.contains_key(&s.town.to_ascii_uppercase()) {
+                    report.at(
+                        s.line,
+                        format!(
+                            "{subject}: no town {}; name a city from the town lines",
+                            s.town
+                        ),
+                    );
+                }
+                continue;
+            };
+            let info = &towns[t].1;
+            if let Some(first) = supplied.get(&t) {
+                report.at(
+                    s.line,
+                    format!("{subject} is listed twice (first on line {first}): keep one"),
+                );
+                continue;
+            }
+            supplied.insert(t, s.line);
+            if !info.city {
+                report.at(
+                    s.line,
+                    format!(
+                        "{subject}: {} is a town, not a city; supply cities are cities (9): mark \
+                         it `city` or supply another",
+                        info.code
+                    ),
+                );
+            }
+            if info.area == Army::French {
+                report.at(
+                    s.line,
+                    format!(
+                        "{subject}: {} is French at the start, so the Allies cannot draw supply \
+                         from it: choose a city north of the border",
+                        info.code
+                    ),
+                );
+            }
+            if let (Some(army), Some(loss)) = (s.army, s.loss) {
+                cities.push((t, army, loss));
+            }
+        }
+        if supply.is_empty() {
+            report.at(
+                0,
+                "no supply cities: add `supply` lines (9: Gent and Brussel for the Anglo-Dutch, \
+                 Luik for the Prussians)"
+                    .to_string(),
+            );
+        }
+
+        // The terrain pool.
+        let mut pool = TerrainPool::default();
+        for kind in TerrainKind::ALL {
+            pool.counts[kind as usize] = terrain[kind as usize].map_or(0, |(n, _)| n);
+        }
+        if pool.total() < TERRAIN_PER_BATTLE {
+            report.at(
+                0,
+                format!(
+                    "the terrain pool holds {} block(s); a battle draws {TERRAIN_PER_BATTLE} \
+                     (6.2.1): add `terrain` lines",
+                    pool.total()
+                ),
+            );
+        }
+
+        if !report.0.is_empty() {
+            return Err(report.into_problems());
+        }
+
+        // No problems so far: build the graph (one source: the file) and check it is whole.
+        let lines: Vec<usize> = towns.iter().map(|t| t.2).collect();
+        for (name, info, _) in towns {
+            setup = setup.town_with(name, info);
+        }
+        let graph = match setup.build() {
+            Ok(graph) => graph,
+            Err(problems) => {
+                for p in problems.0 {
+                    report.at(0, p.to_string());
+                }
+                return Err(report.into_problems());
+            }
+        };
+        cut_off(&graph, &lines, &mut report);
+        // The graph numbers towns in file order, and holds them all (it was built).
+        let supply = cities
+            .into_iter()
+            .filter_map(|(t, army, loss)| {
+                let (town, _) = graph.towns().nth(t)?;
+                Some(SupplyCity { town, army, loss })
+            })
+            .collect();
+        let limits = [
+            limits[0].map_or(NO_LIMITS, |l| l.0),
+            limits[1].map_or(NO_LIMITS, |l| l.0),
+        ];
+        let map = Map {
+            graph,
+            rivers,
+            limits,
+            supply,
+            terrain: pool,
+        };
+        report.finish(map)
+    }
+
+    /// The road graph: towns (with their [`TownInfo`]) and roads (with their [`RoadKind`]), in
+    /// file order. Searches, neighbours and road traffic go through it.
+    pub fn graph(&self) -> &RoadMap<RoadKind, TownInfo> {
+        &self.graph
+    }
+
+    /// The town with this code (`BRU`), ignoring ASCII case.
+    pub fn town(&self, code: &str) -> Option<TownId> {
+        self.graph
+            .towns()
+            .find(|(_, t)| t.info.code.eq_ignore_ascii_case(code))
+            .map(|(id, _)| id)
+    }
+
+    /// What the map keeps about town `id`.
+    pub fn info(&self, id: TownId) -> Option<&TownInfo> {
+        self.graph.town(id).map(|t| &t.info)
+    }
+
+    /// The code of town `id` (`BRU`).
+    pub fn code(&self, id: TownId) -> Option<&str> {
+        self.info(id).map(|i| i.code.as_str())
+    }
+
+    /// The name of town `id` as printed on the board (`Brussel`).
+    pub fn name(&self, id: TownId) -> Option<&str> {
+        self.graph.name(id)
+    }
+
+    /// The towns where `army` may set up (4.1, 4.2).
+    pub fn set_up_area(&self, army: Army) -> impl Iterator<Item = TownId> + '_ {
+        self.graph
+            .towns()
+            .filter(move |(_, t)| t.info.area == army)
+            .map(|(id, _)| id)
+    }
+
+    /// The limits for roads of `width`.
+    pub const fn limits(&self, width: Width) -> RoadLimits {
+        self.limits[width.index()]
+    }
+
+    /// How many units may move along `road` in a turn (5.4).
+    pub fn move_limit(&self, road: RoadId) -> Option<u16> {
+        let kind = self.graph.road(road)?.kind;
+        Some(self.limits(kind.width).moving)
+    }
+
+    /// How many units may attack along `road` in a turn: the move limit, or the lower limit
+    /// across a river (5.5).
+    pub fn attack_limit(&self, road: RoadId) -> Option<u16> {
+        let kind = self.graph.road(road)?.kind;
+        let limits = self.limits(kind.width);
+        Some(if kind.river {
+            limits.attacking_across_river
+        } else {
+            limits.moving
+        })
+    }
+
+    /// How many units may retreat, reinforce or regroup along `road` per battle turn (6.3.4,
+    /// 7.2, 7.5); rivers do not matter.
+    pub fn retreat_limit(&self, road: RoadId) -> Option<u16> {
+        let kind = self.graph.road(road)?.kind;
+        Some(self.limits(kind.width).retreating)
+    }
+
+    /// The name of the river `road` crosses, if it crosses one.
+    pub fn river(&self, road: RoadId) -> Option<&str> {
+        self.rivers.get(road.index())?.as_deref()
+    }
+
+    /// The Allied supply cities (9), in file order.
+    pub fn supply_cities(&self) -> &[SupplyCity] {
+        &self.supply
+    }
+
+    /// The supply city at `town`, if it is one.
+    pub fn supply_city(&self, town: TownId) -> Option<&SupplyCity> {
+        self.supply.iter().find(|s| s.town == town)
+    }
+
+    /// The battle-board terrain pool (6.2.1).
+    pub const fn terrain(&self) -> &TerrainPool {
+        &self.terrain
+    }
+}
+
+/// Never used: every width has its line once the file has no problems.
+const NO_LIMITS: RoadLimits = RoadLimits {
+    moving: 0,
+    attacking_across_river: 0,
+    retreating: 0,
+};
+
+/// Reads a `width` line into `limits`.
+fn read_width(
+    report: &mut Report,
+    line: usize,
+    words: &[&str],
+    limits: &mut [Option<(RoadLimits, usize)>; 2],
+) {
+    let Some(&[width, moving, river, retreat]) = words.get(1..) else {
+        report.at(
+            line,
+            "a width needs a name and three limits (move, attack across a river, retreat): \
+             `width broad 8 4 2`"
+                .to_string(),
+        );
+        return;
+    };
+    let subject = format!("width {width}");
+    let parsed = Width::parse(width);
+    if parsed.is_none() {
+        report.at(
+            line,
+            format!("{subject}: unknown road kind '{width}': write broad or narrow"),
+        );
+    }
+    let moving = number(report, line, &subject, "the move limit", moving, 1, 99);
+    let river = number(
+        report,
+        line,
+        &subject,
+        "the attack limit across a river",
+        river,
+        1,
+        99,
+    );
+    let retreat = number(report, line, &subject, "the retreat limit", retreat, 1, 99);
+    let Some(width) = parsed else { return };
+    if let Some((_, first)) = limits[width.index()] {
+        report.at(
+            line,
+            format!("{subject} is given twice (first on line {first}): keep one"),
+        );
+        return;
+    }
+    let (Some(moving), Some(river), Some(retreat)) = (moving, river, retreat) else {
+        return;
+    };
+    if river > moving || retreat > moving {
+        report.at(
+            line,
+            format!(
+                "{subject}: the limits across a river ({river}) and to retreat ({retreat}) may \
+                 not exceed the move limit ({moving})"
+            ),
+        );
+        return;
+    }
+    limits[width.index()] = Some((
+        RoadLimits {
+            moving,
+            attacking_across_river: river,
+            retreating: retreat,
+        },
+        line,
+    ));
+}
+
+/// Reports the towns no road path joins to the first town, one problem per cut-off group.
+fn cut_off(graph: &RoadMap<RoadKind, TownInfo>, lines: &[usize], report: &mut Report) {
+    let mut seen = alloc::vec![false; graph.town_count()];
+    let mut first_group = true;
+    for (start, _) in graph.towns() {
+        if seen[start.index()] {
+            continue;
+        }
+        let reach = graph.reach(start, u16::MAX, |_| true, |_| true);
+        let group: Vec<TownId> = reach.towns().map(|(t, _)| t).collect();
+        for t in &group {
+            seen[t.index()] = true;
+        }
+        if first_group {
+            first_group = false;
+            continue;
+        }
+        let codes: Vec<&str> = group
+            .iter()
+            .filter_map(|&t| graph.town(t).map(|t| t.info.code.as_str()))
+            .collect();
+        report.at(
+            lines.get(start.index()).copied().unwrap_or(0),
+            format!(
+                "towns {} are cut off from the rest of the map: add a road joining them",
+                codes.join(", ")
+            ),
+        );
+    }
+}
+
+impl fmt::Display for Width {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl fmt::Display for TerrainKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
