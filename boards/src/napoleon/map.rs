@@ -199,7 +199,8 @@ impl Map {
     /// rest; supply cities that are not Allied cities; a terrain pool too small for a battle.
     pub fn parse(text: &str) -> Result<Map, Problems<DataProblem>> {
         let mut report = Report::default();
-        let mut limits: [Option<(RoadLimits, usize)>; 2] = [None, None];
+        // Per width: the line it is given on, and its limits if they are sound.
+        let mut limits: [Option<(Option<RoadLimits>, usize)>; 2] = [None, None];
         // (town, its line) in file order; code and name (lower-cased) -> line.
         let mut towns: Vec<(String, TownInfo, usize)> = Vec::new();
         let mut codes: BTreeMap<String, usize> = BTreeMap::new();
@@ -235,7 +236,10 @@ impl Map {
                     } else if let Some(first) = codes.get(&code.to_ascii_uppercase()) {
                         report.at(
                             line,
-                            format!("{subject} is listed twice (first on line {first}): remove one or change its code"),
+                            format!(
+                                "{subject} is listed twice (first on line {first}): remove one \
+                                 or change its code"
+                            ),
                         );
                         ok = false;
                     } else {
@@ -479,7 +483,10 @@ impl Map {
             if let Some(first) = pairs.get(&(a.min(b), a.max(b))) {
                 report.at(
                     road.line,
-                    format!("{subject}: these towns are already joined by the road on line {first}: remove one"),
+                    format!(
+                        "{subject}: these towns are already joined by the road on line \
+                         {first}: remove one"
+                    ),
                 );
                 continue;
             }
@@ -498,6 +505,7 @@ impl Map {
                 rivers.push(road.river.map(str::to_string));
             }
         }
+        cut_off(&towns, &pairs, &degree, &mut report);
         for (i, (_, info, line)) in towns.iter().enumerate() {
             if degree[i] == 0 {
                 report.at(
@@ -587,7 +595,6 @@ impl Map {
         }
 
         // No problems so far: build the graph (one source: the file) and check it is whole.
-        let lines: Vec<usize> = towns.iter().map(|t| t.2).collect();
         for (name, info, _) in towns {
             setup = setup.town_with(name, info);
         }
@@ -600,7 +607,6 @@ impl Map {
                 return Err(report.into_problems());
             }
         };
-        cut_off(&graph, &lines, &mut report);
         // The graph numbers towns in file order, and holds them all (it was built).
         let supply = cities
             .into_iter()
@@ -610,8 +616,8 @@ impl Map {
             })
             .collect();
         let limits = [
-            limits[0].map_or(NO_LIMITS, |l| l.0),
-            limits[1].map_or(NO_LIMITS, |l| l.0),
+            limits[0].and_then(|l| l.0).unwrap_or(NO_LIMITS),
+            limits[1].and_then(|l| l.0).unwrap_or(NO_LIMITS),
         ];
         let map = Map {
             graph,
@@ -718,12 +724,13 @@ const NO_LIMITS: RoadLimits = RoadLimits {
     retreating: 0,
 };
 
-/// Reads a `width` line into `limits`.
+/// Reads a `width` line into `limits`: its line once the width is known, its limits once they
+/// are sound.
 fn read_width(
     report: &mut Report,
     line: usize,
     words: &[&str],
-    limits: &mut [Option<(RoadLimits, usize)>; 2],
+    limits: &mut [Option<(Option<RoadLimits>, usize)>; 2],
 ) {
     let Some(&[width, moving, river, retreat]) = words.get(1..) else {
         report.at(
@@ -761,6 +768,7 @@ fn read_width(
         );
         return;
     }
+    limits[width.index()] = Some((None, line));
     let (Some(moving), Some(river), Some(retreat)) = (moving, river, retreat) else {
         return;
     };
@@ -775,38 +783,58 @@ fn read_width(
         return;
     }
     limits[width.index()] = Some((
-        RoadLimits {
+        Some(RoadLimits {
             moving,
             attacking_across_river: river,
             retreating: retreat,
-        },
+        }),
         line,
     ));
 }
 
-/// Reports the towns no road path joins to the first town, one problem per cut-off group.
-fn cut_off(graph: &RoadMap<RoadKind, TownInfo>, lines: &[usize], report: &mut Report) {
-    let mut seen = alloc::vec![false; graph.town_count()];
-    let mut first_group = true;
-    for (start, _) in graph.towns() {
-        if seen[start.index()] {
+/// Reports each group of towns the roads do not join to the largest group, one problem per
+/// group, on the line of its first town. Towns with no road at all are reported on their own.
+fn cut_off(
+    towns: &[(String, TownInfo, usize)],
+    pairs: &BTreeMap<(usize, usize), usize>,
+    degree: &[usize],
+    report: &mut Report,
+) {
+    let mut links = alloc::vec![Vec::new(); towns.len()];
+    for &(a, b) in pairs.keys() {
+        links[a].push(b);
+        links[b].push(a);
+    }
+    // Group number per town, by a search from each town not yet grouped.
+    let mut group = alloc::vec![usize::MAX; towns.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for start in 0..towns.len() {
+        if group[start] != usize::MAX || degree[start] == 0 {
             continue;
         }
-        let reach = graph.reach(start, u16::MAX, |_| true, |_| true);
-        let group: Vec<TownId> = reach.towns().map(|(t, _)| t).collect();
-        for t in &group {
-            seen[t.index()] = true;
+        let number = groups.len();
+        let mut members = alloc::vec![start];
+        group[start] = number;
+        let mut next = 0;
+        while let Some(&town) = members.get(next) {
+            next += 1;
+            for &other in &links[town] {
+                if group[other] == usize::MAX {
+                    group[other] = number;
+                    members.push(other);
+                }
+            }
         }
-        if first_group {
-            first_group = false;
+        groups.push(members);
+    }
+    let largest = (0..groups.len()).max_by_key(|&g| (groups[g].len(), usize::MAX - g));
+    for (g, members) in groups.iter().enumerate() {
+        if Some(g) == largest {
             continue;
         }
-        let codes: Vec<&str> = group
-            .iter()
-            .filter_map(|&t| graph.town(t).map(|t| t.info.code.as_str()))
-            .collect();
+        let codes: Vec<&str> = members.iter().map(|&t| towns[t].1.code.as_str()).collect();
         report.at(
-            lines.get(start.index()).copied().unwrap_or(0),
+            towns[members[0]].2,
             format!(
                 "towns {} are cut off from the rest of the map: add a road joining them",
                 codes.join(", ")

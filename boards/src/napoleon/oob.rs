@@ -307,16 +307,15 @@ impl OrderOfBattle {
                 continue;
             };
             armies_seen[army as usize] = true;
-            if area.is_some_and(|a| a != army) {
+            if let Some(area) = area.filter(|&a| a != army) {
                 report.at(
                     line,
                     format!(
-                        "{subject}: {} units set up in {} towns (4.1, 4.2), and {} is {}: \
-                         choose another start town",
-                        army,
-                        area_word(army),
+                        "{subject}: {} is in the {}, but {army} units set up in the {} \
+                         (4.1, 4.2): choose another start town",
                         words[7],
-                        area.map_or("", area_word)
+                        area_word(area),
+                        area_word(army),
                     ),
                 );
                 ok = false;
@@ -502,8 +501,8 @@ impl OrderOfBattle {
 /// How the map file names `army`'s set-up area.
 fn area_word(army: Army) -> &'static str {
     match army {
-        Army::French => "French (south of the border)",
-        Army::AngloDutch => "Anglo-Dutch (west of the brown line)",
-        Army::Prussian => "Prussian (east of the brown line)",
+        Army::French => "French area (south of the border)",
+        Army::AngloDutch => "Anglo-Dutch area (west of the brown line)",
+        Army::Prussian => "Prussian area (east of the brown line)",
     }
 }
