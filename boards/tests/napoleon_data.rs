@@ -383,6 +383,7 @@ town
     assert_eq!(
         problems(Map::parse(text)),
         [
+            "no town in the French set-up area: mark its towns `french` (4.1, 4.2)",
             "the terrain pool holds 2 block(s); a battle draws 3 (6.2.1): add `terrain` lines",
             "line 3: width wide: unknown road kind 'wide': write broad or narrow",
             "line 6: town LIG: no road; add a road or remove the town",
@@ -467,6 +468,18 @@ fn a_map_missing_its_parts_or_in_pieces_says_so() {
             "line {line}: width narrow: the retreat limit must be a whole number from 1 to 99, \
              not 'x'"
         )]
+    );
+    let mut one_city = DEFAULT_MAP.to_string();
+    for start in ["supply GHE", "supply BRU"] {
+        let line = line_of(&one_city, start);
+        one_city = replace_line(&one_city, line, "");
+    }
+    assert_eq!(
+        problems(Map::parse(&one_city)),
+        [
+            "only one supply city: the French win by holding two (10.1), so list at least two \
+          `supply` lines"
+        ]
     );
     let over = replace_line(DEFAULT_MAP, line, "width narrow 6 7 1");
     assert_eq!(
@@ -746,6 +759,10 @@ fn random_damage_never_panics() {
                 assert!(info.city && info.area != Army::French);
             }
             assert!(damaged.terrain().total() >= 3);
+            assert!(damaged.supply_cities().len() >= 2);
+            for army in Army::ALL {
+                assert!(damaged.set_up_area(army).next().is_some());
+            }
             // The default order of battle against the damaged map.
             let oob = OrderOfBattle::standard(damaged);
             check_lines(DEFAULT_ORDER_OF_BATTLE, &oob);

@@ -572,6 +572,28 @@ impl Map {
                  Luik for the Prussians)"
                     .to_string(),
             );
+        } else if supplied.len() < 2 {
+            report.at(
+                0,
+                "only one supply city: the French win by holding two (10.1), so list at least \
+                 two `supply` lines"
+                    .to_string(),
+            );
+        }
+
+        // Every army needs somewhere to set up (4.1, 4.2).
+        if !towns.is_empty() {
+            for army in Army::ALL {
+                if !towns.iter().any(|(_, info, _)| info.area == army) {
+                    report.at(
+                        0,
+                        format!(
+                            "no town in the {army} set-up area: mark its towns `{}` (4.1, 4.2)",
+                            army.word()
+                        ),
+                    );
+                }
+            }
         }
 
         // The terrain pool.
