@@ -174,12 +174,503 @@ struct RawRoad<'a> {
     river: Option<&'a str>,
 }
 
-/// A supply line as read.
+/// A supply line as read, before its town is known.
 struct RawSupply<'a> {
     line: usize,
     town: &'a str,
     army: Option<Army>,
     loss: Option<u8>,
+}
+
+/// A map file read line by line, before the checks that need the whole file.
+#[derive(Default)]
+struct Draft<'a> {
+    report: Report,
+    /// Per width: the line it is given on, and its limits if they are sound.
+    limits: [Option<(Option<RoadLimits>, usize)>; 2],
+    /// The sound town lines, in file order: name, info, line.
+    towns: Vec<(String, TownInfo, usize)>,
+    /// Every well-formed code (upper-cased), even of a town line with other problems -> line.
+    codes: BTreeMap<String, usize>,
+    /// Every name (lower-cased) -> line.
+    names: BTreeMap<String, usize>,
+    roads: Vec<RawRoad<'a>>,
+    supply: Vec<RawSupply<'a>>,
+    /// Per [`TerrainKind`]: its count and line.
+    terrain: [Option<(u8, usize)>; 4],
+}
+
+/// The roads of a draft, resolved to town positions.
+struct Resolved {
+    /// The graph's set-up: towns still to add, roads in file order.
+    setup: RoadMapSetup<RoadKind, TownInfo>,
+    /// Per road of `setup`, the river it crosses.
+    rivers: Vec<Option<String>>,
+}
+
+impl<'a> Draft<'a> {
+    /// Reads one entry.
+    fn read(&mut self, line: usize, words: &[&'a str]) {
+        match words[0] {
+            "width" => self.width(line, words),
+            "town" => self.town(line, words),
+            "road" => self.road(line, words),
+            "supply" => self.supply(line, words),
+            "terrain" => self.terrain(line, words),
+            other => self.report.at(
+                line,
+                format!(
+                    "'{other}' is not an entry: start the line with width, town, road, supply \
+                     or terrain (or # for a comment)"
+                ),
+            ),
+        }
+    }
+
+    /// `width <broad|narrow> <move> <attack across a river> <retreat>`.
+    fn width(&mut self, line: usize, words: &[&str]) {
+        let report = &mut self.report;
+        let Some(&[width, moving, river, retreat]) = words.get(1..) else {
+            report.at(
+                line,
+                "a width needs a name and three limits (move, attack across a river, retreat): \
+                 `width broad 8 4 2`"
+                    .to_string(),
+            );
+            return;
+        };
+        let subject = format!("width {width}");
+        let parsed = Width::parse(width);
+        if parsed.is_none() {
+            report.at(
+                line,
+                format!("{subject}: unknown road kind '{width}': write broad or narrow"),
+            );
+        }
+        let moving = number(report, line, &subject, "the move limit", moving, 1, 99);
+        let river = number(
+            report,
+            line,
+            &subject,
+            "the attack limit across a river",
+            river,
+            1,
+            99,
+        );
+        let retreat = number(report, line, &subject, "the retreat limit", retreat, 1, 99);
+        let Some(width) = parsed else { return };
+        if let Some((_, first)) = self.limits[width.index()] {
+            report.at(
+                line,
+                format!("{subject} is given twice (first on line {first}): keep one"),
+            );
+            return;
+        }
+        self.limits[width.index()] = Some((None, line));
+        let (Some(moving), Some(river), Some(retreat)) = (moving, river, retreat) else {
+            return;
+        };
+        if river > moving || retreat > moving {
+            report.at(
+                line,
+                format!(
+                    "{subject}: the limits across a river ({river}) and to retreat ({retreat}) \
+                     may not exceed the move limit ({moving})"
+                ),
+            );
+            return;
+        }
+        let limits = RoadLimits {
+            moving,
+            attacking_across_river: river,
+            retreating: retreat,
+        };
+        self.limits[width.index()] = Some((Some(limits), line));
+    }
+
+    /// `town <CODE> <area> <city|town> <name...>`.
+    fn town(&mut self, line: usize, words: &[&str]) {
+        let report = &mut self.report;
+        let Some(&[code, area, kind]) = words.get(1..4) else {
+            report.at(
+                line,
+                "a town needs a code, an area, a kind and a name: `town BRU ad city Brussel`"
+                    .to_string(),
+            );
+            return;
+        };
+        let name = words[4..].join(" ");
+        let subject = format!("town {code}");
+        let mut ok = true;
+        if !good_code(code) {
+            report.at(
+                line,
+                format!("{subject}: a code is 1 to 12 letters, digits, `-` or `_`"),
+            );
+            ok = false;
+        } else if let Some(first) = self.codes.get(&code.to_ascii_uppercase()) {
+            report.at(
+                line,
+                format!(
+                    "{subject} is listed twice (first on line {first}): remove one or change \
+                     its code"
+                ),
+            );
+            ok = false;
+        } else {
+            // Known from now on, even if the rest of the line is wrong: roads to it then
+            // report nothing more than this line does.
+            self.codes.insert(code.to_ascii_uppercase(), line);
+        }
+        let parsed = Army::parse(area);
+        if parsed.is_none() {
+            report.at(
+                line,
+                format!(
+                    "{subject}: unknown area '{area}': write french (south of the border), ad \
+                     (west of the brown line) or pr (east of it)"
+                ),
+            );
+        }
+        let city = match kind {
+            "city" => Some(true),
+            "town" => Some(false),
+            _ => {
+                report.at(
+                    line,
+                    format!("{subject}: unknown kind '{kind}': write city or town"),
+                );
+                None
+            }
+        };
+        if name.is_empty() {
+            report.at(
+                line,
+                format!("{subject}: give the name printed on the board after `{kind}`"),
+            );
+            ok = false;
+        } else if let Some(first) = self.names.get(&name.to_ascii_lowercase()) {
+            report.at(
+                line,
+                format!(
+                    "{subject}: the name \"{name}\" is already used on line {first}: rename one"
+                ),
+            );
+            ok = false;
+        } else {
+            self.names.insert(name.to_ascii_lowercase(), line);
+        }
+        if let (true, Some(area), Some(city)) = (ok, parsed, city) {
+            let info = TownInfo {
+                code: code.to_string(),
+                area,
+                city,
+            };
+            self.towns.push((name, info, line));
+        }
+    }
+
+    /// `road <CODE> <CODE> <broad|narrow> [river <name>]`.
+    fn road(&mut self, line: usize, words: &[&'a str]) {
+        let report = &mut self.report;
+        let Some(&[from, to, width]) = words.get(1..4) else {
+            report.at(
+                line,
+                "a road needs two town codes and a width: `road BRU WAT broad`".to_string(),
+            );
+            return;
+        };
+        let subject = format!("road {from}-{to}");
+        let parsed = Width::parse(width);
+        if parsed.is_none() {
+            report.at(
+                line,
+                format!("{subject}: unknown road kind '{width}': write broad or narrow"),
+            );
+        }
+        let river = match words.get(4..) {
+            Some([]) | None => None,
+            Some(&["river", name]) => Some(name),
+            Some(rest) => {
+                report.at(
+                    line,
+                    format!(
+                        "{subject}: after the width write `river <name>` (one word) or \
+                         nothing, not '{}'",
+                        rest.join(" ")
+                    ),
+                );
+                None
+            }
+        };
+        self.roads.push(RawRoad {
+            line,
+            from,
+            to,
+            width: parsed,
+            river,
+        });
+    }
+
+    /// `supply <CODE> <ad|pr> <units>`.
+    fn supply(&mut self, line: usize, words: &[&'a str]) {
+        let report = &mut self.report;
+        let Some(&[town, army, loss]) = words.get(1..) else {
+            report.at(
+                line,
+                "a supply city needs a town code, an army and a loss: `supply GHE ad 1`"
+                    .to_string(),
+            );
+            return;
+        };
+        let subject = format!("supply {town}");
+        let parsed = match Army::parse(army) {
+            Some(Army::French) => {
+                report.at(
+                    line,
+                    format!("{subject}: the French have no supply cities (9): write ad or pr"),
+                );
+                None
+            }
+            Some(a) => Some(a),
+            None => {
+                report.at(
+                    line,
+                    format!("{subject}: unknown army '{army}': write ad or pr"),
+                );
+                None
+            }
+        };
+        let loss = number(report, line, &subject, "the loss", loss, 1, 9).map(|n| n as u8);
+        self.supply.push(RawSupply {
+            line,
+            town,
+            army: parsed,
+            loss,
+        });
+    }
+
+    /// `terrain <woods|farm|stream|hill> <blocks>`.
+    fn terrain(&mut self, line: usize, words: &[&str]) {
+        let report = &mut self.report;
+        let Some(&[kind, count]) = words.get(1..) else {
+            report.at(
+                line,
+                "a terrain line needs a kind and a number of blocks: `terrain woods 3`".to_string(),
+            );
+            return;
+        };
+        let subject = format!("terrain {kind}");
+        let count = number(report, line, &subject, "the count", count, 0, MAX_TERRAIN);
+        let Some(kind) = TerrainKind::parse(kind) else {
+            report.at(
+                line,
+                format!("{subject}: unknown terrain '{kind}': write woods, farm, stream or hill"),
+            );
+            return;
+        };
+        match (self.terrain[kind as usize], count) {
+            (Some((_, first)), _) => report.at(
+                line,
+                format!("{subject} is given twice (first on line {first}): keep one"),
+            ),
+            (None, Some(n)) => self.terrain[kind as usize] = Some((n as u8, line)),
+            (None, None) => {}
+        }
+    }
+
+    /// What the whole file must hold: both widths, towns, an area for each army.
+    fn check_complete(&mut self) {
+        for width in Width::ALL {
+            if self.limits[width.index()].is_none() {
+                let example = match width {
+                    Width::Broad => "broad 8 4 2",
+                    Width::Narrow => "narrow 6 3 1",
+                };
+                self.report.at(
+                    0,
+                    format!(
+                        "no `width {}` line: add one, e.g. `width {example}` (rulebook 5.4, \
+                         5.5, 7.2)",
+                        width.word()
+                    ),
+                );
+            }
+        }
+        if self.towns.is_empty() {
+            self.report
+                .at(0, "the map has no towns: add `town` lines".to_string());
+            return;
+        }
+        for army in Army::ALL {
+            if !self.towns.iter().any(|(_, info, _)| info.area == army) {
+                self.report.at(
+                    0,
+                    format!(
+                        "no town in the {army} set-up area: mark its towns `{}` (4.1, 4.2)",
+                        army.word()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The position of the town with `code` among the sound towns. An unknown code is
+    /// reported, one whose town line is wrong is not (that line already is).
+    fn find(&mut self, code: &str, line: usize, subject: &str, hint: &str) -> Option<usize> {
+        let upper = code.to_ascii_uppercase();
+        let found = self
+            .towns
+            .iter()
+            .position(|(_, info, _)| info.code.eq_ignore_ascii_case(code));
+        if found.is_none() && !self.codes.contains_key(&upper) {
+            self.report
+                .at(line, format!("{subject}: no town {code}; {hint}"));
+        }
+        found
+    }
+
+    /// Resolves the roads to towns; reports unknown towns, roads to themselves, roads given
+    /// twice, towns with no road and groups of towns cut off from the rest.
+    fn resolve_roads(&mut self) -> Resolved {
+        let mut resolved = Resolved {
+            setup: RoadMapSetup::new(),
+            rivers: Vec::new(),
+        };
+        // Each pair of joined towns (smaller position first) -> the road's line; roads per town.
+        let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        let mut degree = alloc::vec![0usize; self.towns.len()];
+        let roads = core::mem::take(&mut self.roads);
+        for road in &roads {
+            let subject = format!("road {}-{}", road.from, road.to);
+            let hint = "add the town or fix the code";
+            let a = self.find(road.from, road.line, &subject, hint);
+            let b = self.find(road.to, road.line, &subject, hint);
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            if a == b {
+                self.report.at(
+                    road.line,
+                    format!("{subject} joins a town to itself: change one end"),
+                );
+                continue;
+            }
+            if let Some(first) = pairs.get(&(a.min(b), a.max(b))) {
+                self.report.at(
+                    road.line,
+                    format!(
+                        "{subject}: these towns are already joined by the road on line \
+                         {first}: remove one"
+                    ),
+                );
+                continue;
+            }
+            pairs.insert((a.min(b), a.max(b)), road.line);
+            degree[a] += 1;
+            degree[b] += 1;
+            if let Some(width) = road.width {
+                let kind = RoadKind {
+                    width,
+                    river: road.river.is_some(),
+                };
+                let (from, to) = (self.towns[a].0.clone(), self.towns[b].0.clone());
+                resolved.setup = core::mem::take(&mut resolved.setup).road(from, to, kind);
+                resolved.rivers.push(road.river.map(str::to_string));
+            }
+        }
+        cut_off(&self.towns, &pairs, &degree, &mut self.report);
+        for (i, (_, info, line)) in self.towns.iter().enumerate() {
+            if degree[i] == 0 {
+                self.report.at(
+                    *line,
+                    format!("town {}: no road; add a road or remove the town", info.code),
+                );
+            }
+        }
+        resolved
+    }
+
+    /// Resolves the supply cities: (town position, army, loss) for each sound line. Reports
+    /// unknown towns, towns that are not cities or are French, cities given twice, and fewer
+    /// than two supply cities.
+    fn resolve_supply(&mut self) -> Vec<(usize, Army, u8)> {
+        let mut supplied: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut cities = Vec::new();
+        let supply = core::mem::take(&mut self.supply);
+        for s in &supply {
+            let subject = format!("supply {}", s.town);
+            let hint = "name a city from the town lines";
+            let Some(t) = self.find(s.town, s.line, &subject, hint) else {
+                continue;
+            };
+            if let Some(first) = supplied.get(&t) {
+                self.report.at(
+                    s.line,
+                    format!("{subject} is listed twice (first on line {first}): keep one"),
+                );
+                continue;
+            }
+            supplied.insert(t, s.line);
+            let info = &self.towns[t].1;
+            if !info.city {
+                self.report.at(
+                    s.line,
+                    format!(
+                        "{subject}: {} is a town, not a city; supply cities are cities (9): \
+                         mark it `city` or supply another",
+                        info.code
+                    ),
+                );
+            }
+            if info.area == Army::French {
+                self.report.at(
+                    s.line,
+                    format!(
+                        "{subject}: {} is French at the start, so the Allies cannot draw supply \
+                         from it: choose a city north of the border",
+                        info.code
+                    ),
+                );
+            }
+            if let (Some(army), Some(loss)) = (s.army, s.loss) {
+                cities.push((t, army, loss));
+            }
+        }
+        if supply.is_empty() {
+            self.report.at(
+                0,
+                "no supply cities: add `supply` lines (9: Gent and Brussel for the Anglo-Dutch, \
+                 Luik for the Prussians)"
+                    .to_string(),
+            );
+        } else if supplied.len() < 2 {
+            self.report.at(
+                0,
+                "only one supply city: the French win by holding two (10.1), so list at least \
+                 two `supply` lines"
+                    .to_string(),
+            );
+        }
+        cities
+    }
+
+    /// The terrain pool; reports one too small for a battle.
+    fn pool(&mut self) -> TerrainPool {
+        let mut pool = TerrainPool::default();
+        for kind in TerrainKind::ALL {
+            pool.counts[kind as usize] = self.terrain[kind as usize].map_or(0, |(n, _)| n);
+        }
+        if pool.total() < TERRAIN_PER_BATTLE {
+            self.report.at(
+                0,
+                format!(
+                    "the terrain pool holds {} block(s); a battle draws {TERRAIN_PER_BATTLE} \
+                     (6.2.1): add `terrain` lines",
+                    pool.total()
+                ),
+            );
+        }
+        pool
+    }
 }
 
 impl Map {
@@ -194,430 +685,27 @@ impl Map {
     /// Reads a map file.
     ///
     /// # Errors
-    /// Every problem, each with its line: unknown entries, widths, areas or terrain; towns or
-    /// roads given twice; roads to unknown towns; towns no road reaches or cut off from the
-    /// rest; supply cities that are not Allied cities; a terrain pool too small for a battle.
+    /// Every problem, each with its line: unknown entries, widths, areas, kinds or terrain;
+    /// towns, names, roads, widths, supply or terrain given twice; roads to unknown towns or to
+    /// themselves; towns no road reaches, and groups cut off from the rest; supply cities that
+    /// are not Allied cities, or fewer than two; an army with no set-up area; a terrain pool
+    /// too small for a battle.
     pub fn parse(text: &str) -> Result<Map, Problems<DataProblem>> {
-        let mut report = Report::default();
-        // Per width: the line it is given on, and its limits if they are sound.
-        let mut limits: [Option<(Option<RoadLimits>, usize)>; 2] = [None, None];
-        // (town, its line) in file order; code and name (lower-cased) -> line.
-        let mut towns: Vec<(String, TownInfo, usize)> = Vec::new();
-        let mut codes: BTreeMap<String, usize> = BTreeMap::new();
-        let mut names: BTreeMap<String, usize> = BTreeMap::new();
-        let mut roads: Vec<RawRoad<'_>> = Vec::new();
-        let mut supply: Vec<RawSupply<'_>> = Vec::new();
-        let mut terrain: [Option<(u8, usize)>; 4] = [None; 4];
-
+        let mut draft = Draft::default();
         for entry in entries(text) {
-            let line = entry.line;
-            let words = &entry.words;
-            match words[0] {
-                "width" => read_width(&mut report, line, words, &mut limits),
-                "town" => {
-                    let Some(&[code, area, kind]) = words.get(1..4) else {
-                        report.at(
-                            line,
-                            "a town needs a code, an area, a kind and a name: \
-                             `town BRU ad city Brussel`"
-                                .to_string(),
-                        );
-                        continue;
-                    };
-                    let name = words[4..].join(" ");
-                    let subject = format!("town {code}");
-                    let mut ok = true;
-                    if !good_code(code) {
-                        report.at(
-                            line,
-                            format!("{subject}: a code is 1 to 12 letters, digits, `-` or `_`"),
-                        );
-                        ok = false;
-                    } else if let Some(first) = codes.get(&code.to_ascii_uppercase()) {
-                        report.at(
-                            line,
-                            format!(
-                                "{subject} is listed twice (first on line {first}): remove one \
-                                 or change its code"
-                            ),
-                        );
-                        ok = false;
-                    } else {
-                        // Known from now on, even if the rest of the line is wrong: roads to
-                        // it then report nothing more than this line does.
-                        codes.insert(code.to_ascii_uppercase(), line);
-                    }
-                    let area = Army::parse(area);
-                    if area.is_none() {
-                        report.at(
-                            line,
-                            format!(
-                                "{subject}: unknown area '{}': write french (south of the \
-                                 border), ad (west of the brown line) or pr (east of it)",
-                                words[2]
-                            ),
-                        );
-                        ok = false;
-                    }
-                    let city = match kind {
-                        "city" => Some(true),
-                        "town" => Some(false),
-                        _ => {
-                            report.at(
-                                line,
-                                format!("{subject}: unknown kind '{kind}': write city or town"),
-                            );
-                            None
-                        }
-                    };
-                    if name.is_empty() {
-                        report.at(
-                            line,
-                            format!("{subject}: give the name printed on the board after `{kind}`"),
-                        );
-                        ok = false;
-                    } else if let Some(first) = names.get(&name.to_ascii_lowercase()) {
-                        report.at(
-                            line,
-                            format!(
-                                "{subject}: the name \"{name}\" is already used on line {first}: \
-                                 rename one"
-                            ),
-                        );
-                        ok = false;
-                    } else {
-                        names.insert(name.to_ascii_lowercase(), line);
-                    }
-                    if let (true, Some(area), Some(city)) = (ok, area, city) {
-                        let info = TownInfo {
-                            code: code.to_string(),
-                            area,
-                            city,
-                        };
-                        towns.push((name, info, line));
-                    }
-                }
-                "road" => {
-                    let Some(&[from, to, width]) = words.get(1..4) else {
-                        report.at(
-                            line,
-                            "a road needs two town codes and a width: `road BRU WAT broad`"
-                                .to_string(),
-                        );
-                        continue;
-                    };
-                    let subject = format!("road {from}-{to}");
-                    let parsed = Width::parse(width);
-                    if parsed.is_none() {
-                        report.at(
-                            line,
-                            format!(
-                                "{subject}: unknown road kind '{width}': write broad or narrow"
-                            ),
-                        );
-                    }
-                    let river = match words.get(4..) {
-                        Some([]) | None => None,
-                        Some(&["river", name]) => Some(name),
-                        Some(_) => {
-                            report.at(
-                                line,
-                                format!(
-                                    "{subject}: after the width write `river <name>` (one word) \
-                                     or nothing, not '{}'",
-                                    words[4..].join(" ")
-                                ),
-                            );
-                            None
-                        }
-                    };
-                    roads.push(RawRoad {
-                        line,
-                        from,
-                        to,
-                        width: parsed,
-                        river,
-                    });
-                }
-                "supply" => {
-                    let Some(&[town, army, loss]) = words.get(1..) else {
-                        report.at(
-                            line,
-                            "a supply city needs a town code, an army and a loss: \
-                             `supply GHE ad 1`"
-                                .to_string(),
-                        );
-                        continue;
-                    };
-                    let subject = format!("supply {town}");
-                    let parsed = match Army::parse(army) {
-                        Some(Army::French) => {
-                            report.at(
-                                line,
-                                format!(
-                                    "{subject}: the French have no supply cities (9): write ad \
-                                     or pr"
-                                ),
-                            );
-                            None
-                        }
-                        Some(a) => Some(a),
-                        None => {
-                            report.at(
-                                line,
-                                format!("{subject}: unknown army '{army}': write ad or pr"),
-                            );
-                            None
-                        }
-                    };
-                    let loss = number(&mut report, line, &subject, "the loss", loss, 1, 9)
-                        .map(|n| n as u8);
-                    supply.push(RawSupply {
-                        line,
-                        town,
-                        army: parsed,
-                        loss,
-                    });
-                }
-                "terrain" => {
-                    let Some(&[kind, count]) = words.get(1..) else {
-                        report.at(
-                            line,
-                            "a terrain line needs a kind and a number of blocks: \
-                             `terrain woods 3`"
-                                .to_string(),
-                        );
-                        continue;
-                    };
-                    let subject = format!("terrain {kind}");
-                    let count = number(
-                        &mut report,
-                        line,
-                        &subject,
-                        "the count",
-                        count,
-                        0,
-                        MAX_TERRAIN,
-                    );
-                    match TerrainKind::parse(kind) {
-                        None => report.at(
-                            line,
-                            format!(
-                                "{subject}: unknown terrain '{kind}': write woods, farm, stream \
-                                 or hill"
-                            ),
-                        ),
-                        Some(k) => match (terrain[k as usize], count) {
-                            (Some((_, first)), _) => report.at(
-                                line,
-                                format!(
-                                    "{subject} is given twice (first on line {first}): keep one"
-                                ),
-                            ),
-                            (None, Some(n)) => terrain[k as usize] = Some((n as u8, line)),
-                            (None, None) => {}
-                        },
-                    }
-                }
-                other => report.at(
-                    line,
-                    format!(
-                        "'{other}' is not an entry: start the line with width, town, road, \
-                         supply or terrain (or # for a comment)"
-                    ),
-                ),
-            }
+            draft.read(entry.line, &entry.words);
         }
-
-        // The whole file: what must be there.
-        for width in Width::ALL {
-            if limits[width.index()].is_none() {
-                report.at(
-                    0,
-                    format!(
-                        "no `width {}` line: add one, e.g. `width {}` (rulebook 5.4, 5.5, 7.2)",
-                        width.word(),
-                        match width {
-                            Width::Broad => "broad 8 4 2",
-                            Width::Narrow => "narrow 6 3 1",
-                        }
-                    ),
-                );
-            }
-        }
-        if towns.is_empty() {
-            report.at(0, "the map has no towns: add `town` lines".to_string());
-        }
-
-        // Roads, now that every town is known.
-        let index: BTreeMap<String, usize> = towns
-            .iter()
-            .enumerate()
-            .map(|(i, (_, info, _))| (info.code.to_ascii_uppercase(), i))
-            .collect();
-        let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-        let mut degree = alloc::vec![0usize; towns.len()];
-        let mut setup = RoadMapSetup::<RoadKind, TownInfo>::new();
-        let mut rivers = Vec::new();
-        for road in &roads {
-            let subject = format!("road {}-{}", road.from, road.to);
-            let mut find = |code: &str| {
-                let found = index.get(&code.to_ascii_uppercase()).copied();
-                if found.is_none() && !codes.contains_key(&code.to_ascii_uppercase()) {
-                    report.at(
-                        road.line,
-                        format!("{subject}: no town {code}; add the town or fix the code"),
-                    );
-                }
-                found
-            };
-            let (a, b) = (find(road.from), find(road.to));
-            let (Some(a), Some(b)) = (a, b) else { continue };
-            if a == b {
-                report.at(
-                    road.line,
-                    format!("{subject} joins a town to itself: change one end"),
-                );
-                continue;
-            }
-            if let Some(first) = pairs.get(&(a.min(b), a.max(b))) {
-                report.at(
-                    road.line,
-                    format!(
-                        "{subject}: these towns are already joined by the road on line \
-                         {first}: remove one"
-                    ),
-                );
-                continue;
-            }
-            pairs.insert((a.min(b), a.max(b)), road.line);
-            degree[a] += 1;
-            degree[b] += 1;
-            if let Some(width) = road.width {
-                setup = setup.road(
-                    towns[a].0.clone(),
-                    towns[b].0.clone(),
-                    RoadKind {
-                        width,
-                        river: road.river.is_some(),
-                    },
-                );
-                rivers.push(road.river.map(str::to_string));
-            }
-        }
-        cut_off(&towns, &pairs, &degree, &mut report);
-        for (i, (_, info, line)) in towns.iter().enumerate() {
-            if degree[i] == 0 {
-                report.at(
-                    *line,
-                    format!("town {}: no road; add a road or remove the town", info.code),
-                );
-            }
-        }
-
-        // Supply cities.
-        let mut supplied: BTreeMap<usize, usize> = BTreeMap::new();
-        let mut cities = Vec::new();
-        for s in &supply {
-            let subject = format!("supply {}", s.town);
-            let Some(&t) = index.get(&s.town.to_ascii_uppercase()) else {
-                if !codes.contains_key(&s.town.to_ascii_uppercase()) {
-                    report.at(
-                        s.line,
-                        format!(
-                            "{subject}: no town {}; name a city from the town lines",
-                            s.town
-                        ),
-                    );
-                }
-                continue;
-            };
-            let info = &towns[t].1;
-            if let Some(first) = supplied.get(&t) {
-                report.at(
-                    s.line,
-                    format!("{subject} is listed twice (first on line {first}): keep one"),
-                );
-                continue;
-            }
-            supplied.insert(t, s.line);
-            if !info.city {
-                report.at(
-                    s.line,
-                    format!(
-                        "{subject}: {} is a town, not a city; supply cities are cities (9): mark \
-                         it `city` or supply another",
-                        info.code
-                    ),
-                );
-            }
-            if info.area == Army::French {
-                report.at(
-                    s.line,
-                    format!(
-                        "{subject}: {} is French at the start, so the Allies cannot draw supply \
-                         from it: choose a city north of the border",
-                        info.code
-                    ),
-                );
-            }
-            if let (Some(army), Some(loss)) = (s.army, s.loss) {
-                cities.push((t, army, loss));
-            }
-        }
-        if supply.is_empty() {
-            report.at(
-                0,
-                "no supply cities: add `supply` lines (9: Gent and Brussel for the Anglo-Dutch, \
-                 Luik for the Prussians)"
-                    .to_string(),
-            );
-        } else if supplied.len() < 2 {
-            report.at(
-                0,
-                "only one supply city: the French win by holding two (10.1), so list at least \
-                 two `supply` lines"
-                    .to_string(),
-            );
-        }
-
-        // Every army needs somewhere to set up (4.1, 4.2).
-        if !towns.is_empty() {
-            for army in Army::ALL {
-                if !towns.iter().any(|(_, info, _)| info.area == army) {
-                    report.at(
-                        0,
-                        format!(
-                            "no town in the {army} set-up area: mark its towns `{}` (4.1, 4.2)",
-                            army.word()
-                        ),
-                    );
-                }
-            }
-        }
-
-        // The terrain pool.
-        let mut pool = TerrainPool::default();
-        for kind in TerrainKind::ALL {
-            pool.counts[kind as usize] = terrain[kind as usize].map_or(0, |(n, _)| n);
-        }
-        if pool.total() < TERRAIN_PER_BATTLE {
-            report.at(
-                0,
-                format!(
-                    "the terrain pool holds {} block(s); a battle draws {TERRAIN_PER_BATTLE} \
-                     (6.2.1): add `terrain` lines",
-                    pool.total()
-                ),
-            );
-        }
-
+        draft.check_complete();
+        let Resolved { mut setup, rivers } = draft.resolve_roads();
+        let cities = draft.resolve_supply();
+        let terrain = draft.pool();
+        let mut report = core::mem::take(&mut draft.report);
         if !report.0.is_empty() {
             return Err(report.into_problems());
         }
 
-        // No problems so far: build the graph (one source: the file) and check it is whole.
-        for (name, info, _) in towns {
+        // No problems: build the graph (one source: the file), towns in file order.
+        for (name, info, _) in draft.towns {
             setup = setup.town_with(name, info);
         }
         let graph = match setup.build() {
@@ -629,7 +717,7 @@ impl Map {
                 return Err(report.into_problems());
             }
         };
-        // The graph numbers towns in file order, and holds them all (it was built).
+        // The graph numbers towns as the draft did.
         let supply = cities
             .into_iter()
             .filter_map(|(t, army, loss)| {
@@ -637,18 +725,16 @@ impl Map {
                 Some(SupplyCity { town, army, loss })
             })
             .collect();
-        let limits = [
-            limits[0].and_then(|l| l.0).unwrap_or(NO_LIMITS),
-            limits[1].and_then(|l| l.0).unwrap_or(NO_LIMITS),
-        ];
-        let map = Map {
+        let limits = draft
+            .limits
+            .map(|l| l.and_then(|(limits, _)| limits).unwrap_or(NO_LIMITS));
+        report.finish(Map {
             graph,
             rivers,
             limits,
             supply,
-            terrain: pool,
-        };
-        report.finish(map)
+            terrain,
+        })
     }
 
     /// The road graph: towns (with their [`TownInfo`]) and roads (with their [`RoadKind`]), in
@@ -745,74 +831,6 @@ const NO_LIMITS: RoadLimits = RoadLimits {
     attacking_across_river: 0,
     retreating: 0,
 };
-
-/// Reads a `width` line into `limits`: its line once the width is known, its limits once they
-/// are sound.
-fn read_width(
-    report: &mut Report,
-    line: usize,
-    words: &[&str],
-    limits: &mut [Option<(Option<RoadLimits>, usize)>; 2],
-) {
-    let Some(&[width, moving, river, retreat]) = words.get(1..) else {
-        report.at(
-            line,
-            "a width needs a name and three limits (move, attack across a river, retreat): \
-             `width broad 8 4 2`"
-                .to_string(),
-        );
-        return;
-    };
-    let subject = format!("width {width}");
-    let parsed = Width::parse(width);
-    if parsed.is_none() {
-        report.at(
-            line,
-            format!("{subject}: unknown road kind '{width}': write broad or narrow"),
-        );
-    }
-    let moving = number(report, line, &subject, "the move limit", moving, 1, 99);
-    let river = number(
-        report,
-        line,
-        &subject,
-        "the attack limit across a river",
-        river,
-        1,
-        99,
-    );
-    let retreat = number(report, line, &subject, "the retreat limit", retreat, 1, 99);
-    let Some(width) = parsed else { return };
-    if let Some((_, first)) = limits[width.index()] {
-        report.at(
-            line,
-            format!("{subject} is given twice (first on line {first}): keep one"),
-        );
-        return;
-    }
-    limits[width.index()] = Some((None, line));
-    let (Some(moving), Some(river), Some(retreat)) = (moving, river, retreat) else {
-        return;
-    };
-    if river > moving || retreat > moving {
-        report.at(
-            line,
-            format!(
-                "{subject}: the limits across a river ({river}) and to retreat ({retreat}) may \
-                 not exceed the move limit ({moving})"
-            ),
-        );
-        return;
-    }
-    limits[width.index()] = Some((
-        Some(RoadLimits {
-            moving,
-            attacking_across_river: river,
-            retreating: retreat,
-        }),
-        line,
-    ));
-}
 
 /// Reports each group of towns the roads do not join to the largest group, one problem per
 /// group, on the line of its first town. Towns with no road at all are reported on their own.
