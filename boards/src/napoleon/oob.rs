@@ -206,240 +206,25 @@ impl OrderOfBattle {
     /// range; block names given twice; start towns not on the map or outside the army's set-up
     /// area; cavalry whose firepower contradicts its weight; not exactly one leader per army.
     pub fn parse(text: &str, map: &Map) -> Result<OrderOfBattle, Problems<DataProblem>> {
-        let mut report = Report::default();
-        let mut blocks: Vec<Block> = Vec::new();
-        let mut corps: Vec<Corps> = Vec::new();
-        let mut names: BTreeMap<String, usize> = BTreeMap::new();
-        let mut leaders: [Vec<usize>; 3] = Default::default();
-        let mut armies_seen = [false; 3];
-
+        let mut draft = Draft::default();
         for entry in entries(text) {
-            let line = entry.line;
-            let words = &entry.words;
-            if words[0] != "block" {
-                report.at(
-                    line,
+            if entry.words[0] == "block" {
+                draft.block(entry.line, &entry.words, map);
+            } else {
+                draft.report.at(
+                    entry.line,
                     format!(
                         "'{}' is not an entry: start the line with block (or # for a comment)",
-                        words[0]
+                        entry.words[0]
                     ),
                 );
-                continue;
-            }
-            let Some(&[name, army, corps_name, kind, strength, fire, start]) = words.get(1..)
-            else {
-                report.at(
-                    line,
-                    "a block needs a name, army, corps, type, strength, firepower and start \
-                     town: `block G-INF french Garde infantry 4 F2 BEA`"
-                        .to_string(),
-                );
-                continue;
-            };
-            let subject = format!("block {name}");
-            let mut ok = true;
-            if !good_code(name) {
-                report.at(
-                    line,
-                    format!("{subject}: a name is 1 to 12 letters, digits, `-` or `_`"),
-                );
-                ok = false;
-            } else if let Some(first) = names.get(&name.to_ascii_uppercase()) {
-                report.at(
-                    line,
-                    format!("{subject} is listed twice (first on line {first}): rename one"),
-                );
-                ok = false;
-            } else {
-                names.insert(name.to_ascii_uppercase(), line);
-            }
-            let army = Army::parse(army);
-            if army.is_none() {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: unknown army '{}': write french, ad or pr",
-                        words[2]
-                    ),
-                );
-            }
-            let kind = UnitType::parse(kind);
-            if kind.is_none() {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: unknown type '{}': write leader, infantry, heavy-cavalry, \
-                         light-cavalry, foot-artillery or horse-artillery",
-                        words[4]
-                    ),
-                );
-            }
-            let strength = number(
-                &mut report,
-                line,
-                &subject,
-                "the strength",
-                strength,
-                1,
-                MAX_STRENGTH,
-            )
-            .map(|n| n as u8);
-            let firepower = Firepower::parse(fire);
-            if firepower.is_none() {
-                report.at(
-                    line,
-                    format!("{subject}: unknown firepower '{fire}': write F1, F2 or F3"),
-                );
-            }
-            let town = map.town(start);
-            let area = town.and_then(|t| map.info(t)).map(|i| i.area);
-            if town.is_none() {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: no town {start} on the map; use a town code from the map file"
-                    ),
-                );
-            }
-            let (Some(army), Some(kind), Some(strength), Some(firepower), Some(start)) =
-                (army, kind, strength, firepower, town)
-            else {
-                continue;
-            };
-            armies_seen[army as usize] = true;
-            if let Some(area) = area.filter(|&a| a != army) {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: {} is in the {}, but {army} units set up in the {} \
-                         (4.1, 4.2): choose another start town",
-                        words[7],
-                        area_word(area),
-                        area_word(army),
-                    ),
-                );
-                ok = false;
-            }
-            match kind {
-                UnitType::Leader => {
-                    leaders[army as usize].push(line);
-                    if strength != 1 {
-                        report.at(
-                            line,
-                            format!("{subject}: a leader has strength 1 (8), not {strength}"),
-                        );
-                        ok = false;
-                    }
-                }
-                UnitType::HeavyCavalry if firepower != Firepower::F3 => {
-                    report.at(
-                        line,
-                        format!(
-                            "{subject}: heavy cavalry is F3 (3.6.3), not {firepower}: fix the \
-                             firepower or make it light-cavalry"
-                        ),
-                    );
-                    ok = false;
-                }
-                UnitType::LightCavalry if firepower != Firepower::F2 => {
-                    report.at(
-                        line,
-                        format!(
-                            "{subject}: light cavalry is F2 (3.6.3), not {firepower}: fix the \
-                             firepower or make it heavy-cavalry"
-                        ),
-                    );
-                    ok = false;
-                }
-                _ => {}
-            }
-            let corps_id = match (corps_name, kind) {
-                ("-", UnitType::Leader) => None,
-                ("-", _) => {
-                    report.at(
-                        line,
-                        format!(
-                            "{subject}: every unit but a leader belongs to a corps (6.2.3): \
-                             give its corps instead of `-`"
-                        ),
-                    );
-                    ok = false;
-                    None
-                }
-                (c, _) => {
-                    let found = corps
-                        .iter()
-                        .position(|k| k.army == army && k.name.eq_ignore_ascii_case(c));
-                    match found {
-                        Some(i) => Some(i),
-                        None if good_code(c) && corps.len() < MAX_BLOCKS => {
-                            corps.push(Corps {
-                                army,
-                                name: c.to_string(),
-                            });
-                            Some(corps.len() - 1)
-                        }
-                        None => {
-                            report.at(
-                                line,
-                                format!(
-                                    "{subject}: a corps is 1 to 12 letters, digits, `-` or `_`, \
-                                     not '{c}'"
-                                ),
-                            );
-                            ok = false;
-                            None
-                        }
-                    }
-                    .map(|i| CorpsId(i as u8))
-                }
-            };
-            if !ok {
-                continue;
-            }
-            if blocks.len() == MAX_BLOCKS {
-                report.at(
-                    line,
-                    format!("{subject}: at most {MAX_BLOCKS} blocks fit; remove some"),
-                );
-                continue;
-            }
-            blocks.push(Block {
-                name: name.to_string(),
-                army,
-                corps: corps_id,
-                kind,
-                strength,
-                firepower,
-                start,
-            });
-        }
-
-        for army in Army::ALL {
-            match leaders[army as usize].as_slice() {
-                [_] => {}
-                [] if !armies_seen[army as usize] => report.at(
-                    0,
-                    format!("no {army} blocks: add the army's blocks, with its leader"),
-                ),
-                [] => report.at(
-                    0,
-                    format!("the {army} army has no leader: add one block of type leader (3.6.1)"),
-                ),
-                [_, more @ ..] => {
-                    for &line in more {
-                        report.at(
-                            line,
-                            format!(
-                                "a second {army} leader: each army has one leader (3.6.1); \
-                                 remove one"
-                            ),
-                        );
-                    }
-                }
             }
         }
-        report.finish(OrderOfBattle { blocks, corps })
+        draft.check_leaders();
+        draft.report.finish(OrderOfBattle {
+            blocks: draft.blocks,
+            corps: draft.corps,
+        })
     }
 
     /// How many blocks.
@@ -495,6 +280,242 @@ impl OrderOfBattle {
             .iter()
             .enumerate()
             .map(|(i, c)| (CorpsId(i as u8), c))
+    }
+}
+
+/// An order-of-battle file read line by line.
+#[derive(Default)]
+struct Draft {
+    report: Report,
+    /// The sound blocks, in file order.
+    blocks: Vec<Block>,
+    corps: Vec<Corps>,
+    /// Every well-formed block name (upper-cased) -> line.
+    names: BTreeMap<String, usize>,
+    /// Per army, the lines of its leaders.
+    leaders: [Vec<usize>; 3],
+    /// Per army, whether any of its blocks was read.
+    seen: [bool; 3],
+}
+
+impl Draft {
+    /// `block <ID> <army> <corps> <type> <strength> <firepower> <start>`.
+    fn block(&mut self, line: usize, words: &[&str], map: &Map) {
+        let Some(&[name, army, corps, kind, strength, fire, start]) = words.get(1..) else {
+            self.report.at(
+                line,
+                "a block needs a name, army, corps, type, strength, firepower and start town: \
+                 `block G-INF french Garde infantry 4 F2 BEA`"
+                    .to_string(),
+            );
+            return;
+        };
+        let subject = format!("block {name}");
+        let report = &mut self.report;
+        let mut ok = true;
+        if !good_code(name) {
+            report.at(
+                line,
+                format!("{subject}: a name is 1 to 12 letters, digits, `-` or `_`"),
+            );
+            ok = false;
+        } else if let Some(first) = self.names.get(&name.to_ascii_uppercase()) {
+            report.at(
+                line,
+                format!("{subject} is listed twice (first on line {first}): rename one"),
+            );
+            ok = false;
+        } else {
+            self.names.insert(name.to_ascii_uppercase(), line);
+        }
+        let parsed_army = Army::parse(army);
+        if parsed_army.is_none() {
+            report.at(
+                line,
+                format!("{subject}: unknown army '{army}': write french, ad or pr"),
+            );
+        }
+        let parsed_kind = UnitType::parse(kind);
+        if parsed_kind.is_none() {
+            report.at(
+                line,
+                format!(
+                    "{subject}: unknown type '{kind}': write leader, infantry, heavy-cavalry, \
+                     light-cavalry, foot-artillery or horse-artillery"
+                ),
+            );
+        }
+        let strength = number(
+            report,
+            line,
+            &subject,
+            "the strength",
+            strength,
+            1,
+            MAX_STRENGTH,
+        )
+        .map(|n| n as u8);
+        let firepower = Firepower::parse(fire);
+        if firepower.is_none() {
+            report.at(
+                line,
+                format!("{subject}: unknown firepower '{fire}': write F1, F2 or F3"),
+            );
+        }
+        let town = map.town(start);
+        if town.is_none() {
+            report.at(
+                line,
+                format!("{subject}: no town {start} on the map; use a town code from the map file"),
+            );
+        }
+        let (Some(army), Some(kind), Some(strength), Some(firepower), Some(town)) =
+            (parsed_army, parsed_kind, strength, firepower, town)
+        else {
+            return;
+        };
+        self.seen[army as usize] = true;
+        if let Some(area) = map.info(town).map(|i| i.area).filter(|&a| a != army) {
+            report.at(
+                line,
+                format!(
+                    "{subject}: {start} is in the {}, but {army} units set up in the {} (4.1, \
+                     4.2): choose another start town",
+                    area_word(area),
+                    area_word(army),
+                ),
+            );
+            ok = false;
+        }
+        match kind {
+            UnitType::Leader => {
+                self.leaders[army as usize].push(line);
+                if strength != 1 {
+                    report.at(
+                        line,
+                        format!("{subject}: a leader has strength 1 (8), not {strength}"),
+                    );
+                    ok = false;
+                }
+            }
+            UnitType::HeavyCavalry if firepower != Firepower::F3 => {
+                report.at(
+                    line,
+                    format!(
+                        "{subject}: heavy cavalry is F3 (3.6.3), not {firepower}: fix the \
+                         firepower or make it light-cavalry"
+                    ),
+                );
+                ok = false;
+            }
+            UnitType::LightCavalry if firepower != Firepower::F2 => {
+                report.at(
+                    line,
+                    format!(
+                        "{subject}: light cavalry is F2 (3.6.3), not {firepower}: fix the \
+                         firepower or make it heavy-cavalry"
+                    ),
+                );
+                ok = false;
+            }
+            _ => {}
+        }
+        let corps = match (corps, kind) {
+            ("-", UnitType::Leader) => None,
+            ("-", _) => {
+                self.report.at(
+                    line,
+                    format!(
+                        "{subject}: every unit but a leader belongs to a corps (6.2.3): give its \
+                         corps instead of `-`"
+                    ),
+                );
+                ok = false;
+                None
+            }
+            (name, _) => {
+                let id = self.corps_id(army, name);
+                if id.is_none() {
+                    self.report.at(
+                        line,
+                        format!(
+                            "{subject}: a corps is 1 to 12 letters, digits, `-` or `_`, not \
+                             '{name}'"
+                        ),
+                    );
+                    ok = false;
+                }
+                id
+            }
+        };
+        if !ok {
+            return;
+        }
+        if self.blocks.len() == MAX_BLOCKS {
+            self.report.at(
+                line,
+                format!("{subject}: at most {MAX_BLOCKS} blocks fit; remove some"),
+            );
+            return;
+        }
+        self.blocks.push(Block {
+            name: name.to_string(),
+            army,
+            corps,
+            kind,
+            strength,
+            firepower,
+            start: town,
+        });
+    }
+
+    /// The corps of `army` called `name`, added if new; `None` for a name that cannot be one
+    /// (or when there are more corps than blocks can number).
+    fn corps_id(&mut self, army: Army, name: &str) -> Option<CorpsId> {
+        let found = self
+            .corps
+            .iter()
+            .position(|c| c.army == army && c.name.eq_ignore_ascii_case(name));
+        let index = match found {
+            Some(i) => i,
+            None if good_code(name) && self.corps.len() < MAX_BLOCKS => {
+                self.corps.push(Corps {
+                    army,
+                    name: name.to_string(),
+                });
+                self.corps.len() - 1
+            }
+            None => return None,
+        };
+        u8::try_from(index).ok().map(CorpsId)
+    }
+
+    /// Each army has exactly one leader (3.6.1).
+    fn check_leaders(&mut self) {
+        for army in Army::ALL {
+            match self.leaders[army as usize].as_slice() {
+                [_] => {}
+                [] if !self.seen[army as usize] => self.report.at(
+                    0,
+                    format!("no {army} blocks: add the army's blocks, with its leader"),
+                ),
+                [] => self.report.at(
+                    0,
+                    format!("the {army} army has no leader: add one block of type leader (3.6.1)"),
+                ),
+                [_, more @ ..] => {
+                    for &line in more {
+                        self.report.at(
+                            line,
+                            format!(
+                                "a second {army} leader: each army has one leader (3.6.1); \
+                                 remove one"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 
