@@ -789,3 +789,26 @@ fn random_damage_never_panics() {
     // Some damage is harmless (inside a comment): those copies were checked as maps too.
     assert!(accepted > 0);
 }
+
+/// The candidate roads in the default map are ready to uncomment; a candidate town uncommented
+/// without a road is reported until the owner gives it one.
+#[test]
+fn the_candidates_of_the_default_map_can_be_uncommented() {
+    let roads = DEFAULT_MAP.replace("\n# road ", "\nroad ");
+    let map = match Map::parse(&roads) {
+        Ok(map) => map,
+        Err(p) => panic!("the candidate roads fit the map: {p}"),
+    };
+    assert_eq!(
+        map.graph().road_count(),
+        standard_map().graph().road_count() + 15
+    );
+    let towns = DEFAULT_MAP.replace("\n# town ", "\ntown ");
+    let problems = problems(Map::parse(&towns));
+    assert_eq!(problems.len(), 10);
+    let soi = line_of(&towns, "town SOI");
+    assert_eq!(
+        problems[0],
+        format!("line {soi}: town SOI: no road; add a road or remove the town")
+    );
+}
