@@ -4,8 +4,9 @@
 
 use boards::geometry::roads::{RoadMap, TownId};
 use boards::napoleon::{
-    Army, DataProblem, Firepower, Map, Mover, OrderOfBattle, RoadKind, TerrainKind, TownInfo,
-    TurnTrack, UnitType, Width, DEFAULT_MAP, DEFAULT_ORDER_OF_BATTLE, DEFAULT_TURN_TRACK,
+    Army, Campaign, DataFile, DataProblem, Firepower, Map, Mover, OrderOfBattle, RoadKind,
+    TerrainKind, TownInfo, TurnTrack, UnitType, Width, DEFAULT_MAP, DEFAULT_ORDER_OF_BATTLE,
+    DEFAULT_TURN_TRACK,
 };
 use boards::Problems;
 use rand::{Rng, SeedableRng};
@@ -743,9 +744,10 @@ fn random_damage_never_panics() {
     let map = standard_map();
     let mut accepted = 0;
     for _ in 0..1000 {
-        let text = damage(DEFAULT_MAP, &mut rng);
-        let parsed = Map::parse(&text);
-        check_lines(&text, &parsed);
+        let map_text = damage(DEFAULT_MAP, &mut rng);
+        let text = &map_text;
+        let parsed = Map::parse(text);
+        check_lines(text, &parsed);
         if let Ok(damaged) = &parsed {
             accepted += 1;
             let graph = damaged.graph();
@@ -768,9 +770,10 @@ fn random_damage_never_panics() {
             check_lines(DEFAULT_ORDER_OF_BATTLE, &oob);
         }
 
-        let text = damage(DEFAULT_ORDER_OF_BATTLE, &mut rng);
-        let oob = OrderOfBattle::parse(&text, &map);
-        check_lines(&text, &oob);
+        let oob_text = damage(DEFAULT_ORDER_OF_BATTLE, &mut rng);
+        let text = &oob_text;
+        let oob = OrderOfBattle::parse(text, &map);
+        check_lines(text, &oob);
         if let Ok(oob) = &oob {
             for (_, b) in oob.blocks() {
                 assert!((1..=4).contains(&b.strength));
@@ -778,12 +781,24 @@ fn random_damage_never_panics() {
             }
         }
 
-        let text = damage(DEFAULT_TURN_TRACK, &mut rng);
-        let track = TurnTrack::parse(&text);
-        check_lines(&text, &track);
+        let turns_text = damage(DEFAULT_TURN_TRACK, &mut rng);
+        let track = TurnTrack::parse(&turns_text);
+        check_lines(&turns_text, &track);
         if let Ok(track) = &track {
             assert_eq!(track.turns().first().map(|t| t.mover), Some(Mover::French));
             assert_eq!(track.turns().last().map(|t| t.mover), Some(Mover::French));
+        }
+
+        // The three together (the order of battle read without a map when the map is bad).
+        if let Err(found) = Campaign::parse(&map_text, &oob_text, &turns_text) {
+            for p in &found.0 {
+                let text = match p.file {
+                    DataFile::Map => &map_text,
+                    DataFile::OrderOfBattle => &oob_text,
+                    DataFile::TurnTrack => &turns_text,
+                };
+                assert!(p.problem.line <= text.lines().count(), "{p}");
+            }
         }
     }
     // Some damage is harmless (inside a comment): those copies were checked as maps too.
@@ -810,5 +825,72 @@ fn the_candidates_of_the_default_map_can_be_uncommented() {
     assert_eq!(
         problems[0],
         format!("line {soi}: town SOI: no road; add a road or remove the town")
+    );
+}
+
+/// The three files read together: every problem of all three at once, each with its file and
+/// line. A broken map still lets the order of battle be checked, all but its start towns.
+#[test]
+fn a_campaign_reports_the_problems_of_all_three_files() {
+    let campaign = match Campaign::standard() {
+        Ok(c) => c,
+        Err(p) => panic!("the defaults are refused together: {p}"),
+    };
+    assert_eq!(campaign.map().graph().town_count(), 39);
+    assert_eq!(campaign.order_of_battle().len(), 58);
+    assert_eq!(campaign.turn_track().last_turn(), 23);
+
+    let map = format!("{DEFAULT_MAP}\nroad BRU XYZ broad\n");
+    let map_line = map.lines().count();
+    let oob = replace_line(
+        DEFAULT_ORDER_OF_BATTLE,
+        line_of(DEFAULT_ORDER_OF_BATTLE, "block G-INF"),
+        "block G-INF french Garde infantry 5 F2 NOWHERE",
+    );
+    let oob_line = line_of(DEFAULT_ORDER_OF_BATTLE, "block G-INF");
+    let turns = replace_line(
+        DEFAULT_TURN_TRACK,
+        line_of(DEFAULT_TURN_TRACK, "turn 15 F night"),
+        "turn 15 N",
+    );
+    let turn_line = line_of(DEFAULT_TURN_TRACK, "turn 15 F night");
+    let Err(found) = Campaign::parse(&map, &oob, &turns) else {
+        panic!("three broken files are refused");
+    };
+    let files: Vec<_> = found.0.iter().map(|p| (p.file, p.problem.line)).collect();
+    assert_eq!(
+        files,
+        [
+            (DataFile::Map, map_line),
+            (DataFile::OrderOfBattle, oob_line),
+            (DataFile::TurnTrack, turn_line),
+        ]
+    );
+    assert_eq!(
+        found.to_string(),
+        format!(
+            "3 problems: map, line {map_line}: road BRU-XYZ: no town XYZ; add the town or fix \
+             the code; order of battle, line {oob_line}: block G-INF: the strength must be a \
+             whole number from 1 to 4, not '5'; turn track, line {turn_line}: turn 3: 'N' is \
+             not a side: write F (French) or A (Allies)"
+        )
+    );
+    // With a sound map the unknown start town is reported too.
+    let Err(found) = Campaign::parse(DEFAULT_MAP, &oob, DEFAULT_TURN_TRACK) else {
+        panic!("a broken order of battle is refused");
+    };
+    let messages: Vec<_> = found.0.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        [
+            format!(
+                "order of battle, line {oob_line}: block G-INF: the strength must be a whole \
+                 number from 1 to 4, not '5'"
+            ),
+            format!(
+                "order of battle, line {oob_line}: block G-INF: no town NOWHERE on the map; use \
+                 a town code from the map file"
+            ),
+        ]
     );
 }

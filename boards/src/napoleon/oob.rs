@@ -206,25 +206,20 @@ impl OrderOfBattle {
     /// range; block names given twice; start towns not on the map or outside the army's set-up
     /// area; cavalry whose firepower contradicts its weight; not exactly one leader per army.
     pub fn parse(text: &str, map: &Map) -> Result<OrderOfBattle, Problems<DataProblem>> {
-        let mut draft = Draft::default();
-        for entry in entries(text) {
-            if entry.words[0] == "block" {
-                draft.block(entry.line, &entry.words, map);
-            } else {
-                draft.report.at(
-                    entry.line,
-                    format!(
-                        "'{}' is not an entry: start the line with block (or # for a comment)",
-                        entry.words[0]
-                    ),
-                );
-            }
-        }
-        draft.check_leaders();
+        let draft = Draft::read(text, Some(map));
         draft.report.finish(OrderOfBattle {
             blocks: draft.blocks,
             corps: draft.corps,
         })
+    }
+
+    /// The problems of an order-of-battle file read without a map (the map file has problems
+    /// of its own): everything but the start towns is checked.
+    pub(super) fn problems_without_map(text: &str) -> Vec<DataProblem> {
+        match Draft::read(text, None).report.finish(()) {
+            Ok(()) => Vec::new(),
+            Err(problems) => problems.0,
+        }
     }
 
     /// How many blocks.
@@ -299,8 +294,28 @@ struct Draft {
 }
 
 impl Draft {
+    /// Reads every entry of `text`, then checks the leaders.
+    fn read(text: &str, map: Option<&Map>) -> Draft {
+        let mut draft = Draft::default();
+        for entry in entries(text) {
+            if entry.words[0] == "block" {
+                draft.block(entry.line, &entry.words, map);
+            } else {
+                draft.report.at(
+                    entry.line,
+                    format!(
+                        "'{}' is not an entry: start the line with block (or # for a comment)",
+                        entry.words[0]
+                    ),
+                );
+            }
+        }
+        draft.check_leaders();
+        draft
+    }
+
     /// `block <ID> <army> <corps> <type> <strength> <firepower> <start>`.
-    fn block(&mut self, line: usize, words: &[&str], map: &Map) {
+    fn block(&mut self, line: usize, words: &[&str], map: Option<&Map>) {
         let Some(&[name, army, corps, kind, strength, fire, start]) = words.get(1..) else {
             self.report.at(
                 line,
@@ -362,20 +377,22 @@ impl Draft {
                 format!("{subject}: unknown firepower '{fire}': write F1, F2 or F3"),
             );
         }
-        let town = map.town(start);
-        if town.is_none() {
+        // Without a map (its file has problems of its own) start towns wait for a sound one.
+        let town = map.and_then(|m| m.town(start));
+        if map.is_some() && town.is_none() {
             report.at(
                 line,
                 format!("{subject}: no town {start} on the map; use a town code from the map file"),
             );
         }
-        let (Some(army), Some(kind), Some(strength), Some(firepower), Some(town)) =
-            (parsed_army, parsed_kind, strength, firepower, town)
+        let (Some(army), Some(kind), Some(strength), Some(firepower)) =
+            (parsed_army, parsed_kind, strength, firepower)
         else {
             return;
         };
         self.seen[army as usize] = true;
-        if let Some(area) = map.info(town).map(|i| i.area).filter(|&a| a != army) {
+        let area = town.and_then(|t| map?.info(t)).map(|i| i.area);
+        if let Some(area) = area.filter(|&a| a != army) {
             report.at(
                 line,
                 format!(
@@ -448,9 +465,9 @@ impl Draft {
                 id
             }
         };
-        if !ok {
+        let (true, Some(town)) = (ok, town) else {
             return;
-        }
+        };
         if self.blocks.len() == MAX_BLOCKS {
             self.report.at(
                 line,
