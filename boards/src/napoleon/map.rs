@@ -151,9 +151,10 @@ const TERRAIN_PER_BATTLE: u16 = 3;
 
 /// The validated strategic map. Build one with [`Map::parse`] or [`Map::standard`].
 ///
-/// Town and road ids ([`TownId`], [`RoadId`]) come from its [`graph`](Map::graph); every id the
-/// map hands out (supply cities, neighbours) is one of its own. Asked about an id of another
-/// map, the accessors answer `None`.
+/// Town and road ids ([`TownId`], [`RoadId`]) come from its [`graph`](Map::graph), numbered in
+/// file order; every id the map hands out (supply cities, neighbours, start towns of an order of
+/// battle read against it) is one of its own. An id beyond its towns or roads gets `None` from
+/// the accessors, never a panic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
     graph: RoadMap<RoadKind, TownInfo>,
