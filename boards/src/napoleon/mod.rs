@@ -1,0 +1,317 @@
+//! Napoléon, the Waterloo campaign of 1815 (`rules/napoleon-1815.nl.md`, in Dutch): the game's
+//! data. The rules come later; this module holds what they will read.
+//!
+//! - [`Map`]: the strategic map ([`DEFAULT_MAP`]): towns and cities, which army sets up where,
+//!   roads with their widths, limits and rivers, the Allied supply cities and the battle-board
+//!   terrain pool. Its [`RoadMap`](crate::geometry::roads::RoadMap) is built from the file, so the
+//!   file is the one source of the graph.
+//! - [`OrderOfBattle`]: the 58 blocks ([`DEFAULT_ORDER_OF_BATTLE`]), checked against a map.
+//! - [`TurnTrack`]: the time record ([`DEFAULT_TURN_TRACK`]): French and Allied turns, night
+//!   turns, the last turn.
+//!
+//! Each is an editable text file, compiled in as the default and readable from any text at run
+//! time, and reports every problem at once, each with its line ([`DataProblem`]). A
+//! [`Campaign`] reads the three together and reports the problems of all three
+//! ([`FileProblem`]: file and line).
+//!
+//! ```
+//! use boards::napoleon::{Army, Map, OrderOfBattle, TurnTrack};
+//!
+//! let map = Map::standard().expect("the default map is valid");
+//! let brussel = map.town("BRU").expect("Brussels is on the map");
+//! assert_eq!(map.graph().neighbours(brussel).count(), 7);
+//! let oob = OrderOfBattle::standard(&map).expect("the default order of battle is valid");
+//! assert_eq!(oob.len(), 58);
+//! assert_eq!(oob.leader(Army::Prussian).map(|b| b.name.as_str()), Some("BLUCHER"));
+//! let track = TurnTrack::standard().expect("the default turn track is valid");
+//! assert_eq!(track.len(), 23);
+//!
+//! let broken = Map::parse("town BRU ad city Brussel\nroad BRU WAT broad\n");
+//! let problems = broken.expect_err("Waterloo is missing").to_string();
+//! assert!(problems.contains("line 2: road BRU-WAT: no town WAT"));
+//! ```
+//!
+#![doc = include_str!("README.md")]
+
+mod map;
+mod oob;
+mod turns;
+
+pub use map::{
+    Map, RoadKind, RoadLimits, SupplyCity, TerrainKind, TerrainPool, TownInfo, Width, DEFAULT_MAP,
+};
+pub use oob::{
+    Block, BlockId, Corps, CorpsId, Firepower, OrderOfBattle, UnitType, DEFAULT_ORDER_OF_BATTLE,
+};
+pub use turns::{Mover, Turn, TurnTrack, DEFAULT_TURN_TRACK};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Problems;
+
+/// One of the three armies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Army {
+    /// The French (blue blocks).
+    French,
+    /// The Anglo-Dutch, Wellington's army (red blocks).
+    AngloDutch,
+    /// The Prussians, Blücher's army (black blocks).
+    Prussian,
+}
+
+impl Army {
+    /// All three, in order.
+    pub const ALL: [Army; 3] = [Army::French, Army::AngloDutch, Army::Prussian];
+
+    /// The word the data files use: `french`, `ad`, `pr`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Army::French => "french",
+            Army::AngloDutch => "ad",
+            Army::Prussian => "pr",
+        }
+    }
+
+    /// The army a data file's word names.
+    pub fn parse(word: &str) -> Option<Army> {
+        Army::ALL.into_iter().find(|a| a.word() == word)
+    }
+
+    /// Whether this is one of the two Allied armies.
+    pub const fn is_allied(self) -> bool {
+        !matches!(self, Army::French)
+    }
+}
+
+impl fmt::Display for Army {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Army::French => "French",
+            Army::AngloDutch => "Anglo-Dutch",
+            Army::Prussian => "Prussian",
+        })
+    }
+}
+
+/// One problem in a Napoléon data file, with the line it is on (0 when it is about the whole
+/// file, such as something missing).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DataProblem {
+    /// The line, from 1; 0 for the file as a whole.
+    pub line: usize,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for DataProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DataProblem {}
+
+/// One non-blank line of a data file, cut into words, its comment removed.
+struct Entry<'a> {
+    /// The line, from 1.
+    line: usize,
+    /// Its words; never empty.
+    words: Vec<&'a str>,
+}
+
+/// The entries of `text`: `#` starts a comment, blank lines are skipped, a leading byte-order
+/// mark is ignored.
+fn entries(text: &str) -> impl Iterator<Item = Entry<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let content = raw.split('#').next().unwrap_or("");
+        let words: Vec<&str> = content.split_whitespace().collect();
+        (!words.is_empty()).then_some(Entry { line: i + 1, words })
+    })
+}
+
+/// Problems found so far in one file.
+#[derive(Default)]
+struct Report(Vec<DataProblem>);
+
+impl Report {
+    fn at(&mut self, line: usize, message: String) {
+        self.0.push(DataProblem { line, message });
+    }
+
+    /// `value` when nothing was reported, else the problems.
+    fn finish<T>(self, value: T) -> Result<T, crate::Problems<DataProblem>> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.into_problems())
+        }
+    }
+
+    /// The problems in line order (those about the whole file first).
+    fn into_problems(mut self) -> crate::Problems<DataProblem> {
+        self.0.sort_by_key(|p| p.line);
+        crate::Problems(self.0)
+    }
+}
+
+/// `word` read as a whole number from `lo` to `hi`, or a problem naming `what`.
+fn number(
+    report: &mut Report,
+    line: usize,
+    subject: &str,
+    what: &str,
+    word: &str,
+    lo: u16,
+    hi: u16,
+) -> Option<u16> {
+    match word.parse::<u16>() {
+        Ok(n) if (lo..=hi).contains(&n) => Some(n),
+        _ => {
+            report.at(
+                line,
+                alloc::format!(
+                    "{subject}: {what} must be a whole number from {lo} to {hi}, not '{word}'"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Whether `code` is usable as a short name: 1 to 12 ASCII letters, digits, `-` or `_`.
+fn good_code(code: &str) -> bool {
+    (1..=12).contains(&code.len())
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Which of the three data files a problem is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DataFile {
+    /// The map ([`DEFAULT_MAP`]).
+    Map,
+    /// The order of battle ([`DEFAULT_ORDER_OF_BATTLE`]).
+    OrderOfBattle,
+    /// The turn track ([`DEFAULT_TURN_TRACK`]).
+    TurnTrack,
+}
+
+impl fmt::Display for DataFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DataFile::Map => "map",
+            DataFile::OrderOfBattle => "order of battle",
+            DataFile::TurnTrack => "turn track",
+        })
+    }
+}
+
+/// A problem in one of the three data files of a [`Campaign`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FileProblem {
+    /// The file.
+    pub file: DataFile,
+    /// The problem, with its line in that file.
+    pub problem: DataProblem,
+}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", self.file, self.problem)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for FileProblem {}
+
+/// The three data files of a campaign, read together: the map, the order of battle whose start
+/// towns are on it, and the turn track.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Campaign {
+    map: Map,
+    order_of_battle: OrderOfBattle,
+    turn_track: TurnTrack,
+}
+
+impl Campaign {
+    /// The embedded defaults.
+    ///
+    /// # Errors
+    /// None in practice: the embedded files are tested to be valid together.
+    pub fn standard() -> Result<Campaign, Problems<FileProblem>> {
+        Campaign::parse(DEFAULT_MAP, DEFAULT_ORDER_OF_BATTLE, DEFAULT_TURN_TRACK)
+    }
+
+    /// Reads the three files.
+    ///
+    /// # Errors
+    /// Every problem of all three files at once, each with its file and line. When the map
+    /// has problems, the order of battle is checked for everything but its start towns.
+    pub fn parse(
+        map: &str,
+        order_of_battle: &str,
+        turn_track: &str,
+    ) -> Result<Campaign, Problems<FileProblem>> {
+        let mut problems = Vec::new();
+        let mut note = |file: DataFile, found: Vec<DataProblem>| {
+            problems.extend(
+                found
+                    .into_iter()
+                    .map(|problem| FileProblem { file, problem }),
+            );
+        };
+        let map = Map::parse(map).map_err(|p| note(DataFile::Map, p.0)).ok();
+        let order_of_battle = match &map {
+            Some(map) => OrderOfBattle::parse(order_of_battle, map)
+                .map_err(|p| note(DataFile::OrderOfBattle, p.0))
+                .ok(),
+            None => {
+                note(
+                    DataFile::OrderOfBattle,
+                    OrderOfBattle::problems_without_map(order_of_battle),
+                );
+                None
+            }
+        };
+        let turn_track = TurnTrack::parse(turn_track)
+            .map_err(|p| note(DataFile::TurnTrack, p.0))
+            .ok();
+        match (map, order_of_battle, turn_track) {
+            (Some(map), Some(order_of_battle), Some(turn_track)) if problems.is_empty() => {
+                Ok(Campaign {
+                    map,
+                    order_of_battle,
+                    turn_track,
+                })
+            }
+            _ => Err(Problems(problems)),
+        }
+    }
+
+    /// The map.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The order of battle; its start towns are on [`Campaign::map`].
+    pub fn order_of_battle(&self) -> &OrderOfBattle {
+        &self.order_of_battle
+    }
+
+    /// The turn track.
+    pub fn turn_track(&self) -> &TurnTrack {
+        &self.turn_track
+    }
+}
