@@ -686,7 +686,7 @@ impl Session {
             if self
                 .table
                 .as_ref()
-                .is_some_and(|t| t.referee.table().is_some())
+                .is_some_and(|t| t.referee().table().is_some())
             {
                 return Err(format!("`{cmd}` must come before the game is chosen"));
             }
@@ -1031,7 +1031,7 @@ impl Session {
                     .first()
                     .ok_or("`expect winner` needs red, blue, draw or none")?;
                 let status = table
-                    .referee
+                    .referee()
                     .position()
                     .map(|p| p.status())
                     .ok_or("no game is in play")?;
@@ -1049,7 +1049,7 @@ impl Session {
                     .parse()
                     .map_err(|_| format!("`{arg_text}` is not a number"))?;
                 let got = table
-                    .referee
+                    .referee()
                     .position()
                     .map(|p| p.ply())
                     .ok_or("no game is in play")?;
@@ -1061,7 +1061,7 @@ impl Session {
                 let (sq, desc) = args.split_first().ok_or("`expect piece SQUARE ...`")?;
                 let square = parse_square(sq)?;
                 let piece = table
-                    .referee
+                    .referee()
                     .position()
                     .ok_or("no game is in play")?
                     .piece_at(square);
