@@ -819,6 +819,18 @@ impl Session {
                 };
                 out.extend(self.table()?.press(button));
             }
+            "hold" => {
+                arity(1)?;
+                let button = match args[0] {
+                    "ok" => Button::Ok,
+                    "back" => Button::Back,
+                    "die" => Button::Die,
+                    other => {
+                        return Err(format!("unknown button `{other}`: ok, back or die"));
+                    }
+                };
+                out.extend(self.table()?.hold(button));
+            }
             "wait" => {
                 arity(1)?;
                 let ms = parse_wait(args[0])?;
