@@ -240,7 +240,7 @@ pub fn run_with_frames(
             table.press(Button::Ok);
         }
     }
-    let Some(start) = table.referee.position().cloned() else {
+    let Some(start) = table.referee().position().cloned() else {
         return Err(Error::Table(format!(
             "the referee did not start the game after the set-up; it shows: {}",
             table.screen_text()
@@ -257,7 +257,7 @@ pub fn run_with_frames(
     }
 
     let mut battles = 0;
-    while let Some(position) = table.referee.position().cloned() {
+    while let Some(position) = table.referee().position().cloned() {
         if !position.status().is_ongoing() || position.ply() >= demo.max_moves {
             break;
         }
@@ -306,20 +306,24 @@ pub fn run_with_frames(
             matches!(d, Decision::Moved { mv: m, .. } if *m == mv)
                 || matches!(d, Decision::Battle(b) if b.mv == mv)
         });
-        if !accepted || !table.referee.differences().is_empty() {
+        if !accepted || !table.referee().differences().is_empty() {
             return Err(Error::Table(format!(
                 "the umpire did not take {mv} as played by the hands; it shows: {}",
                 table.screen_text()
             )));
         }
-        let now = table.referee.position().map(|p| p.ply()).unwrap_or(number);
+        let now = table
+            .referee()
+            .position()
+            .map(|p| p.ply())
+            .unwrap_or(number);
         let ongoing = table
-            .referee
+            .referee()
             .position()
             .is_some_and(|p| p.status().is_ongoing())
             && now < demo.max_moves;
         if !demo.quiet && ongoing && demo.board_every > 0 && number % demo.board_every == 0 {
-            if let Some(p) = table.referee.position() {
+            if let Some(p) = table.referee().position() {
                 writeln!(out)?;
                 writeln!(out, "Board after move {number} ({}):", eyes_label(demo))?;
                 write_board(demo, p, out)?;
@@ -328,7 +332,7 @@ pub fn run_with_frames(
         }
     }
 
-    let Some(position) = table.referee.position().cloned() else {
+    let Some(position) = table.referee().position().cloned() else {
         return Err(Error::Table(
             "the game vanished from the referee".to_string(),
         ));

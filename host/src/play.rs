@@ -39,7 +39,7 @@ pub fn draw_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let position: Option<Position> = table.referee.position().cloned();
+    let position: Option<Position> = table.referee().position().cloned();
     let mut lines = Vec::new();
     for row in (0..10u8).rev() {
         let mut line = format!("{:>2} ", row + 1);
@@ -98,7 +98,7 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let Some(view) = table.referee.table() else {
+    let Some(view) = table.referee().table() else {
         return Vec::new();
     };
     if eyes == Eyes::Umpire {
@@ -171,7 +171,7 @@ pub fn draw_oled(session: &mut Session) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let lines = screen_lines(table.referee.screen());
+    let lines = screen_lines(table.referee().screen());
     let width = lines.iter().map(|l| l.len()).max().unwrap_or(0).max(21);
     let mut out = vec![format!("+{}+", "-".repeat(width + 2))];
     for l in lines {
@@ -285,7 +285,7 @@ pub fn run_game(
             continue;
         }
         if let Ok(table) = session.table() {
-            if let Some(p) = table.referee.position() {
+            if let Some(p) = table.referee().position() {
                 if !p.status().is_ongoing() {
                     writeln!(
                         out,

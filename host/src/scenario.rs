@@ -670,7 +670,7 @@ impl Session {
             if self
                 .table
                 .as_ref()
-                .is_some_and(|t| t.referee.table().is_some())
+                .is_some_and(|t| t.referee().table().is_some())
             {
                 return Err(format!("`{cmd}` must come before the game is chosen"));
             }
@@ -802,6 +802,18 @@ impl Session {
                     _ => Button::Die,
                 };
                 out.extend(self.table()?.press(button));
+            }
+            "hold" => {
+                arity(1)?;
+                let button = match args[0] {
+                    "ok" => Button::Ok,
+                    "back" => Button::Back,
+                    "die" => Button::Die,
+                    other => {
+                        return Err(format!("unknown button `{other}`: ok, back or die"));
+                    }
+                };
+                out.extend(self.table()?.hold(button));
             }
             "wait" => {
                 arity(1)?;
@@ -1015,7 +1027,7 @@ impl Session {
                     .first()
                     .ok_or("`expect winner` needs red, blue, draw or none")?;
                 let status = table
-                    .referee
+                    .referee()
                     .position()
                     .map(|p| p.status())
                     .ok_or("no game is in play")?;
@@ -1033,7 +1045,7 @@ impl Session {
                     .parse()
                     .map_err(|_| format!("`{arg_text}` is not a number"))?;
                 let got = table
-                    .referee
+                    .referee()
                     .position()
                     .map(|p| p.ply())
                     .ok_or("no game is in play")?;
@@ -1045,7 +1057,7 @@ impl Session {
                 let (sq, desc) = args.split_first().ok_or("`expect piece SQUARE ...`")?;
                 let square = parse_square(sq)?;
                 let piece = table
-                    .referee
+                    .referee()
                     .position()
                     .ok_or("no game is in play")?
                     .piece_at(square);

@@ -1,18 +1,21 @@
 //! A simulated table: a board of reed switches (and optional NFC readers) under physical pieces,
-//! scanned every 10 ms through the firmware's [`Sensing`] model, feeding the firmware's
-//! [`Referee`] exactly as the Pi will. "Hands" act on it with physical events only: lift a piece,
-//! place a piece, press a button, wait.
+//! scanned every 10 ms into the firmware's own [`Pipeline`] (its [`Sensing`] model and
+//! [`Referee`]) exactly as the `umpire` service scans the Pi's board into it. "Hands" act on it
+//! with physical events only: lift a piece, place a piece, press or hold a button, wait, cut the
+//! power.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use boards::stratego::Square;
 use boards::Problems;
+use firmware::drivers::buttons::ButtonsConfig;
 use firmware::journal::MemStore;
+use firmware::pipeline::Pipeline;
 use firmware::referee::{screen_text, Decision, Referee, RefereeConfig, ResumeError, SeededChance};
 use firmware::sensing::{
-    BoardEvent, Button, ButtonPress, LayoutProblem, LayoutSetup, Millis, Occupancy, OccupancyFrame,
-    Place, Sensing, SensingConfig, SensorLayout, TagRead, TagUid,
+    Button, ButtonPress, LayoutProblem, LayoutSetup, Millis, Occupancy, OccupancyFrame, Place,
+    SensedCell, Sensing, SensingConfig, SensorInput, SensorLayout, TagRead, TagUid,
 };
 use firmware::ui::Screen;
 
@@ -50,11 +53,12 @@ impl fmt::Display for HandError {
 
 impl std::error::Error for HandError {}
 
-/// The physical board: which places hold a piece (and which tag it carries), scanned through
-/// the sensing model.
+/// The physical board: which places hold a piece (and which tag it carries), the NFC reader's
+/// scripted faults and the clock. It senses nothing itself: [`SimTable`] scans it into the
+/// firmware's [`Pipeline`] the way the `umpire` service scans the real switches.
 #[derive(Debug)]
 pub struct SimBoard {
-    sensing: Sensing,
+    layout: SensorLayout,
     occupied: Occupancy,
     tags: BTreeMap<Place, TagUid>,
     /// Scripted faults: the answer the reader gives at the next read of a place, instead of
@@ -63,22 +67,33 @@ pub struct SimBoard {
     now: Millis,
     /// When a switch last changed: frames are scanned around changes, ticks in between.
     last_change: Millis,
-    /// Every input fed to the sensing model, while recording.
+    /// Every input fed to the pipeline, while recording.
     recording: Option<Vec<Sensed>>,
 }
 
-/// One input the simulated board fed its sensing model: what a real board's scan loop would
-/// feed. Recorded, they replay a whole game through [`firmware::pipeline::Pipeline`].
+/// One input the simulated table fed the firmware's [`Pipeline`]: what a real board's scan
+/// loop feeds it. Recorded, they replay the same stretch of a game through a fresh pipeline
+/// (see [`feed_recorded`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sensed {
-    /// A scan of the switches.
+    /// A scan of the switches ([`Pipeline::scan`]).
     Frame(OccupancyFrame),
-    /// A tag read the model asked for.
+    /// A tag read the pipeline asked for during the frame before it.
     Tag(firmware::sensing::SensorInput),
-    /// A button press.
+    /// A button press ([`Pipeline::press`]).
     Press(ButtonPress),
-    /// Time passing with no scan.
+    /// Time passing with no scan ([`Pipeline::idle`]).
     Tick(Millis),
+    /// A button held for the long-press time ([`Pipeline::hold`]).
+    Hold(ButtonPress),
+}
+
+/// What the scanner does at its next pass.
+enum Scan {
+    /// Reads the switches: one changed in the last four scans.
+    Frame(OccupancyFrame),
+    /// Nothing changed lately: time passes with no scan.
+    Quiet(Millis),
 }
 
 impl SimBoard {
@@ -95,9 +110,8 @@ impl SimBoard {
     /// # Errors
     /// The layout's problems.
     pub fn with_layout(setup: LayoutSetup) -> Result<SimBoard, Problems<LayoutProblem>> {
-        let layout = SensorLayout::new(setup)?;
         Ok(SimBoard {
-            sensing: Sensing::new(layout, SensingConfig::default()),
+            layout: SensorLayout::new(setup)?,
             occupied: Occupancy::EMPTY,
             tags: BTreeMap::new(),
             read_faults: BTreeMap::new(),
@@ -107,7 +121,8 @@ impl SimBoard {
         })
     }
 
-    /// Starts recording every input fed to the sensing model.
+    /// Starts recording every input fed to the pipeline. A power cut starts a new pipeline:
+    /// the inputs after [`SimTable::power_on`] replay into the resumed one, not the first.
     pub fn record(&mut self) {
         self.recording = Some(Vec::new());
     }
@@ -133,16 +148,14 @@ impl SimBoard {
 
     /// Whether a piece stands on `place`.
     pub fn is_occupied(&self, place: Place) -> bool {
-        self.sensing
-            .layout()
+        self.layout
             .cell(place)
             .is_some_and(|c| self.occupied.contains(c))
     }
 
     /// The occupied places.
     pub fn occupied_places(&self) -> Vec<Place> {
-        self.sensing
-            .layout()
+        self.layout
             .iter()
             .filter(|(c, _)| self.occupied.contains(*c))
             .map(|(_, p)| p)
@@ -151,8 +164,7 @@ impl SimBoard {
 
     fn set(&mut self, place: Place, on: bool, tag: Option<TagUid>) -> Result<(), HandError> {
         let cell = self
-            .sensing
-            .layout()
+            .layout
             .cell(place)
             .ok_or(HandError::NoSuchPlace(place))?;
         match (on, self.occupied.contains(cell)) {
@@ -176,42 +188,36 @@ impl SimBoard {
         Ok(())
     }
 
-    /// Lets `ms` pass: scans every [`SCAN_MS`] around changes, answers the tag reads the model
-    /// asks for, and returns the events.
-    pub fn advance(&mut self, ms: u64) -> Vec<BoardEvent> {
-        let mut events = Vec::new();
-        let end = self.now.0 + ms;
-        while self.now.0 < end {
-            self.now = Millis((self.now.0 + SCAN_MS).min(end));
-            if self.now.since(self.last_change) <= 4 * SCAN_MS {
-                let frame = OccupancyFrame {
-                    at: self.now,
-                    occupied: self.occupied,
-                };
-                self.log(Sensed::Frame(frame));
-                events.extend(self.sensing.feed(frame));
-                for cell in self.sensing.tag_reads_wanted() {
-                    let place = self.sensing.layout().place(cell);
-                    let fault = place.and_then(|p| self.read_faults.remove(&p));
-                    let result = fault.unwrap_or_else(|| {
-                        place
-                            .and_then(|p| self.tags.get(&p).copied())
-                            .ok_or(firmware::sensing::TagFailure::NoTag)
-                    });
-                    let read = TagRead {
-                        at: self.now,
-                        cell,
-                        result,
-                    };
-                    self.log(Sensed::Tag(read.into()));
-                    events.extend(self.sensing.feed(read));
-                }
-            } else {
-                self.log(Sensed::Tick(self.now));
-                events.extend(self.sensing.tick(self.now));
-            }
+    /// Moves the clock one scan period on, not past `end`: a frame of the switches when one
+    /// changed in the last four scans, else quiet time.
+    fn next_scan(&mut self, end: u64) -> Scan {
+        self.now = Millis((self.now.0 + SCAN_MS).min(end));
+        if self.now.since(self.last_change) <= 4 * SCAN_MS {
+            Scan::Frame(OccupancyFrame {
+                at: self.now,
+                occupied: self.occupied,
+            })
+        } else {
+            Scan::Quiet(self.now)
         }
-        events
+    }
+
+    /// The reader's answers at `at` for `cells`: a scripted fault, else the tag standing
+    /// there, else no tag.
+    fn read_tags(&mut self, cells: &[SensedCell], at: Millis) -> Vec<SensorInput> {
+        cells
+            .iter()
+            .map(|&cell| {
+                let place = self.layout.place(cell);
+                let fault = place.and_then(|p| self.read_faults.remove(&p));
+                let result = fault.unwrap_or_else(|| {
+                    place
+                        .and_then(|p| self.tags.get(&p).copied())
+                        .ok_or(firmware::sensing::TagFailure::NoTag)
+                });
+                TagRead { at, cell, result }.into()
+            })
+            .collect()
     }
 
     /// The tag of the piece standing on `place`, if it carries one.
@@ -229,19 +235,9 @@ impl SimBoard {
         self.read_faults.insert(place, answer);
     }
 
-    /// Presses `button` now.
-    pub fn press(&mut self, button: Button) -> Vec<BoardEvent> {
-        let press = ButtonPress {
-            at: self.now,
-            button,
-        };
-        self.log(Sensed::Press(press));
-        self.sensing.feed(press)
-    }
-
     /// The sensor layout (a 10x10 grid, cell = row * 10 + column).
-    pub fn layout(&self) -> &firmware::sensing::SensorLayout {
-        self.sensing.layout()
+    pub fn layout(&self) -> &SensorLayout {
+        &self.layout
     }
 }
 
@@ -264,18 +260,20 @@ pub enum Told {
     Decision(Decision),
 }
 
-/// The simulated board with the referee on it.
+/// The firmware's pipeline as the simulator runs it: journal in memory, chance from a seed.
+pub type SimPipeline = Pipeline<MemStore, SeededChance>;
+
+/// The simulated board under the firmware's own [`Pipeline`] (sensing model, referee, screen),
+/// driven as the `umpire` service drives it: a scan every [`SCAN_MS`] around changes with the
+/// tag reads it asks for, idle time in between, button presses and holds.
 #[derive(Debug)]
 pub struct SimTable {
     /// The physical board.
     pub board: SimBoard,
-    /// The umpire.
-    pub referee: SimReferee,
-    last_screen: Screen,
+    pipeline: SimPipeline,
     told: Vec<Told>,
     config: RefereeConfig,
     seed: u64,
-    layout: LayoutSetup,
     /// False between [`SimTable::power_off`] and [`SimTable::power_on`].
     powered: bool,
     /// With NFC readers: the tags of the pieces lifted and not yet put down, in the order
@@ -309,27 +307,41 @@ impl SimTable {
         seed: u64,
         layout: LayoutSetup,
     ) -> Result<SimTable, Problems<LayoutProblem>> {
+        let board = SimBoard::with_layout(layout)?;
         let referee = Referee::new(config.clone(), SeededChance::new(seed), || {
             Ok(MemStore::new())
         });
-        let last_screen = referee.screen().clone();
-        Ok(SimTable {
-            board: SimBoard::with_layout(layout.clone())?,
-            told: vec![Told::Screen(last_screen.clone())],
-            referee,
-            last_screen,
+        let sensing = Sensing::new(board.layout.clone(), SensingConfig::default());
+        let mut table = SimTable {
+            board,
+            pipeline: Pipeline::new(sensing, referee),
+            told: Vec::new(),
             config,
             seed,
-            layout,
             powered: true,
             hand: Vec::new(),
             fresh: 0,
-        })
+        };
+        table.note(&[], &mut Vec::new());
+        Ok(table)
+    }
+
+    /// The umpire: the referee in the pipeline.
+    pub fn referee(&self) -> &SimReferee {
+        self.pipeline.referee()
+    }
+
+    /// The firmware pipeline the board is scanned into.
+    pub fn pipeline(&self) -> &SimPipeline {
+        &self.pipeline
     }
 
     /// Whether the board has NFC readers (pieces then carry their tags from hand to place).
     pub fn has_readers(&self) -> bool {
-        !self.layout.tag_readers.is_empty()
+        self.board
+            .layout
+            .iter()
+            .any(|(cell, _)| self.board.layout.has_tag_reader(cell))
     }
 
     /// Takes `place`'s piece into the hand: its tag goes with it.
@@ -349,7 +361,7 @@ impl SimTable {
         if !self.has_readers() {
             return None;
         }
-        let expected = match (place, self.referee.position()) {
+        let expected = match (place, self.referee().position()) {
             (Place::Square(cell), Some(pos)) => {
                 Square::from_cell(cell).and_then(|s| pos.piece_at(s))
             }
@@ -376,79 +388,104 @@ impl SimTable {
         self.powered = false;
     }
 
-    /// Restores power: the sensing model boots on the board as it stands, and the referee
-    /// resumes from the journal (with `torn` bytes of a half-written record appended, as a power
-    /// cut mid-write leaves them) and the sensed board.
+    /// Restores power: a fresh sensing model boots on the board as it stands (scanned for the
+    /// settle window), the referee resumes from the journal (with `torn` bytes of a
+    /// half-written record appended, as a power cut mid-write leaves them) and what the
+    /// sensing model reports, and the two make a new pipeline.
     ///
     /// # Errors
-    /// Why the journal could not be resumed.
+    /// Why the journal could not be resumed (the old pipeline stays, unpowered).
     pub fn power_on(&mut self, torn: &[u8]) -> Result<Vec<Decision>, ResumeError> {
         let mut bytes = self.journal_bytes();
         bytes.extend_from_slice(torn);
-        let mut board = SimBoard::with_layout(self.layout.clone()).map_err(|p| {
-            ResumeError::Rebuild(firmware::referee::RebuildError::Setup(p.to_string()))
-        })?;
         // The board boots: everything standing is reported once it has held for the window.
-        board.occupied = self.board.occupied;
-        board.tags = self.board.tags.clone();
-        board.now = self.board.now;
-        board.last_change = self.board.now;
-        board.advance(GESTURE_MS);
-        let sensed = board.occupied_places();
-        let now = board.now;
+        // No referee runs yet, so the reports go nowhere but into the model's belief.
+        let mut sensing = Sensing::new(self.board.layout.clone(), SensingConfig::default());
+        self.board.last_change = self.board.now;
+        let end = self.board.now.0 + GESTURE_MS;
+        while self.board.now.0 < end {
+            match self.board.next_scan(end) {
+                Scan::Frame(frame) => {
+                    sensing.feed(frame);
+                    let reads = self.board.read_tags(&sensing.tag_reads_wanted(), frame.at);
+                    for read in reads {
+                        sensing.feed(read);
+                    }
+                }
+                Scan::Quiet(at) => {
+                    sensing.tick(at);
+                }
+            }
+        }
+        let reported = sensing.reported();
+        let sensed: Vec<Place> = self
+            .board
+            .layout
+            .iter()
+            .filter(|(cell, _)| reported.contains(*cell))
+            .map(|(_, place)| place)
+            .collect();
         let (referee, decisions) = Referee::resume(
             self.config.clone(),
             SeededChance::new(self.seed.wrapping_add(1)),
             || Ok(MemStore::new()),
             MemStore::from_bytes(bytes),
             sensed,
-            now,
+            self.board.now,
         )?;
-        self.board = board;
-        self.referee = referee;
+        self.pipeline = Pipeline::new(sensing, referee);
         self.powered = true;
         let mut out = Vec::new();
         self.note(&decisions, &mut out);
         Ok(out)
     }
 
-    fn run(&mut self, events: Vec<BoardEvent>, ms: u64) -> Vec<Decision> {
+    /// Lets `ms` pass: while powered, the board is scanned into the pipeline every
+    /// [`SCAN_MS`] around changes (answering the tag reads it asks for), idle in between.
+    fn run(&mut self, ms: u64) -> Vec<Decision> {
         let mut out = Vec::new();
         if !self.powered {
             self.board.now = self.board.now.plus(u32::try_from(ms).unwrap_or(u32::MAX));
             return out;
         }
-        for e in events {
-            let d = self.referee.handle(&e);
-            self.note(&d, &mut out);
-        }
-        let end = self.board.now().0 + ms;
-        while self.board.now().0 < end {
-            let step = (end - self.board.now().0).min(50);
-            for e in self.board.advance(step) {
-                let d = self.referee.handle(&e);
-                self.note(&d, &mut out);
-            }
-            let d = self.referee.tick(self.board.now());
-            self.note(&d, &mut out);
+        let end = self.board.now.0 + ms;
+        while self.board.now.0 < end {
+            let decisions = match self.board.next_scan(end) {
+                Scan::Frame(frame) => {
+                    self.board.log(Sensed::Frame(frame));
+                    let board = &mut self.board;
+                    self.pipeline.scan(frame.at, frame.occupied, |cells| {
+                        let reads = board.read_tags(cells, frame.at);
+                        for read in &reads {
+                            board.log(Sensed::Tag(*read));
+                        }
+                        reads
+                    })
+                }
+                Scan::Quiet(at) => {
+                    self.board.log(Sensed::Tick(at));
+                    self.pipeline.idle(at)
+                }
+            };
+            self.note(&decisions, &mut out);
         }
         out
     }
 
+    /// Tells `decisions`, and the screen when the pipeline has a new one for the OLED.
     fn note(&mut self, decisions: &[Decision], out: &mut Vec<Decision>) {
         for d in decisions {
             self.told.push(Told::Decision(d.clone()));
             out.push(d.clone());
         }
-        if self.referee.screen() != &self.last_screen {
-            self.last_screen = self.referee.screen().clone();
-            self.told.push(Told::Screen(self.last_screen.clone()));
+        if let Some(screen) = self.pipeline.new_screen() {
+            self.told.push(Told::Screen(screen.clone()));
         }
     }
 
     /// The referee's journal as it stands (empty before a game is chosen).
     pub fn journal_bytes(&self) -> Vec<u8> {
-        self.referee
+        self.referee()
             .journal()
             .map(|j| j.store().as_bytes().to_vec())
             .unwrap_or_default()
@@ -465,7 +502,7 @@ impl SimTable {
     /// [`HandError`] when there is nothing to lift.
     pub fn lift(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
         self.take_up(place)?;
-        Ok(self.run(Vec::new(), GESTURE_MS))
+        Ok(self.run(GESTURE_MS))
     }
 
     /// Places a piece (with `tag`, on an NFC board) on `place` and waits for the report.
@@ -480,7 +517,7 @@ impl SimTable {
         }
         let tag = tag.or_else(|| self.tag_for(place));
         self.board.set(place, true, tag)?;
-        Ok(self.run(Vec::new(), GESTURE_MS))
+        Ok(self.run(GESTURE_MS))
     }
 
     /// Places several pieces one after another, 60 ms apart, then waits for the board to
@@ -499,9 +536,9 @@ impl SimTable {
             }
             let tag = tag.or_else(|| self.tag_for(*place));
             self.board.set(*place, true, tag)?;
-            out.extend(self.run(Vec::new(), 60));
+            out.extend(self.run(60));
         }
-        out.extend(self.run(Vec::new(), GESTURE_MS));
+        out.extend(self.run(GESTURE_MS));
         Ok(out)
     }
 
@@ -519,19 +556,19 @@ impl SimTable {
             return Ok(out);
         };
         self.take_up(*first)?;
-        out.extend(self.run(Vec::new(), 40));
+        out.extend(self.run(40));
         for place in middle {
             self.board.set(*place, true, None)?;
-            out.extend(self.run(Vec::new(), 60));
+            out.extend(self.run(60));
             self.board.set(*place, false, None)?;
-            out.extend(self.run(Vec::new(), 20));
+            out.extend(self.run(20));
         }
         if self.board.is_occupied(*last) {
             return Err(HandError::Occupied(*last));
         }
         let tag = self.tag_for(*last);
         self.board.set(*last, true, tag)?;
-        out.extend(self.run(Vec::new(), GESTURE_MS));
+        out.extend(self.run(GESTURE_MS));
         Ok(out)
     }
 
@@ -543,29 +580,57 @@ impl SimTable {
     pub fn nudge(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
         let tag = self.board.tag_at(place);
         self.board.set(place, false, None)?;
-        let mut out = self.run(Vec::new(), 80);
+        let mut out = self.run(80);
         self.board.set(place, true, tag)?;
-        out.extend(self.run(Vec::new(), GESTURE_MS));
+        out.extend(self.run(GESTURE_MS));
         Ok(out)
     }
 
-    /// Presses `button`.
+    /// Presses `button`, then lets 50 ms pass.
     pub fn press(&mut self, button: Button) -> Vec<Decision> {
         if !self.powered {
             return Vec::new();
         }
-        let events = self.board.press(button);
-        self.run(events, 50)
+        let press = ButtonPress {
+            at: self.board.now,
+            button,
+        };
+        self.board.log(Sensed::Press(press));
+        let decisions = self.pipeline.press(press.at, button);
+        let mut out = Vec::new();
+        self.note(&decisions, &mut out);
+        out.extend(self.run(50));
+        out
+    }
+
+    /// Holds `button` down for the buttons driver's long-press time (the time passes first:
+    /// the service hands a held press on only then), then lets 50 ms pass.
+    pub fn hold(&mut self, button: Button) -> Vec<Decision> {
+        if !self.powered {
+            return Vec::new();
+        }
+        // The default always has a long-press time; without one no press is ever held.
+        let held_ms = ButtonsConfig::default().long_press_ms.map_or(0, u64::from);
+        let mut out = self.run(held_ms);
+        let press = ButtonPress {
+            at: self.board.now,
+            button,
+        };
+        self.board.log(Sensed::Hold(press));
+        let decisions = self.pipeline.hold(press.at, button);
+        self.note(&decisions, &mut out);
+        out.extend(self.run(50));
+        out
     }
 
     /// Lets `ms` pass with nobody touching anything.
     pub fn wait(&mut self, ms: u64) -> Vec<Decision> {
-        self.run(Vec::new(), ms)
+        self.run(ms)
     }
 
     /// The OLED's words now, on one line.
     pub fn screen_text(&self) -> String {
-        screen_text(self.referee.screen())
+        screen_text(self.pipeline.screen())
     }
 }
 
@@ -603,6 +668,9 @@ pub fn feed_recorded<S, C>(
             }
             Sensed::Tick(at) => {
                 pipeline.idle(*at);
+            }
+            Sensed::Hold(p) => {
+                pipeline.hold(p.at, p.button);
             }
         }
         each(pipeline);

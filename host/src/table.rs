@@ -318,7 +318,7 @@ pub fn diagram_groups(
 pub fn choose_entry(table: &mut SimTable, text: &str) -> Result<(), String> {
     let Screen::Choice {
         entries, selected, ..
-    } = table.referee.screen().clone()
+    } = table.referee().screen().clone()
     else {
         return Err(format!(
             "no menu is shown to choose `{text}` from; the screen shows: {}",
@@ -334,7 +334,7 @@ pub fn choose_entry(table: &mut SimTable, text: &str) -> Result<(), String> {
     for _ in 0..presses {
         table.press(Button::Die);
     }
-    match table.referee.screen() {
+    match table.referee().screen() {
         Screen::Choice { selected, .. } if *selected == target => {
             table.press(Button::Ok);
             Ok(())
@@ -360,7 +360,7 @@ pub fn choose_game(table: &mut SimTable, entry: &TableGameEntry) -> Result<(), S
 /// # Errors
 /// No table game is in progress.
 pub fn view(table: &SimTable) -> Result<&dyn TableView, String> {
-    table.referee.table().ok_or_else(|| {
+    table.referee().table().ok_or_else(|| {
         format!(
             "no table game is in progress; the screen shows: {}",
             table.screen_text()
