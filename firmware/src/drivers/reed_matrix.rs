@@ -1508,11 +1508,7 @@ mod tests {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    #[derive(Debug)]
-    struct NoDelay;
-    impl DelayNs for NoDelay {
-        fn delay_ns(&mut self, _: u32) {}
-    }
+    use crate::sim::NoDelay;
 
     /// The finding: push-pull rows (the old Pi backend) short two pins through one reversed
     /// diode on every scan. The bench shows it, so this test fails if rows are push-pull.
