@@ -235,6 +235,15 @@ impl<R: BankReader> ReaderBank<R> {
         self.regions.iter().position(|r| r.contains(&cell))
     }
 
+    /// The readers with their regions: a test (or the example above) changes what a
+    /// simulated reader's field holds through it.
+    pub fn readers_mut(&mut self) -> Vec<(&mut R, &[SensedCell])> {
+        self.readers
+            .iter_mut()
+            .zip(self.regions.iter().map(Vec::as_slice))
+            .collect()
+    }
+
     /// Gives back the readers.
     pub fn into_readers(self) -> Vec<R> {
         self.readers
@@ -266,7 +275,7 @@ impl<R: BankReader> ReaderBank<R> {
     /// answer but none is new (see the module docs), [`TagFailure::Collision`] when more than
     /// one is new (two pieces placed in
     /// one region at once), [`TagFailure::ReaderFault`] when the cell has no reader or the
-    /// reader failed, as the [`Voting`](super::Voting) decides otherwise.
+    /// reader failed, as the [`Voting`] decides otherwise.
     pub fn read_cell(&mut self, cell: SensedCell) -> Result<TagUid, TagFailure> {
         let Some(i) = self.reader_of(cell) else {
             self.last_fault = Some(format!(
