@@ -235,8 +235,8 @@ impl<R: BankReader> ReaderBank<R> {
         self.regions.iter().position(|r| r.contains(&cell))
     }
 
-    /// The readers with their regions: a test (or the example above) changes what a
-    /// simulated reader's field holds through it.
+    /// The readers with their regions: how a test changes what a simulated reader's field
+    /// holds (as the [`ReaderBank`] example does).
     pub fn readers_mut(&mut self) -> Vec<(&mut R, &[SensedCell])> {
         self.readers
             .iter_mut()
