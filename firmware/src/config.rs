@@ -152,14 +152,6 @@ pub enum SpiBus {
 }
 
 impl SpiBus {
-    /// The kernel's bus number (`/dev/spidevN.C`).
-    pub fn number(self) -> u8 {
-        match self {
-            SpiBus::Spi0 => 0,
-            SpiBus::Spi1 => 1,
-        }
-    }
-
     /// The name used in the configuration (`"spi0"`).
     pub fn name(self) -> &'static str {
         match self {

@@ -63,16 +63,6 @@ impl From<display_interface::DisplayError> for DisplayError {
     }
 }
 
-/// Which way up the panel is mounted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Orientation {
-    /// Pins at the top.
-    #[default]
-    Normal,
-    /// Turned half a turn (the controller mirrors rows and columns; frames are unchanged).
-    UpsideDown,
-}
-
 /// How changed bytes are grouped into pushes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PushPlan {
@@ -119,20 +109,16 @@ impl<I2C> core::fmt::Debug for Display<I2C> {
 }
 
 impl<I2C: I2c> Display<I2C> {
-    /// A display at [`DEFAULT_ADDRESS`], mounted the normal way up. Call [`Display::init`] next.
+    /// A display at [`DEFAULT_ADDRESS`]. Call [`Display::init`] next.
     pub fn new(i2c: I2C) -> Self {
-        Self::with_options(i2c, DEFAULT_ADDRESS, Orientation::Normal)
+        Self::with_address(i2c, DEFAULT_ADDRESS)
     }
 
-    /// A display at `address` (0x3C or 0x3D), mounted as `orientation`.
-    pub fn with_options(i2c: I2C, address: u8, orientation: Orientation) -> Self {
-        let rotation = match orientation {
-            Orientation::Normal => DisplayRotation::Rotate0,
-            Orientation::UpsideDown => DisplayRotation::Rotate180,
-        };
+    /// A display at `address` (0x3C or 0x3D), mounted pins at the top.
+    pub fn with_address(i2c: I2C, address: u8) -> Self {
         let interface = I2CDisplayInterface::new_custom_address(i2c, address);
         Self {
-            driver: Ssd1306::new(interface, DisplaySize128x64, rotation),
+            driver: Ssd1306::new(interface, DisplaySize128x64, DisplayRotation::Rotate0),
             shown: None,
             plan: PushPlan::default(),
             ready: false,

@@ -118,11 +118,6 @@ impl Backoff {
         self.next = None;
         self.delay_ms = self.first_ms;
     }
-
-    /// Whether the last attempt failed.
-    pub fn failing(&self) -> bool {
-        self.next.is_some()
-    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use firmware::config::square_name;
 use firmware::config::{Config, SensorConfig};
-use firmware::display::{Display, Orientation, DEFAULT_ADDRESS};
+use firmware::display::{Display, DEFAULT_ADDRESS};
 use firmware::doctor::{
     check_display, check_display_link, check_expander, check_reader, check_sensors, has_problems,
     BoardShape, Calibration, CalibrationEvent, Finding,
@@ -544,7 +544,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     findings.push(check_display(&mut i2c, bus, address));
     if rig.display_present {
         let panel = SimI2c::default().with_panel(address);
-        let mut display = Display::with_options(panel.clone(), address, Orientation::default());
+        let mut display = Display::with_address(panel.clone(), address);
         let lost = rig.display_lost;
         findings.push(check_display_link(&mut display, 10, |i| {
             // Lost before the fourth frame, back before the seventh.
@@ -636,7 +636,7 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     );
     let (bus, address) = simulated_oled(config);
     let i2c = SimI2c::with_devices(rig.display_present.then_some(address));
-    let mut oled = Display::with_options(i2c, address, Orientation::default());
+    let mut oled = Display::with_address(i2c, address);
     let mut oled_updates = 0u32;
     let mut oled_failed = None;
     if config.nfc.is_none() {
@@ -724,7 +724,7 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
                 let answers = found.severity == firmware::doctor::Severity::Ok;
                 findings.push(found);
                 if answers {
-                    let mut display = Display::with_options(i2c, d.address, Orientation::default());
+                    let mut display = Display::with_address(i2c, d.address);
                     findings.push(check_display_link(&mut display, 20, |_| {}));
                 }
             }
@@ -791,10 +791,9 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
     use std::time::{Duration, Instant};
     let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
     let mut oled = match config.oled {
-        Some(d) => Some(Display::with_options(
+        Some(d) => Some(Display::with_address(
             pi::open_i2c(config.i2c_path(d.bus)).map_err(anyhow::Error::new)?,
             d.address,
-            Orientation::default(),
         )),
         None => None,
     };
@@ -981,7 +980,7 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     let oled = oled_place(first.as_ref()).map(|(path, address)| {
         Box::new(OpenOnDemand::new(move || {
             pi::open_i2c(&path)
-                .map(|i2c| Display::with_options(i2c, address, Orientation::default()))
+                .map(|i2c| Display::with_address(i2c, address))
                 .map_err(|e| e.to_string())
         })) as Box<dyn ScreenSink>
     });
@@ -1057,7 +1056,7 @@ fn blank(cli: &Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     let i2c = pi::open_i2c(&path).map_err(anyhow::Error::new)?;
-    Display::with_options(i2c, address, Orientation::default())
+    Display::with_address(i2c, address)
         .blank()
         .map_err(anyhow::Error::new)?;
     Ok(ExitCode::SUCCESS)

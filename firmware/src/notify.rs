@@ -1,6 +1,8 @@
 //! systemd's notify protocol (`sd_notify(3)`), written out over a Unix datagram socket: the
-//! service says READY=1 once it is up, WATCHDOG=1 from its loop within the watchdog interval
-//! (a hung loop is then restarted by systemd), and STOPPING=1 when it leaves.
+//! service says READY=1 once it is up and WATCHDOG=1 from its loop within the watchdog interval
+//! (a hung loop is then restarted by systemd). STOPPING=1 is not sent: the service is stopped
+//! by a signal with nothing to flush (the journal is synced at every record), and
+//! `ExecStopPost` blanks the OLED.
 //!
 //! systemd passes the socket in `$NOTIFY_SOCKET` (a path, or `@name` for an abstract socket)
 //! and, with `WatchdogSec=`, the interval in `$WATCHDOG_USEC` (for the process in
@@ -64,16 +66,6 @@ impl Notifier {
         })
     }
 
-    /// Whether there is a systemd to tell.
-    pub fn is_active(&self) -> bool {
-        self.target.is_some()
-    }
-
-    /// The watchdog interval systemd asked for, if any.
-    pub fn watchdog(&self) -> Option<Duration> {
-        self.watchdog
-    }
-
     /// Sends one notification (`READY=1`, `STATUS=...`, several lines at once are allowed).
     ///
     /// # Errors
@@ -110,14 +102,6 @@ impl Notifier {
     /// As [`Notifier::notify`].
     pub fn status(&self, status: &str) -> io::Result<()> {
         self.notify(&format!("STATUS={}", one_line(status)))
-    }
-
-    /// Tells systemd the service is stopping.
-    ///
-    /// # Errors
-    /// As [`Notifier::notify`].
-    pub fn stopping(&self) -> io::Result<()> {
-        self.notify("STOPPING=1")
     }
 
     /// Called from every turn of the loop: sends `WATCHDOG=1` when half the watchdog interval
@@ -193,10 +177,9 @@ mod tests {
     }
 
     #[test]
-    fn ready_watchdog_and_stopping_reach_the_socket() {
+    fn ready_watchdog_and_status_reach_the_socket() {
         let (path, listener) = socket("all");
         let mut n = Notifier::new(Some(path.clone()), Some(Duration::from_secs(10))).unwrap();
-        assert!(n.is_active());
         n.ready("refereeing\non a 12x10 board").unwrap();
         // A loop turning every 10 ms for 12 s pings at 0, 5 and 10 s.
         let mut pings = 0;
@@ -205,12 +188,12 @@ mod tests {
                 pings += 1;
             }
         }
-        n.stopping().unwrap();
+        n.status("waiting for: OLED").unwrap();
         let got = received(&listener);
         assert_eq!(got[0], "READY=1\nSTATUS=refereeing on a 12x10 board");
         assert_eq!(pings, 3);
         assert_eq!(&got[1..4], ["WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1"]);
-        assert_eq!(got[4], "STOPPING=1");
+        assert_eq!(got[4], "STATUS=waiting for: OLED");
         assert_eq!(got.len(), 5);
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }
@@ -218,10 +201,9 @@ mod tests {
     #[test]
     fn outside_systemd_nothing_is_sent_and_nothing_fails() {
         let mut n = Notifier::new(None, None).unwrap();
-        assert!(!n.is_active());
         n.ready("x").unwrap();
+        n.status("y").unwrap();
         assert!(!n.keep_alive(Millis(0)).unwrap());
-        n.stopping().unwrap();
     }
 
     #[test]
@@ -242,7 +224,7 @@ mod tests {
         let listener = UnixDatagram::bind_addr(&addr).unwrap();
         listener.set_nonblocking(true).unwrap();
         let n = Notifier::new(Some(PathBuf::from(format!("@{name}"))), None).unwrap();
-        n.stopping().unwrap();
-        assert_eq!(received(&listener), ["STOPPING=1"]);
+        n.status("refereeing").unwrap();
+        assert_eq!(received(&listener), ["STATUS=refereeing"]);
     }
 }

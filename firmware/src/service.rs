@@ -33,7 +33,7 @@ use embedded_hal::i2c::I2c;
 
 use crate::display::Display;
 use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buttons, Buzzer};
-use crate::drivers::nfc::{BankReader, ReadTag, ReaderBank, TagReader};
+use crate::drivers::nfc::{BankReader, ReaderBank};
 use crate::faults::{Backoff, Faults};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::Pipeline;
@@ -171,12 +171,6 @@ pub trait TagSource {
     /// reader that does not answer); `None` when they answered.
     fn fault(&self) -> Option<String> {
         None
-    }
-}
-
-impl<R: ReadTag> TagSource for TagReader<R> {
-    fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
-        self.read_cells(cells, now)
     }
 }
 

@@ -257,12 +257,6 @@ impl SimPanel {
         self.inits
     }
 
-    /// The display memory, page by page, 128 column bytes each (the order of
-    /// [`crate::screens::Frame::region_bytes`] for the whole screen).
-    pub fn ram(&self) -> &[u8] {
-        &self.ram
-    }
-
     /// What a viewer sees: the memory while lit, nothing while off.
     pub fn visible(&self) -> Option<&[u8]> {
         self.on.then_some(self.ram.as_slice())

@@ -3,7 +3,6 @@
 
 use std::convert::Infallible;
 
-use embedded_hal::delay::DelayNs;
 use firmware::doctor::{
     check_display, check_expander, check_reader, check_sensors, has_problems, BoardShape,
     Calibration, CalibrationEvent, Finding, Severity,
@@ -11,17 +10,12 @@ use firmware::doctor::{
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::sensing::{SensedCell, TagUid};
-use firmware::sim::{ReaderFault, SimBoard, SimI2c, SimMfrc522, SimTags, SwitchFault};
+use firmware::sim::{NoDelay, ReaderFault, SimBoard, SimI2c, SimMfrc522, SimTags, SwitchFault};
 
 const SHAPE: BoardShape = BoardShape {
     columns: 10,
     rows: 10,
 };
-
-struct NoDelay;
-impl DelayNs for NoDelay {
-    fn delay_ns(&mut self, _: u32) {}
-}
 
 fn cell(name: &str) -> SensedCell {
     let col = u16::from(name.as_bytes()[0] - b'a');

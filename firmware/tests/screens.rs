@@ -795,12 +795,11 @@ fn a_small_change_is_one_window_and_its_bytes() {
 
 #[test]
 fn a_missing_panel_is_a_bus_error_and_the_next_show_starts_over() {
-    use firmware::display::{DisplayError, Orientation};
+    use firmware::display::DisplayError;
     use firmware::sim::SimI2c;
 
     // Nothing answers at 0x3D: the error says to check the bus.
-    let mut display =
-        Display::with_options(SimI2c::with_devices([0x3C]), 0x3D, Orientation::Normal);
+    let mut display = Display::with_address(SimI2c::with_devices([0x3C]), 0x3D);
     let screen = &examples()[0].1;
     assert_eq!(display.show_screen(screen), Err(DisplayError::Bus));
     assert!(display.shown().is_none());

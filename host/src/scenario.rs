@@ -338,11 +338,6 @@ impl Session {
         &self.last
     }
 
-    /// The game being set up or played.
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
     /// Runs one line (a command, an expectation, a comment or nothing).
     ///
     /// # Errors

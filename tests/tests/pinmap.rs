@@ -767,11 +767,11 @@ fn chain_diagram() -> Vec<String> {
 /// through the driver on an SPI mock, lands on the square the diagram names.
 #[test]
 fn the_chain_order_is_one_fact_for_the_pin_map_the_diagram_and_the_driver() {
-    use embedded_hal_mock::eh1::delay::NoopDelay;
     use embedded_hal_mock::eh1::digital::{Mock as Pin, State, Transaction as PinTx};
     use embedded_hal_mock::eh1::spi::{Mock as Spi, Transaction as SpiTx};
     use firmware::doctor::BoardShape;
     use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
+    use firmware::sim::NoDelay;
 
     let map = pinmap();
     let int = |path: &str| lookup(&map, path).and_then(Value::as_integer).expect(path);
@@ -826,8 +826,7 @@ fn the_chain_order_is_one_fact_for_the_pin_map_the_diagram_and_the_driver() {
             cells: Some(order.cell_map(chips, squares).unwrap()),
             ..ShiftChainConfig::new(chips * 8, order.check())
         };
-        let mut driver =
-            ShiftChain::new(spi.clone(), load.clone(), NoopDelay::new(), config).unwrap();
+        let mut driver = ShiftChain::new(spi.clone(), load.clone(), NoDelay, config).unwrap();
         let seen: Vec<String> = driver
             .scan()
             .unwrap()

@@ -93,9 +93,10 @@ pub enum ButtonEvent {
     },
 }
 
+#[cfg(test)]
 impl ButtonEvent {
-    /// The press to hand the sensing model, for a [`ButtonEvent::Pressed`].
-    pub fn press(&self) -> Option<ButtonPress> {
+    /// The press of a [`ButtonEvent::Pressed`].
+    pub(crate) fn press(&self) -> Option<ButtonPress> {
         match self {
             ButtonEvent::Pressed(press) => Some(*press),
             _ => None,
@@ -103,7 +104,7 @@ impl ButtonEvent {
     }
 
     /// When the event was confirmed.
-    pub fn at(&self) -> Millis {
+    pub(crate) fn at(&self) -> Millis {
         match self {
             ButtonEvent::Pressed(p) | ButtonEvent::LongPress(p) => p.at,
             ButtonEvent::Released { at, .. } => *at,
@@ -162,7 +163,8 @@ impl<P: InputPin> Buttons<P> {
     }
 
     /// Whether `button` is down (debounced); false for a button without a pin.
-    pub fn is_pressed(&self, button: Button) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_pressed(&self, button: Button) -> bool {
         self.states.iter().any(|s| s.button == button && s.pressed)
     }
 
@@ -245,8 +247,6 @@ pub struct Beep {
 /// What the buzzer can say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BeepPattern {
-    /// A 30 ms tick: a button was taken.
-    Click,
     /// Two short beeps: a move was accepted.
     Confirm,
     /// One long beep: a move was refused, look at the screen.
@@ -259,10 +259,6 @@ impl BeepPattern {
     /// The beeps, in order.
     pub const fn beeps(self) -> &'static [Beep] {
         match self {
-            BeepPattern::Click => &[Beep {
-                on_ms: 30,
-                off_ms: 0,
-            }],
             BeepPattern::Confirm => &[
                 Beep {
                     on_ms: 60,
@@ -387,7 +383,8 @@ impl<P: OutputPin> Buzzer<P> {
     }
 
     /// Whether a pattern is still playing.
-    pub fn is_playing(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_playing(&self) -> bool {
         self.playing.is_some()
     }
 
@@ -693,7 +690,7 @@ mod tests {
         let mut buzzer = Buzzer::new(pin, ActiveLevel::High).unwrap();
         buzzer.play(BeepPattern::Refuse, Millis(0)).unwrap();
         // Replacing a sounding pattern with another keeps the pin on: no write.
-        buzzer.play(BeepPattern::Click, Millis(100)).unwrap();
+        buzzer.play(BeepPattern::Confirm, Millis(100)).unwrap();
         assert!(buzzer.is_playing());
         buzzer.stop().unwrap();
         assert!(!buzzer.is_playing());
@@ -707,7 +704,7 @@ mod tests {
         let busy = MockError::Io(std::io::ErrorKind::ResourceBusy);
         let mut pin = PinMock::new(&[PinTx::set(L), PinTx::set(H).with_error(busy.clone())]);
         let mut buzzer = Buzzer::new(pin.clone(), ActiveLevel::High).unwrap();
-        let err = buzzer.play(BeepPattern::Click, Millis(0)).unwrap_err();
+        let err = buzzer.play(BeepPattern::Confirm, Millis(0)).unwrap_err();
         assert_eq!(err, Error::Buzzer(busy));
         assert!(err.to_string().contains("buzzer"));
         pin.done();
@@ -716,7 +713,6 @@ mod tests {
     #[test]
     fn patterns_are_short() {
         for p in [
-            BeepPattern::Click,
             BeepPattern::Confirm,
             BeepPattern::Refuse,
             BeepPattern::Alert,

@@ -135,11 +135,6 @@ impl<I: I2c> Pcf8575Bank<I> {
         })
     }
 
-    /// The chips' addresses, chip 0 first.
-    pub fn addresses(&self) -> &[u8] {
-        &self.addresses
-    }
-
     /// Reads every chip: per chip the pin levels as a word, bit `n` = P0n for n < 8 and
     /// P1(n-8) for n >= 8 (a set bit reads high). For calibration screens;
     /// [`Pcf8575Bank::scan`] maps them.
@@ -410,16 +405,6 @@ impl<I: I2c, D: DelayNs> Pcf8575Matrix<I, D> {
         })
     }
 
-    /// Rows and columns.
-    pub fn size(&self) -> (usize, usize) {
-        (self.rows, self.columns)
-    }
-
-    /// The row and column expanders' addresses.
-    pub fn addresses(&self) -> (u8, u8) {
-        (self.row_address, self.column_address)
-    }
-
     /// Scans every row once and maps the closed reeds to cells.
     ///
     /// # Errors
@@ -569,11 +554,7 @@ mod tests {
     use embedded_hal::i2c::NoAcknowledgeSource;
     use embedded_hal_mock::eh1::i2c::{Mock as I2cMock, Transaction as I2cTx};
 
-    #[derive(Debug)]
-    struct NoDelay;
-    impl DelayNs for NoDelay {
-        fn delay_ns(&mut self, _: u32) {}
-    }
+    use crate::sim::NoDelay;
 
     fn cells(ns: &[u16]) -> Occupancy {
         Occupancy::from_cells(ns.iter().map(|n| SensedCell::new(*n)))
@@ -597,7 +578,6 @@ mod tests {
         ]);
         let mut i2c = I2cMock::new(&tx);
         let mut bank = Pcf8575Bank::new(i2c.clone(), ExpanderConfig::new([0x20, 0x21])).unwrap();
-        assert_eq!(bank.addresses(), [0x20, 0x21]);
         assert_eq!(bank.scan().unwrap(), cells(&[0, 31]));
         i2c.done();
     }
@@ -730,11 +710,7 @@ mod tests {
     #[test]
     fn a_matrix_releases_rows_and_columns_at_init() {
         let mut i2c = I2cMock::new(&matrix_init());
-        let matrix =
-            Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12))
-                .unwrap();
-        assert_eq!(matrix.size(), (10, 12));
-        assert_eq!(matrix.addresses(), (0x20, 0x21));
+        Pcf8575Matrix::new(i2c.clone(), NoDelay, MatrixConfig::new(0x20, 0x21, 10, 12)).unwrap();
         i2c.done();
     }
 

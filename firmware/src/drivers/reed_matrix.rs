@@ -19,12 +19,6 @@
 //! One diode per square blocks the backwards step, so every square reads true and rows can
 //! never fight.
 //!
-//! A driver cannot undo ghosting, but it can see where it *could* happen:
-//! [`SwitchGrid::ambiguous_without_diodes`] lists every closed switch that is a corner of a
-//! fully closed rectangle. On a matrix with diodes that list means nothing; on one without,
-//! those squares cannot be trusted (any one of the four could be a ghost), so a calibration
-//! screen can name them.
-//!
 //! # Settling, and the Raspberry Pi 5 read-after-write hazard
 //! After a row is selected its columns need time to move: the pull-up and the wiring
 //! capacitance (about 100 pF) make an RC of 5-6.5 µs with the internal pull-ups (5τ ≈ 30 µs),
@@ -45,7 +39,8 @@
 //!   driver asks the row pin its level before reading any column. A read of the register just
 //!   written returns only once that write has landed (PCIe does not let a read pass an
 //!   earlier posted write to the same target), and the column reads are issued only after it
-//!   returns, so they see the new row. This is the fix the hardware notes recommend (§1.4);
+//!   returns, so they see the new row. This is the fix the hardware notes recommend (§1.4),
+//!   and the Pi backend scans this way ([`WithReadBack`]), with the delay as well;
 //!   like all of this module it is unmeasured on a real Pi 5 (open question 3 there). It only
 //!   helps if the HAL really reads the register: one that answers `is_set_low` from a cached
 //!   value gives no ordering, and then only the delay protects you. A read-back that disagrees
@@ -335,27 +330,6 @@ impl SwitchGrid {
         }
     }
 
-    /// How many rows.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    /// How many columns.
-    pub fn columns(&self) -> usize {
-        self.columns
-    }
-
-    /// Whether the switch at (`row`, `column`) is closed (false outside the grid).
-    pub fn is_closed(&self, row: usize, column: usize) -> bool {
-        row < self.rows
-            && column < self.columns
-            && self
-                .closed
-                .get(row * self.columns + column)
-                .copied()
-                .unwrap_or(false)
-    }
-
     /// Sets the switch at (`row`, `column`); ignored outside the grid.
     pub fn set_closed(&mut self, row: usize, column: usize, closed: bool) {
         if row < self.rows && column < self.columns {
@@ -363,38 +337,6 @@ impl SwitchGrid {
                 *c = closed;
             }
         }
-    }
-
-    /// The closed switches as (row, column), row by row.
-    pub fn closed_switches(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let columns = self.columns.max(1);
-        self.closed
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c)
-            .map(move |(i, _)| (i / columns, i % columns))
-    }
-
-    /// The closed switches that a matrix *without* diodes could be showing falsely: each is a
-    /// corner of a rectangle whose four corners all read closed, and any one of those four
-    /// could be a ghost (see the module docs). Empty when no rectangle is closed. Row by row.
-    pub fn ambiguous_without_diodes(&self) -> Vec<(usize, usize)> {
-        let mut ambiguous = Vec::new();
-        for (row, column) in self.closed_switches() {
-            let in_rectangle = (0..self.rows).any(|other_row| {
-                other_row != row
-                    && self.is_closed(other_row, column)
-                    && (0..self.columns).any(|other_column| {
-                        other_column != column
-                            && self.is_closed(row, other_column)
-                            && self.is_closed(other_row, other_column)
-                    })
-            });
-            if in_rectangle {
-                ambiguous.push((row, column));
-            }
-        }
-        ambiguous
     }
 
     /// The cells of the closed switches, position `row * columns + column` mapped by `cells`.
@@ -594,8 +536,8 @@ where
 }
 
 /// A [`ReedMatrix`] whose [`OccupancyScanner`] scan reads each row back
-/// ([`ReedMatrix::scan_with_read_back`]): how a scanner reads a Pi 5 safely with a short settle
-/// delay.
+/// ([`ReedMatrix::scan_with_read_back`]): how the Pi backend scans, so a Pi 5 reads the columns
+/// only after the row write has landed, whatever the settle delay.
 #[derive(Debug)]
 pub struct WithReadBack<R, C, D>(pub ReedMatrix<R, C, D>);
 
@@ -829,14 +771,9 @@ mod tests {
         };
         let mut m = ReedMatrix::new(rows.clone(), cols.clone(), delay.clone(), config).unwrap();
         let grid = m.read_switches().unwrap();
-        assert_eq!(
-            grid.closed_switches().collect::<Vec<_>>(),
-            [(0, 1), (1, 0), (2, 0), (2, 1)]
-        );
+        // Closed: (0,1), (1,0), (2,0), (2,1), row by row.
         let occupied = grid.to_occupancy(&CellMap::identity(6).unwrap());
         assert_eq!(occupied.to_marks(6), ".XX.XX");
-        // (1,0), (2,0), (2,1) are closed but (1,1) is open: no full rectangle, no ambiguity.
-        assert!(grid.ambiguous_without_diodes().is_empty());
         done(&mut rows, &mut cols, &mut delay);
     }
 
@@ -1087,21 +1024,6 @@ mod tests {
     }
 
     #[test]
-    fn ghost_rectangles_are_flagged_as_ambiguous() {
-        let mut grid = SwitchGrid::new(3, 3);
-        for (r, c) in [(0, 0), (0, 2), (2, 0), (2, 2), (1, 1)] {
-            grid.set_closed(r, c, true);
-        }
-        assert_eq!(
-            grid.ambiguous_without_diodes(),
-            [(0, 0), (0, 2), (2, 0), (2, 2)]
-        );
-        grid.set_closed(2, 2, false);
-        assert!(grid.ambiguous_without_diodes().is_empty());
-        assert!(!grid.is_closed(9, 9));
-    }
-
-    #[test]
     fn the_computed_scan_rate_of_a_12_by_10_matrix_clears_100_hz() {
         // The table in the module docs.
         assert_eq!(scan_time_ns(12, 10, 20_000, 250), 276_000);
@@ -1295,7 +1217,7 @@ mod tests {
     }
 
     #[test]
-    fn without_diodes_a_closed_rectangle_corner_ghosts_and_is_flagged() {
+    fn without_diodes_a_closed_rectangle_corner_ghosts() {
         // (0,0), (0,1), (1,0) closed; (1,1) empty but reads closed through the other three.
         let board = model::board(2, "XX X.", false, false);
         let mut m = model::matrix(&board, 2, 1_000);
@@ -1304,10 +1226,6 @@ mod tests {
             grid.to_occupancy(&CellMap::identity(4).unwrap())
                 .to_marks(4),
             "XXXX"
-        );
-        assert_eq!(
-            grid.ambiguous_without_diodes(),
-            [(0, 0), (0, 1), (1, 0), (1, 1)]
         );
     }
 
@@ -1428,11 +1346,7 @@ mod tests {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    #[derive(Debug)]
-    struct NoDelay;
-    impl DelayNs for NoDelay {
-        fn delay_ns(&mut self, _: u32) {}
-    }
+    use crate::sim::NoDelay;
 
     /// The finding: push-pull rows (the old Pi backend) short two pins through one reversed
     /// diode on every scan. The bench shows it, so this test fails if rows are push-pull.

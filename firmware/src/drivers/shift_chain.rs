@@ -695,11 +695,7 @@ mod tests {
         out
     }
 
-    #[derive(Debug)]
-    struct NoDelay;
-    impl DelayNs for NoDelay {
-        fn delay_ns(&mut self, _: u32) {}
-    }
+    use crate::sim::NoDelay;
 
     #[test]
     fn a_full_scan_of_two_chips_pulses_load_then_reads_the_chips_nearest_miso_first() {

@@ -28,7 +28,7 @@ use crate::drivers::expander::{
 use crate::drivers::nfc::mfrc522::{Mfrc522, Mfrc522Ready};
 use crate::drivers::nfc::{start_bank, DecodedDevice, ReaderBank, SelectDecoder, Voting};
 use crate::drivers::reed_matrix::{
-    ActiveLevel, CellMap, MatrixConfig, OpenDrainRow, ReedMatrix, ReleasablePin,
+    ActiveLevel, CellMap, MatrixConfig, OpenDrainRow, ReedMatrix, ReleasablePin, WithReadBack,
 };
 use crate::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
 use crate::sensing::{Button, SensedCell};
@@ -184,7 +184,9 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
             };
             let matrix = ReedMatrix::new(rows, columns, Delay, matrix_config)
                 .map_err(|e| scanner_error("the reed matrix", e))?;
-            Ok(Box::new(matrix))
+            // Each selected row is read back before the columns: on a Pi 5 a posted GPIO
+            // write can land after a later read (see reed_matrix's module docs).
+            Ok(Box::new(WithReadBack(matrix)))
         }
         SensorConfig::ShiftChain {
             spi,

@@ -131,8 +131,8 @@ enum Due {
 /// [`BoardEvent`]s.
 ///
 /// Feed it every scan, tag read and button press with [`Sensing::feed`], and call
-/// [`Sensing::tick`] when nothing arrives (at [`Sensing::next_deadline`] at the latest) so
-/// waiting events come out on time. The events do not depend on how often `tick` is called.
+/// [`Sensing::tick`] when nothing arrives, so waiting events come out on time. The events do
+/// not depend on how often `tick` is called.
 ///
 /// # The rules
 /// - **Debounce.** A switch's reading is believed after [`SensingConfig::debounce_samples`]
@@ -242,15 +242,6 @@ impl Sensing {
             .collect()
     }
 
-    /// Every cell's debounced reading right now, reported or not, unmapped cells included:
-    /// what a calibration screen shows.
-    pub fn debounced(&self) -> Occupancy {
-        (0..MAX_CELLS)
-            .map(|i| SensedCell::new(i as u16))
-            .filter(|c| self.track(*c).scan.stable())
-            .collect()
-    }
-
     /// The cells whose tag the reader should read now: cells with a reader where a piece has
     /// just been placed (believed but not yet reported) and no read result has been fed. In
     /// the order the pieces arrived.
@@ -270,7 +261,8 @@ impl Sensing {
     }
 
     /// When [`Sensing::tick`] will next have something to report, if anything is waiting.
-    pub fn next_deadline(&self) -> Option<Millis> {
+    #[cfg(test)]
+    pub(crate) fn next_deadline(&self) -> Option<Millis> {
         self.next_due().map(|(at, _)| at)
     }
 

@@ -235,7 +235,8 @@ impl<R: BankReader> ReaderBank<R> {
         self.regions.iter().position(|r| r.contains(&cell))
     }
 
-    /// The readers with their regions, for `doctor` and tests.
+    /// The readers with their regions: how a test changes what a simulated reader's field
+    /// holds (as the [`ReaderBank`] example does).
     pub fn readers_mut(&mut self) -> Vec<(&mut R, &[SensedCell])> {
         self.readers
             .iter_mut()
@@ -274,7 +275,7 @@ impl<R: BankReader> ReaderBank<R> {
     /// answer but none is new (see the module docs), [`TagFailure::Collision`] when more than
     /// one is new (two pieces placed in
     /// one region at once), [`TagFailure::ReaderFault`] when the cell has no reader or the
-    /// reader failed, as [`TagReader::read_cell`](super::TagReader::read_cell) otherwise.
+    /// reader failed, as the [`Voting`] decides otherwise.
     pub fn read_cell(&mut self, cell: SensedCell) -> Result<TagUid, TagFailure> {
         let Some(i) = self.reader_of(cell) else {
             self.last_fault = Some(format!(
@@ -519,13 +520,6 @@ impl<SPI: SpiDevice, P: OutputPin> SelectDecoder<SPI, P> {
 pub struct DecodedDevice<SPI, P> {
     bus: Rc<RefCell<SelectDecoder<SPI, P>>>,
     output: u8,
-}
-
-impl<SPI, P> DecodedDevice<SPI, P> {
-    /// The decoder output (0-based) this device is on.
-    pub fn output(&self) -> u8 {
-        self.output
-    }
 }
 
 /// A [`DecodedDevice`]'s error: the bus, or an address line.

@@ -140,6 +140,9 @@ pub mod init_values {
 /// the chip's own 2 ms timeout, whatever the SPI clock.
 pub const MAX_POLLS: u32 = 100;
 
+// The poll bound outlasts the chip's own no-answer timeout two and a half times.
+const _: () = assert!(MAX_POLLS * POLL_INTERVAL_US >= init_values::TIMEOUT_US * 5 / 2);
+
 /// The pause between two polls of ComIrqReg.
 pub const POLL_INTERVAL_US: u32 = 50;
 
@@ -412,9 +415,8 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 
 /// An MFRC522 on an SPI bus that has **not** been initialised: it can read and write registers
 /// and say which chip it is, but it cannot read tags. [`Mfrc522::init`] consumes it and gives
-/// back an [`Mfrc522Ready`], the only type that reads tags ([`ReadTag`](super::ReadTag) is
-/// implemented for it alone), so a reader whose antenna was never switched on and whose timer
-/// never started cannot be handed to the service by mistake.
+/// back an [`Mfrc522Ready`], the only type that reads tags, so a reader whose antenna was
+/// never switched on and whose timer never started cannot be handed to the service by mistake.
 ///
 /// Register reads use [`SpiDevice::transfer`] with separate write and read buffers, never
 /// `transfer_in_place`: rppal's embedded-hal `SpiDevice` turns an in-place transfer into a
@@ -440,15 +442,6 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 /// ```
 ///
 /// Reading a tag needs the initialised type; an uninitialised reader does not compile:
-///
-/// ```compile_fail
-/// use embedded_hal_mock::eh1::delay::NoopDelay;
-/// use embedded_hal_mock::eh1::spi::Mock;
-/// use firmware::drivers::nfc::{Mfrc522, ReadTag};
-///
-/// let mut reader = Mfrc522::new(Mock::<u8>::new(&[]), NoopDelay::new());
-/// let _ = reader.read_tag(); // no `read_tag` on an uninitialised Mfrc522
-/// ```
 ///
 /// ```compile_fail
 /// use embedded_hal_mock::eh1::delay::NoopDelay;
@@ -597,7 +590,8 @@ where
     /// [`Error::NotAnswering`], [`Error::ResetTimeout`], [`Error::NotInitialised`] when the
     /// settings did not stick (MOSI not connected, a chip that ignores writes), [`Error::Spi`].
     pub fn init(mut self) -> Result<Mfrc522Ready<SPI, D>, Error<SPI::Error>> {
-        let version = self.version()?;
+        // A chip that does not answer (or an empty socket) is refused before any write.
+        self.version()?;
         self.write_register(Register::Command, command::SOFT_RESET)?;
         self.wait_powered_up()?;
         self.write_register(Register::TMode, init_values::T_MODE)?;
@@ -614,10 +608,7 @@ where
         if !state.is_initialised() {
             return Err(Error::NotInitialised(state));
         }
-        Ok(Mfrc522Ready {
-            chip: self,
-            version,
-        })
+        Ok(Mfrc522Ready { chip: self })
     }
 }
 
@@ -626,7 +617,6 @@ where
 #[derive(Debug)]
 pub struct Mfrc522Ready<SPI, D> {
     chip: Mfrc522<SPI, D>,
-    version: ChipVersion,
 }
 
 impl<SPI, D> Mfrc522Ready<SPI, D>
@@ -636,13 +626,8 @@ where
 {
     /// Treats `chip` as initialised without touching it: for tests of the read path only.
     #[cfg(test)]
-    pub(crate) fn assume_initialised(chip: Mfrc522<SPI, D>, version: ChipVersion) -> Self {
-        Mfrc522Ready { chip, version }
-    }
-
-    /// The chip version [`Mfrc522::init`] read.
-    pub fn chip_version(&self) -> ChipVersion {
-        self.version
+    pub(crate) fn assume_initialised(chip: Mfrc522<SPI, D>) -> Self {
+        Mfrc522Ready { chip }
     }
 
     /// Gives back the SPI device and the delay.

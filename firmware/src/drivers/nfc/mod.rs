@@ -16,8 +16,8 @@
 //!   reads through it ([`TagSource`](crate::service::TagSource)).
 //! - [`SelectDecoder`] and [`DecodedDevice`]: the modules share SPI0 and its CE0, which enables a
 //!   74HC154; GPIO address lines pick the module (`schematics/nfc.svg`).
-//! - [`TagReader`]: one reader whose antenna every cell shares, with voting ([`Voting`],
-//!   default 2 of at most 3); the bank votes the same way.
+//! - [`Voting`]: how many reads of a cell the bank makes and how many must agree (default 2 of
+//!   at most 3).
 //! - [`crc_a`]: the ISO/IEC 14443-3 CRC_A, in software.
 //!
 //! # Why not the `mfrc522` crate
@@ -88,4 +88,4 @@ pub use crc::{crc_a, crc_a_ok};
 pub use mfrc522::{
     Atqa, ChipState, ChipVersion, Error, Garble, Mfrc522, Mfrc522Ready, Register, Selected,
 };
-pub use reader::{ReadTag, TagReader, Voting};
+pub use reader::Voting;

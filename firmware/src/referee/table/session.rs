@@ -1639,7 +1639,7 @@ impl<T: TableGame> Session<T> {
                 // Said once the board is judged (judging clears the prompt).
                 if let Stage::Play(play) = &mut self.stage {
                     if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
-                        play.prompt = Some(format!("took back to action {}", to + 1));
+                        play.prompt = Some(format!("took back to move {}", to + 1));
                     }
                 }
             }

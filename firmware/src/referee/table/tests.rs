@@ -624,7 +624,7 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     );
     let out = b.press(Button::Ok);
     assert!(matches!(out[0], Decision::TookBack { .. }), "{out:?}");
-    assert!(b.screen().contains("took back to action"), "{}", b.screen());
+    assert!(b.screen().contains("took back to move"), "{}", b.screen());
     assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
     b.press(Button::Ok);
     b.press(Button::Ok);
