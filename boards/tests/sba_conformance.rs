@@ -55,7 +55,8 @@ fn sample_chance(g: &SaBelleAlliance, rng: &mut Pcg64Mcg) -> Action {
 }
 
 fn random_action(rng: &mut Pcg64Mcg, cards: usize) -> Action {
-    let card = |rng: &mut Pcg64Mcg| CardId::new(rng.random_range(0..(cards + 2).min(MAX_CARDS)) as u8);
+    let card =
+        |rng: &mut Pcg64Mcg| CardId::new(rng.random_range(0..(cards + 2).min(MAX_CARDS)) as u8);
     match rng.random_range(0..5) {
         0 => Action::Roll(Face::ALL[rng.random_range(0..6)]),
         1 => Action::TakeFrom(card(rng)),
@@ -89,7 +90,10 @@ fn conserved(g: &SaBelleAlliance, ctx: &str) {
     }
     for s in [FRENCH, ALLIED] {
         let t = cards.tracks(s);
-        assert!((t.morale_broken..=t.morale_start).contains(&g.morale(s)), "{ctx}");
+        assert!(
+            (t.morale_broken..=t.morale_start).contains(&g.morale(s)),
+            "{ctx}"
+        );
         assert!(g.casualties(s).len() <= t.casualties.len(), "{ctx}");
         let v = g.view(s);
         assert_eq!(v.seat(), s);
@@ -147,7 +151,8 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
             };
             for _ in 0..12 {
                 let a = random_action(&mut rng, cards);
-                let listed = legal.contains(&a) || (g.to_act() == Actor::Chance && matches!(a, Action::Roll(_)));
+                let listed = legal.contains(&a)
+                    || (g.to_act() == Actor::Chance && matches!(a, Action::Roll(_)));
                 assert_eq!(
                     g.check(&a).is_ok(),
                     listed,
@@ -162,8 +167,15 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
             if let Action::TakeFrom(_) = action {
                 tally.take_from += 1;
             }
-            if let Action::Activate { card, action: k, .. } = action {
-                if options.cards.card(card).is_some_and(|c| c.actions[k.index()].counter) {
+            if let Action::Activate {
+                card, action: k, ..
+            } = action
+            {
+                if options
+                    .cards
+                    .card(card)
+                    .is_some_and(|c| c.actions[k.index()].counter)
+                {
                     tally.counters += 1;
                 }
             }
@@ -230,7 +242,10 @@ fn example_cards_random_games() {
         assert!(ended(&t, how), "no game ended by {how:?}");
     }
     for seat in ["Seat(0)", "Seat(1)"] {
-        assert!(t.ends.iter().any(|(r, _)| r.starts_with(seat)), "{seat} never won");
+        assert!(
+            t.ends.iter().any(|(r, _)| r.starts_with(seat)),
+            "{seat} never won"
+        );
     }
 }
 

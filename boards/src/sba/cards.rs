@@ -54,7 +54,11 @@ impl TryFrom<u8> for CardId {
         if usize::from(index) < MAX_CARDS {
             Ok(CardId(index))
         } else {
-            Err(OutOfRange::new("a Sa Belle Alliance card", index, "0 to 31"))
+            Err(OutOfRange::new(
+                "a Sa Belle Alliance card",
+                index,
+                "0 to 31",
+            ))
         }
     }
 }

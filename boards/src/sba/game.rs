@@ -342,7 +342,10 @@ impl fmt::Display for Illegal {
                 "{c} has no division markers left and cannot be activated: choose another card"
             ),
             Illegal::UsedOnce(c) => {
-                write!(f, "{c} may be used once a game and has been: choose another card")
+                write!(
+                    f,
+                    "{c} may be used once a game and has been: choose another card"
+                )
             }
             Illegal::NoSuchAction { card, action } => write!(
                 f,
@@ -353,7 +356,10 @@ impl fmt::Display for Illegal {
                 write!(f, "\"{action}\" may be taken only from {from} on")
             }
             Illegal::TargetMissing(a) => {
-                write!(f, "\"{a}\" needs a target: choose one of the enemy corps it names")
+                write!(
+                    f,
+                    "\"{a}\" needs a target: choose one of the enemy corps it names"
+                )
             }
             Illegal::NotATarget { action } => write!(
                 f,
@@ -377,9 +383,9 @@ impl fmt::Display for Illegal {
                 "the casualty cannot come from {c}: take it from one of the suffering army's \
                  boxes that still holds a marker"
             ),
-            Illegal::MustAct => {
-                f.write_str("a card can still be activated: choose an action, passing is not allowed")
-            }
+            Illegal::MustAct => f.write_str(
+                "a card can still be activated: choose an action, passing is not allowed",
+            ),
         }
     }
 }
@@ -445,8 +451,10 @@ impl SaBelleAlliance {
     }
 
     fn name(&self, id: CardId) -> String {
-        self.card(id)
-            .map_or_else(|| alloc::format!("card {}", id.index() + 1), |c| c.name.clone())
+        self.card(id).map_or_else(
+            || alloc::format!("card {}", id.index() + 1),
+            |c| c.name.clone(),
+        )
     }
 
     /// Division markers in `card`'s box (0 for a card this set does not have).
@@ -549,7 +557,7 @@ impl SaBelleAlliance {
         match when {
             Condition::Always => true,
             Condition::Held(c) => self.control(c).is_some_and(|a| seat_of(a) == seat),
-            Condition::NotHeld(c) => !self.control(c).is_some_and(|a| seat_of(a) == seat),
+            Condition::NotHeld(c) => self.control(c).is_none_or(|a| seat_of(a) != seat),
             Condition::Empty(c) => self.divisions(c) == 0,
             Condition::FromTime(t) => self.time >= t,
         }

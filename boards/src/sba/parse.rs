@@ -22,6 +22,9 @@ use crate::{BySeat, Problems};
 struct Reader<'t> {
     text: &'t str,
     problems: Vec<CardProblem>,
+    /// The time track's boxes as listed, for the names that refer to them (known even when
+    /// another part of [time] is wrong).
+    time_boxes: Option<Vec<String>>,
 }
 
 impl Reader<'_> {
@@ -216,7 +219,9 @@ impl Reader<'_> {
         let Some(v) = root.get(key) else {
             self.problem(
                 0,
-                format!("the file needs a section {section} with morale, morale_broken and casualties"),
+                format!(
+                    "the file needs a section {section} with morale, morale_broken and casualties"
+                ),
             );
             return None;
         };
@@ -364,14 +369,20 @@ impl Reader<'_> {
                             item.span.start,
                             "[time] each box must be a name in quotes, without spaces at either \
                              end"
-                                .into(),
+                            .into(),
                         ),
                     }
                 }
             }
         }
+        self.time_boxes = Some(boxes.clone());
         let start = self
-            .string(t, (section, at), "start", Some("the box the marker starts on"))
+            .string(
+                t,
+                (section, at),
+                "start",
+                Some("the box the marker starts on"),
+            )
             .and_then(|(s, s_at)| {
                 let found = boxes.iter().position(|b| b.eq_ignore_ascii_case(s));
                 if found.is_none() && !boxes.is_empty() {
@@ -392,16 +403,14 @@ impl Reader<'_> {
         })
     }
 
-    fn time_box(&mut self, time: Option<&TimeTrack>, s: &str, at: usize, what: &str) -> Option<u8> {
-        let time = time?;
-        let found = time.boxes.iter().position(|b| b.eq_ignore_ascii_case(s));
+    fn time_box(&mut self, s: &str, at: usize, what: &str) -> Option<u8> {
+        let boxes = self.time_boxes.as_ref()?;
+        let found = boxes.iter().position(|b| b.eq_ignore_ascii_case(s));
         if found.is_none() {
+            let listed = boxes.join(", ");
             self.problem(
                 at,
-                format!(
-                    "{what} \"{s}\" is not a box of the time track (the boxes: {})",
-                    time.boxes.join(", ")
-                ),
+                format!("{what} \"{s}\" is not a box of the time track (the boxes: {listed})"),
             );
         }
         found.map(|i| i as u8)
@@ -418,7 +427,11 @@ impl Reader<'_> {
                 e.capture = true;
                 continue;
             }
-            let (field, digits) = match token.split_at(token.find(|c: char| c.is_ascii_digit()).unwrap_or(token.len())) {
+            let (field, digits) = match token.split_at(
+                token
+                    .find(|c: char| c.is_ascii_digit())
+                    .unwrap_or(token.len()),
+            ) {
                 ("FC", n) => (&mut e.french_casualties, n),
                 ("AC", n) => (&mut e.allied_casualties, n),
                 ("FM", n) => (&mut e.french_morale, n),
@@ -469,6 +482,7 @@ impl CardSet {
         let mut r = Reader {
             text,
             problems: Vec::new(),
+            time_boxes: None,
         };
         let root = match toml_span::parse(text) {
             Ok(v) => v,
@@ -486,13 +500,20 @@ impl CardSet {
         let root = root.as_table().unwrap_or(&empty);
         r.known(
             root,
-            "the file",
-            &["title", "napoleon", "french", "allied", "time", "control", "card"],
+            "the top level",
+            &[
+                "title", "napoleon", "french", "allied", "time", "control", "card",
+            ],
         );
         let title = r
-            .string(root, ("the file", 0), "title", Some("say whose numbers these are"))
+            .string(
+                root,
+                ("top-level", 0),
+                "title",
+                Some("say whose numbers these are"),
+            )
             .map(|(s, _)| s.to_string());
-        let napoleon = r.int(root, ("the file", 0), "napoleon", (-6, 6), None);
+        let napoleon = r.int(root, ("top-level", 0), "napoleon", (-6, 6), None);
         let french = r.tracks(root, "french");
         let allied = r.tracks(root, "allied");
         let time = r.time(root);
@@ -552,13 +573,14 @@ impl CardSet {
             let army = r.army(t, ("[[card]]", at), "army");
             let name = match name {
                 Some((name, n_at)) => {
-                    if by_name.contains_key(&name.to_ascii_lowercase()) {
-                        r.problem(
+                    match by_name.entry(name.to_ascii_lowercase()) {
+                        std::collections::btree_map::Entry::Occupied(_) => r.problem(
                             n_at,
                             format!("card \"{name}\" is listed twice; remove or rename one"),
-                        );
-                    } else {
-                        by_name.insert(name.to_ascii_lowercase(), heads.len());
+                        ),
+                        std::collections::btree_map::Entry::Vacant(free) => {
+                            free.insert(heads.len());
+                        }
                     }
                     name
                 }
@@ -616,7 +638,6 @@ impl CardSet {
                     reserve_n > 0,
                     (&heads, &by_name),
                     &control_id,
-                    time.as_ref(),
                 );
                 if let Some(action) = action {
                     actions.push(action);
@@ -671,7 +692,6 @@ impl Reader<'_> {
         has_reserve: bool,
         (heads, by_name): (&[CardHead], &BTreeMap<String, usize>),
         control_id: &dyn Fn(&str) -> Option<ControlId>,
-        time: Option<&TimeTrack>,
     ) -> Option<CardAction> {
         let name = self.name(t, (&format!("an action of {card}"), at));
         let sec = match &name {
@@ -697,7 +717,10 @@ impl Reader<'_> {
         if let Some((items, _)) = self.array(t, &sec, "targets") {
             for item in items {
                 let Some(s) = item.as_str() else {
-                    self.problem(item.span.start, format!("{sec}: each target must be a card's name in quotes"));
+                    self.problem(
+                        item.span.start,
+                        format!("{sec}: each target must be a card's name in quotes"),
+                    );
                     ok = false;
                     continue;
                 };
@@ -737,7 +760,9 @@ impl Reader<'_> {
         if counter && targets.is_empty() && !t.contains_key("targets") {
             self.problem(
                 at,
-                format!("{sec} is a counter attack with no targets: list the enemy cards it answers"),
+                format!(
+                    "{sec} is a counter attack with no targets: list the enemy cards it answers"
+                ),
             );
             ok = false;
         }
@@ -758,8 +783,8 @@ impl Reader<'_> {
         let from_time = match self.string(t, (&sec, at), "from_time", None) {
             None => 0,
             Some((s, s_at)) => {
-                let found = self.time_box(time, s, s_at, &format!("{sec} from_time"));
-                ok &= found.is_some() || time.is_none();
+                let found = self.time_box(s, s_at, &format!("{sec} from_time"));
+                ok &= found.is_some();
                 found.unwrap_or(0)
             }
         };
@@ -769,7 +794,7 @@ impl Reader<'_> {
         let mut modifiers = Vec::new();
         if let Some((items, _)) = self.array(t, &sec, "modifiers") {
             for item in items {
-                match self.modifier(item, &sec, by_name, control_id, time) {
+                match self.modifier(item, &sec, by_name, control_id) {
                     Some(m) => modifiers.push(m),
                     None => ok = false,
                 }
@@ -799,7 +824,10 @@ impl Reader<'_> {
                     let row = i64::from(first) + i as i64;
                     let what = format!("{sec} result {row}");
                     let Some(s) = item.as_str() else {
-                        self.problem(item.span.start, format!("{what} must be a string in quotes"));
+                        self.problem(
+                            item.span.start,
+                            format!("{what} must be a string in quotes"),
+                        );
                         ok = false;
                         continue;
                     };
@@ -808,7 +836,9 @@ impl Reader<'_> {
                             if e.capture && captures.is_none() {
                                 self.problem(
                                     item.span.start,
-                                    format!("{what} has CAP but the action names no `captures` box"),
+                                    format!(
+                                        "{what} has CAP but the action names no `captures` box"
+                                    ),
                                 );
                                 ok = false;
                             }
@@ -844,7 +874,6 @@ impl Reader<'_> {
         sec: &str,
         by_name: &BTreeMap<String, usize>,
         control_id: &dyn Fn(&str) -> Option<ControlId>,
-        time: Option<&TimeTrack>,
     ) -> Option<Modifier> {
         let what = format!("{sec} modifier");
         let Some(m) = item.as_table() else {
@@ -899,7 +928,7 @@ impl Reader<'_> {
                         }
                     },
                     _ => self
-                        .time_box(time, s, s_at, &format!("{what} from_time"))
+                        .time_box(s, s_at, &format!("{what} from_time"))
                         .map(Condition::FromTime),
                 }
             }
