@@ -37,6 +37,8 @@ struct Tally {
     napoleon: usize,
     captures: usize,
     time: usize,
+    passes: usize,
+    unsupplied: usize,
     ends: Vec<(String, usize)>,
 }
 
@@ -185,6 +187,8 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
                     Event::RoutTest { .. } => tally.tests += 1,
                     Event::Captured { .. } => tally.captures += 1,
                     Event::TimeAdvanced { .. } => tally.time += 1,
+                    Event::Passed(_) => tally.passes += 1,
+                    Event::NoMarkerLeft(_) => tally.unsupplied += 1,
                     _ => {}
                 }
             }
@@ -214,7 +218,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
     }
     eprintln!(
         "{name}: {} games, {} actions, {} rout tests, {} casualty choices, {} counter attacks, \
-         {} Napoleons, {} captures, {} time moves, ends {:?}",
+         {} Napoleons, {} captures, {} time moves, {} passes, {} casualties not supplied, ends {:?}",
         tally.games,
         tally.actions,
         tally.tests,
@@ -223,6 +227,8 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
         tally.napoleon,
         tally.captures,
         tally.time,
+        tally.passes,
+        tally.unsupplied,
         tally.ends
     );
     tally
@@ -255,4 +261,66 @@ fn rout_test_per_casualty_random_games() {
     o.rout_test_per_casualty = true;
     let t = run("a rout test per casualty", o, 1000, 100_000);
     assert!(t.tests > 0);
+}
+
+/// A small set whose games can also end with neither side able to act (the stalemate ruling),
+/// with passes and casualties no box can supply.
+const SPARSE: &str = r#"title = "test set, not the publisher's"
+napoleon = 1
+[french]
+morale = 3
+morale_broken = 0
+casualties = ["", "RT", "B"]
+[allied]
+morale = 10
+morale_broken = 0
+casualties = ["", "", "B"]
+[time]
+boxes = ["Midday", "Evening"]
+start = "Midday"
+prussian_arrivals = 5
+casualties = 3
+[[card]]
+name = "Ney"
+army = "french"
+once = true
+[[card.action]]
+name = "Charge"
+results = ["-", "-", "-", "-", "-", "AC1"]
+[[card]]
+name = "I Corps"
+army = "french"
+divisions = 2
+[[card.action]]
+name = "Attack"
+targets = ["Orange"]
+results = ["FC1", "-", "-", "-", "-", "AC1"]
+[[card]]
+name = "Orange"
+army = "allied"
+divisions = 2
+[[card.action]]
+name = "Hold"
+targets = ["I Corps"]
+results = ["AC1", "-", "-", "-", "-", "FC1"]
+[[card]]
+name = "Wellington"
+army = "allied"
+once = true
+[[card.action]]
+name = "Advance"
+results = ["-", "-", "-", "-", "FC1", "FC1"]
+"#;
+
+#[test]
+fn sparse_cards_random_games_reach_every_end() {
+    let set = CardSet::parse(SPARSE).unwrap_or_else(|p| panic!("{p}"));
+    let t = run("sparse", Options::new(set), 500, 200_000);
+    assert!(ended(&t, RoutHow::Test));
+    assert!(t.passes > 0 && t.unsupplied > 0 && t.time > 0);
+    assert!(
+        t.ends.iter().any(|(r, _)| r == "draw Stalemate"),
+        "no stalemate: {:?}",
+        t.ends
+    );
 }

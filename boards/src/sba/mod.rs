@@ -26,7 +26,9 @@
 //! game.play(&Action::activate(guard, 0, Some(orange))).unwrap();
 //! assert_eq!(game.to_act(), Actor::Chance);
 //! game.play(&Action::Roll(Face::new(6).unwrap())).unwrap();
-//! assert_eq!(game.divisions(orange), 4 - 3);
+//! // The Guard's table starts at 2: a 6 reads its fifth row, AC2 AM1.
+//! assert_eq!(game.divisions(orange), 4 - 2);
+//! assert_eq!(game.to_act(), Actor::Seat(boards::sba::ALLIED));
 //! ```
 
 mod cards;
