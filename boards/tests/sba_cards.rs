@@ -184,3 +184,40 @@ fn bad_toml_and_missing_sections_are_reported_with_a_line() {
     }
     assert!(text.iter().all(|t| t.starts_with("line 1: ")), "{text:?}");
 }
+
+/// A file of 15 lines of tracks followed by `cards`.
+fn with_cards(cards: &str) -> String {
+    format!(
+        "title = \"t\"\nnapoleon = 1\n[french]\nmorale = 10\nmorale_broken = 0\n\
+         casualties = [\"B\"]\n[allied]\nmorale = 10\nmorale_broken = 0\n\
+         casualties = [\"B\"]\n[time]\nboxes = [\"Midday\"]\nstart = \"Midday\"\n\
+         prussian_arrivals = 5\ncasualties = 10\n{cards}"
+    )
+}
+
+/// Empty lists are caught too: no cards, a card with no actions, a counter attack with no target.
+#[test]
+fn empty_lists_are_problems() {
+    let text = format!("card = []\n{}", with_cards(""));
+    let problems = CardSet::parse(&text).expect_err("no cards").0;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].message.contains("lists no [[card]]"),
+        "{problems:?}"
+    );
+    let text = with_cards(
+        "[[card]]\nname = \"A\"\narmy = \"french\"\naction = []\n\
+         [[card]]\nname = \"B\"\narmy = \"allied\"\n[[card.action]]\nname = \"C\"\n\
+         counter = true\ntargets = []\nresults = [\"-\"]\n",
+    );
+    let problems = CardSet::parse(&text).expect_err("empty lists").0;
+    let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            "line 16: card \"A\" has no [[card.action]]: list what the card lets its corps do",
+            "line 23: card \"B\" action \"C\" is a counter attack with no targets: list the \
+             enemy cards it answers",
+        ]
+    );
+}

@@ -215,9 +215,14 @@ fn the_grand_battery_is_silent_with_no_markers() {
     act(&mut g, "I Corps (d'Erlon)", 0, Some("I Corps (Orange)"));
     roll(&mut g, 4);
     act(&mut g, "Cavalry (Uxbridge)", 0, Some("Grand Battery"));
-    roll(&mut g, 4);
+    let events = roll(&mut g, 4);
     let gb = id(&g, "Grand Battery");
     assert_eq!(g.divisions(gb), 0);
+    // "If the Corps (or Grand Battery) loses its last marker, then one extra morale loss is
+    // caused for the owning player."
+    assert!(events.contains(&Event::LastMarker(gb)));
+    assert_eq!(g.morale(FRENCH), 9);
+    assert_eq!(g.casualties(FRENCH), [gb, gb, gb]);
     assert_eq!(
         refused(&g, Action::activate(gb, 0, Some(id(&g, "II Corps (Hill)")))),
         Illegal::NoMarkers("Grand Battery".into())
@@ -371,6 +376,25 @@ fn the_cards_modifiers_are_added_to_the_roll() {
     );
     assert_eq!(g.divisions(id(&g, "I Corps (Orange)")), 2);
     assert_eq!(control(&g, "La Haye Sainte"), Some(Army::French));
+}
+
+/// "These are noted on the Corps cards": a modifier from a time on (the Guard's +1 from 6 pm in
+/// our example) counts once the time marker has got there.
+#[test]
+fn a_modifier_from_a_time_on() {
+    let mut g = start(example_with(&[("start = \"Midday\"", "start = \"6 pm\"")]));
+    act(&mut g, "Imperial Guard", 0, Some("II Corps (Hill)"));
+    let events = roll(&mut g, 1);
+    assert_eq!(
+        events[0],
+        Event::Rolled {
+            face: Face::new(1).unwrap(),
+            modifier: 1,
+            result: 2
+        }
+    );
+    // 2 is the table's first row: FC2 FM2.
+    assert_eq!(g.morale(FRENCH), 8);
 }
 
 /// "Plancenoit initially contains a French marker, but if the Prussians capture it then

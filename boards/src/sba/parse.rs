@@ -556,7 +556,7 @@ impl CardSet {
 
         // Cards: names and armies first, so that any card may target any other.
         let card_tables = r.tables(root, "the file", "card");
-        if card_tables.is_empty() && !root.contains_key("card") {
+        if card_tables.is_empty() {
             r.problem(0, "the file lists no [[card]]: add the corps cards".into());
         }
         if card_tables.len() > MAX_CARDS {
@@ -615,7 +615,7 @@ impl CardSet {
             let reserve = r.int(t, (&sec, at), "reserve", (0, max), Some(0));
             let once = r.boolean(t, &sec, "once");
             let action_tables = r.tables(t, &sec, "action");
-            if action_tables.is_empty() && !t.contains_key("action") {
+            if action_tables.is_empty() {
                 r.problem(
                     at,
                     format!("{sec} has no [[card.action]]: list what the card lets its corps do"),
@@ -757,7 +757,7 @@ impl Reader<'_> {
             }
         }
         let counter = self.boolean(t, &sec, "counter");
-        if counter && targets.is_empty() && !t.contains_key("targets") {
+        if counter && targets.is_empty() {
             self.problem(
                 at,
                 format!(
