@@ -9,11 +9,11 @@
 //! - `to_act`, `status` and the chance list agree;
 //! - markers are conserved: for each card, its box + its waiting markers + its markers on the
 //!   two casualty tracks = its divisions and reserve at the start;
-//! - morale and the time marker stay on their tracks; a casualty track never holds more than its
-//!   boxes; both seats' views show the state as it is;
+//! - every event has its words (`announce`); morale and the time marker stay on their tracks;
+//!   a casualty track never holds more than its boxes; both seats' views show the state as it is;
 //!
-//! and at the end that the game ended by a rout (every way of routing is reached over the
-//! suite), and that replaying the action list through the checked path reproduces every state
+//! and at the end that the game ended (every way of routing, and the stalemate draw of a sparse
+//! card set, is reached over the suite), and that replaying the action list through the checked path reproduces every state
 //! exactly.
 
 use boards::game::replay;
@@ -183,6 +183,7 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
             }
             let outcome = g.play(&action).unwrap_or_else(|e| panic!("{ctx}: {e}"));
             for e in &outcome.events {
+                assert!(!g.announce(e).is_empty(), "{ctx}: {e:?} has no words");
                 match e {
                     Event::RoutTest { .. } => tally.tests += 1,
                     Event::Captured { .. } => tally.captures += 1,

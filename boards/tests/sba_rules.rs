@@ -996,3 +996,30 @@ fn refusals_say_how_to_fix_them() {
         Illegal::NotNow
     );
 }
+
+/// Every event reads in words with the names from the card set, for the table.
+#[test]
+fn events_are_announced_in_words() {
+    let mut g = start(rt_tracks(3, 0, 5));
+    let mut said: Vec<String> = Vec::new();
+    let events = napoleon(&mut g, "I Corps (d'Erlon)", 0, "I Corps (Orange)");
+    said.extend(events.iter().map(|e| g.announce(e)));
+    let events = roll(&mut g, 4); // 4 + 2 = 6: AC2 AM1 CAP
+    said.extend(events.iter().map(|e| g.announce(e)));
+    let events = roll(&mut g, 6);
+    said.extend(events.iter().map(|e| g.announce(e)));
+    assert_eq!(
+        said,
+        [
+            "French: I Corps (d'Erlon) Assault La Haye Sainte against I Corps (Orange), with Napoleon",
+            "rolled 4, +2: 6",
+            "the card reads AC2 AM1 CAP",
+            "I Corps (Orange): one division to Anglo-Allied casualty box 1 (RT)",
+            "I Corps (Orange): one division to Anglo-Allied casualty box 2 (RT)",
+            "Anglo-Allied morale down 1 to 4",
+            "La Haye Sainte is taken: a French marker in it",
+            "Anglo-Allied rout test: 6 against morale 4: the army routs",
+            "the Anglo-Allied army failed its rout test and routs: French victory",
+        ]
+    );
+}

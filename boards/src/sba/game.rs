@@ -1071,6 +1071,133 @@ impl SaBelleAlliance {
         }
     }
 
+    /// `event` in words for the table, with the cards' and boxes' names: "I Corps (Orange): one
+    /// division to Anglo-Allied casualty box 4 (RT)".
+    pub fn announce(&self, event: &Event) -> String {
+        use alloc::format;
+        let cards = self.cards();
+        let control = |c: ControlId| {
+            cards
+                .controls
+                .get(c.index())
+                .map_or("a control box", |c| c.name.as_str())
+        };
+        let divisions = |n: u8| match n {
+            1 => String::from("one division"),
+            n => format!("{n} divisions"),
+        };
+        match *event {
+            Event::Activated {
+                seat,
+                card,
+                action,
+                target,
+                napoleon,
+            } => {
+                let what = self
+                    .card(card)
+                    .and_then(|c| c.actions.get(action.index()))
+                    .map_or("an action", |a| a.name.as_str());
+                let mut s = format!("{}: {} {what}", seat_name(seat), self.name(card));
+                if let Some(t) = target {
+                    s.push_str(&format!(" against {}", self.name(t)));
+                }
+                if napoleon {
+                    s.push_str(", with Napoleon");
+                }
+                s
+            }
+            Event::Rolled {
+                face,
+                modifier,
+                result,
+            } => match modifier {
+                0 => format!("rolled {face}"),
+                m => format!("rolled {face}, {m:+}: {result}"),
+            },
+            Event::Read(e) => format!("the card reads {e}"),
+            Event::Casualty {
+                seat,
+                from,
+                index,
+                mark,
+            } => {
+                let mark = match mark {
+                    Mark::Plain => String::new(),
+                    m => format!(" ({m})"),
+                };
+                format!(
+                    "{}: one division to {} casualty box {}{mark}",
+                    self.name(from),
+                    seat_name(seat),
+                    u16::from(index) + 1
+                )
+            }
+            Event::LastMarker(card) => {
+                format!(
+                    "{} has lost its last marker: one more morale loss",
+                    self.name(card)
+                )
+            }
+            Event::NoMarkerLeft(seat) => {
+                format!("{}: no marker left to take the casualty", seat_name(seat))
+            }
+            Event::MoraleLost { seat, by, to } => {
+                format!("{} morale down {by} to {to}", seat_name(seat))
+            }
+            Event::Captured { control: c, by } => {
+                format!("{} is taken: a {by} marker in it", control(c))
+            }
+            Event::Arrived { card, count } => {
+                format!(
+                    "{}: {} arrive in the box",
+                    self.name(card),
+                    divisions(count)
+                )
+            }
+            Event::RoutTest {
+                seat,
+                face,
+                modifier,
+                morale,
+                routed,
+            } => {
+                let plus = match modifier {
+                    0 => String::new(),
+                    m => format!(" +{m}"),
+                };
+                let verdict = if routed { "routs" } else { "holds" };
+                format!(
+                    "{} rout test: {face}{plus} against morale {morale}: the army {verdict}",
+                    seat_name(seat)
+                )
+            }
+            Event::Routed { seat, how } => {
+                let why = match how {
+                    RoutHow::Test => "failed its rout test",
+                    RoutHow::CasualtyTrack => "reached the B casualty box",
+                    RoutHow::Morale => "reached B on the morale track",
+                };
+                format!(
+                    "the {} army {why} and routs: {} victory",
+                    seat_name(seat),
+                    seat_name(seat.opponent())
+                )
+            }
+            Event::TimeAdvanced { to } => format!(
+                "the time marker moves to {}",
+                cards
+                    .time
+                    .boxes
+                    .get(usize::from(to))
+                    .map_or("", String::as_str)
+            ),
+            Event::Passed(seat) => {
+                format!("{}: no card can act, the phase passes", seat_name(seat))
+            }
+        }
+    }
+
     /// A one-line summary for logs and tests.
     pub fn summary(&self) -> String {
         alloc::format!(
