@@ -5,7 +5,7 @@
 //! checks that
 //! - every listed action passes `check`, the list has no duplicates, and random actions (any
 //!   card, action, target, Napoleon or not; any box to take from; a pass; a die face) pass
-//!   `check` exactly when listed;
+//!   `check` exactly when listed; every 16th position, the whole action space is checked so;
 //! - `to_act`, `status` and the chance list agree;
 //! - markers are conserved: for each card, its box + its waiting markers + its markers on the
 //!   two casualty tracks = its divisions and reserve at the start;
@@ -76,6 +76,31 @@ fn random_action(rng: &mut Pcg64Mcg, cards: usize) -> Action {
     }
 }
 
+/// The whole action space over this set's cards and one beyond: every card, its first four
+/// action numbers, every target or none, with and without Napoleon; every box to take from; a
+/// pass; every die face.
+fn action_space(cards: usize) -> Vec<Action> {
+    let ids = || (0..=cards).map(|i| CardId::new(i as u8));
+    let mut all = vec![Action::Pass];
+    all.extend(Face::ALL.map(Action::Roll));
+    all.extend(ids().map(Action::TakeFrom));
+    for card in ids() {
+        for k in 0..4 {
+            for target in std::iter::once(None).chain(ids().map(Some)) {
+                for napoleon in [false, true] {
+                    all.push(Action::Activate {
+                        card,
+                        action: ActionId::new(k),
+                        target,
+                        napoleon,
+                    });
+                }
+            }
+        }
+    }
+    all
+}
+
 fn conserved(g: &SaBelleAlliance, ctx: &str) {
     let cards = g.options().cards.clone();
     for (id, card) in cards.ids() {
@@ -113,6 +138,7 @@ fn conserved(g: &SaBelleAlliance, ctx: &str) {
 fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
     let mut tally = Tally::default();
     let cards = options.cards.cards().len();
+    let space = action_space(cards);
     for n in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(seed + n);
         let mut g = SaBelleAlliance::start(options.clone(), ()).expect("no set-up problems");
@@ -151,6 +177,13 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
                     legal[rng.random_range(0..legal.len())]
                 }
             };
+            if actions.len() % 16 == 3 {
+                for a in &space {
+                    let listed = legal.contains(a)
+                        || (g.to_act() == Actor::Chance && matches!(a, Action::Roll(_)));
+                    assert_eq!(g.check(a).is_ok(), listed, "{ctx}: {a}: {:?}", g.check(a));
+                }
+            }
             for _ in 0..12 {
                 let a = random_action(&mut rng, cards);
                 let listed = legal.contains(&a)
