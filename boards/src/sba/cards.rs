@@ -407,6 +407,9 @@ impl CardSet {
     }
 
     /// The example set, [`EXAMPLE_CARDS`].
+    ///
+    /// # Panics
+    /// Only if the embedded file were broken, which `tests/sba_cards.rs` rules out.
     #[cfg(feature = "std")]
     pub fn example() -> CardSet {
         match CardSet::parse(EXAMPLE_CARDS) {
