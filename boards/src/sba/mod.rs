@@ -1,0 +1,117 @@
+//! Sa Belle Alliance (`rules/sa-belle-alliance.md`): a game of corps cards, boxes and tracks.
+//!
+//! Each phase the phasing player activates one card (a corps, the Grand Battery, Blücher's
+//! Prussians, Wellington's once-a-game general advance), possibly with Napoleon once a game;
+//! chance rolls the die ([`Action::Roll`]); the card's table gives casualties and morale losses;
+//! the umpire moves the division markers to the casualty tracks, asks the owner where a casualty
+//! comes from when the targeted corps is empty ([`Action::TakeFrom`]), and calls every rout test
+//! (again a chance roll). The French phase, the Allied phase, then the time phase make a turn;
+//! the game ends when an army routs.
+//!
+//! - [`SaBelleAlliance`]: the whole state; implements [`Game`](crate::Game).
+//! - [`CardSet`]: the cards and tracks as data, from a TOML file ([`EXAMPLE_CARDS`] is ours,
+//!   not the publisher's).
+//! - [`View`]: what a seat sees. Nothing in this game is secret, so it is the public state.
+//! - [`Options`]: the card set and the named rulings (listed in `boards/README.md`).
+//!
+//! ```
+//! use boards::sba::{Action, CardSet, Face, Options, SaBelleAlliance, FRENCH};
+//! use boards::{Actor, Game};
+//!
+//! let cards = CardSet::example();
+//! let guard = cards.card_id("Imperial Guard").unwrap();
+//! let orange = cards.card_id("I Corps (Orange)").unwrap();
+//! let mut game = SaBelleAlliance::start(Options::new(cards), ()).unwrap();
+//! assert_eq!(game.to_act(), Actor::Seat(FRENCH));
+//! game.play(&Action::activate(guard, 0, Some(orange))).unwrap();
+//! assert_eq!(game.to_act(), Actor::Chance);
+//! game.play(&Action::Roll(Face::new(6).unwrap())).unwrap();
+//! // The Guard's table starts at 2: a 6 reads its fifth row, AC2 AM1.
+//! assert_eq!(game.divisions(orange), 4 - 2);
+//! assert_eq!(game.to_act(), Actor::Seat(boards::sba::ALLIED));
+//! ```
+
+mod cards;
+mod game;
+#[cfg(feature = "std")]
+mod parse;
+mod view;
+
+pub use cards::{
+    ActionId, ArmyTracks, Card, CardAction, CardId, CardProblem, CardSet, Condition, Control,
+    ControlId, Effects, Mark, Modifier, TimeTrack, EXAMPLE_CARDS, MAX_ACTIONS, MAX_CARDS,
+    MAX_CASUALTY_BOXES, MAX_CONTROLS, MAX_DIVISIONS,
+};
+pub use game::{Action, EndReason, Event, Face, Illegal, Outcome, Phase, RoutHow, SaBelleAlliance};
+pub use view::View;
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Seat;
+
+/// The French player: plays the first phase of each turn.
+pub const FRENCH: Seat = Seat::FIRST;
+/// The Anglo-Allied player, with Blücher's Prussians: plays the second phase.
+pub const ALLIED: Seat = Seat::SECOND;
+
+/// The name of a seat: "French" or "Anglo-Allied".
+pub fn seat_name(seat: Seat) -> &'static str {
+    if seat == FRENCH {
+        "French"
+    } else {
+        "Anglo-Allied"
+    }
+}
+
+/// Whose a card, a marker or a control box is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Army {
+    /// Blue.
+    French,
+    /// Red.
+    Allied,
+    /// Black: Blücher's Prussians, played by the Anglo-Allied player.
+    Prussian,
+}
+
+impl fmt::Display for Army {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Army::French => "French",
+            Army::Allied => "Anglo-Allied",
+            Army::Prussian => "Prussian",
+        })
+    }
+}
+
+/// The seat that plays `army`.
+pub const fn seat_of(army: Army) -> Seat {
+    match army {
+        Army::French => FRENCH,
+        Army::Allied | Army::Prussian => ALLIED,
+    }
+}
+
+/// The card set and the named rulings where the rulebook is silent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Options {
+    /// The cards and tracks.
+    pub cards: CardSet,
+    /// Ruling: every casualty placed in an RT box calls its own rout test (`true`), or an army
+    /// tests once per action however many of its casualties land in RT boxes (`false`, the
+    /// default: the phase sequence has one step "rout tests if required" after the effects are
+    /// recorded).
+    pub rout_test_per_casualty: bool,
+}
+
+impl Options {
+    /// `cards` with the default rulings.
+    pub fn new(cards: CardSet) -> Options {
+        Options {
+            cards,
+            rout_test_per_casualty: false,
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! What a seat sees. Sa Belle Alliance keeps nothing secret: every marker, track and die roll
+//! is on the table, so a seat's view is the public state, copied into its own type.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::cards::{CardId, ControlId};
+use super::game::{EndReason, Phase, SaBelleAlliance};
+use super::Army;
+use crate::{BySeat, Seat, Status};
+
+/// One seat's view of the game: everything on the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    seat: Seat,
+    turn: u16,
+    phasing: Seat,
+    phase: Phase,
+    time: u8,
+    time_name: String,
+    divisions: Vec<u8>,
+    waiting: Vec<u8>,
+    casualties: BySeat<Vec<CardId>>,
+    morale: BySeat<i16>,
+    control: Vec<Army>,
+    used: Vec<bool>,
+    napoleon_used: bool,
+    last: Option<(Seat, CardId)>,
+    status: Status<EndReason>,
+}
+
+impl View {
+    pub(crate) fn new(g: &SaBelleAlliance, seat: Seat) -> View {
+        View {
+            seat,
+            turn: g.turn,
+            phasing: g.phasing,
+            phase: g.phase,
+            time: g.time,
+            time_name: String::from(g.time_name()),
+            divisions: g.boxes.clone(),
+            waiting: g.waiting.clone(),
+            casualties: g.track.clone(),
+            morale: g.morale,
+            control: g.control.clone(),
+            used: g.used.clone(),
+            napoleon_used: g.napoleon_used,
+            last: g.last,
+            status: g.status,
+        }
+    }
+
+    /// The seat this view is for.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The turn, from 1.
+    pub fn turn(&self) -> u16 {
+        self.turn
+    }
+
+    /// The phasing player.
+    pub fn phasing(&self) -> Seat {
+        self.phasing
+    }
+
+    /// Where the game stands.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The time marker's box and its name.
+    pub fn time(&self) -> (u8, &str) {
+        (self.time, &self.time_name)
+    }
+
+    /// Division markers in `card`'s box.
+    pub fn divisions(&self, card: CardId) -> u8 {
+        self.divisions.get(card.index()).copied().unwrap_or(0)
+    }
+
+    /// Division markers of `card` still waiting to arrive.
+    pub fn waiting(&self, card: CardId) -> u8 {
+        self.waiting.get(card.index()).copied().unwrap_or(0)
+    }
+
+    /// `seat`'s casualty track, top to bottom.
+    pub fn casualties(&self, seat: Seat) -> &[CardId] {
+        &self.casualties[seat]
+    }
+
+    /// `seat`'s morale.
+    pub fn morale(&self, seat: Seat) -> i16 {
+        self.morale[seat]
+    }
+
+    /// Whose marker is in control box `c`.
+    pub fn control(&self, c: ControlId) -> Option<Army> {
+        self.control.get(c.index()).copied()
+    }
+
+    /// Whether the once-a-game `card` has been used.
+    pub fn used(&self, card: CardId) -> bool {
+        self.used.get(card.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether Napoleon has been used.
+    pub fn napoleon_used(&self) -> bool {
+        self.napoleon_used
+    }
+
+    /// The last action taken, for counter attacks.
+    pub fn last_action(&self) -> Option<(Seat, CardId)> {
+        self.last
+    }
+
+    /// Whether the game goes on, and if not how it ended.
+    pub fn status(&self) -> Status<EndReason> {
+        self.status
+    }
+}
