@@ -437,3 +437,31 @@ fn every_variant_of_every_journaled_game_type_is_pinned() {
     }
     assert_eq!(got.lines().count(), want.lines().count());
 }
+
+/// Stratego journals written before Stratego moved onto the generic table referee (the golden
+/// `classic` and `duel` journals of schema 1) resume into the same game the replay rebuilds:
+/// the same position, every rank in place, the same side to move.
+#[test]
+fn golden_stratego_journals_resume_into_the_game_the_replay_rebuilds() {
+    let dir = golden_dir(SCHEMA);
+    for name in ["classic", "duel"] {
+        let bytes = std::fs::read(dir.join(format!("{name}.umpj"))).expect("read");
+        let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+        let rebuilt = firmware::referee::rebuild(recovered.header, &recovered.records)
+            .expect("the replay rebuilds it");
+        let (referee, _) = Referee::resume(
+            RefereeConfig::default(),
+            SeededChance::new(3),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes.clone()),
+            [],
+            Millis(0),
+        )
+        .expect("resumes");
+        let resumed = referee.position().expect("in play");
+        let replayed = rebuilt.position().expect("in play");
+        assert_eq!(resumed.diagram(), replayed.diagram(), "{name}");
+        assert_eq!(resumed.ply(), replayed.ply(), "{name}");
+        assert_eq!(resumed.to_move(), replayed.to_move(), "{name}");
+    }
+}

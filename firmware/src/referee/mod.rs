@@ -1,40 +1,54 @@
-//! The referee: a phase state machine that turns [`BoardEvent`](crate::sensing::BoardEvent)s into actions, asks the rules,
+//! The referee: turns [`BoardEvent`](crate::sensing::BoardEvent)s into actions, asks the rules,
 //! journals what happened, and decides what the OLED says ([`Screen`](crate::ui::Screen)).
 //!
 //! It is pure and deterministic: input is [`Referee::handle`] (one sensed event) and
 //! [`Referee::tick`] (time passing); output is typed [`Decision`]s plus the current
 //! [`Referee::screen`]. Chance comes from a [`Chance`] (OS entropy in play, a seed in tests);
-//! every record goes through a [`JournalWriter`](crate::journal::JournalWriter) and is synced *before* the decision that tells
-//! the players is returned.
+//! every record goes through a [`JournalWriter`](crate::journal::JournalWriter) and is synced
+//! *before* the decision that tells the players is returned.
+//!
+//! # One referee for every game
+//! Each stage lives in one place, the same for every game:
+//!
+//! | stage | where |
+//! |---|---|
+//! | sense (debounce, settle, tag reads) | [`crate::sensing`], composed with the referee in [`crate::pipeline`] |
+//! | phases: game menu, the chosen game, boot recovery, journal retries, notices, turn clock | `phases.rs` ([`Referee`]) |
+//! | set-up, gestures, takebacks, mismatch, hands, menus | [`table::Session`], generic over a [`table::TableGame`] |
+//! | careless hands and faulty switches | `hands.rs`, read by the session |
+//! | rules, words and secrets of each game | its adapter in [`games`]: [`games::stratego`], [`games::waterloo`], [`games::piecepack`] |
+//! | journal records and their rebuild | `record.rs`, [`table::rebuild_table`] |
+//! | screen text | `text.rs` ([`screen_text`]), drawn by [`crate::screens`] |
 //!
 //! # Phases
-//! 1. **Game select**: a [`Screen::Choice`](crate::ui::Screen::Choice) of games, then of set-up method. Die moves to the
-//!    next entry, OK chooses, Back goes up a level. Choosing the set-up method starts the
-//!    journal.
-//! 2. **Set-up**. Without NFC ([`SetupMode::RankGroups`]): Red, then Blue, place their army one
-//!    rank group at a time behind a screen ("Red: place 6 Bombs, then press OK"); at each OK the
-//!    squares that filled since the last OK get that rank. After the last group the deployment is
-//!    validated and every problem listed; Back undoes the last group (lift those pieces and place
-//!    them again), OK checks again. With NFC ([`SetupMode::Tags`]): both armies are placed in any
-//!    order; each piece's tag is read on placement and looked up in the [`TagRegistry`] (one
-//!    tag read on two squares is named, and neither square trusted until both are read again);
-//!    OK lists the pieces not identified, then validates both armies.
-//! 3. **Play**: see *Gestures*.
+//! 1. **Game select**: a [`Screen::Choice`](crate::ui::Screen::Choice) of games, then of
+//!    variant (for Stratego Original and Duel: the set-up method). Die moves to the next entry,
+//!    OK chooses, Back goes up a level. Choosing starts the journal and the game's session.
+//! 2. **Set-up**, by groups behind a screen ([`SetupMode::RankGroups`]: "Red: place 6 Bombs,
+//!    then press OK"; the places that filled since the last OK get that group; after the last
+//!    group every problem is listed; Back undoes a group), or, for Stratego, with NFC tags
+//!    registered to pieces ([`SetupMode::Tags`]): both armies in any order, each piece's tag
+//!    looked up in the [`TagRegistry`] as it is placed (one tag read on two squares is named,
+//!    and neither square trusted until both are read again); OK lists the pieces not
+//!    identified, then validates both armies.
+//! 3. **Play**: see *Gestures* and the [table referee](table).
 //! 4. **Over**: the result; OK starts a new game.
 //!
 //! # The expected board and gestures
 //! The referee always knows the board it expects (the game's pieces on their places) and the
-//! board sensed (from `Lifted`/`Placed`). Each time the sensed board settles it compares the two:
+//! board sensed (from `Lifted`/`Placed`). Each time the sensed board settles it compares the two
+//! (in Stratego's terms here; the [table referee](table) says it for every game):
 //! - **Equal**: nothing to do. A piece lifted and put back is nothing.
 //! - **Move**: one square emptied (A) and one filled (B): the move A-B.
 //! - **Attack**: two squares emptied, one with a piece of the side to move (A), one with an enemy
 //!   (B), in either order, both lifted in this gesture and held up for
 //!   [`RefereeConfig::attack_hold_ms`] since the last lift: the attack A-B. Until the hold has
-//!   passed the OLED only asks "Attack on B? keep both up, or put B back" (see *Careless hands
-//!   and faulty switches*). The umpire resolves it and says what the hands do
-//!   ("put the Red Miner on e5", "the Blue Bomb leaves the board") and waits, showing the battle,
-//!   until the board matches.
-//! - **Piece in hand**: only one of the mover's pieces lifted: a gesture in progress.
+//!   passed the OLED only asks "A and B up: keep both up to act, or put back what you did not
+//!   mean to lift" (see *Careless hands and faulty switches*). The umpire resolves it, shows the
+//!   battle with what the hands must still do ("e5: put the Red Miner"), live, and waits until
+//!   the board matches.
+//! - **Piece in hand**: only one of the mover's pieces lifted, movable or not (a Bomb lifted
+//!   looks like any piece): a gesture in progress.
 //! - **Carried on**: the piece just moved (A-C, a hand that rested on C) is lifted from C and put
 //!   on B before the other side touches anything, and A-B is legal: the move is corrected
 //!   (journaled as a takeback and A-B).
@@ -49,8 +63,7 @@
 //! A legal continuation is preferred to a takeback when both fit (as picochess does).
 //!
 //! # Careless hands and faulty switches
-//! Both this referee and the [table games'](table) read the hands through one tracker of the
-//! lifts and placements since the board last matched or an action was played, so that a brush or
+//! Every game reads the hands through one tracker of the lifts and placements since the board last matched or an action was played, so that a brush or
 //! a faulty switch never becomes an action nor reveals a secret:
 //! - **No reveal by accident.** A gesture of lifts only that lifts another side's piece (an
 //!   attack, a shot, a designation) is judged only once its pieces have stayed up for
@@ -97,10 +110,10 @@ mod tests;
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::Decision;
 pub use phases::{Referee, RefereeConfig, ResumeError};
-pub use tags::TagRegistry;
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{
     rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode, WaterlooChoice,
 };
+pub use tags::TagRegistry;
 pub use text::{screen_lines, screen_text};

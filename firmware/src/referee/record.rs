@@ -5,6 +5,17 @@
 //! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
 //! the end; a change that breaks them bumps [`SCHEMA`].
 //!
+//! # The journal's promise
+//! A game journaled by this build resumes and replays in every later build of the same
+//! [`SCHEMA`]; a journal of another schema is refused by name with what to do. When Stratego
+//! moved from its own state machine onto the generic table referee, its journal kept its own
+//! records ([`Record::Deployed`], [`Record::Move`], [`Record::Takeback`]): the Stratego adapter
+//! writes and reads them through [`TableGame::army_record`](crate::referee::table::TableGame::army_record)
+//! and [`TableGame::read_record`](crate::referee::table::TableGame::read_record), so the bytes are
+//! the same and the schema stayed 1. Bumping it would have refused every game in progress on an
+//! upgrade for no gain; the golden journals recorded before the move (`tests/recorded/schema-1/`)
+//! still resume into the position the replay rebuilds (`tests/referee_schema.rs`).
+//!
 //! [`SCHEMA`] names the encoding of the header, the records and every game's armies and actions
 //! inside them. It is the header's first field, read before anything else ([`check_schema`]), so
 //! a journal of another layout is refused by name, never misread. The golden journals in

@@ -1,5 +1,5 @@
-//! The referee for the games beyond classic Stratego: one generic state machine
-//! ([`Session`]) over a [`TableGame`] adapter per game.
+//! The referee of every game: one generic state machine ([`Session`]) over a [`TableGame`]
+//! adapter per game (Stratego Original and Duel, Stratego: Waterloo, Piecepack at Waterloo).
 //!
 //! The adapter says, for the game as it stands, which places of the table hold a piece (squares
 //! and tray slots) and what the table may be told about each; which physical gestures stand for
@@ -8,9 +8,13 @@
 //!
 //! - **Set-up** by groups behind a screen: each seat, in the game's order, places one group of
 //!   pieces at a time ("Allied: place 3 Line infantry, then press OK"); the places that filled
-//!   (or were lifted and put back, for a piece put on a stack) since the last OK get that group.
-//!   A group may allow fewer (the rest stay in reserve). Back undoes a group. After the seat's
-//!   last group its army is built and every problem listed, or it is journaled.
+//!   (or were lifted and put back, for a piece put on a stack, in a game with
+//!   [`TableGame::STACKS`]) since the last OK get that group. A group may allow fewer (the rest
+//!   stay in reserve); its count is checked at OK, or with the whole army
+//!   ([`Group::counted`]). Back undoes a group. After the seat's last group its army is built
+//!   and every problem listed, or it is journaled. A game whose pieces carry tags registered
+//!   beforehand may instead be set up **by tags** ([`TableGame::tag_setup`]): both armies in
+//!   any order, each piece known by the tag read as it is placed.
 //! - **Gestures**. Each time the sensed board settles it is compared with the expected board:
 //!   the places emptied and the places filled, plus the *selected* place (a piece lifted while
 //!   nothing else was and put back before anything else was lifted, since the last action:
@@ -18,8 +22,11 @@
 //!   legal action plays it; several (the same hands, different meanings: which piece of a stack,
 //!   which side an attack comes from) open a menu of them; one piece lifted that some legal
 //!   gesture lifts (or selects) is a piece in hand, waited for; a shape the rules refuse is
-//!   refused with the public reason and the fix; an earlier position is a takeback; anything
-//!   else is named after the settle time. A gesture of lifts only that [`TableGame::held`] says
+//!   refused with the public reason and the fix (a refusal a repetition rule makes is said even
+//!   when the board also looks like an earlier position, [`TableGame::insists`]); an earlier
+//!   position is a takeback; the last slide carried on (the piece lifted again from where it
+//!   was put and put further, before anything else was touched) corrects it; anything else is
+//!   named after the settle time. A gesture of lifts only that [`TableGame::held`] says
 //!   lifts another side's piece waits for the attack hold before it is judged, and a place that
 //!   reads a piece no hand put there is named, never played (see the
 //!   [referee docs](super), *Careless hands and faulty switches*).
@@ -33,13 +40,14 @@
 //! - **Tags**. With NFC, the tags read while a group is placed go to
 //!   [`TableGame::army_tagged`] (a game may register each piece's tag), and the tags read
 //!   since the last action narrow a gesture that means several actions
-//!   ([`TableGame::fits_tags`]) before a menu asks.
+//!   ([`TableGame::fits_tags`]) before a menu asks, and a slide whose one action they disagree
+//!   with is refused: the piece put down is not the one lifted.
 //! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
 //!   for the board to match.
 //!
 //! Every action, and every chance outcome, is journaled
-//! ([`Record::Action`](crate::referee::Record::Action)) before the players are told.
+//! ([`Record::Action`]) before the players are told.
 
 pub(crate) mod session;
 #[cfg(test)]
@@ -223,7 +231,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         read: &BTreeMap<Place, TagUid>,
     ) -> Result<BySeat<Self::Army>, Vec<String>> {
         let _ = (choice, registry, read);
-        Err(vec!["this game is set up by groups, not by tags".to_string()])
+        Err(vec![
+            "this game is set up by groups, not by tags".to_string()
+        ])
     }
     /// Starts the game from both armies.
     ///

@@ -75,12 +75,7 @@ pub(crate) fn noted(
 }
 
 /// The screen naming a place that reads a piece no hand put there.
-fn ghost_screen(
-    status: StatusLine,
-    place: &str,
-    from: Option<&str>,
-    why: NotLanded,
-) -> Screen {
+fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLanded) -> Screen {
     let reason = match (why, from) {
         (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
         (_, Some(from)) => {
@@ -105,7 +100,6 @@ fn ghost_screen(
         fix,
     }
 }
-
 
 /// A table game's session as the referee holds it (object safe, so one referee holds any game).
 pub(crate) trait AnySession: TableView + fmt::Debug {
@@ -229,8 +223,14 @@ impl<T: TableGame> PlayState<T> {
     }
 }
 
-/// The last action (`was`) corrected to another (`now`): the piece carried on.
-type Correction<A> = (A, A);
+/// The last action, a slide from `from`, corrected: `was` (the slide first read) becomes `now`,
+/// the slide from `from` to `to` (the piece carried on).
+struct Correction<A> {
+    was: A,
+    now: A,
+    from: Place,
+    to: Place,
+}
 
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
@@ -762,7 +762,12 @@ impl<T: TableGame> Session<T> {
             let filled: Vec<Vec<Place>> = state
                 .filled
                 .iter()
-                .map(|g| g.iter().filter(|p| ctx.sensed.contains(p)).copied().collect())
+                .map(|g| {
+                    g.iter()
+                        .filter(|p| ctx.sensed.contains(p))
+                        .copied()
+                        .collect()
+                })
                 .collect();
             match T::army_tagged(self.choice, seat, &filled, &state.filled_tags) {
                 Ok(army) => {
@@ -1169,10 +1174,10 @@ impl<T: TableGame> Session<T> {
         // The last mover carried the piece on (a hand that rested on the square it first put
         // it on) before anything else was touched: the last action is corrected.
         if judging && matching.is_empty() && !over {
-            if let Some((actions, slide)) = Self::carried_on(play, &gesture, ctx.hands) {
+            if let Some(correction) = Self::carried_on(play, &gesture, ctx.hands) {
                 play.calm();
                 play.off = false;
-                self.correct(ctx, actions, slide, out);
+                self.correct(ctx, correction, out);
                 return;
             }
         }
@@ -1182,9 +1187,8 @@ impl<T: TableGame> Session<T> {
         // hands owe steps, the board the action was played on is no takeback either; nor is a
         // move back a repetition rule refuses (the rule forbids exactly that move).
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
-        let insisted = judging
-            && matching.is_empty()
-            && game.shaped(&gesture).iter().any(|a| game.insists(a));
+        let insisted =
+            judging && matching.is_empty() && game.shaped(&gesture).iter().any(|a| game.insists(a));
         if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
@@ -1435,12 +1439,12 @@ impl<T: TableGame> Session<T> {
 
     /// The last action was a slide A-C made by the hands, and now C is empty and B filled,
     /// nothing else changed: when A-B was legal instead, the hand had not finished (a slide
-    /// that rested on C). The actions (A-C, A-B) and the slide A-B.
+    /// that rested on C).
     fn carried_on(
         play: &PlayState<T>,
         gesture: &Gesture,
         hands: &Hands,
-    ) -> Option<(Correction<T::Action>, (Place, Place))> {
+    ) -> Option<Correction<T::Action>> {
         let ([c], [b]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return None;
         };
@@ -1452,7 +1456,12 @@ impl<T: TableGame> Session<T> {
         let mut was = before.matching(&Gesture::slide(from, to));
         let mut now = before.matching(&Gesture::slide(from, *b));
         match (was.len(), now.len()) {
-            (1, 1) => Some(((was.remove(0).1, now.remove(0).1), (from, *b))),
+            (1, 1) => Some(Correction {
+                was: was.remove(0).1,
+                now: now.remove(0).1,
+                from,
+                to: *b,
+            }),
             _ => None,
         }
     }
@@ -1461,8 +1470,7 @@ impl<T: TableGame> Session<T> {
     fn correct(
         &mut self,
         ctx: &mut Ctx<'_>,
-        (was, now): (T::Action, T::Action),
-        (from, to): (Place, Place),
+        Correction { was, now, from, to }: Correction<T::Action>,
         out: &mut Vec<Decision>,
     ) {
         let Stage::Play(play) = &self.stage else {
