@@ -182,6 +182,20 @@ fn journal_trouble(e: &JournalError) -> String {
     }
 }
 
+/// The bytes of the journal in `store`, refused when another schema wrote them: its header and
+/// records would not decode, or decode into something else, so the schema is named before
+/// anything is decoded.
+fn read_checked<S: Store>(store: &mut S) -> Result<Vec<u8>, ResumeError> {
+    let bytes = store.read_all().map_err(|source| {
+        ResumeError::Journal(JournalError::Io {
+            doing: "read",
+            source,
+        })
+    })?;
+    check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+    Ok(bytes)
+}
+
 /// At boot, a damaged newest journal waiting for the players' choice.
 struct Recovery<S> {
     /// The damaged journal, to resume from; `None` when there is nothing to resume.
@@ -373,16 +387,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         sensed: impl IntoIterator<Item = Place>,
         now: Millis,
     ) -> Result<(Referee<S, C>, Vec<Decision>), ResumeError> {
-        // Another schema's header and records would not decode, or decode into something
-        // else: name the schema before decoding anything.
-        let bytes = store.read_all().map_err(|source| {
-            ResumeError::Journal(JournalError::Io {
-                doing: "read",
-                source,
-            })
-        })?;
-        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
-        drop(bytes);
+        drop(read_checked(&mut store)?);
         let (journal, recovered) =
             JournalWriter::<S, Record>::resume::<Header>(store).map_err(ResumeError::Journal)?;
         let mut referee = Referee::new(config, chance, new_store);
@@ -409,13 +414,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         sensed: impl IntoIterator<Item = Place>,
         now: Millis,
     ) -> Result<Referee<S, C>, ResumeError> {
-        let bytes = store.read_all().map_err(|source| {
-            ResumeError::Journal(JournalError::Io {
-                doing: "read",
-                source,
-            })
-        })?;
-        check_schema(&bytes).map_err(ResumeError::Rebuild)?;
+        let bytes = read_checked(&mut store)?;
         let recovered = decode::<Header, Record>(&bytes)
             .map_err(|e| ResumeError::Journal(JournalError::Header(e)))?;
         let after = match recovered.tail {

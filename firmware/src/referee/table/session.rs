@@ -638,20 +638,6 @@ impl<T: TableGame> Session<T> {
         let Stage::Setup(state) = &mut self.stage else {
             return;
         };
-        if state.by_tags {
-            match button {
-                Button::Die => out.push(Decision::Ignored {
-                    button,
-                    why: "no die roll during set-up".to_string(),
-                }),
-                Button::Back => {
-                    state.problems = None;
-                    state.tag_problem = None;
-                }
-                Button::Ok => self.finish_tags(ctx, out),
-            }
-            return;
-        }
         let order = T::setup_order(self.choice);
         let seat = order[state.turn.min(1)];
         match button {
@@ -659,6 +645,11 @@ impl<T: TableGame> Session<T> {
                 button,
                 why: "no die roll during set-up".to_string(),
             }),
+            Button::Back if state.by_tags => {
+                state.problems = None;
+                state.tag_problem = None;
+            }
+            Button::Ok if state.by_tags => self.finish_tags(ctx, out),
             Button::Back => {
                 state.problems = None;
                 state.touched.clear();
