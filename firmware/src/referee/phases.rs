@@ -761,10 +761,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
     pub fn tick(&mut self, now: Millis) -> Vec<Decision> {
         let mut out = Vec::new();
         self.now = self.now.max(now);
-        if self.journal_error.is_some() && self.retry.as_ref().is_some_and(|r| self.now >= r.at) {
+        let retried =
+            self.journal_error.is_some() && self.retry.as_ref().is_some_and(|r| self.now >= r.at);
+        if retried {
             self.retry_now(&mut out);
         }
-        self.with_game(&mut out, |session, ctx, out| session.tick(ctx, out));
+        let changed = self
+            .with_game(&mut out, |session, ctx, out| session.tick(ctx, out))
+            .unwrap_or(false);
         // A held gesture judged now (its hold passed) whose write failed: kept to run again,
         // as a settled board's is.
         if self.retry.is_none()
@@ -773,18 +777,24 @@ impl<S: Store, C: Chance> Referee<S, C> {
         {
             self.retry = Some(Retry::new(Step::Board, self.now));
         }
-        self.refresh();
+        if retried || changed || !out.is_empty() {
+            self.refresh();
+        } else {
+            // Nothing but time passed: the screen stands, only its turn clock moves (it is
+            // drawn again at every scan otherwise).
+            self.stamp_clock();
+        }
         out
     }
 
     /// Runs `f` on the game's session (if one is chosen) with its context.
-    fn with_game(
+    fn with_game<R>(
         &mut self,
         out: &mut Vec<Decision>,
-        f: impl FnOnce(&mut dyn AnySession, &mut Ctx<'_>, &mut Vec<Decision>),
-    ) {
+        f: impl FnOnce(&mut dyn AnySession, &mut Ctx<'_>, &mut Vec<Decision>) -> R,
+    ) -> Option<R> {
         let Phase::Game(session) = &mut self.phase else {
-            return;
+            return None;
         };
         let journal = &mut self.journal;
         let mut write = |record: &Record| append(journal, record);
@@ -799,7 +809,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             attack_hold_ms: self.config.attack_hold_ms,
             tags: &self.config.tags,
         };
-        f(session.as_mut(), &mut ctx, out);
+        Some(f(session.as_mut(), &mut ctx, out))
     }
 
     /// The game in progress, as the simulator and tests may look at it; `None` at the menu.
@@ -974,8 +984,12 @@ impl<S: Store, C: Chance> Referee<S, C> {
     // ---- the screen -----------------------------------------------------------------------
 
     fn refresh(&mut self) {
-        let mut screen = self.compute_screen();
-        // The turn clock: restarts whenever a move is played or taken back.
+        self.screen = self.compute_screen();
+        self.stamp_clock();
+    }
+
+    /// The turn clock on the screen: restarts whenever a move is played or taken back.
+    fn stamp_clock(&mut self) {
         let ply = self.session().and_then(|s| s.turn_key());
         self.turn_clock = match (ply, self.turn_clock) {
             (Some(p), Some((q, since))) if p == q => Some((q, since)),
@@ -988,12 +1002,11 @@ impl<S: Store, C: Chance> Referee<S, C> {
             | Screen::MoveAccepted { status, .. }
             | Screen::Illegal { status, .. }
             | Screen::Told { status, .. },
-        ) = (self.turn_clock, &mut screen)
+        ) = (self.turn_clock, &mut self.screen)
         {
             status.elapsed_s = u32::try_from(self.now.since(since) / 1000).unwrap_or(u32::MAX);
             status.limit_s = self.config.turn_limit_s;
         }
-        self.screen = screen;
     }
 
     fn compute_screen(&self) -> Screen {

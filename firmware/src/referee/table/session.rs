@@ -109,7 +109,8 @@ pub(crate) trait AnySession: TableView + fmt::Debug {
     /// A tag that could not be read on `place` (a set-up by tags names it).
     fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
-    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
+    /// Time passing; whether anything changed (a hold judged, the differences shown).
+    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) -> bool;
     /// Draws the secret chance the game still owes (after a journal write failed mid-way).
     fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
@@ -1891,7 +1892,7 @@ impl<T: TableGame> AnySession for Session<T> {
         self.evaluate(ctx, out);
     }
 
-    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+    fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) -> bool {
         let wait = u64::from(ctx.mismatch_after_ms);
         let mut show = false;
         let mut judge = false;
@@ -1913,6 +1914,7 @@ impl<T: TableGame> AnySession for Session<T> {
             self.stand_differences(ctx);
             out.push(Decision::Mismatch(self.differences(ctx.sensed)));
         }
+        judge || show
     }
 
     fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
