@@ -1581,3 +1581,97 @@ fn back_held_confirms_a_takeback_and_other_holds_are_presses() {
     assert_eq!(held, pressed);
     assert_eq!(m.referee.screen(), p.referee.screen());
 }
+
+/// A power cut during Blue's set-up: after the restart, the squares Red's journaled army names
+/// are taken, and a Blue piece already standing joins Blue's group. Found in review: every
+/// square that read a piece at boot was taken, so Blue's Flag, placed before the cut, never
+/// counted ("placed 0 of 1" forever) and the game could not start.
+#[test]
+fn a_power_cut_during_the_second_set_up_keeps_the_pieces_already_placed() {
+    let mut t = Table::new(RefereeConfig::default());
+    t.choose(Variant::Duel, SetupMode::RankGroups);
+    let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
+    t.deploy_by_groups(Variant::Duel, &red);
+    assert!(t.log.contains(&Decision::Deployed(RED)), "{:?}", t.log);
+    t.put("a10"); // Blue's Flag, before the cut (its OK never pressed)
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let sensed: Vec<Place> = red
+        .placements
+        .iter()
+        .map(|(s, _)| place(*s))
+        .chain([place(sq("a10"))])
+        .collect();
+    let (referee, _) = TestReferee::resume(
+        RefereeConfig::default(),
+        SeededChance::new(2),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        sensed,
+        Millis(10_000),
+    )
+    .unwrap();
+    t.referee = referee;
+    t.t = 10_000;
+    assert!(
+        t.text()
+            .contains("Blue: place 1 Flag, then press OK / placed 1 of 1"),
+        "{}",
+        t.text()
+    );
+    t.press(Button::Ok);
+    let blue = Deployment::parse(Variant::Duel, BLUE, &blue_duel('3')).unwrap();
+    t.place_groups(
+        &blue,
+        [
+            Rank::Bomb,
+            Rank::Marshal,
+            Rank::General,
+            Rank::Miner,
+            Rank::Scout,
+            Rank::Spy,
+        ],
+    );
+    assert!(t.log.contains(&Decision::GameStarted), "{:?}", t.log);
+}
+
+/// Back on a board that matches offers no takeback of moves the hands made, even when an
+/// earlier position had the same squares occupied (a piece moved there and back): those are
+/// taken back by putting the pieces back. Found in review: the generic "undo a menu action"
+/// offered to take back four moves.
+#[test]
+fn back_offers_no_takeback_of_moves_the_hands_made() {
+    let mut t = Table::standard();
+    t.mv("e3", "e4");
+    t.mv("e8", "e7");
+    t.mv("e4", "e3");
+    t.mv("e7", "e8");
+    let out = t.press(Button::Back);
+    assert!(matches!(&out[..], [Decision::Ignored { .. }]), "{out:?}");
+    assert!(
+        t.text()
+            .contains("to take back, put the pieces back as they were"),
+        "{}",
+        t.text()
+    );
+}
+
+/// A captured Flag ends the game: putting the pieces back offers no takeback, and OK starts a
+/// new game once the hands are done (Back held, which confirms a takeback, agrees).
+#[test]
+fn a_finished_game_offers_no_takeback() {
+    let mut t = Table::duel(RED_DUEL, &blue_duel('F'));
+    let out = t.attack("a3", "a8");
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::GameOver { .. })),
+        "{out:?}"
+    );
+    // Both pieces put back where they stood before the attack.
+    t.put("a3");
+    let out = t.put("a8");
+    assert!(
+        !out.iter()
+            .any(|d| matches!(d, Decision::TakebackOffered { .. })),
+        "{out:?}"
+    );
+    assert!(!t.text().contains("Take back"), "{}", t.text());
+}

@@ -280,6 +280,10 @@ impl TableGame for StrategoTable {
         }
     }
 
+    fn army_places(army: &Deployment) -> Option<BTreeSet<Place>> {
+        Some(army.placements.iter().map(|(s, _)| place(*s)).collect())
+    }
+
     fn start(choice: StrategoChoice, armies: &BySeat<Deployment>) -> Result<Self, Vec<String>> {
         record::start(choice.options, &armies[RED], &armies[BLUE])
             .map(StrategoTable::new)

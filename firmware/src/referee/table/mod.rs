@@ -55,7 +55,7 @@ mod tests;
 
 pub use session::{rebuild_table, table_record, Session, TableRebuilt, TableRecord};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
@@ -234,6 +234,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         Err(vec![
             "this game is set up by groups, not by tags".to_string()
         ])
+    }
+    /// The places `army` stands on, when the game can say: after a restart during set-up,
+    /// the first seat's journaled army takes exactly these (the second seat's pieces already
+    /// standing then join its groups). `None`: every place that reads a piece is taken.
+    fn army_places(army: &Self::Army) -> Option<BTreeSet<Place>> {
+        let _ = army;
+        None
     }
     /// Starts the game from both armies.
     ///

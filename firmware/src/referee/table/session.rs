@@ -208,6 +208,9 @@ struct PlayState<T: TableGame> {
     last_slide: Option<(u32, Place, Place)>,
     /// Places named as reading a piece no hand put there, until the board matches.
     ghosts: BTreeSet<Place>,
+    /// The last action a hand made was taken with the buttons (a menu choice, a roll): Back
+    /// may offer to undo it.
+    by_button: bool,
 }
 
 impl<T: TableGame> PlayState<T> {
@@ -275,6 +278,7 @@ impl<T: TableGame> PlayState<T> {
             hold_until: None,
             last_slide: None,
             ghosts: BTreeSet::new(),
+            by_button: false,
         }
     }
 
@@ -597,9 +601,15 @@ impl<T: TableGame> Session<T> {
                 if state.armies[order[0]].is_some() && !state.by_tags {
                     state.turn = 1;
                     state.groups = T::groups(choice, order[1]);
-                    // The first army stands on the board: its places are taken.
-                    state.assigned = sensed.clone();
-                    state.earlier = sensed.clone();
+                    // The first army's places are taken: those its journaled army names, when
+                    // the game can say (a piece of the second seat already standing then
+                    // joins its group), else every place that reads a piece now.
+                    let taken = state.armies[order[0]]
+                        .as_ref()
+                        .and_then(T::army_places)
+                        .unwrap_or_else(|| sensed.clone());
+                    state.assigned = taken.clone();
+                    state.earlier = taken;
                 }
             }
         } else {
@@ -750,18 +760,7 @@ impl<T: TableGame> Session<T> {
         let order = T::setup_order(self.choice);
         let seat = order[state.turn.min(1)];
         if state.armies[seat].is_none() {
-            // A piece lifted off the board after its group was taken is not part of the army.
-            let filled: Vec<Vec<Place>> = state
-                .filled
-                .iter()
-                .map(|g| {
-                    g.iter()
-                        .filter(|p| ctx.sensed.contains(p))
-                        .copied()
-                        .collect()
-                })
-                .collect();
-            match T::army_tagged(self.choice, seat, &filled, &state.filled_tags) {
+            match T::army_tagged(self.choice, seat, &state.filled, &state.filled_tags) {
                 Ok(army) => {
                     // The second army is journaled only once the two start a game: a journal
                     // must never hold a set-up the rules refuse (it could not be resumed).
@@ -1086,8 +1085,18 @@ impl<T: TableGame> Session<T> {
         true
     }
 
-    fn act(&mut self, ctx: &mut Ctx<'_>, action: &T::Action, out: &mut Vec<Decision>) {
+    /// Plays `action`, made by the hands or `by_button`, then the chance it calls for.
+    fn act(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        action: &T::Action,
+        by_button: bool,
+        out: &mut Vec<Decision>,
+    ) {
         if self.play_action(ctx, action, out) {
+            if let Stage::Play(play) = &mut self.stage {
+                play.by_button = by_button;
+            }
             self.run_chance(ctx, out);
             self.evaluate(ctx, out);
         }
@@ -1181,7 +1190,8 @@ impl<T: TableGame> Session<T> {
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
         let insisted =
             judging && matching.is_empty() && game.shaped(&gesture).iter().any(|a| game.insists(a));
-        if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted {
+        if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted && !over
+        {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -1339,7 +1349,7 @@ impl<T: TableGame> Session<T> {
         if matching.len() == 1 {
             let (made, action) = matching.remove(0);
             let before = play.actions();
-            self.act(ctx, &action, out);
+            self.act(ctx, &action, false, out);
             if let (Stage::Play(play), [from], [to]) = (
                 &mut self.stage,
                 made.lifted.as_slice(),
@@ -1486,7 +1496,7 @@ impl<T: TableGame> Session<T> {
         play.last_slide = None;
         out.push(Decision::MoveCorrected { was, now: label });
         let before = play.actions();
-        self.act(ctx, &now, out);
+        self.act(ctx, &now, false, out);
         if let Stage::Play(play) = &mut self.stage {
             if play.actions() == before + 1 {
                 play.last_slide = Some((play.actions(), from, to));
@@ -1605,7 +1615,7 @@ impl<T: TableGame> Session<T> {
                         return;
                     };
                     match game.check(&action) {
-                        Ok(()) => self.act(ctx, &action, out),
+                        Ok(()) => self.act(ctx, &action, true, out),
                         Err(reason) => {
                             let action = game.label(&action);
                             play.menu = None;
@@ -1661,8 +1671,9 @@ impl<T: TableGame> Session<T> {
                 out.push(Decision::Mismatch(self.differences(ctx.sensed)));
             }
             (Button::Back, None) => {
-                // Undo an action the hands did not make (a menu choice), when the board allows.
-                let undo = (play.board() == Some(ctx.sensed))
+                // Undo an action the hands did not make (a menu choice, a roll), when the board
+                // allows. An action the hands made is taken back by putting the pieces back.
+                let undo = (play.by_button && play.board() == Some(ctx.sensed))
                     .then(|| Self::takeback_match(play, ctx.sensed))
                     .flatten();
                 match undo {
@@ -1710,7 +1721,7 @@ impl<T: TableGame> Session<T> {
                 match pick_weighted(ctx.chance, &outcomes) {
                     Ok(Some(action)) => {
                         play.chance_failed = None;
-                        self.act(ctx, &action, out);
+                        self.act(ctx, &action, true, out);
                     }
                     Ok(None) => out.push(Decision::Ignored {
                         button,
