@@ -133,13 +133,21 @@ fn the_game_is_refereed_through_the_simulated_sensors() {
         .filter(|l| l.contains("OLED|") && l.contains("Played "))
         .count();
     assert_eq!(played as u32, summary.moves - summary.battles);
-    // The battle screen lists the hands' steps, live: it is redrawn as they are done.
-    let battles = text
-        .lines()
-        .filter(|l| l.contains("OLED|") && l.contains(" attacks "))
-        .collect::<Vec<_>>();
-    assert!(battles.len() as u32 >= summary.battles, "{battles:?}");
-    assert!(battles.iter().all(|l| l.contains(" - ")), "{battles:?}");
+    // Each battle goes up on the OLED once (it is redrawn only as the hands' steps, listed live,
+    // are done), and every step it lists says where to put which piece.
+    let oled: Vec<&str> = text.lines().filter(|l| l.contains("OLED|")).collect();
+    let battle = |l: &str| l.contains(" attacks ");
+    let shown = oled
+        .windows(2)
+        .filter(|w| battle(w[1]) && !battle(w[0]))
+        .count();
+    assert_eq!(shown as u32, summary.battles, "{oled:?}");
+    let steps: Vec<&&str> = oled
+        .iter()
+        .filter(|l| battle(l) && l.contains(" - "))
+        .collect();
+    assert!(!steps.is_empty(), "no battle left the hands anything to do");
+    assert!(steps.iter().all(|l| l.contains(": put the ")), "{steps:?}");
     assert!(
         text.contains("OLED| Game over: "),
         "the end is on the screen"

@@ -299,8 +299,7 @@ impl Retry {
     }
 }
 
-/// Whether a journal write went through; a failure is decided and kept for the screen until
-/// a write succeeds. Stratego and the table sessions share it.
+/// What to add to the configuration for `missing` places: the grid's size, or each tray's
 /// slots (`[[board.tray]]`).
 fn missing_places_fix(missing: &[Place]) -> String {
     let mut squares = (0u8, 0u8, false);

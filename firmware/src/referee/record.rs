@@ -237,19 +237,6 @@ pub enum RebuildError {
     },
 }
 
-impl RebuildError {
-    /// What the rules said, for whoever may read both armies (a revealed replay, a developer):
-    /// it can name a hidden piece, so the error's `Display`, which screens and logs show,
-    /// leaves it out.
-    pub fn detail(&self) -> Option<&str> {
-        match self {
-            RebuildError::Setup(p) => Some(p),
-            RebuildError::Record { problem, .. } => Some(problem),
-            RebuildError::OtherSchema { .. } => None,
-        }
-    }
-}
-
 impl fmt::Display for RebuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

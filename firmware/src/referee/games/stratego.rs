@@ -152,36 +152,19 @@ fn battle_screen(battle: &Battle) -> Screen {
     let d = battle.defender;
     let att = format!("{} {}", seat_name(a.owner), a.rank);
     let def = format!("{} {}", seat_name(d.owner), d.rank);
-    let to = battle.mv.to;
-    let (result, hands) = match battle.result {
-        BattleResult::AttackerWon => (
-            if d.rank == Rank::Flag {
-                "the Flag is captured".to_string()
-            } else {
-                format!("{} wins", a.rank)
-            },
-            vec![
-                format!("put the {att} on {to}"),
-                format!("the {def} leaves the board"),
-            ],
-        ),
-        BattleResult::DefenderWon => (
-            format!("{} wins", d.rank),
-            vec![
-                format!("put the {def} back on {to}"),
-                format!("the {att} leaves the board"),
-            ],
-        ),
-        BattleResult::BothRemoved => (
-            "both removed".to_string(),
-            vec!["both pieces leave the board".to_string()],
-        ),
+    // The hands' steps are listed live by the session while the board owes them; once done,
+    // the battle stands alone.
+    let result = match battle.result {
+        BattleResult::AttackerWon if d.rank == Rank::Flag => "the Flag is captured".to_string(),
+        BattleResult::AttackerWon => format!("{} wins", a.rank),
+        BattleResult::DefenderWon => format!("{} wins", d.rank),
+        BattleResult::BothRemoved => "both removed".to_string(),
     };
     Screen::Battle {
         attacker: att,
         defender: def,
         result,
-        hands,
+        hands: Vec::new(),
     }
 }
 

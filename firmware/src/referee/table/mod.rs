@@ -417,8 +417,6 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
 /// What a table game's session shows of itself to the simulator and to tests: public
 /// descriptions only, except [`TableView::umpire_eyes`].
 pub trait TableView {
-    /// The game and variant chosen.
-    fn title(&self) -> String;
     /// Whether set-up is finished.
     fn in_play(&self) -> bool;
     /// The seat whose groups are being placed, and the group's index, during set-up.
@@ -450,8 +448,6 @@ pub trait TableView {
     fn die_button(&self) -> bool;
     /// The open menu's entries and the highlighted one.
     fn menu(&self) -> Option<(Vec<String>, usize)>;
-    /// A place as the game names it.
-    fn place_name(&self, place: &Place) -> String;
     /// The whole game with every secret, for the umpire's own eyes (debugging, `--reveal`).
     fn umpire_eyes(&self) -> String;
 }

@@ -630,11 +630,6 @@ impl<T: TableGame> Session<T> {
         }
     }
 
-    /// The menu choice this game was started with.
-    pub fn choice(&self) -> T::Choice {
-        self.choice
-    }
-
     /// Actions played so far (chance outcomes included), once play began.
     pub fn actions(&self) -> Option<u32> {
         match &self.stage {
@@ -1979,10 +1974,6 @@ impl<T: TableGame> AnySession for Session<T> {
 }
 
 impl<T: TableGame> TableView for Session<T> {
-    fn title(&self) -> String {
-        T::title(self.choice)
-    }
-
     fn in_play(&self) -> bool {
         matches!(&self.stage, Stage::Play(_))
     }
@@ -2065,10 +2056,6 @@ impl<T: TableGame> TableView for Session<T> {
                 .map(|m| (m.entries.iter().map(|e| e.0.clone()).collect(), m.selected)),
             Stage::Setup(_) => None,
         }
-    }
-
-    fn place_name(&self, place: &Place) -> String {
-        T::place_name(place)
     }
 
     fn umpire_eyes(&self) -> String {
