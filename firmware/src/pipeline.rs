@@ -9,14 +9,167 @@
 //! calls [`Pipeline::scan`] at the scan rate with what the switches read and lets it ask the NFC
 //! reader for the cells that just filled; the benchmarks and tests do the same with scripted
 //! frames.
+//!
+//! After a restart, [`boot`] brings the sensing model up on the board as it stands before any
+//! referee hears of it: the referee resumes from the journal with [`Booted::places`], and
+//! [`Booted::pipeline`] joins the two. The `umpire run` service and the simulator both boot
+//! this way, so a piece that stood at boot never reaches a resumed referee as a new placement.
 
 use crate::journal::Store;
 use crate::referee::{Chance, Decision, Referee};
 use crate::sensing::{
-    BoardEvent, Button, ButtonPress, Millis, Occupancy, OccupancyFrame, SensedCell, Sensing,
-    SensorInput,
+    BoardEvent, Button, ButtonPress, Millis, Occupancy, OccupancyFrame, Place, SensedCell, Sensing,
+    SensingConfig, SensorInput, SensorLayout, TagFailure, TagRead,
 };
 use crate::ui::Screen;
+
+/// How many raw scans [`boot`] takes; a cell counts as occupied when most of those that
+/// answered read it.
+pub const BOOT_SCANS: usize = 7;
+
+/// A sensing model brought up on the board as it stood at boot, before any referee heard of
+/// it (see [`boot`]).
+#[derive(Clone, Debug)]
+pub struct Booted {
+    sensing: Sensing,
+}
+
+/// Brings a sensing model up on the board as it stands: takes [`BOOT_SCANS`] raw scans from
+/// `scan` (`None`: the scan failed), counts a cell occupied when most of the scans that
+/// answered read it, reads once through `read_tags` the tags of the pieces standing on cells
+/// with a reader, and starts the model believing that board (at the latest time stamped). The
+/// referee resumes with [`Booted::places`]; [`Booted::pipeline`] then joins the two.
+///
+/// Why a vote and not the model's own debounce and settle window: those need real time to
+/// pass between scans, and the service starts within one step (it owns no clock). A switch
+/// that misreads in a few of the back-to-back scans (electrical noise at power-up) is
+/// outvoted; anything that changes after boot (a switch read wrong by most of the scans, a
+/// hand still moving a piece) is reported by the model's own filters from the first scans on,
+/// as any change is.
+pub fn boot(
+    layout: SensorLayout,
+    config: SensingConfig,
+    mut scan: impl FnMut() -> Option<OccupancyFrame>,
+    read_tags: impl FnOnce(&[SensedCell]) -> Vec<SensorInput>,
+) -> Booted {
+    let mut counts = [0u8; crate::sensing::MAX_CELLS];
+    let mut answered = 0u8;
+    let mut at = Millis(0);
+    for _ in 0..BOOT_SCANS {
+        if let Some(frame) = scan() {
+            answered += 1;
+            at = at.max(frame.at);
+            for cell in frame.occupied.iter() {
+                if let Some(n) = counts.get_mut(cell.index()) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    let occupied = Occupancy::from_cells(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0 && u16::from(n) * 2 > u16::from(answered))
+            .filter_map(|(i, _)| u16::try_from(i).ok().map(SensedCell::new)),
+    );
+    let wanted: Vec<SensedCell> = layout
+        .places_in(&occupied)
+        .map(|(cell, _)| cell)
+        .filter(|&cell| layout.has_tag_reader(cell))
+        .collect();
+    let mut reads: Vec<TagRead> = Vec::new();
+    if !wanted.is_empty() {
+        for input in read_tags(&wanted) {
+            // Only the answers for the cells asked about; anything else says nothing here.
+            if let SensorInput::Tag(read) = input {
+                if wanted.contains(&read.cell) {
+                    at = at.max(read.at);
+                    reads.push(read);
+                }
+            }
+        }
+    }
+    Booted {
+        sensing: Sensing::standing(layout, config, at, &occupied, &reads),
+    }
+}
+
+impl Booted {
+    /// The places occupied at boot, for [`Referee::resume`] and [`Referee::recover`].
+    pub fn places(&self) -> Vec<Place> {
+        let standing = self.sensing.reported();
+        self.sensing
+            .layout()
+            .places_in(&standing)
+            .map(|(_, place)| place)
+            .collect()
+    }
+
+    /// The cells occupied at boot.
+    pub fn standing(&self) -> Occupancy {
+        self.sensing.reported()
+    }
+
+    /// When the boot's last scan or read was taken: the time to resume the referee at.
+    pub fn at(&self) -> Millis {
+        self.sensing.now()
+    }
+
+    /// The pipeline of this sensing model and `referee`, and what the referee decided on
+    /// hearing what it did not know of the board: a referee resumed or recovering with
+    /// [`Booted::places`] hears nothing (its board is this one); one that starts afresh at
+    /// the game menu ([`Referee::new`], [`Referee::nothing_to_resume`]) hears each standing
+    /// piece placed, with its tag, then the board settled, as a fresh sensing model would
+    /// have told it. The tags of pieces a resumed referee knows are kept by the sensing model
+    /// (never read again while they stand), not told: they would count as read in the next
+    /// gesture.
+    pub fn pipeline<S: Store, C: Chance>(
+        self,
+        mut referee: Referee<S, C>,
+    ) -> (Pipeline<S, C>, Vec<Decision>) {
+        let at = self.sensing.now();
+        let layout = self.sensing.layout();
+        let standing = self.sensing.reported();
+        let known = referee.sensed().clone();
+        let mut events = Vec::new();
+        for (cell, place) in layout.iter() {
+            let occupied = standing.contains(cell);
+            if known.contains(&place) && !occupied {
+                events.push(BoardEvent::Lifted { cell, place, at });
+            } else if occupied && !known.contains(&place) {
+                let read = self.sensing.tag_of(cell);
+                events.push(BoardEvent::Placed {
+                    cell,
+                    place,
+                    at,
+                    tag: read.and_then(Result::ok),
+                });
+                let failure = match read {
+                    Some(Err(failure)) => Some(failure),
+                    None if layout.has_tag_reader(cell) => Some(TagFailure::TimedOut),
+                    _ => None,
+                };
+                if let Some(failure) = failure {
+                    events.push(BoardEvent::TagFailed {
+                        cell,
+                        place,
+                        at,
+                        failure,
+                    });
+                }
+            }
+        }
+        if !events.is_empty() {
+            events.push(BoardEvent::Settled {
+                at,
+                occupancy: standing,
+            });
+        }
+        let decisions = events.iter().flat_map(|e| referee.handle(e)).collect();
+        (Pipeline::new(self.sensing, referee), decisions)
+    }
+}
 
 /// Sensing model plus referee, with the last screen handed to the display.
 #[derive(Debug)]
@@ -27,7 +180,8 @@ pub struct Pipeline<S: Store, C: Chance> {
 }
 
 impl<S: Store, C: Chance> Pipeline<S, C> {
-    /// The pipeline over `sensing` and `referee`.
+    /// The pipeline over `sensing` and `referee`. After a restart, boot with [`boot`] and
+    /// [`Booted::pipeline`] instead, so the referee is not told of the standing pieces anew.
     pub fn new(sensing: Sensing, referee: Referee<S, C>) -> Pipeline<S, C> {
         Pipeline {
             sensing,

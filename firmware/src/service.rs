@@ -36,13 +36,13 @@ use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buttons, Buzzer};
 use crate::drivers::nfc::{BankReader, ReaderBank};
 use crate::faults::{Backoff, Faults};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
-use crate::pipeline::Pipeline;
+use crate::pipeline::{boot, Pipeline};
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
 use crate::schedule::{ScanRateError, ScanSchedule};
 use crate::sensing::{
-    Button, ButtonPress, Millis, Occupancy, Place, SensedCell, Sensing, SensingConfig, SensorInput,
-    SensorLayout,
+    Button, ButtonPress, Millis, Occupancy, OccupancyFrame, Place, SensedCell, Sensing,
+    SensingConfig, SensorInput, SensorLayout,
 };
 use crate::ui::Screen;
 
@@ -544,24 +544,47 @@ impl<C: Chance> Service<C> {
         now: Millis,
     ) -> Result<Service<C>, StartError> {
         let scans = ScanSchedule::new(now, scan_hz).map_err(StartError::ScanRate)?;
-        let sensing = Sensing::new(layout.clone(), SensingConfig::default());
         let newest = journals.games().map_err(StartError::Journal)?.pop();
-        let referee = match newest {
-            None => Referee::new(config, chance(), journals.maker()),
+        let (pipeline, last_scan) = match newest {
+            // No game to go on with: the referee starts at the menu knowing nothing of the
+            // board, and the first scans tell it what stands there.
+            None => {
+                let sensing = Sensing::new(layout, SensingConfig::default());
+                let referee = Referee::new(config, chance(), journals.maker());
+                (Pipeline::new(sensing, referee), Occupancy::EMPTY)
+            }
             Some(path) => {
-                // What stands on the board now: a few scans, majority per cell.
-                let sensed = boot_scan(&mut *hardware.scanner, &layout);
-                resume_newest(config, &mut chance, journals, &path, sensed, now)
+                // The sensing model comes up on the board as it stands (its tags read once),
+                // and whichever referee the journal gives is joined to it.
+                let scanner = &mut hardware.scanner;
+                let tags = &mut hardware.tags;
+                let booted = boot(
+                    layout,
+                    SensingConfig::default(),
+                    || {
+                        scanner
+                            .scan()
+                            .ok()
+                            .map(|occupied| OccupancyFrame { at: now, occupied })
+                    },
+                    |cells| tags.as_mut().map_or_else(Vec::new, |r| r.read(cells, now)),
+                );
+                let standing = booted.standing();
+                let referee =
+                    resume_newest(config, &mut chance, journals, &path, booted.places(), now);
+                // What a referee starting afresh decided on hearing the board is on its screen.
+                let (pipeline, _) = booted.pipeline(referee);
+                (pipeline, standing)
             }
         };
         Ok(Service {
-            pipeline: Pipeline::new(sensing, referee),
+            pipeline,
             scanner: hardware.scanner,
             buttons: hardware.buttons,
             tags: hardware.tags,
             oled: hardware.oled,
             scans,
-            last_scan: Occupancy::EMPTY,
+            last_scan,
             buzzer: None,
             gestures: Gestures::default(),
             faults: Faults::new(),
@@ -723,28 +746,6 @@ impl<C: Chance> Service<C> {
     pub fn pipeline(&self) -> &Pipeline<FileStore, C> {
         &self.pipeline
     }
-}
-
-/// The places occupied at boot: seven raw scans, a cell counts when most of them read it.
-fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
-    let mut counts = [0u8; crate::sensing::MAX_CELLS];
-    let mut good = 0u8;
-    for _ in 0..7 {
-        if let Ok(occ) = scanner.scan() {
-            good += 1;
-            for c in occ.iter() {
-                if let Some(n) = counts.get_mut(c.index()) {
-                    *n += 1;
-                }
-            }
-        }
-    }
-    let occupied = Occupancy::from_cells(
-        (0..crate::sensing::MAX_CELLS)
-            .filter(|&i| counts[i] * 2 > good)
-            .filter_map(|i| u16::try_from(i).ok().map(SensedCell::new)),
-    );
-    layout.places_in(&occupied).map(|(_, p)| p).collect()
 }
 
 #[cfg(test)]

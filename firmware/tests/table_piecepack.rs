@@ -567,11 +567,8 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     // the fix, and without its value.
     let out = t.slide("f7", "f9");
     assert!(
-        has(
-            &out,
-            |d| matches!(d, Decision::Refused { action, reason }
-        if action == "f7 coin to f9" && reason == "f9 is out of that piece's reach")
-        ),
+        has(&out, |d| matches!(d, Decision::Refused { action, reason }
+        if action == "f7 coin to f9" && reason == "f9 is out of that piece's reach")),
         "{out:?}"
     );
     let text = t.text();

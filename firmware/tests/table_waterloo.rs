@@ -558,8 +558,7 @@ fn a_basic_game_at_the_table() {
     // each action".
     let out = t.slide(sq("c4"), sq("c6"));
     assert!(
-        out.iter()
-            .any(|d| matches!(d, Decision::Refused { .. })),
+        out.iter().any(|d| matches!(d, Decision::Refused { .. })),
         "{out:?}"
     );
     assert_eq!(

@@ -109,7 +109,6 @@ enum Menu {
     Table(usize),
 }
 
-
 #[derive(Debug)]
 enum Phase {
     Select {
@@ -1053,5 +1052,4 @@ impl<S: Store, C: Chance> Referee<S, C> {
             Phase::Game(session) => session.screen(&self.sensed),
         }
     }
-
 }

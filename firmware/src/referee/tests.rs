@@ -712,11 +712,7 @@ fn attacks_resolve_and_say_what_the_hands_do() {
     t.settle();
     t.hold();
     assert!(t.text().contains("Bomb wins"), "{}", t.text());
-    assert!(
-        t.text().contains("a8: put the Blue Bomb"),
-        "{}",
-        t.text()
-    );
+    assert!(t.text().contains("a8: put the Blue Bomb"), "{}", t.text());
 }
 
 #[test]
@@ -1547,9 +1543,9 @@ fn a_transient_ghost_is_corrected_when_the_piece_lands() {
     let out = t.put("a5");
     assert!(
         out.contains(&Decision::MoveCorrected {
-                was: "a3-a4".to_string(),
-                now: "a3-a5".to_string(),
-            }),
+            was: "a3-a4".to_string(),
+            now: "a3-a5".to_string(),
+        }),
         "{out:?}"
     );
 }

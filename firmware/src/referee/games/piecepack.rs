@@ -1607,7 +1607,10 @@ mod tests {
         assert!(!t.fits_tags(&artillery, &read, &TagRegistry::new()));
         // A tag read elsewhere, or a tag nobody registered, says nothing.
         for read in [[(p("g7"), uid(1))], [(p("g6"), uid(9))]] {
-            assert!(t.fits_tags(&old_guard, &read, &TagRegistry::new()) && t.fits_tags(&artillery, &read, &TagRegistry::new()));
+            assert!(
+                t.fits_tags(&old_guard, &read, &TagRegistry::new())
+                    && t.fits_tags(&artillery, &read, &TagRegistry::new())
+            );
         }
     }
 

@@ -229,7 +229,11 @@ impl TableGame for StrategoTable {
             .collect()
     }
 
-    fn army(choice: StrategoChoice, seat: Seat, filled: &[Vec<Place>]) -> Result<Deployment, Vec<String>> {
+    fn army(
+        choice: StrategoChoice,
+        seat: Seat,
+        filled: &[Vec<Place>],
+    ) -> Result<Deployment, Vec<String>> {
         let variant = choice.options.variant;
         let mut deployment = Deployment::new();
         for (rank, places) in rank_groups(variant).into_iter().zip(filled) {

@@ -223,7 +223,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         read: &BTreeMap<Place, TagUid>,
     ) -> Result<BySeat<Self::Army>, Vec<String>> {
         let _ = (choice, registry, read);
-        Err(vec!["this game is set up by groups, not by tags".to_string()])
+        Err(vec![
+            "this game is set up by groups, not by tags".to_string()
+        ])
     }
     /// Starts the game from both armies.
     ///

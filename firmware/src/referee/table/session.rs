@@ -75,12 +75,7 @@ pub(crate) fn noted(
 }
 
 /// The screen naming a place that reads a piece no hand put there.
-fn ghost_screen(
-    status: StatusLine,
-    place: &str,
-    from: Option<&str>,
-    why: NotLanded,
-) -> Screen {
+fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLanded) -> Screen {
     let reason = match (why, from) {
         (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
         (_, Some(from)) => {
@@ -105,7 +100,6 @@ fn ghost_screen(
         fix,
     }
 }
-
 
 /// A table game's session as the referee holds it (object safe, so one referee holds any game).
 pub(crate) trait AnySession: TableView + fmt::Debug {
@@ -762,7 +756,12 @@ impl<T: TableGame> Session<T> {
             let filled: Vec<Vec<Place>> = state
                 .filled
                 .iter()
-                .map(|g| g.iter().filter(|p| ctx.sensed.contains(p)).copied().collect())
+                .map(|g| {
+                    g.iter()
+                        .filter(|p| ctx.sensed.contains(p))
+                        .copied()
+                        .collect()
+                })
                 .collect();
             match T::army_tagged(self.choice, seat, &filled, &state.filled_tags) {
                 Ok(army) => {
@@ -1182,9 +1181,8 @@ impl<T: TableGame> Session<T> {
         // hands owe steps, the board the action was played on is no takeback either; nor is a
         // move back a repetition rule refuses (the rule forbids exactly that move).
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
-        let insisted = judging
-            && matching.is_empty()
-            && game.shaped(&gesture).iter().any(|a| game.insists(a));
+        let insisted =
+            judging && matching.is_empty() && game.shaped(&gesture).iter().any(|a| game.insists(a));
         if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use super::session::{AnySession, Ctx};
 use super::*;
 use crate::referee::chance::SeededChance;
-use crate::referee::hands::Hands;
 use crate::referee::decision::Decision;
+use crate::referee::hands::Hands;
 use crate::referee::record::Record;
 use crate::sensing::{Button, Millis, TrayKind};
 
@@ -812,9 +812,7 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
     let out = b.put(sq("c1"));
     assert_eq!(acted(&out), ["b1-c1"]);
     assert!(
-        !b.log
-            .iter()
-            .any(|d| matches!(d, Decision::Refused { .. })),
+        !b.log.iter().any(|d| matches!(d, Decision::Refused { .. })),
         "{:?}",
         b.log
     );
@@ -884,10 +882,7 @@ fn no_button_action_while_a_refused_move_stands() {
     // b1 to c2 is diagonal: refused; OK (the menu) and Die wait until it is put back.
     b.lift(sq("b1"));
     let out = b.put(sq("c2"));
-    assert!(
-        matches!(&out[..], [Decision::Refused { .. }]),
-        "{out:?}"
-    );
+    assert!(matches!(&out[..], [Decision::Refused { .. }]), "{out:?}");
     for button in [Button::Ok, Button::Die] {
         let out = b.press(button);
         assert!(
