@@ -117,13 +117,13 @@ impl Booted {
     }
 
     /// The pipeline of this sensing model and `referee`, and what the referee decided on
-    /// hearing what it did not know of the board: a referee resumed or recovering with
-    /// [`Booted::places`] hears nothing (its board is this one); one that starts afresh at
-    /// the game menu ([`Referee::new`], [`Referee::nothing_to_resume`]) hears each standing
-    /// piece placed, with its tag, then the board settled, as a fresh sensing model would
-    /// have told it. The tags of pieces a resumed referee knows are kept by the sensing model
-    /// (never read again while they stand), not told: they would count as read in the next
-    /// gesture.
+    /// hearing the board. A referee resumed or recovering with [`Booted::places`] knows the
+    /// pieces standing: it hears only the tags read on them, as reads ([`BoardEvent::TagRead`],
+    /// [`BoardEvent::TagFailed`]), never as new placements (so it knows the pieces carry
+    /// tags, and a square that closes with no tag after the restart is no landing). One that
+    /// starts afresh at the game menu ([`Referee::new`], [`Referee::nothing_to_resume`])
+    /// hears each standing piece placed, with its tag, then the board settled, as a fresh
+    /// sensing model would have told it.
     pub fn pipeline<S: Store, C: Chance>(
         self,
         mut referee: Referee<S, C>,
@@ -133,11 +133,30 @@ impl Booted {
         let standing = self.sensing.reported();
         let known = referee.sensed().clone();
         let mut events = Vec::new();
+        let mut board_changed = false;
         for (cell, place) in layout.iter() {
             let occupied = standing.contains(cell);
             if known.contains(&place) && !occupied {
+                board_changed = true;
                 events.push(BoardEvent::Lifted { cell, place, at });
-            } else if occupied && !known.contains(&place) {
+            } else if occupied && known.contains(&place) {
+                match self.sensing.tag_of(cell) {
+                    Some(Ok(uid)) => events.push(BoardEvent::TagRead {
+                        cell,
+                        place,
+                        at,
+                        uid,
+                    }),
+                    Some(Err(failure)) => events.push(BoardEvent::TagFailed {
+                        cell,
+                        place,
+                        at,
+                        failure,
+                    }),
+                    None => {}
+                }
+            } else if occupied {
+                board_changed = true;
                 let read = self.sensing.tag_of(cell);
                 events.push(BoardEvent::Placed {
                     cell,
@@ -160,7 +179,7 @@ impl Booted {
                 }
             }
         }
-        if !events.is_empty() {
+        if board_changed {
             events.push(BoardEvent::Settled {
                 at,
                 occupancy: standing,
