@@ -281,3 +281,167 @@ impl<S: Store, C: Chance> Pipeline<S, C> {
         &self.sensing
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::MemStore;
+    use crate::referee::{RefereeConfig, SeededChance};
+    use crate::sensing::{LayoutSetup, TagUid};
+
+    fn frame(at: u64, marks: &str) -> Option<OccupancyFrame> {
+        Some(OccupancyFrame {
+            at: Millis(at),
+            occupied: Occupancy::from_marks(marks).unwrap(),
+        })
+    }
+
+    fn layout(readers: bool) -> SensorLayout {
+        let setup = LayoutSetup::grid(6, 1);
+        if readers {
+            setup.with_tag_readers_everywhere()
+        } else {
+            setup
+        }
+        .validate()
+        .unwrap()
+    }
+
+    /// Boots on `scans` (one per scan taken, in order); also returns how many were taken.
+    fn boot_on(scans: Vec<Option<OccupancyFrame>>) -> (Booted, usize) {
+        let mut scans = scans.into_iter();
+        let mut taken = 0;
+        let booted = boot(
+            layout(false),
+            SensingConfig::default(),
+            || {
+                taken += 1;
+                scans.next().flatten()
+            },
+            |_| panic!("no reader"),
+        );
+        (booted, taken)
+    }
+
+    /// A switch read closed by 3 of the 7 boot scans (cell 3) is noise; one read by 4 (cell 2)
+    /// stands; an eighth scan is never taken. Failed
+    /// scans do not vote: of the 3 that answered, 2 read cell 4. The boot takes the time of
+    /// its last scan.
+    #[test]
+    fn a_switch_noisy_in_a_few_boot_scans_is_outvoted() {
+        let (booted, taken) = boot_on(vec![
+            frame(0, "XXX..."),
+            frame(1, "XXX..."),
+            frame(2, "XXX..."),
+            frame(3, "XX.X.."),
+            frame(4, "XX.X.."),
+            frame(5, "XX.X.."),
+            frame(6, "XXX..."),
+            frame(7, "......"),
+        ]);
+        assert_eq!(taken, BOOT_SCANS);
+        assert_eq!(booted.standing(), Occupancy::from_marks("XXX...").unwrap());
+        assert_eq!(booted.at(), Millis(6));
+        let (booted, _) = boot_on(vec![
+            frame(0, "....X."),
+            None,
+            frame(2, "...XX."),
+            None,
+            None,
+            frame(5, "......"),
+            None,
+        ]);
+        assert_eq!(booted.standing(), Occupancy::from_marks("....X.").unwrap());
+        assert_eq!(booted.at(), Millis(5));
+    }
+
+    /// The tags of the standing pieces are read once, at boot, and only theirs; an answer for
+    /// a cell not asked about is ignored. After boot the model asks for no read and reports
+    /// nothing while the board stands.
+    #[test]
+    fn boot_reads_the_standing_pieces_tags_once() {
+        let uid = TagUid::new(&[4, 1, 2, 3]).unwrap();
+        let mut asked = Vec::new();
+        let booted = boot(
+            layout(true),
+            SensingConfig::default(),
+            || frame(10, "X.X..."),
+            |cells| {
+                asked.extend_from_slice(cells);
+                vec![
+                    TagRead {
+                        at: Millis(12),
+                        cell: SensedCell::new(0),
+                        result: Ok(uid),
+                    }
+                    .into(),
+                    TagRead {
+                        at: Millis(12),
+                        cell: SensedCell::new(2),
+                        result: Err(TagFailure::NoTag),
+                    }
+                    .into(),
+                    TagRead {
+                        at: Millis(99),
+                        cell: SensedCell::new(4),
+                        result: Ok(uid),
+                    }
+                    .into(),
+                ]
+            },
+        );
+        assert_eq!(asked, [SensedCell::new(0), SensedCell::new(2)]);
+        assert_eq!(booted.at(), Millis(12));
+        let mut sensing = booted.sensing;
+        assert_eq!(sensing.tag_of(SensedCell::new(0)), Some(Ok(uid)));
+        assert_eq!(sensing.tag_of(SensedCell::new(4)), None);
+        for t in (20..=600).step_by(10) {
+            let events = sensing.feed(frame(t, "X.X...").unwrap());
+            assert_eq!(events, [], "at {t} ms");
+            assert_eq!(sensing.tag_reads_wanted(), [], "at {t} ms");
+        }
+    }
+
+    /// A referee starting afresh (no game to resume) knows nothing of the board: it hears each
+    /// standing piece placed, with its tag, once; a resumed one (given the boot's places) hears
+    /// no placement.
+    #[test]
+    fn only_a_referee_that_does_not_know_the_board_hears_it_placed() {
+        let uid = TagUid::new(&[4, 1, 2, 3]).unwrap();
+        let boot_on = || {
+            boot(
+                layout(true),
+                SensingConfig::default(),
+                || frame(10, "X.X..."),
+                |cells| {
+                    cells
+                        .iter()
+                        .map(|&cell| {
+                            TagRead {
+                                at: Millis(10),
+                                cell,
+                                result: Ok(uid),
+                            }
+                            .into()
+                        })
+                        .collect()
+                },
+            )
+        };
+        let booted = boot_on();
+        let places = booted.places();
+        assert_eq!(places.len(), 2);
+        let fresh = Referee::new(RefereeConfig::default(), SeededChance::new(1), || {
+            Ok(MemStore::new())
+        });
+        assert!(fresh.sensed().is_empty());
+        let (mut pipeline, _) = booted.pipeline(fresh);
+        let sensed: Vec<Place> = pipeline.referee().sensed().iter().copied().collect();
+        assert_eq!(sensed, places);
+        for t in (20..=600).step_by(10) {
+            let occupied = Occupancy::from_marks("X.X...").unwrap();
+            let decisions = pipeline.scan(Millis(t), occupied, |_| panic!("no read wanted"));
+            assert_eq!(decisions, [], "at {t} ms");
+        }
+    }
+}
