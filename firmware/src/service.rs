@@ -19,8 +19,9 @@
 //! is. The buzzer, if fitted, beeps what the referee decided ([`beep_for`]).
 //!
 //! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
-//! the newest one is resumed if its game is unfinished; the umpire then shows which squares
-//! differ from the journaled board. A damaged newest journal never stops the start: the OLED
+//! the newest one is resumed if its game is unfinished, on the board as the sensing model
+//! boots on it ([`crate::pipeline::boot`]: the pieces standing are no new placements, their
+//! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
 //! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
 use std::fmt;
@@ -487,6 +488,9 @@ pub struct Service<C: Chance> {
     buzzer: Option<Box<dyn BeepSink>>,
     gestures: Gestures,
     faults: Faults,
+    /// What the boot decided and found wrong (a tag reader that did not answer), told with
+    /// the first step.
+    booting: Step,
     /// What the OLED last took, if it took it.
     on_oled: Option<Screen>,
     oled_retry: Backoff,
@@ -545,6 +549,9 @@ impl<C: Chance> Service<C> {
     ) -> Result<Service<C>, StartError> {
         let scans = ScanSchedule::new(now, scan_hz).map_err(StartError::ScanRate)?;
         let newest = journals.games().map_err(StartError::Journal)?.pop();
+        let mut faults = Faults::new();
+        // What the boot decided and found wrong, told with the first step.
+        let mut booting = Step::default();
         let (pipeline, last_scan) = match newest {
             // No game to go on with: the referee starts at the menu knowing nothing of the
             // board, and the first scans tell it what stands there.
@@ -558,6 +565,7 @@ impl<C: Chance> Service<C> {
                 // and whichever referee the journal gives is joined to it.
                 let scanner = &mut hardware.scanner;
                 let tags = &mut hardware.tags;
+                let mut read = false;
                 let booted = boot(
                     layout,
                     SensingConfig::default(),
@@ -567,13 +575,23 @@ impl<C: Chance> Service<C> {
                             .ok()
                             .map(|occupied| OccupancyFrame { at: now, occupied })
                     },
-                    |cells| tags.as_mut().map_or_else(Vec::new, |r| r.read(cells, now)),
+                    |cells| match tags.as_mut() {
+                        Some(reader) => {
+                            read = true;
+                            reader.read(cells, now)
+                        }
+                        None => Vec::new(),
+                    },
                 );
+                if let (true, Some(reader)) = (read, hardware.tags.as_ref()) {
+                    let fault = reader.fault();
+                    booting.trouble.extend(faults.set(NFC, fault.as_deref()));
+                }
                 let standing = booted.standing();
                 let referee =
                     resume_newest(config, &mut chance, journals, &path, booted.places(), now);
-                // What a referee starting afresh decided on hearing the board is on its screen.
-                let (pipeline, _) = booted.pipeline(referee);
+                let (pipeline, decisions) = booted.pipeline(referee);
+                booting.decisions = decisions;
                 (pipeline, standing)
             }
         };
@@ -587,7 +605,8 @@ impl<C: Chance> Service<C> {
             last_scan,
             buzzer: None,
             gestures: Gestures::default(),
-            faults: Faults::new(),
+            faults,
+            booting,
             on_oled: None,
             oled_retry: Backoff::new(100, 5_000),
             oled_refresh: now.plus(OLED_REFRESH_MS),
@@ -607,7 +626,7 @@ impl<C: Chance> Service<C> {
 
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
-        let mut step = Step::default();
+        let mut step = std::mem::take(&mut self.booting);
         if let Some(due) = self.scans.poll(now) {
             step.missed_scans = due.missed;
             match self.scanner.scan() {

@@ -77,6 +77,8 @@ impl Scanner for StandingBoard {
 struct Readers {
     tags: BTreeMap<SensedCell, TagUid>,
     asked: Rc<RefCell<Vec<SensedCell>>>,
+    /// What is wrong with the readers, if anything.
+    fault: Option<String>,
 }
 impl TagSource for Readers {
     fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
@@ -92,6 +94,10 @@ impl TagSource for Readers {
                 })
             })
             .collect()
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.clone()
     }
 }
 
@@ -741,6 +747,35 @@ fn with_nothing_to_resume_the_fresh_referee_knows_the_board_at_once() {
     rig.press(Button::Ok);
     assert!(
         matches!(rig.screen(), Screen::Choice { .. }),
+        "{:?}",
+        rig.screen()
+    );
+}
+
+/// A tag reader that fails while the standing pieces' tags are read at boot is logged with the
+/// first step, once, as it would be from a scan's reads.
+#[test]
+fn a_reader_failing_at_boot_is_logged_with_the_first_step() {
+    let (bytes, _) = journal(5);
+    let (occupied, _, config) = standing(&bytes);
+    let tmp = TempDir::new("boot-nfc-fault");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), &bytes).unwrap();
+    let readers = Readers {
+        fault: Some("the reader at 0x28 did not answer".to_string()),
+        ..Readers::default()
+    };
+    let mut rig = Rig::boot(&dir, occupied, Some(readers), config);
+    let first = rig.service.step(Millis(0));
+    assert_eq!(first.trouble.len(), 1, "{:?}", first.trouble);
+    assert!(
+        first.trouble[0].contains("the reader at 0x28 did not answer"),
+        "{:?}",
+        first.trouble
+    );
+    rig.run(500);
+    assert!(
+        matches!(rig.screen(), Screen::Play { .. }),
         "{:?}",
         rig.screen()
     );
