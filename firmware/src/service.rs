@@ -19,8 +19,9 @@
 //! is. The buzzer, if fitted, beeps what the referee decided ([`beep_for`]).
 //!
 //! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
-//! the newest one is resumed if its game is unfinished; the umpire then shows which squares
-//! differ from the journaled board. A damaged newest journal never stops the start: the OLED
+//! the newest one is resumed if its game is unfinished, on the board as the sensing model
+//! boots on it ([`crate::pipeline::boot`]: the pieces standing are no new placements, their
+//! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
 //! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
 use std::fmt;
@@ -36,13 +37,13 @@ use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buttons, Buzzer};
 use crate::drivers::nfc::{BankReader, ReaderBank};
 use crate::faults::{Backoff, Faults};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
-use crate::pipeline::Pipeline;
+use crate::pipeline::{boot, Pipeline};
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
 use crate::schedule::{ScanRateError, ScanSchedule};
 use crate::sensing::{
-    Button, ButtonPress, Millis, Occupancy, Place, SensedCell, Sensing, SensingConfig, SensorInput,
-    SensorLayout,
+    Button, ButtonPress, Millis, Occupancy, OccupancyFrame, Place, SensedCell, Sensing,
+    SensingConfig, SensorInput, SensorLayout,
 };
 use crate::ui::Screen;
 
@@ -487,6 +488,9 @@ pub struct Service<C: Chance> {
     buzzer: Option<Box<dyn BeepSink>>,
     gestures: Gestures,
     faults: Faults,
+    /// What the boot decided and found wrong (a tag reader that did not answer), told with
+    /// the first step.
+    booting: Step,
     /// What the OLED last took, if it took it.
     on_oled: Option<Screen>,
     oled_retry: Backoff,
@@ -544,27 +548,65 @@ impl<C: Chance> Service<C> {
         now: Millis,
     ) -> Result<Service<C>, StartError> {
         let scans = ScanSchedule::new(now, scan_hz).map_err(StartError::ScanRate)?;
-        let sensing = Sensing::new(layout.clone(), SensingConfig::default());
         let newest = journals.games().map_err(StartError::Journal)?.pop();
-        let referee = match newest {
-            None => Referee::new(config, chance(), journals.maker()),
+        let mut faults = Faults::new();
+        // What the boot decided and found wrong, told with the first step.
+        let mut booting = Step::default();
+        let (pipeline, last_scan) = match newest {
+            // No game to go on with: the referee starts at the menu knowing nothing of the
+            // board, and the first scans tell it what stands there.
+            None => {
+                let sensing = Sensing::new(layout, SensingConfig::default());
+                let referee = Referee::new(config, chance(), journals.maker());
+                (Pipeline::new(sensing, referee), Occupancy::EMPTY)
+            }
             Some(path) => {
-                // What stands on the board now: a few scans, majority per cell.
-                let sensed = boot_scan(&mut *hardware.scanner, &layout);
-                resume_newest(config, &mut chance, journals, &path, sensed, now)
+                // The sensing model comes up on the board as it stands (its tags read once),
+                // and whichever referee the journal gives is joined to it.
+                let scanner = &mut hardware.scanner;
+                let tags = &mut hardware.tags;
+                let mut read = false;
+                let booted = boot(
+                    layout,
+                    SensingConfig::default(),
+                    || {
+                        scanner
+                            .scan()
+                            .ok()
+                            .map(|occupied| OccupancyFrame { at: now, occupied })
+                    },
+                    |cells| match tags.as_mut() {
+                        Some(reader) => {
+                            read = true;
+                            reader.read(cells, now)
+                        }
+                        None => Vec::new(),
+                    },
+                );
+                if let (true, Some(reader)) = (read, hardware.tags.as_ref()) {
+                    let fault = reader.fault();
+                    booting.trouble.extend(faults.set(NFC, fault.as_deref()));
+                }
+                let standing = booted.standing();
+                let referee =
+                    resume_newest(config, &mut chance, journals, &path, booted.places(), now);
+                let (pipeline, decisions) = booted.pipeline(referee);
+                booting.decisions = decisions;
+                (pipeline, standing)
             }
         };
         Ok(Service {
-            pipeline: Pipeline::new(sensing, referee),
+            pipeline,
             scanner: hardware.scanner,
             buttons: hardware.buttons,
             tags: hardware.tags,
             oled: hardware.oled,
             scans,
-            last_scan: Occupancy::EMPTY,
+            last_scan,
             buzzer: None,
             gestures: Gestures::default(),
-            faults: Faults::new(),
+            faults,
+            booting,
             on_oled: None,
             oled_retry: Backoff::new(100, 5_000),
             oled_refresh: now.plus(OLED_REFRESH_MS),
@@ -584,7 +626,7 @@ impl<C: Chance> Service<C> {
 
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
-        let mut step = Step::default();
+        let mut step = std::mem::take(&mut self.booting);
         if let Some(due) = self.scans.poll(now) {
             step.missed_scans = due.missed;
             match self.scanner.scan() {
@@ -723,28 +765,6 @@ impl<C: Chance> Service<C> {
     pub fn pipeline(&self) -> &Pipeline<FileStore, C> {
         &self.pipeline
     }
-}
-
-/// The places occupied at boot: seven raw scans, a cell counts when most of them read it.
-fn boot_scan(scanner: &mut dyn Scanner, layout: &SensorLayout) -> Vec<Place> {
-    let mut counts = [0u8; crate::sensing::MAX_CELLS];
-    let mut good = 0u8;
-    for _ in 0..7 {
-        if let Ok(occ) = scanner.scan() {
-            good += 1;
-            for c in occ.iter() {
-                if let Some(n) = counts.get_mut(c.index()) {
-                    *n += 1;
-                }
-            }
-        }
-    }
-    let occupied = Occupancy::from_cells(
-        (0..crate::sensing::MAX_CELLS)
-            .filter(|&i| counts[i] * 2 > good)
-            .filter_map(|i| u16::try_from(i).ok().map(SensedCell::new)),
-    );
-    layout.places_in(&occupied).map(|(_, p)| p).collect()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! `Service::start` (nothing on the OLED; systemd gave up).
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -16,10 +16,13 @@ use firmware::drivers::buttons::ButtonEvent;
 use firmware::journal::{decode, JournalWriter, MemStore};
 use firmware::platform::Scanner;
 use firmware::referee::{
-    rebuild, GameKind, Header, Record, RefereeConfig, SeededChance, SetupMode, SCHEMA,
+    rebuild, Decision, GameKind, Header, Record, RefereeConfig, SeededChance, SetupMode, SCHEMA,
 };
-use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, Occupancy, SensorLayout};
-use firmware::service::{ButtonSource, Hardware, JournalDir, Service};
+use firmware::sensing::{
+    Button, ButtonPress, LayoutSetup, Millis, Occupancy, Place, SensedCell, SensorInput,
+    SensorLayout, TagFailure, TagRead, TagUid,
+};
+use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
 use firmware::ui::Screen;
 
 const RED_DUEL: &str = "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .";
@@ -59,24 +62,98 @@ impl ButtonSource for Presses {
     }
 }
 
+/// A board whose pieces stand on the cells it holds (a hand may change them between steps).
+#[derive(Clone)]
+struct StandingBoard(Rc<std::cell::Cell<Occupancy>>);
+impl Scanner for StandingBoard {
+    fn scan(&mut self) -> Result<Occupancy, String> {
+        Ok(self.0.get())
+    }
+}
+
+/// NFC readers under every square, answering the tag of the piece standing there (or no tag);
+/// each cell asked about is noted.
+#[derive(Clone, Default)]
+struct Readers {
+    tags: BTreeMap<SensedCell, TagUid>,
+    asked: Rc<RefCell<Vec<SensedCell>>>,
+    /// What is wrong with the readers, if anything.
+    fault: Option<String>,
+}
+impl TagSource for Readers {
+    fn read(&mut self, cells: &[SensedCell], now: Millis) -> Vec<SensorInput> {
+        self.asked.borrow_mut().extend_from_slice(cells);
+        cells
+            .iter()
+            .map(|&cell| {
+                let result = self.tags.get(&cell).copied().ok_or(TagFailure::NoTag);
+                SensorInput::Tag(TagRead {
+                    at: now,
+                    cell,
+                    result,
+                })
+            })
+            .collect()
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.clone()
+    }
+}
+
+/// The board a rig scans: none (empty), or one whose pieces a hand may move.
+struct Board(Option<StandingBoard>);
+impl From<Occupancy> for Board {
+    fn from(occupied: Occupancy) -> Board {
+        Board((!occupied.is_empty()).then(|| StandingBoard(Rc::new(occupied.into()))))
+    }
+}
+impl From<StandingBoard> for Board {
+    fn from(board: StandingBoard) -> Board {
+        Board(Some(board))
+    }
+}
+
 struct Rig {
     presses: Presses,
     service: Service<SeededChance>,
     now: u64,
+    /// The referee's decisions at every step.
+    decisions: Vec<Decision>,
 }
 
 impl Rig {
     fn start(dir: &JournalDir) -> Rig {
+        Rig::start_on(dir, Occupancy::EMPTY, None, RefereeConfig::default())
+    }
+
+    /// Starts on a board with pieces standing on `occupied`, with NFC `readers` under every
+    /// square if given. No step is taken.
+    fn boot(
+        dir: &JournalDir,
+        occupied: impl Into<Board>,
+        readers: Option<Readers>,
+        config: RefereeConfig,
+    ) -> Rig {
+        let Board(board) = occupied.into();
         let presses = Presses::default();
+        let mut layout = LayoutSetup::grid(10, 10);
+        if readers.is_some() {
+            layout = layout.with_tag_readers_everywhere();
+        }
+        let scanner: Box<dyn Scanner> = match board {
+            None => Box::new(EmptyBoard),
+            Some(board) => Box::new(board),
+        };
         let hardware = Hardware {
-            scanner: Box::new(EmptyBoard),
+            scanner,
             buttons: Some(Box::new(presses.clone())),
-            tags: None,
+            tags: readers.map(|r| Box::new(r) as Box<dyn TagSource>),
             oled: None,
         };
         let service = Service::start(
-            SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
-            RefereeConfig::default(),
+            SensorLayout::new(layout).unwrap(),
+            config,
             || SeededChance::new(7),
             dir,
             hardware,
@@ -84,11 +161,22 @@ impl Rig {
             Millis(0),
         )
         .expect("the umpire always starts");
-        let mut rig = Rig {
+        Rig {
             presses,
             service,
             now: 0,
-        };
+            decisions: Vec::new(),
+        }
+    }
+
+    /// As [`Rig::boot`], then 100 ms of steps.
+    fn start_on(
+        dir: &JournalDir,
+        occupied: impl Into<Board>,
+        readers: Option<Readers>,
+        config: RefereeConfig,
+    ) -> Rig {
+        let mut rig = Rig::boot(dir, occupied, readers, config);
         rig.run(100);
         rig
     }
@@ -96,7 +184,8 @@ impl Rig {
     fn run(&mut self, ms: u64) {
         for _ in 0..ms / 10 {
             self.now += 10;
-            self.service.step(Millis(self.now));
+            let step = self.service.step(Millis(self.now));
+            self.decisions.extend(step.decisions);
         }
     }
 
@@ -457,5 +546,237 @@ fn game_numbers_do_not_overflow() {
         games.last().unwrap().file_name().unwrap(),
         "game-18446744073709551615.umpj",
         "the newest is the highest number"
+    );
+}
+
+// ----- the board standing at boot ---------------------------------------------------------------
+
+/// The board of the game journaled in `bytes` (its intact records): the cells its pieces
+/// stand on, and a tag per piece registered in the referee's config.
+fn standing(bytes: &[u8]) -> (Occupancy, BTreeMap<SensedCell, TagUid>, RefereeConfig) {
+    let recovered = decode::<Header, Record>(bytes).unwrap();
+    let rebuilt = rebuild(recovered.header, &recovered.records).unwrap();
+    let position = rebuilt.position().unwrap();
+    let mut config = RefereeConfig::default();
+    let mut occupied = Occupancy::EMPTY;
+    let mut tags = BTreeMap::new();
+    for (square, piece) in position.pieces() {
+        let cell = SensedCell::new(square.index() as u16);
+        let uid = TagUid::new(&[0x04, 0xA0, 0x01, square.index() as u8]).unwrap();
+        occupied.set(cell, true);
+        tags.insert(cell, uid);
+        config.tags.register(uid, piece);
+    }
+    (occupied, tags, config)
+}
+
+fn places(occupied: Occupancy) -> std::collections::BTreeSet<Place> {
+    let layout = SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap();
+    layout.places_in(&occupied).map(|(_, p)| p).collect()
+}
+
+/// A quiet move the side to move may make in the game journaled in `bytes`.
+fn quiet_move(bytes: &[u8]) -> (SensedCell, SensedCell) {
+    let recovered = decode::<Header, Record>(bytes).unwrap();
+    let rebuilt = rebuild(recovered.header, &recovered.records).unwrap();
+    let position = rebuilt.position().unwrap();
+    let legal = position.legal_moves();
+    let mv = legal
+        .iter()
+        .find(|m| position.piece_at(m.to).is_none())
+        .unwrap();
+    let cell = |s: boards::stratego::Square| SensedCell::new(s.index() as u16);
+    (cell(mv.from), cell(mv.to))
+}
+
+/// After a restart, the sensing model starts on the board as it stands, so the resumed referee
+/// hears no standing piece placed anew, and a piece lifted at once is heard lifted. On the old
+/// code the service started an empty sensing model beside the resumed referee: the lift came
+/// before the model had reported the piece placed, was dropped as undone, and the referee
+/// believed the piece stood there until it was put back.
+#[test]
+fn after_a_restart_a_piece_lifted_at_once_is_heard_lifted() {
+    let (bytes, _) = journal(5);
+    let (occupied, _, _) = standing(&bytes);
+    let (from, _) = quiet_move(&bytes);
+    let tmp = TempDir::new("boot-lift");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), &bytes).unwrap();
+    let board = StandingBoard(Rc::new(occupied.into()));
+    let mut rig = Rig::boot(&dir, board.clone(), None, RefereeConfig::default());
+    assert_eq!(rig.ply(), Some(5));
+    assert_eq!(rig.service.pipeline().sensing().reported(), occupied);
+    assert_eq!(*rig.service.pipeline().referee().sensed(), places(occupied));
+    let Screen::Play { prompt, .. } = rig.screen() else {
+        panic!("the game, the board matching: {:?}", rig.screen())
+    };
+    assert_eq!(prompt, "Blue to move");
+    // The side to move lifts a piece 10 ms after the start.
+    rig.run(10);
+    let mut lifted = occupied;
+    lifted.set(from, false);
+    board.0.set(lifted);
+    rig.run(500);
+    assert_eq!(
+        *rig.service.pipeline().referee().sensed(),
+        places(lifted),
+        "the lift was heard"
+    );
+    assert!(
+        !rig.decisions
+            .iter()
+            .any(|d| matches!(d, Decision::Moved { .. } | Decision::Refused { .. })),
+        "{:?}",
+        rig.decisions
+    );
+}
+
+/// With NFC readers, the tags of the pieces standing at a restart are read once, while the
+/// service starts, and never again while they stand; the resumed referee hears them as reads,
+/// so it knows the pieces carry tags: a square that then closes with no tag is a ghost, not
+/// the landing of the piece in hand. On the old code no tag was read at the start: the first
+/// scans asked for every standing piece's tag, as newly placed.
+#[test]
+fn with_nfc_the_standing_pieces_tags_are_read_once_at_boot() {
+    let (bytes, _) = journal(5);
+    let (occupied, tags, config) = standing(&bytes);
+    let (from, to) = quiet_move(&bytes);
+    let tmp = TempDir::new("boot-nfc");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), &bytes).unwrap();
+    let readers = Readers {
+        tags,
+        ..Readers::default()
+    };
+    let asked = readers.asked.clone();
+    let board = StandingBoard(Rc::new(occupied.into()));
+    let mut rig = Rig::boot(&dir, board.clone(), Some(readers), config);
+    let standing_cells: Vec<SensedCell> = occupied.iter().collect();
+    assert_eq!(
+        *asked.borrow(),
+        standing_cells,
+        "each read once, at the start"
+    );
+    rig.run(1000);
+    assert_eq!(*asked.borrow(), standing_cells, "and never again");
+    assert_eq!(rig.decisions, []);
+    let Screen::Play { prompt, .. } = rig.screen() else {
+        panic!("{:?}", rig.screen())
+    };
+    assert_eq!(prompt, "Blue to move");
+    // The piece in hand; a square it may move to closes, but its reader finds no tag.
+    let mut ghost = occupied;
+    ghost.set(from, false);
+    board.0.set(ghost);
+    rig.run(300);
+    ghost.set(to, true);
+    board.0.set(ghost);
+    rig.run(600);
+    assert!(
+        rig.decisions
+            .iter()
+            .any(|d| matches!(d, Decision::Ghost { .. })),
+        "{:?}",
+        rig.decisions
+    );
+    assert!(
+        !rig.decisions
+            .iter()
+            .any(|d| matches!(d, Decision::Moved { .. })),
+        "{:?}",
+        rig.decisions
+    );
+    assert_eq!(rig.ply(), Some(5));
+}
+
+/// A damaged journal at a restart: the board standing (the intact game's) is read once at the
+/// start, tags and all, and resuming the intact part shows the game, the board matching, with
+/// no tag read again. On the old code the tags were read by the first scans instead.
+#[test]
+fn resuming_a_damaged_journal_plays_on_the_board_read_at_boot() {
+    let (mut bytes, starts) = journal(37);
+    bytes[starts[2 + 19] + 9] ^= 0x40;
+    let (occupied, tags, config) = standing(&bytes);
+    let tmp = TempDir::new("boot-nfc-damaged");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0007.umpj"), &bytes).unwrap();
+    let readers = Readers {
+        tags,
+        ..Readers::default()
+    };
+    let asked = readers.asked.clone();
+    let mut rig = Rig::boot(&dir, occupied, Some(readers), config);
+    let standing_cells: Vec<SensedCell> = occupied.iter().collect();
+    assert_eq!(*asked.borrow(), standing_cells);
+    let (found, _, _) = recovery(&rig);
+    assert_eq!(found, "19 of 37 moves intact");
+    rig.press(Button::Ok);
+    assert_eq!(rig.ply(), Some(19));
+    assert!(
+        matches!(rig.screen(), Screen::Play { .. }),
+        "the board matches: {:?}",
+        rig.screen()
+    );
+    rig.run(1000);
+    assert_eq!(*asked.borrow(), standing_cells, "no tag read again");
+    assert_eq!(rig.service.pipeline().sensing().reported(), occupied);
+}
+
+/// Nothing to resume (the newest journal is empty) with pieces on the board: the referee,
+/// starting afresh, knows the board from the start (it hears each standing piece placed once,
+/// its tag read once), and the menu follows. On the old code it knew nothing of the board
+/// until the first scans had settled.
+#[test]
+fn with_nothing_to_resume_the_fresh_referee_knows_the_board_at_once() {
+    let (bytes, _) = journal(5);
+    let (occupied, tags, config) = standing(&bytes);
+    let tmp = TempDir::new("boot-nothing");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), b"").unwrap();
+    let readers = Readers {
+        tags,
+        ..Readers::default()
+    };
+    let asked = readers.asked.clone();
+    let mut rig = Rig::boot(&dir, occupied, Some(readers), config);
+    assert_eq!(*rig.service.pipeline().referee().sensed(), places(occupied));
+    let (found, _, _) = recovery(&rig);
+    assert!(found.contains("never begun"), "{found}");
+    rig.run(1000);
+    assert_eq!(asked.borrow().len(), occupied.iter().count(), "read once");
+    rig.press(Button::Ok);
+    assert!(
+        matches!(rig.screen(), Screen::Choice { .. }),
+        "{:?}",
+        rig.screen()
+    );
+}
+
+/// A tag reader that fails while the standing pieces' tags are read at boot is logged with the
+/// first step, once, as it would be from a scan's reads.
+#[test]
+fn a_reader_failing_at_boot_is_logged_with_the_first_step() {
+    let (bytes, _) = journal(5);
+    let (occupied, _, config) = standing(&bytes);
+    let tmp = TempDir::new("boot-nfc-fault");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), &bytes).unwrap();
+    let readers = Readers {
+        fault: Some("the reader at 0x28 did not answer".to_string()),
+        ..Readers::default()
+    };
+    let mut rig = Rig::boot(&dir, occupied, Some(readers), config);
+    let first = rig.service.step(Millis(0));
+    assert_eq!(first.trouble.len(), 1, "{:?}", first.trouble);
+    assert!(
+        first.trouble[0].contains("the reader at 0x28 did not answer"),
+        "{:?}",
+        first.trouble
+    );
+    rig.run(500);
+    assert!(
+        matches!(rig.screen(), Screen::Play { .. }),
+        "{:?}",
+        rig.screen()
     );
 }

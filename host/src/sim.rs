@@ -11,7 +11,7 @@ use boards::stratego::Square;
 use boards::Problems;
 use firmware::drivers::buttons::ButtonsConfig;
 use firmware::journal::MemStore;
-use firmware::pipeline::Pipeline;
+use firmware::pipeline::{self, Pipeline};
 use firmware::referee::{screen_text, Decision, Referee, RefereeConfig, ResumeError, SeededChance};
 use firmware::sensing::{
     Button, ButtonPress, LayoutProblem, LayoutSetup, Millis, Occupancy, OccupancyFrame, Place,
@@ -388,52 +388,49 @@ impl SimTable {
         self.powered = false;
     }
 
-    /// Restores power: a fresh sensing model boots on the board as it stands (scanned for the
-    /// settle window), the referee resumes from the journal (with `torn` bytes of a
-    /// half-written record appended, as a power cut mid-write leaves them) and what the
-    /// sensing model reports, and the two make a new pipeline.
+    /// Restores power: a sensing model boots on the board as it stands
+    /// ([`pipeline::boot`], as the `umpire` service boots), the referee resumes from the
+    /// journal (with `torn` bytes of a half-written record appended, as a power cut mid-write
+    /// leaves them) and what the sensing model reports, and the two make a new pipeline.
     ///
     /// # Errors
     /// Why the journal could not be resumed (the old pipeline stays, unpowered).
     pub fn power_on(&mut self, torn: &[u8]) -> Result<Vec<Decision>, ResumeError> {
         let mut bytes = self.journal_bytes();
         bytes.extend_from_slice(torn);
-        // The board boots: everything standing is reported once it has held for the window.
-        // No referee runs yet, so the reports go nowhere but into the model's belief.
-        let mut sensing = Sensing::new(self.board.layout.clone(), SensingConfig::default());
-        self.board.last_change = self.board.now;
-        let end = self.board.now.0 + GESTURE_MS;
-        while self.board.now.0 < end {
-            match self.board.next_scan(end) {
-                Scan::Frame(frame) => {
-                    sensing.feed(frame);
-                    let reads = self.board.read_tags(&sensing.tag_reads_wanted(), frame.at);
-                    for read in reads {
-                        sensing.feed(read);
-                    }
-                }
-                Scan::Quiet(at) => {
-                    sensing.tick(at);
-                }
-            }
-        }
-        let reported = sensing.reported();
-        let sensed: Vec<Place> = self
-            .board
-            .layout
-            .iter()
-            .filter(|(cell, _)| reported.contains(*cell))
-            .map(|(_, place)| place)
-            .collect();
-        let (referee, decisions) = Referee::resume(
+        // The board boots as the service's does: the sensing model comes up on the board as
+        // it stands (scanned every SCAN_MS, the standing pieces' tags read once) before the
+        // referee resumes with what it reports.
+        let board = std::cell::RefCell::new(&mut self.board);
+        let layout = board.borrow().layout.clone();
+        let booted = pipeline::boot(
+            layout,
+            SensingConfig::default(),
+            || {
+                let mut board = board.borrow_mut();
+                board.now = Millis(board.now.0 + SCAN_MS);
+                Some(OccupancyFrame {
+                    at: board.now,
+                    occupied: board.occupied,
+                })
+            },
+            |cells| {
+                let mut board = board.borrow_mut();
+                let at = board.now;
+                board.read_tags(cells, at)
+            },
+        );
+        let (referee, mut decisions) = Referee::resume(
             self.config.clone(),
             SeededChance::new(self.seed.wrapping_add(1)),
             || Ok(MemStore::new()),
             MemStore::from_bytes(bytes),
-            sensed,
-            self.board.now,
+            booted.places(),
+            booted.at(),
         )?;
-        self.pipeline = Pipeline::new(sensing, referee);
+        let (pipeline, told) = booted.pipeline(referee);
+        decisions.extend(told);
+        self.pipeline = pipeline;
         self.powered = true;
         let mut out = Vec::new();
         self.note(&decisions, &mut out);

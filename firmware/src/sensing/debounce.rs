@@ -55,6 +55,14 @@ impl ScanCell {
         chattering: false,
     };
 
+    /// A switch already read closed and believed so, with no history: a piece that stood on it
+    /// at boot (see [`Sensing::standing`](super::Sensing::standing)).
+    pub const CLOSED: ScanCell = ScanCell {
+        raw: true,
+        stable: true,
+        ..ScanCell::NEW
+    };
+
     /// The debounced reading: whether a piece stands on the switch.
     pub fn stable(&self) -> bool {
         self.stable

@@ -163,9 +163,11 @@ enum Due {
 ///   buttons until it changes again after a quiet gap; its changes are still reported if they
 ///   hold for the window. A piece on an unmapped sensor, a tag read on one, and an input
 ///   stamped before an earlier one are faults too. No input makes the model panic.
-/// - **Start.** The model starts with an empty board: the pieces already standing are reported
-///   as `Placed` (and their tags wanted) once the first scans have held for the window. At boot
-///   many reads will miss [`SensingConfig::tag_wait_ms`]; they arrive as `TagRead` later.
+/// - **Start.** [`Sensing::new`] starts with an empty board: the pieces already standing are
+///   reported as `Placed` (and their tags wanted) once the first scans have held for the window,
+///   and many of those reads will miss [`SensingConfig::tag_wait_ms`] (they arrive as `TagRead`
+///   later). A model brought up by [`crate::pipeline::boot`] starts believing the board as it
+///   stood at boot, its tags read once: only changes after boot are reported.
 ///
 /// ```
 /// use firmware::sensing::{
@@ -215,6 +217,60 @@ impl Sensing {
             last_report: Millis(0),
             unsettled: false,
             buttons: VecDeque::new(),
+        }
+    }
+
+    /// A model of the board `layout` that starts at `at` believing, and having reported, a
+    /// piece on every mapped cell of `occupied`, with the tag results in `reads` (a cell with
+    /// a reader and no result is not asked again: its piece is no new placement). What
+    /// [`crate::pipeline::boot`] brings up on the board as it stands.
+    pub(crate) fn standing(
+        layout: SensorLayout,
+        config: SensingConfig,
+        at: Millis,
+        occupied: &Occupancy,
+        reads: &[TagRead],
+    ) -> Sensing {
+        let mut sensing = Sensing::new(layout, config);
+        sensing.now = at;
+        sensing.last_change = at;
+        sensing.last_report = at;
+        for cell in occupied.iter() {
+            if sensing.layout.place(cell).is_none() {
+                // An unmapped input is heard (and reported) by the first scans, as ever.
+                continue;
+            }
+            let tag = reads
+                .iter()
+                .rev()
+                .find(|r| r.cell == cell)
+                .map_or(TagSlot::Unread, |r| match r.result {
+                    Ok(uid) => TagSlot::Read(uid),
+                    Err(failure) => TagSlot::Failed { at: r.at, failure },
+                });
+            if let Some(t) = sensing.cells.get_mut(cell.index()) {
+                *t = Track {
+                    scan: ScanCell::CLOSED,
+                    reported: true,
+                    since: at,
+                    tag,
+                };
+            }
+        }
+        sensing
+    }
+
+    /// The tag known of the piece standing on `cell`: its UID, why it could not be read, or
+    /// `None` when nothing was read (or nothing stands there).
+    pub(crate) fn tag_of(&self, cell: SensedCell) -> Option<Result<TagUid, TagFailure>> {
+        let t = self.track(cell);
+        if !t.scan.stable() {
+            return None;
+        }
+        match t.tag {
+            TagSlot::Unread => None,
+            TagSlot::Read(uid) => Some(Ok(uid)),
+            TagSlot::Failed { failure, .. } => Some(Err(failure)),
         }
     }
 
