@@ -1666,11 +1666,19 @@ impl<T: TableGame> Session<T> {
                 out.push(Decision::Mismatch(self.differences(ctx.sensed)));
             }
             (Button::Back, None) => {
-                // Undo an action the hands did not make (a menu choice, a roll), when the board
-                // allows. An action the hands made is taken back by putting the pieces back.
-                let undo = (play.by_button && play.board() == Some(ctx.sensed))
+                // Undo, when the board allows, an action the hands did not make (a menu choice,
+                // a roll), or the actions of this turn that left the board as it was (a piece
+                // moved and moved back). Actions of earlier turns the hands made are taken back
+                // by putting the pieces back: a board that only looks like an earlier one (two
+                // pieces that swapped squares over a few turns) is never undone by a button.
+                let now = game.turn_key();
+                let undo = (play.board() == Some(ctx.sensed))
                     .then(|| Self::takeback_match(play, ctx.sensed))
-                    .flatten();
+                    .flatten()
+                    .filter(|&to| {
+                        let turn = play.history.get(to as usize).map(|(g, _)| g.turn_key());
+                        play.by_button || turn == Some(now)
+                    });
                 match undo {
                     Some(to) => {
                         play.takeback = Some(to);
