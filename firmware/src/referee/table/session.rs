@@ -10,7 +10,7 @@ use super::{Gesture, Group, Journaled, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
-use crate::referee::record::{take_back, RebuildError, Record};
+use crate::referee::record::{RebuildError, Record};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{Button, Millis, Place, TagFailure, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
@@ -343,12 +343,29 @@ pub struct TableRebuilt<T: TableGame> {
     pub armies: BySeat<Option<T::Army>>,
     /// Once both armies are placed: `history[k]` is the game after `k` actions.
     pub history: Vec<T>,
-    /// What happened, in order: (number of the action from 1, who acted, the action in full —
-    /// the umpire's eyes — and in public words). Takebacks are `(to, Actor::Nobody, ..)`.
-    pub entries: Vec<(u32, Actor, String, String)>,
+    /// What happened, in journal order.
+    pub entries: Vec<TableEntry>,
 }
 
-/// Rebuilds a table game from its records, checking each against the rules.
+/// One journal record of a rebuilt table game, as the referee announced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    /// The action's number from 1; for a takeback, the actions that remain played; 0 for an
+    /// army.
+    pub number: u32,
+    /// Who acted: the army's seat, the action's actor, [`Actor::Nobody`] for a takeback.
+    pub actor: Actor,
+    /// [`Decision::Deployed`], the action's [`TableGame::acted`] (a Stratego battle with both
+    /// ranks), or [`Decision::TookBack`].
+    pub decision: Decision,
+    /// The action in full (the umpire's eyes); empty for an army or a takeback.
+    pub full: String,
+    /// The action in public words; empty for an army or a takeback.
+    pub public: String,
+}
+
+/// Rebuilds a table game from its records, checking each against the rules: the one journal
+/// reader of every game, for resuming and for the replay.
 ///
 /// # Errors
 /// The first record that cannot be trusted.
@@ -363,7 +380,7 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        match T::read_record(record).map_err(bad)? {
+        let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
                 if !out.history.is_empty() || seat.index() > 1 {
                     return Err(bad("a set-up after the game began".into()));
@@ -375,6 +392,13 @@ pub fn rebuild_table<T: TableGame>(
                         T::start(choice, &armies).map_err(|p| RebuildError::Setup(p.join("; ")))?;
                     out.history.push(game);
                 }
+                TableEntry {
+                    number: 0,
+                    actor: Actor::Seat(seat),
+                    decision: Decision::Deployed(seat),
+                    full: String::new(),
+                    public: String::new(),
+                }
             }
             Journaled::Action(action) => {
                 let Some(game) = out.history.last() else {
@@ -382,25 +406,45 @@ pub fn rebuild_table<T: TableGame>(
                 };
                 game.check(&action)
                     .map_err(|e| bad(format!("{action:?}: {e}")))?;
-                let actor = game.to_act();
-                let public = game.label(&action);
                 let mut next = game.clone();
                 next.play(&action);
-                let number = u32::try_from(out.history.len()).unwrap_or(u32::MAX);
-                out.entries
-                    .push((number, actor, format!("{action:?}"), public));
+                let entry = TableEntry {
+                    number: u32::try_from(out.history.len()).unwrap_or(u32::MAX),
+                    actor: game.to_act(),
+                    decision: game.acted(&action, &next),
+                    full: format!("{action:?}"),
+                    public: game.label(&action),
+                };
                 out.history.push(next);
+                entry
             }
             Journaled::Takeback(to_ply) => {
                 if !take_back(&mut out.history, to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
-                out.entries
-                    .push((to_ply, Actor::Nobody, String::new(), String::new()));
+                TableEntry {
+                    number: to_ply,
+                    actor: Actor::Nobody,
+                    decision: Decision::TookBack { to_ply },
+                    full: String::new(),
+                    public: String::new(),
+                }
             }
-        }
+        };
+        out.entries.push(entry);
     }
     Ok(out)
+}
+
+/// Goes back to the game after `to_ply` actions, where `history[k]` is the game after `k`
+/// actions: live and on rebuild. `false`, and `history` as it was, when there is no such game.
+fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
+    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
+    if keep >= history.len() {
+        return false;
+    }
+    history.truncate(keep + 1);
+    true
 }
 
 /// A table game's journal told for people: what `umpire-sim replay` prints.
@@ -439,7 +483,12 @@ pub fn table_record<T: TableGame>(
             .filter(|(_, a)| a.is_some())
             .map(|(s, _)| s)
             .collect(),
-        entries: rebuilt.entries.clone(),
+        entries: rebuilt
+            .entries
+            .iter()
+            .filter(|e| !matches!(e.decision, Decision::Deployed(_)))
+            .map(|e| (e.number, e.actor, e.full.clone(), e.public.clone()))
+            .collect(),
         result: last.and_then(TableGame::result),
         board: last.map(TableGame::board).unwrap_or_default(),
         umpire: last.map(|g| format!("{g:#?}")).unwrap_or_default(),
