@@ -813,13 +813,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// The game in progress, as the simulator and tests may look at it; `None` at the menu.
     pub fn table(&self) -> Option<&dyn TableView> {
-        self.session().map(AnySession::as_view)
+        self.session().map(|s| s as &dyn TableView)
     }
 
     /// The game's session (a [`Session`] of its game), for the simulator to look at with the
     /// umpire's eyes; `None` at the menu.
     pub fn table_session(&self) -> Option<&dyn std::any::Any> {
-        self.session().map(AnySession::as_any)
+        self.session().map(|s| s as &dyn std::any::Any)
     }
 
     fn select_button(&mut self, button: Button, out: &mut Vec<Decision>) {

@@ -101,8 +101,9 @@ fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLan
     }
 }
 
-/// A table game's session as the referee holds it (object safe, so one referee holds any game).
-pub(crate) trait AnySession: TableView + fmt::Debug {
+/// A table game's session as the referee holds it (object safe, so one referee holds any game;
+/// it upcasts to the [`TableView`] the simulator reads and to [`Any`] for the umpire's eyes).
+pub(crate) trait AnySession: TableView + fmt::Debug + Any {
     fn lifted(&mut self, place: &Place);
     fn placed(&mut self, place: &Place);
     fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>);
@@ -121,8 +122,6 @@ pub(crate) trait AnySession: TableView + fmt::Debug {
     fn turn_key(&self) -> Option<u32>;
     /// Whether a takeback is offered (Back held confirms it).
     fn takeback_offered(&self) -> bool;
-    fn as_any(&self) -> &dyn Any;
-    fn as_view(&self) -> &dyn TableView;
 }
 
 #[derive(Clone, Debug)]
@@ -319,6 +318,28 @@ impl<T: TableGame> PlayState<T> {
         self.takeback = None;
         self.unmatched_since = None;
         self.mismatch_shown = false;
+    }
+
+    /// The game changed (an action played or taken back): what was offered, refused, selected
+    /// or read for the game before is forgotten, and its board is listed anew.
+    fn forget(&mut self) {
+        self.calm();
+        self.announcement = None;
+        self.menu = None;
+        self.selected = None;
+        self.tags.clear();
+        self.last_slide = None;
+        *self.expected.get_mut() = None;
+        *self.steps.get_mut() = None;
+    }
+
+    /// Takes back to the game after `to` actions (see [`take_back`]), whose board the hands
+    /// owe nothing.
+    fn took_back(&mut self, to: u32) {
+        self.back_to(to);
+        self.forget();
+        self.hands = false;
+        self.swaps.clear();
     }
 }
 
@@ -1105,18 +1126,12 @@ impl<T: TableGame> Session<T> {
         play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
         play.history.push((next, board));
-        *play.expected.get_mut() = None;
-        *play.steps.get_mut() = None;
+        play.forget();
         play.announcement = Some(screen);
-        play.calm();
-        play.menu = None;
         play.menu_declined = None;
-        play.selected = None;
-        play.tags.clear();
         play.lifted.clear();
         play.first_lift = None;
         play.hold_until = None;
-        play.last_slide = None;
         // A new gesture begins: the hands' changes so far made this action.
         ctx.hands.reset();
         // The board the action was played on is no takeback: a button action (a die rolled
@@ -1596,15 +1611,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        play.back_to(to_ply);
-        play.calm();
-        play.hands = false;
-        play.swaps.clear();
-        play.announcement = None;
-        play.menu = None;
-        play.selected = None;
-        play.tags.clear();
-        play.last_slide = None;
+        play.took_back(to_ply);
         play.ghosts.insert(to);
         out.push(Decision::Ghost {
             place: T::place_name(&to),
@@ -1678,16 +1685,9 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
-                play.back_to(to);
-                play.calm();
-                play.hands = false;
-                play.swaps.clear();
+                play.took_back(to);
                 play.off = false;
                 play.declined = None;
-                play.announcement = None;
-                play.menu = None;
-                play.selected = None;
-                play.tags.clear();
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
                 // Said once the board is judged (judging clears the prompt).
@@ -2011,14 +2011,6 @@ impl<T: TableGame> AnySession for Session<T> {
 
     fn takeback_offered(&self) -> bool {
         matches!(&self.stage, Stage::Play(p) if p.takeback.is_some())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_view(&self) -> &dyn TableView {
-        self
     }
 }
 
