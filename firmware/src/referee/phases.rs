@@ -571,7 +571,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.session().is_some_and(|s| s.is_over())
+        self.session().is_some_and(|s| s.result().is_some())
     }
 
     /// Whether a game is in play (set-up finished).
@@ -603,7 +603,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     pub fn hold(&mut self, button: Button, at: Millis) -> Vec<Decision> {
         let offered = self
             .session()
-            .is_some_and(|s| s.takeback_offered() && !s.is_over());
+            .is_some_and(|s| s.takeback_offered() && s.result().is_none());
         let button = if button == Button::Back && offered && self.notice.is_none() {
             Button::Ok
         } else {
@@ -954,7 +954,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     fn button(&mut self, button: Button, out: &mut Vec<Decision>) {
         match &self.phase {
             Phase::Select { .. } => self.select_button(button, out),
-            Phase::Game(session) if session.is_over() && !session.hands_pending() => {
+            Phase::Game(session) if session.result().is_some() && !session.hands_pending() => {
                 if button == Button::Ok {
                     self.new_game();
                 } else {

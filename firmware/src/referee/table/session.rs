@@ -116,7 +116,6 @@ pub(crate) trait AnySession: TableView + fmt::Debug + Any {
     fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
     fn screen(&self, sensed: &BTreeSet<Place>) -> Screen;
-    fn is_over(&self) -> bool;
     fn hands_pending(&self) -> bool;
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference>;
     fn turn_key(&self) -> Option<u32>;
@@ -1988,10 +1987,6 @@ impl<T: TableGame> AnySession for Session<T> {
             Stage::Setup(state) => self.setup_screen(state, sensed),
             Stage::Play(play) => self.play_screen(play, sensed),
         }
-    }
-
-    fn is_over(&self) -> bool {
-        matches!(&self.stage, Stage::Play(p) if p.game().is_some_and(|g| g.result().is_some()))
     }
 
     fn hands_pending(&self) -> bool {
