@@ -122,13 +122,12 @@ enum Phase {
 /// Makes the store for each new game's journal.
 type StoreMaker<S> = Box<dyn FnMut() -> io::Result<S>>;
 
-/// The umpire's referee for Stratego Original and Duel. See the [module docs](super).
+/// The umpire's referee of every game. See the [module docs](super).
 pub struct Referee<S: Store, C: Chance> {
     config: RefereeConfig,
     chance: C,
     new_store: StoreMaker<S>,
     journal: Option<JournalWriter<S, Record>>,
-    header: Option<Header>,
     sensed: BTreeSet<Place>,
     now: Millis,
     phase: Phase,
@@ -141,7 +140,7 @@ pub struct Referee<S: Store, C: Chance> {
     screen: Screen,
     /// The turn being timed: the number of moves played when it began, and when.
     turn_clock: Option<(u32, Millis)>,
-    /// What the hands did since the board last matched (both engines read it).
+    /// What the hands did since the board last matched (the session reads it).
     hands: Hands,
 }
 
@@ -349,7 +348,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             chance,
             new_store: Box::new(new_store),
             journal: None,
-            header: None,
             sensed: BTreeSet::new(),
             now: Millis(0),
             phase: Phase::Select {
@@ -473,7 +471,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             games::resume_session(header.game, header.setup, &recovered.records, &self.sensed)
                 .map_err(ResumeError::Rebuild)?;
         self.journal = Some(journal);
-        self.header = Some(header);
         self.phase = Phase::Game(session);
         self.with_game(&mut out, |session, ctx, out| session.settled(ctx, out));
         self.refresh();
@@ -936,7 +933,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
         match journal {
             Ok(j) => {
                 self.journal = Some(j);
-                self.header = Some(header);
                 self.journal_error = None;
                 true
             }
@@ -949,7 +945,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
-    // ---- set-up ---------------------------------------------------------------------------
+    // ---- buttons --------------------------------------------------------------------------
 
     fn button(&mut self, button: Button, out: &mut Vec<Decision>) {
         match &self.phase {
@@ -977,7 +973,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             selected: 0,
         };
         self.journal = None;
-        self.header = None;
     }
 
     // ---- the screen -----------------------------------------------------------------------
