@@ -152,6 +152,14 @@ struct SetupState<T: TableGame> {
     tag_problem: Option<(String, String)>,
 }
 
+impl<T: TableGame> SetupState<T> {
+    /// Says the set-up's `problems` and lists them on the screen until the set-up changes.
+    fn show_problems(&mut self, problems: Vec<String>, out: &mut Vec<Decision>) {
+        out.push(Decision::SetupProblems(problems.clone()));
+        self.problems = Some(problems);
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Menu<A> {
     title: String,
@@ -784,8 +792,7 @@ impl<T: TableGame> Session<T> {
                          this group and put it down again if it went on a stack)",
                         group.label
                     );
-                    out.push(Decision::SetupProblems(vec![problem.clone()]));
-                    state.problems = Some(vec![problem]);
+                    state.show_problems(vec![problem], out);
                     state.touched.clear();
                     state.read.clear();
                     return;
@@ -832,9 +839,7 @@ impl<T: TableGame> Session<T> {
                     both[seat] = Some(army.clone());
                     if let BySeat([Some(a), Some(b)]) = both {
                         if let Err(problems) = T::start(self.choice, &BySeat([a, b])) {
-                            out.push(Decision::SetupProblems(problems.clone()));
-                            state.problems = Some(problems);
-                            return;
+                            return state.show_problems(problems, out);
                         }
                     }
                     if !ctx.write_encoded(T::army_record(seat, &army), out) {
@@ -844,11 +849,7 @@ impl<T: TableGame> Session<T> {
                     state.armies[seat] = Some(army);
                     state.problems = None;
                 }
-                Err(problems) => {
-                    out.push(Decision::SetupProblems(problems.clone()));
-                    state.problems = Some(problems);
-                    return;
-                }
+                Err(problems) => return state.show_problems(problems, out),
             }
         }
         if state.turn == 0 {
@@ -868,8 +869,7 @@ impl<T: TableGame> Session<T> {
             Err(problems) => {
                 // Both armies stand; the second seat's last group can be undone with Back.
                 state.armies[seat] = None;
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
+                state.show_problems(problems, out);
             }
         }
     }
@@ -906,9 +906,7 @@ impl<T: TableGame> Session<T> {
         if !unknown.is_empty() {
             // The armies are counted only once every piece is known: a count ("Red: no
             // Marshal") next to an unknown place would tell the table what stands there.
-            out.push(Decision::SetupProblems(unknown.clone()));
-            state.problems = Some(unknown);
-            return;
+            return state.show_problems(unknown, out);
         }
         let read: BTreeMap<Place, TagUid> = state
             .read_at
@@ -918,11 +916,7 @@ impl<T: TableGame> Session<T> {
             .collect();
         let mut armies = match T::armies_from_tags(self.choice, ctx.tags, &read) {
             Ok(armies) => armies,
-            Err(problems) => {
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
-                return;
-            }
+            Err(problems) => return state.show_problems(problems, out),
         };
         // An army journaled before a failed write stands as journaled.
         for (seat, journaled) in state.armies.iter() {
@@ -932,11 +926,7 @@ impl<T: TableGame> Session<T> {
         }
         let game = match T::start(self.choice, &armies) {
             Ok(game) => game,
-            Err(problems) => {
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
-                return;
-            }
+            Err(problems) => return state.show_problems(problems, out),
         };
         for seat in T::setup_order(self.choice) {
             if state.armies[seat].is_some() {
