@@ -340,6 +340,21 @@ impl<T: TableGame> PlayState<T> {
         *self.steps.get_mut() = None;
     }
 
+    /// Draws an outcome of the chance the game calls for; a failure is kept (and shown) until a
+    /// draw succeeds.
+    fn draw(&mut self, chance: &mut dyn Chance) -> Result<Option<T::Action>, String> {
+        let outcomes = self.game().map(TableGame::chance).unwrap_or_default();
+        match pick_weighted(chance, &outcomes) {
+            Ok(drawn) => {
+                if drawn.is_some() {
+                    self.chance_failed = None;
+                }
+                Ok(drawn)
+            }
+            Err(e) => Err(self.chance_failed.insert(e.to_string()).clone()),
+        }
+    }
+
     /// Takes back to the game after `to` actions (see [`take_back`]), whose board the hands
     /// owe nothing.
     fn took_back(&mut self, to: u32) {
@@ -1069,19 +1084,9 @@ impl<T: TableGame> Session<T> {
             if game.to_act() != Actor::Chance || game.die_button() || game.result().is_some() {
                 return;
             }
-            let outcomes = game.chance();
-            match pick_weighted(ctx.chance, &outcomes) {
-                Ok(Some(action)) => {
-                    play.chance_failed = None;
-                    if !self.play_action(ctx, &action, out) {
-                        return;
-                    }
-                }
-                Ok(None) => return,
-                Err(e) => {
-                    play.chance_failed = Some(e.to_string());
-                    return;
-                }
+            match play.draw(ctx.chance) {
+                Ok(Some(action)) if self.play_action(ctx, &action, out) => {}
+                _ => return,
             }
         }
     }
@@ -1750,23 +1755,13 @@ impl<T: TableGame> Session<T> {
                     });
                     return;
                 }
-                let outcomes = game.chance();
-                match pick_weighted(ctx.chance, &outcomes) {
-                    Ok(Some(action)) => {
-                        play.chance_failed = None;
-                        self.act(ctx, &action, true, out);
-                    }
+                match play.draw(ctx.chance) {
+                    Ok(Some(action)) => self.act(ctx, &action, true, out),
                     Ok(None) => out.push(Decision::Ignored {
                         button,
                         why: "no outcome can be rolled".to_string(),
                     }),
-                    Err(e) => {
-                        play.chance_failed = Some(e.to_string());
-                        out.push(Decision::Ignored {
-                            button,
-                            why: e.to_string(),
-                        });
-                    }
+                    Err(why) => out.push(Decision::Ignored { button, why }),
                 }
             }
             (Button::Die, Some(_)) => out.push(Decision::Ignored {
