@@ -8,11 +8,11 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use boards::stratego::{seat_name, Outcome, Position, BLUE, RED};
-use boards::{Game, Status};
+use boards::stratego::{seat_name, Position, BLUE, RED};
+use boards::{Actor, Game, Status};
 use firmware::journal::{decode, HeaderError, Tail};
 use firmware::referee::{
-    check_schema, rebuild, Entry, GameKind, Header, RebuildError, Record, SetupMode,
+    check_schema, rebuild, Decision, GameKind, Header, RebuildError, Record, SetupMode,
 };
 
 /// Why a journal could not be replayed.
@@ -103,7 +103,7 @@ pub fn write_replay(
     if reveal && !finished && !force {
         return Err(ReplayError::Unfinished);
     }
-    let GameKind::Stratego { options } = rebuilt.header.game else {
+    let GameKind::Stratego { options } = recovered.header.game else {
         return Err(ReplayError::Rebuild(RebuildError::Setup(
             "not a Stratego journal".to_string(),
         )));
@@ -113,7 +113,7 @@ pub fn write_replay(
         "Game: {} ({}), journal schema {}",
         options.variant,
         options.variant.name(),
-        rebuilt.header.schema
+        recovered.header.schema
     )?;
     let two = match options.two_squares {
         Some(n) => format!("two-squares rule {n}"),
@@ -123,7 +123,7 @@ pub fn write_replay(
         out,
         "Rules: {two}, more-squares rule {}; set-up {}",
         if options.more_squares { "on" } else { "off" },
-        match rebuilt.header.setup {
+        match recovered.header.setup {
             SetupMode::RankGroups => "by rank groups",
             SetupMode::Tags => "with NFC tags",
         }
@@ -137,35 +137,34 @@ pub fn write_replay(
         out,
     )?;
     for entry in &rebuilt.entries {
-        match entry {
-            Entry::Deployed(seat) => {
+        let number = entry.number;
+        match (&entry.decision, entry.actor) {
+            (Decision::Deployed(seat), _) => {
                 writeln!(out, "      {} placed their army.", seat_name(*seat))?;
                 if shown {
-                    if let Some(d) = &rebuilt.deployments[*seat] {
+                    if let Some(d) = &rebuilt.armies[*seat] {
                         for line in d.to_text(options.variant, *seat).lines() {
                             writeln!(out, "        {line}")?;
                         }
                     }
                 }
             }
-            Entry::Played {
-                number,
-                seat,
-                outcome,
-            } => match outcome {
-                Outcome::Moved(mv) => writeln!(out, "{number:>4}. {:<5}  {mv}", seat_name(*seat))?,
-                Outcome::Battle(b) => writeln!(
-                    out,
-                    "{number:>4}. {:<5}  {:<7}  {b}",
-                    seat_name(*seat),
-                    format!("{}x{}", b.mv.from, b.mv.to)
-                )?,
-            },
-            Entry::TookBack { to_ply } => writeln!(
+            (Decision::Moved { seat, mv }, _) => {
+                writeln!(out, "{number:>4}. {:<5}  {mv}", seat_name(*seat))?
+            }
+            (Decision::Battle(b), Actor::Seat(seat)) => writeln!(
+                out,
+                "{number:>4}. {:<5}  {:<7}  {b}",
+                seat_name(seat),
+                format!("{}x{}", b.mv.from, b.mv.to)
+            )?,
+            (Decision::TookBack { to_ply }, _) => writeln!(
                 out,
                 "      Taken back: play returns to move {}.",
                 to_ply + 1
             )?,
+            // Stratego announces nothing else for a record (`StrategoTable::acted`).
+            _ => writeln!(out, "{number:>4}. {}", entry.public)?,
         }
     }
     writeln!(out)?;

@@ -109,11 +109,10 @@ mod tests;
 
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::Decision;
+pub use games::stratego::rebuild;
 pub use phases::{Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
-pub use record::{
-    rebuild, Entry, GameKind, Header, RebuildError, Rebuilt, Record, SetupMode, WaterlooChoice,
-};
+pub use record::{GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
 pub use tags::TagRegistry;
 pub use text::{screen_lines, screen_text};

@@ -122,13 +122,12 @@ enum Phase {
 /// Makes the store for each new game's journal.
 type StoreMaker<S> = Box<dyn FnMut() -> io::Result<S>>;
 
-/// The umpire's referee for Stratego Original and Duel. See the [module docs](super).
+/// The umpire's referee of every game. See the [module docs](super).
 pub struct Referee<S: Store, C: Chance> {
     config: RefereeConfig,
     chance: C,
     new_store: StoreMaker<S>,
     journal: Option<JournalWriter<S, Record>>,
-    header: Option<Header>,
     sensed: BTreeSet<Place>,
     now: Millis,
     phase: Phase,
@@ -141,7 +140,7 @@ pub struct Referee<S: Store, C: Chance> {
     screen: Screen,
     /// The turn being timed: the number of moves played when it began, and when.
     turn_clock: Option<(u32, Millis)>,
-    /// What the hands did since the board last matched (both engines read it).
+    /// What the hands did since the board last matched (the session reads it).
     hands: Hands,
 }
 
@@ -349,7 +348,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             chance,
             new_store: Box::new(new_store),
             journal: None,
-            header: None,
             sensed: BTreeSet::new(),
             now: Millis(0),
             phase: Phase::Select {
@@ -473,7 +471,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             games::resume_session(header.game, header.setup, &recovered.records, &self.sensed)
                 .map_err(ResumeError::Rebuild)?;
         self.journal = Some(journal);
-        self.header = Some(header);
         self.phase = Phase::Game(session);
         self.with_game(&mut out, |session, ctx, out| session.settled(ctx, out));
         self.refresh();
@@ -571,7 +568,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.session().is_some_and(|s| s.is_over())
+        self.session().is_some_and(|s| s.result().is_some())
     }
 
     /// Whether a game is in play (set-up finished).
@@ -603,7 +600,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     pub fn hold(&mut self, button: Button, at: Millis) -> Vec<Decision> {
         let offered = self
             .session()
-            .is_some_and(|s| s.takeback_offered() && !s.is_over());
+            .is_some_and(|s| s.takeback_offered() && s.result().is_none());
         let button = if button == Button::Back && offered && self.notice.is_none() {
             Button::Ok
         } else {
@@ -813,13 +810,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
 
     /// The game in progress, as the simulator and tests may look at it; `None` at the menu.
     pub fn table(&self) -> Option<&dyn TableView> {
-        self.session().map(AnySession::as_view)
+        self.session().map(|s| s as &dyn TableView)
     }
 
     /// The game's session (a [`Session`] of its game), for the simulator to look at with the
     /// umpire's eyes; `None` at the menu.
     pub fn table_session(&self) -> Option<&dyn std::any::Any> {
-        self.session().map(AnySession::as_any)
+        self.session().map(|s| s as &dyn std::any::Any)
     }
 
     fn select_button(&mut self, button: Button, out: &mut Vec<Decision>) {
@@ -936,7 +933,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
         match journal {
             Ok(j) => {
                 self.journal = Some(j);
-                self.header = Some(header);
                 self.journal_error = None;
                 true
             }
@@ -949,12 +945,12 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
-    // ---- set-up ---------------------------------------------------------------------------
+    // ---- buttons --------------------------------------------------------------------------
 
     fn button(&mut self, button: Button, out: &mut Vec<Decision>) {
         match &self.phase {
             Phase::Select { .. } => self.select_button(button, out),
-            Phase::Game(session) if session.is_over() && !session.hands_pending() => {
+            Phase::Game(session) if session.result().is_some() && !session.hands_pending() => {
                 if button == Button::Ok {
                     self.new_game();
                 } else {
@@ -977,7 +973,6 @@ impl<S: Store, C: Chance> Referee<S, C> {
             selected: 0,
         };
         self.journal = None;
-        self.header = None;
     }
 
     // ---- the screen -----------------------------------------------------------------------

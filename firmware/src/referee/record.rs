@@ -1,6 +1,6 @@
 //! What the referee journals: a header naming the game, then one record per set-up, action
-//! (a chance outcome is an action) and takeback; and [`rebuild`], which turns them back into
-//! the game.
+//! (a chance outcome is an action) and takeback. Every game's records are read back by the one
+//! journal reader, [`rebuild_table`](crate::referee::table::rebuild_table).
 //!
 //! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
 //! the end; a change that breaks them bumps [`SCHEMA`].
@@ -24,8 +24,8 @@
 
 use core::fmt;
 
-use boards::stratego::{Deployment, Illegal, Move, Options, Outcome, Position, Setup};
-use boards::{BySeat, Game, Problems, Seat};
+use boards::stratego::{Deployment, Move, Options};
+use boards::Seat;
 use serde::{Deserialize, Serialize};
 
 use crate::journal::header_payload;
@@ -176,47 +176,6 @@ pub enum Record {
     Action(Vec<u8>),
 }
 
-/// One step of a rebuilt game, for the replay record.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry {
-    /// A seat's army was placed.
-    Deployed(Seat),
-    /// Move number `number` (from 1) by `seat` and what it did.
-    Played {
-        /// The move number.
-        number: u32,
-        /// Who moved.
-        seat: Seat,
-        /// What happened (a battle reveals both ranks).
-        outcome: Outcome,
-    },
-    /// The game went back to the position after `to_ply` moves.
-    TookBack {
-        /// Moves that remain played.
-        to_ply: u32,
-    },
-}
-
-/// A game rebuilt from its journal.
-#[derive(Clone, Debug)]
-pub struct Rebuilt {
-    /// The header.
-    pub header: Header,
-    /// The seats' deployments journaled so far.
-    pub deployments: BySeat<Option<Deployment>>,
-    /// The game, once both armies are placed; `history[k]` is the position after `k` moves.
-    pub history: Vec<Position>,
-    /// What happened, in order.
-    pub entries: Vec<Entry>,
-}
-
-impl Rebuilt {
-    /// The current position, once both armies are placed.
-    pub fn position(&self) -> Option<&Position> {
-        self.history.last()
-    }
-}
-
 /// Why a journal does not rebuild into a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RebuildError {
@@ -261,99 +220,3 @@ impl fmt::Display for RebuildError {
 }
 
 impl std::error::Error for RebuildError {}
-
-/// Rebuilds the game from its journal, checking every record against the rules.
-///
-/// # Errors
-/// The first record that cannot be trusted, or a header of another schema.
-pub fn rebuild(header: Header, records: &[Record]) -> Result<Rebuilt, RebuildError> {
-    if header.schema != SCHEMA {
-        return Err(RebuildError::OtherSchema {
-            found: header.schema,
-        });
-    }
-    let GameKind::Stratego { options } = header.game else {
-        return Err(RebuildError::Record {
-            index: 0,
-            problem: "not a Stratego Original or Duel journal".into(),
-        });
-    };
-    let mut out = Rebuilt {
-        header,
-        deployments: BySeat::default(),
-        history: Vec::new(),
-        entries: Vec::new(),
-    };
-    for (index, record) in records.iter().enumerate() {
-        let bad = |problem: String| RebuildError::Record { index, problem };
-        match record {
-            Record::Deployed { seat, deployment } => {
-                if !out.history.is_empty() || seat.index() > 1 {
-                    return Err(bad("a set-up after the game began".into()));
-                }
-                out.deployments[*seat] = Some(deployment.clone());
-                out.entries.push(Entry::Deployed(*seat));
-                if let BySeat([Some(red), Some(blue)]) = &out.deployments {
-                    let position = start(options, red, blue)
-                        .map_err(|p| RebuildError::Setup(p.to_string()))?;
-                    out.history.push(position);
-                }
-            }
-            Record::Move(mv) => {
-                let Some(position) = out.history.last() else {
-                    return Err(bad("a move before both armies were placed".into()));
-                };
-                let mut next = position.clone();
-                let seat = next.to_move();
-                let outcome = next
-                    .play(mv)
-                    .map_err(|e: Illegal| bad(format!("{mv}: {e}")))?;
-                out.entries.push(Entry::Played {
-                    number: next.ply(),
-                    seat,
-                    outcome,
-                });
-                out.history.push(next);
-            }
-            Record::Takeback { to_ply } => {
-                if !take_back(&mut out.history, *to_ply) {
-                    return Err(bad(format!("a takeback to move {to_ply}")));
-                }
-                out.entries.push(Entry::TookBack { to_ply: *to_ply });
-            }
-            Record::Chance { .. } => {
-                return Err(bad("a chance outcome, but Stratego has no chance".into()));
-            }
-            Record::Army { .. } | Record::Action(_) => {
-                return Err(bad("another game's record in a Stratego journal".into()));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Goes back to the game after `to_ply` steps, where `history[k]` is the game after `k` steps
-/// (Stratego moves, table-game actions): live and on rebuild. `false`, and `history` as it was,
-/// when there is no such game.
-pub(crate) fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
-    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
-    if keep >= history.len() {
-        return false;
-    }
-    history.truncate(keep + 1);
-    true
-}
-
-/// Starts a Stratego game from two deployments.
-pub(crate) fn start(
-    options: Options,
-    red: &Deployment,
-    blue: &Deployment,
-) -> Result<Position, Problems<boards::stratego::SetupProblem>> {
-    Position::start(
-        options,
-        Setup {
-            deployments: BySeat([red.clone(), blue.clone()]),
-        },
-    )
-}

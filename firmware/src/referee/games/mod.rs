@@ -65,35 +65,42 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
     ]
 }
 
+/// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:
+/// the one place that turns a journal header's [`GameKind`] into its adapter.
+macro_rules! with_game {
+    ($kind:expr, $setup:expr, |$t:ident, $choice:ident| $body:expr) => {
+        match $kind {
+            GameKind::Stratego { options } => {
+                type $t = StrategoTable;
+                let $choice = StrategoChoice {
+                    options,
+                    setup: $setup,
+                };
+                $body
+            }
+            GameKind::Waterloo { choice: $choice } => {
+                type $t = WaterlooTable;
+                $body
+            }
+            GameKind::Piecepack { options: $choice } => {
+                type $t = PiecepackTable;
+                $body
+            }
+        }
+    };
+}
+
 /// The sensed places a game of `kind` needs.
 pub fn layout(kind: GameKind) -> LayoutSetup {
-    match kind {
-        GameKind::Waterloo { choice } => WaterlooTable::layout(choice),
-        GameKind::Piecepack { options } => PiecepackTable::layout(options),
-        GameKind::Stratego { options } => StrategoTable::layout(StrategoChoice {
-            options,
-            setup: SetupMode::RankGroups,
-        }),
-    }
+    with_game!(kind, SetupMode::RankGroups, |T, choice| T::layout(choice))
 }
 
 /// A new session of `kind`, set up by `setup`; `None` when the game has no such set-up.
 pub(crate) fn new_session(kind: GameKind, setup: SetupMode) -> Option<Box<dyn AnySession>> {
-    match (kind, setup) {
-        (GameKind::Stratego { options }, setup) => {
-            let choice = StrategoChoice { options, setup };
-            match setup {
-                SetupMode::RankGroups => Some(Box::new(Session::<StrategoTable>::new(choice))),
-                SetupMode::Tags => Session::<StrategoTable>::by_tags(choice)
-                    .map(|s| Box::new(s) as Box<dyn AnySession>),
-            }
-        }
-        (_, SetupMode::Tags) => None,
-        (GameKind::Waterloo { choice }, _) => Some(Box::new(Session::<WaterlooTable>::new(choice))),
-        (GameKind::Piecepack { options }, _) => {
-            Some(Box::new(Session::<PiecepackTable>::new(options)))
-        }
-    }
+    with_game!(kind, setup, |T, choice| match setup {
+        SetupMode::RankGroups => Some(Box::new(Session::<T>::new(choice)) as Box<dyn AnySession>),
+        SetupMode::Tags => Session::<T>::by_tags(choice).map(|s| Box::new(s) as _),
+    })
 }
 
 /// The journal of a game of `kind` told for people.
@@ -101,24 +108,16 @@ pub(crate) fn new_session(kind: GameKind, setup: SetupMode) -> Option<Box<dyn An
 /// # Errors
 /// The first record that cannot be trusted.
 pub fn record(kind: GameKind, records: &[Record]) -> Result<TableRecord, RebuildError> {
-    match kind {
-        GameKind::Waterloo { choice } => table_record::<WaterlooTable>(choice, records),
-        GameKind::Piecepack { options } => table_record::<PiecepackTable>(options, records),
-        GameKind::Stratego { options } => table_record::<StrategoTable>(
-            StrategoChoice {
-                options,
-                setup: SetupMode::RankGroups,
-            },
-            records,
-        ),
-    }
+    with_game!(kind, SetupMode::RankGroups, |T, choice| table_record::<T>(
+        choice, records
+    ))
 }
 
 /// The session of `kind`, set up by `setup`, rebuilt from its journal's records, with the board
 /// as sensed now.
 ///
 /// # Errors
-/// The first record that cannot be trusted, or a set-up the game does not have.
+/// The first record that cannot be trusted.
 pub(crate) fn resume_session(
     kind: GameKind,
     setup: SetupMode,
@@ -126,19 +125,8 @@ pub(crate) fn resume_session(
     sensed: &BTreeSet<Place>,
 ) -> Result<Box<dyn AnySession>, RebuildError> {
     let by_tags = setup == SetupMode::Tags;
-    match kind {
-        GameKind::Stratego { options } => {
-            let choice = StrategoChoice { options, setup };
-            let rebuilt = rebuild_table::<StrategoTable>(choice, records)?;
-            Ok(Box::new(Session::resume(choice, by_tags, rebuilt, sensed)))
-        }
-        GameKind::Waterloo { choice } => {
-            let rebuilt = rebuild_table::<WaterlooTable>(choice, records)?;
-            Ok(Box::new(Session::resume(choice, by_tags, rebuilt, sensed)))
-        }
-        GameKind::Piecepack { options } => {
-            let rebuilt = rebuild_table::<PiecepackTable>(options, records)?;
-            Ok(Box::new(Session::resume(options, by_tags, rebuilt, sensed)))
-        }
-    }
+    with_game!(kind, setup, |T, choice| {
+        let rebuilt = rebuild_table::<T>(choice, records)?;
+        Ok(Box::new(Session::resume(choice, by_tags, rebuilt, sensed)))
+    })
 }

@@ -18,13 +18,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use boards::stratego::{
     seat_name, Battle, BattleResult, Deployment, EndReason, Illegal, Move, Options, Outcome, Piece,
-    Position, Rank, Square, Variant, BLUE, RED,
+    Position, Rank, Setup, Square, Variant, BLUE, RED,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 
 use crate::referee::decision::Decision;
-use crate::referee::record::{self, Record, SetupMode};
-use crate::referee::table::{Gesture, Group, Journaled, TableGame};
+use crate::referee::record::{GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
+use crate::referee::table::{rebuild_table, Gesture, Group, Journaled, TableGame, TableRebuilt};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
@@ -102,6 +102,40 @@ impl StrategoTable {
             }
             _ => None,
         }
+    }
+}
+
+/// Rebuilds a Stratego game from its journal (header and records) through the one journal
+/// reader, [`rebuild_table`], for the replay and for tests.
+///
+/// # Errors
+/// A header of another schema or game, or the first record that cannot be trusted.
+pub fn rebuild(
+    header: Header,
+    records: &[Record],
+) -> Result<TableRebuilt<StrategoTable>, RebuildError> {
+    if header.schema != SCHEMA {
+        return Err(RebuildError::OtherSchema {
+            found: header.schema,
+        });
+    }
+    let GameKind::Stratego { options } = header.game else {
+        return Err(RebuildError::Record {
+            index: 0,
+            problem: "not a Stratego Original or Duel journal".into(),
+        });
+    };
+    let choice = StrategoChoice {
+        options,
+        setup: header.setup,
+    };
+    rebuild_table(choice, records)
+}
+
+impl TableRebuilt<StrategoTable> {
+    /// The current position, once both armies are placed.
+    pub fn position(&self) -> Option<&Position> {
+        self.history.last().map(StrategoTable::position)
     }
 }
 
@@ -268,7 +302,10 @@ impl TableGame for StrategoTable {
     }
 
     fn start(choice: StrategoChoice, armies: &BySeat<Deployment>) -> Result<Self, Vec<String>> {
-        record::start(choice.options, &armies[RED], &armies[BLUE])
+        let setup = Setup {
+            deployments: armies.clone(),
+        };
+        Position::start(choice.options, setup)
             .map(StrategoTable::new)
             .map_err(|p| problems(&p))
     }

@@ -53,7 +53,7 @@ pub(crate) mod session;
 #[cfg(test)]
 mod tests;
 
-pub use session::{rebuild_table, table_record, Session, TableRebuilt, TableRecord};
+pub use session::{rebuild_table, table_record, Session, TableEntry, TableRebuilt, TableRecord};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -10,7 +10,7 @@ use super::{Gesture, Group, Journaled, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
-use crate::referee::record::{take_back, RebuildError, Record};
+use crate::referee::record::{RebuildError, Record};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{Button, Millis, Place, TagFailure, TagUid};
 use crate::ui::{Difference, HandStep, Screen, StatusLine};
@@ -101,8 +101,9 @@ fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLan
     }
 }
 
-/// A table game's session as the referee holds it (object safe, so one referee holds any game).
-pub(crate) trait AnySession: TableView + fmt::Debug {
+/// A table game's session as the referee holds it (object safe, so one referee holds any game;
+/// it upcasts to the [`TableView`] the simulator reads and to [`Any`] for the umpire's eyes).
+pub(crate) trait AnySession: TableView + fmt::Debug + Any {
     fn lifted(&mut self, place: &Place);
     fn placed(&mut self, place: &Place);
     fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>);
@@ -115,14 +116,11 @@ pub(crate) trait AnySession: TableView + fmt::Debug {
     fn owed_chance(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
     fn button(&mut self, ctx: &mut Ctx<'_>, button: Button, out: &mut Vec<Decision>);
     fn screen(&self, sensed: &BTreeSet<Place>) -> Screen;
-    fn is_over(&self) -> bool;
     fn hands_pending(&self) -> bool;
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference>;
     fn turn_key(&self) -> Option<u32>;
     /// Whether a takeback is offered (Back held confirms it).
     fn takeback_offered(&self) -> bool;
-    fn as_any(&self) -> &dyn Any;
-    fn as_view(&self) -> &dyn TableView;
 }
 
 #[derive(Clone, Debug)]
@@ -152,6 +150,14 @@ struct SetupState<T: TableGame> {
     read_at: BTreeMap<Place, TagUid>,
     /// With tags: a tag that could not be used, and the fix.
     tag_problem: Option<(String, String)>,
+}
+
+impl<T: TableGame> SetupState<T> {
+    /// Says the set-up's `problems` and lists them on the screen until the set-up changes.
+    fn show_problems(&mut self, problems: Vec<String>, out: &mut Vec<Decision>) {
+        out.push(Decision::SetupProblems(problems.clone()));
+        self.problems = Some(problems);
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -320,6 +326,43 @@ impl<T: TableGame> PlayState<T> {
         self.unmatched_since = None;
         self.mismatch_shown = false;
     }
+
+    /// The game changed (an action played or taken back): what was offered, refused, selected
+    /// or read for the game before is forgotten, and its board is listed anew.
+    fn forget(&mut self) {
+        self.calm();
+        self.announcement = None;
+        self.menu = None;
+        self.selected = None;
+        self.tags.clear();
+        self.last_slide = None;
+        *self.expected.get_mut() = None;
+        *self.steps.get_mut() = None;
+    }
+
+    /// Draws an outcome of the chance the game calls for; a failure is kept (and shown) until a
+    /// draw succeeds.
+    fn draw(&mut self, chance: &mut dyn Chance) -> Result<Option<T::Action>, String> {
+        let outcomes = self.game().map(TableGame::chance).unwrap_or_default();
+        match pick_weighted(chance, &outcomes) {
+            Ok(drawn) => {
+                if drawn.is_some() {
+                    self.chance_failed = None;
+                }
+                Ok(drawn)
+            }
+            Err(e) => Err(self.chance_failed.insert(e.to_string()).clone()),
+        }
+    }
+
+    /// Takes back to the game after `to` actions (see [`take_back`]), whose board the hands
+    /// owe nothing.
+    fn took_back(&mut self, to: u32) {
+        self.back_to(to);
+        self.forget();
+        self.hands = false;
+        self.swaps.clear();
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -343,12 +386,29 @@ pub struct TableRebuilt<T: TableGame> {
     pub armies: BySeat<Option<T::Army>>,
     /// Once both armies are placed: `history[k]` is the game after `k` actions.
     pub history: Vec<T>,
-    /// What happened, in order: (number of the action from 1, who acted, the action in full —
-    /// the umpire's eyes — and in public words). Takebacks are `(to, Actor::Nobody, ..)`.
-    pub entries: Vec<(u32, Actor, String, String)>,
+    /// What happened, in journal order.
+    pub entries: Vec<TableEntry>,
 }
 
-/// Rebuilds a table game from its records, checking each against the rules.
+/// One journal record of a rebuilt table game, as the referee announced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    /// The action's number from 1; for a takeback, the actions that remain played; 0 for an
+    /// army.
+    pub number: u32,
+    /// Who acted: the army's seat, the action's actor, [`Actor::Nobody`] for a takeback.
+    pub actor: Actor,
+    /// [`Decision::Deployed`], the action's [`TableGame::acted`] (a Stratego battle with both
+    /// ranks), or [`Decision::TookBack`].
+    pub decision: Decision,
+    /// The action in full (the umpire's eyes); empty for an army or a takeback.
+    pub full: String,
+    /// The action in public words; empty for an army or a takeback.
+    pub public: String,
+}
+
+/// Rebuilds a table game from its records, checking each against the rules: the one journal
+/// reader of every game, for resuming and for the replay.
 ///
 /// # Errors
 /// The first record that cannot be trusted.
@@ -363,7 +423,7 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        match T::read_record(record).map_err(bad)? {
+        let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
                 if !out.history.is_empty() || seat.index() > 1 {
                     return Err(bad("a set-up after the game began".into()));
@@ -375,6 +435,13 @@ pub fn rebuild_table<T: TableGame>(
                         T::start(choice, &armies).map_err(|p| RebuildError::Setup(p.join("; ")))?;
                     out.history.push(game);
                 }
+                TableEntry {
+                    number: 0,
+                    actor: Actor::Seat(seat),
+                    decision: Decision::Deployed(seat),
+                    full: String::new(),
+                    public: String::new(),
+                }
             }
             Journaled::Action(action) => {
                 let Some(game) = out.history.last() else {
@@ -382,25 +449,45 @@ pub fn rebuild_table<T: TableGame>(
                 };
                 game.check(&action)
                     .map_err(|e| bad(format!("{action:?}: {e}")))?;
-                let actor = game.to_act();
-                let public = game.label(&action);
                 let mut next = game.clone();
                 next.play(&action);
-                let number = u32::try_from(out.history.len()).unwrap_or(u32::MAX);
-                out.entries
-                    .push((number, actor, format!("{action:?}"), public));
+                let entry = TableEntry {
+                    number: u32::try_from(out.history.len()).unwrap_or(u32::MAX),
+                    actor: game.to_act(),
+                    decision: game.acted(&action, &next),
+                    full: format!("{action:?}"),
+                    public: game.label(&action),
+                };
                 out.history.push(next);
+                entry
             }
             Journaled::Takeback(to_ply) => {
                 if !take_back(&mut out.history, to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
-                out.entries
-                    .push((to_ply, Actor::Nobody, String::new(), String::new()));
+                TableEntry {
+                    number: to_ply,
+                    actor: Actor::Nobody,
+                    decision: Decision::TookBack { to_ply },
+                    full: String::new(),
+                    public: String::new(),
+                }
             }
-        }
+        };
+        out.entries.push(entry);
     }
     Ok(out)
+}
+
+/// Goes back to the game after `to_ply` actions, where `history[k]` is the game after `k`
+/// actions: live and on rebuild. `false`, and `history` as it was, when there is no such game.
+fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
+    let keep = usize::try_from(to_ply).unwrap_or(usize::MAX);
+    if keep >= history.len() {
+        return false;
+    }
+    history.truncate(keep + 1);
+    true
 }
 
 /// A table game's journal told for people: what `umpire-sim replay` prints.
@@ -439,7 +526,12 @@ pub fn table_record<T: TableGame>(
             .filter(|(_, a)| a.is_some())
             .map(|(s, _)| s)
             .collect(),
-        entries: rebuilt.entries.clone(),
+        entries: rebuilt
+            .entries
+            .iter()
+            .filter(|e| !matches!(e.decision, Decision::Deployed(_)))
+            .map(|e| (e.number, e.actor, e.full.clone(), e.public.clone()))
+            .collect(),
         result: last.and_then(TableGame::result),
         board: last.map(TableGame::board).unwrap_or_default(),
         umpire: last.map(|g| format!("{g:#?}")).unwrap_or_default(),
@@ -715,8 +807,7 @@ impl<T: TableGame> Session<T> {
                          this group and put it down again if it went on a stack)",
                         group.label
                     );
-                    out.push(Decision::SetupProblems(vec![problem.clone()]));
-                    state.problems = Some(vec![problem]);
+                    state.show_problems(vec![problem], out);
                     state.touched.clear();
                     state.read.clear();
                     return;
@@ -763,9 +854,7 @@ impl<T: TableGame> Session<T> {
                     both[seat] = Some(army.clone());
                     if let BySeat([Some(a), Some(b)]) = both {
                         if let Err(problems) = T::start(self.choice, &BySeat([a, b])) {
-                            out.push(Decision::SetupProblems(problems.clone()));
-                            state.problems = Some(problems);
-                            return;
+                            return state.show_problems(problems, out);
                         }
                     }
                     if !ctx.write_encoded(T::army_record(seat, &army), out) {
@@ -775,11 +864,7 @@ impl<T: TableGame> Session<T> {
                     state.armies[seat] = Some(army);
                     state.problems = None;
                 }
-                Err(problems) => {
-                    out.push(Decision::SetupProblems(problems.clone()));
-                    state.problems = Some(problems);
-                    return;
-                }
+                Err(problems) => return state.show_problems(problems, out),
             }
         }
         if state.turn == 0 {
@@ -799,8 +884,7 @@ impl<T: TableGame> Session<T> {
             Err(problems) => {
                 // Both armies stand; the second seat's last group can be undone with Back.
                 state.armies[seat] = None;
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
+                state.show_problems(problems, out);
             }
         }
     }
@@ -837,9 +921,7 @@ impl<T: TableGame> Session<T> {
         if !unknown.is_empty() {
             // The armies are counted only once every piece is known: a count ("Red: no
             // Marshal") next to an unknown place would tell the table what stands there.
-            out.push(Decision::SetupProblems(unknown.clone()));
-            state.problems = Some(unknown);
-            return;
+            return state.show_problems(unknown, out);
         }
         let read: BTreeMap<Place, TagUid> = state
             .read_at
@@ -849,11 +931,7 @@ impl<T: TableGame> Session<T> {
             .collect();
         let mut armies = match T::armies_from_tags(self.choice, ctx.tags, &read) {
             Ok(armies) => armies,
-            Err(problems) => {
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
-                return;
-            }
+            Err(problems) => return state.show_problems(problems, out),
         };
         // An army journaled before a failed write stands as journaled.
         for (seat, journaled) in state.armies.iter() {
@@ -863,11 +941,7 @@ impl<T: TableGame> Session<T> {
         }
         let game = match T::start(self.choice, &armies) {
             Ok(game) => game,
-            Err(problems) => {
-                out.push(Decision::SetupProblems(problems.clone()));
-                state.problems = Some(problems);
-                return;
-            }
+            Err(problems) => return state.show_problems(problems, out),
         };
         for seat in T::setup_order(self.choice) {
             if state.armies[seat].is_some() {
@@ -1010,19 +1084,9 @@ impl<T: TableGame> Session<T> {
             if game.to_act() != Actor::Chance || game.die_button() || game.result().is_some() {
                 return;
             }
-            let outcomes = game.chance();
-            match pick_weighted(ctx.chance, &outcomes) {
-                Ok(Some(action)) => {
-                    play.chance_failed = None;
-                    if !self.play_action(ctx, &action, out) {
-                        return;
-                    }
-                }
-                Ok(None) => return,
-                Err(e) => {
-                    play.chance_failed = Some(e.to_string());
-                    return;
-                }
+            match play.draw(ctx.chance) {
+                Ok(Some(action)) if self.play_action(ctx, &action, out) => {}
+                _ => return,
             }
         }
     }
@@ -1056,18 +1120,12 @@ impl<T: TableGame> Session<T> {
         play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
         play.history.push((next, board));
-        *play.expected.get_mut() = None;
-        *play.steps.get_mut() = None;
+        play.forget();
         play.announcement = Some(screen);
-        play.calm();
-        play.menu = None;
         play.menu_declined = None;
-        play.selected = None;
-        play.tags.clear();
         play.lifted.clear();
         play.first_lift = None;
         play.hold_until = None;
-        play.last_slide = None;
         // A new gesture begins: the hands' changes so far made this action.
         ctx.hands.reset();
         // The board the action was played on is no takeback: a button action (a die rolled
@@ -1547,15 +1605,7 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        play.back_to(to_ply);
-        play.calm();
-        play.hands = false;
-        play.swaps.clear();
-        play.announcement = None;
-        play.menu = None;
-        play.selected = None;
-        play.tags.clear();
-        play.last_slide = None;
+        play.took_back(to_ply);
         play.ghosts.insert(to);
         out.push(Decision::Ghost {
             place: T::place_name(&to),
@@ -1629,16 +1679,9 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
-                play.back_to(to);
-                play.calm();
-                play.hands = false;
-                play.swaps.clear();
+                play.took_back(to);
                 play.off = false;
                 play.declined = None;
-                play.announcement = None;
-                play.menu = None;
-                play.selected = None;
-                play.tags.clear();
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
                 // Said once the board is judged (judging clears the prompt).
@@ -1720,23 +1763,13 @@ impl<T: TableGame> Session<T> {
                     });
                     return;
                 }
-                let outcomes = game.chance();
-                match pick_weighted(ctx.chance, &outcomes) {
-                    Ok(Some(action)) => {
-                        play.chance_failed = None;
-                        self.act(ctx, &action, true, out);
-                    }
+                match play.draw(ctx.chance) {
+                    Ok(Some(action)) => self.act(ctx, &action, true, out),
                     Ok(None) => out.push(Decision::Ignored {
                         button,
                         why: "no outcome can be rolled".to_string(),
                     }),
-                    Err(e) => {
-                        play.chance_failed = Some(e.to_string());
-                        out.push(Decision::Ignored {
-                            button,
-                            why: e.to_string(),
-                        });
-                    }
+                    Err(why) => out.push(Decision::Ignored { button, why }),
                 }
             }
             (Button::Die, Some(_)) => out.push(Decision::Ignored {
@@ -1949,10 +1982,6 @@ impl<T: TableGame> AnySession for Session<T> {
         }
     }
 
-    fn is_over(&self) -> bool {
-        matches!(&self.stage, Stage::Play(p) if p.game().is_some_and(|g| g.result().is_some()))
-    }
-
     fn hands_pending(&self) -> bool {
         matches!(&self.stage, Stage::Play(p) if p.hands)
     }
@@ -1970,14 +1999,6 @@ impl<T: TableGame> AnySession for Session<T> {
 
     fn takeback_offered(&self) -> bool {
         matches!(&self.stage, Stage::Play(p) if p.takeback.is_some())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_view(&self) -> &dyn TableView {
-        self
     }
 }
 

@@ -750,7 +750,7 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
         "{out:?}"
     );
     assert!(b.screen().contains("North wins"), "{}", b.screen());
-    assert!(b.session.is_over());
+    assert!(b.session.result().is_some());
 }
 
 #[test]
