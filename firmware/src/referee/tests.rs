@@ -41,6 +41,19 @@ fn blue_duel(front: char) -> String {
 
 type TestReferee = Referee<MemStore, SeededChance>;
 
+/// The referee resumed from the journal `bytes` after a power cut, the board as `sensed` at boot.
+fn resume(bytes: Vec<u8>, sensed: Vec<Place>, now: Millis) -> (TestReferee, Vec<Decision>) {
+    TestReferee::resume(
+        RefereeConfig::default(),
+        SeededChance::new(2),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        sensed,
+        now,
+    )
+    .unwrap()
+}
+
 /// A table: the referee fed hand-written events, the clock moving 200 ms per gesture.
 struct Table {
     referee: TestReferee,
@@ -832,15 +845,7 @@ fn a_game_resumes_after_a_power_cut_and_names_the_squares_that_differ() {
         .map(|(s, _)| place(s))
         .filter(|p| *p != place(sq("d3")))
         .collect();
-    let (mut referee, out) = TestReferee::resume(
-        RefereeConfig::default(),
-        SeededChance::new(2),
-        || Ok(MemStore::new()),
-        MemStore::from_bytes(bytes),
-        sensed,
-        Millis(0),
-    )
-    .unwrap();
+    let (mut referee, out) = resume(bytes, sensed, Millis(0));
     assert!(out.is_empty(), "{out:?}");
     assert_eq!(referee.position(), Some(&position));
     assert_eq!(
@@ -1601,15 +1606,7 @@ fn a_power_cut_during_the_second_set_up_keeps_the_pieces_already_placed() {
         .map(|(s, _)| place(*s))
         .chain([place(sq("a10"))])
         .collect();
-    let (referee, _) = TestReferee::resume(
-        RefereeConfig::default(),
-        SeededChance::new(2),
-        || Ok(MemStore::new()),
-        MemStore::from_bytes(bytes),
-        sensed,
-        Millis(10_000),
-    )
-    .unwrap();
+    let (referee, _) = resume(bytes, sensed, Millis(10_000));
     t.referee = referee;
     t.t = 10_000;
     assert!(
