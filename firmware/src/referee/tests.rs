@@ -1672,3 +1672,34 @@ fn a_finished_game_offers_no_takeback() {
     );
     assert!(!t.text().contains("Take back"), "{}", t.text());
 }
+
+/// A refusal's words hold for every rank a hidden piece could have: a far square with a piece
+/// in the way reads the same for a Scout (which the rules refuse for the piece in the way) as
+/// for the Marshal (refused for moving more than one square), and a Bomb slid diagonally is refused
+/// for the diagonal, as any piece would be, not as a piece that cannot move. Found in review:
+/// the rules' own reasons told the table which piece it was.
+#[test]
+fn a_refusal_tells_nothing_of_a_hidden_rank() {
+    let mut t = Table::standard();
+    t.mv("f3", "f9"); // a Scout; Blue's Miner stands on f8
+    let scout = t.text();
+    t.mv("f9", "f3");
+    t.mv("e3", "e9"); // the Marshal; Blue's Scout stands on e8
+    let marshal = t.text();
+    t.mv("e9", "e3");
+    assert!(
+        scout.contains("f3-f9: f8 is in the way, and most pieces move one square at a time"),
+        "{scout}"
+    );
+    assert!(
+        marshal.contains("e3-e9: e8 is in the way, and most pieces move one square at a time"),
+        "{marshal}"
+    );
+    t.mv("b1", "c2"); // a Bomb, slid diagonally
+    let bomb = t.text();
+    assert!(
+        bomb.contains("b1-c2: pieces move straight, never diagonally"),
+        "{bomb}"
+    );
+    assert!(!bomb.contains("cannot move"), "{bomb}");
+}

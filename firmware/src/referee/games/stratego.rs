@@ -167,18 +167,94 @@ fn group_noun(variant: Variant, rank: Rank) -> String {
     }
 }
 
-/// The rules' reason, reworded where it would name a rank the table may not know.
-fn public_reason(position: &Position, reason: &Illegal) -> String {
-    match reason {
-        Illegal::Immovable(s) => format!("the piece on {s} cannot move: move another"),
-        Illegal::TooFar => "that piece moves one square at a time".to_string(),
-        Illegal::NotYours(_) => format!(
+/// The rules' reason for refusing `mv`, in words the whole table may read. While the moving
+/// piece's rank is hidden, the words must hold for every rank it could have: what the board's
+/// geometry refuses for any piece (a diagonal, a lake, one's own piece, a far square with
+/// something in the way) is said as such, never as what only this rank would meet ("b4 is in
+/// the way" for a Scout but "one square at a time" for a Sergeant, "cannot move" for a Bomb
+/// slid diagonally would each tell what the piece is). What the refusal itself reveals (a piece
+/// that cannot step to a free square cannot move at all) may be said.
+fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
+    if let Illegal::NotYours(_) = reason {
+        return format!(
             "it is {}'s turn, not {}'s",
             seat_name(position.to_move()),
             seat_name(position.to_move().opponent())
-        ),
+        );
+    }
+    let hidden = position.piece_at(mv.from).is_some() && !position.is_revealed(mv.from);
+    if hidden {
+        if let Some(words) = geometry(position, mv, reason) {
+            return words;
+        }
+    }
+    match reason {
+        Illegal::Immovable(s) => format!("the piece on {s} cannot move: move another"),
+        Illegal::TooFar => "that piece moves one square at a time".to_string(),
         other => other.to_string(),
     }
+}
+
+/// Why the board refuses `mv` whatever the rank of the piece making it, if it does: the words
+/// for a piece whose rank is hidden.
+fn geometry(position: &Position, mv: &Move, reason: &Illegal) -> Option<String> {
+    let (from, to) = (mv.from, mv.to);
+    let own = |s: Square| position.piece_at(s).map(|p| p.owner) == Some(position.to_move());
+    if from == to {
+        return Some(Illegal::SameSquare(from).to_string());
+    }
+    if to.is_lake() {
+        return Some(Illegal::Lake(to).to_string());
+    }
+    if own(to) {
+        return Some(Illegal::OwnPiece(to).to_string());
+    }
+    if from.row() != to.row() && from.col() != to.col() {
+        return Some(Illegal::NotStraight.to_string());
+    }
+    if from.is_adjacent(to) {
+        return None;
+    }
+    // A far square: one kind of piece goes there, along a clear line (naming it would name a
+    // rank on the screen; the rulebook's players know it).
+    let path = path_between(from, to);
+    let first = path
+        .into_iter()
+        .find(|s| s.is_lake() || position.piece_at(*s).is_some());
+    match (first, reason) {
+        (Some(s), _) if s.is_lake() => Some(format!(
+            "{s} is a lake in the way, and most pieces move one square at a time"
+        )),
+        (Some(s), _) => Some(format!(
+            "{s} is in the way, and most pieces move one square at a time"
+        )),
+        (None, Illegal::TooFar | Illegal::Immovable(_)) => {
+            Some("that piece moves one square at a time".to_string())
+        }
+        // A repetition rule refuses a clear run: said as the rules say it.
+        (None, _) => None,
+    }
+}
+
+/// The squares strictly between `from` and `to` on one row or column.
+fn path_between(from: Square, to: Square) -> Vec<Square> {
+    let (c0, r0, c1, r1) = (from.col(), from.row(), to.col(), to.row());
+    let step = |a: u8, b: u8| -> i16 { (i16::from(b) - i16::from(a)).signum() };
+    let (dc, dr) = (step(c0, c1), step(r0, r1));
+    let mut out = Vec::new();
+    let (mut c, mut r) = (i16::from(c0) + dc, i16::from(r0) + dr);
+    while (c, r) != (i16::from(c1), i16::from(r1)) {
+        match (u8::try_from(c), u8::try_from(r)) {
+            (Ok(col), Ok(row)) => match Square::new(col, row) {
+                Some(s) => out.push(s),
+                None => break,
+            },
+            _ => break,
+        }
+        c += dc;
+        r += dr;
+    }
+    out
 }
 
 fn battle_screen(battle: &Battle) -> Screen {
@@ -428,7 +504,7 @@ impl TableGame for StrategoTable {
     fn check(&self, action: &Move) -> Result<(), String> {
         self.position
             .check(action)
-            .map_err(|reason| public_reason(&self.position, &reason))
+            .map_err(|reason| public_reason(&self.position, action, &reason))
     }
 
     fn insists(&self, action: &Move) -> bool {
