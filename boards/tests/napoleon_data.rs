@@ -670,6 +670,19 @@ fn crlf_and_a_byte_order_mark_are_read() {
 // ---------------------------------------------------------------------------------------------
 // Random damage never panics.
 
+/// The start and end (past its newline) of the line of `bytes` holding `at`.
+fn line_around(bytes: &[u8], at: usize) -> (usize, usize) {
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i + 1);
+    (start, end)
+}
+
 /// `text` with a few random byte edits: bytes replaced (often by a character the files give
 /// meaning to), inserted or deleted, lines duplicated or dropped.
 fn damage(text: &str, rng: &mut Pcg64) -> String {
@@ -693,27 +706,13 @@ fn damage(text: &str, rng: &mut Pcg64) -> String {
             }
             3 => {
                 // Duplicate the line holding `at`.
-                let start = bytes[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |i| i + 1);
-                let end = bytes[at..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |i| at + i + 1);
+                let (start, end) = line_around(&bytes, at);
                 let copy = bytes[start..end].to_vec();
                 bytes.splice(end..end, copy);
             }
             _ => {
                 // Drop the line holding `at`.
-                let start = bytes[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |i| i + 1);
-                let end = bytes[at..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |i| at + i + 1);
+                let (start, end) = line_around(&bytes, at);
                 bytes.drain(start..end);
             }
         }

@@ -25,6 +25,9 @@ use boards::{Actor, Game, Status};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+mod sba_common;
+use sba_common::{card, set_text};
+
 const SAFETY_CAP: usize = 5_000;
 
 #[derive(Default)]
@@ -299,56 +302,52 @@ fn rout_test_per_casualty_random_games() {
 
 /// A small set whose games can also end with neither side able to act (the stalemate ruling),
 /// with passes and casualties no box can supply.
-const SPARSE: &str = r#"title = "test set, not the publisher's"
-napoleon = 1
-[french]
-morale = 3
-morale_broken = 0
-casualties = ["", "RT", "B"]
-[allied]
-morale = 10
-morale_broken = 0
-casualties = ["", "", "B"]
-[time]
-boxes = ["Midday", "Evening"]
-start = "Midday"
-prussian_arrivals = 5
-casualties = 3
-[[card]]
-name = "Ney"
-army = "french"
-once = true
-[[card.action]]
-name = "Charge"
-results = ["-", "-", "-", "-", "-", "AC1"]
-[[card]]
-name = "I Corps"
-army = "french"
-divisions = 2
-[[card.action]]
-name = "Attack"
-targets = ["Orange"]
-results = ["FC1", "-", "-", "-", "-", "AC1"]
-[[card]]
-name = "Orange"
-army = "allied"
-divisions = 2
-[[card.action]]
-name = "Hold"
-targets = ["I Corps"]
-results = ["AC1", "-", "-", "-", "-", "FC1"]
-[[card]]
-name = "Wellington"
-army = "allied"
-once = true
-[[card.action]]
-name = "Advance"
-results = ["-", "-", "-", "-", "FC1", "FC1"]
-"#;
+fn sparse() -> String {
+    set_text(
+        3,
+        r#""", "RT", "B""#,
+        r#""", "", "B""#,
+        3,
+        &[
+            card(
+                "Ney",
+                "french",
+                "once = true",
+                "Charge",
+                None,
+                r#""-", "-", "-", "-", "-", "AC1""#,
+            ),
+            card(
+                "I Corps",
+                "french",
+                "divisions = 2",
+                "Attack",
+                Some(r#""Orange""#),
+                r#""FC1", "-", "-", "-", "-", "AC1""#,
+            ),
+            card(
+                "Orange",
+                "allied",
+                "divisions = 2",
+                "Hold",
+                Some(r#""I Corps""#),
+                r#""AC1", "-", "-", "-", "-", "FC1""#,
+            ),
+            card(
+                "Wellington",
+                "allied",
+                "once = true",
+                "Advance",
+                None,
+                r#""-", "-", "-", "-", "FC1", "FC1""#,
+            ),
+        ],
+    )
+}
 
 #[test]
 fn sparse_cards_random_games_reach_every_end() {
-    let set = CardSet::parse(SPARSE).unwrap_or_else(|p| panic!("{p}"));
+    let set = CardSet::parse(&sparse()).unwrap_or_else(|p| panic!("{p}"));
     let t = run("sparse", Options::new(set), 500, 200_000);
     assert!(ended(&t, RoutHow::Test));
     assert!(t.passes > 0 && t.unsupplied > 0 && t.time > 0);

@@ -8,6 +8,9 @@ use boards::sba::{
 };
 use boards::{Actor, Game, Status};
 
+mod sba_common;
+use sba_common::{card, set_text};
+
 const FRENCH_TRACK: &str = r#"casualties = ["", "", "", "", "", "", "", "", "", "", "RT", "RT", "RT+1", "RT", "RT+2", "B"]"#;
 const ALLIED_TRACK: &str =
     r#"casualties = ["", "", "", "", "", "", "", "", "", "RT", "RT", "RT", "RT", "B"]"#;
@@ -783,57 +786,38 @@ fn ten_casualties_move_the_time_once() {
 // ---- Rulings -----------------------------------------------------------------------------------
 
 /// A small card set with the given cards (for rulings the example cannot reach).
-fn tiny(cards: &str) -> CardSet {
-    let text = format!(
-        r#"title = "test set, not the publisher's"
-napoleon = 1
-[french]
-morale = 10
-morale_broken = 0
-casualties = ["", "RT", "B"]
-[allied]
-morale = 10
-morale_broken = 0
-casualties = ["", "RT", "B"]
-[time]
-boxes = ["Midday", "Evening"]
-start = "Midday"
-prussian_arrivals = 5
-casualties = 10
-{cards}"#
-    );
+fn tiny(cards: &[String]) -> CardSet {
+    let text = set_text(10, r#""", "RT", "B""#, r#""", "RT", "B""#, 10, cards);
     CardSet::parse(&text).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// Ney, a once-a-game French card whose one action does nothing.
+fn ney_card() -> String {
+    card("Ney", "french", "once = true", "Charge", None, r#""-""#)
+}
+
+/// Wellington, a once-a-game Allied card whose one action does nothing.
+fn wellington_card() -> String {
+    card(
+        "Wellington",
+        "allied",
+        "once = true",
+        "Advance",
+        None,
+        r#""-""#,
+    )
+}
+
+/// Orange, an Allied card with one division and one action that does nothing.
+fn orange_card() -> String {
+    card("Orange", "allied", "divisions = 1", "Hold", None, r#""-""#)
 }
 
 /// Ruling: a player who can activate no card passes (and only then); when neither can, the
 /// game ends drawn. The rulebook foresees neither.
 #[test]
 fn passing_only_when_nothing_can_act_and_a_stalemate_draws() {
-    let set = tiny(
-        r#"
-[[card]]
-name = "Ney"
-army = "french"
-once = true
-[[card.action]]
-name = "Charge"
-results = ["-"]
-[[card]]
-name = "Orange"
-army = "allied"
-divisions = 1
-[[card.action]]
-name = "Hold"
-results = ["-"]
-[[card]]
-name = "Wellington"
-army = "allied"
-once = true
-[[card.action]]
-name = "Advance"
-results = ["-"]
-"#,
-    );
+    let set = tiny(&[ney_card(), orange_card(), wellington_card()]);
     let mut g = start(set);
     assert_eq!(g.check(&Action::Pass), Err(Illegal::MustAct));
     let ney = id(&g, "Ney");
@@ -849,24 +833,7 @@ results = ["-"]
     assert_eq!(g.legal_actions(), [Action::Pass]);
     assert!(g.status().is_ongoing(), "the Allied player can still act");
     // Once neither side can activate anything, the game is drawn.
-    let set = tiny(
-        r#"
-[[card]]
-name = "Ney"
-army = "french"
-once = true
-[[card.action]]
-name = "Charge"
-results = ["-"]
-[[card]]
-name = "Wellington"
-army = "allied"
-once = true
-[[card.action]]
-name = "Advance"
-results = ["-"]
-"#,
-    );
+    let set = tiny(&[ney_card(), wellington_card()]);
     let mut g = start(set);
     act(&mut g, "Ney", 0, None);
     act(&mut g, "Wellington", 0, None);
@@ -882,23 +849,10 @@ results = ["-"]
 /// Ruling: when no box of the army has a marker left, a casualty cannot be taken and is not.
 #[test]
 fn a_casualty_with_no_marker_left_is_not_taken() {
-    let set = tiny(
-        r#"
-[[card]]
-name = "Ney"
-army = "french"
-[[card.action]]
-name = "Charge"
-results = ["AC2"]
-[[card]]
-name = "Orange"
-army = "allied"
-divisions = 1
-[[card.action]]
-name = "Hold"
-results = ["-"]
-"#,
-    );
+    let set = tiny(&[
+        card("Ney", "french", "", "Charge", None, r#""AC2""#),
+        orange_card(),
+    ]);
     let mut g = start(set);
     let events = act(&mut g, "Ney", 0, None);
     assert!(events.contains(&Event::LastMarker(id(&g, "Orange"))));

@@ -415,25 +415,22 @@ impl Draft {
                     ok = false;
                 }
             }
-            UnitType::HeavyCavalry if firepower != Firepower::F3 => {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: heavy cavalry is F3 (3.6.3), not {firepower}: fix the \
-                         firepower or make it light-cavalry"
-                    ),
-                );
-                ok = false;
-            }
-            UnitType::LightCavalry if firepower != Firepower::F2 => {
-                report.at(
-                    line,
-                    format!(
-                        "{subject}: light cavalry is F2 (3.6.3), not {firepower}: fix the \
-                         firepower or make it heavy-cavalry"
-                    ),
-                );
-                ok = false;
+            UnitType::HeavyCavalry | UnitType::LightCavalry => {
+                let (this, needs, other) = if kind == UnitType::HeavyCavalry {
+                    ("heavy", Firepower::F3, "light")
+                } else {
+                    ("light", Firepower::F2, "heavy")
+                };
+                if firepower != needs {
+                    report.at(
+                        line,
+                        format!(
+                            "{subject}: {this} cavalry is {needs} (3.6.3), not {firepower}: fix \
+                             the firepower or make it {other}-cavalry"
+                        ),
+                    );
+                    ok = false;
+                }
             }
             _ => {}
         }

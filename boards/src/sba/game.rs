@@ -498,12 +498,12 @@ impl SaBelleAlliance {
 
     /// Whose marker is in control box `c`.
     pub fn control(&self, c: ControlId) -> Option<Army> {
-        self.control.get(c.index()).copied()
+        control_in(&self.control, c)
     }
 
     /// Whether the once-a-game `card` has been used.
     pub fn used(&self, card: CardId) -> bool {
-        self.used.get(card.index()).copied().unwrap_or(false)
+        used_in(&self.used, card)
     }
 
     /// Whether Napoleon has been used.
@@ -1303,4 +1303,14 @@ impl fmt::Display for SaBelleAlliance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.summary())
     }
+}
+
+/// Whose marker is in control box `c`, read from the control boxes (for the game and its views).
+pub(crate) fn control_in(control: &[Army], c: ControlId) -> Option<Army> {
+    control.get(c.index()).copied()
+}
+
+/// Whether the once-a-game `card` is marked used (for the game and its views).
+pub(crate) fn used_in(used: &[bool], card: CardId) -> bool {
+    used.get(card.index()).copied().unwrap_or(false)
 }

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{CardId, ControlId};
-use super::game::{EndReason, Phase, SaBelleAlliance};
+use super::game::{control_in, used_in, EndReason, Phase, SaBelleAlliance};
 use super::Army;
 use crate::{BySeat, Seat, Status};
 
@@ -99,12 +99,12 @@ impl View {
 
     /// Whose marker is in control box `c`.
     pub fn control(&self, c: ControlId) -> Option<Army> {
-        self.control.get(c.index()).copied()
+        control_in(&self.control, c)
     }
 
     /// Whether the once-a-game `card` has been used.
     pub fn used(&self, card: CardId) -> bool {
-        self.used.get(card.index()).copied().unwrap_or(false)
+        used_in(&self.used, card)
     }
 
     /// Whether Napoleon has been used.
