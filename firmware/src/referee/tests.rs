@@ -728,14 +728,20 @@ fn attacks_resolve_and_say_what_the_hands_do() {
     assert!(t.text().contains("a8: put the Blue Bomb"), "{}", t.text());
 }
 
-#[test]
-fn capturing_the_flag_ends_the_game_and_ok_starts_a_new_one() {
+/// A Duel in which Red's Scout on a3 has just captured the Flag on a8 (its hands still owed).
+fn flag_captured() -> Table {
     let mut t = Table::duel(RED_DUEL, &blue_duel('F'));
     let out = t.attack("a3", "a8");
     assert!(
         out.iter().any(|d| matches!(d, Decision::GameOver { .. })),
         "{out:?}"
     );
+    t
+}
+
+#[test]
+fn capturing_the_flag_ends_the_game_and_ok_starts_a_new_one() {
+    let mut t = flag_captured();
     assert!(t.text().contains("the Flag is captured"), "{}", t.text());
     t.put("a8");
     assert!(t.text().contains("Game over: Red wins"), "{}", t.text());
@@ -1656,12 +1662,7 @@ fn back_offers_no_takeback_of_moves_the_hands_made() {
 /// new game once the hands are done (Back held, which confirms a takeback, agrees).
 #[test]
 fn a_finished_game_offers_no_takeback() {
-    let mut t = Table::duel(RED_DUEL, &blue_duel('F'));
-    let out = t.attack("a3", "a8");
-    assert!(
-        out.iter().any(|d| matches!(d, Decision::GameOver { .. })),
-        "{out:?}"
-    );
+    let mut t = flag_captured();
     // Both pieces put back where they stood before the attack.
     t.put("a3");
     let out = t.put("a8");
