@@ -111,12 +111,12 @@ impl<S> fmt::Debug for OpenOnDemand<S> {
 }
 
 impl<S: ScreenSink> ScreenSink for OpenOnDemand<S> {
-    fn show(&mut self, screen: &Screen) -> Result<(), String> {
+    fn show(&mut self, screen: &Screen, page: usize) -> Result<(), String> {
         if self.sink.is_none() {
             self.sink = Some((self.open)()?);
         }
         match self.sink.as_mut() {
-            Some(sink) => sink.show(screen),
+            Some(sink) => sink.show(screen, page),
             None => Err("the OLED could not be opened".into()),
         }
     }
@@ -264,8 +264,11 @@ impl<C: Chance> Umpire<C> {
             step.screen = Some(screen_text(&screen));
         }
         if let Some(oled) = self.oled.as_mut() {
-            // Sent at every attempt: a panel that missed it gets it with the next retry.
-            let shown = oled.show(&screen);
+            // Sent at every attempt: a panel that missed it gets it with the next retry. A
+            // fault that takes pages shows the one the clock is on.
+            let pages = crate::screens::page_count(&screen).max(1);
+            let page = usize::try_from(now.0 / crate::screens::PAGE_MS).unwrap_or(0) % pages;
+            let shown = oled.show(&screen, page);
             step.trouble
                 .extend(self.faults.set("OLED", shown.err().as_deref()));
         }

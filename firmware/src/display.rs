@@ -176,12 +176,20 @@ impl<I2C: I2c> Display<I2C> {
         Ok(pushed)
     }
 
-    /// Renders `screen` and shows it (see [`Display::show`]).
+    /// Renders the first page of `screen` and shows it (see [`Display::show`]).
     ///
     /// # Errors
     /// As [`Display::show`].
     pub fn show_screen(&mut self, screen: &Screen) -> Result<Pushed, DisplayError> {
-        self.show(&screens::render(screen))
+        self.show_page(screen, 0)
+    }
+
+    /// Renders page `page` of `screen` (wrapping round) and shows it.
+    ///
+    /// # Errors
+    /// As [`Display::show`].
+    pub fn show_page(&mut self, screen: &Screen, page: usize) -> Result<Pushed, DisplayError> {
+        self.show(&screens::render_page(screen, page))
     }
 
     /// The frame the panel holds, if known.

@@ -41,6 +41,7 @@ use crate::pipeline::{boot, Pipeline};
 use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
 use crate::schedule::{ScanRateError, ScanSchedule};
+use crate::screens;
 use crate::sensing::{
     Button, ButtonPress, Millis, Occupancy, OccupancyFrame, Place, SensedCell, Sensing,
     SensingConfig, SensorInput, SensorLayout,
@@ -193,19 +194,19 @@ impl<R: BankReader> TagSource for ReaderBank<R> {
 
 /// The OLED, or anything that shows screens.
 pub trait ScreenSink {
-    /// Shows `screen`.
+    /// Shows page `page` of `screen` (wrapping round; most screens have one).
     ///
     /// # Errors
     /// The display did not take it; the message says what to check.
-    fn show(&mut self, screen: &Screen) -> Result<(), String>;
+    fn show(&mut self, screen: &Screen, page: usize) -> Result<(), String>;
 
     /// Forgets the panel's state: the next [`ScreenSink::show`] sets it up and draws it whole.
     fn reset(&mut self) {}
 }
 
 impl<I: I2c> ScreenSink for Display<I> {
-    fn show(&mut self, screen: &Screen) -> Result<(), String> {
-        self.show_screen(screen)
+    fn show(&mut self, screen: &Screen, page: usize) -> Result<(), String> {
+        self.show_page(screen, page)
             .map(|_| ())
             .map_err(|e| e.to_string())
     }
@@ -216,8 +217,8 @@ impl<I: I2c> ScreenSink for Display<I> {
 }
 
 impl<S: ScreenSink + ?Sized> ScreenSink for Box<S> {
-    fn show(&mut self, screen: &Screen) -> Result<(), String> {
-        (**self).show(screen)
+    fn show(&mut self, screen: &Screen, page: usize) -> Result<(), String> {
+        (**self).show(screen, page)
     }
 
     fn reset(&mut self) {
@@ -491,8 +492,11 @@ pub struct Service<C: Chance> {
     /// What the boot decided and found wrong (a tag reader that did not answer), told with
     /// the first step.
     booting: Step,
-    /// What the OLED last took, if it took it.
-    on_oled: Option<Screen>,
+    /// What the OLED last took (the screen and its page), if it took it.
+    on_oled: Option<(Screen, usize)>,
+    /// The screen wanted now, since when, and its page count: pages turn every
+    /// [`screens::PAGE_MS`] from then.
+    paging: Option<(Screen, Millis, usize)>,
     oled_retry: Backoff,
     oled_refresh: Millis,
 }
@@ -608,6 +612,7 @@ impl<C: Chance> Service<C> {
             faults,
             booting,
             on_oled: None,
+            paging: None,
             oled_retry: Backoff::new(100, 5_000),
             oled_refresh: now.plus(OLED_REFRESH_MS),
         })
@@ -721,21 +726,39 @@ impl<C: Chance> Service<C> {
             return;
         }
         let sensors_failing = self.faults.is_active(SENSORS);
-        if !sensors_failing && self.on_oled.as_ref() == Some(self.pipeline.screen()) {
-            return;
+        let same = |paging: &Option<(Screen, Millis, usize)>, screen: &Screen| {
+            paging.as_ref().is_some_and(|(s, _, _)| s == screen)
+        };
+        if sensors_failing || !same(&self.paging, self.pipeline.screen()) {
+            let wanted = self.wanted_screen();
+            if !same(&self.paging, &wanted) {
+                let pages = screens::page_count(&wanted);
+                self.paging = Some((wanted, now, pages));
+            }
         }
-        let wanted = self.wanted_screen();
-        if self.on_oled.as_ref() == Some(&wanted) {
+        let Some((wanted, since, pages)) = self.paging.as_ref() else {
+            return;
+        };
+        let page = if *pages > 1 {
+            usize::try_from(now.since(*since) / screens::PAGE_MS).unwrap_or(0) % pages
+        } else {
+            0
+        };
+        if self
+            .on_oled
+            .as_ref()
+            .is_some_and(|(s, p)| *p == page && s == wanted)
+        {
             return;
         }
         let Some(oled) = self.oled.as_mut() else {
             return;
         };
-        match oled.show(&wanted) {
+        match oled.show(wanted, page) {
             Ok(()) => {
                 self.oled_retry.succeeded();
                 trouble.extend(self.faults.set(OLED, None));
-                self.on_oled = Some(wanted);
+                self.on_oled = Some((wanted.clone(), page));
             }
             Err(e) => {
                 self.oled_retry.failed(now.0);

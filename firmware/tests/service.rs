@@ -87,7 +87,7 @@ impl BeepSink for Beeps {
 #[derive(Clone, Default)]
 struct Shown(Rc<RefCell<Vec<Screen>>>);
 impl ScreenSink for Shown {
-    fn show(&mut self, screen: &Screen) -> Result<(), String> {
+    fn show(&mut self, screen: &Screen, _page: usize) -> Result<(), String> {
         self.0.borrow_mut().push(screen.clone());
         Ok(())
     }

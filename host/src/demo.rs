@@ -171,6 +171,8 @@ pub struct Played {
     /// Every input the simulated board fed its sensing model, from the first button press: a
     /// fresh [`firmware::pipeline::Pipeline`] fed these plays the same game.
     pub inputs: Vec<crate::sim::Sensed>,
+    /// Every screen the OLED showed, in order.
+    pub screens: Vec<Screen>,
 }
 
 /// Like [`run`], also returning the referee's journal of the game (the bytes of its file).
@@ -213,6 +215,7 @@ pub fn run_with_frames(
         print: !demo.quiet,
         frames,
         written: 0,
+        seen: Vec::new(),
     };
 
     write_header(demo, &options, out)?;
@@ -367,6 +370,7 @@ pub fn run_with_frames(
         journal,
         frames: oled.written,
         inputs: table.board.take_recording(),
+        screens: oled.seen,
     })
 }
 
@@ -379,6 +383,8 @@ pub(crate) struct Oled<'a> {
     pub(crate) print: bool,
     pub(crate) frames: Option<&'a Path>,
     pub(crate) written: u32,
+    /// Every screen shown, in order.
+    pub(crate) seen: Vec<Screen>,
 }
 
 /// Prints (and draws) the OLED screens shown since the last call, one `OLED|` line each.
@@ -398,6 +404,7 @@ pub(crate) fn tell(
 impl Oled<'_> {
     /// Prints (and draws) one screen: its `OLED|` line and its next PNG frame.
     pub(crate) fn show(&mut self, screen: &Screen, out: &mut impl Write) -> io::Result<()> {
+        self.seen.push(screen.clone());
         if self.print {
             writeln!(out, "        OLED| {}", screen_text(screen))?;
         }

@@ -39,3 +39,22 @@ pub fn write_png(frame: &Frame, path: &Path) -> io::Result<()> {
         .map_err(io::Error::other)?;
     writer.finish().map_err(io::Error::other)
 }
+
+/// The frame as text art, two pixel rows per line in half blocks (`▀`, `▄`, `█`), framed: the
+/// OLED pixel for pixel in a terminal 130 columns wide.
+pub fn text_art(frame: &Frame) -> Vec<String> {
+    let mut lines = vec![format!("+{}+", "-".repeat(WIDTH))];
+    for y in (0..HEIGHT).step_by(2) {
+        let row: String = (0..WIDTH)
+            .map(|x| match (frame.pixel(x, y), frame.pixel(x, y + 1)) {
+                (false, false) => ' ',
+                (true, false) => '\u{2580}',
+                (false, true) => '\u{2584}',
+                (true, true) => '\u{2588}',
+            })
+            .collect();
+        lines.push(format!("|{row}|"));
+    }
+    lines.push(format!("+{}+", "-".repeat(WIDTH)));
+    lines
+}

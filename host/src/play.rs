@@ -6,7 +6,8 @@ use std::io::{self, BufRead, Write};
 
 use boards::stratego::{seat_name, Position, Square, Variant, BLUE, RED};
 use boards::{Game, Seat};
-use firmware::referee::{screen_lines, Decision};
+use firmware::referee::Decision;
+use firmware::screens;
 
 use crate::scenario::{decision_text, Session};
 use crate::sim::square_place;
@@ -31,7 +32,8 @@ Physical events (squares a1..j10, Red at rank 1):
   ok | back | die press a button       wait 500        let 500 ms pass
   setup           choose the game and place both armies (shuffled) group by group
   power-off | power-on [torn]          cut the power, resume from the journal
-Drawing:  show table | red | blue | umpire     Other: help, quit
+Drawing:  show table | red | blue | umpire     oled (the panel, pixel for pixel)
+Other:    help, quit
 Expectations from scenario files work too (expect screen ..., see host/SCENARIOS.md).";
 
 /// Draws the board as `eyes` see it, the sensed pieces included.
@@ -89,7 +91,8 @@ Physical events (squares as `c4`, tray slots as `reserve/1/3`, `staging/1/2`, `w
   hands           do what the OLED's hand steps say
   bot N           let random hands play N steps       wait 500   let 500 ms pass
   power-off | power-on [torn]          cut the power, resume from the journal
-Drawing:  show table | 1 | 2 | umpire     Other: help, quit
+Drawing:  show table | 1 | 2 | umpire     oled (the panel, pixel for pixel)
+Other:    help, quit
 Expectations from scenario files work too (expect screen ..., see host/SCENARIOS.md).";
 
 /// Draws a table game's board: each square's piece as the table (or one seat) knows it, the
@@ -166,19 +169,37 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     lines
 }
 
-/// Draws the OLED: its lines in a box.
+/// Draws the OLED: each page's lines of text as the panel draws them (top to bottom, each
+/// line as wrapped), in a box 25 characters wide.
 pub fn draw_oled(session: &mut Session) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let lines = screen_lines(table.referee().screen());
-    let width = lines.iter().map(|l| l.len()).max().unwrap_or(0).max(21);
+    let layout = screens::layout(table.referee().screen());
+    let width = 25;
     let mut out = vec![format!("+{}+", "-".repeat(width + 2))];
-    for l in lines {
-        out.push(format!("| {l:<width$} |"));
+    for (n, page) in layout.pages.iter().enumerate() {
+        if n > 0 {
+            out.push(format!("|{}|", "-".repeat(width + 2)));
+        }
+        for d in page.texts() {
+            let mark = if d.highlighted() { '>' } else { ' ' };
+            out.push(format!("|{mark}{:<width$} |", d.text));
+        }
     }
     out.push(format!("+{}+", "-".repeat(width + 2)));
     out
+}
+
+/// Draws the OLED pixel for pixel, every page, as text art.
+pub fn draw_oled_art(session: &mut Session) -> Vec<String> {
+    let Ok(table) = session.table() else {
+        return Vec::new();
+    };
+    let screen = table.referee().screen();
+    (0..screens::page_count(screen))
+        .flat_map(|page| crate::frames::text_art(&screens::render_page(screen, page)))
+        .collect()
 }
 
 /// Runs the interactive simulator over `input` until it ends or `quit`.
@@ -234,6 +255,12 @@ pub fn run_game(
             ["quit"] | ["exit"] => break,
             ["help"] => {
                 writeln!(out, "{}", if is_table { TABLE_HELP } else { HELP })?;
+                continue;
+            }
+            ["oled"] => {
+                for l in draw_oled_art(&mut session) {
+                    writeln!(out, "{l}")?;
+                }
                 continue;
             }
             ["show", who] => {

@@ -605,6 +605,8 @@ pub struct TablePlayed {
     /// Every input the simulated board fed its sensing model, from the first button press: a
     /// fresh [`firmware::pipeline::Pipeline`] on the game's layout fed these plays the same game.
     pub inputs: Vec<crate::sim::Sensed>,
+    /// Every screen the OLED showed, in order.
+    pub screens: Vec<firmware::ui::Screen>,
 }
 
 /// A whole seeded game of `entry` between two random bots on the simulated table, told action by
@@ -635,6 +637,7 @@ pub fn demo(
         print: !quiet,
         frames,
         written: 0,
+        seen: Vec::new(),
     };
     writeln!(
         out,
@@ -695,5 +698,6 @@ pub fn demo(
         journal: table.journal_bytes(),
         frames: oled.written,
         inputs: table.board.take_recording(),
+        screens: oled.seen,
     })
 }

@@ -18,7 +18,7 @@
 //! | careless hands and faulty switches | `hands.rs`, read by the session |
 //! | rules, words and secrets of each game | its adapter in [`games`]: [`games::stratego`], [`games::waterloo`], [`games::piecepack`] |
 //! | journal records and their rebuild | `record.rs`, [`table::rebuild_table`] |
-//! | screen text | `text.rs` ([`screen_text`]), drawn by [`crate::screens`] |
+//! | screen text | [`crate::screens`]: the words the OLED draws ([`screen_text`]) |
 //!
 //! # Phases
 //! 1. **Game select**: a [`Screen::Choice`](crate::ui::Screen::Choice) of games, then of
@@ -102,11 +102,11 @@ mod phases;
 mod record;
 pub mod table;
 mod tags;
-mod text;
 
 #[cfg(test)]
 mod tests;
 
+pub use crate::screens::{screen_lines, screen_text};
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::Decision;
 pub use games::stratego::rebuild;
@@ -115,4 +115,3 @@ pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
 pub use tags::TagRegistry;
-pub use text::{screen_lines, screen_text};

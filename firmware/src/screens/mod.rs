@@ -1,55 +1,138 @@
 //! Drawing the umpire's [`Screen`]s on the 128x64 OLED, and pushing only what changed.
 //!
-//! [`draw`] is pure: it paints one [`Screen`] on any `DrawTarget<Color = BinaryColor>` (a
-//! [`Frame`] for the real display, a PNG in tests, a window in the simulator). It clears the
-//! target and redraws everything, and never touches a pixel outside 128x64.
+//! [`layout`] is pure: it lays one [`Screen`] out as [`Page`]s of text lines and shapes. The
+//! same layout paints the pixels ([`draw_page`] on any `DrawTarget<Color = BinaryColor>`: a
+//! [`Frame`] for the real display, a PNG in tests) and gives the words back ([`words`]) to the
+//! simulator, the logs and the scenario checks, so what they read is what the OLED draws.
 //!
 //! Layout, chosen for reading from across a table:
 //! - Titles are an inverted bar in `FONT_7X13_BOLD` (18 characters), bodies `FONT_6X10`
-//!   (21 x 5 lines under a title). Short key facts (a move, a die face, a winner) get a larger
-//!   font when they fit (`FONT_10X20`, `FONT_9X15`), falling back to smaller ones.
+//!   (21 x 4-5 lines under a title). Short key facts (a move, a die face, a winner) get a larger
+//!   font when they fit whole (`FONT_10X20`, `FONT_9X15`), falling back to smaller ones.
 //! - The in-play status line is `FONT_5X8` (25 characters), one 8-pixel page per row so a clock
 //!   tick only rewrites the bytes under its digits: row 1 turn, clock, side to act and, at the
 //!   right, the real time used this turn (inverted with a `!` once past the limit); row 2, only
 //!   for games that have them, actions left and "Prussians in N".
-//! - Text is word-wrapped to the width; what still does not fit is cut with a one-cell
-//!   ellipsis mark, and lists end with "+N more".
+//! - Text is word-wrapped and never cut: what does not fit one page goes on more, marked "1/3"
+//!   in the bottom right corner and turned every [`PAGE_MS`]. The words a player needs first
+//!   (the verdict, what to press, the first hand step) are on page 1.
+//! - Menu entries are drawn whole, on two lines where one is not enough.
 
 mod frame;
+mod layout;
 pub mod text;
 
 pub use frame::{
     diff, diff_regions, wire_bytes, Frame, Region, DATA_CHUNK, FRAME_BYTES, HEIGHT, PAGES, WIDTH,
 };
+pub use layout::{Drawn, Font, Layout, Mark, Page, PAGE_MS};
 
 use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use embedded_graphics::mono_font::ascii::{
-    FONT_10X20, FONT_5X8, FONT_6X10, FONT_7X13_BOLD, FONT_9X15, FONT_9X15_BOLD,
-};
-use embedded_graphics::mono_font::MonoFont;
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle, Triangle};
+use embedded_graphics::primitives::{Rectangle, Triangle};
 
 use crate::ui::{Difference, Screen, StatusLine};
-use text::{char_len, columns, draw_line, truncate, width_of, wrap, Ink};
+use layout::{flow, paged, Block, FLine, H, W};
+use text::{char_len, truncate, Ink};
 
-const W: i32 = WIDTH as i32;
-const H: i32 = HEIGHT as i32;
-
-/// The body font: 21 characters by 10 pixels.
-const BODY: &MonoFont<'static> = &FONT_6X10;
-/// The small font: 25 characters by 8 pixels (exactly one page).
-const SMALL: &MonoFont<'static> = &FONT_5X8;
-/// The title font, drawn inverted in a bar.
-const TITLE: &MonoFont<'static> = &FONT_7X13_BOLD;
 /// Height of the title bar; the body starts one blank row below it.
 const TITLE_BAR: i32 = 13;
 
-/// Draws `screen` on `target`, clearing it first.
+/// Lays `screen` out: its pages, each with every line and shape it draws.
+pub fn layout(screen: &Screen) -> Layout {
+    let pages = match screen {
+        Screen::Boot { version, detail } => boot(version, detail),
+        Screen::Choice {
+            title,
+            entries,
+            selected,
+        } => std::vec![choice(title, entries, *selected)],
+        Screen::Setup {
+            seat,
+            instruction,
+            placed,
+            needed,
+        } => setup(seat, instruction, *placed, *needed),
+        Screen::Problems { title, problems } => problem_list(title, problems),
+        Screen::Play { status, prompt } => play(status, prompt),
+        Screen::MoveAccepted { status, mv } => move_accepted(status, mv),
+        Screen::Illegal {
+            status,
+            reason,
+            fix,
+        } => illegal(status, reason, fix),
+        Screen::Battle {
+            attacker,
+            defender,
+            result,
+            hands,
+        } => battle(attacker, defender, result, hands),
+        Screen::Told {
+            status,
+            title,
+            lines,
+            hands,
+        } => told(status, title, lines, hands),
+        Screen::DieRoll { face, meaning } => headline("Die roll", face, meaning, None),
+        Screen::Mismatch { differences } => mismatch(differences),
+        Screen::Takeback {
+            moves_back,
+            to_move_number,
+        } => takeback(*moves_back, *to_move_number),
+        Screen::GameOver { result, reason } => {
+            headline("Game over", result, reason, Some("OK: new game"))
+        }
+        Screen::Error { message, fix } => fix_screen("Error", message, fix, 0),
+        Screen::Calibrate {
+            columns,
+            rows,
+            occupied,
+            seen,
+            note,
+        } => std::vec![calibrate(*columns, *rows, occupied, seen, note)],
+        Screen::Recovery {
+            found,
+            detail,
+            entries,
+            selected,
+        } => recovery(found, detail, entries, *selected),
+        Screen::Fault {
+            part,
+            problem,
+            fix,
+            more,
+        } => fix_screen(part, problem, fix, *more),
+    };
+    Layout { pages }
+}
+
+/// The screen's words as the OLED draws them: one entry per paragraph (its wrapped lines
+/// joined), page after page. Logs, the simulator and scenario checks read these.
+pub fn screen_lines(screen: &Screen) -> Vec<String> {
+    layout(screen).lines()
+}
+
+/// The screen's words as drawn on one line, paragraphs separated by ` / `.
+pub fn screen_text(screen: &Screen) -> String {
+    screen_lines(screen).join(" / ")
+}
+
+/// Draws page `page` of `screen` (wrapping round) on `target`, clearing it first.
+///
+/// # Errors
+/// Only the target's own errors (a [`Frame`] never fails).
+pub fn draw_page<D>(screen: &Screen, page: usize, target: &mut D) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = BinaryColor>,
+{
+    layout(screen).page(page).paint(target)
+}
+
+/// Draws the first page of `screen` on `target`, clearing it first.
 ///
 /// # Errors
 /// Only the target's own errors (a [`Frame`] never fails).
@@ -57,352 +140,108 @@ pub fn draw<D>(screen: &Screen, target: &mut D) -> Result<(), D::Error>
 where
     D: DrawTarget<Color = BinaryColor>,
 {
-    target.clear(BinaryColor::Off)?;
-    match screen {
-        Screen::Boot { version, detail } => boot(target, version, detail),
-        Screen::Choice {
-            title,
-            entries,
-            selected,
-        } => choice(target, title, entries, *selected),
-        Screen::Setup {
-            seat,
-            instruction,
-            placed,
-            needed,
-        } => setup(target, seat, instruction, *placed, *needed),
-        Screen::Problems { title, problems } => problem_list(target, title, problems),
-        Screen::Play { status, prompt } => play(target, status, prompt),
-        Screen::MoveAccepted { status, mv } => move_accepted(target, status, mv),
-        Screen::Illegal {
-            status,
-            reason,
-            fix,
-        } => illegal(target, status, reason, fix),
-        Screen::Battle {
-            attacker,
-            defender,
-            result,
-            hands,
-        } => battle(target, attacker, defender, result, hands),
-        Screen::Told {
-            status,
-            title,
-            lines,
-            hands,
-        } => told(target, status, title, lines, hands),
-        Screen::DieRoll { face, meaning } => die_roll(target, face, meaning),
-        Screen::Mismatch { differences } => mismatch(target, differences),
-        Screen::Takeback {
-            moves_back,
-            to_move_number,
-        } => takeback(target, *moves_back, *to_move_number),
-        Screen::GameOver { result, reason } => game_over(target, result, reason),
-        Screen::Error { message, fix } => error(target, message, fix),
-        Screen::Calibrate {
-            columns,
-            rows,
-            occupied,
-            seen,
-            note,
-        } => calibrate(target, *columns, *rows, occupied, seen, note),
-        Screen::Recovery {
-            found,
-            detail,
-            entries,
-            selected,
-        } => recovery(target, found, detail, entries, *selected),
-        Screen::Fault {
-            part,
-            problem,
-            fix,
-            more,
-        } => fault(target, part, problem, fix, *more),
-    }
+    draw_page(screen, 0, target)
 }
 
-/// Renders `screen` into a fresh [`Frame`].
-pub fn render(screen: &Screen) -> Frame {
+/// Renders page `page` of `screen` into a fresh [`Frame`].
+pub fn render_page(screen: &Screen, page: usize) -> Frame {
     let mut frame = Frame::new();
-    match draw(screen, &mut frame) {
+    match draw_page(screen, page, &mut frame) {
         Ok(()) => frame,
         Err(never) => match never {},
     }
 }
 
+/// Renders the first page of `screen` into a fresh [`Frame`].
+pub fn render(screen: &Screen) -> Frame {
+    render_page(screen, 0)
+}
+
+/// How many pages `screen` takes.
+pub fn page_count(screen: &Screen) -> usize {
+    layout(screen).pages.len()
+}
+
 // ----- building blocks -----------------------------------------------------------------------
 
-fn px(n: u32) -> i32 {
-    i32::try_from(n).unwrap_or(i32::MAX)
-}
-
-fn line_height(font: &MonoFont<'_>) -> i32 {
-    px(font.character_size.height)
-}
-
-/// How many lines of `font` fit in `height` pixels.
-fn lines_in(font: &MonoFont<'_>, height: i32) -> usize {
-    usize::try_from(height / line_height(font).max(1)).unwrap_or(0)
-}
-
-fn fill<D>(target: &mut D, rect: Rectangle, color: BinaryColor) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    rect.into_styled(PrimitiveStyle::with_fill(color))
-        .draw(target)
+fn rect(x: i32, y: i32, w: i32, h: i32) -> Rectangle {
+    Rectangle::new(
+        Point::new(x, y),
+        Size::new(
+            u32::try_from(w.max(0)).unwrap_or(0),
+            u32::try_from(h.max(0)).unwrap_or(0),
+        ),
+    )
 }
 
 /// An inverted bar across the top with `title` in bold; returns the first free row below it.
-fn title_bar<D>(target: &mut D, title: &str) -> Result<i32, D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    inverted_bar(target, title, 0, false)?;
-    Ok(TITLE_BAR + 1)
-}
-
-/// A full-width inverted bar of [`TITLE_BAR`] rows from row `y` holding `text` in bold, left
-/// or centred. The font's empty top row is raised out of the bar (clipped) so descenders keep a
-/// lit row under them.
-fn inverted_bar<D>(target: &mut D, text: &str, y: i32, centre: bool) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let bar = Rectangle::new(Point::new(0, y), Size::new(WIDTH as u32, TITLE_BAR as u32));
-    fill(target, bar, BinaryColor::On)?;
-    let line = truncate(text, columns(TITLE, 126));
-    let x = if centre {
-        (W - px(width_of(TITLE, char_len(&line)))) / 2
+fn title_bar(page: &mut Page, title: &str) -> i32 {
+    if char_len(title) <= Font::Title.columns(126) {
+        page.bar(Font::Title, title, 0, TITLE_BAR, false);
     } else {
-        1
-    };
-    let mut clipped = target.clipped(&bar);
-    draw_line(
-        &mut clipped,
-        TITLE,
-        &line,
-        Point::new(x, y - 1),
-        Ink::Inverted,
-    )
+        // Too long for the bold font: the body font, which holds three more characters.
+        page.bar(
+            Font::Body,
+            &truncate(title, Font::Body.columns(126)),
+            0,
+            TITLE_BAR,
+            false,
+        );
+    }
+    TITLE_BAR + 1
 }
 
 /// A title with a count that must stay visible: "Red set-up (2)", shortening the title first.
 fn titled_count(title: &str, count: usize) -> String {
     let suffix = format!(" ({count})");
-    let room = columns(TITLE, 126).saturating_sub(char_len(&suffix));
+    let room = Font::Title.columns(126).saturating_sub(char_len(&suffix));
     format!("{}{suffix}", truncate(title, room))
 }
 
-/// Draws `lines` in `font` from row `y`, left-aligned at `x` (or centred when `x` is `None`).
-/// The first `lead` characters of the first line are drawn inverted, as a label ("Fix").
-/// Returns the first free row below.
-fn draw_lines<D>(
-    target: &mut D,
-    font: &MonoFont<'_>,
-    lines: &[String],
-    x: Option<i32>,
-    y: i32,
-    lead: usize,
-) -> Result<i32, D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let mut y = y;
+/// A verdict in an inverted band from row `y`: one bold bar when it fits 18 characters, else
+/// as many body-font rows as it takes. Returns the first free row below.
+fn verdict_bar(page: &mut Page, text: &str, y: i32) -> i32 {
+    if char_len(text) <= Font::Title.columns(126) {
+        page.bar(Font::Title, text, y, TITLE_BAR, true);
+        return y + TITLE_BAR + 1;
+    }
+    let lines = text::wrap(text, Font::Body.columns(W - 2));
+    let height = Font::Body.height() * i32::try_from(lines.len()).unwrap_or(0) + 2;
+    let band = rect(0, y, W, height);
+    page.marks.push(Mark::Fill(band));
     for (i, line) in lines.iter().enumerate() {
-        let width = px(width_of(font, char_len(line)));
-        let left = x.unwrap_or((W - width) / 2).max(0);
-        let chip = if i == 0 { lead.min(char_len(line)) } else { 0 };
-        if chip > 0 {
-            let head: String = line.chars().take(chip).collect();
-            let tail: String = line.chars().skip(chip).collect();
-            let head_w = px(width_of(font, chip) + font.character_spacing);
-            draw_line(target, font, &head, Point::new(left, y), Ink::Inverted)?;
-            draw_line(
-                target,
-                font,
-                &tail,
-                Point::new(left + head_w, y),
-                Ink::Normal,
-            )?;
-            // A lit column either side of the label so it reads as a chip, not cut letters.
-            let height = font.character_size.height;
-            for edge in [left - 1, left + px(width_of(font, chip))] {
-                if (0..W).contains(&edge) {
-                    fill(
-                        target,
-                        Rectangle::new(Point::new(edge, y), Size::new(1, height)),
-                        BinaryColor::On,
-                    )?;
-                }
-            }
-        } else {
-            draw_line(target, font, line, Point::new(left, y), Ink::Normal)?;
-        }
-        y += line_height(font);
+        let width = Font::Body.width(char_len(line));
+        page.marks.push(Mark::Text(Drawn {
+            text: line.clone(),
+            font: Font::Body,
+            at: Point::new(
+                ((W - width) / 2).max(0),
+                y + 1 + Font::Body.height() * i32::try_from(i).unwrap_or(0),
+            ),
+            ink: Ink::Inverted,
+            chip: 0,
+            clip: Some(band),
+            continues: i > 0,
+        }));
     }
-    Ok(y)
+    y + height + 1
 }
 
-/// One paragraph to lay out: its text and how many leading characters form an inverted label.
-struct Para<'a> {
-    text: &'a str,
-    lead: usize,
-}
-
-/// Paragraphs wrapped in the first of `fonts` that fits all of them in `height` pixels; if none
-/// does, the last font, with paragraphs cut (each keeps at least one line) and ellipsis-marked.
-fn fit_paragraphs<'f>(
-    paras: &[Para<'_>],
-    fonts: &[&'f MonoFont<'f>],
-    width: i32,
-    height: i32,
-) -> (&'f MonoFont<'f>, Vec<Vec<String>>) {
-    let mut last = (BODY, Vec::new());
-    for font in fonts {
-        let cols = columns(font, u32::try_from(width).unwrap_or(0));
-        let wrapped: Vec<Vec<String>> = paras.iter().map(|p| wrap(p.text, cols)).collect();
-        let total: usize = wrapped.iter().map(Vec::len).sum();
-        if total <= lines_in(font, height) {
-            return (font, wrapped);
-        }
-        last = (*font, wrapped);
-    }
-    // Nothing fits whole: share the lines out one at a time, so a long reason cannot crowd out
-    // the fix after it.
-    let (font, wrapped) = last;
-    let cols = columns(font, u32::try_from(width).unwrap_or(0));
-    let mut room = lines_in(font, height);
-    let mut share = std::vec![0usize; wrapped.len()];
-    while room > 0 {
-        let mut gave = false;
-        for (lines, got) in wrapped.iter().zip(share.iter_mut()) {
-            if room > 0 && *got < lines.len() {
-                *got += 1;
-                room -= 1;
-                gave = true;
-            }
-        }
-        if !gave {
-            break;
+/// `value` centred in the band `y..y + height`, whole, in the first of `fonts` that holds it
+/// (wrapped); `None` when none does. Returns the first free row below.
+fn centred(page: &mut Page, value: &str, fonts: &[Font], y: i32, height: i32) -> Option<i32> {
+    let block = [Block::plain(value)];
+    for &font in fonts {
+        let lines = text::wrap(value, font.columns(W));
+        if lines.len() <= font.rows(height) {
+            let flowed = flow(&block, &block, &[font], W, height);
+            let lines = flowed.pages.into_iter().next().unwrap_or_default();
+            let used = font.height() * i32::try_from(lines.len()).unwrap_or(0);
+            let top = y + (height - used).max(0) / 2;
+            return Some(page.flowed(font, &lines, None, top));
         }
     }
-    let out = wrapped
-        .into_iter()
-        .zip(share)
-        .map(|(lines, keep)| text::clamp_lines(lines, keep, cols))
-        .collect();
-    (font, out)
-}
-
-/// Draws paragraphs fitted into the band `y..y + height`, left-aligned with a 1-pixel margin.
-fn paragraphs<D>(
-    target: &mut D,
-    paras: &[Para<'_>],
-    fonts: &[&MonoFont<'_>],
-    y: i32,
-    height: i32,
-) -> Result<i32, D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let (font, blocks) = fit_paragraphs(paras, fonts, W - 2, height);
-    let mut y = y;
-    for (para, lines) in paras.iter().zip(&blocks) {
-        y = draw_lines(target, font, lines, Some(1), y, para.lead)?;
-    }
-    Ok(y)
-}
-
-/// Draws `text` centred, in the first of `fonts` that fits it whole in the band, else cut in
-/// the last font. Returns the first free row below.
-fn centred<D>(
-    target: &mut D,
-    value: &str,
-    fonts: &[&MonoFont<'_>],
-    y: i32,
-    height: i32,
-    centre_vertically: bool,
-) -> Result<i32, D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let para = [Para {
-        text: value,
-        lead: 0,
-    }];
-    let (font, blocks) = fit_paragraphs(&para, fonts, W, height);
-    let lines = blocks.into_iter().next().unwrap_or_default();
-    let used = line_height(font) * i32::try_from(lines.len()).unwrap_or(0);
-    let top = if centre_vertically {
-        y + (height - used).max(0) / 2
-    } else {
-        y
-    };
-    draw_lines(target, font, &lines, None, top, 0)
-}
-
-/// A bulleted list from row `y` to the bottom of the screen: each item wrapped with a hanging
-/// indent, in the body font unless the small one shows more items; if they still do not all
-/// fit, the last row says "+N more".
-fn list<D>(target: &mut D, items: &[String], y: i32) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let (body, body_shown) = list_lines(items, BODY, H - y);
-    let (small, small_shown) = list_lines(items, SMALL, H - y);
-    let (font, lines) = if small_shown > body_shown {
-        (SMALL, small)
-    } else {
-        (BODY, body)
-    };
-    draw_lines(target, font, &lines, Some(1), y, 0)?;
-    Ok(())
-}
-
-/// The lines of a bulleted list in `font` within `height` pixels, and how many items they show
-/// (at least in part).
-fn list_lines(items: &[String], font: &MonoFont<'_>, height: i32) -> (Vec<String>, usize) {
-    let cols = columns(font, (W - 2) as u32);
-    let rows = lines_in(font, height);
-    let wrapped: Vec<Vec<String>> = items
-        .iter()
-        .map(|item| wrap(item, cols.saturating_sub(2)))
-        .collect();
-    let total: usize = wrapped.iter().map(Vec::len).sum();
-    let room = if total <= rows {
-        rows
-    } else {
-        rows.saturating_sub(1)
-    };
-    let mut lines: Vec<String> = Vec::new();
-    let mut shown = 0;
-    for item in wrapped {
-        let left = room.saturating_sub(lines.len());
-        if left == 0 {
-            break;
-        }
-        let take = text::clamp_lines(item, left, cols.saturating_sub(2));
-        for (i, line) in take.into_iter().enumerate() {
-            let mark = if i == 0 { "- " } else { "  " };
-            lines.push(format!("{mark}{line}"));
-        }
-        shown += 1;
-    }
-    if shown < items.len() {
-        lines.push(format!("+{} more", items.len() - shown));
-    }
-    (lines, shown)
-}
-
-/// A full-width 1-pixel rule at row `y`.
-fn rule<D>(target: &mut D, y: i32) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    Line::new(Point::new(0, y), Point::new(W - 1, y))
-        .into_styled(PrimitiveStyle::with_stroke(BinaryColor::On, 1))
-        .draw(target)
+    None
 }
 
 /// "mm:ss", or "h:mm:ss" from an hour on.
@@ -415,14 +254,10 @@ fn mm_ss(seconds: u32) -> String {
     }
 }
 
-/// The status line: one or two rows of `FONT_5X8` and a rule; returns the first body row.
-fn status_line<D>(target: &mut D, status: &StatusLine) -> Result<i32, D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let cols = columns(SMALL, WIDTH as u32);
-    let cell = px(SMALL.character_size.width);
-    // Right: the real time used this turn; past the limit it is inverted and flagged.
+/// The status line: one or two rows of the small font and a rule; returns the first body row.
+fn status_line(page: &mut Page, status: &StatusLine) -> i32 {
+    let cols = Font::Small.columns(W);
+    // The real time used this turn; past the limit it is inverted and flagged.
     let over = status.over_time();
     let time = if over {
         format!("!{}", mm_ss(status.elapsed_s))
@@ -430,504 +265,548 @@ where
         mm_ss(status.elapsed_s)
     };
     let time_len = char_len(&time);
-    let time_x = W - px(width_of(SMALL, time_len));
-    if over {
-        fill(
-            target,
-            Rectangle::new(
-                Point::new(time_x - 1, 0),
-                Size::new(time_len as u32 * 5 + 1, 8),
-            ),
-            BinaryColor::On,
-        )?;
-    }
-    let ink = if over { Ink::Inverted } else { Ink::Normal };
-    draw_line(target, SMALL, &time, Point::new(time_x, 0), ink)?;
-    // Left: the turn, the game's clock and the side to act, as long as room allows.
-    let room = cols.saturating_sub(time_len + 1);
+    // The turn, the game's clock and the side to act, whole: with the time on row 1 when they
+    // fit beside it, else alone on row 1 and the time on row 2.
     let clock = status
         .clock
         .map(|c| format!(" {:02}:{:02}", c.hour, c.minute))
         .unwrap_or_default();
-    let turn = [format!("Turn {}", status.turn), format!("T{}", status.turn)];
-    let left = turn
+    let candidates = [
+        format!("Turn {}{clock} {}", status.turn, status.to_act),
+        format!("T{}{clock} {}", status.turn, status.to_act),
+    ];
+    let beside = candidates
         .iter()
-        .map(|t| format!("{t}{clock} {}", status.to_act))
-        .find(|s| char_len(s) <= room)
-        .unwrap_or_else(|| truncate(&format!("T{}{clock} {}", status.turn, status.to_act), room));
-    draw_line(target, SMALL, &left, Point::zero(), Ink::Normal)?;
+        .find(|s| char_len(s) <= cols.saturating_sub(time_len + 1));
+    let (left, time_row) = match beside {
+        Some(left) => (left.clone(), 0),
+        None => (
+            candidates
+                .iter()
+                .find(|s| char_len(s) <= cols)
+                .cloned()
+                .unwrap_or_else(|| truncate(&candidates[1], cols)),
+            8,
+        ),
+    };
+    page.text(Font::Small, left, Point::zero(), Ink::Normal);
+    // Row 2, for games that count actions or wait for reinforcements (or for the time).
+    let actions = status.actions_left.map(|n| match n {
+        1 => "1 action".to_string(),
+        n => format!("{n} actions"),
+    });
+    let prussians = status
+        .reinforcements_in
+        .map(|n| [format!("Prussians in {n}"), format!("Pruss. in {n}")]);
     let mut y = 8;
-    // Row 2, for games that count actions or wait for reinforcements.
-    if status.actions_left.is_some() || status.reinforcements_in.is_some() {
-        let actions = status.actions_left.map(|n| match n {
-            1 => "1 action".to_string(),
-            n => format!("{n} actions"),
-        });
-        let prussians = status
-            .reinforcements_in
-            .map(|n| format!("Prussians in {n}"));
-        let mut room = cols;
+    if actions.is_some() || prussians.is_some() || time_row == 8 {
+        let right_used = if time_row == 8 { time_len + 1 } else { 0 };
+        let mut used = 0;
         if let Some(a) = actions {
-            let a = truncate(&a, 10);
-            room = cols.saturating_sub(char_len(&a) + 1);
-            draw_line(target, SMALL, &a, Point::new(0, y), Ink::Normal)?;
+            used = char_len(&a) + 1;
+            page.text(Font::Small, a, Point::new(0, y), Ink::Normal);
         }
         if let Some(p) = prussians {
-            let p = truncate(&p, room);
-            let x = W - cell * i32::try_from(char_len(&p)).unwrap_or(0);
-            draw_line(target, SMALL, &p, Point::new(x, y), Ink::Normal)?;
+            let room = cols.saturating_sub(used + right_used);
+            let p = p
+                .iter()
+                .find(|p| char_len(p) <= room)
+                .cloned()
+                .unwrap_or_else(|| truncate(&p[1], room));
+            let x = if time_row == 8 {
+                Font::Small.width(used) + i32::from(used > 0)
+            } else {
+                W - Font::Small.width(char_len(&p))
+            };
+            page.text(Font::Small, p, Point::new(x, y), Ink::Normal);
         }
         y += 8;
     }
-    rule(target, y)?;
-    Ok(y + 2)
+    let time_x = W - Font::Small.width(time_len);
+    if over {
+        page.marks.push(Mark::Fill(rect(
+            time_x - 1,
+            time_row,
+            i32::try_from(time_len).unwrap_or(0) * 5 + 1,
+            8,
+        )));
+    }
+    let ink = if over { Ink::Inverted } else { Ink::Normal };
+    page.text(Font::Small, time, Point::new(time_x, time_row), ink);
+    page.marks.push(Mark::Rule(y));
+    y + 2
 }
 
 // ----- the screens ---------------------------------------------------------------------------
 
-fn boot<D>(target: &mut D, version: &str, detail: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    centred(target, "UMPIRE", &[&FONT_10X20], 2, 20, false)?;
+fn boot(version: &str, detail: &str) -> Vec<Page> {
     let version = if version.starts_with(|c: char| c.is_ascii_digit()) {
         format!("v{version}")
     } else {
         version.to_string()
     };
-    let cols = columns(BODY, WIDTH as u32);
-    draw_lines(target, BODY, &[truncate(&version, cols)], None, 24, 0)?;
-    rule(target, 37)?;
-    centred(target, detail, &[BODY], 41, 20, true)?;
-    Ok(())
+    let header = |page: &mut Page| {
+        centred(page, "UMPIRE", &[Font::Huge], 2, 20);
+        let cols = Font::Body.columns(W);
+        let version = truncate(&version, cols);
+        let x = (W - Font::Body.width(char_len(&version))) / 2;
+        page.text(Font::Body, version, Point::new(x.max(0), 24), Ink::Normal);
+        page.marks.push(Mark::Rule(37));
+        41
+    };
+    let block = [Block::plain(detail).essential()];
+    paged(&header, H, &block, &block, &[Font::Body, Font::Small], true)
 }
 
-fn choice<D>(
-    target: &mut D,
-    title: &str,
-    entries: &[String],
-    selected: usize,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, title)?;
+/// The menu: a title bar, the entries (each whole, on two lines where one is not enough) with
+/// the highlighted one inverted and always on screen, scroll marks, and what the buttons do.
+fn choice(title: &str, entries: &[String], selected: usize) -> Page {
+    let mut page = Page::default();
+    let y0 = title_bar(&mut page, title);
+    let hint_y = H - Font::Small.height();
+    let hint = |page: &mut Page| {
+        page.text(
+            Font::Small,
+            "Die:next OK:pick Back:up",
+            Point::new(0, hint_y),
+            Ink::Normal,
+        );
+    };
     if entries.is_empty() {
-        draw_lines(
-            target,
-            BODY,
-            &["(nothing to choose)".into()],
-            Some(1),
-            y0,
-            0,
-        )?;
-        return Ok(());
+        page.text(
+            Font::Body,
+            "(nothing to choose)",
+            Point::new(1, y0),
+            Ink::Normal,
+        );
+        hint(&mut page);
+        return page;
     }
-    let rows = lines_in(BODY, H - y0);
+    let rows = Font::Body.rows(hint_y - y0);
+    let cols = Font::Body.columns(120);
+    let wrapped: Vec<Vec<String>> = entries.iter().map(|e| text::wrap(e, cols)).collect();
     let selected = selected.min(entries.len() - 1);
-    // Keep the highlight visible with one entry after it where there is one.
-    let first = selected
-        .saturating_sub(rows.saturating_sub(2))
-        .min(entries.len().saturating_sub(rows));
-    let cols = columns(BODY, 120);
-    for (row, (index, entry)) in entries
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
-        let y = y0 + line_height(BODY) * i32::try_from(row).unwrap_or(0);
-        let line = truncate(entry, cols);
-        if index == selected {
-            fill(
-                target,
-                Rectangle::new(Point::new(0, y), Size::new(122, 10)),
-                BinaryColor::On,
-            )?;
-            draw_line(target, BODY, &line, Point::new(1, y), Ink::Inverted)?;
-        } else {
-            draw_line(target, BODY, &line, Point::new(1, y), Ink::Normal)?;
-        }
+    // The first entry shown: the highlight and, where there is one, the entry after it fit.
+    let height =
+        |from: usize, to: usize| -> usize { wrapped[from..=to].iter().map(Vec::len).sum() };
+    let last_wanted = (selected + 1).min(entries.len() - 1);
+    let mut first = 0;
+    while first < selected && height(first, last_wanted) > rows {
+        first += 1;
     }
-    // Scroll marks in the right margin.
-    let marks = PrimitiveStyle::with_fill(BinaryColor::On);
+    while first < selected && height(first, selected) > rows {
+        first += 1;
+    }
+    let mut y = y0;
+    let mut shown_to = first;
+    for (index, lines) in wrapped.iter().enumerate().skip(first) {
+        let used = usize::try_from((y - y0) / Font::Body.height()).unwrap_or(0);
+        if used + lines.len() > rows && index != selected {
+            break;
+        }
+        let ink = if index == selected {
+            let h = Font::Body.height() * i32::try_from(lines.len()).unwrap_or(0);
+            page.marks.push(Mark::Fill(rect(0, y, 122, h)));
+            Ink::Inverted
+        } else {
+            Ink::Normal
+        };
+        for (i, line) in lines.iter().enumerate() {
+            page.marks.push(Mark::Text(Drawn {
+                text: line.clone(),
+                font: Font::Body,
+                at: Point::new(1, y),
+                ink,
+                chip: 0,
+                clip: None,
+                continues: i > 0,
+            }));
+            y += Font::Body.height();
+        }
+        shown_to = index + 1;
+    }
     if first > 0 {
-        Triangle::new(
+        page.marks.push(Mark::Triangle(Triangle::new(
             Point::new(123, y0 + 5),
             Point::new(127, y0 + 5),
             Point::new(125, y0 + 1),
-        )
-        .into_styled(marks)
-        .draw(target)?;
+        )));
     }
-    if first + rows < entries.len() {
-        Triangle::new(
-            Point::new(123, H - 6),
-            Point::new(127, H - 6),
-            Point::new(125, H - 2),
-        )
-        .into_styled(marks)
-        .draw(target)?;
+    if shown_to < entries.len() {
+        page.marks.push(Mark::Triangle(Triangle::new(
+            Point::new(123, hint_y - 6),
+            Point::new(127, hint_y - 6),
+            Point::new(125, hint_y - 2),
+        )));
     }
-    Ok(())
+    hint(&mut page);
+    page
 }
 
-fn setup<D>(
-    target: &mut D,
-    seat: &str,
-    instruction: &str,
-    placed: u16,
-    needed: u16,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, &format!("{seat} set-up"))?;
-    paragraphs(
-        target,
-        &[Para {
-            text: instruction,
-            lead: 0,
-        }],
-        &[BODY, SMALL],
-        y0,
-        44 - y0,
-    )?;
+fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
+    let title = format!("{seat} set-up");
+    let header = |page: &mut Page| title_bar(page, &title);
+    let block = [Block::plain(instruction).essential()];
+    // The instruction above, the count and its bar below, on every page.
+    let mut pages = paged(
+        &header,
+        44,
+        &block,
+        &block,
+        &[Font::Body, Font::Small],
+        false,
+    );
     let progress = if placed > needed {
         format!("Placed {placed} of {needed}: {} too many", placed - needed)
     } else {
         format!("Placed {placed} of {needed}")
     };
-    draw_lines(
-        target,
-        BODY,
-        &[truncate(&progress, columns(BODY, 126))],
-        Some(1),
-        45,
-        0,
-    )?;
-    // The bar: page 7 exactly, so progress updates touch one page.
-    Rectangle::new(Point::new(0, 56), Size::new(WIDTH as u32, 8))
-        .into_styled(PrimitiveStyle::with_stroke(BinaryColor::On, 1))
-        .draw(target)?;
-    let inner = 124u32;
-    let filled = if needed == 0 {
-        inner
-    } else {
-        (inner * u32::from(placed.min(needed))) / u32::from(needed)
-    };
-    if filled > 0 {
-        fill(
-            target,
-            Rectangle::new(Point::new(2, 58), Size::new(filled, 4)),
-            BinaryColor::On,
-        )?;
+    for page in &mut pages {
+        page.text(Font::Body, progress.clone(), Point::new(1, 45), Ink::Normal);
+        // The bar: page 7 exactly, so progress updates touch one page.
+        page.marks.push(Mark::Outline(rect(0, 56, W, 8)));
+        let inner = 124u32;
+        let filled = if needed == 0 {
+            inner
+        } else {
+            (inner * u32::from(placed.min(needed))) / u32::from(needed)
+        };
+        if filled > 0 {
+            page.marks.push(Mark::Fill(rect(
+                2,
+                58,
+                i32::try_from(filled).unwrap_or(0),
+                4,
+            )));
+        }
     }
-    Ok(())
+    pages
 }
 
-fn problem_list<D>(target: &mut D, title: &str, problems: &[String]) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, &titled_count(title, problems.len()))?;
-    list(target, problems, y0)
+/// A list under a title bar: each item a bullet, the first on page 1.
+fn titled_list(title: &str, items: &[String]) -> Vec<Page> {
+    let header = |page: &mut Page| title_bar(page, title);
+    let blocks: Vec<Block> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let block = Block::item(item.clone());
+            if i == 0 {
+                block.essential()
+            } else {
+                block
+            }
+        })
+        .collect();
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-fn play<D>(target: &mut D, status: &StatusLine, prompt: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = status_line(target, status)?;
-    centred(target, prompt, &[&FONT_9X15, BODY, SMALL], y0, H - y0, true)?;
-    Ok(())
+fn problem_list(title: &str, problems: &[String]) -> Vec<Page> {
+    titled_list(&titled_count(title, problems.len()), problems)
 }
 
-fn move_accepted<D>(target: &mut D, status: &StatusLine, mv: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = status_line(target, status)?;
-    let y = draw_lines(target, BODY, &["Accepted".into()], Some(1), y0, 8)?;
-    centred(
-        target,
-        mv,
-        &[&FONT_10X20, &FONT_9X15, BODY, SMALL],
-        y,
-        H - y,
-        true,
-    )?;
-    Ok(())
-}
-
-fn illegal<D>(target: &mut D, status: &StatusLine, reason: &str, fix: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = status_line(target, status)?;
-    let reason = format!("Illegal {reason}");
-    let fix = format!("Fix {fix}");
-    paragraphs(
-        target,
-        &[
-            Para {
-                text: &reason,
-                lead: 7,
-            },
-            Para {
-                text: &fix,
-                lead: 3,
-            },
-        ],
-        &[BODY, SMALL],
+fn play(status: &StatusLine, prompt: &str) -> Vec<Page> {
+    let header = |page: &mut Page| status_line(page, status);
+    let mut page = Page::default();
+    let y0 = header(&mut page);
+    if centred(
+        &mut page,
+        prompt,
+        &[Font::Large, Font::Body, Font::Small],
         y0,
         H - y0,
-    )?;
-    Ok(())
+    )
+    .is_some()
+    {
+        return std::vec![page];
+    }
+    let block = [Block::plain(prompt).essential()];
+    paged(
+        &header,
+        H,
+        &block,
+        &block,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-fn battle<D>(
-    target: &mut D,
-    attacker: &str,
-    defender: &str,
-    result: &str,
-    hands: &[String],
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let cols = columns(BODY, 126);
-    let both = format!("{attacker} x {defender}");
-    let mut y = if char_len(&both) <= cols {
-        draw_lines(target, BODY, &[both], Some(1), 0, 0)?
-    } else {
-        let lines = [
-            truncate(attacker, cols),
-            truncate(&format!("x {defender}"), cols),
-        ];
-        draw_lines(target, BODY, &lines, Some(1), 0, 0)?
+fn move_accepted(status: &StatusLine, mv: &str) -> Vec<Page> {
+    let header = |page: &mut Page| {
+        let y0 = status_line(page, status);
+        page.marks.push(Mark::Text(Drawn {
+            text: "Accepted".into(),
+            font: Font::Body,
+            at: Point::new(1, y0),
+            ink: Ink::Normal,
+            chip: 8,
+            clip: None,
+            continues: false,
+        }));
+        y0 + Font::Body.height()
     };
-    // The result, inverted across the width.
-    y += 1;
-    inverted_bar(target, result, y, true)?;
-    y += TITLE_BAR + 1;
-    list(target, hands, y)
+    let mut page = Page::default();
+    let y = header(&mut page);
+    let fonts = [Font::Huge, Font::Large, Font::Body, Font::Small];
+    if centred(&mut page, mv, &fonts, y, H - y).is_some() {
+        return std::vec![page];
+    }
+    let block = [Block::plain(mv).essential()];
+    paged(
+        &header,
+        H,
+        &block,
+        &block,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-fn told<D>(
-    target: &mut D,
-    status: &StatusLine,
-    title: &str,
-    lines: &[String],
-    hands: &[String],
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = status_line(target, status)?;
-    let cols = columns(BODY, 126);
-    let y = draw_lines(target, BODY, &[truncate(title, cols)], Some(1), y0, 0)?;
-    let mut all: Vec<String> = lines.to_vec();
-    all.extend(hands.iter().cloned());
-    list(target, &all, y + 1)
+/// A refusal: why, and the fix. On one page "Illegal <why>" then "Fix <fix>"; when that takes
+/// more, page 1 says "Illegal" and the fix, and the reason follows.
+fn illegal(status: &StatusLine, reason: &str, fix: &str) -> Vec<Page> {
+    let header = |page: &mut Page| status_line(page, status);
+    let single = [Block::chip("Illegal", reason), Block::chip("Fix", fix)];
+    let paged_blocks = [
+        Block::chip("Illegal", "").essential(),
+        Block::chip("Fix", fix).essential(),
+        Block::chip("Why", reason),
+    ];
+    paged(
+        &header,
+        H,
+        &single,
+        &paged_blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-fn die_roll<D>(target: &mut D, face: &str, meaning: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    headline(target, "Die roll", face, meaning)
+/// A battle: who met whom, the verdict inverted, then what the hands must do (the first step on
+/// page 1).
+fn battle(attacker: &str, defender: &str, result: &str, hands: &[String]) -> Vec<Page> {
+    let header = |page: &mut Page| {
+        let both = format!("{attacker} x {defender}");
+        let against = format!("x {defender}");
+        // One line in the body font; else the two sides a line each, in the body font if each
+        // fits, else the small one (wrapped if even that is too narrow).
+        let (font, parts): (Font, Vec<&str>) = if char_len(&both) <= Font::Body.columns(126) {
+            (Font::Body, std::vec![both.as_str()])
+        } else if char_len(attacker).max(char_len(&against)) <= Font::Body.columns(126) {
+            (Font::Body, std::vec![attacker, against.as_str()])
+        } else {
+            (Font::Small, std::vec![attacker, against.as_str()])
+        };
+        let lines: Vec<FLine> = parts
+            .iter()
+            .flat_map(|part| {
+                text::wrap(part, font.columns(126))
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, text)| FLine {
+                        text,
+                        chip: 0,
+                        continues: i > 0,
+                    })
+            })
+            .collect();
+        let y = page.flowed(font, &lines, Some(1), 0);
+        verdict_bar(page, result, y + 1)
+    };
+    let blocks: Vec<Block> = hands
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let block = Block::item(h.clone());
+            if i == 0 {
+                block.essential()
+            } else {
+                block
+            }
+        })
+        .collect();
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-/// A title bar, `big` large and centred below it, then `text` in the rest of the screen.
-fn headline<D>(target: &mut D, title: &str, big: &str, text: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, title)?;
-    let y = centred(
-        target,
-        big,
-        &[&FONT_10X20, &FONT_9X15_BOLD, BODY],
-        y0 + 1,
-        20,
-        true,
-    )?;
-    let y = y.max(y0 + 23);
-    paragraphs(target, &[Para { text, lead: 0 }], &[BODY, SMALL], y, H - y)?;
-    Ok(())
+/// What an action did: the title, what more there is to say, then the hand steps; the title,
+/// the first line and the first hand step on page 1.
+fn told(status: &StatusLine, title: &str, lines: &[String], hands: &[String]) -> Vec<Page> {
+    let header = |page: &mut Page| status_line(page, status);
+    let mut blocks = std::vec![Block::plain(title).essential()];
+    blocks.extend(lines.iter().enumerate().map(|(i, l)| {
+        let block = Block::item(l.clone());
+        if i == 0 {
+            block.essential()
+        } else {
+            block
+        }
+    }));
+    blocks.extend(hands.iter().enumerate().map(|(i, h)| {
+        let block = Block::item(h.clone());
+        if i == 0 {
+            block.essential()
+        } else {
+            block
+        }
+    }));
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
-fn mismatch<D>(target: &mut D, differences: &[Difference]) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, &titled_count("Fix the board", differences.len()))?;
+/// A title bar, `big` large and centred below it, then `text` (and `press`, what to press) in
+/// the rest of the screen.
+fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page> {
+    let header = |page: &mut Page| {
+        let y0 = title_bar(page, title);
+        let fonts = [Font::Huge, Font::LargeBold, Font::Body];
+        let y = centred(page, big, &fonts, y0 + 1, 20).unwrap_or_else(|| {
+            let lines = text::wrap(big, Font::Small.columns(W))
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| FLine {
+                    text,
+                    chip: 0,
+                    continues: i > 0,
+                })
+                .collect::<Vec<_>>();
+            page.flowed(Font::Small, &lines, None, y0 + 1)
+        });
+        y.max(y0 + 23)
+    };
+    let mut blocks = std::vec![Block::plain(text).essential()];
+    if let Some(press) = press {
+        blocks.push(Block::plain(press).essential());
+    }
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
+}
+
+fn mismatch(differences: &[Difference]) -> Vec<Page> {
     let items: Vec<String> = differences
         .iter()
         .map(|d| format!("{} -> {}", d.place, d.belongs))
         .collect();
-    list(target, &items, y0)
+    titled_list(&titled_count("Fix the board", differences.len()), &items)
 }
 
-fn takeback<D>(target: &mut D, moves_back: u32, to_move_number: u32) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, "Take back?")?;
+fn takeback(moves_back: u32, to_move_number: u32) -> Vec<Page> {
+    let mut page = Page::default();
+    let y0 = title_bar(&mut page, "Take back?");
     let moves = if moves_back == 1 { "move" } else { "moves" };
     let question = format!("Take back {moves_back} {moves}, to move {to_move_number}?");
-    paragraphs(
-        target,
-        &[Para {
-            text: &question,
-            lead: 0,
-        }],
-        &[BODY, SMALL],
-        y0,
+    let block = [Block::plain(question)];
+    let flowed = flow(
+        &block,
+        &block,
+        &[Font::Body, Font::Small],
+        W - 2,
         H - 20 - y0 - 2,
-    )?;
-    draw_lines(target, BODY, &["OK = take back".into()], Some(2), H - 21, 2)?;
-    draw_lines(target, BODY, &["Back = keep".into()], Some(2), H - 10, 4)?;
-    Ok(())
+    );
+    if let Some(lines) = flowed.pages.first() {
+        page.flowed(flowed.font, lines, Some(1), y0);
+    }
+    for (text, chip, y) in [("OK = take back", 2, H - 21), ("Back = keep", 4, H - 10)] {
+        page.marks.push(Mark::Text(Drawn {
+            text: text.into(),
+            font: Font::Body,
+            at: Point::new(2, y),
+            ink: Ink::Normal,
+            chip,
+            clip: None,
+            continues: false,
+        }));
+    }
+    std::vec![page]
 }
 
-fn game_over<D>(target: &mut D, result: &str, reason: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    headline(target, "Game over", result, reason)
-}
-
-fn error<D>(target: &mut D, message: &str, fix: &str) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, "Error")?;
-    let fix = format!("Fix {fix}");
-    paragraphs(
-        target,
-        &[
-            Para {
-                text: message,
-                lead: 0,
-            },
-            Para {
-                text: &fix,
-                lead: 3,
-            },
-        ],
-        &[BODY, SMALL],
-        y0,
-        H - y0,
-    )?;
-    Ok(())
+/// A fault outside the game, or an error: the part in the title bar, what is wrong, the fix
+/// behind a "Fix" chip (on page 1 whatever it takes), and how many other faults wait.
+fn fix_screen(part: &str, problem: &str, fix: &str, more: u16) -> Vec<Page> {
+    let header = |page: &mut Page| title_bar(page, part);
+    let mut blocks = std::vec![Block::plain(problem), Block::chip("Fix", fix).essential()];
+    match more {
+        0 => {}
+        1 => blocks.push(Block::plain("+1 more fault")),
+        n => blocks.push(Block::plain(format!("+{n} more faults"))),
+    }
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
 }
 
 /// The boot's recovery choice: what was found and what a choice does above, the choices as
 /// highlighted rows at the bottom.
-fn recovery<D>(
-    target: &mut D,
-    found: &str,
-    detail: &str,
-    entries: &[String],
-    selected: usize,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, "Last game")?;
+fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> Vec<Page> {
     let rows = i32::try_from(entries.len().min(2)).unwrap_or(2);
-    let menu_y = H - rows * line_height(BODY);
-    paragraphs(
-        target,
-        &[
-            Para {
-                text: found,
-                lead: 0,
-            },
-            Para {
-                text: detail,
-                lead: 0,
-            },
-        ],
-        &[BODY, SMALL],
-        y0,
-        menu_y - y0 - 1,
-    )?;
+    let menu_y = H - rows * Font::Body.height();
+    let header = |page: &mut Page| title_bar(page, "Last game");
+    let blocks = [Block::plain(found).essential(), Block::plain(detail)];
+    let mut pages = paged(
+        &header,
+        menu_y - 1,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    );
     let selected = selected.min(entries.len().saturating_sub(1));
     let first = selected
         .saturating_sub(1)
         .min(entries.len().saturating_sub(2));
-    let cols = columns(BODY, 120);
-    for (row, (index, entry)) in entries.iter().enumerate().skip(first).take(2).enumerate() {
-        let y = menu_y + line_height(BODY) * i32::try_from(row).unwrap_or(0);
-        let line = format!("{} {}", if index == selected { '>' } else { ' ' }, entry);
-        let line = truncate(&line, cols);
-        if index == selected {
-            fill(
-                target,
-                Rectangle::new(Point::new(0, y), Size::new(WIDTH as u32, 10)),
-                BinaryColor::On,
-            )?;
-            draw_line(target, BODY, &line, Point::new(1, y), Ink::Inverted)?;
-        } else {
-            draw_line(target, BODY, &line, Point::new(1, y), Ink::Normal)?;
+    let cols = Font::Body.columns(120);
+    for page in &mut pages {
+        for (row, (index, entry)) in entries.iter().enumerate().skip(first).take(2).enumerate() {
+            let y = menu_y + Font::Body.height() * i32::try_from(row).unwrap_or(0);
+            let line = truncate(entry, cols);
+            let ink = if index == selected {
+                page.marks.push(Mark::Fill(rect(0, y, W, 10)));
+                Ink::Inverted
+            } else {
+                Ink::Normal
+            };
+            page.text(Font::Body, line, Point::new(1, y), ink);
         }
     }
-    Ok(())
-}
-
-/// A fault outside the game: the part in the title bar (alone, so it is never cut), what is
-/// wrong, the fix behind a "Fix" chip as on the error screen, and how many other faults wait
-/// ("+2 more faults"), fitted so the first words of each stay on screen.
-fn fault<D>(target: &mut D, part: &str, problem: &str, fix: &str, more: u16) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
-    let y0 = title_bar(target, part)?;
-    let fix = format!("Fix {fix}");
-    let more = match more {
-        0 => String::new(),
-        1 => "+1 more fault".to_string(),
-        n => format!("+{n} more faults"),
-    };
-    let mut paras = vec![
-        Para {
-            text: problem,
-            lead: 0,
-        },
-        Para {
-            text: &fix,
-            lead: 3,
-        },
-    ];
-    if !more.is_empty() {
-        paras.push(Para {
-            text: &more,
-            lead: 0,
-        });
-    }
-    paragraphs(target, &paras, &[BODY, SMALL], y0, H - y0)?;
-    Ok(())
+    pages
 }
 
 /// The calibration grid: one 4x4 cell per square on a 5-pixel pitch (a 12x10 board is 60x50),
 /// rank 1 at the bottom. A filled cell reads occupied now, an outlined one has been seen, a dot
 /// never has. The right side counts the squares seen and shows the latest event.
-fn calibrate<D>(
-    target: &mut D,
-    columns: u8,
-    rows: u8,
-    occupied: &[u16],
-    seen: &[u16],
-    note: &str,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget<Color = BinaryColor>,
-{
+fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) -> Page {
     const PITCH: i32 = 5;
+    let mut page = Page::default();
     let (cols, rws) = (i32::from(columns.min(25)), i32::from(rows.min(12)));
     let top = (H - rws * PITCH).max(0) / 2;
     for r in 0..rws {
@@ -935,20 +814,18 @@ where
             let cell = u16::try_from(r * i32::from(columns) + c).unwrap_or(u16::MAX);
             let x = c * PITCH;
             let y = top + (rws - 1 - r) * PITCH;
-            let rect = Rectangle::new(Point::new(x, y), Size::new(4, 4));
+            let square = rect(x, y, 4, 4);
             if occupied.contains(&cell) {
-                fill(target, rect, BinaryColor::On)?;
+                page.marks.push(Mark::Fill(square));
             } else if seen.contains(&cell) {
-                rect.into_styled(PrimitiveStyle::with_stroke(BinaryColor::On, 1))
-                    .draw(target)?;
+                page.marks.push(Mark::Outline(square));
             } else {
-                Pixel(Point::new(x + 1, y + 2), BinaryColor::On).draw(target)?;
+                page.marks.push(Mark::Dot(Point::new(x + 1, y + 2)));
             }
         }
     }
     let x = cols * PITCH + 3;
-    let width = u32::try_from((W - x).max(0)).unwrap_or(0);
-    let cols_text = text::columns(SMALL, width);
+    let cols_text = Font::Small.columns(W - x);
     let total = usize::from(columns) * usize::from(rows);
     let lines = [
         truncate("CALIBRATE", cols_text),
@@ -956,15 +833,25 @@ where
         truncate("seen", cols_text),
     ];
     let mut y = 0;
-    for line in &lines {
-        draw_line(target, SMALL, line, Point::new(x, y), Ink::Normal)?;
-        y += line_height(SMALL);
+    for line in lines {
+        page.text(Font::Small, line, Point::new(x, y), Ink::Normal);
+        y += Font::Small.height();
     }
-    let room = usize::try_from((H - y) / line_height(SMALL)).unwrap_or(0);
-    let rest = text::wrap_clamped(note, cols_text, room);
-    for line in rest {
-        draw_line(target, SMALL, &line, Point::new(x, y), Ink::Normal)?;
-        y += line_height(SMALL);
+    let room = Font::Small.rows(H - y);
+    for (i, line) in text::wrap_clamped(note, cols_text, room)
+        .into_iter()
+        .enumerate()
+    {
+        page.marks.push(Mark::Text(Drawn {
+            text: line,
+            font: Font::Small,
+            at: Point::new(x, y),
+            ink: Ink::Normal,
+            chip: 0,
+            clip: None,
+            continues: i > 0,
+        }));
+        y += Font::Small.height();
     }
-    Ok(())
+    page
 }
