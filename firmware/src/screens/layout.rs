@@ -262,11 +262,16 @@ impl Page {
         } else {
             1
         };
-        let raise = i32::from(font == Font::Title);
+        // The bold font's empty top row is raised out of the bar; other fonts are centred in it.
+        let top = if font == Font::Title {
+            y - 1
+        } else {
+            y + (height - font.height()).max(0) / 2
+        };
         self.marks.push(Mark::Text(Drawn {
             text: text.into(),
             font,
-            at: Point::new(x.max(0), y - raise),
+            at: Point::new(x.max(0), top),
             ink: Ink::Inverted,
             chip: 0,
             clip: Some(bar),

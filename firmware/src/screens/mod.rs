@@ -178,11 +178,14 @@ fn rect(x: i32, y: i32, w: i32, h: i32) -> Rectangle {
 fn title_bar(page: &mut Page, title: &str) -> i32 {
     if char_len(title) <= Font::Title.columns(126) {
         page.bar(Font::Title, title, 0, TITLE_BAR, false);
-    } else {
+    } else if char_len(title) <= Font::Body.columns(126) {
         // Too long for the bold font: the body font, which holds three more characters.
+        page.bar(Font::Body, title, 0, TITLE_BAR, false);
+    } else {
+        // Or the small one, four more again.
         page.bar(
-            Font::Body,
-            &truncate(title, Font::Body.columns(126)),
+            Font::Small,
+            &truncate(title, Font::Small.columns(126)),
             0,
             TITLE_BAR,
             false,
