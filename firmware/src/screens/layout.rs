@@ -234,13 +234,24 @@ impl Page {
         for line in lines {
             let width = font.width(char_len(&line.text));
             let left = x.unwrap_or((W - width) / 2).max(0);
+            let band = Rectangle::new(
+                Point::new(0, y),
+                Size::new(WIDTH as u32, u32::try_from(font.height()).unwrap_or(0)),
+            );
+            if line.inverse {
+                self.marks.push(Mark::Fill(band));
+            }
             self.marks.push(Mark::Text(Drawn {
                 text: line.text.clone(),
                 font,
                 at: Point::new(left, y),
-                ink: Ink::Normal,
+                ink: if line.inverse {
+                    Ink::Inverted
+                } else {
+                    Ink::Normal
+                },
                 chip: line.chip,
-                clip: None,
+                clip: line.inverse.then_some(band),
                 continues: line.continues,
             }));
             y += font.height();
@@ -335,6 +346,8 @@ pub(crate) struct Block {
     pub bullet: bool,
     /// Goes on the first page when the screen needs several.
     pub essential: bool,
+    /// Drawn dark on a lit band across the width (a verdict).
+    pub inverse: bool,
 }
 
 impl Block {
@@ -366,6 +379,11 @@ impl Block {
         self
     }
 
+    pub(crate) fn inverse(mut self) -> Block {
+        self.inverse = true;
+        self
+    }
+
     /// The block's lines at `cols` characters.
     fn lines(&self, cols: usize) -> Vec<FLine> {
         if self.bullet {
@@ -377,6 +395,7 @@ impl Block {
                     text: format!("{}{l}", if i == 0 { "- " } else { "  " }),
                     chip: 0,
                     continues: i > 0,
+                    inverse: self.inverse,
                 })
                 .collect();
         }
@@ -387,6 +406,7 @@ impl Block {
                 text,
                 chip: if i == 0 { self.chip } else { 0 },
                 continues: i > 0,
+                inverse: self.inverse,
             })
             .collect()
     }
@@ -398,6 +418,7 @@ pub(crate) struct FLine {
     pub text: String,
     pub chip: usize,
     pub continues: bool,
+    pub inverse: bool,
 }
 
 /// Blocks flowed into a band: the font chosen and each page's lines.

@@ -201,35 +201,6 @@ fn titled_count(title: &str, count: usize) -> String {
     format!("{}{suffix}", truncate(title, room))
 }
 
-/// A verdict in an inverted band from row `y`: one bold bar when it fits 18 characters, else
-/// as many body-font rows as it takes. Returns the first free row below.
-fn verdict_bar(page: &mut Page, text: &str, y: i32) -> i32 {
-    if char_len(text) <= Font::Title.columns(126) {
-        page.bar(Font::Title, text, y, TITLE_BAR, true);
-        return y + TITLE_BAR + 1;
-    }
-    let lines = text::wrap(text, Font::Body.columns(W - 2));
-    let height = Font::Body.height() * i32::try_from(lines.len()).unwrap_or(0) + 2;
-    let band = rect(0, y, W, height);
-    page.marks.push(Mark::Fill(band));
-    for (i, line) in lines.iter().enumerate() {
-        let width = Font::Body.width(char_len(line));
-        page.marks.push(Mark::Text(Drawn {
-            text: line.clone(),
-            font: Font::Body,
-            at: Point::new(
-                ((W - width) / 2).max(0),
-                y + 1 + Font::Body.height() * i32::try_from(i).unwrap_or(0),
-            ),
-            ink: Ink::Inverted,
-            chip: 0,
-            clip: Some(band),
-            continues: i > 0,
-        }));
-    }
-    y + height + 1
-}
-
 /// `value` centred in the band `y..y + height`, whole, in the first of `fonts` that holds it
 /// (wrapped); `None` when none does. Returns the first free row below.
 fn centred(page: &mut Page, value: &str, fonts: &[Font], y: i32, height: i32) -> Option<i32> {
@@ -592,51 +563,23 @@ fn illegal(status: &StatusLine, reason: &str, fix: &str) -> Vec<Page> {
     )
 }
 
-/// A battle: who met whom, the verdict inverted, then what the hands must do (the first step on
-/// page 1).
+/// A battle: who met whom, the verdict inverted, then what the hands must do. When that takes
+/// pages, the verdict and the first hand step are on page 1.
 fn battle(attacker: &str, defender: &str, result: &str, hands: &[String]) -> Vec<Page> {
-    let header = |page: &mut Page| {
-        let both = format!("{attacker} x {defender}");
-        let against = format!("x {defender}");
-        // One line in the body font; else the two sides a line each, in the body font if each
-        // fits, else the small one (wrapped if even that is too narrow).
-        let (font, parts): (Font, Vec<&str>) = if char_len(&both) <= Font::Body.columns(126) {
-            (Font::Body, std::vec![both.as_str()])
-        } else if char_len(attacker).max(char_len(&against)) <= Font::Body.columns(126) {
-            (Font::Body, std::vec![attacker, against.as_str()])
+    let mut blocks = std::vec![
+        Block::plain(format!("{attacker} x {defender}")),
+        Block::plain(result).essential().inverse(),
+    ];
+    blocks.extend(hands.iter().enumerate().map(|(i, h)| {
+        let block = Block::item(h.clone());
+        if i == 0 {
+            block.essential()
         } else {
-            (Font::Small, std::vec![attacker, against.as_str()])
-        };
-        let lines: Vec<FLine> = parts
-            .iter()
-            .flat_map(|part| {
-                text::wrap(part, font.columns(126))
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, text)| FLine {
-                        text,
-                        chip: 0,
-                        continues: i > 0,
-                    })
-            })
-            .collect();
-        let y = page.flowed(font, &lines, Some(1), 0);
-        verdict_bar(page, result, y + 1)
-    };
-    let blocks: Vec<Block> = hands
-        .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let block = Block::item(h.clone());
-            if i == 0 {
-                block.essential()
-            } else {
-                block
-            }
-        })
-        .collect();
+            block
+        }
+    }));
     paged(
-        &header,
+        &|_| 0,
         H,
         &blocks,
         &blocks,
@@ -690,6 +633,7 @@ fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page
                     text,
                     chip: 0,
                     continues: i > 0,
+                    inverse: false,
                 })
                 .collect::<Vec<_>>();
             page.flowed(Font::Small, &lines, None, y0 + 1)
