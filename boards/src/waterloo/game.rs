@@ -967,9 +967,12 @@ impl Waterloo {
                     s += 1
                 }
                 TileKind::Village if class.is_infantry() => s += 1,
+                // "Infantry pieces and Cavalry pieces on a hill get a +1 strength when attacked
+                // by pieces on the ground"; commanders "are considered to be light Cavalry
+                // units". A commander-in-chief has no strength to raise: attacked, he loses.
                 TileKind::Hill
-                    if (class.is_infantry()
-                        || matches!(class, Class::LightCavalry | Class::HeavyCavalry))
+                    if (class.is_infantry() || class.is_cavalry())
+                        && class != Class::CommanderInChief
                         && defending_from.is_some_and(|a| !self.is_hill(a)) =>
                 {
                     s += 1
