@@ -282,7 +282,8 @@ fn sensor_summary(config: &Config) -> String {
 }
 
 /// The PCF8575s the sensor uses, with what each is for: (bus number, address, role).
-fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
+/// The expanders to check: bus, address, role, and the setting that gives the address.
+fn expanders(config: &Config) -> Vec<(u8, u8, String, &'static str)> {
     match &config.sensor {
         SensorConfig::Matrix {
             bus,
@@ -290,8 +291,18 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
             column_expander,
             ..
         } => vec![
-            (bus.number(), *row_expander, "matrix rows".into()),
-            (bus.number(), *column_expander, "matrix columns".into()),
+            (
+                bus.number(),
+                *row_expander,
+                "matrix rows".into(),
+                "[sensor.matrix] row_expander",
+            ),
+            (
+                bus.number(),
+                *column_expander,
+                "matrix columns".into(),
+                "[sensor.matrix] column_expander",
+            ),
         ],
         SensorConfig::Expanders { bus, addresses } => addresses
             .iter()
@@ -301,6 +312,7 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
                     bus.number(),
                     a,
                     format!("squares {}-{}", 16 * i + 1, 16 * i + 16),
+                    "[sensor.expanders] addresses",
                 )
             })
             .collect(),
@@ -553,8 +565,8 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
             }
         }));
     }
-    for (bus, address, role) in &expanders {
-        findings.push(check_expander(&mut i2c, *bus, *address, role));
+    for (bus, address, role, setting) in &expanders {
+        findings.push(check_expander(&mut i2c, *bus, *address, role, setting));
     }
     for (i, (reader, region)) in rig.readers().into_iter().enumerate() {
         findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
@@ -735,8 +747,8 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     if let SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } = &config.sensor {
         match pi::open_i2c(config.i2c_path(*bus)) {
             Ok(mut i2c) => {
-                for (bus, address, role) in &expanders {
-                    findings.push(check_expander(&mut i2c, *bus, *address, role));
+                for (bus, address, role, setting) in &expanders {
+                    findings.push(check_expander(&mut i2c, *bus, *address, role, setting));
                 }
             }
             Err(e) => findings.push(open_failed("expanders", &e)),
