@@ -1,5 +1,5 @@
 //! Stratego: Waterloo, rule by rule: each test quotes the sentence of the rulebook
-//! (`rules/stratego-waterloo.txt`) it checks.
+//! (*Stratego: Waterloo, Rules of the game*) it checks.
 
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
@@ -1787,8 +1787,8 @@ fn commanders_take_part_in_the_pursuit_commanders_in_chief_do_not() {
 
 #[test]
 fn the_die_and_the_cards_are_configurable() {
-    // DESIGN: "six faces, one each ... 15 manoeuvre cards = 3 of each of the 5 kinds ... All
-    // configurable."
+    // Ruling (`docs/design.md`, the Waterloo README's options): six faces, one each; 15
+    // manoeuvre cards, 3 of each of the 5 kinds; all configurable.
     let mut o = opts(Version::Standard);
     o.die_weights = [1, 1, 0, 0, 0, 0];
     o.cards_per_kind = [1, 1, 1, 1, 1];

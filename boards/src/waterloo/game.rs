@@ -32,7 +32,7 @@ pub enum DieFace {
 }
 
 impl DieFace {
-    /// All six faces, one each (DESIGN ruling).
+    /// All six faces, one each (our ruling).
     pub const ALL: [DieFace; 6] = [
         DieFace::Blue,
         DieFace::Red,
@@ -1623,7 +1623,7 @@ impl Waterloo {
         };
         g.update_owners();
         if g.options.version != Version::Basic {
-            // DESIGN ruling: 15 manoeuvre cards, 3 of each kind.
+            // Our ruling: 15 manoeuvre cards, 3 of each kind.
             for (card, n) in Card::ALL.into_iter().zip(g.options.cards_per_kind) {
                 for _ in 0..n {
                     g.stack.push(card);
