@@ -817,7 +817,9 @@ impl Session {
                     ));
                 }
                 if self.table.is_some() {
-                    return Err(format!("`{cmd}` rows must come before the first physical event"));
+                    return Err(format!(
+                        "`{cmd}` rows must come before the first physical event"
+                    ));
                 }
                 self.rows_at[seat.index()].get_or_insert(self.line);
                 self.rows[seat.index()].push(args.join(" "));
@@ -1228,7 +1230,8 @@ mod tests {
         let err = run_text("t", &text).unwrap_err();
         assert_eq!(err.line, 6, "{err}");
         assert!(
-            err.message.contains("Red's set-up rows are drawn (line 2) but Blue's are not"),
+            err.message
+                .contains("Red's set-up rows are drawn (line 2) but Blue's are not"),
             "{err}"
         );
         assert!(err.message.contains("row 10 first"), "{err}");

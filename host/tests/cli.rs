@@ -59,3 +59,80 @@ fn the_demo_journal_is_private() {
     assert_eq!(mode, 0o600);
     assert!(bytes.starts_with(b"UMPJ"));
 }
+
+/// `umpire-sim ARGS`: its exit status and standard error.
+fn sim(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An option the chosen game does not take is an error naming the games that take it; the old
+/// code ran the demo and ignored it (`demo classic --variant expert`, `demo waterloo --rules
+/// plain`, `--view red` in a table game).
+#[test]
+fn an_option_the_game_does_not_take_is_refused_with_the_games_that_take_it() {
+    for (args, option, games) in [
+        (
+            &["demo", "classic", "--variant", "expert"][..],
+            "--variant",
+            "Stratego: Waterloo and Piecepack at Waterloo only",
+        ),
+        (
+            &["play", "duel", "--variant", "basic"],
+            "--variant",
+            "Stratego: Waterloo and Piecepack at Waterloo only",
+        ),
+        (
+            &["demo", "waterloo", "--rules", "plain"],
+            "--rules",
+            "Stratego Original and Duel only; Stratego: Waterloo has no repetition rules",
+        ),
+        (
+            &["demo", "piecepack", "--view", "red"],
+            "--view",
+            "Stratego Original and Duel only; Piecepack at Waterloo prints no boards",
+        ),
+        (
+            &["demo", "waterloo", "--board-every", "5"],
+            "--board-every",
+            "Stratego Original and Duel only",
+        ),
+    ] {
+        let (ok, err) = sim(args);
+        assert!(!ok, "{args:?} ran");
+        assert!(
+            err.contains(&format!("{option} applies to {games}")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&format!("leave {option} out")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // The same options for the games that take them run.
+    for args in [
+        &[
+            "demo",
+            "classic",
+            "--rules",
+            "plain",
+            "--view",
+            "red",
+            "--board-every",
+            "1",
+        ][..],
+        &["demo", "waterloo", "--variant", "expert"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--quiet", "--max-moves", "2"]);
+        let (ok, err) = sim(&args);
+        assert!(ok, "{args:?}: {err}");
+    }
+}
