@@ -101,6 +101,8 @@ fn a_good_file_reads_back_exactly() {
     };
     let expected = Config {
         game: GameName::Duel,
+        variant: None,
+        waterloo_layout: None,
         rules: RulesName::Plain,
         columns: 10,
         rows: 10,
