@@ -166,3 +166,79 @@ pub fn waterloo_layout(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::referee::games::BoardLayout;
+
+    /// A file in a fresh temporary folder, written with `text`.
+    fn file(name: &str, text: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("umpire-game-data-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A broken layout file is every problem with its line, as start faults naming the file
+    /// and line: never the shipped layout in its place (the old code fell back on a board
+    /// without Prussians, lines of retreat or terrain).
+    #[test]
+    fn a_broken_layout_file_stops_the_game_with_every_problem_and_its_line() {
+        let path = file(
+            "broken.txt",
+            "columns: 12\nrows 10\n# fine\nprussian_entry: z99 a5\nhill.x: a1 a1\ncolumns: 3\n",
+        );
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[waterloo]\nlayout = \"{}\"\n",
+            path.display()
+        ))
+        .unwrap();
+        let err = waterloo_layout(&config, Path::new("/etc/umpire/umpire.toml")).unwrap_err();
+        let DataFileError::Invalid { problems, .. } = &err else {
+            panic!("{err}");
+        };
+        let lines: Vec<usize> = problems.iter().map(|p| p.0).collect();
+        assert_eq!(lines, vec![2, 4, 5, 6], "{err}");
+        let text = err.to_string();
+        assert!(text.contains("has 4 problems"), "{text}");
+        assert!(
+            text.contains(&format!("{}:2: 'rows 10' is not", path.display())),
+            "{text}"
+        );
+        let faults = err.faults();
+        assert_eq!(faults.len(), 4);
+        assert_eq!(faults[0].part, "Waterloo layout line 2");
+        assert!(faults[0].fix.contains(&path.display().to_string()));
+        assert!(faults[1].problem.contains("z99"), "{faults:?}");
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    /// A file that cannot be read is named with the fix; a relative path is read from the
+    /// configuration's folder; a good file is the board played on.
+    #[test]
+    fn the_layout_file_is_read_from_the_configuration_folder() {
+        let config = Config::parse(
+            "[sensor]\nkind = \"simulated\"\n[waterloo]\nlayout = \"my-board.txt\"\n",
+        )
+        .unwrap();
+        let err = waterloo_layout(&config, Path::new("/nonexistent/umpire.toml")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("cannot read the Waterloo layout /nonexistent/my-board.txt"),
+            "{err}"
+        );
+        assert_eq!(err.faults()[0].part, "Waterloo layout");
+        let path = file("my-board.txt", "rows: 11\n");
+        let layout = waterloo_layout(&config, &path.with_file_name("umpire.toml")).unwrap();
+        assert_eq!(layout.layout().rows, 11);
+        assert_ne!(layout, BoardLayout::shipped());
+        // The same layout read again is the same one kept.
+        let again = waterloo_layout(&config, &path.with_file_name("umpire.toml")).unwrap();
+        assert!(std::ptr::eq(layout.layout(), again.layout()));
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}

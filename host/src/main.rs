@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use boards::stratego::{Variant, BLUE, RED};
 use boards::Seat;
 use clap::{Parser, Subcommand, ValueEnum};
+use firmware::referee::games::BoardLayout;
 use host::demo::{self, Demo, Rules};
 
 /// The Umpire simulator: electronic refereeing of board wargames, without the board.
@@ -43,6 +44,20 @@ struct GameChoice {
     /// Waterloo and Piecepack at Waterloo).
     #[arg(long)]
     variant: Option<String>,
+    /// Stratego: Waterloo's board layout file (the shipped one when left out); a file with a
+    /// problem stops the game with every problem and its line.
+    #[arg(long, value_name = "FILE")]
+    layout: Option<std::path::PathBuf>,
+}
+
+/// The Stratego: Waterloo board in `path`, checked; the shipped one for `None`.
+fn board_layout(path: Option<&std::path::Path>) -> anyhow::Result<BoardLayout> {
+    Ok(match path {
+        None => BoardLayout::shipped(),
+        Some(path) => {
+            BoardLayout::keep(firmware::game_data::load::<boards::waterloo::Layout>(path)?)
+        }
+    })
 }
 
 /// Which games an option applies to.
@@ -63,7 +78,19 @@ impl GameChoice {
             "has no variants"
         };
         self.refuse_unless(Applies::Table, "--variant", why, self.variant.is_some())?;
-        self.game.table(self.variant.as_deref())
+        if self.layout.is_some() && self.game != GameArg::Waterloo {
+            anyhow::bail!(
+                "--layout applies to Stratego: Waterloo only; {} has no layout file: leave \
+                 --layout out",
+                self.game.title()
+            );
+        }
+        let layout = board_layout(self.layout.as_deref())?;
+        let entry = self.game.table(self.variant.as_deref())?;
+        Ok(entry.map(|mut e| {
+            e.kind = e.kind.on_layout(layout);
+            e
+        }))
     }
 
     /// An error naming the games `option` applies to, and `why` the chosen game does not take
@@ -123,6 +150,10 @@ struct CheckArgs {
     /// Scenario files to run, in order.
     #[arg(required = true)]
     files: Vec<std::path::PathBuf>,
+    /// Stratego: Waterloo's board layout file for the scenarios that play it (the shipped one
+    /// when left out).
+    #[arg(long, value_name = "FILE")]
+    layout: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -305,7 +336,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     host::table::slug(&entry.variant)
                 );
                 let title = format!("{}: {}", entry.name, entry.variant);
-                host::play::run_game(&line, &title, args.seed, stdin, &mut out)?;
+                let layout = match entry.kind {
+                    firmware::referee::GameKind::Waterloo { choice } => choice.layout,
+                    _ => BoardLayout::shipped(),
+                };
+                host::play::run_game_on(&line, &title, args.seed, layout, stdin, &mut out)?;
                 return Ok(());
             }
             let stdin = io::stdin().lock();
@@ -321,19 +356,30 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out.flush()?;
         }
         Command::Check(args) => {
+            let layout = board_layout(args.layout.as_deref())?;
+            let mut waterloo = false;
             for file in &args.files {
-                match host::scenario::run_file(file) {
-                    Ok(passed) => println!(
-                        "ok    {} ({} steps, {} expectations)",
-                        file.display(),
-                        passed.steps,
-                        passed.expectations
-                    ),
+                match host::scenario::run_file_on(file, layout) {
+                    Ok(passed) => {
+                        waterloo |= passed.waterloo;
+                        println!(
+                            "ok    {} ({} steps, {} expectations)",
+                            file.display(),
+                            passed.steps,
+                            passed.expectations
+                        );
+                    }
                     Err(failure) => {
                         println!("FAIL  {failure}");
                         std::process::exit(1);
                     }
                 }
+            }
+            if args.layout.is_some() && !waterloo {
+                anyhow::bail!(
+                    "--layout applies to Stratego: Waterloo only, and no scenario given plays \
+                     it (`game stratego-waterloo ...`): leave --layout out"
+                );
             }
         }
     }

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
-use firmware::referee::{Decision, Record, RefereeConfig};
+use firmware::referee::games::BoardLayout;
+use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
 use crate::sim::{square_place, SimTable};
@@ -46,6 +47,8 @@ pub struct Passed {
     pub steps: usize,
     /// Expectations checked.
     pub expectations: usize,
+    /// Whether it played Stratego: Waterloo (on the layout it was given).
+    pub waterloo: bool,
 }
 
 /// The most time one `wait` may let pass, in ms: an hour (the longest pause at a four-hour
@@ -245,6 +248,14 @@ pub fn decision_text(d: &Decision) -> String {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_file(path: &Path) -> Result<Passed, Failure> {
+    run_file_on(path, BoardLayout::shipped())
+}
+
+/// Runs the scenario file at `path`, Stratego: Waterloo on `layout`.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_file_on(path: &Path, layout: BoardLayout) -> Result<Passed, Failure> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Failure {
         file: name.clone(),
@@ -252,7 +263,7 @@ pub fn run_file(path: &Path) -> Result<Passed, Failure> {
         text: String::new(),
         message: format!("cannot read the file: {e}"),
     })?;
-    run_text(&name, &text)
+    run_text_on(&name, &text, layout)
 }
 
 /// A table driven line by line in the scenario language: what `check` runs per file and what
@@ -281,6 +292,8 @@ pub struct Session {
     rows_at: [Option<usize>; 2],
     /// The line of a `rules` command (Stratego only).
     rules_at: Option<usize>,
+    /// The board Stratego: Waterloo is played on.
+    waterloo_layout: BoardLayout,
 }
 
 /// A Stratego army as placed: (owner, square, rank) per piece.
@@ -341,11 +354,21 @@ impl Session {
             passed: Passed {
                 steps: 0,
                 expectations: 0,
+                waterloo: false,
             },
             nfc: false,
             line: 0,
             rows_at: [None, None],
             rules_at: None,
+            waterloo_layout: BoardLayout::shipped(),
+        }
+    }
+
+    /// A session before any line that plays Stratego: Waterloo on `layout`.
+    pub fn on_layout(layout: BoardLayout) -> Session {
+        Session {
+            waterloo_layout: layout,
+            ..Session::new()
         }
     }
 
@@ -417,6 +440,7 @@ impl Session {
             let mut config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
                 isf_rules: self.isf,
+                waterloo_layout: self.waterloo_layout,
                 ..RefereeConfig::default()
             };
             if self.nfc && self.table_game.is_none() {
@@ -697,7 +721,9 @@ impl Session {
             if self.table.is_some() {
                 return Err("`game` must come before the first physical event".into());
             }
-            let entry = table::find_game(game, variant)?;
+            let mut entry = table::find_game(game, variant)?;
+            entry.kind = entry.kind.on_layout(self.waterloo_layout);
+            self.passed.waterloo |= matches!(entry.kind, GameKind::Waterloo { .. });
             if let Some(at) = self.rules_at {
                 return Err(format!(
                     "`rules` (line {at}) applies to Stratego Original and Duel only; {} has no \
@@ -1180,6 +1206,14 @@ impl Session {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
+    run_text_on(name, text, BoardLayout::shipped())
+}
+
+/// Runs a scenario given as text, Stratego: Waterloo on `layout`; `name` is used in failures.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_text_on(name: &str, text: &str, layout: BoardLayout) -> Result<Passed, Failure> {
     // Every limit is checked before anything runs: a line asking for too much is named at once.
     for (i, raw) in text.lines().enumerate() {
         check_limits(raw).map_err(|message| Failure {
@@ -1189,7 +1223,7 @@ pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
             message,
         })?;
     }
-    let mut session = Session::new();
+    let mut session = Session::on_layout(layout);
     for (i, raw) in text.lines().enumerate() {
         session.run_line(raw).map_err(|message| Failure {
             file: name.to_string(),

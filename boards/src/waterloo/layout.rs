@@ -238,7 +238,9 @@ impl Layout {
                 for token in value.split([' ', ',', '\t']).filter(|t| !t.is_empty()) {
                     match Cell::parse(token) {
                         Some(c) if !out.contains(&c) => out.push(c),
-                        Some(c) => bad(alloc::format!("{c} is listed twice in '{key}'")),
+                        Some(c) => bad(alloc::format!(
+                            "{c} is listed twice in '{key}': list it once"
+                        )),
                         None if looks_like_square(token) => bad(alloc::format!(
                             "'{token}' in '{key}' is off the board: name a square within \
                              'columns' and 'rows'"
