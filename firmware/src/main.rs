@@ -157,18 +157,28 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             serve(cli)
         }
         Command::CheckConfig => {
+            firmware::game_data::waterloo_layout(&config, &cli.config)?;
+            let warnings = config.warnings();
             println!(
-                "{}: fine — {}x{} board, {}, {} GPIO pins wired",
+                "{}: {} — {}x{} board, {}, {} GPIO pins wired",
                 if cli.config.exists() {
                     cli.config.display().to_string()
                 } else {
                     "(simulated)".into()
+                },
+                match warnings.len() {
+                    0 => "fine".to_string(),
+                    1 => "works, with 1 warning".to_string(),
+                    n => format!("works, with {n} warnings"),
                 },
                 config.columns,
                 config.rows,
                 sensor_summary(&config),
                 config.gpio_pins().len()
             );
+            for w in &warnings {
+                println!("  warning: {w}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Doctor { scans } => {
@@ -177,6 +187,10 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             } else {
                 doctor_hardware(&config, *scans)?
             };
+            let findings: Vec<Finding> = config_findings(&config, &cli.config)
+                .into_iter()
+                .chain(findings)
+                .collect();
             for f in &findings {
                 println!("{f}");
             }
@@ -197,6 +211,31 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
         Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
     }
+}
+
+/// What `doctor` finds in the configuration itself: each warning, and the Waterloo layout file
+/// (a problem when it cannot be used).
+fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
+    use firmware::doctor::Severity;
+    let mut out: Vec<Finding> = config
+        .warnings()
+        .into_iter()
+        .map(|w| Finding {
+            severity: Severity::Warning,
+            subject: "configuration".into(),
+            detail: w.problem,
+            fix: w.fix,
+        })
+        .collect();
+    if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
+        out.push(Finding {
+            severity: Severity::Problem,
+            subject: "Waterloo layout".into(),
+            detail: e.to_string(),
+            fix: "fix every line listed; the game does not start without it".into(),
+        });
+    }
+    out
 }
 
 /// `umpire setup`: the boot configuration edits the umpire needs.
@@ -938,6 +977,10 @@ fn open_parts(
             ))
         })
         .ok();
+    // A broken layout file stops the umpire with every problem: never the shipped one instead.
+    let waterloo_layout = firmware::game_data::waterloo_layout(&config, path)
+        .map_err(|e| faults.extend(e.faults()))
+        .ok();
     let journals = JournalDir::open(&config.journal_dir)
         .map_err(|e| {
             faults.push(StartFault::new(
@@ -947,13 +990,29 @@ fn open_parts(
             ))
         })
         .ok();
-    match (scanner, buttons, tags, buzzer, layout, journals) {
-        (Some(scanner), Some(buttons), Some(tags), Some(buzzer), Some(layout), Some(journals))
-            if faults.is_empty() =>
-        {
+    match (
+        scanner,
+        buttons,
+        tags,
+        buzzer,
+        layout,
+        journals,
+        waterloo_layout,
+    ) {
+        (
+            Some(scanner),
+            Some(buttons),
+            Some(tags),
+            Some(buzzer),
+            Some(layout),
+            Some(journals),
+            Some(waterloo_layout),
+        ) if faults.is_empty() => {
             let referee = RefereeConfig {
                 board: Some(layout.iter().map(|(_, place)| place).collect()),
                 isf_rules: config.rules == firmware::config::RulesName::Isf,
+                menu_start: config.menu_start(),
+                waterloo_layout,
                 ..RefereeConfig::default()
             };
             Ok(Parts {
@@ -989,6 +1048,9 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     use std::time::{Duration, Instant};
 
     let first = load_config(cli).ok();
+    for warning in first.iter().flat_map(Config::warnings) {
+        eprintln!("umpire: warning: {warning}");
+    }
     let oled = oled_place(first.as_ref()).map(|(path, address)| {
         Box::new(OpenOnDemand::new(move || {
             pi::open_i2c(&path)

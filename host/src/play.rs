@@ -6,6 +6,7 @@ use std::io::{self, BufRead, Write};
 
 use boards::stratego::{seat_name, Position, Square, Variant, BLUE, RED};
 use boards::{Game, Seat};
+use firmware::referee::games::BoardLayout;
 use firmware::referee::{screen_lines, Decision};
 
 use crate::scenario::{decision_text, Session};
@@ -210,7 +211,22 @@ pub fn run_game(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let mut session = Session::new();
+    run_game_on(game_line, title, seed, BoardLayout::shipped(), input, out)
+}
+
+/// [`run_game`] with Stratego: Waterloo on `layout`.
+///
+/// # Errors
+/// Reading or writing failed.
+pub fn run_game_on(
+    game_line: &str,
+    title: &str,
+    seed: u64,
+    layout: BoardLayout,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut session = Session::on_layout(layout);
     if let Err(e) = session.run_line(game_line) {
         writeln!(out, "! {e}")?;
         return Ok(());

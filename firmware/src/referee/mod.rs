@@ -110,7 +110,7 @@ mod tests;
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::Decision;
 pub use games::stratego::rebuild;
-pub use phases::{Referee, RefereeConfig, ResumeError};
+pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};

@@ -1704,3 +1704,58 @@ fn a_refusal_tells_nothing_of_a_hidden_rank() {
     );
     assert!(!bomb.contains("cannot move"), "{bomb}");
 }
+
+/// `[game] name` and `variant` are highlighted on the menu, so OK, OK starts them; a Waterloo
+/// game chosen from the menu, or resumed from its journal, is played on the umpire's layout
+/// (`[waterloo] layout`), not the shipped one.
+#[test]
+fn the_configured_game_is_offered_first_on_the_configured_layout() {
+    use crate::referee::games::{BoardLayout, WaterlooTable};
+    use crate::referee::table::Session;
+    let layout = BoardLayout::keep(boards::waterloo::Layout::parse("rows: 11\n").unwrap());
+    let waterloo = 2 + games::menu()
+        .iter()
+        .position(|(name, _)| *name == "Stratego: Waterloo")
+        .unwrap();
+    let config = RefereeConfig {
+        menu_start: MenuStart {
+            game: waterloo,
+            variant: 2,
+        },
+        waterloo_layout: layout,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::new(config.clone());
+    t.press(Button::Ok);
+    let out = t.press(Button::Ok);
+    assert_eq!(
+        out,
+        vec![Decision::GameChosen {
+            game: "Stratego: Waterloo: Expert".to_string()
+        }]
+    );
+    let played_on = |referee: &TestReferee| {
+        let session = referee.table_session().unwrap();
+        let session = session.downcast_ref::<Session<WaterlooTable>>().unwrap();
+        session.choice().layout
+    };
+    assert_eq!(played_on(&t.referee), layout);
+    assert_eq!(played_on(&t.referee).layout().rows, 11);
+    // Resumed after a restart: on the layout the umpire has.
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let (resumed, _) = TestReferee::resume(
+        config,
+        SeededChance::new(2),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        Vec::new(),
+        Millis(0),
+    )
+    .unwrap();
+    assert_eq!(played_on(&resumed), layout);
+    // The default configuration: the first entries, the shipped layout.
+    let mut t = Table::new(RefereeConfig::default());
+    let out = t.press(Button::Ok);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(t.referee.table_session().is_none());
+}

@@ -35,12 +35,14 @@
 //! reworded.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
     seat_name, seat_of, Action, Arm, Army, Back, BattleReport, BattleResult, Card, CardPlay,
-    ChanceAction, Class, Event, Illegal, Options, Outcome, Phase, PursuitEvent, Seen, Setup,
-    SetupProblem, Unit, Version, View, Waterloo, ALLIED, FRENCH,
+    ChanceAction, Class, Event, Illegal, Layout, Options, Outcome, Phase, PursuitEvent, Seen,
+    Setup, SetupProblem, Unit, Version, View, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -115,9 +117,81 @@ pub struct WaterlooTable {
     exchanged: Vec<Place>,
 }
 
-/// The rules' options for a menu choice: the version, the scenarios, the default board.
+/// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
+/// file when the umpire starts ([`crate::game_data`]). `Copy`, so the menu's choice carries it;
+/// each distinct layout is kept once for the life of the process.
+#[derive(Clone, Copy)]
+pub struct BoardLayout(&'static Layout);
+
+impl BoardLayout {
+    /// The shipped layout ([`boards::waterloo::DEFAULT_LAYOUT`]).
+    pub fn shipped() -> BoardLayout {
+        static SHIPPED: OnceLock<Layout> = OnceLock::new();
+        BoardLayout(SHIPPED.get_or_init(Layout::standard))
+    }
+
+    /// `layout`, kept for the life of the process (once, however often the same layout is
+    /// read again).
+    pub fn keep(layout: Layout) -> BoardLayout {
+        static KEPT: Mutex<Vec<&'static Layout>> = Mutex::new(Vec::new());
+        if layout == *BoardLayout::shipped().0 {
+            return BoardLayout::shipped();
+        }
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(l) = kept.iter().find(|l| ***l == layout) {
+            return BoardLayout(l);
+        }
+        let l: &'static Layout = Box::leak(Box::new(layout));
+        kept.push(l);
+        BoardLayout(l)
+    }
+
+    /// The layout.
+    pub fn layout(self) -> &'static Layout {
+        self.0
+    }
+}
+
+impl Default for BoardLayout {
+    fn default() -> BoardLayout {
+        BoardLayout::shipped()
+    }
+}
+
+impl PartialEq for BoardLayout {
+    fn eq(&self, other: &BoardLayout) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for BoardLayout {}
+
+impl std::hash::Hash for BoardLayout {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl fmt::Debug for BoardLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == BoardLayout::shipped() {
+            f.write_str("BoardLayout(shipped)")
+        } else {
+            write!(
+                f,
+                "BoardLayout({}x{} from a file)",
+                self.0.columns, self.0.rows
+            )
+        }
+    }
+}
+
+/// The rules' options for a menu choice: the version, the scenarios, the board.
 pub fn options(choice: WaterlooChoice) -> Options {
     let mut options = Options::new(choice.version);
+    options.layout = choice.layout.layout().clone();
     options.early_start = choice.early_start;
     options.prussians_uncertain = choice.prussians_uncertain;
     options.mud = choice.mud;

@@ -714,6 +714,11 @@ impl<T: TableGame> Session<T> {
         session
     }
 
+    /// What the menu chose (with Stratego: Waterloo, the board layout played on).
+    pub fn choice(&self) -> T::Choice {
+        self.choice
+    }
+
     /// The game as the umpire knows it (every secret: the umpire's eyes only), once play began.
     pub fn game(&self) -> Option<&T> {
         match &self.stage {
