@@ -131,6 +131,10 @@ struct PlayArgs {
     /// Seed for the umpire's chance and for `setup`'s shuffled armies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also write the referee's journal of the game to FILE after every line (read it with
+    /// `replay`).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -327,25 +331,39 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Play(args) => {
-            if let Some(entry) = args.game.table()? {
-                let stdin = io::stdin().lock();
-                let mut out = io::stdout().lock();
-                let line = format!(
-                    "game {} {}",
-                    host::table::slug(&entry.name),
-                    host::table::slug(&entry.variant)
-                );
-                let title = format!("{}: {}", entry.name, entry.variant);
-                let layout = match entry.kind {
-                    firmware::referee::GameKind::Waterloo { choice } => choice.layout,
-                    _ => BoardLayout::shipped(),
-                };
-                host::play::run_game_on(&line, &title, args.seed, layout, stdin, &mut out)?;
-                return Ok(());
-            }
+            let (line, title, layout) = match args.game.table()? {
+                Some(entry) => (
+                    format!(
+                        "game {} {}",
+                        host::table::slug(&entry.name),
+                        host::table::slug(&entry.variant)
+                    ),
+                    format!("{}: {}", entry.name, entry.variant),
+                    match entry.kind {
+                        firmware::referee::GameKind::Waterloo { choice } => choice.layout,
+                        _ => BoardLayout::shipped(),
+                    },
+                ),
+                None => {
+                    let variant = args.game.stratego();
+                    (
+                        host::play::stratego_line(variant).to_string(),
+                        variant.to_string(),
+                        BoardLayout::shipped(),
+                    )
+                }
+            };
             let stdin = io::stdin().lock();
             let mut out = io::stdout().lock();
-            host::play::run(args.game.stratego(), args.seed, stdin, &mut out)?;
+            host::play::run_journaled(
+                &line,
+                &title,
+                args.seed,
+                layout,
+                args.journal.as_deref(),
+                stdin,
+                &mut out,
+            )?;
         }
         Command::Replay(args) => {
             let bytes = std::fs::read(&args.journal)

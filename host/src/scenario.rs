@@ -372,6 +372,11 @@ impl Session {
         }
     }
 
+    /// The steps and expectations passed so far.
+    pub fn passed(&self) -> &Passed {
+        &self.passed
+    }
+
     /// The decisions of the last physical step.
     pub fn last(&self) -> &[Decision] {
         &self.last

@@ -78,7 +78,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::referee::record::GameKind;
-use crate::referee::table::{Gesture, Group, TableGame};
+use crate::referee::table::{Gesture, Group, Named, TableGame};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid, TrayKind};
 use crate::ui::{Screen, StatusLine};
@@ -324,6 +324,8 @@ pub struct PiecepackTable {
     staged: Vec<(Unit, u8)>,
     /// With NFC: the piece each tag was registered to in set-up.
     tags: BTreeMap<TagUid, Unit>,
+    /// What the last action's announcement told the table besides its label (for the record).
+    told: Vec<String>,
 }
 
 impl PiecepackTable {
@@ -943,6 +945,7 @@ impl TableGame for PiecepackTable {
                 position,
                 staged,
                 tags,
+                told: Vec::new(),
             }),
             Ok(_) => Err(problems),
             Err(found) => {
@@ -1298,12 +1301,21 @@ impl TableGame for PiecepackTable {
                 | Event::Entered { .. } => {}
             }
         }
+        // What happened, for the record; what to do next is the prompt's.
+        self.told.clone_from(&lines);
         lines.extend(self.next_steps());
         if let Some((attacker, tallies, victor)) = decided {
             let result = match victor {
                 Some(v) => format!("the {} win", side_name(v)),
                 None => "stalemate: no result".to_string(),
             };
+            self.told.push(format!(
+                "{} {} against {} {}: {result}",
+                side_name(attacker),
+                tallies[0].total,
+                side_name(attacker.opponent()),
+                tallies[1].total
+            ));
             return Screen::Battle {
                 attacker: format!("{} {}", side_name(attacker), tallies[0].total),
                 defender: format!("{} {}", side_name(attacker.opponent()), tallies[1].total),
@@ -1378,6 +1390,82 @@ impl TableGame for PiecepackTable {
         let p = &self.position;
         u32::from(p.turn()) * 2 + u32::try_from(p.phasing_side().index()).unwrap_or(0)
     }
+
+    fn revealed(&self, action: &Action) -> String {
+        let label = self.label(action);
+        let unit = match *action {
+            Action::Move { unit, .. }
+            | Action::Designate { unit, .. }
+            | Action::Eliminate(Some(unit))
+            | Action::Retreat { unit, .. }
+            | Action::Advance(Some(unit))
+            | Action::Enter { unit, .. } => unit,
+            _ => return label,
+        };
+        format!("{label} ({}, {})", short_name(unit), unit.piece_name())
+    }
+
+    fn told(&self) -> Vec<String> {
+        self.told.clone()
+    }
+
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        let named = |units: &[Unit]| Named {
+            code: units
+                .iter()
+                .map(|&u| piece_code(u))
+                .collect::<Vec<_>>()
+                .join("/"),
+            name: units
+                .iter()
+                .map(|&u| owner_name(u))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let mut out: BTreeMap<Place, Named> = Square::all()
+            .filter(|&s| self.position.pieces_on(s).next().is_some())
+            .map(|s| (place(s), named(&self.stack(s))))
+            .collect();
+        for &(u, slot) in &self.staged {
+            out.insert(staging_slot(slot), named(&[u]));
+        }
+        out
+    }
+
+    fn army_words(_choice: Options, _seat: Seat, army: &Army) -> Vec<String> {
+        let placed = army
+            .placed
+            .iter()
+            .map(|&(u, s)| format!("{}: {}", owner_name(u), place(s)));
+        let staged = army.staged.iter().map(|&(u, slot)| {
+            format!(
+                "{}: {}",
+                owner_name(u),
+                Self::place_name(&staging_slot(slot))
+            )
+        });
+        placed.chain(staged).collect()
+    }
+}
+
+/// A piece's code in a diagram: its suit's letter (`R`ed Star, blac`K` Moon, `G`reen Crown,
+/// `B`lue Fleur) and its face (`P`awn, a number, `*` the symbol, `-` blank).
+fn piece_code(unit: Unit) -> String {
+    let name = unit.piece_name();
+    let suit = match name.split_whitespace().next() {
+        Some("Red") => 'R',
+        Some("Black") => 'K',
+        Some("Green") => 'G',
+        _ => 'B',
+    };
+    let face = match name.split_whitespace().last() {
+        Some("Pawn") => "P",
+        Some("symbol") => "*",
+        Some("blank") => "-",
+        Some(value) => value,
+        None => "?",
+    };
+    format!("{suit}{face}")
 }
 
 #[cfg(test)]
@@ -1410,6 +1498,7 @@ mod tests {
             position,
             staged,
             tags: BTreeMap::new(),
+            told: Vec::new(),
         }
     }
 

@@ -24,7 +24,9 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 
 use crate::referee::decision::Decision;
 use crate::referee::record::{GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
-use crate::referee::table::{rebuild_table, Gesture, Group, Journaled, TableGame, TableRebuilt};
+use crate::referee::table::{
+    rebuild_table, Gesture, Group, Journaled, Named, TableGame, TableRebuilt,
+};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
@@ -535,6 +537,47 @@ impl TableGame for StrategoTable {
                 mv: *action,
             },
         }
+    }
+
+    fn revealed(&self, action: &Move) -> String {
+        let named = |s: Square| {
+            self.position
+                .piece_at(s)
+                .map(|p| format!("{} {}", seat_name(p.owner), p.rank))
+        };
+        match (named(action.from), named(action.to)) {
+            (Some(a), Some(d)) => format!("{a} on {} attacks {d} on {}", action.from, action.to),
+            (Some(a), None) => format!("{a} {action}"),
+            _ => action.to_string(),
+        }
+    }
+
+    fn told(&self) -> Vec<String> {
+        match self.last {
+            Some(Outcome::Battle(battle)) => vec![battle.to_string()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        self.position
+            .pieces()
+            .map(|(s, p)| {
+                let owner = if p.owner == RED { 'r' } else { 'b' };
+                let named = Named {
+                    code: format!("{owner}{}", p.rank.to_char()),
+                    name: format!("{} {}", seat_name(p.owner), p.rank),
+                };
+                (place(s), named)
+            })
+            .collect()
+    }
+
+    fn army_words(choice: StrategoChoice, seat: Seat, army: &Deployment) -> Vec<String> {
+        army.to_text(choice.options.variant, seat)
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 
     fn chance(&self) -> Vec<(Move, u32)> {

@@ -48,7 +48,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use super::WaterlooChoice;
-use crate::referee::table::{Gesture, Group, TableGame};
+use crate::referee::table::{Gesture, Group, Named, TableGame};
 use crate::sensing::{LayoutSetup, Place, TrayKind};
 use crate::ui::{ClockTime, Screen, StatusLine};
 
@@ -115,6 +115,8 @@ pub struct WaterlooTable {
     turns: u32,
     /// Squares the last action left occupied by another piece than before.
     exchanged: Vec<Place>,
+    /// What the last action's announcement told the table besides its label (for the record).
+    told: Vec<String>,
 }
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
@@ -405,6 +407,7 @@ impl WaterlooTable {
             carry: None,
             turns: 0,
             exchanged: Vec::new(),
+            told: Vec::new(),
         };
         table.fit_trays();
         table
@@ -800,6 +803,8 @@ impl WaterlooTable {
         let status = self.status_line();
         let mut lines = self.event_lines(&outcome.events);
         lines.extend(flags.iter().cloned());
+        // What happened, for the record; what to do next is the prompt's.
+        self.told.clone_from(&lines);
         // A decision the rules now wait for, said at once (the next announcement would hide
         // the prompt otherwise: the draft is a run of announced button actions).
         if matches!(
@@ -1166,6 +1171,7 @@ impl TableGame for WaterlooTable {
                     carry: None,
                     turns: 0,
                     exchanged: Vec::new(),
+                    told: Vec::new(),
                 };
                 let mut fitted = table.clone();
                 fitted.fit_trays();
@@ -1631,6 +1637,71 @@ impl TableGame for WaterlooTable {
 
     fn turn_key(&self) -> u32 {
         self.turns
+    }
+
+    fn revealed(&self, action: &WaterlooAction) -> String {
+        let label = self.label(action);
+        let on = |c: Cell| self.game.piece_at(c).map(|p| unit_name(p.unit));
+        let named = match action.action {
+            Action::Move { from, .. }
+            | Action::Attack { from, .. }
+            | Action::Fire { from, .. }
+            | Action::TakeOff { from } => on(from),
+            Action::Enter { unit, .. } => Some(unit_name(unit)),
+            Action::Chance(ChanceAction::Retreat(flank)) => Some(format!("the {flank}")),
+            Action::Chance(ChanceAction::Prussian(unit)) => Some(unit_name(unit)),
+            _ => None,
+        };
+        match named {
+            Some(named) => format!("{label} ({named})"),
+            None => label,
+        }
+    }
+
+    fn told(&self) -> Vec<String> {
+        self.told.clone()
+    }
+
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        let named = |unit: Unit| Named {
+            code: format!("{}{}", army_letter(unit.army()), unit.code()),
+            name: unit_name(unit),
+        };
+        let mut board: BTreeMap<Place, Named> = self
+            .game
+            .pieces()
+            .map(|(cell, piece)| (square(cell), named(piece.unit)))
+            .collect();
+        for (place, unit) in &self.trays {
+            board.insert(*place, named(*unit));
+        }
+        board
+    }
+
+    fn army_words(_choice: WaterlooChoice, _seat: Seat, army: &WaterlooArmy) -> Vec<String> {
+        let mut places: BTreeMap<Unit, Vec<String>> = BTreeMap::new();
+        for (cell, unit) in &army.placements {
+            places.entry(*unit).or_default().push(cell.to_string());
+        }
+        for (place, unit) in &army.trays {
+            places
+                .entry(*unit)
+                .or_default()
+                .push(Self::place_name(place));
+        }
+        places
+            .into_iter()
+            .map(|(unit, at)| format!("{}: {}", unit_name(unit), at.join(", ")))
+            .collect()
+    }
+}
+
+/// The army's letter in a diagram's code: `f` French, `a` Allied, `p` Prussian.
+fn army_letter(army: Army) -> char {
+    match army {
+        Army::French => 'f',
+        Army::Allied => 'a',
+        Army::Prussian => 'p',
     }
 }
 

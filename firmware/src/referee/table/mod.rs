@@ -412,6 +412,58 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = (choice, seat, roll);
         None
     }
+
+    /// `action` (legal here) with every secret named, for the umpire's eyes and `replay
+    /// --reveal`: which piece moved, what was drawn. By default its public
+    /// [`TableGame::label`].
+    fn revealed(&self, action: &Self::Action) -> String {
+        self.label(action)
+    }
+
+    /// What the last [`TableGame::play`] told the whole table besides the action's label, in
+    /// full words for the record: battles and their results, the die's meaning, eliminations,
+    /// turns begun. Public, as the announcement is. By default nothing.
+    fn told(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The places that hold a piece, each with every piece named (the umpire's eyes): a
+    /// short code for a board diagram and the full words. By default the public board.
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        self.board()
+            .into_iter()
+            .map(|(place, name)| (place, Named::from_words(name)))
+            .collect()
+    }
+
+    /// `army` in words, a line for each kind of piece and where it stands (the umpire's eyes:
+    /// `replay --reveal`). By default nothing.
+    fn army_words(choice: Self::Choice, seat: Seat, army: &Self::Army) -> Vec<String> {
+        let _ = (choice, seat, army);
+        Vec::new()
+    }
+}
+
+/// A piece (or a stack) named for the umpire's eyes: a short code for a board diagram and the
+/// full words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    /// A few characters for a diagram's square ("fI6", "r5", "R5/RP").
+    pub code: String,
+    /// The piece in full ("French Old Guard", "Red Scout").
+    pub name: String,
+}
+
+impl Named {
+    /// `name`, its code the first letters of its first two words.
+    pub fn from_words(name: String) -> Named {
+        let code = name
+            .split_whitespace()
+            .filter_map(|w| w.chars().find(char::is_ascii_alphanumeric))
+            .take(2)
+            .collect();
+        Named { code, name }
+    }
 }
 
 /// What a table game's session shows of itself to the simulator and to tests: public
@@ -448,6 +500,10 @@ pub trait TableView {
     fn die_button(&self) -> bool;
     /// The open menu's entries and the highlighted one.
     fn menu(&self) -> Option<(Vec<String>, usize)>;
-    /// The whole game with every secret, for the umpire's own eyes (debugging, `--reveal`).
+    /// The table's state in words for the umpire's own eyes (`show umpire`): the turn and the
+    /// clock, who acts and what they are asked, the actions played, the pieces on squares and
+    /// on tray slots, the result once over. The board itself is [`TableView::umpire_board`].
     fn umpire_eyes(&self) -> String;
+    /// Every piece named, for the umpire's own eyes (spoils the game); empty during set-up.
+    fn umpire_board(&self) -> BTreeMap<Place, Named>;
 }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, Journaled, TableGame, TableView};
+use super::{Gesture, Group, Journaled, Named, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
@@ -401,10 +401,14 @@ pub struct TableEntry {
     /// [`Decision::Deployed`], the action's [`TableGame::acted`] (a Stratego battle with both
     /// ranks), or [`Decision::TookBack`].
     pub decision: Decision,
-    /// The action in full (the umpire's eyes); empty for an army or a takeback.
+    /// The action in full (the umpire's eyes, [`TableGame::revealed`]); empty for an army or
+    /// a takeback.
     pub full: String,
     /// The action in public words; empty for an army or a takeback.
     pub public: String,
+    /// What the table was told besides ([`TableGame::told`]): battles, results, the die's
+    /// meaning. Public.
+    pub told: Vec<String>,
 }
 
 /// Rebuilds a table game from its records, checking each against the rules: the one journal
@@ -441,6 +445,7 @@ pub fn rebuild_table<T: TableGame>(
                     decision: Decision::Deployed(seat),
                     full: String::new(),
                     public: String::new(),
+                    told: Vec::new(),
                 }
             }
             Journaled::Action(action) => {
@@ -455,8 +460,9 @@ pub fn rebuild_table<T: TableGame>(
                     number: u32::try_from(out.history.len()).unwrap_or(u32::MAX),
                     actor: game.to_act(),
                     decision: game.acted(&action, &next),
-                    full: format!("{action:?}"),
+                    full: game.revealed(&action),
                     public: game.label(&action),
+                    told: next.told(),
                 };
                 out.history.push(next);
                 entry
@@ -471,6 +477,7 @@ pub fn rebuild_table<T: TableGame>(
                     decision: Decision::TookBack { to_ply },
                     full: String::new(),
                     public: String::new(),
+                    told: Vec::new(),
                 }
             }
         };
@@ -495,17 +502,19 @@ fn take_back<G>(history: &mut Vec<G>, to_ply: u32) -> bool {
 pub struct TableRecord {
     /// The game and variant.
     pub title: String,
-    /// The seats whose armies are journaled.
-    pub deployed: Vec<Seat>,
-    /// Each action: (its number from 1 — for a takeback, the action play returns to — who
-    /// acted, the action in full (the umpire's eyes), in public words).
-    pub entries: Vec<(u32, Actor, String, String)>,
+    /// Each seat's name as the game calls it ("French", "Allied").
+    pub seat_names: BySeat<&'static str>,
+    /// The armies journaled, in journal order: whose, and the army in words
+    /// ([`TableGame::army_words`]: the umpire's eyes).
+    pub armies: Vec<(Seat, Vec<String>)>,
+    /// Each action and takeback, in journal order (armies left out).
+    pub entries: Vec<TableEntry>,
     /// The result, once over.
     pub result: Option<(String, String)>,
-    /// The final board as the table knows it.
-    pub board: std::collections::BTreeMap<Place, String>,
-    /// The final game with every secret (the umpire's eyes).
-    pub umpire: String,
+    /// The final board as the table knows it: each place by its name, and what stands there.
+    pub board: Vec<(String, String)>,
+    /// The final board with every piece named (the umpire's eyes).
+    pub umpire_board: Vec<(String, String)>,
 }
 
 /// Rebuilds a table game's journal into a [`TableRecord`].
@@ -517,24 +526,45 @@ pub fn table_record<T: TableGame>(
     records: &[Record],
 ) -> Result<TableRecord, RebuildError> {
     let rebuilt = rebuild_table::<T>(choice, records)?;
+    let mut armies = Vec::new();
+    for entry in &rebuilt.entries {
+        if let Decision::Deployed(seat) = entry.decision {
+            let words = rebuilt.armies[seat]
+                .as_ref()
+                .map(|army| T::army_words(choice, seat, army))
+                .unwrap_or_default();
+            armies.push((seat, words));
+        }
+    }
     let last = rebuilt.history.last();
+    let named = |board: BTreeMap<Place, String>| -> Vec<(String, String)> {
+        board
+            .into_iter()
+            .map(|(place, words)| (T::place_name(&place), words))
+            .collect()
+    };
     Ok(TableRecord {
         title: T::title(choice),
-        deployed: rebuilt
-            .armies
-            .iter()
-            .filter(|(_, a)| a.is_some())
-            .map(|(s, _)| s)
-            .collect(),
+        seat_names: BySeat::from_fn(T::seat_name),
+        armies,
         entries: rebuilt
             .entries
             .iter()
             .filter(|e| !matches!(e.decision, Decision::Deployed(_)))
-            .map(|e| (e.number, e.actor, e.full.clone(), e.public.clone()))
+            .cloned()
             .collect(),
         result: last.and_then(TableGame::result),
-        board: last.map(TableGame::board).unwrap_or_default(),
-        umpire: last.map(|g| format!("{g:#?}")).unwrap_or_default(),
+        board: last.map(|g| named(g.board())).unwrap_or_default(),
+        umpire_board: last
+            .map(|g| {
+                named(
+                    g.umpire_board()
+                        .into_iter()
+                        .map(|(place, n)| (place, n.name))
+                        .collect(),
+                )
+            })
+            .unwrap_or_default(),
     })
 }
 
@@ -2093,9 +2123,59 @@ impl<T: TableGame> TableView for Session<T> {
     }
 
     fn umpire_eyes(&self) -> String {
-        match self.game() {
-            Some(g) => format!("{g:#?}"),
-            None => "set-up".to_string(),
+        let Some(g) = self.game() else {
+            return match self.setup_step() {
+                Some((seat, step)) => {
+                    let group = T::groups(self.choice, seat)
+                        .get(step)
+                        .map_or_else(String::new, |g| format!(": {}", g.label));
+                    format!(
+                        "Set-up: {} places group {}{group}",
+                        T::seat_name(seat),
+                        step + 1
+                    )
+                }
+                None => "Set-up".to_string(),
+            };
+        };
+        let status = g.status_line();
+        let mut lines = Vec::new();
+        let clock = status
+            .clock
+            .map(|c| format!(", {:02}:{:02}", c.hour, c.minute))
+            .unwrap_or_default();
+        let left = status
+            .actions_left
+            .map(|n| format!(", {n} action{} left", if n == 1 { "" } else { "s" }))
+            .unwrap_or_default();
+        lines.push(format!(
+            "Turn {}{clock}; to act: {}{left}",
+            status.turn, status.to_act
+        ));
+        if let Some(n) = status.reinforcements_in {
+            lines.push(format!(
+                "Reinforcements in {n} turn{}",
+                if n == 1 { "" } else { "s" }
+            ));
         }
+        match g.result() {
+            Some((result, why)) => lines.push(format!("Over: {result}: {why}")),
+            None => lines.push(format!("Asked: {}", g.prompt())),
+        }
+        let board = g.umpire_board();
+        let on_squares = board
+            .keys()
+            .filter(|p| matches!(p, Place::Square(_)))
+            .count();
+        lines.push(format!(
+            "Actions played: {}; places holding pieces: {on_squares} squares, {} tray slots",
+            Session::actions(self).unwrap_or(0),
+            board.len() - on_squares
+        ));
+        lines.join("\n")
+    }
+
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        self.game().map(TableGame::umpire_board).unwrap_or_default()
     }
 }
