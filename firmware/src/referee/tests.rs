@@ -626,10 +626,7 @@ fn an_illegal_move_says_the_fix_and_waits_for_the_piece_to_go_back() {
         "{out:?}"
     );
     let text = t.text();
-    assert!(
-        text.contains("b3-b5: not a legal move"),
-        "{text}"
-    );
+    assert!(text.contains("b3-b5: not a legal move"), "{text}");
     assert!(
         text.contains("Fix: b3: put the Red piece; b5: take the piece off"),
         "{text}"
@@ -1688,14 +1685,8 @@ fn a_refusal_tells_nothing_of_a_hidden_rank() {
     t.mv("e3", "e9"); // the Marshal; Blue's Scout stands on e8
     let marshal = t.text();
     t.mv("e9", "e3");
-    assert!(
-        scout.contains("f3-f9: f8 is in the way"),
-        "{scout}"
-    );
-    assert!(
-        marshal.contains("e3-e9: e8 is in the way"),
-        "{marshal}"
-    );
+    assert!(scout.contains("f3-f9: f8 is in the way"), "{scout}");
+    assert!(marshal.contains("e3-e9: e8 is in the way"), "{marshal}");
     t.mv("b1", "c2"); // a Bomb, slid diagonally
     let bomb = t.text();
     assert!(
