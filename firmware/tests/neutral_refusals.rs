@@ -625,3 +625,108 @@ fn piecepack_refusals_read_the_same_for_every_hidden_value() {
         assert!(tally.refusals >= 5 && tally.compared >= 10, "{tally:?}");
     }
 }
+
+/// Piecepack: once a combat is over, the values its coins showed are hidden again on every
+/// screen the hands then meet (a refusal's hand steps, the differences, a move's label), as
+/// the rulebook has it: "Players can examine their own pieces at any time, but can only
+/// examine enemy pieces during combat." Fails on the old code, which kept naming them.
+#[test]
+fn piecepack_values_are_hidden_again_after_combat() {
+    let (_, kind) = games::piecepack::variants()
+        .into_iter()
+        .next()
+        .expect("a Piecepack variant");
+    let GameKind::Piecepack { options } = kind else {
+        panic!("{kind:?}")
+    };
+    let subject: Subject<PiecepackTable> = Subject {
+        name: "Piecepack at Waterloo",
+        kind,
+        choice: options,
+        secret_at: |_, _| String::new(),
+    };
+    let layout = games::layout(kind).validate().expect("the layout is valid");
+    let places: Vec<Place> = layout.iter().map(|(_, p)| p).collect();
+    let mut checked = 0;
+    for seed in 1..400 {
+        let mut rng = Rng(SeededChance::new(seed * 104_729));
+        let Some(groups) = sample::<PiecepackTable>(options)(&mut rng) else {
+            continue;
+        };
+        let army = armies::<PiecepackTable>(options, &groups).expect("the example set-up");
+        let mut game = PiecepackTable::start(options, &army).expect("the example starts");
+        let mut actions = Vec::new();
+        let mut fought = None;
+        for _ in 0..200 {
+            let (_, played) = random_history(&mut game, &mut rng, 1);
+            if played.is_empty() {
+                break;
+            }
+            actions.extend(played);
+            let position = game.position();
+            if position.combat().is_none() {
+                fought = position
+                    .revealed()
+                    .iter()
+                    .find(|&u| !u.is_leader() && position.square_of(u).is_some());
+                if fought.is_some() {
+                    break;
+                }
+            }
+        }
+        let Some(unit) = fought else {
+            continue;
+        };
+        let square = game.position().square_of(unit).expect("on the map");
+        let from = games::piecepack::place(square);
+        // The coin's square lifted and its pieces put down on a free square out of reach.
+        let Some(&to) = places.iter().rev().find(|p| {
+            matches!(p, Place::Square(_))
+                && !game.occupied().contains(p)
+                && games::piecepack::square_of(p).is_some_and(|s| s.distance(square) > 3)
+        }) else {
+            continue;
+        };
+        let bytes = journal(&subject, &army, &actions);
+        let (referee, _) = Referee::resume(
+            RefereeConfig::default(),
+            SeededChance::new(1),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes),
+            game.occupied(),
+            Millis(1_000),
+        )
+        .expect("the journal resumes");
+        let mut table = support::Table {
+            referee,
+            layout: layout.clone(),
+            t: 1_000,
+            log: Vec::new(),
+            checks: Quiet::<PiecepackTable>(PhantomData),
+        };
+        let mut screens = Vec::new();
+        table.lift(from);
+        screens.push(table.text());
+        table.put(to);
+        table.settle();
+        screens.push(table.text());
+        table.wait(10_000);
+        screens.push(table.text());
+        let words = format!("{screens:?} {:?}", table.log);
+        assert!(
+            !words.contains(unit.piece_name()),
+            "seed {seed}: {} named after its combat: {words}",
+            unit.piece_name()
+        );
+        // What belongs on the square is named, as the table may know it.
+        assert!(
+            words.contains(&format!("{from}: ")) && words.contains(" coin"),
+            "seed {seed}: {from} is named as it stands: {words}"
+        );
+        checked += 1;
+        if checked == 5 {
+            break;
+        }
+    }
+    assert!(checked >= 3, "only {checked} games fought a combat");
+}
