@@ -16,6 +16,7 @@
 #[allow(dead_code)] // each test file uses its part of the shared table
 mod support;
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ use boards::{Actor, BySeat, Seat};
 use firmware::journal::{JournalWriter, MemStore};
 use firmware::referee::games::piecepack::PiecepackTable;
 use firmware::referee::games::stratego::{StrategoChoice, StrategoTable};
-use firmware::referee::games::{self, WaterlooTable};
+use firmware::referee::games::{self, WaterlooChoice, WaterlooTable};
 use firmware::referee::table::{Gesture, TableGame};
 use firmware::referee::{
     screen_text, Chance, Decision, GameKind, Header, Record, Referee, RefereeConfig, SeededChance,
@@ -729,4 +730,134 @@ fn piecepack_values_are_hidden_again_after_combat() {
         }
     }
     assert!(checked >= 3, "only {checked} games fought a combat");
+}
+
+/// The Pursuit's menus name a set-aside cavalry only as its enemy has seen it: by its back
+/// until a charge (a battle) shows it, as the rulebook sets the cavalry aside ("take their
+/// remaining cavalry units off the board and set them aside next to the board") without
+/// turning it face up. No two entries read the same. Fails on the old code, whose menu named
+/// every enemy cavalry ("Chasseurs a Cheval charges Scots Greys").
+#[test]
+fn the_pursuit_menu_names_cavalry_only_as_the_enemy_has_seen_it() {
+    use boards::geometry::grid::Cell;
+    use boards::waterloo::{Action, Phase, Unit, Version, Waterloo, ALLIED, FRENCH};
+
+    let choice = WaterlooChoice {
+        version: Version::Expert,
+        early_start: false,
+        prussians_uncertain: false,
+        mud: false,
+    };
+    let c = |s: &str| Cell::parse(s).expect("a square");
+    let mut placements = BySeat::<Vec<(Cell, Unit)>>::default();
+    placements[FRENCH] = vec![
+        (c("a7"), Unit::Chasseurs),
+        (c("b7"), Unit::Cuirassiers),
+        (c("l9"), Unit::Napoleon),
+        (c("k9"), Unit::Ney),
+    ];
+    placements[ALLIED] = vec![
+        (c("e2"), Unit::BritishFoot),
+        (c("f2"), Unit::BritishArtillery),
+        (c("g3"), Unit::KglHussars),
+        (c("h3"), Unit::ScotsGreys),
+        (c("l2"), Unit::Wellington),
+        (c("k2"), Unit::Uxbridge),
+    ];
+    let game = Waterloo::from_position(
+        games::waterloo::options(choice),
+        &placements,
+        &BySeat::default(),
+    )
+    .expect("a legal position");
+    let mut table = WaterlooTable::from_game(choice, game);
+    let mut act = |table: &mut WaterlooTable, wanted: Action| {
+        let action = table
+            .gestures()
+            .into_iter()
+            .map(|(_, a)| a)
+            .chain(table.choices().into_iter().map(|(_, a)| a))
+            .find(|a| a.action == wanted)
+            .unwrap_or_else(|| panic!("{wanted:?} is offered"));
+        table.play(&action);
+    };
+    // The draft (the first card offered each time), the Allied turn, then two French cavalry
+    // on the Allied left flank: the Allies retreat, the French pursue.
+    while let Phase::Draft(_) = table.game().phase() {
+        let (_, first) = table.choices().into_iter().next().expect("a draft choice");
+        table.play(&first);
+    }
+    act(&mut table, Action::EndTurn);
+    for (from, to) in [("a7", "a1"), ("b7", "b1")] {
+        act(
+            &mut table,
+            Action::Move {
+                from: c(from),
+                to: c(to),
+            },
+        );
+    }
+    assert_eq!(table.game().pursuit_victor(), Some(FRENCH));
+    let hidden = [
+        "Chasseurs",
+        "Cuirassiers",
+        "Ney",
+        "KGL Hussars",
+        "Scots Greys",
+        "Uxbridge",
+    ];
+    let menus = |table: &WaterlooTable| {
+        let buttons: Vec<String> = table.choices().into_iter().map(|(l, _)| l).collect();
+        let mut lifts: BTreeMap<Gesture, Vec<String>> = BTreeMap::new();
+        for (g, a) in table.gestures() {
+            lifts.entry(g).or_default().push(table.label(&a));
+        }
+        (buttons, lifts)
+    };
+    let (buttons, lifts) = menus(&table);
+    for entries in std::iter::once(&buttons).chain(lifts.values()) {
+        let unique: std::collections::BTreeSet<&String> = entries.iter().collect();
+        assert_eq!(
+            unique.len(),
+            entries.len(),
+            "two entries read the same: {entries:?}"
+        );
+        for entry in entries {
+            for name in hidden {
+                assert!(!entry.contains(name), "{entry:?} names a hidden {name}");
+            }
+        }
+    }
+    let charge = "French cavalry* charges Allied cavalry*";
+    assert!(buttons.iter().any(|b| b == charge), "{buttons:?}");
+    assert!(
+        lifts
+            .values()
+            .flatten()
+            .any(|l| l == "French cavalry cuts down the piece on e2"),
+        "{lifts:?}"
+    );
+    // The charge is a battle: both are seen, and named from then on. The Cuirassiers (4) fall
+    // to the Scots Greys (5), who stay in the Pursuit, named.
+    let (_, action) = table
+        .choices()
+        .into_iter()
+        .find(|(l, _)| l == charge)
+        .expect("the charge");
+    let told = screen_text(&table.play(&action));
+    assert!(
+        told.contains("Cuirassiers") && told.contains("Scots Greys"),
+        "{told}"
+    );
+    let (buttons, _) = menus(&table);
+    assert!(
+        buttons
+            .iter()
+            .any(|b| b.ends_with("charges Allied Scots Greys")),
+        "{buttons:?}"
+    );
+    assert!(
+        buttons.iter().all(|b| !b.contains("KGL Hussars")),
+        "{buttons:?}"
+    );
 }
