@@ -30,7 +30,9 @@
 //! The OLED faces both players. A piece is named on it only as its opponent's
 //! [`View`] shows it: its army and the symbol on its back ("French infantry*") until a battle or
 //! a Reconnaissance reveals it ("French Old Guard"); off the board it is only "French piece".
-//! Eliminated pieces are shown (public), set-aside cavalry in the Pursuit is face up. Lines of
+//! Eliminated pieces are shown (public). Cavalry set aside for the Pursuit keeps its secret as
+//! on the board (the rulebook sets it aside, it does not turn it over): the menus name it by its
+//! back until a battle or a charge has shown it, one entry for pieces that look alike. Lines of
 //! retreat and the drawn Prussians are never named; refusals that would name a hidden piece are
 //! reworded.
 
