@@ -206,8 +206,8 @@ fn journal<G: TableGame>(
 }
 
 /// The referee resumed on the journal of `groups` and `actions`, its board as expected, with
-/// the hands then making `gesture`: the public words of its refusal (the refusal's decision
-/// and the screen), or `None` when it did not refuse it.
+/// the hands then making `gesture`: the public words of its refusal (every decision the
+/// gesture made, and the screen), or `None` when it did not refuse it.
 fn refusal<G: TableGame>(
     subject: &Subject<G>,
     layout: &SensorLayout,
@@ -261,14 +261,10 @@ fn refusal<G: TableGame>(
         }
         _ => panic!("not a gesture this test makes: {gesture:?}"),
     }
-    let refused: Vec<String> = out
-        .iter()
-        .filter_map(|d| match d {
-            Decision::Refused { action, reason } => Some(format!("{action}: {reason}")),
-            _ => None,
-        })
-        .collect();
-    (!refused.is_empty()).then(|| format!("{} | {}", refused.join(" / "), table.text()))
+    // Every decision is public (the log, the replay): all of them, and the screen.
+    out.iter()
+        .any(|d| matches!(d, Decision::Refused { .. }))
+        .then(|| format!("{out:?} | {}", table.text()))
 }
 
 /// A random gesture the game as it stands refuses (no legal action makes it, and the rules
