@@ -767,7 +767,7 @@ fn the_pursuit_menu_names_cavalry_only_as_the_enemy_has_seen_it() {
     )
     .expect("a legal position");
     let mut table = WaterlooTable::from_game(choice, game);
-    let mut act = |table: &mut WaterlooTable, wanted: Action| {
+    let act = |table: &mut WaterlooTable, wanted: Action| {
         let action = table
             .gestures()
             .into_iter()
