@@ -85,8 +85,8 @@
 //!
 //! # Secrets
 //! The OLED faces both players: a screen names a rank only when the rules have revealed it (a
-//! battle, a Scout seen moving far). Refusals that would name a rank are reworded ("the piece on
-//! e4 cannot move"), and a missing piece is "Red piece" unless its rank is public.
+//! battle, a Scout seen moving far). A refusal only a hidden rank makes reads the same for every
+//! rank ("e4-e5: not a legal move"), and a missing piece is "Red piece" unless its rank is public.
 //!
 //! # Seams for other games
 //! Places include off-board trays ([`Place::Tray`](crate::sensing::Place::Tray)), so entries from a tray are moves from a

@@ -54,7 +54,9 @@
 //! The OLED faces both players. A piece is named by where it stands, never by its value
 //! until combat revealed it: `e4 top coin`, `e4 bottom coin`, `e4 coin` (the only coin
 //! there), a pawn by its leader (`e4 Wellington`: pawns are known by colour), a Prussian by
-//! its slot (`Prussian slot 2`). A revealed coin is named by its face (`e4 Red Star 2`).
+//! its slot (`Prussian slot 2`). A coin in the combat being fought is named by its face
+//! (`e4 Red Star 2`); once that combat is over it is a coin again (the rulebook lets enemy
+//! pieces be examined "only ... during combat").
 //! Menus list their entries in that public order (square, then top to bottom), never in an
 //! order that follows the pieces' values. Refusals say why without naming a value ("no room
 //! on e5: one regular coin, one symbol coin and one pawn per square"); that a move was refused
@@ -362,12 +364,25 @@ impl PiecepackTable {
         }
     }
 
-    /// What the whole table may call the piece: a leader by name, a coin by its face once
-    /// combat revealed it, else by its suit.
+    /// Whether the table may name `unit`'s value now: a leader always (pawns are known by
+    /// colour), a coin only while the combat it fights in is being fought. The rulebook:
+    /// "Players can examine their own pieces at any time, but can only examine enemy pieces
+    /// during combat", so once the combat is over its coins are symbol side up again, and no
+    /// screen (a difference, a hand step, a menu) names their values.
+    fn shown(&self, unit: Unit) -> bool {
+        unit.is_leader()
+            || self
+                .position
+                .combat()
+                .is_some_and(|c| c.attackers.contains(unit) || c.defenders.contains(unit))
+    }
+
+    /// What the whole table may call the piece: a leader by name, a coin by its face while
+    /// its combat is fought, else by its suit.
     fn public_name(&self, unit: Unit) -> &'static str {
         if unit.is_leader() {
             short_name(unit)
-        } else if self.position.revealed().contains(unit) {
+        } else if self.shown(unit) {
             unit.piece_name()
         } else {
             match unit.suit() {
@@ -383,7 +398,7 @@ impl PiecepackTable {
     /// "e4 Wellington", "Prussian slot 2 coin".
     fn origin(&self, unit: Unit) -> String {
         let name = |u: Unit| {
-            if u.is_leader() || self.position.revealed().contains(u) {
+            if self.shown(u) {
                 self.public_name(u)
             } else {
                 "coin"
@@ -1260,7 +1275,8 @@ impl TableGame for PiecepackTable {
                 }
                 Event::Eliminated { unit, no_retreat } => {
                     let why = if *no_retreat { " (no retreat)" } else { "" };
-                    let mut line = format!("{} eliminated{why}", self.public_name(*unit));
+                    // Named as its combat showed it, though the combat may be over now.
+                    let mut line = format!("{} eliminated{why}", before.public_name(*unit));
                     // Off a stack the switch stays closed: the hand steps cannot say it.
                     if let Some(s) = before.position.square_of(*unit) {
                         if self.position.pieces_on(s).next().is_some() {

@@ -172,10 +172,10 @@ fn group_noun(variant: Variant, rank: Rank) -> String {
 /// The rules' reason for refusing `mv`, in words the whole table may read. While the moving
 /// piece's rank is hidden, the words must hold for every rank it could have: what the board's
 /// geometry refuses for any piece (a diagonal, a lake, one's own piece, a far square with
-/// something in the way) is said as such, never as what only this rank would meet ("b4 is in
-/// the way" for a Scout but "one square at a time" for a Sergeant, "cannot move" for a Bomb
-/// slid diagonally would each tell what the piece is). What the refusal itself reveals (a piece
-/// that cannot step to a free square cannot move at all) may be said.
+/// something in the way) is said as such; anything else only as "not a legal move", the same
+/// for a Bomb that may not step as for a Sergeant that may not run ("cannot move" would say
+/// Bomb or Flag, "one square at a time" would say not a Scout). The player who moved knows
+/// their own piece; the hand steps say how to put the board back.
 fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     if let Illegal::NotYours(_) = reason {
         return format!(
@@ -186,9 +186,7 @@ fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     }
     let hidden = position.piece_at(mv.from).is_some() && !position.is_revealed(mv.from);
     if hidden {
-        if let Some(words) = geometry(position, mv, reason) {
-            return words;
-        }
+        return geometry(position, mv, reason).unwrap_or_else(|| NOT_LEGAL.to_string());
     }
     match reason {
         Illegal::Immovable(s) => format!("the piece on {s} cannot move: move another"),
@@ -197,8 +195,13 @@ fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     }
 }
 
-/// Why the board refuses `mv` whatever the rank of the piece making it, if it does: the words
-/// for a piece whose rank is hidden.
+/// The refusal of a hidden piece's move that only its rank refuses.
+const NOT_LEGAL: &str = "not a legal move";
+
+/// Why the board refuses `mv` whatever the rank of the piece making it, if it does (a
+/// repetition rule refusing a step is said as the rules say it: it counts moves the whole
+/// table saw, and only a piece that moved can repeat): the words for a piece whose rank is
+/// hidden. `None`: only the rank refuses it.
 fn geometry(position: &Position, mv: &Move, reason: &Illegal) -> Option<String> {
     let (from, to) = (mv.from, mv.to);
     let own = |s: Square| position.piece_at(s).map(|p| p.owner) == Some(position.to_move());
@@ -215,27 +218,17 @@ fn geometry(position: &Position, mv: &Move, reason: &Illegal) -> Option<String> 
         return Some(Illegal::NotStraight.to_string());
     }
     if from.is_adjacent(to) {
-        return None;
+        return match reason {
+            Illegal::TwoSquares(_) | Illegal::MoreSquares => Some(reason.to_string()),
+            _ => None,
+        };
     }
-    // A far square: one kind of piece goes there, along a clear line (naming it would name a
-    // rank on the screen; the rulebook's players know it).
-    let path = path_between(from, to);
-    let first = path
+    // A far square: no piece goes there past something in the way; with the line clear, only
+    // the rank (or, for a Scout, a repetition rule) refuses it.
+    path_between(from, to)
         .into_iter()
-        .find(|s| s.is_lake() || position.piece_at(*s).is_some());
-    match (first, reason) {
-        (Some(s), _) if s.is_lake() => Some(format!(
-            "{s} is a lake in the way, and most pieces move one square at a time"
-        )),
-        (Some(s), _) => Some(format!(
-            "{s} is in the way, and most pieces move one square at a time"
-        )),
-        (None, Illegal::TooFar | Illegal::Immovable(_)) => {
-            Some("that piece moves one square at a time".to_string())
-        }
-        // A repetition rule refuses a clear run: said as the rules say it.
-        (None, _) => None,
-    }
+        .find(|s| s.is_lake() || position.piece_at(*s).is_some())
+        .map(|s| format!("{s} is in the way"))
 }
 
 /// The squares strictly between `from` and `to` on one row or column.

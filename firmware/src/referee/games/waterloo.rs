@@ -30,7 +30,9 @@
 //! The OLED faces both players. A piece is named on it only as its opponent's
 //! [`View`] shows it: its army and the symbol on its back ("French infantry*") until a battle or
 //! a Reconnaissance reveals it ("French Old Guard"); off the board it is only "French piece".
-//! Eliminated pieces are shown (public), set-aside cavalry in the Pursuit is face up. Lines of
+//! Eliminated pieces are shown (public). Cavalry set aside for the Pursuit keeps its secret as
+//! on the board (the rulebook sets it aside, it does not turn it over): the menus name it by its
+//! back until a battle or a charge has shown it, one entry for pieces that look alike. Lines of
 //! retreat and the drawn Prussians are never named; refusals that would name a hidden piece are
 //! reworded.
 
@@ -117,6 +119,9 @@ pub struct WaterlooTable {
     exchanged: Vec<Place>,
     /// What the last action's announcement told the table besides its label (for the record).
     told: Vec<String>,
+    /// Expert: each seat's units its opponent has seen (revealed in battle before the Pursuit
+    /// began, or in a charge since): the Pursuit's menus name a set-aside cavalry only so.
+    seen: BySeat<Vec<Unit>>,
 }
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
@@ -408,6 +413,7 @@ impl WaterlooTable {
             turns: 0,
             exchanged: Vec::new(),
             told: Vec::new(),
+            seen: BySeat::default(),
         };
         table.fit_trays();
         table
@@ -530,6 +536,78 @@ impl WaterlooTable {
         match layout.tile_at(at) {
             Some((_, t)) => format!("{} ({at})", tile_title(&t.name)),
             None => format!("the tile on {at}"),
+        }
+    }
+
+    /// Keeps what `outcome` showed of the units the Pursuit sets aside: when it begins, the
+    /// units `revealed` on the board before and those its battles revealed; each charge, both
+    /// cavalries (a charge is a battle).
+    fn see(&mut self, revealed: Vec<Unit>, outcome: &Outcome) {
+        let mut shown = Vec::new();
+        let mut began = false;
+        for event in &outcome.events {
+            match *event {
+                Event::PursuitBegan { .. } => began = true,
+                Event::Battle(r) => shown.extend([r.attacker.1, r.defender.1]),
+                Event::Pursuit(PursuitEvent::Charge {
+                    attacker, defender, ..
+                }) => {
+                    shown.extend([attacker, defender]);
+                }
+                _ => {}
+            }
+        }
+        if began {
+            shown.extend(revealed);
+        } else if self.game.pursuit_victor().is_none() {
+            return;
+        }
+        for unit in shown {
+            let seen = &mut self.seen[seat_of(unit.army())];
+            if !seen.contains(&unit) {
+                seen.push(unit);
+            }
+        }
+    }
+
+    /// A set-aside cavalry of the Pursuit as the table may call it: by name once its opponent
+    /// has seen it, else by its back ("French cavalry*"). The rulebook sets the cavalry aside
+    /// next to the board; it does not turn it face up.
+    fn pursuit_name(&self, unit: Unit) -> String {
+        if self.seen[seat_of(unit.army())].contains(&unit) {
+            unit_name(unit)
+        } else {
+            back_words(unit.back())
+        }
+    }
+
+    /// The set-aside cavalry of `unit`'s seat that stands for every one the table cannot tell
+    /// from it (the same [`WaterlooTable::pursuit_name`]): the strongest, as the rules already
+    /// take the strongest piece of a kind. Menus offer that one only, so no two entries read
+    /// the same and none tells what a hidden piece is.
+    fn stands_for(&self, unit: Unit) -> Unit {
+        let name = self.pursuit_name(unit);
+        self.game
+            .pursuit_cavalry(seat_of(unit.army()))
+            .iter()
+            .filter(|(u, _)| self.pursuit_name(*u) == name)
+            .map(|&(u, weakened)| (u.strength().saturating_sub(weakened), u))
+            .fold(None, |best: Option<(u8, Unit)>, c| match best {
+                Some(b) if b.0 >= c.0 => Some(b),
+                _ => Some(c),
+            })
+            .map_or(unit, |(_, u)| u)
+    }
+
+    /// Whether `action` is the one a menu offers for what the table sees of it (see
+    /// [`WaterlooTable::stands_for`]).
+    fn offered(&self, action: &Action) -> bool {
+        match *action {
+            Action::Pursue { cavalry, .. } => self.stands_for(cavalry) == cavalry,
+            Action::Charge { cavalry, target } => {
+                self.stands_for(cavalry) == cavalry && self.stands_for(target) == target
+            }
+            _ => true,
         }
     }
 
@@ -1172,6 +1250,7 @@ impl TableGame for WaterlooTable {
                     turns: 0,
                     exchanged: Vec::new(),
                     told: Vec::new(),
+                    seen: BySeat::default(),
                 };
                 let mut fitted = table.clone();
                 fitted.fit_trays();
@@ -1269,6 +1348,9 @@ impl TableGame for WaterlooTable {
         }
         let mut out = Vec::new();
         for action in self.game.legal_actions() {
+            if !self.offered(&action) {
+                continue;
+            }
             let plain = WaterlooAction::rules(action);
             match action {
                 Action::Move { from, to } => {
@@ -1330,17 +1412,21 @@ impl TableGame for WaterlooTable {
             return Vec::new();
         }
         let legal = self.game.legal_actions();
-        let buttons = legal.into_iter().filter(|a| match self.game.phase() {
-            Phase::Act => matches!(
-                a,
-                Action::EndTurn
-                    | Action::PlayCard(_)
-                    | Action::TakeOff { .. }
-                    | Action::Fire { tile: true, .. }
-                    | Action::Charge { .. }
-            ),
-            _ => true,
-        });
+        let buttons =
+            legal
+                .into_iter()
+                .filter(|a| self.offered(a))
+                .filter(|a| match self.game.phase() {
+                    Phase::Act => matches!(
+                        a,
+                        Action::EndTurn
+                            | Action::PlayCard(_)
+                            | Action::TakeOff { .. }
+                            | Action::Fire { tile: true, .. }
+                            | Action::Charge { .. }
+                    ),
+                    _ => true,
+                });
         let mut out: Vec<(String, WaterlooAction)> = buttons
             .map(|a| {
                 let wa = WaterlooAction::rules(a);
@@ -1441,6 +1527,12 @@ impl TableGame for WaterlooTable {
             _ => None,
         };
         let occupied: Vec<Cell> = self.game.pieces().map(|(c, _)| c).collect();
+        let revealed: Vec<Unit> = self
+            .game
+            .pieces()
+            .filter(|(_, p)| p.revealed)
+            .map(|(_, p)| p.unit)
+            .collect();
         let owners = self.game.view(ALLIED).tile_owner().to_vec();
         let outcome = match self.game.play(&action.action) {
             Ok(outcome) => outcome,
@@ -1463,6 +1555,7 @@ impl TableGame for WaterlooTable {
             _ => {}
         }
         self.fit_trays();
+        self.see(revealed, &outcome);
         // A winner on the square of a loser: the same occupancy, another piece.
         self.exchanged.clear();
         for event in &outcome.events {
@@ -1557,10 +1650,17 @@ impl TableGame for WaterlooTable {
                 }
             }
             Action::Pursue { cavalry, target } => {
-                format!("{} cuts down the piece on {target}", unit_name(cavalry))
+                format!(
+                    "{} cuts down the piece on {target}",
+                    self.pursuit_name(cavalry)
+                )
             }
             Action::Charge { cavalry, target } => {
-                format!("{} charges {}", unit_name(cavalry), unit_name(target))
+                format!(
+                    "{} charges {}",
+                    self.pursuit_name(cavalry),
+                    self.pursuit_name(target)
+                )
             }
             Action::Save { from } => format!("save the piece on {from}"),
             Action::Chance(ChanceAction::Die(face)) => format!("die: {face}"),
