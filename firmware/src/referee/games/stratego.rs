@@ -160,6 +160,20 @@ fn rank_groups(variant: Variant) -> Vec<Rank> {
         .collect()
 }
 
+/// Whether the rules let `seat` set a piece up on `s` (asked of the rules' own check, so the
+/// set-up rows are said in one place).
+fn in_setup_rows(variant: Variant, seat: Seat, s: Square) -> bool {
+    let mut one = Deployment::new();
+    one.place(s, Rank::Flag);
+    match one.validate(variant, seat) {
+        Ok(()) => true,
+        Err(problems) => !problems
+            .as_slice()
+            .iter()
+            .any(|p| matches!(p, boards::stratego::SetupProblem::OutsideZone { .. })),
+    }
+}
+
 fn group_noun(variant: Variant, rank: Rank) -> String {
     match variant.count(rank) {
         1 => format!("1 {}", rank.name()),
@@ -317,9 +331,41 @@ impl TableGame for StrategoTable {
                 label: group_noun(variant, rank),
                 count: variant.count(rank),
                 min: variant.count(rank),
-                counted: false,
+                // Checked at the group's OK: a short group is put right while it is placed,
+                // not after every later group.
+                counted: true,
             })
             .collect()
+    }
+
+    fn may_place(
+        choice: StrategoChoice,
+        seat: Seat,
+        _group: usize,
+        at: &Place,
+    ) -> Result<(), String> {
+        // Every rank has the same set-up rows: the refusal names none.
+        let variant = choice.options.variant;
+        let Some(s) = square(at) else {
+            return Err(format!(
+                "{at} is not a square of the board: take the piece off"
+            ));
+        };
+        if in_setup_rows(variant, seat, s) {
+            return Ok(());
+        }
+        // The seat's rows as the rules give them: each row whose first square takes a piece.
+        let rows: Vec<u8> = (0..10)
+            .filter(|&r| Square::new(0, r).is_some_and(|q| in_setup_rows(variant, seat, q)))
+            .map(|r| r + 1)
+            .collect();
+        let name = seat_name(seat);
+        Err(match (rows.first(), rows.last()) {
+            (Some(a), Some(b)) => {
+                format!("{s} is outside {name}'s rows {a}-{b}: move it onto them")
+            }
+            _ => format!("{s} is outside {name}'s set-up rows: move it onto them"),
+        })
     }
 
     fn army(

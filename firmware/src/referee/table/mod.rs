@@ -189,6 +189,24 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// `seat`'s set-up groups, in order.
     fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
+    /// Whether a piece of `seat`'s set-up group `group` (its index in [`TableGame::groups`])
+    /// may stand on `place`, judged the moment it is put there: a place no piece of the group
+    /// may take (outside the seat's set-up area, a slot of another kind, a terrain the piece is
+    /// barred from) is refused at once with the rule and the fix, naming only the place and the
+    /// seat's own piece. Problems between pieces are left to [`TableGame::army`]. By default
+    /// every place is allowed.
+    ///
+    /// # Errors
+    /// The refusal: the place, the rule, the fix ("e5 is outside Red's rows 1-4: move it there").
+    fn may_place(
+        choice: Self::Choice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let _ = (choice, seat, group, place);
+        Ok(())
+    }
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
     /// order they filled); every problem, each with its fix.
     ///

@@ -150,6 +150,12 @@ struct SetupState<T: TableGame> {
     read_at: BTreeMap<Place, TagUid>,
     /// With tags: a tag that could not be used, and the fix.
     tag_problem: Option<(String, String)>,
+    /// A place of one of this seat's finished groups lifted while nothing else was: put down
+    /// on a free place, the piece moved there (a placed piece moved is the correction).
+    moving: Option<Place>,
+    /// The pieces standing where their group may not go, each with the fix
+    /// ([`TableGame::may_place`]), as last decided.
+    misplaced: Vec<String>,
 }
 
 impl<T: TableGame> SetupState<T> {
@@ -157,6 +163,67 @@ impl<T: TableGame> SetupState<T> {
     fn show_problems(&mut self, problems: Vec<String>, out: &mut Vec<Decision>) {
         out.push(Decision::SetupProblems(problems.clone()));
         self.problems = Some(problems);
+    }
+
+    /// The places of the group being placed: those sensed that no group holds, and (in a game
+    /// with stacks) those a group holds that were lifted and put back during this step.
+    fn placing<'a>(&'a self, sensed: &'a BTreeSet<Place>) -> impl Iterator<Item = &'a Place> {
+        sensed
+            .iter()
+            .filter(|p| !self.assigned.contains(p) || self.touched.contains(p))
+    }
+
+    /// Every piece of `seat` standing where its group may not go, with the fix: the finished
+    /// groups' pieces, then the group being placed.
+    fn misplaced_now(
+        &self,
+        choice: T::Choice,
+        seat: Seat,
+        sensed: &BTreeSet<Place>,
+    ) -> Vec<String> {
+        let mut found = Vec::new();
+        for (group, places) in self.filled.iter().enumerate() {
+            for place in places.iter().filter(|p| sensed.contains(p)) {
+                if let Err(why) = T::may_place(choice, seat, group, place) {
+                    found.push(why);
+                }
+            }
+        }
+        if self.step < self.groups.len() {
+            for place in self.placing(sensed) {
+                if let Err(why) = T::may_place(choice, seat, self.step, place) {
+                    found.push(why);
+                }
+            }
+        }
+        found
+    }
+
+    /// The piece of a finished group lifted from `from` went down on `to`, a free place: it
+    /// stands there now, in its own group (moving a placed piece corrects it; nothing after
+    /// it is undone).
+    fn relocate(&mut self, from: Place, to: Place) {
+        for places in &mut self.filled {
+            for p in places.iter_mut().filter(|p| **p == from) {
+                *p = to;
+            }
+            places.sort();
+        }
+        self.assigned.remove(&from);
+        self.assigned.insert(to);
+        self.lifted.remove(&from);
+        self.moving = None;
+    }
+
+    /// The problem of a group given more pieces than it has, with the fix.
+    fn too_many(group: &Group, placed: usize) -> Option<String> {
+        let extra = placed
+            .checked_sub(usize::from(group.count))
+            .filter(|&n| n > 0)?;
+        Some(format!(
+            "{placed} placed for {}: take {extra} off",
+            group.label
+        ))
     }
 }
 
@@ -657,6 +724,8 @@ impl<T: TableGame> Session<T> {
                 by_tags: false,
                 read_at: BTreeMap::new(),
                 tag_problem: None,
+                moving: None,
+                misplaced: Vec::new(),
             })),
         }
     }
@@ -765,6 +834,7 @@ impl<T: TableGame> Session<T> {
                             }
                         }
                         state.step = state.step.saturating_sub(1);
+                        state.misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
                         let group = state
                             .groups
                             .get(state.step)
@@ -787,14 +857,18 @@ impl<T: TableGame> Session<T> {
                 let Some(group) = state.groups.get(state.step).cloned() else {
                     return;
                 };
-                let mut places: Vec<Place> = ctx
-                    .sensed
-                    .iter()
-                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
-                    .copied()
-                    .collect();
+                let misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
+                if !misplaced.is_empty() {
+                    // A piece where its group may not go is never counted: put it right first.
+                    state.misplaced = misplaced.clone();
+                    return state.show_problems(misplaced, out);
+                }
+                let mut places: Vec<Place> = state.placing(ctx.sensed).copied().collect();
                 places.sort();
                 let n = places.len();
+                if let Some(problem) = SetupState::<T>::too_many(&group, n) {
+                    return state.show_problems(vec![problem], out);
+                }
                 let outside = n < usize::from(group.min) || n > usize::from(group.count);
                 if group.counted && outside {
                     let wanted = if group.min == group.count {
@@ -1011,17 +1085,36 @@ impl<T: TableGame> Session<T> {
         }
         let seat = T::seat_name(order[state.turn.min(1)]);
         if let Some(problems) = &state.problems {
+            let mut problems = problems.clone();
+            if state.step >= state.groups.len() {
+                // After the last group: moving a piece puts it right; Back is the other way.
+                if let Some(last) = state.groups.last() {
+                    problems.push(format!(
+                        "move a piece to put it right, then OK; Back undoes {}",
+                        last.label
+                    ));
+                }
+            }
             return Screen::Problems {
                 title: format!("{seat} set-up"),
-                problems: problems.clone(),
+                problems,
+            };
+        }
+        if !state.misplaced.is_empty() {
+            return Screen::Problems {
+                title: format!("{seat} set-up"),
+                problems: state.misplaced.clone(),
             };
         }
         match state.groups.get(state.step) {
             Some(group) => {
-                let placed = sensed
-                    .iter()
-                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
-                    .count();
+                let placed = state.placing(sensed).count();
+                if let Some(problem) = SetupState::<T>::too_many(group, placed) {
+                    return Screen::Problems {
+                        title: format!("{seat} set-up"),
+                        problems: vec![problem],
+                    };
+                }
                 let more = if group.min < group.count {
                     " (fewer: the rest in reserve)"
                 } else {
@@ -1259,6 +1352,12 @@ impl<T: TableGame> Session<T> {
                 return;
             }
         }
+        if play.takeback.is_some() && judging && matching.is_empty() && !over {
+            // An offered takeback stays while the board is neither put right nor a legal
+            // action: OK still confirms it, Back declines it.
+            play.off = true;
+            return;
+        }
         play.takeback = None;
         if !judging || over {
             if play.must_match {
@@ -1469,6 +1568,16 @@ impl<T: TableGame> Session<T> {
                 };
                 play.refused = Some((sensed.clone(), screen));
             }
+            return;
+        }
+        let lone_lift = in_hand && lone.is_some();
+        if play.refused.is_some() && !lone_lift {
+            // A refusal stays until the board is put right or a legal action is made: another
+            // piece moved meanwhile changes only the hand steps it lists. (A piece of the side
+            // to act taken up alone, the board otherwise right, is the hand putting it right.)
+            play.off = true;
+            play.unmatched_since = None;
+            play.mismatch_shown = false;
             return;
         }
         play.refused = None;
@@ -1848,7 +1957,18 @@ impl<T: TableGame> Session<T> {
                 to_move_number: to + 1,
             };
         }
-        if let Some((_, screen)) = &play.refused {
+        if let Some((board, screen)) = &play.refused {
+            if let (Screen::Illegal { status, reason, .. }, false) = (screen, board == sensed) {
+                // The board changed since the refusal: the fix is what the hands must do now.
+                let steps = steps();
+                if !steps.is_empty() {
+                    return Screen::Illegal {
+                        status: status.clone(),
+                        reason: reason.clone(),
+                        fix: steps.join("; "),
+                    };
+                }
+            }
             return screen.clone();
         }
         if let Some(msg) = &play.chance_failed {
@@ -1876,6 +1996,9 @@ impl<T: TableGame> AnySession for Session<T> {
     fn lifted(&mut self, place: &Place) {
         match &mut self.stage {
             Stage::Setup(state) => {
+                let holders = state.filled.iter().filter(|g| g.contains(place)).count();
+                state.moving =
+                    (state.lifted.is_empty() && holders == 1 && !state.by_tags).then_some(*place);
                 state.lifted.insert(*place);
                 state.problems = None;
                 if state.by_tags {
@@ -1897,8 +2020,21 @@ impl<T: TableGame> AnySession for Session<T> {
     fn placed(&mut self, place: &Place) {
         match &mut self.stage {
             Stage::Setup(state) => {
-                if state.lifted.remove(place) && state.assigned.contains(place) && T::STACKS {
-                    state.touched.insert(*place);
+                let moved = state.moving.filter(|from| {
+                    from != place
+                        && !state.assigned.contains(place)
+                        && state.lifted.len() == 1
+                        && state.lifted.contains(from)
+                });
+                if let Some(from) = moved {
+                    state.relocate(from, *place);
+                } else {
+                    if state.moving == Some(*place) {
+                        state.moving = None;
+                    }
+                    if state.lifted.remove(place) && state.assigned.contains(place) && T::STACKS {
+                        state.touched.insert(*place);
+                    }
                 }
                 state.problems = None;
             }
@@ -1936,6 +2072,18 @@ impl<T: TableGame> AnySession for Session<T> {
     }
 
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        if let Stage::Setup(state) = &mut self.stage {
+            if !state.by_tags {
+                // A piece put where its group may not go is refused the moment it settles.
+                let seat = T::setup_order(self.choice)[state.turn.min(1)];
+                let misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
+                if misplaced != state.misplaced && !misplaced.is_empty() {
+                    out.push(Decision::SetupProblems(misplaced.clone()));
+                }
+                state.misplaced = misplaced;
+            }
+            return;
+        }
         self.evaluate(ctx, out);
     }
 
