@@ -156,6 +156,9 @@ struct SetupState<T: TableGame> {
     /// The pieces standing where their group may not go, each with the fix
     /// ([`TableGame::may_place`]), as last decided.
     misplaced: Vec<String>,
+    /// Places of groups undone with Back whose pieces still stand: no part of the group being
+    /// placed until lifted (they are counted, so the screen says to take them off).
+    undone: BTreeSet<Place>,
 }
 
 impl<T: TableGame> SetupState<T> {
@@ -190,7 +193,7 @@ impl<T: TableGame> SetupState<T> {
             }
         }
         if self.step < self.groups.len() {
-            for place in self.placing(sensed) {
+            for place in self.placing(sensed).filter(|p| !self.undone.contains(p)) {
                 if let Err(why) = T::may_place(choice, seat, self.step, place) {
                     found.push(why);
                 }
@@ -385,6 +388,29 @@ impl<T: TableGame> PlayState<T> {
 
     fn actions(&self) -> u32 {
         u32::try_from(self.history.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
+    /// The players' actions a takeback to the game after `to` actions undoes: chance outcomes
+    /// (a die, a secret draw) are no one's move.
+    fn moves_back(&self, to: u32) -> u32 {
+        let from = usize::try_from(to).unwrap_or(usize::MAX);
+        let undone = self.history.get(from..self.history.len().saturating_sub(1));
+        let moves = undone.map_or(0, |games| {
+            games
+                .iter()
+                .filter(|(g, _)| matches!(g.to_act(), Actor::Seat(_)))
+                .count()
+        });
+        u32::try_from(moves).unwrap_or(u32::MAX)
+    }
+
+    /// The turn the status line shows in the game after `to` actions: the one counter every
+    /// screen uses (the status line, the takeback offer, what a takeback says).
+    fn turn_after(&self, to: u32) -> u32 {
+        usize::try_from(to)
+            .ok()
+            .and_then(|k| self.history.get(k))
+            .map_or(to + 1, |(g, _)| g.status_line().turn)
     }
 
     fn calm(&mut self) {
@@ -726,6 +752,7 @@ impl<T: TableGame> Session<T> {
                 tag_problem: None,
                 moving: None,
                 misplaced: Vec::new(),
+                undone: BTreeSet::new(),
             })),
         }
     }
@@ -831,6 +858,7 @@ impl<T: TableGame> Session<T> {
                                 || state.filled.iter().any(|g| g.contains(p));
                             if !held {
                                 state.assigned.remove(p);
+                                state.undone.insert(*p);
                             }
                         }
                         state.step = state.step.saturating_sub(1);
@@ -1590,14 +1618,11 @@ impl<T: TableGame> Session<T> {
             // A piece selected first (a gun lifted and put back) and then this one lifted is
             // the shape of a shot: when the rules refuse it, the reason is said with the way
             // on, never a wait for a target that cannot come.
-            let shot = gesture
-                .selected
-                .filter(|s| *s != place)
-                .and_then(|_| {
-                    game.shaped(&gesture)
-                        .into_iter()
-                        .find_map(|a| game.check(&a).err().map(|why| (game.label(&a), why)))
-                });
+            let shot = gesture.selected.filter(|s| *s != place).and_then(|_| {
+                game.shaped(&gesture)
+                    .into_iter()
+                    .find_map(|a| game.check(&a).err().map(|why| (game.label(&a), why)))
+            });
             play.prompt = Some(match shot {
                 // Said, not decided: a hand that straightened a gun and now moves another
                 // piece is making that move, and must not read a refusal in the record.
@@ -1810,7 +1835,8 @@ impl<T: TableGame> Session<T> {
                 // Said once the board is judged (judging clears the prompt).
                 if let Stage::Play(play) = &mut self.stage {
                     if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
-                        play.prompt = Some(format!("took back to move {}", to + 1));
+                        let turn = play.game().map_or(to + 1, |g| g.status_line().turn);
+                        play.prompt = Some(format!("taken back to turn {turn}"));
                     }
                 }
             }
@@ -1967,8 +1993,8 @@ impl<T: TableGame> Session<T> {
         }
         if let Some(to) = play.takeback {
             return Screen::Takeback {
-                moves_back: play.actions().saturating_sub(to),
-                to_move_number: to + 1,
+                moves_back: play.moves_back(to),
+                to_move_number: play.turn_after(to),
             };
         }
         if let Some((board, screen)) = &play.refused {
@@ -2014,6 +2040,7 @@ impl<T: TableGame> AnySession for Session<T> {
                 state.moving =
                     (state.lifted.is_empty() && holders == 1 && !state.by_tags).then_some(*place);
                 state.lifted.insert(*place);
+                state.undone.remove(place);
                 state.problems = None;
                 if state.by_tags {
                     state.read_at.remove(place);
