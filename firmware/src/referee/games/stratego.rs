@@ -2,8 +2,9 @@
 //! [`boards::stratego::Position`].
 //!
 //! - **Set-up** by rank groups behind a screen (Red, then Blue: "Red: place 2 Bombs, then press
-//!   OK"), every problem of the army listed after the last group (a group's count is checked
-//!   with the rest, so a player sees every problem at once); or, with NFC tags registered to
+//!   OK"): a piece outside the seat's rows is refused as it is placed ("e5 is outside Red's rows
+//!   1-4"), each group's count is checked at its OK, and a placed piece moved within the rows
+//!   keeps its rank; or, with NFC tags registered to
 //!   pieces, both armies in any order, each piece identified by its tag.
 //! - **Moves** are slides (lift, put down; a Scout runs along its line), **attacks** lift both
 //!   pieces in either order and hold them up for the attack hold; the battle says what the hands
