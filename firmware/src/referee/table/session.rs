@@ -1615,17 +1615,14 @@ impl<T: TableGame> Session<T> {
             play.unmatched_since = None;
             play.mismatch_shown = false;
             let name = T::place_name(&place);
-            // A piece selected first that can act by selection (a gun lifted and put back)
+            // A piece selected first (a gun lifted and put back, even one with no shot left)
             // and then this one lifted is the shape of a shot: when the rules refuse it, the
             // reason is said with the way on, never a wait for a target that cannot come.
-            let shot = gesture
-                .selected
-                .filter(|s| *s != place && legal().iter().any(|(g, _)| g.selected == Some(*s)))
-                .and_then(|_| {
-                    game.shaped(&gesture)
-                        .into_iter()
-                        .find_map(|a| game.check(&a).err().map(|why| (game.label(&a), why)))
-                });
+            let shot = gesture.selected.filter(|s| *s != place).and_then(|_| {
+                game.shaped(&gesture)
+                    .into_iter()
+                    .find_map(|a| game.check(&a).err().map(|why| (game.label(&a), why)))
+            });
             play.prompt = Some(match shot {
                 // Said, not decided: a hand that straightened a gun and now moves another
                 // piece is making that move, and must not read a refusal in the record.
