@@ -1812,8 +1812,10 @@ impl<T: TableGame> Session<T> {
                     match game.check(&action) {
                         Ok(()) => self.act(ctx, &action, true, out),
                         Err(reason) => {
+                            // Refused on the screen too, with its reason.
                             let action = game.label(&action);
                             play.menu = None;
+                            play.prompt = Some(format!("{action}: {reason}"));
                             out.push(Decision::Refused { action, reason });
                         }
                     }
@@ -1889,10 +1891,9 @@ impl<T: TableGame> Session<T> {
             (Button::Ok, None) => {
                 let entries = game.choices();
                 if entries.is_empty() {
-                    out.push(Decision::Ignored {
-                        button,
-                        why: "nothing to choose now".to_string(),
-                    });
+                    let why = "nothing to choose now".to_string();
+                    play.prompt = Some(why.clone());
+                    out.push(Decision::Ignored { button, why });
                 } else {
                     out.push(Decision::MenuOpened {
                         title: "Actions".to_string(),
@@ -1908,10 +1909,9 @@ impl<T: TableGame> Session<T> {
             }
             (Button::Die, None) => {
                 if game.to_act() != Actor::Chance {
-                    out.push(Decision::Ignored {
-                        button,
-                        why: "the rules call for no die roll now".to_string(),
-                    });
+                    let why = "the rules call for no die roll now".to_string();
+                    play.prompt = Some(why.clone());
+                    out.push(Decision::Ignored { button, why });
                     return;
                 }
                 match play.draw(ctx.chance) {
