@@ -25,8 +25,10 @@
 //!    variant (for Stratego Original and Duel: the set-up method). Die moves to the next entry,
 //!    OK chooses, Back goes up a level. Choosing starts the journal and the game's session.
 //! 2. **Set-up**, by groups behind a screen ([`SetupMode::RankGroups`]: "Red: place 6 Bombs,
-//!    then press OK"; the places that filled since the last OK get that group; after the last
-//!    group every problem is listed; Back undoes a group), or, for Stratego, with NFC tags
+//!    then press OK"; the places that filled since the last OK get that group; a piece put
+//!    where its group may not go is refused as it settles, with the fix, and never counted; a
+//!    placed piece moved to a free place is the correction, in its own group; after the last
+//!    group what only the whole army shows is listed, with the way out; Back undoes a group), or, for Stratego, with NFC tags
 //!    registered to pieces ([`SetupMode::Tags`]): both armies in any order, each piece's tag
 //!    looked up in the [`TagRegistry`] as it is placed (one tag read on two squares is named,
 //!    and neither square trusted until both are read again); OK lists the pieces not

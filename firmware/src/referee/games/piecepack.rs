@@ -292,6 +292,33 @@ fn problem_text(options: &Options, problem: &SetupProblem) -> String {
 }
 
 /// Every Prussian on its own staging slot, and nothing else on the slots.
+/// Where a set-up piece stands: on the map, or (a Prussian) on a Prussian slot.
+enum Stand {
+    Map(Square),
+    Slot(u8),
+}
+
+/// Where `unit` may be set up on `at`.
+///
+/// # Errors
+/// A Prussian on the map or a piece of the map on a slot, with the fix.
+fn stands_on(unit: Unit, at: &Place) -> Result<Stand, String> {
+    match (unit.is_prussian(), square_of(at), slot_of(at)) {
+        (false, Some(s), _) => Ok(Stand::Map(s)),
+        (true, _, Some(slot)) => Ok(Stand::Slot(slot)),
+        (true, _, None) => Err(format!(
+            "{} is on {}: Prussians wait off the map, on a Prussian slot",
+            owner_name(unit),
+            PiecepackTable::place_name(at)
+        )),
+        (false, None, _) => Err(format!(
+            "{} is on {}: place it on the map",
+            owner_name(unit),
+            PiecepackTable::place_name(at)
+        )),
+    }
+}
+
 fn check_staged(staged: &[(Unit, u8)], problems: &mut Vec<String>) {
     let mut slots: BTreeMap<u8, Unit> = BTreeMap::new();
     for &(unit, slot) in staged {
@@ -838,6 +865,44 @@ impl TableGame for PiecepackTable {
             .collect()
     }
 
+    fn may_place(choice: Options, seat: Seat, group: usize, at: &Place) -> Result<(), String> {
+        let Some(&unit) = set_up_pieces(seat).get(group) else {
+            return Ok(());
+        };
+        let Stand::Map(square) = stands_on(unit, at)? else {
+            return Ok(());
+        };
+        // The rules' problems of this one piece where it stands (the garrison outside
+        // Hougoumont, a piece too far from its strongpoints); those between pieces (stacking,
+        // next to the enemy) wait for the army.
+        let one = vec![(unit, square)];
+        let setup = if seat == ALLIES {
+            Setup {
+                allies: one,
+                french: Vec::new(),
+            }
+        } else {
+            Setup {
+                allies: Vec::new(),
+                french: one,
+            }
+        };
+        let Err(found) = Position::start(choice, setup) else {
+            return Ok(());
+        };
+        let mine = found.as_slice().iter().find(|p| match p {
+            SetupProblem::GarrisonOutside(s) => *s == square,
+            SetupProblem::FarFromStrongpoints(u, s) | SetupProblem::FarFromPlancenoit(u, s) => {
+                *u == unit && *s == square
+            }
+            _ => false,
+        });
+        match mine {
+            Some(problem) => Err(problem_text(&choice, problem)),
+            None => Ok(()),
+        }
+    }
+
     fn army(choice: Options, seat: Seat, filled: &[Vec<Place>]) -> Result<Army, Vec<String>> {
         let order = set_up_pieces(seat);
         let mut problems = Vec::new();
@@ -858,19 +923,10 @@ impl TableGame for PiecepackTable {
                 ));
                 continue;
             };
-            match (unit.is_prussian(), square_of(at), slot_of(at)) {
-                (false, Some(s), _) => army.placed.push((unit, s)),
-                (true, _, Some(slot)) => army.staged.push((unit, slot)),
-                (true, _, None) => problems.push(format!(
-                    "{} is on {}: Prussians wait off the map, on a Prussian slot",
-                    owner_name(unit),
-                    Self::place_name(at)
-                )),
-                (false, None, _) => problems.push(format!(
-                    "{} is on {}: place it on the map",
-                    owner_name(unit),
-                    Self::place_name(at)
-                )),
+            match stands_on(unit, at) {
+                Ok(Stand::Map(s)) => army.placed.push((unit, s)),
+                Ok(Stand::Slot(slot)) => army.staged.push((unit, slot)),
+                Err(problem) => problems.push(problem),
             }
         }
         check_staged(&army.staged, &mut problems);

@@ -2,8 +2,9 @@
 //! [`boards::stratego::Position`].
 //!
 //! - **Set-up** by rank groups behind a screen (Red, then Blue: "Red: place 2 Bombs, then press
-//!   OK"), every problem of the army listed after the last group (a group's count is checked
-//!   with the rest, so a player sees every problem at once); or, with NFC tags registered to
+//!   OK"): a piece outside the seat's rows is refused as it is placed ("e5 is outside Red's rows
+//!   1-4"), each group's count is checked at its OK, and a placed piece moved within the rows
+//!   keeps its rank; or, with NFC tags registered to
 //!   pieces, both armies in any order, each piece identified by its tag.
 //! - **Moves** are slides (lift, put down; a Scout runs along its line), **attacks** lift both
 //!   pieces in either order and hold them up for the attack hold; the battle says what the hands
@@ -162,6 +163,20 @@ fn rank_groups(variant: Variant) -> Vec<Rank> {
         .collect()
 }
 
+/// Whether the rules let `seat` set a piece up on `s` (asked of the rules' own check, so the
+/// set-up rows are said in one place).
+fn in_setup_rows(variant: Variant, seat: Seat, s: Square) -> bool {
+    let mut one = Deployment::new();
+    one.place(s, Rank::Flag);
+    match one.validate(variant, seat) {
+        Ok(()) => true,
+        Err(problems) => !problems
+            .as_slice()
+            .iter()
+            .any(|p| matches!(p, boards::stratego::SetupProblem::OutsideZone { .. })),
+    }
+}
+
 fn group_noun(variant: Variant, rank: Rank) -> String {
     match variant.count(rank) {
         1 => format!("1 {}", rank.name()),
@@ -312,9 +327,41 @@ impl TableGame for StrategoTable {
                 label: group_noun(variant, rank),
                 count: variant.count(rank),
                 min: variant.count(rank),
-                counted: false,
+                // Checked at the group's OK: a short group is put right while it is placed,
+                // not after every later group.
+                counted: true,
             })
             .collect()
+    }
+
+    fn may_place(
+        choice: StrategoChoice,
+        seat: Seat,
+        _group: usize,
+        at: &Place,
+    ) -> Result<(), String> {
+        // Every rank has the same set-up rows: the refusal names none.
+        let variant = choice.options.variant;
+        let Some(s) = square(at) else {
+            return Err(format!(
+                "{at} is not a square of the board: take the piece off"
+            ));
+        };
+        if in_setup_rows(variant, seat, s) {
+            return Ok(());
+        }
+        // The seat's rows as the rules give them: each row whose first square takes a piece.
+        let rows: Vec<u8> = (0..10)
+            .filter(|&r| Square::new(0, r).is_some_and(|q| in_setup_rows(variant, seat, q)))
+            .map(|r| r + 1)
+            .collect();
+        let name = seat_name(seat);
+        Err(match (rows.first(), rows.last()) {
+            (Some(a), Some(b)) => {
+                format!("{s} is outside {name}'s rows {a}-{b}: move it onto them")
+            }
+            _ => format!("{s} is outside {name}'s set-up rows: move it onto them"),
+        })
     }
 
     fn army(

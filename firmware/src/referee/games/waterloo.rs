@@ -284,6 +284,49 @@ enum Goes {
     Staging,
 }
 
+/// Where a piece of `seat`'s `unit`, set up as `goes`, may stand on `place`: a square (the
+/// rules then judge it), its own reserve slot, or (a Prussian) a staging slot.
+///
+/// # Errors
+/// Any other place, with the fix.
+fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, String> {
+    let name = seat_name(seat);
+    match (goes, place) {
+        (Goes::Board, Place::Square(_)) => Ok(place),
+        (Goes::Board, p) if is_commander(unit) => Err(format!(
+            "{name}: {} must always be placed on the board: move it from {} to your set-up rows",
+            unit.name(),
+            WaterlooTable::place_name(&p)
+        )),
+        (
+            Goes::Board,
+            Place::Tray {
+                tray: TrayKind::Reserve,
+                seat: s,
+                slot,
+            },
+        ) if s == seat && slot < reserve_slots(seat) => Ok(place),
+        (Goes::Board, p) => Err(format!(
+            "{name}: {} is not one of your reserve slots: move the piece to your set-up rows or \
+             a reserve slot",
+            WaterlooTable::place_name(&p)
+        )),
+        (
+            Goes::Staging,
+            Place::Tray {
+                tray: TrayKind::PrussianStaging,
+                seat: s,
+                slot,
+            },
+        ) if s == ALLIED && slot < STAGING_SLOTS => Ok(place),
+        (Goes::Staging, p) => Err(format!(
+            "{name}: the Prussians wait on the Prussian staging slots: move the piece on {} to \
+             one",
+            WaterlooTable::place_name(&p)
+        )),
+    }
+}
+
 /// `seat`'s set-up groups: each kind of unit of its army in piece-page order, then (Allied)
 /// the Prussians.
 fn group_units(seat: Seat) -> Vec<(Unit, Goes)> {
@@ -1120,6 +1163,39 @@ impl TableGame for WaterlooTable {
             .collect()
     }
 
+    fn may_place(
+        choice: WaterlooChoice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let Some(&(unit, goes)) = group_units(seat).get(group) else {
+            return Ok(());
+        };
+        let Place::Square(cell) = goes_on(seat, unit, goes, *place)? else {
+            return Ok(());
+        };
+        // The rules' problems of this one piece on its square (outside the set-up rows, a
+        // building or mud it may not stand on); those between pieces wait for the army.
+        let mut setup = Setup::default();
+        setup.placements[seat] = vec![(cell, unit)];
+        let Err(rules) = Waterloo::start(options(choice), setup) else {
+            return Ok(());
+        };
+        let mine = rules.as_slice().iter().find(|p| {
+            matches!(
+                p,
+                SetupProblem::OutsideZone { cell: c, .. }
+                | SetupProblem::BarredFromBuilding { cell: c, .. }
+                | SetupProblem::ArtilleryOnMud { cell: c, .. } if *c == cell
+            )
+        });
+        match mine {
+            Some(problem) => Err(setup_problem_text(problem)),
+            None => Ok(()),
+        }
+    }
+
     fn army(
         choice: WaterlooChoice,
         seat: Seat,
@@ -1138,40 +1214,10 @@ impl TableGame for WaterlooTable {
         let mut army = WaterlooArmy::default();
         for ((unit, goes), places) in units.iter().zip(filled) {
             for place in places {
-                match (goes, *place) {
-                    (Goes::Board, Place::Square(c)) => army.placements.push((c, *unit)),
-                    (Goes::Board, p) if is_commander(*unit) => problems.push(format!(
-                        "{name}: {} must always be placed on the board: move it from {} to \
-                         your set-up rows",
-                        unit.name(),
-                        Self::place_name(&p)
-                    )),
-                    (
-                        Goes::Board,
-                        p @ Place::Tray {
-                            tray: TrayKind::Reserve,
-                            seat: s,
-                            slot,
-                        },
-                    ) if s == seat && slot < reserve_slots(seat) => army.trays.push((p, *unit)),
-                    (Goes::Board, p) => problems.push(format!(
-                        "{name}: {} is not one of your reserve slots: move the piece to your \
-                         set-up rows or a reserve slot",
-                        Self::place_name(&p)
-                    )),
-                    (
-                        Goes::Staging,
-                        p @ Place::Tray {
-                            tray: TrayKind::PrussianStaging,
-                            seat: s,
-                            slot,
-                        },
-                    ) if s == ALLIED && slot < STAGING_SLOTS => army.trays.push((p, *unit)),
-                    (Goes::Staging, p) => problems.push(format!(
-                        "{name}: the Prussians wait on the Prussian staging slots: move the \
-                         piece on {} to one",
-                        Self::place_name(&p)
-                    )),
+                match goes_on(seat, *unit, *goes, *place) {
+                    Ok(Place::Square(c)) => army.placements.push((c, *unit)),
+                    Ok(tray) => army.trays.push((tray, *unit)),
+                    Err(problem) => problems.push(problem),
                 }
             }
         }
