@@ -6,8 +6,14 @@ use std::io::{self, BufRead, Write};
 
 use boards::stratego::{seat_name, Position, Square, Variant, BLUE, RED};
 use boards::{Game, Seat};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use firmware::referee::games::BoardLayout;
+use firmware::referee::table::Named;
 use firmware::referee::Decision;
 use firmware::screens;
+use firmware::sensing::Place;
 
 use crate::scenario::{decision_text, Session};
 use crate::sim::square_place;
@@ -36,6 +42,9 @@ Drawing:  show table | red | blue | umpire     oled (the panel, pixel for pixel)
 Other:    help, quit
 Expectations from scenario files work too (expect screen ..., see host/SCENARIOS.md).";
 
+/// What `play` prints before reading each line.
+pub const PROMPT: &str = "> ";
+
 /// Draws the board as `eyes` see it, the sensed pieces included.
 pub fn draw_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     let Ok(table) = session.table() else {
@@ -43,6 +52,11 @@ pub fn draw_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     };
     let position: Option<Position> = table.referee().position().cloned();
     let mut lines = Vec::new();
+    if eyes == Eyes::Umpire {
+        if let Some(view) = table.referee().table() {
+            lines.extend(view.umpire_eyes().lines().map(str::to_string));
+        }
+    }
     for row in (0..10u8).rev() {
         let mut line = format!("{:>2} ", row + 1);
         for col in 0..10u8 {
@@ -104,12 +118,16 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     let Some(view) = table.referee().table() else {
         return Vec::new();
     };
-    if eyes == Eyes::Umpire {
-        return view.umpire_eyes().lines().map(str::to_string).collect();
-    }
-    let expected = match eyes {
-        Eyes::Seat(seat) => view.seat_board(seat),
-        _ => view.expected(),
+    let mut lines: Vec<String> = Vec::new();
+    // Each place's diagram code and words: the umpire's every piece named, else as the eyes
+    // know it.
+    let expected: BTreeMap<Place, Named> = match eyes {
+        Eyes::Umpire => {
+            lines.extend(view.umpire_eyes().lines().map(str::to_string));
+            view.umpire_board()
+        }
+        Eyes::Seat(seat) => named(view.seat_board(seat)),
+        Eyes::Table => named(view.expected()),
     };
     let layout = table.board.layout();
     let squares: Vec<boards::geometry::grid::Cell> = layout
@@ -121,44 +139,44 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
         .collect();
     let cols = squares.iter().map(|c| c.col).max().map_or(0, |c| c + 1);
     let rows = squares.iter().map(|c| c.row).max().map_or(0, |r| r + 1);
-    let token = |place: &firmware::sensing::Place| -> String {
+    // Every square as wide as the longest code (a stack's codes are joined).
+    let width = expected
+        .iter()
+        .filter(|(p, _)| matches!(p, Place::Square(_)))
+        .map(|(_, n)| n.code.chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    let token = |place: &Place| -> String {
         let sensed = table.board.is_occupied(*place);
         match (expected.get(place), sensed) {
-            (None, false) => "..".to_string(),
-            (None, true) => "##".to_string(),
-            (Some(desc), present) => {
-                let short: String = desc
-                    .split_whitespace()
-                    .filter_map(|w| w.chars().find(char::is_ascii_alphanumeric))
-                    .take(2)
-                    .collect();
-                if present {
-                    format!("{short:<2}")
-                } else {
-                    format!("({}", short.chars().next().unwrap_or('?'))
-                }
+            (None, false) => format!("{:<width$}", ".."),
+            (None, true) => format!("{:<width$}", "##"),
+            (Some(n), true) => format!("{:<width$}", n.code),
+            // Expected but lifted: in a hand, or missing.
+            (Some(n), false) => {
+                let first = n.code.chars().next().unwrap_or('?');
+                format!("{:<width$}", format!("({first}"))
             }
         }
     };
-    let mut lines = Vec::new();
     for row in (0..rows).rev() {
         let mut line = format!("{:>2} ", row + 1);
         for col in 0..cols {
-            let place =
-                firmware::sensing::Place::Square(boards::geometry::grid::Cell::new(col, row));
+            let place = Place::Square(boards::geometry::grid::Cell::new(col, row));
             line.push_str(&token(&place));
             line.push(' ');
         }
         lines.push(line.trim_end().to_string());
     }
     let letters: String = (0..cols)
-        .map(|c| format!("{}  ", char::from(b'a' + c)))
+        .map(|c| format!("{:<w$}", char::from(b'a' + c), w = width + 1))
         .collect();
     lines.push(format!("   {}", letters.trim_end()));
     // What stands where, in words, as these eyes know it (trays included).
     let mut line = String::from("Pieces:");
-    for (place, desc) in &expected {
-        let item = format!(" {}: {desc};", crate::table::place_text(place));
+    for (place, n) in &expected {
+        let item = format!(" {}: {};", crate::table::place_text(place), n.name);
         if line.len() + item.len() > 100 {
             lines.push(line);
             line = String::from("       ");
@@ -167,6 +185,14 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     }
     lines.push(line);
     lines
+}
+
+/// Each place's words with the code [`Named::from_words`] gives them.
+fn named(board: BTreeMap<Place, String>) -> BTreeMap<Place, Named> {
+    board
+        .into_iter()
+        .map(|(place, words)| (place, Named::from_words(words)))
+        .collect()
 }
 
 /// Draws the OLED: each page's lines of text as the panel draws them (top to bottom, each
@@ -212,11 +238,21 @@ pub fn run(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let game = match variant {
+    run_game(
+        stratego_line(variant),
+        &variant.to_string(),
+        seed,
+        input,
+        out,
+    )
+}
+
+/// The scenario `game` line of a Stratego variant.
+pub fn stratego_line(variant: Variant) -> &'static str {
+    match variant {
         Variant::Classic => "game classic",
         Variant::Duel => "game duel",
-    };
-    run_game(game, &variant.to_string(), seed, input, out)
+    }
 }
 
 /// Runs the interactive simulator for the game a scenario's `game` line names (`game
@@ -231,7 +267,33 @@ pub fn run_game(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let mut session = Session::new();
+    run_journaled(
+        game_line,
+        title,
+        seed,
+        BoardLayout::shipped(),
+        None,
+        input,
+        out,
+    )
+}
+
+/// [`run_game`] with Stratego: Waterloo on `layout`, also writing the referee's journal to
+/// `journal` (owner-only, as the umpire keeps it) after every line that changed it, so
+/// `umpire-sim replay` reads the game back.
+///
+/// # Errors
+/// Reading or writing failed, the journal file included.
+pub fn run_journaled(
+    game_line: &str,
+    title: &str,
+    seed: u64,
+    layout: BoardLayout,
+    journal: Option<&Path>,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut session = Session::on_layout(layout);
     if let Err(e) = session.run_line(game_line) {
         writeln!(out, "! {e}")?;
         return Ok(());
@@ -247,8 +309,15 @@ pub fn run_game(
     for line in draw_oled(&mut session) {
         writeln!(out, "{line}")?;
     }
-    for line in input.lines() {
-        let line = line?;
+    let mut written: Vec<u8> = Vec::new();
+    let mut line = String::new();
+    loop {
+        write!(out, "{PROMPT}")?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => continue,
@@ -268,14 +337,30 @@ pub fn run_game(
                     "red" | "1" => Eyes::Seat(RED),
                     "blue" | "2" => Eyes::Seat(BLUE),
                     "umpire" => Eyes::Umpire,
-                    _ => Eyes::Table,
+                    "table" => Eyes::Table,
+                    other => {
+                        writeln!(
+                            out,
+                            "! `show {other}`: show table, {}, or umpire",
+                            if is_table { "1, 2" } else { "red, blue" }
+                        )?;
+                        continue;
+                    }
                 };
             }
             _ => {
+                let steps = session.passed().steps;
                 if let Err(e) = session.run_line(&line) {
+                    if e.starts_with("unknown command") {
+                        let word = e.split('`').nth(1).unwrap_or(words[0]);
+                        writeln!(out, "! unknown command `{word}`: `help` lists the commands")?;
+                        continue;
+                    }
                     writeln!(out, "! {e}")?;
                 }
-                for d in session.last() {
+                // Only what this line did: a refused line leaves the last line's decisions.
+                let acted = session.passed().steps > steps;
+                for d in session.last().iter().filter(|_| acted) {
                     // The rules' own reason for a refusal may name a rank; the OLED below
                     // carries the public wording.
                     let text = match d {
@@ -307,6 +392,19 @@ pub fn run_game(
         }
         for l in draw_oled(&mut session) {
             writeln!(out, "{l}")?;
+        }
+        if let (Some(path), Ok(table)) = (journal, session.table()) {
+            let bytes = table.journal_bytes();
+            if bytes != written {
+                // Owner-only: a journal holds both secret set-ups.
+                firmware::journal::write_private(path, &bytes).map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot write the journal to {}: {e}", path.display()),
+                    )
+                })?;
+                written = bytes;
+            }
         }
         if is_table {
             continue;

@@ -150,13 +150,20 @@ pub fn write_replay(
                 }
             }
             (Decision::Moved { seat, mv }, _) => {
-                writeln!(out, "{number:>4}. {:<5}  {mv}", seat_name(*seat))?
+                let text = if shown {
+                    entry.full.clone()
+                } else {
+                    mv.to_string()
+                };
+                writeln!(out, "{number:>4}. {:<5}  {text}", seat_name(*seat))?
             }
+            // Both ranks are public once they fight: the rulebook has the attack reveal both.
             (Decision::Battle(b), Actor::Seat(seat)) => writeln!(
                 out,
-                "{number:>4}. {:<5}  {:<7}  {b}",
+                "{number:>4}. {:<5}  {} attacks {}: {b}",
                 seat_name(seat),
-                format!("{}x{}", b.mv.from, b.mv.to)
+                b.mv.from,
+                b.mv.to
             )?,
             (Decision::TookBack { to_ply }, _) => writeln!(
                 out,
@@ -204,8 +211,9 @@ pub fn write_replay(
     Ok(())
 }
 
-/// The replay of a table game's journal (Waterloo, Piecepack): every action in public words,
-/// and with `--reveal` (a finished game, or `--force`) in full.
+/// The replay of a table game's journal (Waterloo, Piecepack): every action in public words
+/// with what the table was told of it (battles and their results, the die), seats by name;
+/// with `--reveal` (a finished game, or `--force`) every action in full and both armies.
 fn write_table_replay(
     recovered: &firmware::journal::Recovered<Header, Record>,
     reveal: bool,
@@ -231,14 +239,20 @@ fn write_table_replay(
         "actions as the table saw them",
         out,
     )?;
-    for seat in &record.deployed {
-        writeln!(out, "      Seat {} placed their army.", seat.index() + 1)?;
+    for (seat, words) in &record.armies {
+        writeln!(out, "      {} placed their army.", record.seat_names[*seat])?;
+        if shown {
+            for line in words {
+                writeln!(out, "        {line}")?;
+            }
+        }
     }
-    for (number, actor, full, public) in &record.entries {
-        let who = match actor {
-            boards::Actor::Seat(s) => format!("seat {}", s.index() + 1),
-            boards::Actor::Chance => "chance".to_string(),
-            boards::Actor::Nobody => {
+    for entry in &record.entries {
+        let number = entry.number;
+        let who = match entry.actor {
+            Actor::Seat(s) => record.seat_names[s].to_string(),
+            Actor::Chance => "chance".to_string(),
+            Actor::Nobody => {
                 writeln!(
                     out,
                     "      Taken back: play returns to action {}.",
@@ -247,26 +261,56 @@ fn write_table_replay(
                 continue;
             }
         };
-        let text = if shown { full } else { public };
-        writeln!(out, "{number:>4}. {who:<7} {text}")?;
+        let text = if shown { &entry.full } else { &entry.public };
+        writeln!(out, "{number:>4}. {who:<8} {text}")?;
+        for line in &entry.told {
+            writeln!(out, "{:15}{line}", "")?;
+        }
     }
     writeln!(out)?;
-    if shown {
-        writeln!(out, "The game at the end (every secret):")?;
-        for line in record.umpire.lines() {
-            writeln!(out, "    {line}")?;
-        }
+    let (title, board) = if shown {
+        (
+            "The board at the end (every piece named):",
+            &record.umpire_board,
+        )
     } else {
-        writeln!(out, "The board at the end (as the table knows it):")?;
-        for (place, what) in &record.board {
-            writeln!(out, "    {place}: {what}")?;
-        }
+        (
+            "The board at the end (as the table knows it):",
+            &record.board,
+        )
+    };
+    writeln!(out, "{title}")?;
+    let items: Vec<String> = board
+        .iter()
+        .map(|(place, what)| format!("{place}: {what}"))
+        .collect();
+    for line in wrap(&items, 96) {
+        writeln!(out, "    {line}")?;
     }
     match &record.result {
         Some((result, why)) => writeln!(out, "Result: {result}: {why}.")?,
         None => writeln!(out, "Unfinished.")?,
     }
     Ok(())
+}
+
+/// `items` joined with `; ` into lines of at most about `width` characters.
+fn wrap(items: &[String], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for item in items {
+        if !line.is_empty() && line.len() + item.len() + 2 > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push_str("; ");
+        }
+        line.push_str(item);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// The `Secrets:` line, saying what `revealed` shows or what `redacted` keeps, and the blank

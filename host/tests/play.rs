@@ -63,3 +63,172 @@ fn a_table_game_shows_each_seat_its_own_pieces() {
         "{table}"
     );
 }
+
+/// The board `show umpire` draws: from its title to the OLED's box after it.
+fn umpire_section(text: &str) -> Vec<&str> {
+    let start = text
+        .rfind("the umpire's eyes")
+        .unwrap_or_else(|| panic!("no umpire's eyes:\n{text}"));
+    text[start..]
+        .lines()
+        .take_while(|l| !l.starts_with('+'))
+        .collect()
+}
+
+/// `show umpire` draws every game's board by short codes with the table's state, in under 60
+/// lines and without Rust's `Debug`. Fails on the code before: a Waterloo table printed its
+/// state as 1,327 lines of `Debug`.
+#[test]
+fn show_umpire_is_a_readable_board_and_the_table_state() {
+    let stratego = session("setup\nmove f2 f3\nshow umpire\n");
+    let waterloo = {
+        let mut out = Vec::new();
+        host::play::run_game(
+            "game stratego-waterloo basic",
+            "Waterloo",
+            3,
+            "setup\nbot 12\nshow umpire\n".as_bytes(),
+            &mut out,
+        )
+        .expect("plays");
+        String::from_utf8(out).expect("utf-8")
+    };
+    let piecepack = {
+        let mut out = Vec::new();
+        host::play::run_game(
+            "game piecepack",
+            "Piecepack",
+            3,
+            "setup\nbot 30\nshow umpire\n".as_bytes(),
+            &mut out,
+        )
+        .expect("plays");
+        String::from_utf8(out).expect("utf-8")
+    };
+    for (text, piece) in [(&stratego, "rM"), (&waterloo, "fC"), (&piecepack, "GP")] {
+        let board = umpire_section(text);
+        let joined = board.join("\n");
+        assert!(board.len() < 60, "{} lines:\n{joined}", board.len());
+        assert!(!joined.contains('{') && !joined.contains("::"), "{joined}");
+        assert!(
+            joined.contains("Turn ") && joined.contains("to act: "),
+            "{joined}"
+        );
+        assert!(joined.contains("Actions played: "), "{joined}");
+        // A grid, row 1 at the bottom, each piece by its code (every one: the umpire's eyes).
+        assert!(
+            board.iter().any(|l| l.trim_start().starts_with("1 ")),
+            "{joined}"
+        );
+        assert!(joined.contains(piece), "{joined}");
+    }
+    assert!(waterloo.contains("French Emperor Napoleon"), "{waterloo}");
+    assert!(piecepack.contains("Napoleon (Green Pawn)"), "{piecepack}");
+}
+
+/// An unknown command gets one line that says how to find the commands, and the move after it
+/// is told once. Fails on the code before: the last move was told again after the unknown line.
+#[test]
+fn an_unknown_command_is_one_line_and_nothing_is_told_twice() {
+    let text = session("setup\nmove f2 f3\nfly\nmove a9 a8\n");
+    assert_eq!(text.matches("moved Red f2-f3").count(), 1, "{text}");
+    assert_eq!(text.matches("moved Blue a9-a8").count(), 1, "{text}");
+    assert_eq!(text.matches("unknown command").count(), 1, "{text}");
+    assert!(
+        text.contains("! unknown command `fly`: `help` lists the commands\n"),
+        "{text}"
+    );
+    // The unknown line draws nothing: the next thing is the prompt for the move.
+    let after = &text[text.find("`help` lists the commands").expect("said")..];
+    assert!(
+        after.lines().nth(1).is_some_and(|l| l.starts_with("> ")),
+        "{after}"
+    );
+}
+
+/// `play` asks for each line with a prompt, and `help` lists the commands.
+#[test]
+fn play_prompts_for_each_line_and_help_lists_the_commands() {
+    let text = session("help\nquit\n");
+    let prompts = text
+        .lines()
+        .filter(|l| l.starts_with(host::play::PROMPT))
+        .count();
+    assert_eq!(prompts, 2, "{text}");
+    for command in ["lift", "move", "attack", "ok", "show", "quit"] {
+        assert!(text.contains(command), "{command}: {text}");
+    }
+}
+
+/// `play --journal FILE` writes the referee's journal as the game goes, and `replay` reads it
+/// back to the same moves.
+#[test]
+fn play_writes_a_journal_that_replay_reads_back() {
+    let dir = std::env::temp_dir().join(format!("umpire-play-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("duel.ujn");
+    let mut out = Vec::new();
+    host::play::run_journaled(
+        host::play::stratego_line(Variant::Duel),
+        "Stratego Duel",
+        3,
+        firmware::referee::games::BoardLayout::shipped(),
+        Some(&path),
+        "setup\nmove f2 f3\nmove a9 a8\nmove f3 f4\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let bytes = std::fs::read(&path).expect("the journal is written");
+    let mut text = Vec::new();
+    host::replay::write_replay(&bytes, false, false, &mut text).expect("replays");
+    let text = String::from_utf8(text).expect("utf-8");
+    let moves: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .split(". ")
+                .next()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "   1. Red    f2-f3",
+            "   2. Blue   a9-a8",
+            "   3. Red    f3-f4"
+        ],
+        "{text}"
+    );
+    // A table game too: the journal holds every action the hands made.
+    let path = dir.join("piecepack.ujn");
+    let mut out = Vec::new();
+    host::play::run_journaled(
+        "game piecepack",
+        "Piecepack",
+        2,
+        firmware::referee::games::BoardLayout::shipped(),
+        Some(&path),
+        "setup\nbot 25\nshow umpire\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let played = String::from_utf8(out).expect("utf-8");
+    let actions = played
+        .rsplit("Actions played: ")
+        .next()
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse::<u32>().ok())
+        .expect("the umpire's eyes count the actions");
+    let bytes = std::fs::read(&path).expect("the journal is written");
+    let mut text = Vec::new();
+    host::replay::write_replay(&bytes, false, false, &mut text).expect("replays");
+    let text = String::from_utf8(text).expect("utf-8");
+    assert!(actions > 0);
+    assert!(
+        text.contains(&format!("\n{actions:>4}. ")),
+        "{actions} actions:\n{text}"
+    );
+    assert!(!text.contains(&format!("\n{:>4}. ", actions + 1)), "{text}");
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+}

@@ -114,3 +114,294 @@ fn a_journal_of_another_schema_is_refused_by_name() {
         )
     );
 }
+
+/// Text that only Rust's `Debug` writes: a replay is for players, not for programmers.
+fn assert_words(text: &str) {
+    for debug in ["{", "}", "Some(", "Cell", "Tray", "Seat(", "Action", "::"] {
+        assert!(!text.contains(debug), "`{debug}` in the replay:\n{text}");
+    }
+}
+
+/// A table game's journal, `max` actions long at most.
+fn table_journal(game: &str, variant: &str, seed: u64, max: u32) -> host::table::TablePlayed {
+    let entry = host::table::find_game(game, Some(variant)).expect("on the menu");
+    host::table::demo(&entry, seed, max, true, None, &mut Vec::new()).expect("the demo plays")
+}
+
+/// Every game replays in the players' words, redacted and revealed: seats by name, moves by
+/// squares, battles with their results, the die. Fails on the code before: a Waterloo replay
+/// printed `WaterlooAction { action: Move { from: Cell { .. } } }` and "seat 1".
+#[test]
+fn every_game_replays_in_the_players_words() {
+    // Stratego Original and Duel: a battle names both ranks and who won.
+    for variant in [Variant::Classic, Variant::Duel] {
+        let bytes = journal(&Demo::new(variant, 2));
+        for text in [
+            replay(&bytes, false, false).expect("replays"),
+            replay(&bytes, true, false).expect("a finished game reveals"),
+        ] {
+            assert_words(&text);
+            assert!(text.contains("Red placed their army."), "{text}");
+            assert!(text.contains("   2. Blue   "), "{text}");
+            let battle = text
+                .lines()
+                .find(|l| l.contains(" attacks ") && l.contains(": Red ") || l.contains(": Blue "))
+                .unwrap_or_else(|| panic!("no battle:\n{text}"));
+            assert!(
+                ["wins", "holds", "removed", "captured", "explodes", "defused"]
+                    .iter()
+                    .any(|w| battle.contains(w)),
+                "{battle}"
+            );
+        }
+    }
+    // Every Waterloo version and scenario: seats French and Allied, a battle's result, the
+    // battle die's face (in some game: it is rolled only between equal strengths).
+    let mut dice = 0;
+    for (i, variant) in [
+        "basic",
+        "standard",
+        "expert",
+        "standard-start-the-battle-early",
+        "expert-where-are-the-prussians",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let played = table_journal("stratego-waterloo", variant, 3 + i as u64, 250);
+        for text in [
+            replay(&played.journal, false, false).expect("replays"),
+            replay(&played.journal, true, true).expect("reveals"),
+        ] {
+            assert_words(&text);
+            assert!(text.contains("Allied placed their army."), "{text}");
+            assert!(text.contains(" French   "), "{text}");
+            assert!(!text.contains("seat 1"), "{text}");
+            assert!(
+                text.lines().any(|l| l.contains(" attacks ")
+                    && [" wins", " holds", " falls", "eliminated", "equal strength"]
+                        .iter()
+                        .any(|w| l.contains(w))),
+                "no battle result:\n{text}"
+            );
+            if text.contains("chance   die: ") {
+                dice += 1;
+            }
+        }
+        let revealed = replay(&played.journal, true, true).expect("reveals");
+        // Every secret named: which piece moved, which line of retreat was drawn.
+        assert_eq!(
+            revealed.contains("draws a line of retreat (the "),
+            revealed.contains("draws a line of retreat"),
+            "{revealed}"
+        );
+        assert!(
+            revealed.contains("Allied Duke of Wellington: "),
+            "{revealed}"
+        );
+    }
+    assert!(dice > 0, "no battle die rolled in any Waterloo game");
+    // Piecepack at Waterloo: seats Allies and French, each combat's dice and result.
+    for variant in ["rules-as-written", "extra-dice-only"] {
+        let played = table_journal("piecepack", variant, 2, 5000);
+        for text in [
+            replay(&played.journal, false, false).expect("replays"),
+            replay(&played.journal, true, false).expect("a finished game reveals"),
+        ] {
+            assert_words(&text);
+            assert!(text.contains("Allies placed their army."), "{text}");
+            assert!(text.contains(" French   "), "{text}");
+            assert!(text.contains("combat at "), "{text}");
+            assert!(
+                text.contains("against Allies") || text.contains("against French"),
+                "{text}"
+            );
+            assert!(text.contains(" die 1 of "), "{text}");
+        }
+        let revealed = replay(&played.journal, true, false).expect("reveals");
+        assert!(revealed.contains("Wellington (Red Pawn): "), "{revealed}");
+    }
+}
+
+/// A redacted replay of an unfinished Stratego game names a rank only where a battle showed
+/// it to the table; the forced reveal names the rest.
+#[test]
+fn a_redacted_stratego_replay_names_only_ranks_seen_in_battle() {
+    use boards::stratego::{seat_name, Rank, BLUE, RED};
+    let mut hidden_named = 0;
+    for seed in 1..=8 {
+        let bytes = journal(&Demo {
+            max_moves: 40,
+            ..Demo::new(Variant::Classic, seed)
+        });
+        let recovered = firmware::journal::decode::<
+            firmware::referee::Header,
+            firmware::referee::Record,
+        >(&bytes)
+        .expect("decodes");
+        let rebuilt =
+            firmware::referee::rebuild(recovered.header, &recovered.records).expect("rebuilds");
+        let mut seen = std::collections::BTreeSet::new();
+        for entry in &rebuilt.entries {
+            if let firmware::referee::Decision::Battle(b) = entry.decision {
+                seen.insert((b.attacker.owner, b.attacker.rank));
+                seen.insert((b.defender.owner, b.defender.rank));
+            }
+        }
+        let text = replay(&bytes, false, false).expect("replays");
+        let forced = replay(&bytes, true, true).expect("forced");
+        for seat in [RED, BLUE] {
+            for rank in Rank::ALL {
+                let name = format!("{} {rank}", seat_name(seat));
+                if !seen.contains(&(seat, rank)) {
+                    assert!(!text.contains(&name), "seed {seed}: {name} told:\n{text}");
+                    if forced.contains(&name) {
+                        hidden_named += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(hidden_named > 0, "the reveal names the hidden ranks");
+}
+
+/// A redacted replay of an unfinished Waterloo game names a unit only once some seat's view
+/// (or a battle, an elimination, the Pursuit, all public) has shown it: never a unit still
+/// behind its back; the forced reveal names such units.
+#[test]
+fn a_redacted_waterloo_replay_names_only_units_a_view_has_seen() {
+    use boards::waterloo::{Event, PursuitEvent, Seen, Unit, ALLIED, FRENCH};
+    use boards::Game;
+    use firmware::referee::games::WaterlooTable;
+    use firmware::referee::table::{rebuild_table, Journaled, TableGame};
+    use firmware::referee::GameKind;
+    let full = |u: Unit| {
+        let army = u.army().to_string();
+        if u.name().starts_with(&army) {
+            u.name().to_string()
+        } else {
+            format!("{army} {}", u.name())
+        }
+    };
+    let mut hidden_named = 0;
+    for (seed, variant) in [(1, "basic"), (2, "standard"), (3, "expert"), (4, "basic")] {
+        let played = table_journal("stratego-waterloo", variant, seed, 90);
+        let recovered = firmware::journal::decode::<
+            firmware::referee::Header,
+            firmware::referee::Record,
+        >(&played.journal)
+        .expect("decodes");
+        let GameKind::Waterloo { choice } = recovered.header.game else {
+            panic!("a Waterloo journal");
+        };
+        let rebuilt = rebuild_table::<WaterlooTable>(choice, &recovered.records).expect("rebuilds");
+        let actions: Vec<_> = recovered
+            .records
+            .iter()
+            .filter_map(|r| match WaterlooTable::read_record(r) {
+                Ok(Journaled::Action(a)) => Some(a),
+                _ => None,
+            })
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for (k, state) in rebuilt.history.iter().enumerate() {
+            let game = state.game();
+            for seat in [FRENCH, ALLIED] {
+                let view = game.view(seat);
+                for (cell, _) in game.pieces() {
+                    if let Seen::Enemy { unit: Some(u), .. } = view.at(cell) {
+                        seen.insert(u);
+                    }
+                }
+            }
+            let Some(action) = actions.get(k) else {
+                continue;
+            };
+            let mut next = game.clone();
+            for event in next.play_unchecked(&action.action).events {
+                match event {
+                    Event::Battle(r) => {
+                        seen.insert(r.attacker.1);
+                        seen.insert(r.defender.1);
+                    }
+                    Event::Eliminated { unit, .. }
+                    | Event::Withdrawn { unit, .. }
+                    | Event::Pursuit(PursuitEvent::CutDown { unit, .. }) => {
+                        seen.insert(unit);
+                    }
+                    Event::Pursuit(PursuitEvent::Charge {
+                        attacker, defender, ..
+                    }) => {
+                        seen.insert(attacker);
+                        seen.insert(defender);
+                    }
+                    _ => {}
+                }
+            }
+            if let boards::waterloo::Action::Pursue { cavalry, .. }
+            | boards::waterloo::Action::Charge { cavalry, .. } = action.action
+            {
+                // Set aside face up for the Pursuit.
+                seen.insert(cavalry);
+            }
+        }
+        let text = replay(&played.journal, false, false).expect("replays");
+        let forced = replay(&played.journal, true, true).expect("forced");
+        let known: Vec<String> = seen.iter().map(|&u| full(u)).collect();
+        for &unit in Unit::ALL {
+            let name = full(unit);
+            if seen.contains(&unit) || known.iter().any(|k| k.contains(&name)) {
+                continue;
+            }
+            assert!(
+                !text.contains(&name),
+                "{variant} seed {seed}: {name} told:\n{text}"
+            );
+            if forced.contains(&name) {
+                hidden_named += 1;
+            }
+        }
+    }
+    assert!(hidden_named > 0, "the reveal names the hidden units");
+}
+
+/// A redacted replay of an unfinished Piecepack game names a coin's value only once combat
+/// revealed it; the forced reveal names the rest.
+#[test]
+fn a_redacted_piecepack_replay_names_only_values_combat_revealed() {
+    use boards::piecepack::Unit;
+    use firmware::referee::games::piecepack::PiecepackTable;
+    use firmware::referee::table::rebuild_table;
+    use firmware::referee::GameKind;
+    let mut hidden_named = 0;
+    for seed in 1..=6 {
+        let played = table_journal("piecepack", "rules-as-written", seed, 70);
+        let recovered = firmware::journal::decode::<
+            firmware::referee::Header,
+            firmware::referee::Record,
+        >(&played.journal)
+        .expect("decodes");
+        let GameKind::Piecepack { options } = recovered.header.game else {
+            panic!("a Piecepack journal");
+        };
+        let rebuilt =
+            rebuild_table::<PiecepackTable>(options, &recovered.records).expect("rebuilds");
+        let mut seen = std::collections::BTreeSet::new();
+        for state in &rebuilt.history {
+            seen.extend(state.position().revealed().iter());
+        }
+        let text = replay(&played.journal, false, false).expect("replays");
+        let forced = replay(&played.journal, true, true).expect("forced");
+        for unit in Unit::ALL {
+            if unit.is_leader() || seen.contains(&unit) {
+                continue;
+            }
+            let name = unit.piece_name();
+            assert!(!text.contains(name), "seed {seed}: {name} told:\n{text}");
+            if forced.contains(name) {
+                hidden_named += 1;
+            }
+        }
+    }
+    assert!(hidden_named > 0, "the reveal names the hidden values");
+}

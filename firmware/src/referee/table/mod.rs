@@ -11,7 +11,10 @@
 //!   (or were lifted and put back, for a piece put on a stack, in a game with
 //!   [`TableGame::STACKS`]) since the last OK get that group. A group may allow fewer (the rest
 //!   stay in reserve); its count is checked at OK, or with the whole army
-//!   ([`Group::counted`]). Back undoes a group. After the seat's last group its army is built
+//!   ([`Group::counted`]), and more than it has is said at once. A piece put where its group
+//!   may not go ([`TableGame::may_place`]) is refused the moment it settles, with the fix, and
+//!   not counted; a piece of a finished group moved to a free place is the correction (it
+//!   stays in its group, nothing after it undone). Back undoes a group. After the seat's last group its army is built
 //!   and every problem listed, or it is journaled. A game whose pieces carry tags registered
 //!   beforehand may instead be set up **by tags** ([`TableGame::tag_setup`]): both armies in
 //!   any order, each piece known by the tag read as it is placed.
@@ -22,9 +25,11 @@
 //!   legal action plays it; several (the same hands, different meanings: which piece of a stack,
 //!   which side an attack comes from) open a menu of them; one piece lifted that some legal
 //!   gesture lifts (or selects) is a piece in hand, waited for; a shape the rules refuse is
-//!   refused with the public reason and the fix (a refusal a repetition rule makes is said even
+//!   refused with the public reason and the fix, which stays until the board is put right or a
+//!   legal action made (its fix follows the board) (a refusal a repetition rule makes is said even
 //!   when the board also looks like an earlier position, [`TableGame::insists`]); an earlier
-//!   position is a takeback; the last slide carried on (the piece lifted again from where it
+//!   position is a takeback, offered until it is confirmed, declined or the board matches, and
+//!   counted in the status line's turns; the last slide carried on (the piece lifted again from where it
 //!   was put and put further, before anything else was touched) corrects it; anything else is
 //!   named after the settle time. A gesture of lifts only that [`TableGame::held`] says
 //!   lifts another side's piece waits for the attack hold before it is judged, and a place that
@@ -189,6 +194,24 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// `seat`'s set-up groups, in order.
     fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
+    /// Whether a piece of `seat`'s set-up group `group` (its index in [`TableGame::groups`])
+    /// may stand on `place`, judged the moment it is put there: a place no piece of the group
+    /// may take (outside the seat's set-up area, a slot of another kind, a terrain the piece is
+    /// barred from) is refused at once with the rule and the fix, naming only the place and the
+    /// seat's own piece. Problems between pieces are left to [`TableGame::army`]. By default
+    /// every place is allowed.
+    ///
+    /// # Errors
+    /// The refusal: the place, the rule, the fix ("e5 is outside Red's rows 1-4: move it there").
+    fn may_place(
+        choice: Self::Choice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let _ = (choice, seat, group, place);
+        Ok(())
+    }
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
     /// order they filled); every problem, each with its fix.
     ///
@@ -412,6 +435,58 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = (choice, seat, roll);
         None
     }
+
+    /// `action` (legal here) with every secret named, for the umpire's eyes and `replay
+    /// --reveal`: which piece moved, what was drawn. By default its public
+    /// [`TableGame::label`].
+    fn revealed(&self, action: &Self::Action) -> String {
+        self.label(action)
+    }
+
+    /// What the last [`TableGame::play`] told the whole table besides the action's label, in
+    /// full words for the record: battles and their results, the die's meaning, eliminations,
+    /// turns begun. Public, as the announcement is. By default nothing.
+    fn told(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The places that hold a piece, each with every piece named (the umpire's eyes): a
+    /// short code for a board diagram and the full words. By default the public board.
+    fn umpire_board(&self) -> BTreeMap<Place, Named> {
+        self.board()
+            .into_iter()
+            .map(|(place, name)| (place, Named::from_words(name)))
+            .collect()
+    }
+
+    /// `army` in words, a line for each kind of piece and where it stands (the umpire's eyes:
+    /// `replay --reveal`). By default nothing.
+    fn army_words(choice: Self::Choice, seat: Seat, army: &Self::Army) -> Vec<String> {
+        let _ = (choice, seat, army);
+        Vec::new()
+    }
+}
+
+/// A piece (or a stack) named for the umpire's eyes: a short code for a board diagram and the
+/// full words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    /// A few characters for a diagram's square ("fI6", "r5", "R5/RP").
+    pub code: String,
+    /// The piece in full ("French Old Guard", "Red Scout").
+    pub name: String,
+}
+
+impl Named {
+    /// `name`, its code the first letters of its first two words.
+    pub fn from_words(name: String) -> Named {
+        let code = name
+            .split_whitespace()
+            .filter_map(|w| w.chars().find(char::is_ascii_alphanumeric))
+            .take(2)
+            .collect();
+        Named { code, name }
+    }
 }
 
 /// What a table game's session shows of itself to the simulator and to tests: public
@@ -448,6 +523,10 @@ pub trait TableView {
     fn die_button(&self) -> bool;
     /// The open menu's entries and the highlighted one.
     fn menu(&self) -> Option<(Vec<String>, usize)>;
-    /// The whole game with every secret, for the umpire's own eyes (debugging, `--reveal`).
+    /// The table's state in words for the umpire's own eyes (`show umpire`): the turn and the
+    /// clock, who acts and what they are asked, the actions played, the pieces on squares and
+    /// on tray slots, the result once over. The board itself is [`TableView::umpire_board`].
     fn umpire_eyes(&self) -> String;
+    /// Every piece named, for the umpire's own eyes (spoils the game); empty during set-up.
+    fn umpire_board(&self) -> BTreeMap<Place, Named>;
 }
