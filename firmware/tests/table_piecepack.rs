@@ -818,7 +818,7 @@ fn prussians_enter_from_their_slots_and_time_runs_out() {
     assert_eq!(t.position().turn(), 5);
     assert!(t
         .text()
-        .contains("slide Prussians from their slots onto a10, b10, c10 and d10"));
+        .contains("slide Prussians onto a10, b10, c10 and d10"));
     // Blucher from slot 1 to a10; a Black Moon coin from slot 2 to b10, named by its slot.
     let out = t.slide_places(staging_slot(0), p("a10"));
     assert_eq!(acted(&out), ["Prussian slot 1 Blucher enters at a10"]);

@@ -84,7 +84,7 @@ pub struct Back {
 }
 
 macro_rules! units {
-    ($( $(#[$doc:meta])* $name:ident = $army:ident, $class:ident, $strength:expr, $guard:expr, $count:expr, $label:expr; )*) => {
+    ($( $(#[$doc:meta])* $name:ident = $army:ident, $class:ident, $strength:expr, $guard:expr, $count:expr, $label:expr, $short:expr; )*) => {
         /// A kind of piece, as named on the piece pages.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         pub enum Unit {
@@ -124,69 +124,75 @@ macro_rules! units {
             pub const fn name(self) -> &'static str {
                 match self { $(Unit::$name => $label,)* }
             }
+
+            /// Its short name for the 128x64 screen: at most 13 characters, and no two units
+            /// of any army share one, so it needs no army in front.
+            pub const fn short(self) -> &'static str {
+                match self { $(Unit::$name => $short,)* }
+            }
         }
     };
 }
 
 units! {
     /// Emperor Napoleon, French commander-in-chief.
-    Napoleon = French, CommanderInChief, 0, false, 1, "Emperor Napoleon";
+    Napoleon = French, CommanderInChief, 0, false, 1, "Emperor Napoleon", "Napoleon";
     /// Marshal Ney, French commander (5).
-    Ney = French, Commander, 5, false, 1, "Marshal Ney";
+    Ney = French, Commander, 5, false, 1, "Marshal Ney", "Marshal Ney";
     /// Polish Lancers: heavy cavalry 5, Imperial Guard.
-    PolishLancers = French, HeavyCavalry, 5, true, 2, "Polish Lancers";
+    PolishLancers = French, HeavyCavalry, 5, true, 2, "Polish Lancers", "Pol. Lancers";
     /// Empress Dragoons: heavy cavalry 6, Imperial Guard.
-    EmpressDragoons = French, HeavyCavalry, 6, true, 1, "Empress Dragoons";
+    EmpressDragoons = French, HeavyCavalry, 6, true, 1, "Empress Dragoons", "Emp. Dragoons";
     /// Cuirassiers: heavy cavalry 4.
-    Cuirassiers = French, HeavyCavalry, 4, false, 3, "Cuirassiers";
+    Cuirassiers = French, HeavyCavalry, 4, false, 3, "Cuirassiers", "Cuirassiers";
     /// Chasseurs a Cheval: light cavalry 2.
-    Chasseurs = French, LightCavalry, 2, false, 6, "Chasseurs a Cheval";
+    Chasseurs = French, LightCavalry, 2, false, 6, "Chasseurs a Cheval", "Chasseurs";
     /// French light infantry (1).
-    FrenchLightInfantry = French, LightInfantry, 1, false, 5, "Light Infantry";
+    FrenchLightInfantry = French, LightInfantry, 1, false, 5, "Light Infantry", "Fr. Light Inf";
     /// French line infantry (3).
-    FrenchLineInfantry = French, LineInfantry, 3, false, 15, "Line Infantry";
+    FrenchLineInfantry = French, LineInfantry, 3, false, 15, "Line Infantry", "Fr. Line Inf";
     /// Young Guard: line infantry 4, Imperial Guard.
-    YoungGuard = French, LineInfantry, 4, true, 2, "Young Guard";
+    YoungGuard = French, LineInfantry, 4, true, 2, "Young Guard", "Young Guard";
     /// Middle Guard: line infantry 5, Imperial Guard.
-    MiddleGuard = French, LineInfantry, 5, true, 2, "Middle Guard";
+    MiddleGuard = French, LineInfantry, 5, true, 2, "Middle Guard", "Middle Guard";
     /// Old Guard: line infantry 6, Imperial Guard.
-    OldGuard = French, LineInfantry, 6, true, 1, "Old Guard";
+    OldGuard = French, LineInfantry, 6, true, 1, "Old Guard", "Old Guard";
     /// French artillery.
-    FrenchArtillery = French, Artillery, 0, false, 8, "French Artillery";
+    FrenchArtillery = French, Artillery, 0, false, 8, "French Artillery", "Fr. Artillery";
     /// The Duke of Wellington, Allied commander-in-chief.
-    Wellington = Allied, CommanderInChief, 0, false, 1, "Duke of Wellington";
+    Wellington = Allied, CommanderInChief, 0, false, 1, "Duke of Wellington", "Wellington";
     /// Lord Uxbridge, Allied commander (5).
-    Uxbridge = Allied, Commander, 5, false, 1, "Lord Uxbridge";
+    Uxbridge = Allied, Commander, 5, false, 1, "Lord Uxbridge", "Uxbridge";
     /// Scots Greys: heavy cavalry 5, elite.
-    ScotsGreys = Allied, HeavyCavalry, 5, true, 1, "Scots Greys";
+    ScotsGreys = Allied, HeavyCavalry, 5, true, 1, "Scots Greys", "Scots Greys";
     /// Royal Horse Guards: heavy cavalry 6, elite.
-    RoyalHorseGuards = Allied, HeavyCavalry, 6, true, 1, "Royal Horse Guards";
+    RoyalHorseGuards = Allied, HeavyCavalry, 6, true, 1, "Royal Horse Guards", "Horse Guards";
     /// Dutch Carabiniers: heavy cavalry 4.
-    DutchCarabiniers = Allied, HeavyCavalry, 4, false, 3, "Dutch Carabiniers";
+    DutchCarabiniers = Allied, HeavyCavalry, 4, false, 3, "Dutch Carabiniers", "Carabiniers";
     /// KGL Hussars: light cavalry 2.
-    KglHussars = Allied, LightCavalry, 2, false, 6, "KGL Hussars";
+    KglHussars = Allied, LightCavalry, 2, false, 6, "KGL Hussars", "KGL Hussars";
     /// 95th Rifles: light infantry 2.
-    Rifles95th = Allied, LightInfantry, 2, false, 2, "95th Rifles";
+    Rifles95th = Allied, LightInfantry, 2, false, 2, "95th Rifles", "95th Rifles";
     /// Brunswick 'Leib': light infantry 1.
-    BrunswickLeib = Allied, LightInfantry, 1, false, 3, "Brunswick 'Leib'";
+    BrunswickLeib = Allied, LightInfantry, 1, false, 3, "Brunswick 'Leib'", "Brunswickers";
     /// British/KGL Foot: line infantry 3.
-    BritishFoot = Allied, LineInfantry, 3, false, 18, "British/KGL Foot";
+    BritishFoot = Allied, LineInfantry, 3, false, 18, "British/KGL Foot", "British Foot";
     /// Royal Foot Guards: line infantry 6, elite.
-    RoyalFootGuards = Allied, LineInfantry, 6, true, 1, "Royal Foot Guards";
+    RoyalFootGuards = Allied, LineInfantry, 6, true, 1, "Royal Foot Guards", "Foot Guards";
     /// Highland regiments: line infantry 5, elite.
-    Highlanders = Allied, LineInfantry, 5, true, 2, "Highland regiment";
+    Highlanders = Allied, LineInfantry, 5, true, 2, "Highland regiment", "Highlanders";
     /// British artillery.
-    BritishArtillery = Allied, Artillery, 0, false, 6, "British Artillery";
+    BritishArtillery = Allied, Artillery, 0, false, 6, "British Artillery", "Br. Artillery";
     /// Feldmarschall von Bulow, Prussian commander (5).
-    VonBulow = Prussian, Commander, 5, false, 1, "Feldmarschall von Bulow";
+    VonBulow = Prussian, Commander, 5, false, 1, "Feldmarschall von Bulow", "von Bulow";
     /// Prussian infantry: line infantry 3.
-    PrussianInfantry = Prussian, LineInfantry, 3, false, 3, "Prussian Infantry";
+    PrussianInfantry = Prussian, LineInfantry, 3, false, 3, "Prussian Infantry", "Pr. Infantry";
     /// Landwehr: light infantry 2.
-    Landwehr = Prussian, LightInfantry, 2, false, 4, "Landwehr";
+    Landwehr = Prussian, LightInfantry, 2, false, 4, "Landwehr", "Landwehr";
     /// Silesian Landwehr: light cavalry 2.
-    SilesianLandwehr = Prussian, LightCavalry, 2, false, 4, "Silesian Landwehr";
+    SilesianLandwehr = Prussian, LightCavalry, 2, false, 4, "Silesian Landwehr", "Sil. Landwehr";
     /// Prussian artillery.
-    PrussianArtillery = Prussian, Artillery, 0, false, 1, "Prussian Artillery";
+    PrussianArtillery = Prussian, Artillery, 0, false, 1, "Prussian Artillery", "Pr. Artillery";
 }
 
 impl Unit {
@@ -247,5 +253,20 @@ impl fmt::Display for Army {
             Army::Allied => "Allied",
             Army::Prussian => "Prussian",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unit;
+
+    #[test]
+    fn short_names_fit_the_screen_and_name_one_unit_each() {
+        for (i, a) in Unit::ALL.iter().enumerate() {
+            assert!(a.short().len() <= 13, "{} is too long", a.short());
+            for b in &Unit::ALL[i + 1..] {
+                assert_ne!(a.short(), b.short(), "{a:?} and {b:?} share a short name");
+            }
+        }
     }
 }

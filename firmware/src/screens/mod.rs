@@ -417,26 +417,25 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
     page
 }
 
+/// Set-up guidance: the seat and the count in the title bar ("Red set-up 3/6"), what to do
+/// below it (too many pieces first), and the progress bar on the bottom page row.
 fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
-    let title = format!("{seat} set-up");
+    let title = format!("{seat} set-up {placed}/{needed}");
     let header = |page: &mut Page| title_bar(page, &title);
-    let block = [Block::plain(instruction).essential()];
-    // The instruction above, the count and its bar below, on every page.
+    let mut blocks = Vec::new();
+    if placed > needed {
+        blocks.push(Block::plain(format!("{} too many: lift them", placed - needed)).essential());
+    }
+    blocks.push(Block::plain(instruction).essential());
     let mut pages = paged(
         &header,
-        44,
-        &block,
-        &block,
+        55,
+        &blocks,
+        &blocks,
         &[Font::Body, Font::Small],
         false,
     );
-    let progress = if placed > needed {
-        format!("Placed {placed} of {needed}: {} too many", placed - needed)
-    } else {
-        format!("Placed {placed} of {needed}")
-    };
     for page in &mut pages {
-        page.text(Font::Body, progress.clone(), Point::new(1, 45), Ink::Normal);
         // The bar: page 7 exactly, so progress updates touch one page.
         page.marks.push(Mark::Outline(rect(0, 56, W, 8)));
         let inner = 124u32;
@@ -544,13 +543,12 @@ fn move_accepted(status: &StatusLine, mv: &str) -> Vec<Page> {
 }
 
 /// A refusal: why, and the fix. On one page "Illegal <why>" then "Fix <fix>"; when that takes
-/// more, page 1 says "Illegal" and the fix, and the reason follows.
+/// more, page 1 says "Illegal <fix>", and "Why <why>" follows.
 fn illegal(status: &StatusLine, reason: &str, fix: &str) -> Vec<Page> {
     let header = |page: &mut Page| status_line(page, status);
     let single = [Block::chip("Illegal", reason), Block::chip("Fix", fix)];
     let paged_blocks = [
-        Block::chip("Illegal", "").essential(),
-        Block::chip("Fix", fix).essential(),
+        Block::chip("Illegal", fix).essential(),
         Block::chip("Why", reason),
     ];
     paged(
@@ -588,14 +586,14 @@ fn battle(attacker: &str, defender: &str, result: &str, hands: &[String]) -> Vec
     )
 }
 
-/// What an action did: the title, what more there is to say, then the hand steps; the title,
-/// the first line and the first hand step on page 1.
+/// What an action did: the title, what more there is to say, then the hand steps; the title
+/// and the first hand step (or, with none, the first line) on page 1.
 fn told(status: &StatusLine, title: &str, lines: &[String], hands: &[String]) -> Vec<Page> {
     let header = |page: &mut Page| status_line(page, status);
     let mut blocks = std::vec![Block::plain(title).essential()];
     blocks.extend(lines.iter().enumerate().map(|(i, l)| {
         let block = Block::item(l.clone());
-        if i == 0 {
+        if i == 0 && hands.is_empty() {
             block.essential()
         } else {
             block

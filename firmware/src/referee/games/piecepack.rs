@@ -567,14 +567,12 @@ impl PiecepackTable {
         };
         match p.phase() {
             Phase::Movement => vec![format!(
-                "{side}: move one piece at a time; to join a stack lift both; OK: end of movement"
+                "{side}: move one piece at a time (lift both to stack); OK: end of movement"
             )],
             Phase::Designation => {
                 let n = p.undesignated().len();
-                let pieces = if n == 1 { "1 piece" } else { "pieces" };
                 vec![format!(
-                    "{side}: {n} to attack: lift each with its target, put both back ({pieces} \
-                     next to an enemy must attack)"
+                    "{side}: {n} must attack: lift each with its target, put both back"
                 )]
             }
             Phase::Resolution => vec![format!(
@@ -625,7 +623,7 @@ impl PiecepackTable {
                     .map(|s| place(s).to_string())
                     .collect();
                 vec![format!(
-                    "Allies: slide Prussians from their slots onto {}; OK: end of reinforcement",
+                    "Allies: slide Prussians onto {}; OK: end of reinforcement",
                     list(&entries)
                 )]
             }

@@ -550,7 +550,7 @@ impl WaterlooTable {
         Some(match seen {
             Seen::Enemy {
                 unit: Some(unit), ..
-            } => unit_name(unit),
+            } => unit.short().to_string(),
             Seen::Enemy { back, .. } => back_words(back),
             // A view never shows the opponent's piece as its own; say only the army.
             Seen::Own(_) | Seen::Empty => format!("{} piece", piece.unit.army()),
@@ -618,7 +618,7 @@ impl WaterlooTable {
     /// next to the board; it does not turn it face up.
     fn pursuit_name(&self, unit: Unit) -> String {
         if self.seen[seat_of(unit.army())].contains(&unit) {
-            unit_name(unit)
+            unit.short().to_string()
         } else {
             back_words(unit.back())
         }
@@ -763,26 +763,26 @@ impl WaterlooTable {
             Class::CommanderInChief | Class::Artillery => String::new(),
             _ => format!(" ({s})"),
         };
-        let attacker = format!("{}{}", unit_name(a), strength(a, r.strengths.0));
-        let defender = format!("{}{}", unit_name(d), strength(d, r.strengths.1));
+        let attacker = format!("{}{}", a.short(), strength(a, r.strengths.0));
+        let defender = format!("{}{}", d.short(), strength(d, r.strengths.1));
         let result = match r.result {
             BattleResult::AttackerWon if d.class() == Class::Artillery => {
-                format!("artillery taken in the flank: {} wins", a.name())
+                format!("artillery taken in the flank: {} wins", a.short())
             }
             BattleResult::AttackerWon if a.class() == Class::CommanderInChief => {
-                format!("{} wins: a commander-in-chief's attack", a.name())
+                format!("{} wins: a commander-in-chief's attack", a.short())
             }
             BattleResult::AttackerWon if d.class() == Class::CommanderInChief => {
-                format!("{} falls: a commander-in-chief attacked", d.name())
+                format!("{} falls: a commander-in-chief attacked", d.short())
             }
-            BattleResult::AttackerWon => format!("{} wins", a.name()),
+            BattleResult::AttackerWon => format!("{} wins", a.short()),
             BattleResult::DefenderWon if d.class() == Class::Artillery => {
                 format!(
                     "artillery attacked from the front: {} is eliminated",
-                    a.name()
+                    a.short()
                 )
             }
-            BattleResult::DefenderWon => format!("{} holds", d.name()),
+            BattleResult::DefenderWon => format!("{} holds", d.short()),
             BattleResult::Die => "equal strength: press Die to roll the battle die".to_string(),
         };
         (attacker, defender, result)
@@ -806,13 +806,13 @@ impl WaterlooTable {
                     lines.push(format!("{frenzy}{a} attacks {d}: {result}"));
                 }
                 Event::Eliminated { cell, unit } => {
-                    lines.push(format!("{} on {cell} is eliminated", unit_name(unit)));
+                    lines.push(format!("{} on {cell} is eliminated", unit.short()));
                 }
                 Event::Withdrawn { cell, unit } => {
                     // Always the loser of the battle just fought, which revealed it.
                     lines.push(format!(
                         "{} on {cell} withdraws off the board (R)",
-                        unit_name(unit)
+                        unit.short()
                     ));
                 }
                 Event::Weakened { cell } => {
@@ -861,7 +861,7 @@ impl WaterlooTable {
                     seat_name(victor)
                 )),
                 Event::Reconnoitred { cell, unit } => {
-                    lines.push(format!("{cell}: {}", unit_name(unit)));
+                    lines.push(format!("{cell}: {}", unit.short()));
                 }
                 Event::Drafted { seat, card, kept } => lines.push(format!(
                     "{} {} {card}",
@@ -869,7 +869,7 @@ impl WaterlooTable {
                     if kept { "keeps" } else { "discards" }
                 )),
                 Event::Pursuit(PursuitEvent::CutDown { cell, unit }) => {
-                    lines.push(format!("{} on {cell} is cut down", unit_name(unit)));
+                    lines.push(format!("{} on {cell} is cut down", unit.short()));
                 }
                 Event::Pursuit(PursuitEvent::Saved { cell }) => {
                     lines.push(format!("the piece on {cell} is saved"));
@@ -882,9 +882,9 @@ impl WaterlooTable {
                     let winner = if attacker_won { attacker } else { defender };
                     lines.push(format!(
                         "{} charges {}: {} wins",
-                        unit_name(attacker),
-                        unit_name(defender),
-                        winner.name()
+                        attacker.short(),
+                        defender.short(),
+                        winner.short()
                     ));
                 }
                 Event::Ended(status) => {
@@ -1129,9 +1129,9 @@ impl TableGame for WaterlooTable {
             .map(|(unit, goes)| {
                 let count = unit.count();
                 let label = match goes {
-                    Goes::Staging => format!("{count} {} on Prussian staging slots", unit.name()),
+                    Goes::Staging => format!("{count} {} on Prussian staging slots", unit.short()),
                     Goes::Board if is_commander(unit) => {
-                        format!("{count} {} ({rows})", unit.name())
+                        format!("{count} {} ({rows})", unit.short())
                     }
                     Goes::Board => {
                         let held = held_back(choice, unit);
@@ -1146,10 +1146,10 @@ impl TableGame for WaterlooTable {
                         if held > 0 {
                             format!(
                                 "{count} {} ({where}; {held} held back on reserve slots)",
-                                unit.name()
+                                unit.short()
                             )
                         } else {
-                            format!("{count} {} ({where})", unit.name())
+                            format!("{count} {} ({where})", unit.short())
                         }
                     }
                 };

@@ -149,18 +149,18 @@ fn every_piece_is_asked_for_unit_by_unit() {
     assert_eq!(sum(&allied), 45 + 13);
     assert_eq!(sum(&french), 47);
     assert!(allied.iter().all(|g| g.min == g.count));
-    assert_eq!(allied[0].label, "1 Duke of Wellington (rows 1-4)");
+    assert_eq!(allied[0].label, "1 Wellington (rows 1-4)");
     assert_eq!(
         allied
             .iter()
-            .find(|g| g.label.contains("British/KGL Foot"))
+            .find(|g| g.label.contains("British Foot"))
             .unwrap()
             .label,
-        "18 British/KGL Foot (rows 1-4 or reserve slots)"
+        "18 British Foot (rows 1-4 or reserve slots)"
     );
     assert_eq!(
         allied.last().unwrap().label,
-        "1 Prussian Artillery on Prussian staging slots"
+        "1 Pr. Artillery on Prussian staging slots"
     );
     assert_eq!(
         french
@@ -177,12 +177,12 @@ fn every_piece_is_asked_for_unit_by_unit() {
     };
     let label = WaterlooTable::groups(early, FRENCH)
         .into_iter()
-        .find(|g| g.label.contains("Line Infantry"))
+        .find(|g| g.label.contains("Line Inf"))
         .unwrap()
         .label;
     assert_eq!(
         label,
-        "15 Line Infantry (rows 7-10 or reserve slots; 5 held back on reserve slots)"
+        "15 Fr. Line Inf (rows 7-10 or reserve slots; 5 held back on reserve slots)"
     );
     let held: u8 = HELD_BACK.iter().map(|(_, n)| n).sum();
     assert_eq!(held, 14);
@@ -234,8 +234,7 @@ fn filled(ch: WaterlooChoice, seat: boards::Seat, in_reserve: usize) -> Vec<Vec<
                             seat: ALLIED,
                             slot: staging - 1,
                         }
-                    } else if (g.label.contains("British/KGL Foot")
-                        || g.label.contains(" Line Infantry ("))
+                    } else if (g.label.contains("British Foot") || g.label.contains(" Line Inf ("))
                         && usize::from(g.count - i) <= in_reserve
                     {
                         slot += 1;
@@ -336,7 +335,7 @@ fn the_board_shows_backs_until_a_battle_reveals_them() {
         dir: Dir::Up,
     };
     t.play(&WaterlooAction::rules(attack));
-    assert_eq!(t.board()[&sq("g7")], "Allied Scots Greys");
+    assert_eq!(t.board()[&sq("g7")], "Scots Greys");
     assert_eq!(t.board()[&sq("e6")], "French infantry*");
 }
 
@@ -485,8 +484,8 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
     assert_eq!(
         screen,
         Screen::Battle {
-            attacker: "Allied British/KGL Foot (3)".into(),
-            defender: "French Line Infantry (3)".into(),
+            attacker: "British Foot (3)".into(),
+            defender: "Fr. Line Inf (3)".into(),
             result: "equal strength: press Die to roll the battle die".into(),
             hands: Vec::new(),
         }
@@ -499,13 +498,13 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
         screen,
         Screen::DieRoll {
             face: "Red R".into(),
-            meaning: "French Line Infantry on e5 withdraws off the board (R)".into(),
+            meaning: "Fr. Line Inf on e5 withdraws off the board (R)".into(),
         }
     );
     let slot = withdrawn(FRENCH, 0);
     assert_eq!(t.trays()[&slot], Unit::FrenchLineInfantry);
     assert_eq!(t.board()[&slot], "French piece");
-    assert_eq!(t.board()[&sq("e5")], "Allied British/KGL Foot");
+    assert_eq!(t.board()[&sq("e5")], "British Foot");
     end_turn(&mut t);
     // The French turn: back on the back row from the withdrawn slot, for one action.
     let back = Action::Enter {
@@ -777,9 +776,9 @@ fn cards_are_menu_entries_with_public_labels() {
             result,
             ..
         } => {
-            assert_eq!(attacker, "French Line Infantry (3)");
-            assert_eq!(defender, "Allied British/KGL Foot (4)");
-            assert_eq!(result, "British/KGL Foot holds");
+            assert_eq!(attacker, "Fr. Line Inf (3)");
+            assert_eq!(defender, "British Foot (4)");
+            assert_eq!(result, "British Foot holds");
         }
         other => panic!("{other:?}"),
     }
