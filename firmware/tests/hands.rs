@@ -172,7 +172,7 @@ fn a_brush_reveals_nothing_and_a_held_attack_is_fought() {
     rig.scan(2000);
     assert_eq!(rig.battles(), 1, "{:?}", rig.log);
     assert!(
-        rig.text().contains("Red Scout attacks Blue Miner"),
+        rig.text().contains("Red Scout x Blue Miner"),
         "{}",
         rig.text()
     );
@@ -209,7 +209,7 @@ fn a_dead_enemy_switch_is_no_attack() {
     let journaled = rig.records().len();
     rig.fail(SwitchFault::Dead, "a8");
     rig.scan(4000);
-    assert!(rig.text().contains("a8: Blue piece"), "{}", rig.text());
+    assert!(rig.text().contains("a8 -> Blue piece"), "{}", rig.text());
     rig.set("a3", false);
     rig.scan(5000);
     assert_eq!(rig.battles(), 0, "{:?}", rig.log);

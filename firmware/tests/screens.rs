@@ -545,7 +545,7 @@ fn transitions() -> Vec<(&'static str, Option<Screen>, Screen, usize)> {
     let battle = get("battle");
     vec![
         ("full frame (first show)", None, get("boot"), 1162),
-        ("boot -> choice", Some(get("boot")), get("choice"), 1100),
+        ("boot -> choice", Some(get("boot")), get("choice"), 1150), // a wholly new screen (the menu now shows its buttons)
         (
             "choice: highlight down",
             Some(get("choice")),

@@ -857,7 +857,7 @@ fn prussians_enter_from_their_slots_and_time_runs_out() {
     );
     let out = t.press(Button::Ok);
     assert!(out.is_empty(), "{out:?}");
-    assert!(t.text().starts_with("Game:"), "{}", t.text());
+    assert!(t.text().starts_with("Game /"), "{}", t.text());
 }
 
 #[test]

@@ -410,7 +410,7 @@ fn group_units(choice: WaterlooChoice, seat: Seat) -> Vec<Unit> {
     let groups = WaterlooTable::groups(choice, seat);
     assert_eq!(units.len(), groups.len());
     for (unit, group) in units.iter().zip(&groups) {
-        assert!(group.label.contains(unit.name()), "{}", group.label);
+        assert!(group.label.contains(unit.short()), "{}", group.label);
         assert_eq!(
             group.count,
             unit.count(),

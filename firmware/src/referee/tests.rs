@@ -704,7 +704,10 @@ fn attacks_resolve_and_say_what_the_hands_do() {
     assert!(t.text().contains("Red Scout x Blue Miner"));
     let out = t.put("a8");
     assert_eq!(out, vec![Decision::HandsDone]);
-    assert!(t.text().contains("Red Scout x Blue Miner"), "still showing the battle");
+    assert!(
+        t.text().contains("Red Scout x Blue Miner"),
+        "still showing the battle"
+    );
     t.lift("b8");
     assert!(t.text().contains("b8 lifted"), "{}", t.text());
 
