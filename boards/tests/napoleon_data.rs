@@ -1,5 +1,5 @@
 //! Napoléon's data files: the map, the order of battle and the turn track. The defaults parse
-//! and hold what the rulebook (`rules/napoleon-1815.nl.md`) says of them; broken copies give
+//! and hold what the rulebook (*Napoléon*, in Dutch) says of them; broken copies give
 //! every problem with its line and never panic.
 
 use boards::geometry::roads::{RoadMap, TownId};

@@ -1,6 +1,6 @@
 //! Piecepack at Waterloo, one test per rule.
 //!
-//! Each test quotes the sentence it checks from `rules/piecepack-waterloo.md` (or names the
+//! Each test quotes the sentence it checks from the rules *Piecepack at Waterloo* (or names the
 //! ruling in the module docs of `boards::piecepack` it checks). Positions are built from piece
 //! lists with `Position::from_pieces`; every position a test passes through is also checked for
 //! agreement between `legal_actions` and `check` over the whole action space.
@@ -1613,8 +1613,9 @@ fn the_prussians_enter_from_turn_five_on_the_allied_left_edge() {
     );
 }
 
-/// Dice are chance actions: six faces, one each (DESIGN.md: "faces blank, ace(symbol), 2, 3, 4,
-/// 5"); dice read off physical piecepack dice are entered as the same actions.
+/// Dice are chance actions: six faces, one each (our ruling, `docs/design.md`: the faces are
+/// blank, ace, 2, 3, 4 and 5); dice read off physical piecepack dice are entered as the same
+/// actions.
 #[test]
 fn dice_are_six_equally_likely_chance_outcomes() {
     let mut p = position(

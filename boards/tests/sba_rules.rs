@@ -1,5 +1,5 @@
 //! Sa Belle Alliance, rule by rule: each test quotes the sentence of the rulebook
-//! (`rules/sa-belle-alliance.md`) it checks. The tables are our example card set's
+//! (*Sa Belle Alliance aka Battle of Waterloo*) it checks. The tables are our example card set's
 //! (`src/sba/example-cards.toml`), not the publisher's; a few tests change its tracks.
 
 use boards::sba::{

@@ -1,8 +1,9 @@
 //! Stratego Original and Stratego Duel, one test per rule.
 //!
-//! Each test quotes the sentence it checks: from the rulebook (`rules/stratego-original.txt`, "as
-//! told by the Bluecoat Lieutenant"), from a ruling in DESIGN.md, or from the ISF rule paraphrases
-//! in `notes/rules-facts.md` section (b). Positions are built from short piece lists (`rM@e4` is a
+//! Each test quotes the sentence it checks: from the rulebook (*Stratego: Rules of the Game, as
+//! told by the Bluecoat Lieutenant*), or names the ruling it checks (the root `README.md`,
+//! "Stratego rulings"; `docs/design.md`) or the article of the International Stratego Federation's
+//! game rules it follows, in our words. Positions are built from short piece lists (`rM@e4` is a
 //! Red Marshal on e4) through `Position::from_diagram`, and every position a test plays through is
 //! also checked for agreement between `legal_actions` and `check` on all 10,000 from-to pairs.
 
@@ -396,9 +397,9 @@ fn duel_set_up_is_anywhere_in_the_first_three_rows() {
     }
 }
 
-/// rules-facts (b): "Each side sets up on its 4 back rows (40 squares); the two middle rows stay
-/// empty. The 12 non-lake middle squares may not be used in set-up." No piece may stand on the
-/// eight lake squares either.
+/// Ruling (README, "Board"): each side sets up on its four nearest rows, 40 squares; the two
+/// middle rows stay empty, so their 12 squares off the lakes may not be used in set-up. No piece
+/// may stand on the eight lake squares either.
 #[test]
 fn lakes_and_middle_rows_are_not_for_set_up() {
     let middle: Vec<Square> = Square::all()
@@ -424,8 +425,8 @@ fn lakes_and_middle_rows_are_not_for_set_up() {
     }
 }
 
-/// DESIGN.md: "Untrusted input (a deployment, a layout file) is validated into a playable state
-/// with *every* problem reported at once."
+/// `docs/design.md`: anything untrusted (a set-up, a layout file) is checked into a playable
+/// state with every problem reported at once.
 #[test]
 fn every_set_up_problem_is_reported_at_once() {
     let mut setup = classic_setup();
@@ -905,8 +906,8 @@ fn no_move_is_allowed_after_the_flag_is_captured() {
 // ---------------------------------------------------------------------------------------------
 
 /// "We will win the battle if: ... B. Our opponent can no longer move any of their troops on
-/// their next turn." (rules-facts (b), Jumbo rules: "a player with no movable pieces, or no legal
-/// move or attack, loses".)
+/// their next turn." (Ruling, README "End of the game": a player with no legal move or attack on
+/// their turn loses.)
 #[test]
 fn a_player_who_cannot_move_loses() {
     let lost = |winner| Status::Won {
@@ -947,8 +948,8 @@ fn no_move_is_allowed_once_a_player_cannot_move() {
     }
 }
 
-/// rules-facts (b): "A player blocked only by the two-squares or more-squares rule must move
-/// another piece. If there is none, he loses (strategus)."
+/// Ruling (README, "End of the game"; as the ISF rules have it): a player blocked only by the
+/// two-squares or more-squares rule must move another piece, and with none, loses.
 #[test]
 fn a_player_stopped_only_by_the_two_squares_rule_with_no_other_piece_loses() {
     // Red's Captain can only shuttle a1-a2 between its own Bombs.
@@ -972,9 +973,8 @@ fn a_player_stopped_only_by_the_two_squares_rule_with_no_other_piece_loses() {
     assert_eq!(pos.status(), Status::Ongoing);
 }
 
-/// DESIGN.md ruling: "A player with no legal move loses; neither can move: draw." rules-facts
-/// (b): "if neither player can move (e.g. the last two movable pieces are of equal rank and
-/// destroy each other), the game is a draw."
+/// Ruling (README, "End of the game"): a player with no legal move loses; if neither can move
+/// (say the last two movable pieces are of equal rank and destroy each other), it is a draw.
 #[test]
 fn neither_player_can_move_is_a_draw() {
     let mut pos = exact(ISF, "rF@a1 rB@b1 r6@e4 bF@j10 b6@e5", RED);
@@ -1003,8 +1003,8 @@ fn neither_player_can_move_is_a_draw() {
 // Two-squares rule
 // ---------------------------------------------------------------------------------------------
 
-/// DESIGN.md ruling: "ISF two-squares rule (no more than 3 consecutive moves between the same two
-/// squares; attacks count)". rules-facts (b): "Moves 1-3 are legal; the 4th is illegal."
+/// Ruling (README, "Two-squares rule", ISF article 10): no more than three moves in a row
+/// between the same two squares, attacks included: moves 1-3 are legal, the 4th is not.
 #[test]
 fn two_squares_rule_allows_three_moves_and_refuses_the_fourth() {
     let mut pos = game("r5@e3");
@@ -1021,8 +1021,8 @@ fn two_squares_rule_allows_three_moves_and_refuses_the_fourth() {
     play(&mut pos, "e4-e5");
 }
 
-/// DESIGN.md: the two-squares rule is "switchable"; rules-facts (b): "Make the limit a
-/// per-ruleset parameter (ISF = 3)" (Jumbo Travel/ISK: "no more than five times").
+/// Ruling (README): the two-squares rule is an option, and its limit a number (ISF: 3; some
+/// editions allow five).
 #[test]
 fn two_squares_rule_is_switchable() {
     let shuttle = "e3-e4 i10-i9 e4-e3 i9-i10 e3-e4 i10-i9 e4-e3 i9-i10 e3-e4 i10-i9 e4-e3";
@@ -1044,8 +1044,8 @@ fn two_squares_rule_is_switchable() {
     assert_eq!(refused(&pos, "e4-e3"), Illegal::TwoSquares(5));
 }
 
-/// The limit is on "consecutive moves" (DESIGN.md), "without a break" (ISF 10.1 paraphrase): a
-/// move with another piece breaks the run. (The opponent's moves, "whatever the opponent does",
+/// The limit is on moves "in a row" (README, "Two-squares rule"; ISF 10.1): a move with another
+/// piece breaks the run. (The opponent's moves, "whatever the opponent does",
 /// do not.)
 #[test]
 fn moving_another_piece_breaks_the_run() {
@@ -1057,9 +1057,9 @@ fn moving_another_piece_breaks_the_run() {
     assert_eq!(refused(&pos, "e3-e4"), Illegal::TwoSquares(3));
 }
 
-/// rules-facts (b), ISF 10.1: "It makes no difference whether the move is to an empty square or
-/// is an attack. So once the limit is reached, even attacking a piece that has stepped onto the
-/// target square is illegal if it would break the rule."
+/// ISF 10.1, in our words: a move to an empty square and an attack count the same, so once the
+/// limit is reached even attacking a piece that has stepped onto the target square is illegal
+/// if it would break the rule.
 #[test]
 fn an_attack_counts_toward_the_two_squares_rule() {
     // A Blue piece steps onto the square Red's shuttle would return to.
@@ -1093,9 +1093,8 @@ fn chase_round_the_ring(pos: &mut Position, red_moves: usize) {
     }
 }
 
-/// DESIGN.md ruling: "more-squares rule (a chasing piece may not recreate an earlier position of
-/// the chase)". rules-facts (b), ISF 11: "The continuous chaser may not make a chasing move that
-/// would recreate a position that has already occurred on the board."
+/// Ruling (README, "More-squares rule", ISF article 11): a continuous chaser may not make a
+/// chasing move that would recreate a position already seen during the chase.
 #[test]
 fn a_chaser_may_not_recreate_a_position_of_the_chase() {
     let mut pos = exact(ISF, &format!("{CORNERS} {RING_CHASE}"), BLUE);
@@ -1115,7 +1114,7 @@ fn a_chaser_may_not_recreate_a_position_of_the_chase() {
     }
 }
 
-/// DESIGN.md: "both switchable".
+/// Ruling (README): both repetition rules are options.
 #[test]
 fn the_more_squares_rule_is_switchable() {
     for options in [
@@ -1130,8 +1129,8 @@ fn the_more_squares_rule_is_switchable() {
     }
 }
 
-/// rules-facts (b): "The chased side may repeat positions freely; only the chaser is restricted"
-/// and "Positions may repeat as long as the chase is not continuous."
+/// ISF 11, in our words: the chased side may repeat positions freely, only the chaser is
+/// restricted, and positions may repeat as long as the chase is not continuous.
 #[test]
 fn a_non_chasing_move_is_unaffected_by_the_more_squares_rule() {
     // Both sides shuttle far apart (two-squares off): every position comes back, nobody chases.
@@ -1350,7 +1349,7 @@ fn views_reveal_exactly_what_the_rules_reveal() {
 // Illegal moves: typed reasons whose message says how to fix them
 // ---------------------------------------------------------------------------------------------
 
-/// DESIGN.md: "A wrong move is caught at once and the fix is said plainly." Each refusal has a
+/// `docs/design.md`: a wrong move is caught at once and the fix is said plainly. Each refusal has a
 /// typed reason, and its message names the square and what to do instead.
 #[test]
 fn every_illegal_move_has_a_typed_reason_and_says_how_to_fix_it() {

@@ -1,5 +1,5 @@
 //! Stratego: Waterloo, rule by rule: each test quotes the sentence of the rulebook
-//! (`rules/stratego-waterloo.txt`) it checks.
+//! (*Stratego: Waterloo, Rules of the game*) it checks.
 
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
@@ -967,6 +967,125 @@ fn hill_adds_one_against_attacks_from_the_ground_capped_at_six() {
         .any(|e| matches!(e, Event::Battle(b) if b.strengths == (6, 6))));
 }
 
+/// The strengths (attacker, defender) of one battle in a game of `version` with only these two
+/// pieces (and the commanders not given, in far corners), fought by the attacker's side.
+fn battle_strengths(
+    version: Version,
+    (from, attacker): (&str, Unit),
+    (to, defender): (&str, Unit),
+    dir: Dir,
+) -> (u8, u8) {
+    let mut options = opts(version);
+    if attacker.army() == Army::Prussian {
+        // The Prussians act only once they have arrived.
+        options.prussian_turn = 1;
+    }
+    let mut g = drafted(options, &[(from, attacker), (to, defender)]);
+    if attacker.army() == Army::French {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    // The Prussians' arrival: their draw, then the Allied cards from the discard pile.
+    loop {
+        let a = if g.phase() == Phase::PrussianCards {
+            Action::Draft(g.card_piles().1[0])
+        } else if g.to_act() == Actor::Chance {
+            g.chance_outcomes()[0].0
+        } else {
+            break;
+        };
+        g.play(&a).expect("arrival");
+    }
+    let out = g.play(&attack(from, to, dir)).unwrap();
+    out.events
+        .iter()
+        .find_map(|e| match e {
+            Event::Battle(b) => Some(b.strengths),
+            _ => None,
+        })
+        .expect("a battle")
+}
+
+/// The hill bonus `unit` gets in each place a battle can put it on or beside Mont St Jean
+/// (f2 g2 f3 g3), against a line infantry of the other side: defending on the hill against an
+/// attack from the ground, defending on the hill against an attack from the hill, attacking
+/// from the hill, and the same with no terrain (the Basic game).
+fn hill_bonuses(unit: Unit) -> [u8; 4] {
+    let enemy = if unit.army() == Army::French {
+        Unit::BritishFoot
+    } else {
+        Unit::FrenchLineInfantry
+    };
+    let printed = unit.strength();
+    let bonus_defending = |version, from| {
+        let (_, d) = battle_strengths(version, (from, enemy), ("f2", unit), Dir::Up);
+        d - printed
+    };
+    let from_the_hill = {
+        let (_, d) = battle_strengths(Version::Standard, ("g2", enemy), ("f2", unit), Dir::Left);
+        d - printed
+    };
+    let attacking = {
+        let (a, _) = battle_strengths(Version::Standard, ("f2", unit), ("f1", enemy), Dir::Down);
+        a - printed
+    };
+    [
+        bonus_defending(Version::Standard, "f1"),
+        from_the_hill,
+        attacking,
+        bonus_defending(Version::Basic, "f1"),
+    ]
+}
+
+#[test]
+fn commanders_on_a_hill_get_the_bonus_exactly_as_light_cavalry() {
+    // "Infantry pieces and Cavalry pieces on a hill get a +1 strength when attacked by pieces
+    // on the ground." / "Commanders and Commanders in Chief are considered to belong to the
+    // Light Cavalry units." / "Commanders are considered to be light Cavalry units"
+    // Fails on the code before the fix, which gave commanders no hill bonus.
+    for (commander, light_cavalry) in [
+        (Unit::Uxbridge, Unit::KglHussars),
+        (Unit::Ney, Unit::Chasseurs),
+        (Unit::VonBulow, Unit::SilesianLandwehr),
+    ] {
+        let expected = hill_bonuses(light_cavalry);
+        assert_eq!(expected, [1, 0, 0, 0], "{light_cavalry:?}");
+        assert_eq!(
+            hill_bonuses(commander),
+            expected,
+            "{commander:?} as {light_cavalry:?}"
+        );
+    }
+    // So Uxbridge (5) on the ridge stands at 6 against the Empress Dragoons (6) from below: the
+    // die decides, where on the flat the Dragoons win outright.
+    let mut g = standard(&[("f2", Unit::Uxbridge), ("f1", Unit::EmpressDragoons)]);
+    g.play(&Action::EndTurn).unwrap();
+    let out = g.play(&attack("f1", "f2", Dir::Up)).unwrap();
+    assert!(out.events.iter().any(|e| matches!(e,
+        Event::Battle(b) if b.strengths == (6, 6) && b.result == BattleResult::Die)));
+    // "Pieces can NEVER be upgraded to more than 6 strength!"
+    assert_eq!(
+        battle_strengths(
+            Version::Standard,
+            ("f1", Unit::EmpressDragoons),
+            ("f2", Unit::Uxbridge),
+            Dir::Up
+        ),
+        (6, 6)
+    );
+}
+
+#[test]
+fn a_commander_in_chief_on_a_hill_still_loses_every_defence() {
+    // "If they are attacked however, whether it's a piece with high strength or low, they will
+    // be eliminated": he has no strength for the hill to raise.
+    let mut g = standard(&[("f2", Unit::Wellington), ("f1", Unit::FrenchLightInfantry)]);
+    g.play(&Action::EndTurn).unwrap();
+    let out = g.play(&attack("f1", "f2", Dir::Up)).unwrap();
+    assert!(out.events.iter().any(|e| matches!(e,
+        Event::Battle(b) if b.result == BattleResult::AttackerWon)));
+    assert_eq!(unit_at(&g, "f2"), Some(Unit::FrenchLightInfantry));
+}
+
 #[test]
 fn the_card_draft_alternates_keep_and_discard() {
     // "The Allied player is allowed to choose a card which he wants to keep, and one for the
@@ -1554,10 +1673,122 @@ fn commanders_are_light_cavalry_of_strength_five_and_do_not_weaken() {
     assert_eq!(g.piece_at(c("e8")).unwrap().weakened, 0);
 }
 
+/// Every move and attack the piece on `from` may make.
+fn moves_and_attacks(g: &Waterloo, from: &str) -> Vec<Action> {
+    g.legal_actions()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Move { from: f, .. } | Action::Attack { from: f, .. } if *f == c(from)))
+        .collect()
+}
+
+#[test]
+fn commanders_move_and_meet_terrain_as_light_cavalry_do() {
+    // "Commanders and Commanders in Chief are considered to belong to the Light Cavalry units." /
+    // "Cavalry pieces cannot enter nor attack a building tile, this includes Commanders." /
+    // "Cavalry, Commanders, Commanders in Chief and Artillery can cross the Plancenoit tile
+    // unhindered" / "Mud on the battlefield will break the momentum of your Infantry, Cavalry
+    // and Commander pieces."
+    // An Expert game with mud (e4 f4 e5 f5) besides the default terrain: La Haye c5 d5 c6 d6
+    // (a French piece in it on c5), Mont St Jean f2 g2 f3 g3, Plancenoit b8 c8 b9 c9. From the
+    // flat, the hill, the mud, below the building and on the village, a commander and a
+    // commander-in-chief may do exactly what light cavalry may.
+    let mut o = opts(Version::Expert);
+    o.mud = true;
+    o.layout = Layout::parse("mud.field: e4 f4 e5 f5\n").unwrap();
+    let enemies = [
+        ("c5", Unit::FrenchLineInfantry),
+        ("h7", Unit::FrenchLineInfantry),
+        ("e7", Unit::FrenchLineInfantry),
+        ("f8", Unit::FrenchLineInfantry),
+        ("a8", Unit::FrenchLineInfantry),
+    ];
+    for from in ["h3", "f3", "e4", "c4", "b8"] {
+        let options = |unit| {
+            let mut pieces = enemies.to_vec();
+            pieces.push((from, unit));
+            let g = drafted(o.clone(), &pieces);
+            moves_and_attacks(&g, from)
+        };
+        let cavalry = options(Unit::KglHussars);
+        assert!(!cavalry.is_empty(), "{from}");
+        for leader in [Unit::Uxbridge, Unit::Wellington] {
+            assert_eq!(options(leader), cavalry, "{leader:?} on {from}");
+        }
+    }
+}
+
+#[test]
+fn a_commander_is_the_cavalry_of_a_combined_attack() {
+    // "the player will be allowed to attack with three of his pieces - one Infantry, one
+    // Cavalry and one Artillery - in one single action." / "Commanders are considered to be
+    // light Cavalry units" / "Like the Commanders, Commanders in Chief are considered light
+    // Cavalry pieces"
+    for leader in [Unit::Uxbridge, Unit::Wellington] {
+        let mut g = with_cards(
+            &[
+                ("a4", Unit::Highlanders),
+                ("a5", Unit::FrenchLineInfantry),
+                ("b1", leader),
+                ("b7", Unit::Chasseurs),
+                ("e3", Unit::BritishArtillery),
+                ("e5", Unit::FrenchLineInfantry),
+            ],
+            &[Card::CombinedAttack],
+            &[],
+        );
+        g.play(&Action::PlayCard(CardPlay::CombinedAttack)).unwrap();
+        g.play(&attack("a4", "a5", Dir::Up)).unwrap();
+        g.play(&attack("b1", "b7", Dir::Up)).unwrap();
+        g.play(&fire("e3", "e5")).unwrap();
+        assert_eq!(
+            g.actions(),
+            (3, 2),
+            "{leader:?}: the card was the only action spent"
+        );
+    }
+}
+
+#[test]
+fn commanders_take_part_in_the_pursuit_commanders_in_chief_do_not() {
+    // "Napoleon and Wellington are taken off the board and set aside from the players. ... But
+    // they do not take part in the pursuit. Only the commanders take part in the pursuit."
+    let mut g = expert(&[
+        ("a7", Unit::Chasseurs),
+        ("b7", Unit::Cuirassiers),
+        ("e2", Unit::BritishFoot),
+        ("h2", Unit::BritishFoot),
+        ("g3", Unit::KglHussars),
+    ]);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&mv("a7", "a1")).unwrap();
+    g.play(&mv("b7", "b1")).unwrap();
+    assert_eq!(g.pursuit_victor(), Some(FRENCH));
+    let pursue = |cavalry| Action::Pursue {
+        cavalry,
+        target: c("e2"),
+    };
+    assert!(g.check(&pursue(Unit::Napoleon)).is_err());
+    g.play(&pursue(Unit::Ney)).unwrap();
+    assert_eq!(unit_at(&g, "e2"), None);
+    // Ney (5) charges the Hussars (2) as light cavalry would, and pursues on.
+    g.play(&Action::Charge {
+        cavalry: Unit::Ney,
+        target: Unit::KglHussars,
+    })
+    .unwrap();
+    assert!(g.casualties(ALLIED).contains(&Unit::KglHussars));
+    g.play(&Action::Pursue {
+        cavalry: Unit::Ney,
+        target: c("h2"),
+    })
+    .unwrap();
+    assert_eq!(unit_at(&g, "h2"), None);
+}
+
 #[test]
 fn the_die_and_the_cards_are_configurable() {
-    // DESIGN: "six faces, one each ... 15 manoeuvre cards = 3 of each of the 5 kinds ... All
-    // configurable."
+    // Ruling (`docs/design.md`, the Waterloo README's options): six faces, one each; 15
+    // manoeuvre cards, 3 of each of the 5 kinds; all configurable.
     let mut o = opts(Version::Standard);
     o.die_weights = [1, 1, 0, 0, 0, 0];
     o.cards_per_kind = [1, 1, 1, 1, 1];

@@ -8,8 +8,12 @@
 //!
 //! ```toml
 //! [game]
-//! name = "classic"          # classic | duel
-//! rules = "isf"             # isf | plain
+//! name = "classic"          # classic | duel | waterloo | piecepack
+//! # variant = "expert"      # waterloo, piecepack: a variant as the menu names it
+//! rules = "isf"             # isf | plain (Stratego Original and Duel)
+//!
+//! [waterloo]                # optional: the board's data file (default: the shipped one)
+//! layout = "waterloo-layout.txt"   # relative: in this file's folder
 //!
 //! [board]
 //! columns = 12
@@ -89,6 +93,8 @@ use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
+use crate::referee::games;
+use crate::referee::MenuStart;
 use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
 
 use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS};
@@ -101,6 +107,56 @@ pub enum GameName {
     Classic,
     /// Stratego Duel.
     Duel,
+    /// Stratego: Waterloo.
+    Waterloo,
+    /// Piecepack at Waterloo.
+    Piecepack,
+}
+
+impl GameName {
+    /// Every game, as `[game] name` writes it.
+    pub const ALL: [(GameName, &'static str); 4] = [
+        (GameName::Classic, "classic"),
+        (GameName::Duel, "duel"),
+        (GameName::Waterloo, "waterloo"),
+        (GameName::Piecepack, "piecepack"),
+    ];
+
+    /// The game's entry on the game menu (Stratego Original and Duel first, then the table
+    /// games in [`games::menu`] order).
+    pub fn menu_entry(self) -> usize {
+        match self {
+            GameName::Classic => 0,
+            GameName::Duel => 1,
+            GameName::Waterloo => 2,
+            GameName::Piecepack => 3,
+        }
+    }
+
+    /// The game's variants as the menu names them (none for Stratego, whose second menu lists
+    /// the set-up methods).
+    pub fn variants(self) -> Vec<String> {
+        let table = games::menu();
+        self.menu_entry()
+            .checked_sub(2)
+            .and_then(|i| table.get(i))
+            .map(|(_, variants)| variants.iter().map(|(label, _)| label.clone()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// `text` in lower case with every run of other characters than letters and digits made one
+/// `-`: how a menu label is written on a command line (`expert-where-are-the-prussians`).
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
 }
 
 /// Which repetition rules apply.
@@ -335,6 +391,33 @@ pub struct ButtonsConfig {
 }
 
 impl Config {
+    /// The game menu's entries the configured game and variant highlight.
+    pub fn menu_start(&self) -> MenuStart {
+        let variant = self
+            .variant
+            .as_ref()
+            .and_then(|v| self.game.variants().iter().position(|label| label == v));
+        MenuStart {
+            game: self.game.menu_entry(),
+            variant: variant.unwrap_or(0),
+        }
+    }
+
+    /// What works but is worth a warning: the umpire runs, though the players may miss
+    /// something.
+    pub fn warnings(&self) -> Vec<ConfigWarning> {
+        let mut out = Vec::new();
+        if self.oled.is_none() {
+            out.push(ConfigWarning {
+                problem: "no [oled] section: the umpire runs, but the players see nothing (no \
+                          verdict, no refusal, no fault)"
+                    .into(),
+                fix: "add [oled] with bus = \"i2c1\" and address = 0x3C (the pin map's)".into(),
+            });
+        }
+        out
+    }
+
     /// The board's sensed places: the squares row by row from a1, then each tray's slots in
     /// the file's order; NFC tag reads on the squares of the `[[nfc.reader]]` regions when
     /// NFC is fitted.
@@ -353,8 +436,16 @@ impl Config {
 /// The whole configuration, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The game at start-up (`[game] name`).
+    /// The game at start-up (`[game] name`): highlighted on the game menu.
     pub game: GameName,
+    /// Its variant as the menu names it (`[game] variant`, table games only): highlighted on
+    /// the game's variant menu. `None`: the first.
+    pub variant: Option<String>,
+    /// The Stratego: Waterloo board layout file (`[waterloo] layout`; a relative path is in
+    /// the configuration file's folder); `None`: the shipped layout. Read when the service
+    /// starts ([`crate::game_data::waterloo_layout`]): a broken file stops it with every
+    /// problem.
+    pub waterloo_layout: Option<PathBuf>,
     /// Its rules (`[game] rules`).
     pub rules: RulesName,
     /// Board columns (`[board] columns`).
@@ -401,6 +492,22 @@ impl fmt::Display for ConfigProblem {
     }
 }
 
+/// Something a configuration leaves out that the umpire can run without, though the players
+/// may miss it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigWarning {
+    /// What is missing and what that means at the table.
+    pub problem: String,
+    /// How to fix it.
+    pub fix: String,
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; fix: {}", self.problem, self.fix)
+    }
+}
+
 /// Every problem found in a configuration file.
 pub type ConfigProblems = boards::Problems<ConfigProblem>;
 
@@ -424,8 +531,8 @@ const KINDS: [&str; 5] = [
 ];
 
 /// The top-level sections.
-const SECTIONS: &str =
-    "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], [buzzer], [nfc], [journal]";
+const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
+     [buzzer], [nfc], [journal], [waterloo]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -897,14 +1004,15 @@ impl Config {
         let mut uses = Uses::default();
 
         // [game]
-        let (mut game, mut rules) = (GameName::Classic, RulesName::Isf);
-        if let Some((mut t, _)) = r.section(&mut root, "game", "game", &["name", "rules"]) {
-            if let Some((name, _)) = r.string(&mut t, "name", "game", &["classic", "duel"]) {
-                game = if name == "duel" {
-                    GameName::Duel
-                } else {
-                    GameName::Classic
-                };
+        let (mut game, mut rules, mut variant) = (GameName::Classic, RulesName::Isf, None);
+        if let Some((mut t, _)) =
+            r.section(&mut root, "game", "game", &["name", "rules", "variant"])
+        {
+            let names: Vec<&str> = GameName::ALL.iter().map(|g| g.1).collect();
+            if let Some((name, _)) = r.string(&mut t, "name", "game", &names) {
+                if let Some(g) = GameName::ALL.iter().find(|g| g.1 == name) {
+                    game = g.0;
+                }
             }
             if let Some((name, _)) = r.string(&mut t, "rules", "game", &["isf", "plain"]) {
                 rules = if name == "plain" {
@@ -912,6 +1020,52 @@ impl Config {
                 } else {
                     RulesName::Isf
                 };
+            }
+            if let Some((wanted, at)) = r.string(&mut t, "variant", "game", &[]) {
+                let variants = game.variants();
+                let label = variants.iter().find(|v| slug(v) == slug(&wanted));
+                match label {
+                    Some(label) => variant = Some(label.clone()),
+                    None if variants.is_empty() => r.problem(
+                        at,
+                        format!(
+                            "[game] variant applies to \"waterloo\" and \"piecepack\" only; \
+                             \"{}\" has no variants (its menu chooses how to set up): remove \
+                             the line",
+                            GameName::ALL[game.menu_entry()].1
+                        ),
+                    ),
+                    None => {
+                        let names: Vec<String> = variants.iter().map(|v| slug(v)).collect();
+                        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                        r.problem(
+                            at,
+                            format!(
+                                "[game] variant = \"{wanted}\" is not on the {} menu: use one \
+                                 of {}",
+                                GameName::ALL[game.menu_entry()].1,
+                                quoted(&names)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+
+        // [waterloo]
+        let mut waterloo_layout = None;
+        if let Some((mut t, _)) = r.section(&mut root, "waterloo", "waterloo", &["layout"]) {
+            if let Some((path, at)) = r.string(&mut t, "layout", "waterloo", &[]) {
+                if path.trim().is_empty() {
+                    r.problem(
+                        at,
+                        "[waterloo] layout is empty: give the layout file's path, or remove the \
+                         line to use the shipped layout"
+                            .into(),
+                    );
+                } else {
+                    waterloo_layout = Some(PathBuf::from(path));
+                }
             }
         }
 
@@ -1104,6 +1258,8 @@ impl Config {
         }
         Ok(Config {
             game,
+            variant,
+            waterloo_layout,
             rules,
             columns,
             rows,

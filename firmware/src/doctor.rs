@@ -198,8 +198,15 @@ pub fn check_display_link<I: I2c>(
 
 /// Checks that a PCF8575 expander answers at `address` on I2C bus `bus` by reading its two port
 /// bytes (a read changes nothing on the chip). `role` says what it is for in messages
-/// ("matrix rows", "squares 1-16").
-pub fn check_expander<I: I2c>(i2c: &mut I, bus: u8, address: u8, role: &str) -> Finding
+/// ("matrix rows", "squares 1-16"); `setting` is the configuration setting that gives the address
+/// (`[sensor.matrix] row_expander`), which the fix names.
+pub fn check_expander<I: I2c>(
+    i2c: &mut I,
+    bus: u8,
+    address: u8,
+    role: &str,
+    setting: &str,
+) -> Finding
 where
     I::Error: fmt::Debug,
 {
@@ -220,7 +227,7 @@ where
             format!(
                 "check the expander's A0-A2 pins give {address:#04x}, SDA to GPIO 2, SCL to \
                  GPIO 3, VDD to 3.3 V and GND; run `i2cdetect -y {bus}`: it should list \
-                 {:02x}, and the [sensor] addresses must match what it shows",
+                 {:02x}, and {setting} must match what it shows",
                 address
             ),
         ),

@@ -11,6 +11,7 @@ pub mod display;
 pub mod doctor;
 pub mod drivers;
 pub mod faults;
+pub mod game_data;
 pub mod journal;
 #[cfg(unix)]
 pub mod notify;

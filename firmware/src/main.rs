@@ -157,18 +157,28 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             serve(cli)
         }
         Command::CheckConfig => {
+            firmware::game_data::waterloo_layout(&config, &cli.config)?;
+            let warnings = config.warnings();
             println!(
-                "{}: fine — {}x{} board, {}, {} GPIO pins wired",
+                "{}: {} — {}x{} board, {}, {} GPIO pins wired",
                 if cli.config.exists() {
                     cli.config.display().to_string()
                 } else {
                     "(simulated)".into()
+                },
+                match warnings.len() {
+                    0 => "fine".to_string(),
+                    1 => "works, with 1 warning".to_string(),
+                    n => format!("works, with {n} warnings"),
                 },
                 config.columns,
                 config.rows,
                 sensor_summary(&config),
                 config.gpio_pins().len()
             );
+            for w in &warnings {
+                println!("  warning: {w}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Doctor { scans } => {
@@ -177,6 +187,10 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             } else {
                 doctor_hardware(&config, *scans)?
             };
+            let findings: Vec<Finding> = config_findings(&config, &cli.config)
+                .into_iter()
+                .chain(findings)
+                .collect();
             for f in &findings {
                 println!("{f}");
             }
@@ -197,6 +211,31 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
         Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
     }
+}
+
+/// What `doctor` finds in the configuration itself: each warning, and the Waterloo layout file
+/// (a problem when it cannot be used).
+fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
+    use firmware::doctor::Severity;
+    let mut out: Vec<Finding> = config
+        .warnings()
+        .into_iter()
+        .map(|w| Finding {
+            severity: Severity::Warning,
+            subject: "configuration".into(),
+            detail: w.problem,
+            fix: w.fix,
+        })
+        .collect();
+    if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
+        out.push(Finding {
+            severity: Severity::Problem,
+            subject: "Waterloo layout".into(),
+            detail: e.to_string(),
+            fix: "fix every line listed; the game does not start without it".into(),
+        });
+    }
+    out
 }
 
 /// `umpire setup`: the boot configuration edits the umpire needs.
@@ -282,7 +321,8 @@ fn sensor_summary(config: &Config) -> String {
 }
 
 /// The PCF8575s the sensor uses, with what each is for: (bus number, address, role).
-fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
+/// The expanders to check: bus, address, role, and the setting that gives the address.
+fn expanders(config: &Config) -> Vec<(u8, u8, String, &'static str)> {
     match &config.sensor {
         SensorConfig::Matrix {
             bus,
@@ -290,8 +330,18 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
             column_expander,
             ..
         } => vec![
-            (bus.number(), *row_expander, "matrix rows".into()),
-            (bus.number(), *column_expander, "matrix columns".into()),
+            (
+                bus.number(),
+                *row_expander,
+                "matrix rows".into(),
+                "[sensor.matrix] row_expander",
+            ),
+            (
+                bus.number(),
+                *column_expander,
+                "matrix columns".into(),
+                "[sensor.matrix] column_expander",
+            ),
         ],
         SensorConfig::Expanders { bus, addresses } => addresses
             .iter()
@@ -301,6 +351,7 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String)> {
                     bus.number(),
                     a,
                     format!("squares {}-{}", 16 * i + 1, 16 * i + 16),
+                    "[sensor.expanders] addresses",
                 )
             })
             .collect(),
@@ -553,8 +604,8 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
             }
         }));
     }
-    for (bus, address, role) in &expanders {
-        findings.push(check_expander(&mut i2c, *bus, *address, role));
+    for (bus, address, role, setting) in &expanders {
+        findings.push(check_expander(&mut i2c, *bus, *address, role, setting));
     }
     for (i, (reader, region)) in rig.readers().into_iter().enumerate() {
         findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
@@ -735,8 +786,8 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     if let SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } = &config.sensor {
         match pi::open_i2c(config.i2c_path(*bus)) {
             Ok(mut i2c) => {
-                for (bus, address, role) in &expanders {
-                    findings.push(check_expander(&mut i2c, *bus, *address, role));
+                for (bus, address, role, setting) in &expanders {
+                    findings.push(check_expander(&mut i2c, *bus, *address, role, setting));
                 }
             }
             Err(e) => findings.push(open_failed("expanders", &e)),
@@ -926,6 +977,10 @@ fn open_parts(
             ))
         })
         .ok();
+    // A broken layout file stops the umpire with every problem: never the shipped one instead.
+    let waterloo_layout = firmware::game_data::waterloo_layout(&config, path)
+        .map_err(|e| faults.extend(e.faults()))
+        .ok();
     let journals = JournalDir::open(&config.journal_dir)
         .map_err(|e| {
             faults.push(StartFault::new(
@@ -935,13 +990,29 @@ fn open_parts(
             ))
         })
         .ok();
-    match (scanner, buttons, tags, buzzer, layout, journals) {
-        (Some(scanner), Some(buttons), Some(tags), Some(buzzer), Some(layout), Some(journals))
-            if faults.is_empty() =>
-        {
+    match (
+        scanner,
+        buttons,
+        tags,
+        buzzer,
+        layout,
+        journals,
+        waterloo_layout,
+    ) {
+        (
+            Some(scanner),
+            Some(buttons),
+            Some(tags),
+            Some(buzzer),
+            Some(layout),
+            Some(journals),
+            Some(waterloo_layout),
+        ) if faults.is_empty() => {
             let referee = RefereeConfig {
                 board: Some(layout.iter().map(|(_, place)| place).collect()),
                 isf_rules: config.rules == firmware::config::RulesName::Isf,
+                menu_start: config.menu_start(),
+                waterloo_layout,
                 ..RefereeConfig::default()
             };
             Ok(Parts {
@@ -977,6 +1048,9 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     use std::time::{Duration, Instant};
 
     let first = load_config(cli).ok();
+    for warning in first.iter().flat_map(Config::warnings) {
+        eprintln!("umpire: warning: {warning}");
+    }
     let oled = oled_place(first.as_ref()).map(|(path, address)| {
         Box::new(OpenOnDemand::new(move || {
             pi::open_i2c(&path)

@@ -189,6 +189,12 @@ fn doctor_checks_the_matrix_expanders() {
         shipped.replace("kind = \"shift_chain\"", "kind = \"matrix\""),
     )
     .unwrap();
+    // The layout file the shipped configuration names, beside it.
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
+        dir.join("waterloo-layout.txt"),
+    )
+    .unwrap();
     let (code, text) = umpire(&[
         "--config",
         path.to_str().unwrap(),

@@ -101,6 +101,8 @@ fn a_good_file_reads_back_exactly() {
     };
     let expected = Config {
         game: GameName::Duel,
+        variant: None,
+        waterloo_layout: None,
         rules: RulesName::Plain,
         columns: 10,
         rows: 10,
@@ -659,4 +661,109 @@ fn arbitrary_text_never_panics() {
             let _ = Config::parse(&shipped[..cut]);
         }
     }
+}
+
+/// `[game] name` takes every game of the menu, each table game with its variants as the menu
+/// names them, and the menu highlights the configured one. The old code refused `"waterloo"`
+/// and `"piecepack"`.
+#[test]
+fn every_game_of_the_menu_can_be_the_configured_one() {
+    use firmware::config::slug;
+    use firmware::referee::games;
+    let sim = "[sensor]\nkind = \"simulated\"\n";
+    let table = games::menu();
+    // Every table game of the menu has a name, with its variants in the menu's order.
+    assert_eq!(GameName::ALL.len(), 2 + table.len());
+    for (i, (title, variants)) in table.iter().enumerate() {
+        let (game, _) = GameName::ALL[2 + i];
+        let labels: Vec<&str> = variants.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(game.variants(), labels, "{title}");
+    }
+    for (game, name) in GameName::ALL {
+        let c = Config::parse(&format!("[game]\nname = \"{name}\"\n{sim}")).unwrap();
+        assert_eq!((c.game, c.menu_start().game), (game, game.menu_entry()));
+        for (n, label) in game.variants().iter().enumerate() {
+            // As the menu writes it, or as a command line does.
+            for written in [label.clone(), slug(label)] {
+                let text = format!("[game]\nname = \"{name}\"\nvariant = \"{written}\"\n{sim}");
+                let c = Config::parse(&text).unwrap();
+                assert_eq!(c.variant.as_deref(), Some(label.as_str()));
+                assert_eq!(c.menu_start().variant, n, "{written}");
+            }
+        }
+    }
+    // A name that is no game lists them all.
+    let got = listed(&format!("[game]\nname = \"chess\"\n{sim}"));
+    assert!(
+        got.contains(
+            "2: [game] name = \"chess\" is not known: use one of \"classic\", \"duel\", \
+             \"waterloo\" or \"piecepack\""
+        ),
+        "{got}"
+    );
+    // A variant that is not on the menu lists the game's variants.
+    let got = listed(&format!(
+        "[game]\nname = \"waterloo\"\nvariant = \"advanced\"\n{sim}"
+    ));
+    assert!(
+        got.contains("3: [game] variant = \"advanced\" is not on the waterloo menu: use one of \"basic\", \"standard\", \"expert\""),
+        "{got}"
+    );
+    // Stratego has no variants: the line does nothing, so it is refused.
+    let got = listed(&format!(
+        "[game]\nname = \"classic\"\nvariant = \"expert\"\n{sim}"
+    ));
+    assert!(
+        got.contains("3: [game] variant applies to \"waterloo\" and \"piecepack\" only"),
+        "{got}"
+    );
+}
+
+/// A configuration without `[oled]` works but the players would see nothing: a warning with
+/// the fix. The old code reported it "fine".
+#[test]
+fn a_configuration_without_a_display_is_a_warning() {
+    let c = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
+    let warnings = c.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].problem.contains("no [oled] section")
+            && warnings[0].problem.contains("the players see nothing"),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].fix.contains("address = 0x3C"), "{warnings:?}");
+    // With a display, and in the shipped file: no warning.
+    assert!(Config::parse(GOOD).unwrap().warnings().is_empty());
+    let shipped = std::fs::read_to_string(manifest("debian/umpire.toml")).unwrap();
+    assert!(Config::parse(&shipped).unwrap().warnings().is_empty());
+}
+
+/// `[waterloo] layout` names the board's data file; the shipped configuration names the
+/// shipped copy beside it, which is the compiled-in layout, and it reads.
+#[test]
+fn the_waterloo_layout_file_is_configured_and_shipped() {
+    use firmware::game_data::waterloo_layout;
+    use firmware::referee::games::BoardLayout;
+    let shipped_path = manifest("debian/umpire.toml");
+    let shipped = Config::parse(&std::fs::read_to_string(&shipped_path).unwrap()).unwrap();
+    assert_eq!(
+        shipped.waterloo_layout.as_deref(),
+        Some(Path::new("waterloo-layout.txt"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(manifest("debian/waterloo-layout.txt")).unwrap(),
+        boards::waterloo::DEFAULT_LAYOUT,
+        "firmware/debian/waterloo-layout.txt must be a copy of boards/src/waterloo/layout.txt"
+    );
+    assert_eq!(
+        waterloo_layout(&shipped, &shipped_path).unwrap(),
+        BoardLayout::shipped()
+    );
+    let got = listed("[waterloo]\nlayout = \"\"\n[sensor]\nkind = \"simulated\"\n");
+    assert!(got.contains("2: [waterloo] layout is empty"), "{got}");
+    let got = listed("[waterloo]\nfile = \"x\"\n[sensor]\nkind = \"simulated\"\n");
+    assert!(
+        got.contains("unknown setting `file` in [waterloo]"),
+        "{got}"
+    );
 }

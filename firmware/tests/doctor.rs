@@ -91,18 +91,34 @@ fn the_display_must_answer_at_its_address() {
 #[test]
 fn an_expander_must_answer_at_its_address() {
     let mut bus = SimI2c::with_devices([0x20, 0x3C]);
-    let ok = check_expander(&mut bus, 1, 0x20, "matrix rows");
+    let ok = check_expander(
+        &mut bus,
+        1,
+        0x20,
+        "matrix rows",
+        "[sensor.matrix] row_expander",
+    );
     assert_eq!(ok.severity, Severity::Ok, "{ok}");
     assert_eq!(ok.subject, "expander 0x20 (matrix rows)");
     assert!(ok.detail.contains("ports read 0xffff"), "{ok}");
     assert_eq!(bus.bytes_written, 0, "a check only reads");
-    let missing = check_expander(&mut bus, 1, 0x21, "matrix columns");
+    let missing = check_expander(
+        &mut bus,
+        1,
+        0x21,
+        "matrix columns",
+        "[sensor.matrix] column_expander",
+    );
     assert_eq!(missing.severity, Severity::Problem);
     assert_eq!(missing.subject, "expander 0x21 (matrix columns)");
     assert!(missing
         .detail
         .contains("nothing answers at 0x21 on I2C bus 1"));
     assert!(missing.fix.contains("i2cdetect -y 1") && missing.fix.contains("A0-A2"));
+    assert!(
+        missing.fix.contains("[sensor.matrix] column_expander"),
+        "{missing}"
+    );
 }
 
 /// Checks one simulated reader under a1 b1 with `fault`, a tag standing on b1.

@@ -310,6 +310,7 @@ fn every_variant() -> Vec<String> {
                 early_start: true,
                 prussians_uncertain: false,
                 mud: true,
+                layout: Default::default(),
             },
         },
         GameKind::Piecepack {

@@ -467,6 +467,7 @@ fn a_basic_game_at_the_table() {
         early_start: false,
         prussians_uncertain: false,
         mud: false,
+        layout: Default::default(),
     };
     let rolls = Rc::new(RefCell::new(VecDeque::new()));
     let chance = Rigged {
@@ -1006,6 +1007,7 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
             early_start,
             prussians_uncertain,
             mud: false,
+            layout: Default::default(),
         };
         // Expert games play on longer, to reach the Pursuit.
         let max_actions = if version == Version::Expert { 600 } else { 120 };
@@ -1065,6 +1067,7 @@ fn a_step_journaled_in_part_is_finished_not_pressed_again() {
         early_start: false,
         prussians_uncertain: false,
         mud: false,
+        layout: Default::default(),
     };
     let variant = games::menu()
         .iter()

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use boards::stratego::{Variant, BLUE, RED};
 use boards::Seat;
 use clap::{Parser, Subcommand, ValueEnum};
+use firmware::referee::games::BoardLayout;
 use host::demo::{self, Demo, Rules};
 
 /// The Umpire simulator: electronic refereeing of board wargames, without the board.
@@ -39,15 +40,79 @@ struct GameChoice {
     /// The game to play.
     #[arg(value_enum)]
     game: GameArg,
-    /// The table game's variant as its menu names it (`basic`, `expert`, ...).
+    /// The table game's variant as its menu names it (`basic`, `expert`, ...; Stratego:
+    /// Waterloo and Piecepack at Waterloo).
     #[arg(long)]
     variant: Option<String>,
+    /// Stratego: Waterloo's board layout file (the shipped one when left out); a file with a
+    /// problem stops the game with every problem and its line.
+    #[arg(long, value_name = "FILE")]
+    layout: Option<std::path::PathBuf>,
+}
+
+/// The Stratego: Waterloo board in `path`, checked; the shipped one for `None`.
+fn board_layout(path: Option<&std::path::Path>) -> anyhow::Result<BoardLayout> {
+    Ok(match path {
+        None => BoardLayout::shipped(),
+        Some(path) => {
+            BoardLayout::keep(firmware::game_data::load::<boards::waterloo::Layout>(path)?)
+        }
+    })
+}
+
+/// Which games an option applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Applies {
+    /// Stratego Original and Duel.
+    Stratego,
+    /// The table games (Stratego: Waterloo, Piecepack at Waterloo).
+    Table,
 }
 
 impl GameChoice {
     /// The table game chosen; `None` for Stratego.
     fn table(&self) -> anyhow::Result<Option<host::table::TableGameEntry>> {
-        self.game.table(self.variant.as_deref())
+        let why = if self.game == GameArg::Classic {
+            "has no variants (Duel is its own game: `duel`)"
+        } else {
+            "has no variants"
+        };
+        self.refuse_unless(Applies::Table, "--variant", why, self.variant.is_some())?;
+        if self.layout.is_some() && self.game != GameArg::Waterloo {
+            anyhow::bail!(
+                "--layout applies to Stratego: Waterloo only; {} has no layout file: leave \
+                 --layout out",
+                self.game.title()
+            );
+        }
+        let layout = board_layout(self.layout.as_deref())?;
+        let entry = self.game.table(self.variant.as_deref())?;
+        Ok(entry.map(|mut e| {
+            e.kind = e.kind.on_layout(layout);
+            e
+        }))
+    }
+
+    /// An error naming the games `option` applies to, and `why` the chosen game does not take
+    /// it, when it is `given` for another game: an option that does nothing is never silently
+    /// ignored.
+    fn refuse_unless(
+        &self,
+        applies: Applies,
+        option: &str,
+        why: &str,
+        given: bool,
+    ) -> anyhow::Result<()> {
+        let stratego = matches!(self.game, GameArg::Classic | GameArg::Duel);
+        if !given || stratego == (applies == Applies::Stratego) {
+            return Ok(());
+        }
+        let games = match applies {
+            Applies::Stratego => "Stratego Original and Duel",
+            Applies::Table => "Stratego: Waterloo and Piecepack at Waterloo",
+        };
+        let game = self.game.title();
+        anyhow::bail!("{option} applies to {games} only; {game} {why}: leave {option} out")
     }
 
     /// The Stratego variant chosen (Classic unless Duel).
@@ -89,6 +154,10 @@ struct CheckArgs {
     /// Scenario files to run, in order.
     #[arg(required = true)]
     files: Vec<std::path::PathBuf>,
+    /// Stratego: Waterloo's board layout file for the scenarios that play it (the shipped one
+    /// when left out).
+    #[arg(long, value_name = "FILE")]
+    layout: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,21 +167,24 @@ struct DemoArgs {
     /// Seed for the set-ups and the bots: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Repetition rules: isf (two-squares and more-squares rules) or plain (none).
-    #[arg(long, value_enum, default_value_t = RulesArg::Isf)]
-    rules: RulesArg,
+    /// Repetition rules (Stratego Original and Duel): isf (two-squares and more-squares rules,
+    /// the default) or plain (none).
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
     /// Stop without a result after this many moves.
     #[arg(long, default_value_t = 3000, value_name = "N")]
     max_moves: u32,
     /// Print only the battles and the result.
     #[arg(long)]
     quiet: bool,
-    /// Print boards as this seat sees them instead of with every rank shown.
+    /// Print boards as this seat sees them instead of with every rank shown (Stratego Original
+    /// and Duel).
     #[arg(long, value_enum, value_name = "SEAT")]
     view: Option<SeatArg>,
-    /// Print the board after every N moves (0: only at the start and the end).
-    #[arg(long, default_value_t = 50, value_name = "N")]
-    board_every: u32,
+    /// Print the board after every N moves (0: only at the start and the end; default 50;
+    /// Stratego Original and Duel).
+    #[arg(long, value_name = "N")]
+    board_every: Option<u32>,
     /// Also write the referee's journal of the game to FILE (read it with `replay`).
     #[arg(long, value_name = "FILE")]
     journal: Option<std::path::PathBuf>,
@@ -134,6 +206,16 @@ enum GameArg {
 }
 
 impl GameArg {
+    /// The game's name, as the menu shows it.
+    fn title(self) -> &'static str {
+        match self {
+            GameArg::Classic => "Stratego Original",
+            GameArg::Duel => "Stratego Duel",
+            GameArg::Waterloo => "Stratego: Waterloo",
+            GameArg::Piecepack => "Piecepack at Waterloo",
+        }
+    }
+
     /// The table game this names, in `variant` (its first when `None`).
     fn table(self, variant: Option<&str>) -> anyhow::Result<Option<host::table::TableGameEntry>> {
         let name = match self {
@@ -164,11 +246,23 @@ enum SeatArg {
 }
 
 impl DemoArgs {
+    /// Refuses every option given that the chosen game does not take.
+    fn check_options(&self) -> anyhow::Result<()> {
+        let g = &self.game;
+        let rules = "has no repetition rules";
+        g.refuse_unless(Applies::Stratego, "--rules", rules, self.rules.is_some())?;
+        let boards = "prints no boards (its OLED lines show the game)";
+        g.refuse_unless(Applies::Stratego, "--view", boards, self.view.is_some())?;
+        let every = self.board_every.is_some();
+        g.refuse_unless(Applies::Stratego, "--board-every", boards, every)?;
+        Ok(())
+    }
+
     fn to_demo(&self) -> Demo {
         Demo {
             rules: match self.rules {
-                RulesArg::Isf => Rules::Isf,
-                RulesArg::Plain => Rules::Plain,
+                Some(RulesArg::Isf) | None => Rules::Isf,
+                Some(RulesArg::Plain) => Rules::Plain,
             },
             max_moves: self.max_moves,
             quiet: self.quiet,
@@ -178,7 +272,7 @@ impl DemoArgs {
                     SeatArg::Blue => BLUE,
                 }
             }),
-            board_every: self.board_every,
+            board_every: self.board_every.unwrap_or(50),
             ..Demo::new(self.game.stratego(), self.seed)
         }
     }
@@ -198,6 +292,7 @@ fn main() -> std::process::ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Demo(args) => {
+            args.check_options()?;
             if let Some(dir) = &args.frames {
                 std::fs::create_dir_all(dir).with_context(|| {
                     format!("cannot create the frames folder {}", dir.display())
@@ -236,7 +331,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Play(args) => {
-            let (line, title) = match args.game.table()? {
+            let (line, title, layout) = match args.game.table()? {
                 Some(entry) => (
                     format!(
                         "game {} {}",
@@ -244,12 +339,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         host::table::slug(&entry.variant)
                     ),
                     format!("{}: {}", entry.name, entry.variant),
+                    match entry.kind {
+                        firmware::referee::GameKind::Waterloo { choice } => choice.layout,
+                        _ => BoardLayout::shipped(),
+                    },
                 ),
                 None => {
                     let variant = args.game.stratego();
                     (
                         host::play::stratego_line(variant).to_string(),
                         variant.to_string(),
+                        BoardLayout::shipped(),
                     )
                 }
             };
@@ -259,6 +359,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 &line,
                 &title,
                 args.seed,
+                layout,
                 args.journal.as_deref(),
                 stdin,
                 &mut out,
@@ -273,19 +374,30 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out.flush()?;
         }
         Command::Check(args) => {
+            let layout = board_layout(args.layout.as_deref())?;
+            let mut waterloo = false;
             for file in &args.files {
-                match host::scenario::run_file(file) {
-                    Ok(passed) => println!(
-                        "ok    {} ({} steps, {} expectations)",
-                        file.display(),
-                        passed.steps,
-                        passed.expectations
-                    ),
+                match host::scenario::run_file_on(file, layout) {
+                    Ok(passed) => {
+                        waterloo |= passed.waterloo;
+                        println!(
+                            "ok    {} ({} steps, {} expectations)",
+                            file.display(),
+                            passed.steps,
+                            passed.expectations
+                        );
+                    }
                     Err(failure) => {
                         println!("FAIL  {failure}");
                         std::process::exit(1);
                     }
                 }
+            }
+            if args.layout.is_some() && !waterloo {
+                anyhow::bail!(
+                    "--layout applies to Stratego: Waterloo only, and no scenario given plays \
+                     it (`game stratego-waterloo ...`): leave --layout out"
+                );
             }
         }
     }

@@ -9,6 +9,7 @@ use boards::{Game, Seat};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use firmware::referee::games::BoardLayout;
 use firmware::referee::table::Named;
 use firmware::referee::{screen_lines, Decision};
 use firmware::sensing::Place;
@@ -261,11 +262,20 @@ pub fn run_game(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    run_journaled(game_line, title, seed, None, input, out)
+    run_journaled(
+        game_line,
+        title,
+        seed,
+        BoardLayout::shipped(),
+        None,
+        input,
+        out,
+    )
 }
 
-/// [`run_game`], also writing the referee's journal to `journal` (owner-only, as the umpire
-/// keeps it) after every line that changed it, so `umpire-sim replay` reads the game back.
+/// [`run_game`] with Stratego: Waterloo on `layout`, also writing the referee's journal to
+/// `journal` (owner-only, as the umpire keeps it) after every line that changed it, so
+/// `umpire-sim replay` reads the game back.
 ///
 /// # Errors
 /// Reading or writing failed, the journal file included.
@@ -273,11 +283,12 @@ pub fn run_journaled(
     game_line: &str,
     title: &str,
     seed: u64,
+    layout: BoardLayout,
     journal: Option<&Path>,
     mut input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let mut session = Session::new();
+    let mut session = Session::on_layout(layout);
     if let Err(e) = session.run_line(game_line) {
         writeln!(out, "! {e}")?;
         return Ok(());

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
-use firmware::referee::{Decision, Record, RefereeConfig};
+use firmware::referee::games::BoardLayout;
+use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
 use crate::sim::{square_place, SimTable};
@@ -46,6 +47,8 @@ pub struct Passed {
     pub steps: usize,
     /// Expectations checked.
     pub expectations: usize,
+    /// Whether it played Stratego: Waterloo (on the layout it was given).
+    pub waterloo: bool,
 }
 
 /// The most time one `wait` may let pass, in ms: an hour (the longest pause at a four-hour
@@ -245,6 +248,14 @@ pub fn decision_text(d: &Decision) -> String {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_file(path: &Path) -> Result<Passed, Failure> {
+    run_file_on(path, BoardLayout::shipped())
+}
+
+/// Runs the scenario file at `path`, Stratego: Waterloo on `layout`.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_file_on(path: &Path, layout: BoardLayout) -> Result<Passed, Failure> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Failure {
         file: name.clone(),
@@ -252,7 +263,7 @@ pub fn run_file(path: &Path) -> Result<Passed, Failure> {
         text: String::new(),
         message: format!("cannot read the file: {e}"),
     })?;
-    run_text(&name, &text)
+    run_text_on(&name, &text, layout)
 }
 
 /// A table driven line by line in the scenario language: what `check` runs per file and what
@@ -275,6 +286,14 @@ pub struct Session {
     passed: Passed,
     /// NFC readers under every place (`nfc`): pieces carry tags, set up with tags (Stratego).
     nfc: bool,
+    /// Lines run so far (the line being run, from 1).
+    line: usize,
+    /// The line of each seat's first `red`/`blue` row, by seat.
+    rows_at: [Option<usize>; 2],
+    /// The line of a `rules` command (Stratego only).
+    rules_at: Option<usize>,
+    /// The board Stratego: Waterloo is played on.
+    waterloo_layout: BoardLayout,
 }
 
 /// A Stratego army as placed: (owner, square, rank) per piece.
@@ -303,6 +322,13 @@ fn parse_square(s: &str) -> Result<Square, String> {
     Square::parse(s).ok_or_else(|| format!("`{s}` is not a square: write a1 to j10"))
 }
 
+/// How `seat`'s set-up rows are drawn in `variant`: "4 rows of ten tokens, row 10 first".
+fn setup_rows_hint(variant: Variant, seat: Seat) -> String {
+    let n = variant.setup_rows();
+    let first = if seat == RED { n } else { 10 };
+    format!("{n} rows of ten tokens, row {first} first")
+}
+
 fn parse_seat(s: &str) -> Result<Seat, String> {
     match s {
         "red" => Ok(RED),
@@ -328,8 +354,21 @@ impl Session {
             passed: Passed {
                 steps: 0,
                 expectations: 0,
+                waterloo: false,
             },
             nfc: false,
+            line: 0,
+            rows_at: [None, None],
+            rules_at: None,
+            waterloo_layout: BoardLayout::shipped(),
+        }
+    }
+
+    /// A session before any line that plays Stratego: Waterloo on `layout`.
+    pub fn on_layout(layout: BoardLayout) -> Session {
+        Session {
+            waterloo_layout: layout,
+            ..Session::new()
         }
     }
 
@@ -348,6 +387,12 @@ impl Session {
     /// # Errors
     /// What is wrong with the line, or how the expectation failed.
     pub fn run_line(&mut self, raw: &str) -> Result<(), String> {
+        self.line += 1;
+        self.run_command(raw)
+    }
+
+    /// Runs one line's command, without counting it (`repeat` runs its command this way).
+    fn run_command(&mut self, raw: &str) -> Result<(), String> {
         let line = raw.split('#').next().unwrap_or_default().trim();
         if line.is_empty() {
             return Ok(());
@@ -366,7 +411,7 @@ impl Session {
                 check_limits(&command)?;
                 for _ in 0..n {
                     self.check_clock()?;
-                    self.run_line(&command)?;
+                    self.run_command(&command)?;
                 }
                 Ok(())
             }
@@ -400,6 +445,7 @@ impl Session {
             let mut config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
                 isf_rules: self.isf,
+                waterloo_layout: self.waterloo_layout,
                 ..RefereeConfig::default()
             };
             if self.nfc && self.table_game.is_none() {
@@ -544,6 +590,23 @@ impl Session {
     /// or shuffled from the seed when rows are missing (the rows are then filled in).
     fn deployments(&mut self) -> Result<Vec<Army>, String> {
         let variant = self.variant;
+        let one_drawn = match self.rows_at {
+            [Some(at), None] => Some((at, RED, BLUE)),
+            [None, Some(at)] => Some((at, BLUE, RED)),
+            _ => None,
+        };
+        if let Some((at, has, lacks)) = one_drawn {
+            return Err(format!(
+                "{}'s set-up rows are drawn (line {at}) but {}'s are not: draw {}'s too \
+                 (`{} ROW` lines, {}) or remove {}'s to shuffle both armies",
+                seat_name(has),
+                seat_name(lacks),
+                seat_name(lacks),
+                seat_name(lacks).to_lowercase(),
+                setup_rows_hint(variant, lacks),
+                seat_name(has),
+            ));
+        }
         if self.rows.iter().any(|r| r.is_empty()) {
             let mut chance = firmware::referee::SeededChance::new(self.seed);
             let setup = boards::stratego::Setup::shuffled(variant, |n| {
@@ -663,7 +726,24 @@ impl Session {
             if self.table.is_some() {
                 return Err("`game` must come before the first physical event".into());
             }
-            self.table_game = Some(table::find_game(game, variant)?);
+            let mut entry = table::find_game(game, variant)?;
+            entry.kind = entry.kind.on_layout(self.waterloo_layout);
+            self.passed.waterloo |= matches!(entry.kind, GameKind::Waterloo { .. });
+            if let Some(at) = self.rules_at {
+                return Err(format!(
+                    "`rules` (line {at}) applies to Stratego Original and Duel only; {} has no \
+                     repetition rules: remove it",
+                    entry.name
+                ));
+            }
+            if let Some(at) = self.rows_at.iter().flatten().min() {
+                return Err(format!(
+                    "`red`/`blue` rows (line {at}) set up Stratego only: draw {}'s armies with \
+                     its own lines (host/SCENARIOS.md), or remove them to set up at random",
+                    entry.name
+                ));
+            }
+            self.table_game = Some(entry);
             return Ok(());
         }
         if let (Some(seat), Some(_)) = (table::waterloo_seat(cmd), &self.table_game) {
@@ -735,6 +815,14 @@ impl Session {
                     "plain" => false,
                     other => return Err(format!("unknown rules `{other}`: isf or plain")),
                 };
+                if let Some(entry) = &self.table_game {
+                    return Err(format!(
+                        "`rules` applies to Stratego Original and Duel only; {} has no \
+                         repetition rules: remove the line",
+                        entry.name
+                    ));
+                }
+                self.rules_at = Some(self.line);
                 return Ok(());
             }
             "seed" => {
@@ -752,6 +840,19 @@ impl Session {
             }
             "red" | "blue" => {
                 let seat = parse_seat(cmd)?;
+                if let Some(entry) = &self.table_game {
+                    return Err(format!(
+                        "`{cmd}` rows set up Stratego only: draw {}'s armies with its own lines \
+                         (host/SCENARIOS.md)",
+                        entry.name
+                    ));
+                }
+                if self.table.is_some() {
+                    return Err(format!(
+                        "`{cmd}` rows must come before the first physical event"
+                    ));
+                }
+                self.rows_at[seat.index()].get_or_insert(self.line);
                 self.rows[seat.index()].push(args.join(" "));
                 return Ok(());
             }
@@ -1110,6 +1211,14 @@ impl Session {
 /// # Errors
 /// The first unreadable line or failed expectation, with its line number.
 pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
+    run_text_on(name, text, BoardLayout::shipped())
+}
+
+/// Runs a scenario given as text, Stratego: Waterloo on `layout`; `name` is used in failures.
+///
+/// # Errors
+/// The first unreadable line or failed expectation, with its line number.
+pub fn run_text_on(name: &str, text: &str, layout: BoardLayout) -> Result<Passed, Failure> {
     // Every limit is checked before anything runs: a line asking for too much is named at once.
     for (i, raw) in text.lines().enumerate() {
         check_limits(raw).map_err(|message| Failure {
@@ -1119,7 +1228,7 @@ pub fn run_text(name: &str, text: &str) -> Result<Passed, Failure> {
             message,
         })?;
     }
-    let mut session = Session::new();
+    let mut session = Session::on_layout(layout);
     for (i, raw) in text.lines().enumerate() {
         session.run_line(raw).map_err(|message| Failure {
             file: name.to_string(),
@@ -1149,6 +1258,39 @@ mod tests {
         assert!(run_text("t", text).is_ok(), "{:?}", run_text("t", text));
         let err = run_text("t", "game piecepack\nexpect actions 0\n").unwrap_err();
         assert!(err.message.contains("no table game"), "{err}");
+    }
+
+    /// Red's rows with no Blue rows: the old code shuffled both armies without a word.
+    #[test]
+    fn an_army_drawn_for_one_seat_only_is_refused_with_its_line() {
+        let red = "red 9 9 9 9 9 9 9 9 S M\nred 8 8 8 8 8 7 7 7 7 6\n\
+                   red 6 6 6 5 5 5 5 4 4 4\nred 3 3 3 2 2 2 2 2 B F\n";
+        let text = format!("# Red only\n{red}setup\n");
+        let err = run_text("t", &text).unwrap_err();
+        assert_eq!(err.line, 6, "{err}");
+        assert!(
+            err.message
+                .contains("Red's set-up rows are drawn (line 2) but Blue's are not"),
+            "{err}"
+        );
+        assert!(err.message.contains("row 10 first"), "{err}");
+        // Blue only: the same, the other way round.
+        let blue = red.replace("red", "blue");
+        let err = run_text("t", &format!("{blue}setup\n")).unwrap_err();
+        assert!(err.message.contains("draw Red's too"), "{err}");
+        assert!(err.message.contains("row 4 first"), "{err}");
+    }
+
+    /// Stratego's `rules` and `red` rows in a table game were ignored without a word.
+    #[test]
+    fn stratego_lines_in_a_table_game_are_refused() {
+        let err = run_text("t", "game stratego-waterloo basic\nrules plain\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("Stratego: Waterloo has no"), "{err}");
+        let err = run_text("t", "rules plain\ngame piecepack\n").unwrap_err();
+        assert!(err.message.contains("`rules` (line 1)"), "{err}");
+        let err = run_text("t", "game stratego-waterloo\nred F B B . . . . . . .\n").unwrap_err();
+        assert!(err.message.contains("set up Stratego only"), "{err}");
     }
 
     #[test]

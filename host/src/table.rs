@@ -32,6 +32,15 @@ impl TableGameEntry {
     pub fn layout(&self) -> LayoutSetup {
         games::layout(self.kind)
     }
+
+    /// The referee's settings for this game: the defaults, on the game's board layout.
+    pub fn referee_config(&self) -> RefereeConfig {
+        let mut config = RefereeConfig::default();
+        if let GameKind::Waterloo { choice } = self.kind {
+            config.waterloo_layout = choice.layout;
+        }
+        config
+    }
 }
 
 /// Words as a scenario writes them: lower case, runs of anything else one `-`
@@ -624,12 +633,8 @@ pub fn demo(
 ) -> Result<TablePlayed, crate::demo::Error> {
     use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-    let mut table = SimTable::with_layout(
-        firmware::referee::RefereeConfig::default(),
-        seed,
-        entry.layout(),
-    )
-    .map_err(|p| format!("the simulated board's layout: {p}"))?;
+    let mut table = SimTable::with_layout(entry.referee_config(), seed, entry.layout())
+        .map_err(|p| format!("the simulated board's layout: {p}"))?;
     table.board.record();
     let mut oled = crate::demo::Oled {
         print: !quiet,

@@ -59,3 +59,151 @@ fn the_demo_journal_is_private() {
     assert_eq!(mode, 0o600);
     assert!(bytes.starts_with(b"UMPJ"));
 }
+
+/// `umpire-sim ARGS`: its exit status and standard error.
+fn sim(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An option the chosen game does not take is an error naming the games that take it; the old
+/// code ran the demo and ignored it (`demo classic --variant expert`, `demo waterloo --rules
+/// plain`, `--view red` in a table game).
+#[test]
+fn an_option_the_game_does_not_take_is_refused_with_the_games_that_take_it() {
+    for (args, option, games) in [
+        (
+            &["demo", "classic", "--variant", "expert"][..],
+            "--variant",
+            "Stratego: Waterloo and Piecepack at Waterloo only",
+        ),
+        (
+            &["play", "duel", "--variant", "basic"],
+            "--variant",
+            "Stratego: Waterloo and Piecepack at Waterloo only",
+        ),
+        (
+            &["demo", "waterloo", "--rules", "plain"],
+            "--rules",
+            "Stratego Original and Duel only; Stratego: Waterloo has no repetition rules",
+        ),
+        (
+            &["demo", "piecepack", "--view", "red"],
+            "--view",
+            "Stratego Original and Duel only; Piecepack at Waterloo prints no boards",
+        ),
+        (
+            &["demo", "waterloo", "--board-every", "5"],
+            "--board-every",
+            "Stratego Original and Duel only",
+        ),
+    ] {
+        let (ok, err) = sim(args);
+        assert!(!ok, "{args:?} ran");
+        assert!(
+            err.contains(&format!("{option} applies to {games}")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&format!("leave {option} out")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // The same options for the games that take them run.
+    for args in [
+        &[
+            "demo",
+            "classic",
+            "--rules",
+            "plain",
+            "--view",
+            "red",
+            "--board-every",
+            "1",
+        ][..],
+        &["demo", "waterloo", "--variant", "expert"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--quiet", "--max-moves", "2"]);
+        let (ok, err) = sim(&args);
+        assert!(ok, "{args:?}: {err}");
+    }
+}
+
+/// A file in a fresh temporary folder, written with `text`.
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-sim-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `--layout FILE` plays Stratego: Waterloo on the board the file describes, read at run time;
+/// a broken file stops the game with every problem and its line (the old code had no way to
+/// give one, and fell back on a bare board when the compiled-in copy was broken).
+#[test]
+fn waterloo_is_played_on_the_layout_file_given_and_a_broken_one_stops_it() {
+    let eleven = temp_file(
+        "eleven.txt",
+        &boards::waterloo::DEFAULT_LAYOUT.replace("rows: 10", "rows: 11"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(["demo", "waterloo", "--max-moves", "1", "--layout"])
+        .arg(&eleven)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The French set up on the last four of eleven rows.
+    assert!(text.contains("8-11"), "{text}");
+
+    let broken = temp_file(
+        "broken.txt",
+        "columns: 12\nrows 10\nprussian_entry: z99 a5\nhill.x: a1 a1\n",
+    );
+    let path = broken.to_str().unwrap();
+    for args in [
+        &["demo", "waterloo", "--layout", path][..],
+        &["play", "waterloo", "--layout", path],
+        &["check", "host/scenarios/w01-move.scn", "--layout", path],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains("has 3 problems"), "{args:?}: {err}");
+        for line in [2, 3, 4] {
+            assert!(err.contains(&format!("{path}:{line}: ")), "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}: nothing is played");
+    }
+    // The option applies to Waterloo only.
+    let (ok, err) = sim(&["demo", "classic", "--layout", path]);
+    assert!(!ok);
+    assert!(
+        err.contains("--layout applies to Stratego: Waterloo only"),
+        "{err}"
+    );
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/01-move.scn");
+    let (ok, err) = sim(&["check", scenario, "--layout", eleven.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("no scenario given plays it"), "{err}");
+    for f in [eleven, broken] {
+        std::fs::remove_dir_all(f.parent().unwrap()).ok();
+    }
+}

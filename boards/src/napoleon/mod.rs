@@ -1,4 +1,4 @@
-//! Napoléon, the Waterloo campaign of 1815 (`rules/napoleon-1815.nl.md`, in Dutch): the game's
+//! Napoléon, the Waterloo campaign of 1815 (the rulebook *Napoléon*, in Dutch): the game's
 //! data. The rules come later; this module holds what they will read.
 //!
 //! - [`Map`]: the strategic map ([`DEFAULT_MAP`]): towns and cities, which army sets up where,

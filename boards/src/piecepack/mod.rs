@@ -1,4 +1,4 @@
-//! Piecepack at Waterloo (Seth Owen, 2008; `rules/piecepack-waterloo.md`).
+//! Piecepack at Waterloo (the rules *Piecepack at Waterloo*, Seth Owen, 2008).
 //!
 //! An 8x10 map: rows A-H from the Allied side, columns 1-10 from the Allied player's right
 //! ([`Square`], written `A-3`). Four objective coins, the Prussian entry squares and the turn

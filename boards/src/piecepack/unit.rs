@@ -12,7 +12,7 @@ use crate::Seat;
 /// A piecepack value: a coin's hidden face, or a die face.
 ///
 /// "Symbol and blanks are considered "0"" when pieces are added up; a symbol rolled on a die
-/// doubles one numerical result instead (DESIGN.md: the ace is the symbol).
+/// doubles one numerical result instead (our ruling, `docs/design.md`: the ace is the symbol).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Face {
     /// Blank (the piecepack null): 0.

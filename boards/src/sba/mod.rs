@@ -1,4 +1,5 @@
-//! Sa Belle Alliance (`rules/sa-belle-alliance.md`): a game of corps cards, boxes and tracks.
+//! Sa Belle Alliance (the rulebook *Sa Belle Alliance aka Battle of Waterloo*): a game of corps
+//! cards, boxes and tracks.
 //!
 //! Each phase the phasing player activates one card (a corps, the Grand Battery, Blücher's
 //! Prussians, Wellington's once-a-game general advance), possibly with Napoleon once a game;

@@ -1,4 +1,5 @@
-//! Classic Stratego and Stratego Duel (`rules/stratego-original.txt`, rulings in DESIGN.md).
+//! Classic Stratego and Stratego Duel (the rulebook *Stratego: Rules of the Game, as told by the
+//! Bluecoat Lieutenant*; our rulings in the root `README.md`, "Stratego rulings").
 //!
 //! The board is 10x10 with two 2x2 lakes (files c-d and g-h, ranks 5-6). Red sits at rank 1 and
 //! moves first; Blue sits at rank 10. Squares are written `a1`..`j10` from Red's side; a move is

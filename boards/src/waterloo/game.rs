@@ -32,7 +32,7 @@ pub enum DieFace {
 }
 
 impl DieFace {
-    /// All six faces, one each (DESIGN ruling).
+    /// All six faces, one each (our ruling).
     pub const ALL: [DieFace; 6] = [
         DieFace::Blue,
         DieFace::Red,
@@ -967,9 +967,12 @@ impl Waterloo {
                     s += 1
                 }
                 TileKind::Village if class.is_infantry() => s += 1,
+                // "Infantry pieces and Cavalry pieces on a hill get a +1 strength when attacked
+                // by pieces on the ground"; commanders "are considered to be light Cavalry
+                // units". A commander-in-chief has no strength to raise: attacked, he loses.
                 TileKind::Hill
-                    if (class.is_infantry()
-                        || matches!(class, Class::LightCavalry | Class::HeavyCavalry))
+                    if (class.is_infantry() || class.is_cavalry())
+                        && class != Class::CommanderInChief
                         && defending_from.is_some_and(|a| !self.is_hill(a)) =>
                 {
                     s += 1
@@ -1620,7 +1623,7 @@ impl Waterloo {
         };
         g.update_owners();
         if g.options.version != Version::Basic {
-            // DESIGN ruling: 15 manoeuvre cards, 3 of each kind.
+            // Our ruling: 15 manoeuvre cards, 3 of each kind.
             for (card, n) in Card::ALL.into_iter().zip(g.options.cards_per_kind) {
                 for _ in 0..n {
                     g.stack.push(card);

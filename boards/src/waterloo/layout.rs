@@ -53,7 +53,7 @@ pub struct Tile {
 
 /// The physical board: size, set-up rows, Prussian entry, lines of retreat, artillery facing and
 /// terrain tiles.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Layout {
     /// Number of columns.
     pub columns: u8,
@@ -158,20 +158,17 @@ impl Layout {
             .find(|(_, t)| t.cells.contains(&c))
     }
 
-    /// The default layout.
+    /// The shipped layout ([`DEFAULT_LAYOUT`], compiled in): the board of the simulator, the
+    /// tests and an umpire configured with no layout file. A layout file given by a player is
+    /// read with [`Layout::parse`], whose every problem stops the game: never this one instead.
+    ///
+    /// # Panics
+    /// Only when the compiled-in file itself is broken, a defect the tests catch
+    /// (`the_default_layout_parses`): no layout is ever made up in its place.
     pub fn standard() -> Layout {
         match Layout::parse(DEFAULT_LAYOUT) {
             Ok(l) => l,
-            // The embedded file is tested to parse; this fallback is never reached.
-            Err(_) => Layout {
-                columns: 12,
-                rows: 10,
-                setup_rows: 4,
-                prussian_entry: Vec::new(),
-                retreat: BySeat::default(),
-                facing: [Dir::Down, Dir::Up, Dir::Up],
-                tiles: Vec::new(),
-            },
+            Err(p) => panic!("boards/src/waterloo/layout.txt, compiled in, is broken: {p}"),
         }
     }
 
@@ -241,7 +238,9 @@ impl Layout {
                 for token in value.split([' ', ',', '\t']).filter(|t| !t.is_empty()) {
                     match Cell::parse(token) {
                         Some(c) if !out.contains(&c) => out.push(c),
-                        Some(c) => bad(alloc::format!("{c} is listed twice in '{key}'")),
+                        Some(c) => bad(alloc::format!(
+                            "{c} is listed twice in '{key}': list it once"
+                        )),
                         None if looks_like_square(token) => bad(alloc::format!(
                             "'{token}' in '{key}' is off the board: name a square within \
                              'columns' and 'rows'"

@@ -1,5 +1,5 @@
-//! Stratego: Waterloo (`rules/stratego-waterloo.txt`; rulings in this module's `README.md` and
-//! below).
+//! Stratego: Waterloo (the rulebook *Stratego: Waterloo, Rules of the game*; rulings in this
+//! module's `README.md` and below).
 //!
 //! The Allied player ([`ALLIED`], Red, with the Prussians, Black) sits at row 1 and, in the
 //! Basic, Standard and Expert games, moves first; the French player ([`FRENCH`], Blue) sits at
@@ -144,15 +144,16 @@ pub struct Options {
     /// "after the 12th turn", so 13).
     pub prussian_turn: u16,
     /// Ruling: how many Prussians come on at the start of each Allied turn from
-    /// [`Options::prussian_turn`] while any remain (DESIGN: 2).
+    /// [`Options::prussian_turn`] while any remain (our ruling: 2, as the rulebook's first
+    /// arrival).
     pub prussians_per_turn: u8,
     /// Ruling: the most pieces a player may keep in reserve at set-up (the rulebook: 10).
     pub max_reserve: u8,
-    /// Weights of the battle die's faces in [`DieFace::ALL`] order (DESIGN: one each).
+    /// Weights of the battle die's faces in [`DieFace::ALL`] order (our ruling: one each).
     pub die_weights: [u32; 6],
-    /// Manoeuvre cards of each kind in [`Card::ALL`] order (DESIGN: 3 each, 15 in all).
+    /// Manoeuvre cards of each kind in [`Card::ALL`] order (our ruling: 3 each, 15 in all).
     pub cards_per_kind: [u8; 5],
-    /// Line-of-retreat cards of each flank per side, left, centre, right (DESIGN: one each).
+    /// Line-of-retreat cards of each flank per side, left, centre, right (our ruling: one each).
     pub retreat_cards: [u32; 3],
     /// Ruling: the game ends in a draw ("nightfall") after this game turn; `None` (the rulebook
     /// sets no limit) plays on.

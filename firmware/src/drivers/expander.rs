@@ -19,7 +19,7 @@
 //! high, so a chip that browns out and resets still reads correctly.
 //!
 //! Plain `I2c::read`/`I2c::write` are single operations, so the rppal pitfall with multi-
-//! operation `I2c::transaction`s (no repeated START, hardware notes 2.5) does not apply.
+//! operation `I2c::transaction`s (no repeated START, `docs/hardware.md` §4) does not apply.
 //!
 //! # Numbering
 //! Chips are numbered in the order their addresses are given; **input `16 * chip + n` is pin
@@ -290,7 +290,7 @@ const fn wire_time_ns(transactions: u64, i2c_hz: u32) -> u64 {
 /// needed.
 ///
 /// # Pull-ups on long lines
-/// The PCF8575's high is weak: a current source of 30-300 µA (hardware notes 1.3). A line that
+/// The PCF8575's high is weak: a current source of 30-300 µA (`docs/hardware.md` §1). A line that
 /// a closed reed held low rises again only as fast as that source charges the wire. On a
 /// hobbyist's board the row and column lines run the length of the board, so the schematic
 /// adds an external 10 kΩ pull-up to 3.3 V on every row and column line (two bussed networks).
@@ -316,7 +316,7 @@ const fn wire_time_ns(transactions: u64, i2c_hz: u32) -> u64 {
 /// wait the settle time, read two bytes from the column expander; a column bit that reads 0 is a closed reed at row
 /// `r`, column `c`, input `r * columns + c`. After the last row, `0xFFFF` is written to the row
 /// expander, so no row stays selected between scans. Every transfer is a single `I2c::write` or
-/// `I2c::read`, so rppal's multi-operation transaction pitfall (hardware notes 2.5) does not
+/// `I2c::read`, so rppal's multi-operation transaction pitfall (`docs/hardware.md` §4) does not
 /// apply.
 ///
 /// # Scan time (computed, not measured)

@@ -39,9 +39,9 @@
 //!   driver asks the row pin its level before reading any column. A read of the register just
 //!   written returns only once that write has landed (PCIe does not let a read pass an
 //!   earlier posted write to the same target), and the column reads are issued only after it
-//!   returns, so they see the new row. This is the fix the hardware notes recommend (§1.4),
+//!   returns, so they see the new row. This is the fix `docs/hardware.md` §2 recommends,
 //!   and the Pi backend scans this way ([`WithReadBack`]), with the delay as well;
-//!   like all of this module it is unmeasured on a real Pi 5 (open question 3 there). It only
+//!   like all of this module it is unmeasured on a real Pi 5 (an open question there). It only
 //!   helps if the HAL really reads the register: one that answers `is_set_low` from a cached
 //!   value gives no ordering, and then only the delay protects you. A read-back that disagrees
 //!   with the level just driven is reported as [`Error::RowReadBack`] (a row shorted to the

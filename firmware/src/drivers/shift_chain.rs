@@ -56,7 +56,7 @@
 //!
 //! # The rppal in-place transfer pitfall
 //! rppal's `SimpleHalSpiDevice` maps `Operation::TransferInPlace(buf)` to a read-only transfer,
-//! so spidev clocks out zeros instead of `buf` (hardware notes 2.5; rpi-pal#6 is the same bug).
+//! so spidev clocks out zeros instead of `buf` (`docs/hardware.md` §4; rpi-pal#6 is the same bug).
 //! Drivers that send a command with `transfer_in_place` (the `mfrc522` crate's register reads)
 //! break on it. This driver is safe on any backend: it only uses `SpiDevice::read`, whose
 //! outgoing bytes are don't-care by definition (the 74HC165 has no data input on the SPI side,

@@ -282,7 +282,7 @@ fn private(options: &mut OpenOptions) -> &mut OpenOptions {
 }
 
 /// A new file's name is durable only once its directory is synced (ext4; see
-/// `notes/hardware.md` 6.3). Only Unix can open a directory to sync it.
+/// `docs/hardware.md` §6). Only Unix can open a directory to sync it.
 #[cfg(unix)]
 fn sync_parent_dir(path: &Path) -> io::Result<()> {
     let dir = match path.parent() {

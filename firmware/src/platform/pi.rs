@@ -7,7 +7,7 @@
 //!   embedded-hal SPI device sends zeros for in-place transfers, which breaks MFRC522 register
 //!   reads, and its I2C `transaction` has no repeated start; linux-embedded-hal sends a whole
 //!   transaction as one ioctl and maps in-place transfers correctly
-//!   (`notes/hardware.md` 2.5).
+//!   (`docs/hardware.md` §4).
 //! - **Delays: `linux-embedded-hal`'s `Delay`** (thread sleep; the matrix driver's settle delay
 //!   is short, and its documentation counts the sleep's overshoot).
 //!

@@ -1,6 +1,6 @@
 //! Chance the umpire owns (a battle die, a card draw, a line of retreat): OS entropy in play, a
-//! seed in tests. The outcome is journaled, never the seed alone (DESIGN.md), so a game replays
-//! from its journal whatever source rolled it.
+//! seed in tests. The outcome is journaled, never the seed alone (`docs/design.md`), so a game
+//! replays from its journal whatever source rolled it.
 
 use core::fmt;
 

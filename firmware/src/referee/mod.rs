@@ -25,8 +25,10 @@
 //!    variant (for Stratego Original and Duel: the set-up method). Die moves to the next entry,
 //!    OK chooses, Back goes up a level. Choosing starts the journal and the game's session.
 //! 2. **Set-up**, by groups behind a screen ([`SetupMode::RankGroups`]: "Red: place 6 Bombs,
-//!    then press OK"; the places that filled since the last OK get that group; after the last
-//!    group every problem is listed; Back undoes a group), or, for Stratego, with NFC tags
+//!    then press OK"; the places that filled since the last OK get that group; a piece put
+//!    where its group may not go is refused as it settles, with the fix, and never counted; a
+//!    placed piece moved to a free place is the correction, in its own group; after the last
+//!    group what only the whole army shows is listed, with the way out; Back undoes a group), or, for Stratego, with NFC tags
 //!    registered to pieces ([`SetupMode::Tags`]): both armies in any order, each piece's tag
 //!    looked up in the [`TagRegistry`] as it is placed (one tag read on two squares is named,
 //!    and neither square trusted until both are read again); OK lists the pieces not
@@ -85,8 +87,8 @@
 //!
 //! # Secrets
 //! The OLED faces both players: a screen names a rank only when the rules have revealed it (a
-//! battle, a Scout seen moving far). Refusals that would name a rank are reworded ("the piece on
-//! e4 cannot move"), and a missing piece is "Red piece" unless its rank is public.
+//! battle, a Scout seen moving far). A refusal only a hidden rank makes reads the same for every
+//! rank ("e4-e5: not a legal move"), and a missing piece is "Red piece" unless its rank is public.
 //!
 //! # Seams for other games
 //! Places include off-board trays ([`Place::Tray`](crate::sensing::Place::Tray)), so entries from a tray are moves from a
@@ -110,7 +112,7 @@ mod tests;
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::Decision;
 pub use games::stratego::rebuild;
-pub use phases::{Referee, RefereeConfig, ResumeError};
+pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};

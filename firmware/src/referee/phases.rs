@@ -10,7 +10,7 @@ use boards::stratego::{Options, Position, Variant};
 
 use super::chance::Chance;
 use super::decision::Decision;
-use super::games::{self, stratego::StrategoTable};
+use super::games::{self, stratego::StrategoTable, BoardLayout};
 use super::hands::Hands;
 use super::record::{check_schema, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
 use super::table::session::{AnySession, Ctx, Session};
@@ -46,6 +46,23 @@ pub struct RefereeConfig {
     /// attack, both pieces held up while the players look at the screen for the result, waits
     /// this long once. Moves (a piece put down) are judged at once.
     pub attack_hold_ms: u32,
+    /// The game menu's entries highlighted at start and after each game (`[game] name` and
+    /// `variant`).
+    pub menu_start: MenuStart,
+    /// The board Stratego: Waterloo is played on (`[waterloo] layout`; the shipped layout by
+    /// default).
+    pub waterloo_layout: BoardLayout,
+}
+
+/// The entries the game menu highlights: the game, and its variant once the game is chosen
+/// (OK then starts the configured game at once). `0, 0`: the first of each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MenuStart {
+    /// The game's entry: Stratego Original, Stratego Duel, then each table game of
+    /// [`games::menu`].
+    pub game: usize,
+    /// The entry on the chosen game's second menu (a table game's variant).
+    pub variant: usize,
 }
 
 impl Default for RefereeConfig {
@@ -57,6 +74,8 @@ impl Default for RefereeConfig {
             turn_limit_s: None,
             board: None,
             attack_hold_ms: 1500,
+            menu_start: MenuStart::default(),
+            waterloo_layout: BoardLayout::shipped(),
         }
     }
 }
@@ -343,6 +362,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
         chance: C,
         new_store: impl FnMut() -> io::Result<S> + 'static,
     ) -> Referee<S, C> {
+        let start = config.menu_start.game;
         let mut referee = Referee {
             config,
             chance,
@@ -352,7 +372,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             now: Millis(0),
             phase: Phase::Select {
                 menu: Menu::Game,
-                selected: 0,
+                selected: start,
             },
             journal_error: None,
             retry: None,
@@ -467,9 +487,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
     ) -> Result<Vec<Decision>, ResumeError> {
         let mut out = Vec::new();
         let header = recovered.header;
-        let session =
-            games::resume_session(header.game, header.setup, &recovered.records, &self.sensed)
-                .map_err(ResumeError::Rebuild)?;
+        // The journal does not hold the layout: the game resumes on the umpire's layout.
+        let game = header.game.on_layout(self.config.waterloo_layout);
+        let session = games::resume_session(game, header.setup, &recovered.records, &self.sensed)
+            .map_err(ResumeError::Rebuild)?;
         self.journal = Some(journal);
         self.phase = Phase::Game(session);
         self.with_game(&mut out, |session, ctx, out| session.settled(ctx, out));
@@ -840,17 +861,24 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 why: "already at the first menu".to_string(),
             }),
             (Button::Ok, Menu::Game) => {
+                let start = self.config.menu_start;
                 *menu = match GAMES.get(*selected) {
                     Some(g) => Menu::Mode(g.0),
                     None => Menu::Table(*selected - GAMES.len()),
                 };
-                *selected = 0;
+                *selected = match *menu {
+                    Menu::Table(i) if i + GAMES.len() == start.game && start.variant < len => {
+                        start.variant
+                    }
+                    _ => 0,
+                };
             }
             (Button::Ok, Menu::Table(i)) => {
                 let chosen = tables.get(i).and_then(|(name, variants)| {
                     variants
                         .get(*selected)
                         .map(|(label, kind)| (format!("{name}: {label}"), *kind))
+                        .map(|(label, kind)| (label, kind.on_layout(self.config.waterloo_layout)))
                 });
                 if let Some((label, kind)) = chosen {
                     self.choose(label, kind, SetupMode::RankGroups, out);
@@ -970,7 +998,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
     fn new_game(&mut self) {
         self.phase = Phase::Select {
             menu: Menu::Game,
-            selected: 0,
+            selected: self.config.menu_start.game,
         };
         self.journal = None;
     }

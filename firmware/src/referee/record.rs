@@ -64,8 +64,8 @@ pub enum GameKind {
     },
 }
 
-/// What the Waterloo menu chose: the version and the scenarios (the board is the default
-/// layout, and the rulings the rulebook's numbers).
+/// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout
+/// (the rulings are the rulebook's numbers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WaterlooChoice {
     /// Basic, Standard or Expert.
@@ -76,6 +76,10 @@ pub struct WaterlooChoice {
     pub prussians_uncertain: bool,
     /// The mud tiles.
     pub mud: bool,
+    /// The board: the layout the umpire was started with. Not journaled (the header's bytes
+    /// are unchanged): a journal is resumed on the layout the umpire has now.
+    #[serde(skip)]
+    pub layout: super::games::waterloo::BoardLayout,
 }
 
 /// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to

@@ -368,55 +368,71 @@ fn set_up_by_rank_groups_learns_ranks_from_the_squares_that_filled() {
 }
 
 #[test]
-fn set_up_problems_are_all_listed_and_back_fixes_them() {
+fn a_set_up_mistake_is_refused_as_placed_and_put_right_where_it_stands() {
+    // Issue 14: on the code before, a piece outside the rows was accepted silently, named only
+    // after the last group, and the way out was Back down to its group; a group's count could
+    // read "placed 2 of 1".
     let mut t = Table::new(RefereeConfig::default());
     t.choose(Variant::Duel, SetupMode::RankGroups);
-    // Flag, then three "Bombs" (one outside the zone), then everything else in one go.
+    // The Flag on a4, outside Red's rows 1-3: refused the moment it settles, with the fix.
+    let out = t.put("a4");
+    assert!(
+        matches!(&out[..], [Decision::SetupProblems(p)]
+            if p == &["a4 is outside Red's rows 1-3: move it onto them".to_string()]),
+        "{out:?}"
+    );
+    assert!(
+        t.text().contains("a4 is outside Red's rows 1-3"),
+        "{}",
+        t.text()
+    );
+    // OK does not count it.
+    let out = t.press(Button::Ok);
+    assert!(matches!(&out[..], [Decision::SetupProblems(_)]), "{out:?}");
+    assert!(!t
+        .log
+        .iter()
+        .any(|d| matches!(d, Decision::GroupPlaced { .. })));
+    // Moved onto the rows: put right, and counted.
+    t.lift("a4");
     t.put("a1");
-    t.press(Button::Ok);
-    for s in ["b1", "b2", "a4"] {
+    assert!(!t.text().contains("outside"), "{}", t.text());
+    let out = t.press(Button::Ok);
+    assert!(
+        matches!(&out[..], [Decision::GroupPlaced { count: 1, .. }]),
+        "{out:?}"
+    );
+    // A Bomb too many is said at once, never "placed 3 of 2", and not taken at OK.
+    for s in ["b1", "b2", "c1"] {
         t.put(s);
     }
+    assert!(
+        t.text().contains("3 placed for 2 Bombs: take 1 off"),
+        "{}",
+        t.text()
+    );
+    assert!(!t.text().contains("3 of 2"), "{}", t.text());
+    let out = t.press(Button::Ok);
+    assert!(matches!(&out[..], [Decision::SetupProblems(_)]), "{out:?}");
+    t.lift("c1");
     t.press(Button::Ok);
-    for _ in 0..5 {
-        t.press(Button::Ok); // Marshal .. Scouts: nothing placed
-    }
-    let out = t.press(Button::Ok); // Spy: nothing placed
-    let Some(Decision::SetupProblems(problems)) = out.last() else {
-        panic!("{out:?}");
-    };
-    let all = problems.join("; ");
-    for want in [
-        "Red: a4 is outside Red's set-up rows",
-        "Red: 3 Bombs (max 2)",
-        "Red: no Marshal",
-        "Red: no General",
-        "Red: no Miners (place 2)",
-        "Red: no Scouts (place 2)",
-        "Red: no Spy",
-    ] {
-        assert!(all.contains(want), "missing {want:?} in {all}");
-    }
-    assert!(matches!(t.referee.screen(), Screen::Problems { .. }));
-    // Back to the Spy group, then Scouts, Miners, ... down to the Bombs.
-    for _ in 0..6 {
-        t.press(Button::Back);
-    }
-    assert!(t.text().contains("place 2 Bombs"), "{}", t.text());
-    t.lift("a4");
+    // The Flag moved from a1 to c1 while the Marshal goes down: the move is the correction,
+    // the Flag stays the Flag and the Marshal's count is not touched.
+    t.lift("a1");
+    t.put("c1");
+    assert!(t.text().contains("placed 0 of 1"), "{}", t.text());
+    t.put("e3");
     t.press(Button::Ok);
     let red = Deployment::parse(Variant::Duel, RED, RED_DUEL).unwrap();
-    t.place_groups(
-        &red,
-        [
-            Rank::Marshal,
-            Rank::General,
-            Rank::Miner,
-            Rank::Scout,
-            Rank::Spy,
-        ],
-    );
+    t.place_groups(&red, [Rank::General, Rank::Miner, Rank::Scout, Rank::Spy]);
     assert!(t.log.contains(&Decision::Deployed(RED)), "{:?}", t.log);
+    let blue = Deployment::parse(Variant::Duel, BLUE, &blue_duel('3')).unwrap();
+    t.deploy_by_groups(Variant::Duel, &blue);
+    let position = t.referee.position().expect("in play");
+    let at = |s: &str| position.piece_at(Square::parse(s).unwrap()).map(|p| p.rank);
+    assert_eq!(at("c1"), Some(Rank::Flag));
+    assert_eq!(at("a1"), None);
+    assert_eq!(at("e3"), Some(Rank::Marshal));
 }
 
 #[test]
@@ -621,15 +637,12 @@ fn an_illegal_move_says_the_fix_and_waits_for_the_piece_to_go_back() {
         matches!(
             out[..],
             [Decision::Refused { ref reason, .. }]
-                if reason == "that piece moves one square at a time"
+                if reason == "not a legal move"
         ),
         "{out:?}"
     );
     let text = t.text();
-    assert!(
-        text.contains("b3-b5: that piece moves one square at a time"),
-        "{text}"
-    );
+    assert!(text.contains("b3-b5: not a legal move"), "{text}");
     assert!(
         text.contains("Fix: b3: put the Red piece; b5: take the piece off"),
         "{text}"
@@ -649,15 +662,15 @@ fn an_illegal_move_says_the_fix_and_waits_for_the_piece_to_go_back() {
     );
 }
 
+/// A Bomb stepped to a free square is refused as any piece's move the rank alone refuses: "the
+/// piece on b1 cannot move" said Bomb or Flag (fails on the old wording).
 #[test]
 fn moving_a_bomb_is_refused_without_saying_bomb() {
     let mut t = Table::standard();
     t.mv("b1", "c1");
-    assert!(
-        t.text().contains("the piece on b1 cannot move"),
-        "{}",
-        t.text()
-    );
+    let text = t.text();
+    assert!(text.contains("b1-c1: not a legal move"), "{text}");
+    assert!(!text.contains("cannot move"), "{text}");
     // (the audit in every test already checks no rank word appears)
 }
 
@@ -827,8 +840,12 @@ fn buttons_in_play_do_nothing_surprising() {
     let mut t = Table::standard();
     for b in [Button::Ok, Button::Die] {
         let out = t.press(b);
-        assert!(matches!(out[..], [Decision::Ignored { .. }]), "{out:?}");
-        assert!(t.text().contains("Red to move"));
+        let [Decision::Ignored { why, .. }] = &out[..] else {
+            panic!("{out:?}");
+        };
+        // Nothing happens, and the screen says why (a button that does nothing unexplained
+        // looks broken).
+        assert!(t.text().contains(why.as_str()), "{why} in {}", t.text());
     }
     t.press(Button::Back);
     assert!(t.text().contains("to take back"), "{}", t.text());
@@ -1688,14 +1705,8 @@ fn a_refusal_tells_nothing_of_a_hidden_rank() {
     t.mv("e3", "e9"); // the Marshal; Blue's Scout stands on e8
     let marshal = t.text();
     t.mv("e9", "e3");
-    assert!(
-        scout.contains("f3-f9: f8 is in the way, and most pieces move one square at a time"),
-        "{scout}"
-    );
-    assert!(
-        marshal.contains("e3-e9: e8 is in the way, and most pieces move one square at a time"),
-        "{marshal}"
-    );
+    assert!(scout.contains("f3-f9: f8 is in the way"), "{scout}");
+    assert!(marshal.contains("e3-e9: e8 is in the way"), "{marshal}");
     t.mv("b1", "c2"); // a Bomb, slid diagonally
     let bomb = t.text();
     assert!(
@@ -1703,4 +1714,59 @@ fn a_refusal_tells_nothing_of_a_hidden_rank() {
         "{bomb}"
     );
     assert!(!bomb.contains("cannot move"), "{bomb}");
+}
+
+/// `[game] name` and `variant` are highlighted on the menu, so OK, OK starts them; a Waterloo
+/// game chosen from the menu, or resumed from its journal, is played on the umpire's layout
+/// (`[waterloo] layout`), not the shipped one.
+#[test]
+fn the_configured_game_is_offered_first_on_the_configured_layout() {
+    use crate::referee::games::{BoardLayout, WaterlooTable};
+    use crate::referee::table::Session;
+    let layout = BoardLayout::keep(boards::waterloo::Layout::parse("rows: 11\n").unwrap());
+    let waterloo = 2 + games::menu()
+        .iter()
+        .position(|(name, _)| *name == "Stratego: Waterloo")
+        .unwrap();
+    let config = RefereeConfig {
+        menu_start: MenuStart {
+            game: waterloo,
+            variant: 2,
+        },
+        waterloo_layout: layout,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::new(config.clone());
+    t.press(Button::Ok);
+    let out = t.press(Button::Ok);
+    assert_eq!(
+        out,
+        vec![Decision::GameChosen {
+            game: "Stratego: Waterloo: Expert".to_string()
+        }]
+    );
+    let played_on = |referee: &TestReferee| {
+        let session = referee.table_session().unwrap();
+        let session = session.downcast_ref::<Session<WaterlooTable>>().unwrap();
+        session.choice().layout
+    };
+    assert_eq!(played_on(&t.referee), layout);
+    assert_eq!(played_on(&t.referee).layout().rows, 11);
+    // Resumed after a restart: on the layout the umpire has.
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let (resumed, _) = TestReferee::resume(
+        config,
+        SeededChance::new(2),
+        || Ok(MemStore::new()),
+        MemStore::from_bytes(bytes),
+        Vec::new(),
+        Millis(0),
+    )
+    .unwrap();
+    assert_eq!(played_on(&resumed), layout);
+    // The default configuration: the first entries, the shipped layout.
+    let mut t = Table::new(RefereeConfig::default());
+    let out = t.press(Button::Ok);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(t.referee.table_session().is_none());
 }

@@ -17,22 +17,22 @@ pub struct SensingConfig {
     /// Consecutive scans that must agree before a switch's new reading is believed (0 counts
     /// as 1).
     ///
-    /// Default 3: `notes/hardware.md` 1.5 recommends 2-3 equal samples at 100 Hz (reed bounce
+    /// Default 3: `docs/hardware.md` §3 recommends 2-3 equal samples at 100 Hz (reed bounce
     /// is under 1 ms, so this is mostly against electrical noise); Millennium boards use 2-5
     /// scans and Certabo a 3-frame vote. At 100 Hz a change is believed 20 ms after the first
     /// scan that saw it.
     pub debounce_samples: u8,
     /// How long, first to last, those scans must span, in ms.
     ///
-    /// Default 4: hardware.md's "2-3 identical consecutive samples at least 2 ms apart". It
+    /// Default 4: `docs/hardware.md` §3, 2-3 identical samples at least 2 ms apart. It
     /// only matters when scans come in a burst (a scanner catching up); at 100 Hz three scans
     /// span 20 ms anyway.
     pub debounce_span_ms: u32,
     /// How long a believed change must hold before it is reported, and how long the board must
     /// be quiet before [`BoardEvent::Settled`], in ms.
     ///
-    /// Default 150. hardware.md 1.5 asks for at least 50 ms (jes/autopatzer) and "up to about
-    /// 100 ms for sliding pieces"; the mature boards wait longer (OpenChess 125 ms, DGT's 200 ms
+    /// Default 150. `docs/hardware.md` §3 asks for at least 50 ms (jes/autopatzer) and up to about
+    /// 100 ms for sliding pieces; the mature boards wait longer (OpenChess 125 ms, DGT's 200 ms
     /// average delay, picochess drivers 350 ms), and sliding pieces registering intermediate
     /// squares is the most common complaint about them. A piece slid at a slow 15 cm/s keeps a
     /// reed closed for roughly its 15-20 mm pull-in zone, about 100-130 ms (an estimate;
@@ -44,7 +44,7 @@ pub struct SensingConfig {
     /// may wait for the read, in ms. Reads that finish later arrive as [`BoardEvent::TagRead`].
     ///
     /// Default 300: a 7-byte UID takes about 12 ms on a muxed antenna and 25-30 ms on common
-    /// modules (hardware.md 4.3, prior-art.md 5), but a PN532 sometimes needs over 100 ms and an
+    /// modules (`docs/hardware.md` §5), but a PN532 sometimes needs over 100 ms and an
     /// MFRC522 stalls for 300 ms now and then. Reads normally finish inside the settle window,
     /// so this only delays placements whose read is slow or lost.
     pub tag_wait_ms: u32,

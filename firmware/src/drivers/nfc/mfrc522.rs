@@ -158,7 +158,8 @@ pub const MAX_RESET_POLLS: u32 = 50;
 pub const HARD_RESET_WAIT_MS: u32 = 50;
 
 /// The unmodulated field a tag gets before the first request after the field comes on: ISO/IEC
-/// 14443-3 lets a tag take up to 5 ms, the reader must wait at least 5.1 ms (hardware.md 4.3).
+/// 14443-3 lets a tag take up to 5 ms, the reader must wait at least 5.1 ms
+/// (`docs/hardware.md` §5).
 pub const FIELD_ON_GUARD_US: u32 = 5_100;
 
 /// ISO/IEC 14443-3 type A commands and their frame parameters.
@@ -420,7 +421,7 @@ impl<E: embedded_hal::spi::Error> std::error::Error for Error<E> {}
 ///
 /// Register reads use [`SpiDevice::transfer`] with separate write and read buffers, never
 /// `transfer_in_place`: rppal's embedded-hal `SpiDevice` turns an in-place transfer into a
-/// read-only segment and clocks out zeros instead of the address byte (notes/hardware.md 2.5),
+/// read-only segment and clocks out zeros instead of the address byte (`docs/hardware.md` §4),
 /// and a `Write` + `Read` pair leaves the byte sent during the read to the HAL. A transfer of
 /// `[address, 0x00]` fixes every byte on MOSI, as the datasheet asks (address, then 0x00 to end
 /// the read).

@@ -22,7 +22,7 @@
 //!
 //! # Why not the `mfrc522` crate
 //! The `mfrc522` crate (0.8) works, but two things in it do not fit a reader that is asked about
-//! one square at a time (notes/hardware.md 4.2 and 2.5):
+//! one square at a time (`docs/hardware.md` §4 and §5):
 //! - **A 25 ms wait on an empty antenna.** It programs the chip's timer to TPrescaler 0xA9 and
 //!   TReload 1000, a 25 ms timeout for every transceive, and has no way to change it. Here the
 //!   timer runs out after 2 ms ([`mfrc522::init_values`]), still more than ten times the longest
@@ -43,7 +43,7 @@
 //! | step | on air | notes |
 //! |---|---|---|
 //! | WUPA + ATQA | ~0.37 ms | 7-bit frame, ~91 us frame delay, 2-byte answer |
-//! | one cascade level (ANTICOLLISION + SELECT) | ~2.05 ms | hardware.md 4.3 |
+//! | one cascade level (ANTICOLLISION + SELECT) | ~2.05 ms | `docs/hardware.md` §5 |
 //! | HLTA | ~0.36 ms + 2.0 ms | a tag never answers it, so the timeout runs out |
 //! | no tag (WUPA unanswered) | ~0.1 ms + 2.0 ms | `mfrc522` crate: 25 ms |
 //!

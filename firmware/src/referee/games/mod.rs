@@ -17,7 +17,7 @@ use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord}
 use crate::sensing::{LayoutSetup, Place};
 
 pub use super::record::WaterlooChoice;
-pub use waterloo::{WaterlooAction, WaterlooArmy, WaterlooTable};
+pub use waterloo::{BoardLayout, WaterlooAction, WaterlooArmy, WaterlooTable};
 
 /// The games on the game menu after Stratego Original and Duel (whose entries are the set-up
 /// methods): each game's name and its variants, each a journal header's [`GameKind`].
@@ -28,6 +28,7 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
             early_start,
             prussians_uncertain,
             mud: false,
+            layout: BoardLayout::shipped(),
         },
     };
     vec![
@@ -63,6 +64,21 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
         ),
         (piecepack::TITLE, piecepack::variants()),
     ]
+}
+
+impl GameKind {
+    /// The same game on `layout` when it is Stratego: Waterloo (the others have no layout
+    /// file yet).
+    #[must_use]
+    pub fn on_layout(self, layout: BoardLayout) -> GameKind {
+        match self {
+            GameKind::Waterloo { mut choice } => {
+                choice.layout = layout;
+                GameKind::Waterloo { choice }
+            }
+            other => other,
+        }
+    }
 }
 
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:

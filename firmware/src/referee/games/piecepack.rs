@@ -54,7 +54,9 @@
 //! The OLED faces both players. A piece is named by where it stands, never by its value
 //! until combat revealed it: `e4 top coin`, `e4 bottom coin`, `e4 coin` (the only coin
 //! there), a pawn by its leader (`e4 Wellington`: pawns are known by colour), a Prussian by
-//! its slot (`Prussian slot 2`). A revealed coin is named by its face (`e4 Red Star 2`).
+//! its slot (`Prussian slot 2`). A coin in the combat being fought is named by its face
+//! (`e4 Red Star 2`); once that combat is over it is a coin again (the rulebook lets enemy
+//! pieces be examined "only ... during combat").
 //! Menus list their entries in that public order (square, then top to bottom), never in an
 //! order that follows the pieces' values. Refusals say why without naming a value ("no room
 //! on e5: one regular coin, one symbol coin and one pawn per square"); that a move was refused
@@ -290,6 +292,33 @@ fn problem_text(options: &Options, problem: &SetupProblem) -> String {
 }
 
 /// Every Prussian on its own staging slot, and nothing else on the slots.
+/// Where a set-up piece stands: on the map, or (a Prussian) on a Prussian slot.
+enum Stand {
+    Map(Square),
+    Slot(u8),
+}
+
+/// Where `unit` may be set up on `at`.
+///
+/// # Errors
+/// A Prussian on the map or a piece of the map on a slot, with the fix.
+fn stands_on(unit: Unit, at: &Place) -> Result<Stand, String> {
+    match (unit.is_prussian(), square_of(at), slot_of(at)) {
+        (false, Some(s), _) => Ok(Stand::Map(s)),
+        (true, _, Some(slot)) => Ok(Stand::Slot(slot)),
+        (true, _, None) => Err(format!(
+            "{} is on {}: Prussians wait off the map, on a Prussian slot",
+            owner_name(unit),
+            PiecepackTable::place_name(at)
+        )),
+        (false, None, _) => Err(format!(
+            "{} is on {}: place it on the map",
+            owner_name(unit),
+            PiecepackTable::place_name(at)
+        )),
+    }
+}
+
 fn check_staged(staged: &[(Unit, u8)], problems: &mut Vec<String>) {
     let mut slots: BTreeMap<u8, Unit> = BTreeMap::new();
     for &(unit, slot) in staged {
@@ -362,12 +391,25 @@ impl PiecepackTable {
         }
     }
 
-    /// What the whole table may call the piece: a leader by name, a coin by its face once
-    /// combat revealed it, else by its suit.
+    /// Whether the table may name `unit`'s value now: a leader always (pawns are known by
+    /// colour), a coin only while the combat it fights in is being fought. The rulebook:
+    /// "Players can examine their own pieces at any time, but can only examine enemy pieces
+    /// during combat", so once the combat is over its coins are symbol side up again, and no
+    /// screen (a difference, a hand step, a menu) names their values.
+    fn shown(&self, unit: Unit) -> bool {
+        unit.is_leader()
+            || self
+                .position
+                .combat()
+                .is_some_and(|c| c.attackers.contains(unit) || c.defenders.contains(unit))
+    }
+
+    /// What the whole table may call the piece: a leader by name, a coin by its face while
+    /// its combat is fought, else by its suit.
     fn public_name(&self, unit: Unit) -> &'static str {
         if unit.is_leader() {
             short_name(unit)
-        } else if self.position.revealed().contains(unit) {
+        } else if self.shown(unit) {
             unit.piece_name()
         } else {
             match unit.suit() {
@@ -383,7 +425,7 @@ impl PiecepackTable {
     /// "e4 Wellington", "Prussian slot 2 coin".
     fn origin(&self, unit: Unit) -> String {
         let name = |u: Unit| {
-            if u.is_leader() || self.position.revealed().contains(u) {
+            if self.shown(u) {
                 self.public_name(u)
             } else {
                 "coin"
@@ -823,6 +865,44 @@ impl TableGame for PiecepackTable {
             .collect()
     }
 
+    fn may_place(choice: Options, seat: Seat, group: usize, at: &Place) -> Result<(), String> {
+        let Some(&unit) = set_up_pieces(seat).get(group) else {
+            return Ok(());
+        };
+        let Stand::Map(square) = stands_on(unit, at)? else {
+            return Ok(());
+        };
+        // The rules' problems of this one piece where it stands (the garrison outside
+        // Hougoumont, a piece too far from its strongpoints); those between pieces (stacking,
+        // next to the enemy) wait for the army.
+        let one = vec![(unit, square)];
+        let setup = if seat == ALLIES {
+            Setup {
+                allies: one,
+                french: Vec::new(),
+            }
+        } else {
+            Setup {
+                allies: Vec::new(),
+                french: one,
+            }
+        };
+        let Err(found) = Position::start(choice, setup) else {
+            return Ok(());
+        };
+        let mine = found.as_slice().iter().find(|p| match p {
+            SetupProblem::GarrisonOutside(s) => *s == square,
+            SetupProblem::FarFromStrongpoints(u, s) | SetupProblem::FarFromPlancenoit(u, s) => {
+                *u == unit && *s == square
+            }
+            _ => false,
+        });
+        match mine {
+            Some(problem) => Err(problem_text(&choice, problem)),
+            None => Ok(()),
+        }
+    }
+
     fn army(choice: Options, seat: Seat, filled: &[Vec<Place>]) -> Result<Army, Vec<String>> {
         let order = set_up_pieces(seat);
         let mut problems = Vec::new();
@@ -843,19 +923,10 @@ impl TableGame for PiecepackTable {
                 ));
                 continue;
             };
-            match (unit.is_prussian(), square_of(at), slot_of(at)) {
-                (false, Some(s), _) => army.placed.push((unit, s)),
-                (true, _, Some(slot)) => army.staged.push((unit, slot)),
-                (true, _, None) => problems.push(format!(
-                    "{} is on {}: Prussians wait off the map, on a Prussian slot",
-                    owner_name(unit),
-                    Self::place_name(at)
-                )),
-                (false, None, _) => problems.push(format!(
-                    "{} is on {}: place it on the map",
-                    owner_name(unit),
-                    Self::place_name(at)
-                )),
+            match stands_on(unit, at) {
+                Ok(Stand::Map(s)) => army.placed.push((unit, s)),
+                Ok(Stand::Slot(slot)) => army.staged.push((unit, slot)),
+                Err(problem) => problems.push(problem),
             }
         }
         check_staged(&army.staged, &mut problems);
@@ -1260,7 +1331,8 @@ impl TableGame for PiecepackTable {
                 }
                 Event::Eliminated { unit, no_retreat } => {
                     let why = if *no_retreat { " (no retreat)" } else { "" };
-                    let mut line = format!("{} eliminated{why}", self.public_name(*unit));
+                    // Named as its combat showed it, though the combat may be over now.
+                    let mut line = format!("{} eliminated{why}", before.public_name(*unit));
                     // Off a stack the switch stays closed: the hand steps cannot say it.
                     if let Some(s) = before.position.square_of(*unit) {
                         if self.position.pieces_on(s).next().is_some() {

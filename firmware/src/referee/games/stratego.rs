@@ -2,8 +2,9 @@
 //! [`boards::stratego::Position`].
 //!
 //! - **Set-up** by rank groups behind a screen (Red, then Blue: "Red: place 2 Bombs, then press
-//!   OK"), every problem of the army listed after the last group (a group's count is checked
-//!   with the rest, so a player sees every problem at once); or, with NFC tags registered to
+//!   OK"): a piece outside the seat's rows is refused as it is placed ("e5 is outside Red's rows
+//!   1-4"), each group's count is checked at its OK, and a placed piece moved within the rows
+//!   keeps its rank; or, with NFC tags registered to
 //!   pieces, both armies in any order, each piece identified by its tag.
 //! - **Moves** are slides (lift, put down; a Scout runs along its line), **attacks** lift both
 //!   pieces in either order and hold them up for the attack hold; the battle says what the hands
@@ -162,6 +163,20 @@ fn rank_groups(variant: Variant) -> Vec<Rank> {
         .collect()
 }
 
+/// Whether the rules let `seat` set a piece up on `s` (asked of the rules' own check, so the
+/// set-up rows are said in one place).
+fn in_setup_rows(variant: Variant, seat: Seat, s: Square) -> bool {
+    let mut one = Deployment::new();
+    one.place(s, Rank::Flag);
+    match one.validate(variant, seat) {
+        Ok(()) => true,
+        Err(problems) => !problems
+            .as_slice()
+            .iter()
+            .any(|p| matches!(p, boards::stratego::SetupProblem::OutsideZone { .. })),
+    }
+}
+
 fn group_noun(variant: Variant, rank: Rank) -> String {
     match variant.count(rank) {
         1 => format!("1 {}", rank.name()),
@@ -172,10 +187,10 @@ fn group_noun(variant: Variant, rank: Rank) -> String {
 /// The rules' reason for refusing `mv`, in words the whole table may read. While the moving
 /// piece's rank is hidden, the words must hold for every rank it could have: what the board's
 /// geometry refuses for any piece (a diagonal, a lake, one's own piece, a far square with
-/// something in the way) is said as such, never as what only this rank would meet ("b4 is in
-/// the way" for a Scout but "one square at a time" for a Sergeant, "cannot move" for a Bomb
-/// slid diagonally would each tell what the piece is). What the refusal itself reveals (a piece
-/// that cannot step to a free square cannot move at all) may be said.
+/// something in the way) is said as such; anything else only as "not a legal move", the same
+/// for a Bomb that may not step as for a Sergeant that may not run ("cannot move" would say
+/// Bomb or Flag, "one square at a time" would say not a Scout). The player who moved knows
+/// their own piece; the hand steps say how to put the board back.
 fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     if let Illegal::NotYours(_) = reason {
         return format!(
@@ -186,9 +201,7 @@ fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     }
     let hidden = position.piece_at(mv.from).is_some() && !position.is_revealed(mv.from);
     if hidden {
-        if let Some(words) = geometry(position, mv, reason) {
-            return words;
-        }
+        return geometry(position, mv, reason).unwrap_or_else(|| NOT_LEGAL.to_string());
     }
     match reason {
         Illegal::Immovable(s) => format!("the piece on {s} cannot move: move another"),
@@ -197,8 +210,13 @@ fn public_reason(position: &Position, mv: &Move, reason: &Illegal) -> String {
     }
 }
 
-/// Why the board refuses `mv` whatever the rank of the piece making it, if it does: the words
-/// for a piece whose rank is hidden.
+/// The refusal of a hidden piece's move that only its rank refuses.
+const NOT_LEGAL: &str = "not a legal move";
+
+/// Why the board refuses `mv` whatever the rank of the piece making it, if it does (a
+/// repetition rule refusing a step is said as the rules say it: it counts moves the whole
+/// table saw, and only a piece that moved can repeat): the words for a piece whose rank is
+/// hidden. `None`: only the rank refuses it.
 fn geometry(position: &Position, mv: &Move, reason: &Illegal) -> Option<String> {
     let (from, to) = (mv.from, mv.to);
     let own = |s: Square| position.piece_at(s).map(|p| p.owner) == Some(position.to_move());
@@ -215,27 +233,17 @@ fn geometry(position: &Position, mv: &Move, reason: &Illegal) -> Option<String> 
         return Some(Illegal::NotStraight.to_string());
     }
     if from.is_adjacent(to) {
-        return None;
+        return match reason {
+            Illegal::TwoSquares(_) | Illegal::MoreSquares => Some(reason.to_string()),
+            _ => None,
+        };
     }
-    // A far square: one kind of piece goes there, along a clear line (naming it would name a
-    // rank on the screen; the rulebook's players know it).
-    let path = path_between(from, to);
-    let first = path
+    // A far square: no piece goes there past something in the way; with the line clear, only
+    // the rank (or, for a Scout, a repetition rule) refuses it.
+    path_between(from, to)
         .into_iter()
-        .find(|s| s.is_lake() || position.piece_at(*s).is_some());
-    match (first, reason) {
-        (Some(s), _) if s.is_lake() => Some(format!(
-            "{s} is a lake in the way, and most pieces move one square at a time"
-        )),
-        (Some(s), _) => Some(format!(
-            "{s} is in the way, and most pieces move one square at a time"
-        )),
-        (None, Illegal::TooFar | Illegal::Immovable(_)) => {
-            Some("that piece moves one square at a time".to_string())
-        }
-        // A repetition rule refuses a clear run: said as the rules say it.
-        (None, _) => None,
-    }
+        .find(|s| s.is_lake() || position.piece_at(*s).is_some())
+        .map(|s| format!("{s} is in the way"))
 }
 
 /// The squares strictly between `from` and `to` on one row or column.
@@ -319,9 +327,41 @@ impl TableGame for StrategoTable {
                 label: group_noun(variant, rank),
                 count: variant.count(rank),
                 min: variant.count(rank),
-                counted: false,
+                // Checked at the group's OK: a short group is put right while it is placed,
+                // not after every later group.
+                counted: true,
             })
             .collect()
+    }
+
+    fn may_place(
+        choice: StrategoChoice,
+        seat: Seat,
+        _group: usize,
+        at: &Place,
+    ) -> Result<(), String> {
+        // Every rank has the same set-up rows: the refusal names none.
+        let variant = choice.options.variant;
+        let Some(s) = square(at) else {
+            return Err(format!(
+                "{at} is not a square of the board: take the piece off"
+            ));
+        };
+        if in_setup_rows(variant, seat, s) {
+            return Ok(());
+        }
+        // The seat's rows as the rules give them: each row whose first square takes a piece.
+        let rows: Vec<u8> = (0..10)
+            .filter(|&r| Square::new(0, r).is_some_and(|q| in_setup_rows(variant, seat, q)))
+            .map(|r| r + 1)
+            .collect();
+        let name = seat_name(seat);
+        Err(match (rows.first(), rows.last()) {
+            (Some(a), Some(b)) => {
+                format!("{s} is outside {name}'s rows {a}-{b}: move it onto them")
+            }
+            _ => format!("{s} is outside {name}'s set-up rows: move it onto them"),
+        })
     }
 
     fn army(

@@ -30,17 +30,21 @@
 //! The OLED faces both players. A piece is named on it only as its opponent's
 //! [`View`] shows it: its army and the symbol on its back ("French infantry*") until a battle or
 //! a Reconnaissance reveals it ("French Old Guard"); off the board it is only "French piece".
-//! Eliminated pieces are shown (public), set-aside cavalry in the Pursuit is face up. Lines of
+//! Eliminated pieces are shown (public). Cavalry set aside for the Pursuit keeps its secret as
+//! on the board (the rulebook sets it aside, it does not turn it over): the menus name it by its
+//! back until a battle or a charge has shown it, one entry for pieces that look alike. Lines of
 //! retreat and the drawn Prussians are never named; refusals that would name a hidden piece are
 //! reworded.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
     seat_name, seat_of, Action, Arm, Army, Back, BattleReport, BattleResult, Card, CardPlay,
-    ChanceAction, Class, Event, Illegal, Options, Outcome, Phase, PursuitEvent, Seen, Setup,
-    SetupProblem, Unit, Version, View, Waterloo, ALLIED, FRENCH,
+    ChanceAction, Class, Event, Illegal, Layout, Options, Outcome, Phase, PursuitEvent, Seen,
+    Setup, SetupProblem, Unit, Version, View, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -115,11 +119,86 @@ pub struct WaterlooTable {
     exchanged: Vec<Place>,
     /// What the last action's announcement told the table besides its label (for the record).
     told: Vec<String>,
+    /// Expert: each seat's units its opponent has seen (revealed in battle before the Pursuit
+    /// began, or in a charge since): the Pursuit's menus name a set-aside cavalry only so.
+    seen: BySeat<Vec<Unit>>,
 }
 
-/// The rules' options for a menu choice: the version, the scenarios, the default board.
+/// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
+/// file when the umpire starts ([`crate::game_data`]). `Copy`, so the menu's choice carries it;
+/// each distinct layout is kept once for the life of the process.
+#[derive(Clone, Copy)]
+pub struct BoardLayout(&'static Layout);
+
+impl BoardLayout {
+    /// The shipped layout ([`boards::waterloo::DEFAULT_LAYOUT`]).
+    pub fn shipped() -> BoardLayout {
+        static SHIPPED: OnceLock<Layout> = OnceLock::new();
+        BoardLayout(SHIPPED.get_or_init(Layout::standard))
+    }
+
+    /// `layout`, kept for the life of the process (once, however often the same layout is
+    /// read again).
+    pub fn keep(layout: Layout) -> BoardLayout {
+        static KEPT: Mutex<Vec<&'static Layout>> = Mutex::new(Vec::new());
+        if layout == *BoardLayout::shipped().0 {
+            return BoardLayout::shipped();
+        }
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(l) = kept.iter().find(|l| ***l == layout) {
+            return BoardLayout(l);
+        }
+        let l: &'static Layout = Box::leak(Box::new(layout));
+        kept.push(l);
+        BoardLayout(l)
+    }
+
+    /// The layout.
+    pub fn layout(self) -> &'static Layout {
+        self.0
+    }
+}
+
+impl Default for BoardLayout {
+    fn default() -> BoardLayout {
+        BoardLayout::shipped()
+    }
+}
+
+impl PartialEq for BoardLayout {
+    fn eq(&self, other: &BoardLayout) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for BoardLayout {}
+
+impl std::hash::Hash for BoardLayout {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl fmt::Debug for BoardLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == BoardLayout::shipped() {
+            f.write_str("BoardLayout(shipped)")
+        } else {
+            write!(
+                f,
+                "BoardLayout({}x{} from a file)",
+                self.0.columns, self.0.rows
+            )
+        }
+    }
+}
+
+/// The rules' options for a menu choice: the version, the scenarios, the board.
 pub fn options(choice: WaterlooChoice) -> Options {
     let mut options = Options::new(choice.version);
+    options.layout = choice.layout.layout().clone();
     options.early_start = choice.early_start;
     options.prussians_uncertain = choice.prussians_uncertain;
     options.mud = choice.mud;
@@ -203,6 +282,49 @@ enum Goes {
     Board,
     /// The Prussian staging slots.
     Staging,
+}
+
+/// Where a piece of `seat`'s `unit`, set up as `goes`, may stand on `place`: a square (the
+/// rules then judge it), its own reserve slot, or (a Prussian) a staging slot.
+///
+/// # Errors
+/// Any other place, with the fix.
+fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, String> {
+    let name = seat_name(seat);
+    match (goes, place) {
+        (Goes::Board, Place::Square(_)) => Ok(place),
+        (Goes::Board, p) if is_commander(unit) => Err(format!(
+            "{name}: {} must always be placed on the board: move it from {} to your set-up rows",
+            unit.name(),
+            WaterlooTable::place_name(&p)
+        )),
+        (
+            Goes::Board,
+            Place::Tray {
+                tray: TrayKind::Reserve,
+                seat: s,
+                slot,
+            },
+        ) if s == seat && slot < reserve_slots(seat) => Ok(place),
+        (Goes::Board, p) => Err(format!(
+            "{name}: {} is not one of your reserve slots: move the piece to your set-up rows or \
+             a reserve slot",
+            WaterlooTable::place_name(&p)
+        )),
+        (
+            Goes::Staging,
+            Place::Tray {
+                tray: TrayKind::PrussianStaging,
+                seat: s,
+                slot,
+            },
+        ) if s == ALLIED && slot < STAGING_SLOTS => Ok(place),
+        (Goes::Staging, p) => Err(format!(
+            "{name}: the Prussians wait on the Prussian staging slots: move the piece on {} to \
+             one",
+            WaterlooTable::place_name(&p)
+        )),
+    }
 }
 
 /// `seat`'s set-up groups: each kind of unit of its army in piece-page order, then (Allied)
@@ -334,6 +456,7 @@ impl WaterlooTable {
             turns: 0,
             exchanged: Vec::new(),
             told: Vec::new(),
+            seen: BySeat::default(),
         };
         table.fit_trays();
         table
@@ -456,6 +579,78 @@ impl WaterlooTable {
         match layout.tile_at(at) {
             Some((_, t)) => format!("{} ({at})", tile_title(&t.name)),
             None => format!("the tile on {at}"),
+        }
+    }
+
+    /// Keeps what `outcome` showed of the units the Pursuit sets aside: when it begins, the
+    /// units `revealed` on the board before and those its battles revealed; each charge, both
+    /// cavalries (a charge is a battle).
+    fn see(&mut self, revealed: Vec<Unit>, outcome: &Outcome) {
+        let mut shown = Vec::new();
+        let mut began = false;
+        for event in &outcome.events {
+            match *event {
+                Event::PursuitBegan { .. } => began = true,
+                Event::Battle(r) => shown.extend([r.attacker.1, r.defender.1]),
+                Event::Pursuit(PursuitEvent::Charge {
+                    attacker, defender, ..
+                }) => {
+                    shown.extend([attacker, defender]);
+                }
+                _ => {}
+            }
+        }
+        if began {
+            shown.extend(revealed);
+        } else if self.game.pursuit_victor().is_none() {
+            return;
+        }
+        for unit in shown {
+            let seen = &mut self.seen[seat_of(unit.army())];
+            if !seen.contains(&unit) {
+                seen.push(unit);
+            }
+        }
+    }
+
+    /// A set-aside cavalry of the Pursuit as the table may call it: by name once its opponent
+    /// has seen it, else by its back ("French cavalry*"). The rulebook sets the cavalry aside
+    /// next to the board; it does not turn it face up.
+    fn pursuit_name(&self, unit: Unit) -> String {
+        if self.seen[seat_of(unit.army())].contains(&unit) {
+            unit_name(unit)
+        } else {
+            back_words(unit.back())
+        }
+    }
+
+    /// The set-aside cavalry of `unit`'s seat that stands for every one the table cannot tell
+    /// from it (the same [`WaterlooTable::pursuit_name`]): the strongest, as the rules already
+    /// take the strongest piece of a kind. Menus offer that one only, so no two entries read
+    /// the same and none tells what a hidden piece is.
+    fn stands_for(&self, unit: Unit) -> Unit {
+        let name = self.pursuit_name(unit);
+        self.game
+            .pursuit_cavalry(seat_of(unit.army()))
+            .iter()
+            .filter(|(u, _)| self.pursuit_name(*u) == name)
+            .map(|&(u, weakened)| (u.strength().saturating_sub(weakened), u))
+            .fold(None, |best: Option<(u8, Unit)>, c| match best {
+                Some(b) if b.0 >= c.0 => Some(b),
+                _ => Some(c),
+            })
+            .map_or(unit, |(_, u)| u)
+    }
+
+    /// Whether `action` is the one a menu offers for what the table sees of it (see
+    /// [`WaterlooTable::stands_for`]).
+    fn offered(&self, action: &Action) -> bool {
+        match *action {
+            Action::Pursue { cavalry, .. } => self.stands_for(cavalry) == cavalry,
+            Action::Charge { cavalry, target } => {
+                self.stands_for(cavalry) == cavalry && self.stands_for(target) == target
+            }
+            _ => true,
         }
     }
 
@@ -968,6 +1163,39 @@ impl TableGame for WaterlooTable {
             .collect()
     }
 
+    fn may_place(
+        choice: WaterlooChoice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let Some(&(unit, goes)) = group_units(seat).get(group) else {
+            return Ok(());
+        };
+        let Place::Square(cell) = goes_on(seat, unit, goes, *place)? else {
+            return Ok(());
+        };
+        // The rules' problems of this one piece on its square (outside the set-up rows, a
+        // building or mud it may not stand on); those between pieces wait for the army.
+        let mut setup = Setup::default();
+        setup.placements[seat] = vec![(cell, unit)];
+        let Err(rules) = Waterloo::start(options(choice), setup) else {
+            return Ok(());
+        };
+        let mine = rules.as_slice().iter().find(|p| {
+            matches!(
+                p,
+                SetupProblem::OutsideZone { cell: c, .. }
+                | SetupProblem::BarredFromBuilding { cell: c, .. }
+                | SetupProblem::ArtilleryOnMud { cell: c, .. } if *c == cell
+            )
+        });
+        match mine {
+            Some(problem) => Err(setup_problem_text(problem)),
+            None => Ok(()),
+        }
+    }
+
     fn army(
         choice: WaterlooChoice,
         seat: Seat,
@@ -986,40 +1214,10 @@ impl TableGame for WaterlooTable {
         let mut army = WaterlooArmy::default();
         for ((unit, goes), places) in units.iter().zip(filled) {
             for place in places {
-                match (goes, *place) {
-                    (Goes::Board, Place::Square(c)) => army.placements.push((c, *unit)),
-                    (Goes::Board, p) if is_commander(*unit) => problems.push(format!(
-                        "{name}: {} must always be placed on the board: move it from {} to \
-                         your set-up rows",
-                        unit.name(),
-                        Self::place_name(&p)
-                    )),
-                    (
-                        Goes::Board,
-                        p @ Place::Tray {
-                            tray: TrayKind::Reserve,
-                            seat: s,
-                            slot,
-                        },
-                    ) if s == seat && slot < reserve_slots(seat) => army.trays.push((p, *unit)),
-                    (Goes::Board, p) => problems.push(format!(
-                        "{name}: {} is not one of your reserve slots: move the piece to your \
-                         set-up rows or a reserve slot",
-                        Self::place_name(&p)
-                    )),
-                    (
-                        Goes::Staging,
-                        p @ Place::Tray {
-                            tray: TrayKind::PrussianStaging,
-                            seat: s,
-                            slot,
-                        },
-                    ) if s == ALLIED && slot < STAGING_SLOTS => army.trays.push((p, *unit)),
-                    (Goes::Staging, p) => problems.push(format!(
-                        "{name}: the Prussians wait on the Prussian staging slots: move the \
-                         piece on {} to one",
-                        Self::place_name(&p)
-                    )),
+                match goes_on(seat, *unit, *goes, *place) {
+                    Ok(Place::Square(c)) => army.placements.push((c, *unit)),
+                    Ok(tray) => army.trays.push((tray, *unit)),
+                    Err(problem) => problems.push(problem),
                 }
             }
         }
@@ -1098,6 +1296,7 @@ impl TableGame for WaterlooTable {
                     turns: 0,
                     exchanged: Vec::new(),
                     told: Vec::new(),
+                    seen: BySeat::default(),
                 };
                 let mut fitted = table.clone();
                 fitted.fit_trays();
@@ -1195,6 +1394,9 @@ impl TableGame for WaterlooTable {
         }
         let mut out = Vec::new();
         for action in self.game.legal_actions() {
+            if !self.offered(&action) {
+                continue;
+            }
             let plain = WaterlooAction::rules(action);
             match action {
                 Action::Move { from, to } => {
@@ -1256,17 +1458,21 @@ impl TableGame for WaterlooTable {
             return Vec::new();
         }
         let legal = self.game.legal_actions();
-        let buttons = legal.into_iter().filter(|a| match self.game.phase() {
-            Phase::Act => matches!(
-                a,
-                Action::EndTurn
-                    | Action::PlayCard(_)
-                    | Action::TakeOff { .. }
-                    | Action::Fire { tile: true, .. }
-                    | Action::Charge { .. }
-            ),
-            _ => true,
-        });
+        let buttons =
+            legal
+                .into_iter()
+                .filter(|a| self.offered(a))
+                .filter(|a| match self.game.phase() {
+                    Phase::Act => matches!(
+                        a,
+                        Action::EndTurn
+                            | Action::PlayCard(_)
+                            | Action::TakeOff { .. }
+                            | Action::Fire { tile: true, .. }
+                            | Action::Charge { .. }
+                    ),
+                    _ => true,
+                });
         let mut out: Vec<(String, WaterlooAction)> = buttons
             .map(|a| {
                 let wa = WaterlooAction::rules(a);
@@ -1367,6 +1573,12 @@ impl TableGame for WaterlooTable {
             _ => None,
         };
         let occupied: Vec<Cell> = self.game.pieces().map(|(c, _)| c).collect();
+        let revealed: Vec<Unit> = self
+            .game
+            .pieces()
+            .filter(|(_, p)| p.revealed)
+            .map(|(_, p)| p.unit)
+            .collect();
         let owners = self.game.view(ALLIED).tile_owner().to_vec();
         let outcome = match self.game.play(&action.action) {
             Ok(outcome) => outcome,
@@ -1389,6 +1601,7 @@ impl TableGame for WaterlooTable {
             _ => {}
         }
         self.fit_trays();
+        self.see(revealed, &outcome);
         // A winner on the square of a loser: the same occupancy, another piece.
         self.exchanged.clear();
         for event in &outcome.events {
@@ -1483,10 +1696,17 @@ impl TableGame for WaterlooTable {
                 }
             }
             Action::Pursue { cavalry, target } => {
-                format!("{} cuts down the piece on {target}", unit_name(cavalry))
+                format!(
+                    "{} cuts down the piece on {target}",
+                    self.pursuit_name(cavalry)
+                )
             }
             Action::Charge { cavalry, target } => {
-                format!("{} charges {}", unit_name(cavalry), unit_name(target))
+                format!(
+                    "{} charges {}",
+                    self.pursuit_name(cavalry),
+                    self.pursuit_name(target)
+                )
             }
             Action::Save { from } => format!("save the piece on {from}"),
             Action::Chance(ChanceAction::Die(face)) => format!("die: {face}"),

@@ -11,7 +11,10 @@
 //!   (or were lifted and put back, for a piece put on a stack, in a game with
 //!   [`TableGame::STACKS`]) since the last OK get that group. A group may allow fewer (the rest
 //!   stay in reserve); its count is checked at OK, or with the whole army
-//!   ([`Group::counted`]). Back undoes a group. After the seat's last group its army is built
+//!   ([`Group::counted`]), and more than it has is said at once. A piece put where its group
+//!   may not go ([`TableGame::may_place`]) is refused the moment it settles, with the fix, and
+//!   not counted; a piece of a finished group moved to a free place is the correction (it
+//!   stays in its group, nothing after it undone). Back undoes a group. After the seat's last group its army is built
 //!   and every problem listed, or it is journaled. A game whose pieces carry tags registered
 //!   beforehand may instead be set up **by tags** ([`TableGame::tag_setup`]): both armies in
 //!   any order, each piece known by the tag read as it is placed.
@@ -22,9 +25,11 @@
 //!   legal action plays it; several (the same hands, different meanings: which piece of a stack,
 //!   which side an attack comes from) open a menu of them; one piece lifted that some legal
 //!   gesture lifts (or selects) is a piece in hand, waited for; a shape the rules refuse is
-//!   refused with the public reason and the fix (a refusal a repetition rule makes is said even
+//!   refused with the public reason and the fix, which stays until the board is put right or a
+//!   legal action made (its fix follows the board) (a refusal a repetition rule makes is said even
 //!   when the board also looks like an earlier position, [`TableGame::insists`]); an earlier
-//!   position is a takeback; the last slide carried on (the piece lifted again from where it
+//!   position is a takeback, offered until it is confirmed, declined or the board matches, and
+//!   counted in the status line's turns; the last slide carried on (the piece lifted again from where it
 //!   was put and put further, before anything else was touched) corrects it; anything else is
 //!   named after the settle time. A gesture of lifts only that [`TableGame::held`] says
 //!   lifts another side's piece waits for the attack hold before it is judged, and a place that
@@ -189,6 +194,24 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// `seat`'s set-up groups, in order.
     fn groups(choice: Self::Choice, seat: Seat) -> Vec<Group>;
+    /// Whether a piece of `seat`'s set-up group `group` (its index in [`TableGame::groups`])
+    /// may stand on `place`, judged the moment it is put there: a place no piece of the group
+    /// may take (outside the seat's set-up area, a slot of another kind, a terrain the piece is
+    /// barred from) is refused at once with the rule and the fix, naming only the place and the
+    /// seat's own piece. Problems between pieces are left to [`TableGame::army`]. By default
+    /// every place is allowed.
+    ///
+    /// # Errors
+    /// The refusal: the place, the rule, the fix ("e5 is outside Red's rows 1-4: move it there").
+    fn may_place(
+        choice: Self::Choice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let _ = (choice, seat, group, place);
+        Ok(())
+    }
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
     /// order they filled); every problem, each with its fix.
     ///

@@ -150,6 +150,15 @@ struct SetupState<T: TableGame> {
     read_at: BTreeMap<Place, TagUid>,
     /// With tags: a tag that could not be used, and the fix.
     tag_problem: Option<(String, String)>,
+    /// A place of one of this seat's finished groups lifted while nothing else was: put down
+    /// on a free place, the piece moved there (a placed piece moved is the correction).
+    moving: Option<Place>,
+    /// The pieces standing where their group may not go, each with the fix
+    /// ([`TableGame::may_place`]), as last decided.
+    misplaced: Vec<String>,
+    /// Places of groups undone with Back whose pieces still stand: no part of the group being
+    /// placed until lifted (they are counted, so the screen says to take them off).
+    undone: BTreeSet<Place>,
 }
 
 impl<T: TableGame> SetupState<T> {
@@ -157,6 +166,67 @@ impl<T: TableGame> SetupState<T> {
     fn show_problems(&mut self, problems: Vec<String>, out: &mut Vec<Decision>) {
         out.push(Decision::SetupProblems(problems.clone()));
         self.problems = Some(problems);
+    }
+
+    /// The places of the group being placed: those sensed that no group holds, and (in a game
+    /// with stacks) those a group holds that were lifted and put back during this step.
+    fn placing<'a>(&'a self, sensed: &'a BTreeSet<Place>) -> impl Iterator<Item = &'a Place> {
+        sensed
+            .iter()
+            .filter(|p| !self.assigned.contains(p) || self.touched.contains(p))
+    }
+
+    /// Every piece of `seat` standing where its group may not go, with the fix: the finished
+    /// groups' pieces, then the group being placed.
+    fn misplaced_now(
+        &self,
+        choice: T::Choice,
+        seat: Seat,
+        sensed: &BTreeSet<Place>,
+    ) -> Vec<String> {
+        let mut found = Vec::new();
+        for (group, places) in self.filled.iter().enumerate() {
+            for place in places.iter().filter(|p| sensed.contains(p)) {
+                if let Err(why) = T::may_place(choice, seat, group, place) {
+                    found.push(why);
+                }
+            }
+        }
+        if self.step < self.groups.len() {
+            for place in self.placing(sensed).filter(|p| !self.undone.contains(p)) {
+                if let Err(why) = T::may_place(choice, seat, self.step, place) {
+                    found.push(why);
+                }
+            }
+        }
+        found
+    }
+
+    /// The piece of a finished group lifted from `from` went down on `to`, a free place: it
+    /// stands there now, in its own group (moving a placed piece corrects it; nothing after
+    /// it is undone).
+    fn relocate(&mut self, from: Place, to: Place) {
+        for places in &mut self.filled {
+            for p in places.iter_mut().filter(|p| **p == from) {
+                *p = to;
+            }
+            places.sort();
+        }
+        self.assigned.remove(&from);
+        self.assigned.insert(to);
+        self.lifted.remove(&from);
+        self.moving = None;
+    }
+
+    /// The problem of a group given more pieces than it has, with the fix.
+    fn too_many(group: &Group, placed: usize) -> Option<String> {
+        let extra = placed
+            .checked_sub(usize::from(group.count))
+            .filter(|&n| n > 0)?;
+        Some(format!(
+            "{placed} placed for {}: take {extra} off",
+            group.label
+        ))
     }
 }
 
@@ -318,6 +388,29 @@ impl<T: TableGame> PlayState<T> {
 
     fn actions(&self) -> u32 {
         u32::try_from(self.history.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
+    /// The players' actions a takeback to the game after `to` actions undoes: chance outcomes
+    /// (a die, a secret draw) are no one's move.
+    fn moves_back(&self, to: u32) -> u32 {
+        let from = usize::try_from(to).unwrap_or(usize::MAX);
+        let undone = self.history.get(from..self.history.len().saturating_sub(1));
+        let moves = undone.map_or(0, |games| {
+            games
+                .iter()
+                .filter(|(g, _)| matches!(g.to_act(), Actor::Seat(_)))
+                .count()
+        });
+        u32::try_from(moves).unwrap_or(u32::MAX)
+    }
+
+    /// The turn the status line shows in the game after `to` actions: the one counter every
+    /// screen uses (the status line, the takeback offer, what a takeback says).
+    fn turn_after(&self, to: u32) -> u32 {
+        usize::try_from(to)
+            .ok()
+            .and_then(|k| self.history.get(k))
+            .map_or(to + 1, |(g, _)| g.status_line().turn)
     }
 
     fn calm(&mut self) {
@@ -687,6 +780,9 @@ impl<T: TableGame> Session<T> {
                 by_tags: false,
                 read_at: BTreeMap::new(),
                 tag_problem: None,
+                moving: None,
+                misplaced: Vec::new(),
+                undone: BTreeSet::new(),
             })),
         }
     }
@@ -744,6 +840,11 @@ impl<T: TableGame> Session<T> {
         session
     }
 
+    /// What the menu chose (with Stratego: Waterloo, the board layout played on).
+    pub fn choice(&self) -> T::Choice {
+        self.choice
+    }
+
     /// The game as the umpire knows it (every secret: the umpire's eyes only), once play began.
     pub fn game(&self) -> Option<&T> {
         match &self.stage {
@@ -792,9 +893,11 @@ impl<T: TableGame> Session<T> {
                                 || state.filled.iter().any(|g| g.contains(p));
                             if !held {
                                 state.assigned.remove(p);
+                                state.undone.insert(*p);
                             }
                         }
                         state.step = state.step.saturating_sub(1);
+                        state.misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
                         let group = state
                             .groups
                             .get(state.step)
@@ -817,14 +920,18 @@ impl<T: TableGame> Session<T> {
                 let Some(group) = state.groups.get(state.step).cloned() else {
                     return;
                 };
-                let mut places: Vec<Place> = ctx
-                    .sensed
-                    .iter()
-                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
-                    .copied()
-                    .collect();
+                let misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
+                if !misplaced.is_empty() {
+                    // A piece where its group may not go is never counted: put it right first.
+                    state.misplaced = misplaced.clone();
+                    return state.show_problems(misplaced, out);
+                }
+                let mut places: Vec<Place> = state.placing(ctx.sensed).copied().collect();
                 places.sort();
                 let n = places.len();
+                if let Some(problem) = SetupState::<T>::too_many(&group, n) {
+                    return state.show_problems(vec![problem], out);
+                }
                 let outside = n < usize::from(group.min) || n > usize::from(group.count);
                 if group.counted && outside {
                     let wanted = if group.min == group.count {
@@ -1041,17 +1148,36 @@ impl<T: TableGame> Session<T> {
         }
         let seat = T::seat_name(order[state.turn.min(1)]);
         if let Some(problems) = &state.problems {
+            let mut problems = problems.clone();
+            if state.step >= state.groups.len() {
+                // After the last group: moving a piece puts it right; Back is the other way.
+                if let Some(last) = state.groups.last() {
+                    problems.push(format!(
+                        "move a piece to put it right, then OK; Back undoes {}",
+                        last.label
+                    ));
+                }
+            }
             return Screen::Problems {
                 title: format!("{seat} set-up"),
-                problems: problems.clone(),
+                problems,
+            };
+        }
+        if !state.misplaced.is_empty() {
+            return Screen::Problems {
+                title: format!("{seat} set-up"),
+                problems: state.misplaced.clone(),
             };
         }
         match state.groups.get(state.step) {
             Some(group) => {
-                let placed = sensed
-                    .iter()
-                    .filter(|p| !state.assigned.contains(p) || state.touched.contains(p))
-                    .count();
+                let placed = state.placing(sensed).count();
+                if let Some(problem) = SetupState::<T>::too_many(group, placed) {
+                    return Screen::Problems {
+                        title: format!("{seat} set-up"),
+                        problems: vec![problem],
+                    };
+                }
                 let more = if group.min < group.count {
                     " (fewer: the rest in reserve)"
                 } else {
@@ -1289,6 +1415,12 @@ impl<T: TableGame> Session<T> {
                 return;
             }
         }
+        if play.takeback.is_some() && judging && matching.is_empty() && !over {
+            // An offered takeback stays while the board is neither put right nor a legal
+            // action: OK still confirms it, Back declines it.
+            play.off = true;
+            return;
+        }
         play.takeback = None;
         if !judging || over {
             if play.must_match {
@@ -1501,16 +1633,39 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
+        let lone_lift = in_hand && lone.is_some();
+        if play.refused.is_some() && !lone_lift {
+            // A refusal stays until the board is put right or a legal action is made: another
+            // piece moved meanwhile changes only the hand steps it lists. (A piece of the side
+            // to act taken up alone, the board otherwise right, is the hand putting it right.)
+            play.off = true;
+            play.unmatched_since = None;
+            play.mismatch_shown = false;
+            return;
+        }
         play.refused = None;
         if let (true, Some(place)) = (in_hand, lone) {
             // A piece in hand: a gesture in progress (a piece no legal gesture lifts was
             // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
-            play.prompt = Some(format!(
-                "{} lifted: put it down, or lift its target",
-                T::place_name(&place)
-            ));
+            let name = T::place_name(&place);
+            // A piece selected first (a gun lifted and put back, even one with no shot left)
+            // and then this one lifted is the shape of a shot: when the rules refuse it, the
+            // reason is said with the way on, never a wait for a target that cannot come.
+            let shot = gesture.selected.filter(|s| *s != place).and_then(|_| {
+                game.shaped(&gesture)
+                    .into_iter()
+                    .find_map(|a| game.check(&a).err().map(|why| (game.label(&a), why)))
+            });
+            play.prompt = Some(match shot {
+                // Said, not decided: a hand that straightened a gun and now moves another
+                // piece is making that move, and must not read a refusal in the record.
+                Some((label, why)) => {
+                    format!("{name} lifted: put it down or move it; {label}: {why}")
+                }
+                None => format!("{name} lifted: put it down, or lift its target"),
+            });
             return;
         }
         if declined {
@@ -1692,8 +1847,10 @@ impl<T: TableGame> Session<T> {
                     match game.check(&action) {
                         Ok(()) => self.act(ctx, &action, true, out),
                         Err(reason) => {
+                            // Refused on the screen too, with its reason.
                             let action = game.label(&action);
                             play.menu = None;
+                            play.prompt = Some(format!("{action}: {reason}"));
                             out.push(Decision::Refused { action, reason });
                         }
                     }
@@ -1717,7 +1874,8 @@ impl<T: TableGame> Session<T> {
                 // Said once the board is judged (judging clears the prompt).
                 if let Stage::Play(play) = &mut self.stage {
                     if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
-                        play.prompt = Some(format!("took back to move {}", to + 1));
+                        let turn = play.game().map_or(to + 1, |g| g.status_line().turn);
+                        play.prompt = Some(format!("taken back to turn {turn}"));
                     }
                 }
             }
@@ -1768,10 +1926,9 @@ impl<T: TableGame> Session<T> {
             (Button::Ok, None) => {
                 let entries = game.choices();
                 if entries.is_empty() {
-                    out.push(Decision::Ignored {
-                        button,
-                        why: "nothing to choose now".to_string(),
-                    });
+                    let why = "nothing to choose now".to_string();
+                    play.prompt = Some(why.clone());
+                    out.push(Decision::Ignored { button, why });
                 } else {
                     out.push(Decision::MenuOpened {
                         title: "Actions".to_string(),
@@ -1787,10 +1944,9 @@ impl<T: TableGame> Session<T> {
             }
             (Button::Die, None) => {
                 if game.to_act() != Actor::Chance {
-                    out.push(Decision::Ignored {
-                        button,
-                        why: "the rules call for no die roll now".to_string(),
-                    });
+                    let why = "the rules call for no die roll now".to_string();
+                    play.prompt = Some(why.clone());
+                    out.push(Decision::Ignored { button, why });
                     return;
                 }
                 match play.draw(ctx.chance) {
@@ -1874,11 +2030,22 @@ impl<T: TableGame> Session<T> {
         }
         if let Some(to) = play.takeback {
             return Screen::Takeback {
-                moves_back: play.actions().saturating_sub(to),
-                to_move_number: to + 1,
+                moves_back: play.moves_back(to),
+                to_move_number: play.turn_after(to),
             };
         }
-        if let Some((_, screen)) = &play.refused {
+        if let Some((board, screen)) = &play.refused {
+            if let (Screen::Illegal { status, reason, .. }, false) = (screen, board == sensed) {
+                // The board changed since the refusal: the fix is what the hands must do now.
+                let steps = steps();
+                if !steps.is_empty() {
+                    return Screen::Illegal {
+                        status: status.clone(),
+                        reason: reason.clone(),
+                        fix: steps.join("; "),
+                    };
+                }
+            }
             return screen.clone();
         }
         if let Some(msg) = &play.chance_failed {
@@ -1906,7 +2073,11 @@ impl<T: TableGame> AnySession for Session<T> {
     fn lifted(&mut self, place: &Place) {
         match &mut self.stage {
             Stage::Setup(state) => {
+                let holders = state.filled.iter().filter(|g| g.contains(place)).count();
+                state.moving =
+                    (state.lifted.is_empty() && holders == 1 && !state.by_tags).then_some(*place);
                 state.lifted.insert(*place);
+                state.undone.remove(place);
                 state.problems = None;
                 if state.by_tags {
                     state.read_at.remove(place);
@@ -1927,8 +2098,21 @@ impl<T: TableGame> AnySession for Session<T> {
     fn placed(&mut self, place: &Place) {
         match &mut self.stage {
             Stage::Setup(state) => {
-                if state.lifted.remove(place) && state.assigned.contains(place) && T::STACKS {
-                    state.touched.insert(*place);
+                let moved = state.moving.filter(|from| {
+                    from != place
+                        && !state.assigned.contains(place)
+                        && state.lifted.len() == 1
+                        && state.lifted.contains(from)
+                });
+                if let Some(from) = moved {
+                    state.relocate(from, *place);
+                } else {
+                    if state.moving == Some(*place) {
+                        state.moving = None;
+                    }
+                    if state.lifted.remove(place) && state.assigned.contains(place) && T::STACKS {
+                        state.touched.insert(*place);
+                    }
                 }
                 state.problems = None;
             }
@@ -1966,6 +2150,18 @@ impl<T: TableGame> AnySession for Session<T> {
     }
 
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        if let Stage::Setup(state) = &mut self.stage {
+            if !state.by_tags {
+                // A piece put where its group may not go is refused the moment it settles.
+                let seat = T::setup_order(self.choice)[state.turn.min(1)];
+                let misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
+                if misplaced != state.misplaced && !misplaced.is_empty() {
+                    out.push(Decision::SetupProblems(misplaced.clone()));
+                }
+                state.misplaced = misplaced;
+            }
+            return;
+        }
         self.evaluate(ctx, out);
     }
 

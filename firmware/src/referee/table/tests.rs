@@ -624,7 +624,11 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     );
     let out = b.press(Button::Ok);
     assert!(matches!(out[0], Decision::TookBack { .. }), "{out:?}");
-    assert!(b.screen().contains("took back to move"), "{}", b.screen());
+    assert!(
+        b.screen().contains("taken back to turn 1"),
+        "{}",
+        b.screen()
+    );
     assert_eq!(b.game().to_act, Actor::Seat(Seat::SECOND));
     b.press(Button::Ok);
     b.press(Button::Ok);
@@ -895,6 +899,99 @@ fn no_button_action_while_a_refused_move_stands() {
     b.put(sq("b1"));
     let out = b.press(Button::Ok);
     assert!(matches!(&out[..], [Decision::MenuOpened { .. }]), "{out:?}");
+}
+
+/// Issue 14: a refusal stays on the screen while another piece is moved and the board is
+/// still wrong, its fix listing every step the hands owe; no mismatch replaces it. On the code
+/// before, the second piece moved cleared it for the bare status line.
+#[test]
+fn a_refusal_stays_while_another_piece_is_moved() {
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("b1"));
+    let out = b.put(sq("c2"));
+    assert!(matches!(&out[..], [Decision::Refused { .. }]), "{out:?}");
+    let refused = b.screen();
+    assert!(refused.contains("b1-c2"), "{refused}");
+    // a2 stepped on to a3 while b1 is still wrong.
+    b.lift(sq("a2"));
+    let out = b.put(sq("a3"));
+    assert!(acted(&out).is_empty(), "{out:?}");
+    assert!(b.screen().contains("b1-c2"), "{}", b.screen());
+    for step in ["a2: put", "b1: put", "a3: take", "c2: take"] {
+        assert!(b.screen().contains(step), "{step:?} in {}", b.screen());
+    }
+    let out = b.wait(10_000);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(b.screen().contains("b1-c2"), "{}", b.screen());
+    // Put right, piece by piece: the refusal goes only when the board matches.
+    b.lift(sq("a3"));
+    b.put(sq("a2"));
+    assert!(b.screen().contains("b1-c2"), "{}", b.screen());
+    b.lift(sq("c2"));
+    let out = b.put(sq("b1"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+    assert!(!b.screen().contains("b1-c2"), "{}", b.screen());
+}
+
+/// Issue 14: a takeback offer stays while another piece is moved, until it is confirmed,
+/// declined or the board matches; its numbers are the status line's turn (the one counter)
+/// and the players' moves, not the actions and draws journaled. On the code before, the offer
+/// vanished at the second piece and read "Back to move 3" under "Move 1".
+#[test]
+fn a_takeback_offer_stays_and_counts_turns_as_the_status_line_does() {
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("b1"));
+    assert_eq!(acted(&b.put(sq("b2"))), ["b1-b2"]);
+    // On South's turn b2 is put back on b1: the board before North's step.
+    b.lift(sq("b2"));
+    let out = b.put(sq("b1"));
+    let Some(Decision::TakebackOffered { to_ply }) = out.last() else {
+        panic!("{out:?}");
+    };
+    let to_ply = *to_ply;
+    assert!(to_ply >= 1, "the secret draw came first: {to_ply}");
+    let offer = b.session.screen(&b.sensed);
+    assert_eq!(
+        offer,
+        Screen::Takeback {
+            moves_back: 1,
+            to_move_number: 1
+        },
+        "North's step, back to the status line's turn 1"
+    );
+    // South's a4 stepped to a3 meanwhile: the offer stays, and no mismatch replaces it.
+    b.lift(sq("a4"));
+    let out = b.put(sq("a3"));
+    assert!(acted(&out).is_empty(), "{out:?}");
+    assert_eq!(b.session.screen(&b.sensed), offer);
+    assert!(b.wait(10_000).is_empty());
+    assert_eq!(b.session.screen(&b.sensed), offer);
+    // OK confirms it: play returns there (North to act); a3 is then named as it stands.
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(out.first(), Some(Decision::TookBack { to_ply: t }) if *t == to_ply),
+        "{out:?}"
+    );
+    assert_eq!(b.game().to_act, Actor::Seat(Seat::FIRST));
+    b.lift(sq("a3"));
+    let out = b.put(sq("a4"));
+    assert!(out.contains(&Decision::BoardMatches), "{out:?}");
+}
+
+/// Issue 14: a piece selected (lifted and put back) that can fire, then a piece lifted that it
+/// may not fire at: the refusal is said with the way on, where the code before waited for a
+/// target that could not come ("b1 lifted: put it down, or lift its target").
+#[test]
+fn a_refused_shot_at_a_piece_in_hand_is_said() {
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift(sq("b1"));
+    assert!(out.is_empty(), "{out:?}");
+    let screen = b.screen();
+    assert!(screen.contains("a2 fires at b1: not now"), "{screen}");
+    assert!(screen.contains("b1 lifted"), "{screen}");
+    assert!(!screen.contains("lift its target"), "{screen}");
 }
 
 // ---- careless hands and faulty switches ------------------------------------------------------

@@ -25,6 +25,7 @@ fn choice(version: Version) -> WaterlooChoice {
         early_start: false,
         prussians_uncertain: false,
         mud: false,
+        layout: Default::default(),
     }
 }
 

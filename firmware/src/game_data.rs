@@ -1,0 +1,244 @@
+//! Game data files read at run time: the Stratego: Waterloo board layout, and every future
+//! game's layout or data file. The file named in the configuration (or on the simulator's
+//! command line) is read and validated with every problem and its line; a file that cannot be
+//! read or holds a problem stops the game from starting. It is never replaced by another.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use boards::waterloo::Layout;
+
+use crate::boot::StartFault;
+
+/// A game data file's contents, checked.
+pub trait DataFile: Sized {
+    /// What the file holds, for messages ("Waterloo layout").
+    const WHAT: &'static str;
+    /// The configuration setting that names the file (`[waterloo] layout`).
+    const SETTING: &'static str;
+
+    /// Reads the file's text.
+    ///
+    /// # Errors
+    /// Every problem, each with its line (from 1; 0 for the whole file) and how to fix it.
+    fn parse(text: &str) -> Result<Self, Vec<(usize, String)>>;
+}
+
+impl DataFile for Layout {
+    const WHAT: &'static str = "Waterloo layout";
+    const SETTING: &'static str = "[waterloo] layout";
+
+    fn parse(text: &str) -> Result<Layout, Vec<(usize, String)>> {
+        Layout::parse(text).map_err(|problems| {
+            let mut list: Vec<(usize, String)> = problems
+                .0
+                .into_iter()
+                .map(|p| (p.line, p.message))
+                .collect();
+            list.sort_by_key(|p| p.0);
+            list
+        })
+    }
+}
+
+/// Why a game data file cannot be used.
+#[derive(Debug)]
+pub enum DataFileError {
+    /// The file cannot be read.
+    Unreadable {
+        /// What the file holds ("Waterloo layout").
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file holds problems: every one, with its line.
+    Invalid {
+        /// What the file holds ("Waterloo layout").
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Each problem's line (0: the whole file) and what to do.
+        problems: Vec<(usize, String)>,
+    },
+}
+
+impl DataFileError {
+    /// One start fault per problem, each naming the file and line (the service's Fault screen
+    /// shows the first and counts the others; the log lists them all).
+    pub fn faults(&self) -> Vec<StartFault> {
+        match self {
+            DataFileError::Unreadable { what, path, source } => vec![StartFault::new(
+                *what,
+                format!("cannot read {}: {source}", path.display()),
+                "install the umpire package again, or fix the path in the configuration",
+            )],
+            DataFileError::Invalid {
+                what,
+                path,
+                problems,
+            } => problems
+                .iter()
+                .map(|(line, message)| {
+                    let part = if *line == 0 {
+                        (*what).to_string()
+                    } else {
+                        format!("{what} line {line}")
+                    };
+                    StartFault::new(
+                        part,
+                        message.clone(),
+                        format!("edit {}; it is read again by itself", path.display()),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Display for DataFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataFileError::Unreadable { what, path, source } => {
+                write!(f, "cannot read the {what} {}: {source}", path.display())
+            }
+            DataFileError::Invalid {
+                what,
+                path,
+                problems,
+            } => {
+                let n = problems.len();
+                write!(
+                    f,
+                    "the {what} {} has {n} problem{}; fix each, the game does not start \
+                     without it:",
+                    path.display(),
+                    if n == 1 { "" } else { "s" }
+                )?;
+                for (line, message) in problems {
+                    write!(f, "\n  {}:{line}: {message}", path.display())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DataFileError {}
+
+/// Reads and checks the data file at `path`.
+///
+/// # Errors
+/// The file cannot be read, or every problem it holds, each with its line.
+pub fn load<T: DataFile>(path: &Path) -> Result<T, DataFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| DataFileError::Unreadable {
+        what: T::WHAT,
+        path: path.to_path_buf(),
+        source,
+    })?;
+    T::parse(&text).map_err(|problems| DataFileError::Invalid {
+        what: T::WHAT,
+        path: path.to_path_buf(),
+        problems,
+    })
+}
+
+/// The Stratego: Waterloo board of `config`, read from `config_file`: the file `[waterloo]
+/// layout` names (a relative path is read from the configuration file's folder), else the
+/// shipped layout.
+///
+/// # Errors
+/// The named file cannot be read or holds problems: never the shipped layout instead.
+pub fn waterloo_layout(
+    config: &crate::config::Config,
+    config_file: &Path,
+) -> Result<crate::referee::games::BoardLayout, DataFileError> {
+    use crate::referee::games::BoardLayout;
+    match &config.waterloo_layout {
+        None => Ok(BoardLayout::shipped()),
+        Some(path) => {
+            let path = match config_file.parent() {
+                Some(dir) if path.is_relative() => dir.join(path),
+                _ => path.clone(),
+            };
+            load::<Layout>(&path).map(BoardLayout::keep)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::referee::games::BoardLayout;
+
+    /// A file in a fresh temporary folder, written with `text`.
+    fn file(name: &str, text: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("umpire-game-data-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A broken layout file is every problem with its line, as start faults naming the file
+    /// and line: never the shipped layout in its place (the old code fell back on a board
+    /// without Prussians, lines of retreat or terrain).
+    #[test]
+    fn a_broken_layout_file_stops_the_game_with_every_problem_and_its_line() {
+        let path = file(
+            "broken.txt",
+            "columns: 12\nrows 10\n# fine\nprussian_entry: z99 a5\nhill.x: a1 a1\ncolumns: 3\n",
+        );
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[waterloo]\nlayout = \"{}\"\n",
+            path.display()
+        ))
+        .unwrap();
+        let err = waterloo_layout(&config, Path::new("/etc/umpire/umpire.toml")).unwrap_err();
+        let DataFileError::Invalid { problems, .. } = &err else {
+            panic!("{err}");
+        };
+        let lines: Vec<usize> = problems.iter().map(|p| p.0).collect();
+        assert_eq!(lines, vec![2, 4, 5, 6], "{err}");
+        let text = err.to_string();
+        assert!(text.contains("has 4 problems"), "{text}");
+        assert!(
+            text.contains(&format!("{}:2: 'rows 10' is not", path.display())),
+            "{text}"
+        );
+        let faults = err.faults();
+        assert_eq!(faults.len(), 4);
+        assert_eq!(faults[0].part, "Waterloo layout line 2");
+        assert!(faults[0].fix.contains(&path.display().to_string()));
+        assert!(faults[1].problem.contains("z99"), "{faults:?}");
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    /// A file that cannot be read is named with the fix; a relative path is read from the
+    /// configuration's folder; a good file is the board played on.
+    #[test]
+    fn the_layout_file_is_read_from_the_configuration_folder() {
+        let config = Config::parse(
+            "[sensor]\nkind = \"simulated\"\n[waterloo]\nlayout = \"my-board.txt\"\n",
+        )
+        .unwrap();
+        let err = waterloo_layout(&config, Path::new("/nonexistent/umpire.toml")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("cannot read the Waterloo layout /nonexistent/my-board.txt"),
+            "{err}"
+        );
+        assert_eq!(err.faults()[0].part, "Waterloo layout");
+        let path = file("my-board.txt", "rows: 11\n");
+        let layout = waterloo_layout(&config, &path.with_file_name("umpire.toml")).unwrap();
+        assert_eq!(layout.layout().rows, 11);
+        assert_ne!(layout, BoardLayout::shipped());
+        // The same layout read again is the same one kept.
+        let again = waterloo_layout(&config, &path.with_file_name("umpire.toml")).unwrap();
+        assert!(std::ptr::eq(layout.layout(), again.layout()));
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}
