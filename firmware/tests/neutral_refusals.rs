@@ -743,6 +743,7 @@ fn the_pursuit_menu_names_cavalry_only_as_the_enemy_has_seen_it() {
         early_start: false,
         prussians_uncertain: false,
         mud: false,
+        layout: firmware::referee::games::BoardLayout::shipped(),
     };
     let c = |s: &str| Cell::parse(s).expect("a square");
     let mut placements = BySeat::<Vec<(Cell, Unit)>>::default();
