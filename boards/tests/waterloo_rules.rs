@@ -161,6 +161,32 @@ fn the_default_layout_parses_and_bad_files_report_every_line() {
     assert!(err.to_string().contains("line 2"));
 }
 
+/// Every problem of a layout file names its line and says how to fix it; the shipped layout is
+/// the compiled-in text itself, with its Prussian entry, lines of retreat and terrain (the old
+/// code fell back on a board without them when the text did not parse, and a square listed
+/// twice said no fix).
+#[test]
+fn every_layout_problem_has_its_line_and_a_fix() {
+    assert_eq!(
+        Layout::standard(),
+        Layout::parse(boards::waterloo::DEFAULT_LAYOUT).unwrap()
+    );
+    let l = Layout::standard();
+    assert!(!l.prussian_entry.is_empty() && !l.tiles.is_empty());
+    assert!(l.retreat[ALLIED].iter().all(|line| !line.is_empty()));
+    let err = Layout::parse("hill.x: a1 b1 a1\nrows: 3\nfacing.french: sideways\n").unwrap_err();
+    let got: Vec<String> = err.as_slice().iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        got,
+        vec![
+            "line 1: a1 is listed twice in 'hill.x': list it once",
+            "line 2: 'rows' must be a whole number from 4 to 16, not '3'",
+            "line 3: 'facing.french' must be up, down, left or right, not 'sideways'",
+        ],
+        "{err}"
+    );
+}
+
 // ---- Set-up --------------------------------------------------------------------------------
 
 #[test]

@@ -522,8 +522,10 @@ fn stratego(variant: Variant, name: &'static str) -> Subject<StrategoTable> {
 }
 
 /// Stratego Original: a Bomb, the Flag, a Scout and a Sergeant that may not go where they were
-/// put read the same ("the piece on e7 cannot move" said Bomb or Flag; a far square was "f4 is
-/// in the way" for a Scout but "one square at a time" for the rest: fails on the old words).
+/// put read the same. Fails on the rules' own reasons ("only a Scout moves more than one
+/// square", "f4 is in the way" for a Scout alone), which the adapter said before it reworded
+/// them; "the piece on e7 cannot move" (the same for the Bomb and the Flag, which alone are
+/// refused a free step) is checked by the referee's `moving_a_bomb_is_refused_without_saying_bomb`.
 #[test]
 fn stratego_original_refusals_read_the_same_for_every_hidden_rank() {
     let subject = stratego(Variant::Classic, "Stratego Original");

@@ -187,6 +187,22 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     lines
 }
 
+/// The journal file of the session's `game`th game: `path` for the first, then `game-2.ujn`
+/// beside `game.ujn`.
+fn numbered(path: &Path, game: u32) -> std::path::PathBuf {
+    if game <= 1 {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{game}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{game}"),
+    };
+    path.with_file_name(name)
+}
+
 /// Each place's words with the code [`Named::from_words`] gives them.
 fn named(board: BTreeMap<Place, String>) -> BTreeMap<Place, Named> {
     board
@@ -309,7 +325,9 @@ pub fn run_journaled(
     for line in draw_oled(&mut session) {
         writeln!(out, "{line}")?;
     }
+    // The journal bytes last written, and the games journaled so far in this session.
     let mut written: Vec<u8> = Vec::new();
+    let mut games = 1;
     let mut line = String::new();
     loop {
         write!(out, "{PROMPT}")?;
@@ -396,8 +414,18 @@ pub fn run_journaled(
         if let (Some(path), Ok(table)) = (journal, session.table()) {
             let bytes = table.journal_bytes();
             if bytes != written {
+                if !written.is_empty() && !bytes.starts_with(&written) {
+                    // A new game: the last one's journal stays as it is.
+                    games += 1;
+                    writeln!(
+                        out,
+                        "(a new game: its journal goes to {})",
+                        numbered(path, games).display()
+                    )?;
+                }
+                let path = numbered(path, games);
                 // Owner-only: a journal holds both secret set-ups.
-                firmware::journal::write_private(path, &bytes).map_err(|e| {
+                firmware::journal::write_private(&path, &bytes).map_err(|e| {
                     io::Error::new(
                         e.kind(),
                         format!("cannot write the journal to {}: {e}", path.display()),

@@ -66,7 +66,7 @@ pub enum GameKind {
 
 /// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout
 /// (the rulings are the rulebook's numbers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WaterlooChoice {
     /// Basic, Standard or Expert.
     pub version: boards::waterloo::Version,
@@ -80,6 +80,22 @@ pub struct WaterlooChoice {
     /// are unchanged): a journal is resumed on the layout the umpire has now.
     #[serde(skip)]
     pub layout: super::games::waterloo::BoardLayout,
+}
+
+/// The journaled fields as derived; the layout only when it is not the shipped one, so the
+/// pinned Debug text of every journaled value (`tests/referee_schema.rs`) is unchanged.
+impl fmt::Debug for WaterlooChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("WaterlooChoice");
+        d.field("version", &self.version)
+            .field("early_start", &self.early_start)
+            .field("prussians_uncertain", &self.prussians_uncertain)
+            .field("mud", &self.mud);
+        if self.layout != super::games::waterloo::BoardLayout::shipped() {
+            d.field("layout", &self.layout);
+        }
+        d.finish()
+    }
 }
 
 /// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to
