@@ -312,17 +312,21 @@ fn public_units(game: &Waterloo) -> BTreeSet<Unit> {
 fn audit(screen: &Screen, game: &Waterloo, recent: &BTreeSet<Unit>) {
     let mut text = screen_text(screen);
     let public = public_units(game);
-    let mut names: Vec<Unit> = Unit::ALL.to_vec();
-    names.sort_by_key(|u| std::cmp::Reverse(u.name().len()));
-    for unit in names {
-        if text.contains(unit.name()) {
+    // Every unit by its short name (the OLED's) and its full one, longest first, so a name
+    // inside another ("Landwehr" in "Sil. Landwehr") is not mistaken for it.
+    let mut names: Vec<(Unit, &str)> = Unit::ALL
+        .iter()
+        .flat_map(|u| [(*u, u.short()), (*u, u.name())])
+        .collect();
+    names.sort_by_key(|(_, n)| std::cmp::Reverse(n.len()));
+    for (unit, name) in names {
+        if text.contains(name) {
             assert!(
                 public.contains(&unit) || recent.contains(&unit),
-                "{} is hidden but named on the OLED: {}",
-                unit.name(),
+                "{name} is hidden but named on the OLED: {}",
                 screen_text(screen)
             );
-            text = text.replace(unit.name(), "#");
+            text = text.replace(name, "#");
         }
     }
     for flank in ["left flank", "right flank", "centre"] {
@@ -564,9 +568,7 @@ fn a_basic_game_at_the_table() {
     );
     assert_eq!(
         t.text(),
-        "Move 1 | Allied to act | 3 actions left / Not allowed: c4-c6: the piece on c4 cannot \
-         reach c6 in one action (check its move and the pieces in the way) / Fix: c4: put the \
-         Allied artillery; c6: take the piece off"
+        "Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / Illegal c4: put the Allied artillery; c6: take the piece off / Why c4-c6: the piece on / 1/2 / Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / c4 cannot reach c6 in one action (check its move and the pieces in the way) / 2/2"
     );
     t.slide(sq("c6"), sq("c4"));
     assert!(

@@ -638,6 +638,13 @@ impl PiecepackTable {
     /// piece", and no reason tells its value.
     fn public_reason(&self, illegal: &Illegal) -> String {
         let at = |s: Square| place(s).to_string();
+        let hidden_move = |s: Square| {
+            format!(
+                "that piece may not go to {}: too far, no way round the enemy, or no room (one \
+                 regular coin, one symbol coin and one pawn per square)",
+                at(s)
+            )
+        };
         match *illegal {
             Illegal::GameOver => "the game is over".to_string(),
             Illegal::WrongPhase(phase) => format!("not now: this is the {phase} phase"),
@@ -660,14 +667,14 @@ impl PiecepackTable {
                  in the combat phase)",
                 at(s)
             ),
+            // A coin's reach is its value, which the table does not know: whether it is too
+            // far, has no path or finds no room reads the same.
+            Illegal::TooFar(u, s) | Illegal::NoPath(u, s) if !u.is_leader() => hidden_move(s),
+            Illegal::NoRoom(s, _) => hidden_move(s),
             Illegal::TooFar(_, s) => format!("{} is out of that piece's reach", at(s)),
             Illegal::NoPath(_, s) => format!(
                 "that piece cannot reach {}: it must stop next to an enemy and cannot pass \
                  enemy squares",
-                at(s)
-            ),
-            Illegal::NoRoom(s, _) => format!(
-                "no room on {}: one regular coin, one symbol coin and one pawn per square",
                 at(s)
             ),
             Illegal::NotAttacking(_) => "that piece did not start the combat phase next to an \
@@ -1956,9 +1963,11 @@ mod tests {
             unit: Unit::Lobau,
             to: sq("f9"),
         };
+        // A coin's reach is its hidden value: too far reads as no room does.
         assert_eq!(
             t.check(&far).unwrap_err(),
-            "f9 is out of that piece's reach"
+            "that piece may not go to f9: too far, no way round the enemy, or no room (one \
+             regular coin, one symbol coin and one pawn per square)"
         );
         // "Normal stacking is one piece per square": the rules' reason names the kind; the
         // table's does not.
@@ -1968,7 +1977,7 @@ mod tests {
         };
         assert_eq!(
             t.check(&full).unwrap_err(),
-            "no room on f6: one regular coin, one symbol coin and one pawn per square"
+            t.check(&far).unwrap_err().replace("f9", "f6")
         );
         let refused = t.shaped(&Gesture::lift_two(p("f7"), p("f6")));
         assert_eq!(refused.len(), 2);
