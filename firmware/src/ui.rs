@@ -157,7 +157,7 @@ pub enum Screen {
     Takeback {
         /// Moves that would be taken back.
         moves_back: u32,
-        /// The move number play would return to.
+        /// The turn play would return to, as the status line counts it.
         to_move_number: u32,
     },
     /// The game is over.

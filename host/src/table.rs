@@ -278,7 +278,10 @@ pub fn diagram_groups(
     let mut groups = Vec::new();
     let mut staging = 0u8;
     for (k, unit) in units.iter().enumerate() {
-        if !labels.get(k).is_some_and(|g| g.label.contains(unit.name())) {
+        if !labels
+            .get(k)
+            .is_some_and(|g| g.label.contains(unit.short()))
+        {
             return Err(format!(
                 "the referee's set-up groups are not the units in piece-page order: {}",
                 labels

@@ -111,7 +111,7 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
             to_move_number,
         } => first.extend([
             format!("Take back {moves_back}"),
-            format!("to move {to_move_number}?"),
+            format!("to turn {to_move_number}?"),
             "OK = take back".into(),
             "Back = keep".into(),
         ]),

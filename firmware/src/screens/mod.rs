@@ -357,7 +357,8 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
         return page;
     }
     let rows = Font::Body.rows(hint_y - y0);
-    let cols = Font::Body.columns(120);
+    // Entries use the whole width; the scroll marks sit at the end of the buttons' row.
+    let cols = Font::Body.columns(126);
     let wrapped: Vec<Vec<String>> = entries.iter().map(|e| text::wrap(e, cols)).collect();
     let selected = selected.min(entries.len() - 1);
     // The first entry shown: the highlight and, where there is one, the entry after it fit.
@@ -380,7 +381,7 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
         }
         let ink = if index == selected {
             let h = Font::Body.height() * i32::try_from(lines.len()).unwrap_or(0);
-            page.marks.push(Mark::Fill(rect(0, y, 122, h)));
+            page.marks.push(Mark::Fill(rect(0, y, W, h)));
             Ink::Inverted
         } else {
             Ink::Normal
@@ -401,16 +402,16 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
     }
     if first > 0 {
         page.marks.push(Mark::Triangle(Triangle::new(
-            Point::new(123, y0 + 5),
-            Point::new(127, y0 + 5),
-            Point::new(125, y0 + 1),
+            Point::new(122, hint_y + 3),
+            Point::new(126, hint_y + 3),
+            Point::new(124, hint_y),
         )));
     }
     if shown_to < entries.len() {
         page.marks.push(Mark::Triangle(Triangle::new(
-            Point::new(123, hint_y - 6),
-            Point::new(127, hint_y - 6),
-            Point::new(125, hint_y - 2),
+            Point::new(122, hint_y + 4),
+            Point::new(126, hint_y + 4),
+            Point::new(124, hint_y + 7),
         )));
     }
     hint(&mut page);
@@ -664,7 +665,7 @@ fn takeback(moves_back: u32, to_move_number: u32) -> Vec<Page> {
     let mut page = Page::default();
     let y0 = title_bar(&mut page, "Take back?");
     let moves = if moves_back == 1 { "move" } else { "moves" };
-    let question = format!("Take back {moves_back} {moves}, to move {to_move_number}?");
+    let question = format!("Take back {moves_back} {moves}, to turn {to_move_number}?");
     let block = [Block::plain(question)];
     let flowed = flow(
         &block,
