@@ -586,7 +586,7 @@ fn a_basic_game_at_the_table() {
         matches!(&out[..], [Decision::Mismatch(d)] if d.len() == 1 && d[0].place == "f5" && d[0].belongs == "empty"),
         "{out:?}"
     );
-    assert_eq!(t.text(), "Board differs: / f5: empty");
+    assert_eq!(t.text(), "Fix the board (1) / - f5 -> empty");
     let out = t.lift(sq("f5"));
     let mut out2 = out.clone();
     out2.extend(t.settle());
@@ -606,7 +606,11 @@ fn a_basic_game_at_the_table() {
         out.contains(&Decision::TakebackOffered { to_ply: 2 }),
         "{out:?}"
     );
-    assert!(t.text().starts_with("Take back 2 move(s)?"), "{}", t.text());
+    assert!(
+        t.text().starts_with("Take back? / Take back 2 moves"),
+        "{}",
+        t.text()
+    );
     let out = t.press(Button::Ok);
     assert!(out.contains(&Decision::TookBack { to_ply: 2 }), "{out:?}");
     assert_eq!(t.game().actions(), (3, 3));

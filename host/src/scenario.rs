@@ -1254,7 +1254,7 @@ mod tests {
     fn a_table_game_screen_is_checked_outside_the_game_too() {
         // On the game menu (before the game is chosen, or after OK ends it) no table game is
         // in progress: the screen and decisions are still there to check.
-        let text = "game piecepack\nexpect screen Game:\nexpect no-decision\n";
+        let text = "game piecepack\nexpect screen Game /\nexpect no-decision\n";
         assert!(run_text("t", text).is_ok(), "{:?}", run_text("t", text));
         let err = run_text("t", "game piecepack\nexpect actions 0\n").unwrap_err();
         assert!(err.message.contains("no table game"), "{err}");
@@ -1323,7 +1323,7 @@ french reserve H4 i1 I3 A A A
         let text = format!(
             "{armies}setup\nexpect decision game-started\nexpect board c4 Allied artillery\n\
              expect board reserve/2/6 French piece\nexpect board staging/1/13 Prussian piece\n\
-             repeat 2 ok\nexpect screen French to act\n"
+             repeat 2 ok\nexpect screen Turn 1 11:00 French\n"
         );
         run_text("t", &text).unwrap();
         // One British/KGL Foot short: the scenario's own mistake, named.

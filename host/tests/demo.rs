@@ -124,9 +124,9 @@ fn the_move_limit_stops_the_demo_without_a_result() {
 fn the_game_is_refereed_through_the_simulated_sensors() {
     let (text, summary) = play(&Demo::new(Variant::Duel, 1));
     // The players chose the game and set up rank group by rank group on the umpire's screen.
-    assert!(text.contains("OLED| Game: / > Stratego Original"), "{text}");
-    assert!(text.contains("OLED| Red set-up / Red: place 1 Flag, then press OK / placed 0 of 1"));
-    assert!(text.contains("OLED| Blue set-up / Blue: place 2 Scouts, then press OK"));
+    assert!(text.contains("OLED| Game / > Stratego Original"), "{text}");
+    assert!(text.contains("OLED| Red set-up 0/1 / Red: place 1 Flag, then press OK"));
+    assert!(text.contains("OLED| Blue set-up 0/2 / Blue: place 2 Scouts, then press OK"));
     // Every move was accepted on the OLED; every battle told the hands what to do.
     let played = text
         .lines()

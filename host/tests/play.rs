@@ -12,9 +12,9 @@ fn session(input: &str) -> String {
 #[test]
 fn typed_events_reach_the_umpire_and_the_screen_is_drawn() {
     let text = session("setup\nlift e9\nwait 3000\nplace e9\nquit\nlift a1\n");
-    assert!(text.contains("| Move 1 | Red to act"), "{text}");
+    assert!(text.contains("| Turn 1 Red"), "{text}");
     assert!(text.contains("umpire: mismatch e9: Blue piece"), "{text}");
-    assert!(text.contains("| e9: Blue piece"), "{text}");
+    assert!(text.contains("| - e9 -> Blue piece"), "{text}");
     assert!(text.contains("umpire: board-matches"), "{text}");
     // The table's view shows owners only, and the lifted piece as expected-but-lifted.
     assert!(text.contains("(b"), "{text}");

@@ -110,7 +110,7 @@ fn time_passes_through_the_pipeline() {
         assert_eq!(input, &Sensed::Tick(Millis(at)), "quiet time is idle ticks");
     }
     assert_eq!(table.pipeline().sensing().now(), table.board.now());
-    assert!(table.screen_text().starts_with("Board differs:"));
+    assert!(table.screen_text().starts_with("Fix the board"));
     assert_eq!(
         table.screen_text(),
         firmware::referee::screen_text(table.pipeline().screen())
@@ -225,7 +225,7 @@ fn a_power_cut_resumes_into_a_new_pipeline() {
     table.power_on(&[40, 0, 0, 0, 7, 7, 7]).expect("resumes");
     assert_eq!(
         table.screen_text(),
-        format!("Board differs: / {knocked}: Red piece"),
+        format!("Fix the board (1) / - {knocked} -> Red piece"),
         "the resumed referee names the difference"
     );
     assert_eq!(

@@ -805,7 +805,7 @@ fn a_takeback_is_offered_and_confirmed_with_ok() {
     assert_eq!(out, vec![Decision::TakebackOffered { to_ply: 1 }]);
     assert_eq!(
         t.text(),
-        "Take back? / Take back 1 move, to move 2? / OK = take back / Back = keep"
+        "Take back? / Take back 1 move, to turn 2? / OK = take back / Back = keep"
     );
     let out = t.press(Button::Ok);
     assert_eq!(out, vec![Decision::TookBack { to_ply: 1 }]);

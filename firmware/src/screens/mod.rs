@@ -643,6 +643,21 @@ fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page
     if let Some(press) = press {
         blocks.push(Block::plain(press).essential());
     }
+    let pages = paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    );
+    if pages.len() == 1 {
+        return pages;
+    }
+    // Too much to say under the large value: the value joins the title ("Die roll: Blue R")
+    // and the words get the rest of the screen.
+    let both = format!("{title}: {big}");
+    let header = |page: &mut Page| title_bar(page, &both);
     paged(
         &header,
         H,
