@@ -619,7 +619,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
         )),
         "{out:?}"
     );
-    assert!(t.text().contains("Take back 1 move(s)?"), "{}", t.text());
+    assert!(t.text().contains("Take back 1 move,"), "{}", t.text());
     let out = t.press(Button::Ok);
     assert!(
         has(&out, |d| matches!(d, Decision::TookBack { to_ply: 3 })),

@@ -622,12 +622,12 @@ fn a_basic_game_at_the_table() {
     assert_eq!(
         t.referee.screen(),
         &Screen::Battle {
-            attacker: "Allied British/KGL Foot (3)".into(),
-            defender: "French Line Infantry (3)".into(),
+            attacker: "British Foot (3)".into(),
+            defender: "Fr. Line Inf (3)".into(),
             result: "equal strength: press Die to roll the battle die".into(),
             hands: vec![
-                "e6: put the Allied British/KGL Foot".into(),
-                "e7: put the French Line Infantry".into(),
+                "e6: put the British Foot".into(),
+                "e7: put the Fr. Line Inf".into(),
             ],
         }
     );
@@ -646,14 +646,14 @@ fn a_basic_game_at_the_table() {
     assert_eq!(title, "Die: Red R");
     assert_eq!(
         lines,
-        ["French Line Infantry on e7 withdraws off the board (R)"]
+        ["Fr. Line Inf on e7 withdraws off the board (R)"]
     );
     assert_eq!(
         hands,
         [
             "French withdrawn slot 1: put the French piece",
             "e6: take the piece off",
-            "e7: lift the piece and put the Allied British/KGL Foot there",
+            "e7: lift the piece and put the British Foot there",
         ]
     );
     // The French piece from e7 to its withdrawn slot; the winner from e6 to e7.
@@ -675,7 +675,7 @@ fn a_basic_game_at_the_table() {
     assert_eq!(
         lines,
         [
-            "French Cuirassiers on c7 is eliminated",
+            "Cuirassiers on c7 is eliminated",
             "French turn: 3 actions"
         ]
     );
@@ -731,9 +731,9 @@ fn a_basic_game_at_the_table() {
     assert_eq!(
         lines,
         [
-            "French Chasseurs a Cheval on g7 is eliminated",
-            "frenzy! Allied KGL Hussars (2) attacks French Light Infantry (1): KGL Hussars wins",
-            "French Light Infantry on g8 is eliminated",
+            "Chasseurs on g7 is eliminated",
+            "frenzy! KGL Hussars (2) attacks Fr. Light Inf (1): KGL Hussars wins",
+            "Fr. Light Inf on g8 is eliminated",
         ]
     );
     assert_eq!(
@@ -741,7 +741,7 @@ fn a_basic_game_at_the_table() {
         [
             "g6: take the piece off",
             "g7: take the piece off",
-            "g8: lift the piece and put the Allied KGL Hussars there",
+            "g8: lift the piece and put the KGL Hussars there",
         ]
     );
     t.do_hands();
@@ -812,7 +812,7 @@ fn a_basic_game_at_the_table() {
     assert!(t.referee.is_over());
     assert_eq!(
         t.text(),
-        "Game over: The Allies win / the lines of retreat were severed / OK: new game"
+        "Game over / The Allies win / the lines of retreat were severed / OK: new game"
     );
 
     // The journal rebuilds the same game, and a restart resumes it.

@@ -130,13 +130,13 @@ fn the_game_is_refereed_through_the_simulated_sensors() {
     // Every move was accepted on the OLED; every battle told the hands what to do.
     let played = text
         .lines()
-        .filter(|l| l.contains("OLED|") && l.contains("Played "))
+        .filter(|l| l.contains("OLED|") && l.contains(" / Accepted / "))
         .count();
     assert_eq!(played as u32, summary.moves - summary.battles);
     // Each battle goes up on the OLED once (it is redrawn only as the hands' steps, listed live,
     // are done), and every step it lists says where to put which piece.
     let oled: Vec<&str> = text.lines().filter(|l| l.contains("OLED|")).collect();
-    let battle = |l: &str| l.contains(" attacks ");
+    let battle = |l: &str| l.contains(" x ");
     let shown = oled
         .windows(2)
         .filter(|w| battle(w[1]) && !battle(w[0]))
