@@ -644,10 +644,7 @@ fn a_basic_game_at_the_table() {
     assert_eq!(t.table().trays()[&withdrawn], Unit::FrenchLineInfantry);
     let (title, lines, hands, _) = t.told();
     assert_eq!(title, "Die: Red R");
-    assert_eq!(
-        lines,
-        ["Fr. Line Inf on e7 withdraws off the board (R)"]
-    );
+    assert_eq!(lines, ["Fr. Line Inf on e7 withdraws off the board (R)"]);
     assert_eq!(
         hands,
         [
@@ -674,10 +671,7 @@ fn a_basic_game_at_the_table() {
     assert_eq!(title, "c4 fires at c7");
     assert_eq!(
         lines,
-        [
-            "Cuirassiers on c7 is eliminated",
-            "French turn: 3 actions"
-        ]
+        ["Cuirassiers on c7 is eliminated", "French turn: 3 actions"]
     );
     assert!(hands.is_empty());
 

@@ -2,7 +2,7 @@
 //!
 //! [`layout`] is pure: it lays one [`Screen`] out as [`Page`]s of text lines and shapes. The
 //! same layout paints the pixels ([`draw_page`] on any `DrawTarget<Color = BinaryColor>`: a
-//! [`Frame`] for the real display, a PNG in tests) and gives the words back ([`words`]) to the
+//! [`Frame`] for the real display, a PNG in tests) and gives the words back ([`screen_lines`]) to the
 //! simulator, the logs and the scenario checks, so what they read is what the OLED draws.
 //!
 //! Layout, chosen for reading from across a table:
