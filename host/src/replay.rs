@@ -167,8 +167,8 @@ pub fn write_replay(
             )?,
             (Decision::TookBack { to_ply }, _) => writeln!(
                 out,
-                "      Taken back: play returns to move {}.",
-                to_ply + 1
+                "      Taken back: play returns to the position after {to_ply} action{}.",
+                if *to_ply == 1 { "" } else { "s" }
             )?,
             // Stratego announces nothing else for a record (`StrategoTable::acted`).
             _ => writeln!(out, "{number:>4}. {}", entry.public)?,

@@ -218,9 +218,12 @@ pub fn decision_text(d: &Decision) -> String {
             .map(|d| format!("{}: {}", d.place, d.belongs))
             .collect::<Vec<_>>()
             .join("; "),
-        Decision::TakebackOffered { to_ply } | Decision::TookBack { to_ply } => {
-            format!("to move {}", to_ply + 1)
-        }
+        // The journal's count of actions: named as such, never "move" or "turn", which the
+        // screens keep for the status line's counter.
+        Decision::TakebackOffered { to_ply } | Decision::TookBack { to_ply } => match to_ply {
+            1 => "to the position after 1 action".to_string(),
+            n => format!("to the position after {n} actions"),
+        },
         Decision::MenuOpened { title, entries } => format!("{title}: {}", entries.join("; ")),
         Decision::GameOver { result, reason } => format!("{result}: {reason}"),
         Decision::Ignored { button, why } => format!("{button:?}: {why}"),
