@@ -173,6 +173,11 @@ pub struct Umpire<C: Chance> {
     /// Parts that failed at the last attempt (to log when they clear).
     failed_parts: Vec<String>,
     shown: Option<Screen>,
+    /// Which page of the fault screen is due, the page the OLED took last, and when the last
+    /// step ran (a fault screen with pages is turned between start attempts).
+    pager: crate::screens::Pager,
+    shown_page: usize,
+    last_step: Millis,
 }
 
 impl<C: Chance> fmt::Debug for Umpire<C> {
@@ -201,6 +206,9 @@ impl<C: Chance> Umpire<C> {
             retry: Backoff::new(RETRY_FIRST_MS, RETRY_MAX_MS),
             failed_parts: Vec::new(),
             shown: None,
+            pager: crate::screens::Pager::default(),
+            shown_page: 0,
+            last_step: Millis(0),
         }
     }
 
@@ -210,7 +218,18 @@ impl<C: Chance> Umpire<C> {
             return service.step(now);
         }
         let mut step = Step::default();
+        self.last_step = now;
         if !self.retry.due(now.0) {
+            // Between attempts, a fault screen with pages turns them.
+            if let (Some(screen), Some(oled)) = (self.shown.as_ref(), self.oled.as_mut()) {
+                let page = self.pager.page(screen, now.0);
+                if page != self.shown_page {
+                    let shown = oled.show(screen, page);
+                    step.trouble
+                        .extend(self.faults.set("OLED", shown.err().as_deref()));
+                    self.shown_page = page;
+                }
+            }
             return step;
         }
         let faults = match (self.open)() {
@@ -265,9 +284,9 @@ impl<C: Chance> Umpire<C> {
         }
         if let Some(oled) = self.oled.as_mut() {
             // Sent at every attempt: a panel that missed it gets it with the next retry. A
-            // fault that takes pages shows the one the clock is on.
-            let pages = crate::screens::page_count(&screen).max(1);
-            let page = usize::try_from(now.0 / crate::screens::PAGE_MS).unwrap_or(0) % pages;
+            // fault that takes pages shows the one that is due.
+            let page = self.pager.page(&screen, now.0);
+            self.shown_page = page;
             let shown = oled.show(&screen, page);
             step.trouble
                 .extend(self.faults.set("OLED", shown.err().as_deref()));
@@ -290,7 +309,19 @@ impl<C: Chance> Umpire<C> {
     pub fn next_due(&self) -> Millis {
         match &self.running {
             Some(service) => service.next_scan(),
-            None => Millis(self.retry.next().unwrap_or(0)),
+            None => {
+                let retry = self.retry.next().unwrap_or(0);
+                // A fault screen with pages is due again when its next page is.
+                let paged = self
+                    .shown
+                    .as_ref()
+                    .is_some_and(|s| crate::screens::page_count(s) > 1);
+                if paged {
+                    Millis(retry.min(self.last_step.0 + crate::screens::PAGE_MS))
+                } else {
+                    Millis(retry)
+                }
+            }
         }
     }
 

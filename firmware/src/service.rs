@@ -494,9 +494,8 @@ pub struct Service<C: Chance> {
     booting: Step,
     /// What the OLED last took (the screen and its page), if it took it.
     on_oled: Option<(Screen, usize)>,
-    /// The screen wanted now, since when, and its page count: pages turn every
-    /// [`screens::PAGE_MS`] from then.
-    paging: Option<(Screen, Millis, usize)>,
+    /// Which page of the wanted screen is due.
+    pager: screens::Pager,
     oled_retry: Backoff,
     oled_refresh: Millis,
 }
@@ -612,7 +611,7 @@ impl<C: Chance> Service<C> {
             faults,
             booting,
             on_oled: None,
-            paging: None,
+            pager: screens::Pager::default(),
             oled_retry: Backoff::new(100, 5_000),
             oled_refresh: now.plus(OLED_REFRESH_MS),
         })
@@ -725,40 +724,23 @@ impl<C: Chance> Service<C> {
         if !self.oled_retry.due(now.0) {
             return;
         }
-        let sensors_failing = self.faults.is_active(SENSORS);
-        let same = |paging: &Option<(Screen, Millis, usize)>, screen: &Screen| {
-            paging.as_ref().is_some_and(|(s, _, _)| s == screen)
-        };
-        if sensors_failing || !same(&self.paging, self.pipeline.screen()) {
-            let wanted = self.wanted_screen();
-            if !same(&self.paging, &wanted) {
-                let pages = screens::page_count(&wanted);
-                self.paging = Some((wanted, now, pages));
-            }
-        }
-        let Some((wanted, since, pages)) = self.paging.as_ref() else {
-            return;
-        };
-        let page = if *pages > 1 {
-            usize::try_from(now.since(*since) / screens::PAGE_MS).unwrap_or(0) % pages
-        } else {
-            0
-        };
+        let wanted = self.wanted_screen();
+        let page = self.pager.page(&wanted, now.0);
         if self
             .on_oled
             .as_ref()
-            .is_some_and(|(s, p)| *p == page && s == wanted)
+            .is_some_and(|(s, p)| *p == page && *s == wanted)
         {
             return;
         }
         let Some(oled) = self.oled.as_mut() else {
             return;
         };
-        match oled.show(wanted, page) {
+        match oled.show(&wanted, page) {
             Ok(()) => {
                 self.oled_retry.succeeded();
                 trouble.extend(self.faults.set(OLED, None));
-                self.on_oled = Some((wanted.clone(), page));
+                self.on_oled = Some((wanted, page));
             }
             Err(e) => {
                 self.oled_retry.failed(now.0);

@@ -19,7 +19,7 @@ use boards::stratego::{
 };
 use boards::{BySeat, Game, Problems, Seat, Status};
 use firmware::referee::{screen_text, Decision, RefereeConfig};
-use firmware::screens::render;
+use firmware::screens::render_page;
 use firmware::sensing::Button;
 use firmware::ui::Screen;
 use rand::{Rng, SeedableRng};
@@ -409,9 +409,12 @@ impl Oled<'_> {
             writeln!(out, "        OLED| {}", screen_text(screen))?;
         }
         if let Some(dir) = self.frames {
-            self.written += 1;
-            let path = dir.join(format!("{:05}.png", self.written));
-            crate::frames::write_png(&render(screen), &path)?;
+            // A screen that takes pages leaves a frame for each, in the order they turn.
+            for page in 0..firmware::screens::page_count(screen) {
+                self.written += 1;
+                let path = dir.join(format!("{:05}.png", self.written));
+                crate::frames::write_png(&render_page(screen, page), &path)?;
+            }
         }
         Ok(())
     }

@@ -398,3 +398,66 @@ fn every_table_game_screen_fits_the_oled() {
     // shortening them in each game's words; this bound only falls.
     checked.verdict(1);
 }
+
+/// The screens no bot game brings: the umpire's own faults and errors, the boot, its recovery
+/// choice and a takeback offer, with the longest words the code gives them.
+#[test]
+fn the_screens_outside_play_fit_the_oled() {
+    let fault = |part: &str, problem: &str, fix: &str, more: u16| Screen::Fault {
+        part: part.into(),
+        problem: problem.into(),
+        fix: fix.into(),
+        more,
+    };
+    let screens = [
+        fault(
+            "Sensors",
+            "/dev/spidev0.0: No such file or directory (os error 2)",
+            "enable SPI: sudo umpire setup",
+            2,
+        ),
+        fault(
+            "Sensors",
+            "the sensor chain did not answer: row expander 0x20 on /dev/i2c-1: read failed \
+             (Remote I/O error)",
+            "check the sensor cable and power; `umpire doctor` names the part",
+            0,
+        ),
+        fault(
+            "Config line 12",
+            "unknown setting `adress` in [oled]: the settings there are address and bus",
+            "edit /etc/umpire/umpire.toml line 12 and save it: the umpire tries again by itself",
+            1,
+        ),
+        Screen::Error {
+            message: "a4 and i4: the same tag was read on both".into(),
+            fix: "lift the pieces on a4 and i4 and put them back to read their tags again".into(),
+        },
+        Screen::Recovery {
+            found: "36 of 37 moves intact".into(),
+            detail: "Resume cuts the damage off (a copy is kept)".into(),
+            entries: vec!["Resume 36 moves".into(), "New game".into()],
+            selected: 1,
+        },
+        Screen::Recovery {
+            found: "the set-up is damaged: 1 of 2 armies intact".into(),
+            detail: "the journal was moved aside to game-0012.umpj.damaged".into(),
+            entries: vec!["New game".into()],
+            selected: 0,
+        },
+        Screen::Takeback {
+            moves_back: 12,
+            to_move_number: 123,
+        },
+        Screen::Boot {
+            version: "0.1.0".into(),
+            detail: "resuming game 12 of Stratego: Waterloo".into(),
+        },
+    ];
+    let mut checked = Checked::default();
+    for screen in &screens {
+        checked.check("outside play", screen);
+    }
+    assert_eq!(checked.seen.len(), screens.len());
+    checked.verdict(0);
+}

@@ -99,6 +99,9 @@ pub struct Drawn {
     pub clip: Option<Rectangle>,
     /// Continues the paragraph of the line before it (wrapped), for reading words back.
     pub continues: bool,
+    /// Continues a word the line before it split (too long for one line): read back with no
+    /// space between.
+    pub glued: bool,
 }
 
 impl Drawn {
@@ -175,7 +178,9 @@ impl Page {
         for d in self.texts() {
             match out.last_mut() {
                 Some(last) if d.continues => {
-                    last.push(' ');
+                    if !d.glued {
+                        last.push(' ');
+                    }
                     last.push_str(d.text.trim_start());
                 }
                 _ if d.highlighted() => out.push(format!("> {}", d.text)),
@@ -225,6 +230,7 @@ impl Page {
             chip: 0,
             clip: None,
             continues: false,
+            glued: false,
         }));
     }
 
@@ -253,6 +259,7 @@ impl Page {
                 chip: line.chip,
                 clip: line.inverse.then_some(band),
                 continues: line.continues,
+                glued: line.glued,
             }));
             y += font.height();
         }
@@ -287,6 +294,7 @@ impl Page {
             chip: 0,
             clip: Some(bar),
             continues: false,
+            glued: false,
         }));
     }
 
@@ -386,30 +394,47 @@ impl Block {
 
     /// The block's lines at `cols` characters.
     fn lines(&self, cols: usize) -> Vec<FLine> {
-        if self.bullet {
-            let inner = cols.saturating_sub(2);
-            return wrap(&self.text, inner)
-                .into_iter()
-                .enumerate()
-                .map(|(i, l)| FLine {
-                    text: format!("{}{l}", if i == 0 { "- " } else { "  " }),
-                    chip: 0,
-                    continues: i > 0,
-                    inverse: self.inverse,
-                })
-                .collect();
-        }
-        wrap(&self.text, cols)
+        let (inner, first, rest) = if self.bullet {
+            (cols.saturating_sub(2), "- ", "  ")
+        } else {
+            (cols, "", "")
+        };
+        let wrapped = wrap(&self.text, inner);
+        let glued = split_words(&self.text, &wrapped);
+        wrapped
             .into_iter()
+            .zip(glued)
             .enumerate()
-            .map(|(i, text)| FLine {
-                text,
-                chip: if i == 0 { self.chip } else { 0 },
+            .map(|(i, (text, glued))| FLine {
+                text: format!("{}{text}", if i == 0 { first } else { rest }),
+                chip: if i == 0 && !self.bullet { self.chip } else { 0 },
                 continues: i > 0,
+                glued,
                 inverse: self.inverse,
             })
             .collect()
     }
+}
+
+/// For each wrapped line of `text`, whether it goes on with a word the line before split.
+fn split_words(text: &str, lines: &[String]) -> Vec<bool> {
+    let flat: Vec<char> = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    let mut at = 0usize;
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let glued = at > 0 && flat.get(at) != Some(&' ');
+        if flat.get(at) == Some(&' ') {
+            at += 1;
+        }
+        out.push(glued);
+        at += line.chars().count();
+    }
+    out
 }
 
 /// A laid-out line of a block.
@@ -418,6 +443,7 @@ pub(crate) struct FLine {
     pub text: String,
     pub chip: usize,
     pub continues: bool,
+    pub glued: bool,
     pub inverse: bool,
 }
 
@@ -552,4 +578,99 @@ pub(crate) fn paged(
             page
         })
         .collect()
+}
+
+/// Which page of a screen to show now: pages turn every [`PAGE_MS`] from when the screen first
+/// went up, and a new screen starts on page 1. A screen that differs only in its status line's
+/// clock (the time used this turn ticks every second) is the same screen: its pages go on
+/// turning.
+#[derive(Clone, Debug, Default)]
+pub struct Pager {
+    /// The screen without its clock, since when it is up, and its page count.
+    showing: Option<(crate::ui::Screen, u64, usize)>,
+}
+
+impl Pager {
+    /// The page of `screen` to show at `now_ms`.
+    pub fn page(&mut self, screen: &crate::ui::Screen, now_ms: u64) -> usize {
+        let key = without_clock(screen);
+        let fresh = !self
+            .showing
+            .as_ref()
+            .is_some_and(|(shown, _, _)| *shown == key);
+        if fresh {
+            let pages = super::page_count(screen).max(1);
+            self.showing = Some((key, now_ms, pages));
+        }
+        match &self.showing {
+            Some((_, since, pages)) if *pages > 1 => {
+                usize::try_from(now_ms.saturating_sub(*since) / PAGE_MS).unwrap_or(0) % pages
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// `screen` with its status line's running clock cleared.
+fn without_clock(screen: &crate::ui::Screen) -> crate::ui::Screen {
+    use crate::ui::Screen;
+    let mut screen = screen.clone();
+    match &mut screen {
+        Screen::Play { status, .. }
+        | Screen::MoveAccepted { status, .. }
+        | Screen::Illegal { status, .. }
+        | Screen::Told { status, .. } => {
+            status.elapsed_s = 0;
+        }
+        _ => {}
+    }
+    screen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::{Screen, StatusLine};
+
+    fn refusal(elapsed_s: u32, reason: &str) -> Screen {
+        Screen::Illegal {
+            status: StatusLine {
+                turn: 3,
+                to_act: "French (move)".into(),
+                reinforcements_in: Some(4),
+                elapsed_s,
+                ..StatusLine::default()
+            },
+            reason: reason.into(),
+            fix: "f7: put the Blue Fleur coin; f9: take the piece off".into(),
+        }
+    }
+
+    #[test]
+    fn pages_turn_while_the_clock_ticks_and_a_new_screen_starts_on_page_one() {
+        let long = "that piece may not go to f9: too far, no way round the enemy, or no room \
+                    (one regular coin, one symbol coin and one pawn per square)";
+        let pages = crate::screens::page_count(&refusal(0, long));
+        assert!(pages >= 2, "the example must take pages");
+        let mut pager = Pager::default();
+        let mut seen = Vec::new();
+        // The status line's clock changes every second; the pages still turn every 3 s.
+        for second in 0..(3 * pages as u64 + 1) {
+            let screen = refusal(u32::try_from(second).unwrap(), long);
+            seen.push(pager.page(&screen, 1_000 + second * 1_000));
+        }
+        assert_eq!(seen[0], 0);
+        assert_eq!(seen[3], 1, "{seen:?}");
+        assert_eq!(
+            seen[3 * pages],
+            0,
+            "after the last page, the first: {seen:?}"
+        );
+        // Another screen starts again on page 1.
+        assert_eq!(pager.page(&refusal(0, "another reason"), 30_000), 0);
+        // A one-page screen is always page 1.
+        let short = refusal(0, "x");
+        assert_eq!(pager.page(&short, 40_000), 0);
+        assert_eq!(pager.page(&short, 49_000), 0);
+    }
 }

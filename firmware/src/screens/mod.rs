@@ -25,7 +25,7 @@ pub mod text;
 pub use frame::{
     diff, diff_regions, wire_bytes, Frame, Region, DATA_CHUNK, FRAME_BYTES, HEIGHT, PAGES, WIDTH,
 };
-pub use layout::{Drawn, Font, Layout, Mark, Page, PAGE_MS};
+pub use layout::{Drawn, Font, Layout, Mark, Page, Pager, PAGE_MS};
 
 use std::format;
 use std::string::{String, ToString};
@@ -341,7 +341,7 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
     let hint = |page: &mut Page| {
         page.text(
             Font::Small,
-            "Die:next OK:pick Back:up",
+            "Die:next OK:pick Back:out",
             Point::new(0, hint_y),
             Ink::Normal,
         );
@@ -395,6 +395,7 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
                 chip: 0,
                 clip: None,
                 continues: i > 0,
+                glued: false,
             }));
             y += Font::Body.height();
         }
@@ -523,6 +524,7 @@ fn move_accepted(status: &StatusLine, mv: &str) -> Vec<Page> {
             chip: 8,
             clip: None,
             continues: false,
+            glued: false,
         }));
         y0 + Font::Body.height()
     };
@@ -632,6 +634,7 @@ fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page
                     text,
                     chip: 0,
                     continues: i > 0,
+                    glued: false,
                     inverse: false,
                 })
                 .collect::<Vec<_>>();
@@ -701,6 +704,7 @@ fn takeback(moves_back: u32, to_move_number: u32) -> Vec<Page> {
             chip,
             clip: None,
             continues: false,
+            glued: false,
         }));
     }
     std::vec![page]
@@ -811,6 +815,7 @@ fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) 
             chip: 0,
             clip: None,
             continues: i > 0,
+            glued: false,
         }));
         y += Font::Small.height();
     }
