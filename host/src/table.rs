@@ -44,18 +44,9 @@ impl TableGameEntry {
 }
 
 /// Words as a scenario writes them: lower case, runs of anything else one `-`
-/// ("Stratego: Waterloo" is `stratego-waterloo`).
-pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').to_string()
-}
+/// ("Stratego: Waterloo" is `stratego-waterloo`); the same rule the configuration's
+/// `[game]` settings use ([`firmware::config::slug`]).
+pub use firmware::config::slug;
 
 /// The table game whose name's slug contains `game` (exactly one must), in the variant whose
 /// label's slug contains `variant` (the first variant when `None`).
