@@ -568,7 +568,7 @@ fn a_basic_game_at_the_table() {
     );
     assert_eq!(
         t.text(),
-        "Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / Illegal c4: put the Allied artillery; c6: take the piece off / Why c4-c6: the piece on / 1/2 / Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / c4 cannot reach c6 in one action (check its move and the pieces in the way) / 2/2"
+        "Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / Illegal c4: put the Allied artillery; c6: take the piece off / 1/2 / Turn 1 11:00 Allied / 3 actions / Prussians in 12 / 00:00 / Why c4-c6: the piece on c4 cannot reach c6 in one action (check its move and the pieces in the way) / 2/2"
     );
     t.slide(sq("c6"), sq("c4"));
     assert!(
@@ -726,7 +726,7 @@ fn a_basic_game_at_the_table() {
         lines,
         [
             "Chasseurs on g7 is eliminated",
-            "frenzy! KGL Hussars (2) attacks Fr. Light Inf (1): KGL Hussars wins",
+            "frenzy! KGL Hussars (2) vs Fr. Light Inf (1): KGL Hussars wins",
             "Fr. Light Inf on g8 is eliminated",
         ]
     );

@@ -178,7 +178,7 @@ fn every_game_replays_in_the_players_words() {
             assert!(text.contains(" French   "), "{text}");
             assert!(!text.contains("seat 1"), "{text}");
             assert!(
-                text.lines().any(|l| l.contains(" attacks ")
+                text.lines().any(|l| l.contains(" vs ")
                     && [" wins", " holds", " falls", "eliminated", "equal strength"]
                         .iter()
                         .any(|w| l.contains(w))),

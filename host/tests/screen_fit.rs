@@ -144,9 +144,6 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
     (all, first)
 }
 
-/// Marks a problem of words a player needs first that are not all on page 1.
-const LATE: &str = "(late) ";
-
 /// Everything wrong with how `screen` is drawn.
 fn problems(screen: &Screen) -> Vec<String> {
     let laid: Layout = layout(screen);
@@ -210,7 +207,7 @@ fn problems(screen: &Screen) -> Vec<String> {
     for text in &first {
         let want = words(text).join(" ");
         if !want.is_empty() && !page_one.iter().any(|l| words(l).join(" ").contains(&want)) {
-            out.push(format!("{LATE}`{text}` is not whole on page 1"));
+            out.push(format!("`{text}` is not whole on page 1"));
         }
     }
     if let Screen::Choice { entries, .. } = screen {
@@ -222,13 +219,11 @@ fn problems(screen: &Screen) -> Vec<String> {
     out
 }
 
-/// Checks each screen once, keeping every bad one; screens whose only problem is that words a
-/// player needs first are not all on page 1 are counted apart ("late").
+/// Checks each screen once, keeping every bad one.
 #[derive(Default)]
 struct Checked {
     seen: BTreeSet<String>,
     bad: Vec<String>,
-    late: Vec<String>,
 }
 
 impl Checked {
@@ -246,40 +241,30 @@ impl Checked {
             .next()
             .unwrap_or_default()
             .to_string();
-        let report = format!(
+        self.bad.push(format!(
             "{game} ({kind}):\n  {}\n  drawn: {:?}",
             found.join("\n  "),
             layout(screen).lines()
-        );
-        if found.iter().all(|p| p.starts_with(LATE)) {
-            self.late.push(report);
-        } else {
-            self.bad.push(report);
-        }
+        ));
     }
 
-    /// Panics listing the bad screens (the first 40, or `UMPIRE_SCREEN_SHOW`), if any, or if
-    /// more than `late_percent` of the screens are late.
-    fn verdict(&self, late_percent: usize) {
+    /// Panics listing the bad screens (the first 40, or `UMPIRE_SCREEN_SHOW`), if any.
+    fn verdict(&self) {
         let show = std::env::var("UMPIRE_SCREEN_SHOW")
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(40);
-        let list = |v: &[String]| v.iter().take(show).cloned().collect::<Vec<_>>().join("\n");
         assert!(
             self.bad.is_empty(),
             "{} of {} screens do not fit the OLED:\n{}",
             self.bad.len(),
             self.seen.len(),
-            list(&self.bad)
-        );
-        assert!(
-            self.late.len() * 100 <= self.seen.len() * late_percent,
-            "{} of {} screens leave words a player needs first off page 1 (at most {late_percent}% \
-             may, until their games' words are shortened):\n{}",
-            self.late.len(),
-            self.seen.len(),
-            list(&self.late)
+            self.bad
+                .iter()
+                .take(show)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
 }
@@ -306,7 +291,7 @@ fn every_stratego_screen_fits_the_oled() {
         "only {} screens",
         checked.seen.len()
     );
-    checked.verdict(0);
+    checked.verdict();
 }
 
 /// A careless hand: a piece of the board put down on another place the game uses, the screen
@@ -392,11 +377,7 @@ fn every_table_game_screen_fits_the_oled() {
         "only {} screens",
         checked.seen.len()
     );
-    // Some table-game announcements (several battle lines and arrivals at once, Piecepack's
-    // reinforcement prompt under a two-row status) still spill off page 1: under 1% of the
-    // screens today (115 of 15,282 at the default two games a variant). Issue #14 goes on
-    // shortening them in each game's words; this bound only falls.
-    checked.verdict(1);
+    checked.verdict();
 }
 
 /// The screens no bot game brings: the umpire's own faults and errors, the boot, its recovery
@@ -459,5 +440,5 @@ fn the_screens_outside_play_fit_the_oled() {
         checked.check("outside play", screen);
     }
     assert_eq!(checked.seen.len(), screens.len());
-    checked.verdict(0);
+    checked.verdict();
 }

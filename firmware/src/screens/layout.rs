@@ -28,8 +28,13 @@ pub(crate) const H: i32 = HEIGHT as i32;
 /// How long each page of a screen with several stays up before the next, in milliseconds.
 pub const PAGE_MS: u64 = 3_000;
 
-/// Height of the footer a paged band keeps for its page mark: one row of the small font.
-const FOOTER: i32 = 8;
+/// Width a page's last row keeps free for the page mark ("2/3" in the small font, and a gap).
+const MARK_ROOM: i32 = 17;
+
+/// Whether `line` may go on a page's last row, beside the page mark.
+fn beside_mark(font: Font, width: i32, line: &FLine) -> bool {
+    font.width(char_len(&line.text)) + MARK_ROOM <= width
+}
 
 /// The fonts the screens use, by role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,16 +303,13 @@ impl Page {
         }));
     }
 
-    /// The "2/3" mark in the bottom right corner of a band ending at row `bottom`.
-    pub(crate) fn page_mark(&mut self, n: usize, of: usize, bottom: i32) {
+    /// The "2/3" mark at the right end of a page's last row, a row of `font` from row `y`
+    /// (its foot on the row's foot).
+    pub(crate) fn page_mark(&mut self, n: usize, of: usize, font: Font, y: i32) {
         let mark = format!("{}/{of}", n + 1);
         let x = W - Font::Small.width(char_len(&mark));
-        self.text(
-            Font::Small,
-            mark,
-            Point::new(x, bottom - FOOTER),
-            Ink::Normal,
-        );
+        let y = y + (font.height() - Font::Small.height()).max(0);
+        self.text(Font::Small, mark, Point::new(x, y), Ink::Normal);
     }
 }
 
@@ -447,16 +449,20 @@ pub(crate) struct FLine {
     pub inverse: bool,
 }
 
-/// Blocks flowed into a band: the font chosen and each page's lines.
+/// Blocks flowed into a band: the font chosen, each page's lines, and the rows a page holds
+/// (the last shared with the page mark when there are several pages).
 pub(crate) struct Flowed {
     pub font: Font,
     pub pages: Vec<Vec<FLine>>,
+    pub rows: usize,
+    /// Whether every essential block is on page 1.
+    pub first: bool,
 }
 
 /// Flows blocks into a band `width` x `height`: `single` whole on one page in the first of
-/// `fonts` that holds it; otherwise `paged` on as many pages as it takes (each keeping
-/// [`FOOTER`] rows for the page mark), essential blocks first, in the first font whose page
-/// holds every essential block.
+/// `fonts` that holds it; otherwise `paged` on as many pages as it takes (each page's last row
+/// keeping [`MARK_ROOM`] at its right end for the page mark), essential blocks first, in the
+/// first font whose page holds every essential block.
 pub(crate) fn flow(
     single: &[Block],
     paged: &[Block],
@@ -471,57 +477,77 @@ pub(crate) fn flow(
             return Flowed {
                 font,
                 pages: std::vec![lines],
+                rows: font.rows(height),
+                first: true,
             };
         }
     }
-    let rows_in = |font: Font| font.rows(height - FOOTER);
-    let order: Vec<&Block> = paged
+    // In their order when that keeps the essential blocks on page 1, else those first.
+    let natural: Vec<&Block> = paged.iter().collect();
+    let essential_first: Vec<&Block> = paged
         .iter()
         .filter(|b| b.essential)
         .chain(paged.iter().filter(|b| !b.essential))
         .collect();
-    let font = fonts
+    let filled: Vec<Flowed> = fonts
         .iter()
-        .copied()
-        .find(|&f| {
-            let cols = f.columns(width);
-            let essential: usize = order
-                .iter()
-                .filter(|b| b.essential)
-                .map(|b| b.lines(cols).len())
-                .sum();
-            essential <= rows_in(f)
+        .map(|&font| {
+            let flowed = fill(&natural, font, width, height);
+            if flowed.first {
+                flowed
+            } else {
+                fill(&essential_first, font, width, height)
+            }
         })
-        .unwrap_or(Font::Small);
-    let font = match fonts.iter().position(|&f| f == font) {
-        // The small font when it saves a page: fewer turns to wait for the end.
-        Some(i) => fonts[i..]
-            .iter()
-            .copied()
-            .min_by_key(|&f| pages_needed(&order, f, width, rows_in(f)))
-            .unwrap_or(font),
-        None => font,
-    };
+        .collect();
+    // The first font whose page 1 holds every essential block (else the last); then a smaller
+    // one when it saves a page (fewer turns to wait for the end), still with them on page 1.
+    let start = filled
+        .iter()
+        .position(|f| f.first)
+        .unwrap_or(filled.len().saturating_sub(1));
+    let keep_first = filled.get(start).is_some_and(|f| f.first);
+    filled
+        .into_iter()
+        .skip(start)
+        .filter(|f| f.first || !keep_first)
+        .min_by_key(|f| f.pages.len())
+        .unwrap_or(Flowed {
+            font: Font::Small,
+            pages: std::vec![Vec::new()],
+            rows: 1,
+            first: true,
+        })
+}
+
+/// Fills pages of `font` with `order`'s blocks: a page's last row only beside the page mark,
+/// and a block that fits a page of its own not split across two, unless it is essential.
+fn fill(order: &[&Block], font: Font, width: i32, height: i32) -> Flowed {
     let cols = font.columns(width);
     // No room at all under the header: one line a page, which the test of every screen
     // catches (the header must leave room).
-    let rows = rows_in(font).max(1);
+    let rows = font.rows(height).max(1);
+    // Whether `lines` fit from row `used` of a page, the last row only beside the mark.
+    let fit = |lines: &[FLine], used: usize| {
+        let end = used + lines.len();
+        end < rows || (end == rows && lines.last().is_none_or(|l| beside_mark(font, width, l)))
+    };
     let mut pages: Vec<Vec<FLine>> = std::vec![Vec::new()];
+    let mut first = true;
     for block in order {
         let lines = block.lines(cols);
-        let room = rows.saturating_sub(pages.last().map_or(0, Vec::len));
+        let used = pages.last().map_or(0, Vec::len);
         // A block that fits a page of its own is not split across two; but an essential one
         // stays on page 1, split if it must be.
-        if !block.essential
-            && lines.len() > room
-            && lines.len() <= rows
-            && pages.last().is_some_and(|p| !p.is_empty())
-        {
+        if !block.essential && !fit(&lines, used) && fit(&lines, 0) && used > 0 {
             pages.push(Vec::new());
         }
         for line in lines {
             let mut line = line;
-            if pages.last().is_some_and(|p| p.len() >= rows) {
+            let used = pages.last().map_or(0, Vec::len);
+            let full =
+                used >= rows || (rows > 1 && used + 1 == rows && !beside_mark(font, width, &line));
+            if full {
                 pages.push(Vec::new());
                 // A paragraph carried over reads as a new one on its page.
                 line.continues = false;
@@ -530,18 +556,16 @@ pub(crate) fn flow(
                 page.push(line);
             }
         }
+        if block.essential && pages.len() > 1 {
+            first = false;
+        }
     }
-    Flowed { font, pages }
-}
-
-/// How many pages `blocks` take in `font`, `rows` lines a page.
-fn pages_needed(blocks: &[&Block], font: Font, width: i32, rows: usize) -> usize {
-    if rows == 0 {
-        return usize::MAX;
+    Flowed {
+        font,
+        pages,
+        rows,
+        first,
     }
-    let cols = font.columns(width);
-    let lines: usize = blocks.iter().map(|b| b.lines(cols).len()).sum();
-    lines.div_ceil(rows.max(1))
 }
 
 /// Pages of a screen: `header` drawn on each (it returns the first free row), then the blocks
@@ -573,7 +597,8 @@ pub(crate) fn paged(
                 page.flowed(flowed.font, &lines, Some(1), top);
             }
             if count > 1 {
-                page.page_mark(n, count, bottom);
+                let last = top + flowed.font.height() * i32::try_from(flowed.rows).unwrap_or(1);
+                page.page_mark(n, count, flowed.font, last - flowed.font.height());
             }
             page
         })

@@ -566,9 +566,10 @@ impl PiecepackTable {
             Actor::Chance | Actor::Nobody => side,
         };
         match p.phase() {
-            Phase::Movement => vec![format!(
-                "{side}: move one piece at a time (lift both to stack); OK: end of movement"
-            )],
+            Phase::Movement => vec![
+                format!("{side}: move a piece at a time; OK: end of movement"),
+                "To stack two pieces, lift both".to_string(),
+            ],
             Phase::Designation => {
                 let n = p.undesignated().len();
                 vec![format!(
@@ -623,7 +624,7 @@ impl PiecepackTable {
                     .map(|s| place(s).to_string())
                     .collect();
                 vec![format!(
-                    "Allies: slide Prussians onto {}; OK: end of reinforcement",
+                    "Allies: slide Prussians onto {}; OK: done",
                     list(&entries)
                 )]
             }
@@ -1400,7 +1401,8 @@ impl TableGame for PiecepackTable {
                 hands: lines,
             };
         }
-        if matches!(action, Action::Move { .. }) && lines.len() == 1 {
+        // A plain move: nothing happened beyond it, and the next steps are the prompt's.
+        if matches!(action, Action::Move { .. }) && self.told.is_empty() {
             return Screen::MoveAccepted {
                 status: self.status_line(),
                 mv: label,

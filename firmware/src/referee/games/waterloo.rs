@@ -11,7 +11,7 @@
 //!   reserve slots.
 //! - **Move**: lift a piece, put it on the square it goes to.
 //! - **Attack**: lift your piece and the enemy's (either first). When the attacker could make its
-//!   last step from several sides, a menu asks which ("c4 attacks c6 from the south").
+//!   last step from several sides, a menu asks which ("c4 attacks c6 from south").
 //! - **Fire**: lift the artillery and put it back, then lift the target. Firing at a building
 //!   or village rather than the unit in it is a menu choice (OK).
 //! - **Entering** (a reserve, a withdrawn or a regenerated piece): lift it from its tray slot and
@@ -767,20 +767,17 @@ impl WaterlooTable {
         let defender = format!("{}{}", d.short(), strength(d, r.strengths.1));
         let result = match r.result {
             BattleResult::AttackerWon if d.class() == Class::Artillery => {
-                format!("artillery taken in the flank: {} wins", a.short())
+                format!("flank attack: {} wins", a.short())
             }
             BattleResult::AttackerWon if a.class() == Class::CommanderInChief => {
-                format!("{} wins: a commander-in-chief's attack", a.short())
+                format!("{} wins (commander's attack)", a.short())
             }
             BattleResult::AttackerWon if d.class() == Class::CommanderInChief => {
-                format!("{} falls: a commander-in-chief attacked", d.short())
+                format!("{} falls (commander attacked)", d.short())
             }
             BattleResult::AttackerWon => format!("{} wins", a.short()),
             BattleResult::DefenderWon if d.class() == Class::Artillery => {
-                format!(
-                    "artillery attacked from the front: {} is eliminated",
-                    a.short()
-                )
+                format!("frontal attack: {} is eliminated", a.short())
             }
             BattleResult::DefenderWon => format!("{} holds", d.short()),
             BattleResult::Die => "equal strength: press Die to roll the battle die".to_string(),
@@ -803,7 +800,7 @@ impl WaterlooTable {
                 Event::Battle(ref r) => {
                     let (a, d, result) = Self::battle_words(r);
                     let frenzy = if r.frenzy { "frenzy! " } else { "" };
-                    lines.push(format!("{frenzy}{a} attacks {d}: {result}"));
+                    lines.push(format!("{frenzy}{a} vs {d}: {result}"));
                 }
                 Event::Eliminated { cell, unit } => {
                     lines.push(format!("{} on {cell} is eliminated", unit.short()));
@@ -849,7 +846,7 @@ impl WaterlooTable {
                     lines.push(format!("a Prussian arrives on {to}"));
                 }
                 Event::HeldBackJoin => {
-                    lines.push("11:00: the held-back French pieces join the reserve".to_string())
+                    lines.push("11:00: held-back French join the reserve".to_string())
                 }
                 Event::TurnBegan { seat, actions, .. } => {
                     let s = if actions == 1 { "" } else { "s" };
@@ -1663,7 +1660,7 @@ impl TableGame for WaterlooTable {
         match action.action {
             Action::Move { from, to } => format!("{from}-{to}"),
             Action::Attack { from, to, dir } => {
-                format!("{from} attacks {to} from the {}", side(dir))
+                format!("{from} attacks {to} from {}", side(dir))
             }
             Action::Fire {
                 from,
