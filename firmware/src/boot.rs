@@ -312,11 +312,7 @@ impl<C: Chance> Umpire<C> {
             None => {
                 let retry = self.retry.next().unwrap_or(0);
                 // A fault screen with pages is due again when its next page is.
-                let paged = self
-                    .shown
-                    .as_ref()
-                    .is_some_and(|s| crate::screens::page_count(s) > 1);
-                if paged {
+                if self.shown.is_some() && self.pager.pages() > 1 {
                     Millis(retry.min(self.last_step.0 + crate::screens::PAGE_MS))
                 } else {
                     Millis(retry)

@@ -24,6 +24,7 @@
 //! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
 //! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -697,16 +698,16 @@ impl<C: Chance> Service<C> {
         step
     }
 
-    /// What the OLED should show: the game, or the sensors' fault while they fail.
-    fn wanted_screen(&self) -> Screen {
-        match self.faults.active().find(|(part, _)| *part == SENSORS) {
-            Some((_, problem)) => Screen::Fault {
+    /// What the OLED should show: the game (borrowed), or the sensors' fault while they fail.
+    fn wanted_screen<'a>(faults: &Faults, pipeline: &'a Pipeline<FileStore, C>) -> Cow<'a, Screen> {
+        match faults.active().find(|(part, _)| *part == SENSORS) {
+            Some((_, problem)) => Cow::Owned(Screen::Fault {
                 part: "Sensors".into(),
                 problem: problem.into(),
                 fix: "check the sensor cable and power; `umpire doctor` names the part".into(),
                 more: 0,
-            },
-            None => self.pipeline.screen().clone(),
+            }),
+            None => Cow::Borrowed(pipeline.screen()),
         }
     }
 
@@ -724,15 +725,16 @@ impl<C: Chance> Service<C> {
         if !self.oled_retry.due(now.0) {
             return;
         }
-        let wanted = self.wanted_screen();
+        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
         let page = self.pager.page(&wanted, now.0);
         if self
             .on_oled
             .as_ref()
-            .is_some_and(|(s, p)| *p == page && *s == wanted)
+            .is_some_and(|(s, p)| *p == page && *s == *wanted)
         {
             return;
         }
+        let wanted = wanted.into_owned();
         let Some(oled) = self.oled.as_mut() else {
             return;
         };

@@ -506,12 +506,17 @@ fn random_game(seed: u64, coverage: &mut Coverage) {
 #[test]
 fn random_games_played_by_hand_match_the_rules_and_the_journal() {
     let mut coverage = Coverage::default();
-    // 200 games: about 25,000 actions, a few seconds here and under a minute per target
-    // under QEMU (scripts/test).
-    for seed in 0..200 {
+    // 200 games, about 25,000 actions, on the development machine; on the cross targets (run
+    // under QEMU in CI, ten times slower) a sample of 24 checks the same invariants after every
+    // step, and the coverage of every action kind is left to the full run.
+    let full = cfg!(target_arch = "x86_64");
+    for seed in 0..if full { 200 } else { 24 } {
         random_game(seed, &mut coverage);
     }
     println!("{coverage:#?}");
+    if !full {
+        return;
+    }
     for kind in [
         "move",
         "designate",

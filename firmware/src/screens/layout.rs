@@ -613,19 +613,24 @@ pub(crate) fn paged(
 pub struct Pager {
     /// The screen without its clock, since when it is up, and its page count.
     showing: Option<(crate::ui::Screen, u64, usize)>,
+    /// The screen last asked about, clock and all: the same again (most steps) costs a compare.
+    last: Option<crate::ui::Screen>,
 }
 
 impl Pager {
     /// The page of `screen` to show at `now_ms`.
     pub fn page(&mut self, screen: &crate::ui::Screen, now_ms: u64) -> usize {
-        let key = without_clock(screen);
-        let fresh = !self
-            .showing
-            .as_ref()
-            .is_some_and(|(shown, _, _)| *shown == key);
-        if fresh {
-            let pages = super::page_count(screen).max(1);
-            self.showing = Some((key, now_ms, pages));
+        if self.last.as_ref() != Some(screen) {
+            let key = without_clock(screen);
+            let fresh = !self
+                .showing
+                .as_ref()
+                .is_some_and(|(shown, _, _)| *shown == key);
+            if fresh {
+                let pages = super::page_count(screen).max(1);
+                self.showing = Some((key, now_ms, pages));
+            }
+            self.last = Some(screen.clone());
         }
         match &self.showing {
             Some((_, since, pages)) if *pages > 1 => {
@@ -633,6 +638,13 @@ impl Pager {
             }
             _ => 0,
         }
+    }
+}
+
+impl Pager {
+    /// The page count of the screen last asked about (1 before any).
+    pub fn pages(&self) -> usize {
+        self.showing.as_ref().map_or(1, |(_, _, pages)| *pages)
     }
 }
 

@@ -206,13 +206,14 @@ fn titled_count(title: &str, count: usize) -> String {
 fn centred(page: &mut Page, value: &str, fonts: &[Font], y: i32, height: i32) -> Option<i32> {
     let block = [Block::plain(value)];
     for &font in fonts {
-        let lines = text::wrap(value, font.columns(W));
-        if lines.len() <= font.rows(height) {
-            let flowed = flow(&block, &block, &[font], W, height);
-            let lines = flowed.pages.into_iter().next().unwrap_or_default();
+        let flowed = flow(&block, &block, &[font], W, height);
+        if let [lines] = flowed.pages.as_slice() {
+            if lines.len() > font.rows(height) {
+                continue;
+            }
             let used = font.height() * i32::try_from(lines.len()).unwrap_or(0);
             let top = y + (height - used).max(0) / 2;
-            return Some(page.flowed(font, &lines, None, top));
+            return Some(page.flowed(font, lines, None, top));
         }
     }
     None
