@@ -589,7 +589,7 @@ impl fmt::Display for Illegal {
             Illegal::Empty(c) => write!(f, "there is no piece on {c}"),
             Illegal::NotYours(c) => write!(f, "the piece on {c} is not yours: use your own"),
             Illegal::Split { prussian: true } => f.write_str(
-                "the Prussians cannot act now: not yet arrived, or leave one action for the Allied forces",
+                "Prussians cannot act yet, or must leave the Allies one action",
             ),
             Illegal::Split { prussian: false } => {
                 f.write_str("leave one action this turn for the Prussians")

@@ -770,10 +770,10 @@ impl WaterlooTable {
                 format!("flank attack: {} wins", a.short())
             }
             BattleResult::AttackerWon if a.class() == Class::CommanderInChief => {
-                format!("{} wins (commander's attack)", a.short())
+                format!("{} wins (commander)", a.short())
             }
             BattleResult::AttackerWon if d.class() == Class::CommanderInChief => {
-                format!("{} falls (commander attacked)", d.short())
+                format!("{} falls (commander)", d.short())
             }
             BattleResult::AttackerWon => format!("{} wins", a.short()),
             BattleResult::DefenderWon if d.class() == Class::Artillery => {
@@ -1681,7 +1681,7 @@ impl TableGame for WaterlooTable {
                 None => format!("{} enters on {to}", a_piece(unit.army())),
             },
             Action::TakeOff { from } => {
-                format!("take the weakened cavalry on {from} off to regain strength")
+                format!("take {from} off to regain strength")
             }
             Action::EndTurn => {
                 let left = self.game.actions().1;

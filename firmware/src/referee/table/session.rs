@@ -1662,7 +1662,7 @@ impl<T: TableGame> Session<T> {
                 // Said, not decided: a hand that straightened a gun and now moves another
                 // piece is making that move, and must not read a refusal in the record.
                 Some((label, why)) => {
-                    format!("{name} lifted: put it down or move it; {label}: {why}")
+                    format!("{label}: {why}; put {name} back or move it")
                 }
                 None => format!("{name} lifted: put it down, or lift its target"),
             });

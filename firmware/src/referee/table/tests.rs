@@ -798,7 +798,11 @@ fn a_lifted_piece_that_begins_no_gesture_is_named_after_the_settle_time() {
     // North's own piece lifted: a piece in hand, however long it takes.
     b.lift(sq("a1"));
     assert!(b.wait(10_000).is_empty());
-    assert!(b.screen().contains("a1 lifted"), "{}", b.screen());
+    assert!(
+        b.screen().contains("put a1 back or move it"),
+        "{}",
+        b.screen()
+    );
     b.put(sq("a1"));
 }
 
@@ -812,7 +816,11 @@ fn a_selection_then_another_gesture_is_no_refused_shot() {
     b.put(sq("a2"));
     let out = b.lift(sq("b1"));
     assert!(out.is_empty(), "{out:?}");
-    assert!(b.screen().contains("b1 lifted"), "{}", b.screen());
+    assert!(
+        b.screen().contains("put b1 back or move it"),
+        "{}",
+        b.screen()
+    );
     let out = b.put(sq("c1"));
     assert_eq!(acted(&out), ["b1-c1"]);
     assert!(
@@ -990,7 +998,7 @@ fn a_refused_shot_at_a_piece_in_hand_is_said() {
     assert!(out.is_empty(), "{out:?}");
     let screen = b.screen();
     assert!(screen.contains("a2 fires at b1: not now"), "{screen}");
-    assert!(screen.contains("b1 lifted"), "{screen}");
+    assert!(screen.contains("put b1 back or move it"), "{screen}");
     assert!(!screen.contains("lift its target"), "{screen}");
 }
 

@@ -551,7 +551,7 @@ fn weakened_cavalry_is_taken_off_onto_a_free_slot() {
         "any free withdrawn or reserve slot"
     );
     let menu: Vec<String> = t.choices().into_iter().map(|(l, _)| l).collect();
-    assert!(menu.contains(&"take the weakened cavalry on g7 off to regain strength".into()));
+    assert!(menu.contains(&"take g7 off to regain strength".into()));
     t.play(&WaterlooAction {
         action: take_off,
         slot: Some(withdrawn(ALLIED, 4)),
