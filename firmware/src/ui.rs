@@ -125,6 +125,10 @@ pub enum Screen {
         defender: String,
         /// Who won ("Miner wins", "both removed").
         result: String,
+        /// What followed, said after the verdict and the hand steps (a cavalry weakened, the
+        /// turn's end, the game's end).
+        #[serde(default)]
+        after: Vec<String>,
         /// What to do with each piece.
         hands: Vec<HandStep>,
     },

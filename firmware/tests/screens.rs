@@ -201,6 +201,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 attacker: "Red Miner".into(),
                 defender: "Blue Bomb".into(),
                 result: "Miner wins".into(),
+                after: Vec::new(),
                 hands: strings(&["remove the Bomb from e5", "Red Miner to e5"]),
             },
         ),
@@ -210,10 +211,10 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 attacker: "French Heavy Cavalry".into(),
                 defender: "Allied Guard Infantry".into(),
                 result: "both removed".into(),
+                after: strings(&["French: one action left"]),
                 hands: strings(&[
                     "remove the French Heavy Cavalry from f6",
                     "remove the Allied Guard Infantry from f7",
-                    "French: one action left",
                 ]),
             },
         ),
@@ -503,6 +504,7 @@ fn no_screen_draws_outside_128x64() {
             attacker: String::new(),
             defender: String::new(),
             result: String::new(),
+            after: Vec::new(),
             hands: Vec::new(),
         },
     ));

@@ -625,6 +625,7 @@ fn a_basic_game_at_the_table() {
             attacker: "British Foot (3)".into(),
             defender: "Fr. Line Inf (3)".into(),
             result: "equal strength: press Die to roll the battle die".into(),
+            after: Vec::new(),
             hands: vec![
                 "e6: put the British Foot".into(),
                 "e7: put the Fr. Line Inf".into(),
@@ -679,10 +680,7 @@ fn a_basic_game_at_the_table() {
     // can be put back on the back row".
     assert_eq!(t.game().to_act(), Actor::Seat(FRENCH));
     let out = t.slide(withdrawn, sq("e10"));
-    assert_eq!(
-        acted(&out),
-        ["a French piece enters on e10 from French withdrawn slot 1"]
-    );
+    assert_eq!(acted(&out), ["entry on e10 from French withdrawn slot 1"]);
     assert_eq!(
         t.table().board()[&sq("e10")],
         "French infantry*",
@@ -692,10 +690,7 @@ fn a_basic_game_at_the_table() {
     // on the bottom row. This costs 1 action."
     let reserve = tray(TrayKind::Reserve, FRENCH, 0);
     let out = t.slide(reserve, sq("f10"));
-    assert_eq!(
-        acted(&out),
-        ["a French piece enters on f10 from French reserve slot 1"]
-    );
+    assert_eq!(acted(&out), ["entry on f10 from French reserve slot 1"]);
     // Five French pieces still wait beside the board (alike pieces: the rules may count the
     // one that came back from the withdrawn slot as the reserve's).
     let waiting = t.game().reserve(FRENCH).len() + t.game().off_board(FRENCH).count();

@@ -76,10 +76,12 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
             attacker,
             defender,
             result,
+            after,
             hands,
         } => {
             all.extend([attacker.clone(), defender.clone()]);
             all.extend(hands.iter().cloned());
+            all.extend(after.iter().cloned());
             first.push(result.clone());
             first.extend(hands.first().cloned());
         }
@@ -224,6 +226,8 @@ fn problems(screen: &Screen) -> Vec<String> {
 struct Checked {
     seen: BTreeSet<String>,
     bad: Vec<String>,
+    /// Games played, for the summary line.
+    games: usize,
 }
 
 impl Checked {
@@ -248,8 +252,15 @@ impl Checked {
         ));
     }
 
-    /// Panics listing the bad screens (the first 40, or `UMPIRE_SCREEN_SHOW`), if any.
+    /// Prints how much was checked; panics listing the bad screens (the first 40, or
+    /// `UMPIRE_SCREEN_SHOW`), if any.
     fn verdict(&self) {
+        println!(
+            "{} games, {} distinct screens, {} bad",
+            self.games,
+            self.seen.len(),
+            self.bad.len()
+        );
         let show = std::env::var("UMPIRE_SCREEN_SHOW")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -281,6 +292,7 @@ fn every_stratego_screen_fits_the_oled() {
             };
             let played = run_with_frames(&demo, None, &mut std::io::sink())
                 .unwrap_or_else(|e| panic!("{variant} seed {seed}: {e}"));
+            checked.games += 1;
             for screen in &played.screens {
                 checked.check(&format!("{variant} seed {seed}"), screen);
             }
@@ -366,6 +378,7 @@ fn every_table_game_screen_fits_the_oled() {
                         shown.push(s);
                     }
                 }
+                checked.games += 1;
                 for screen in &shown {
                     checked.check(&game, screen);
                 }

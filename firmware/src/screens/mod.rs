@@ -69,8 +69,9 @@ pub fn layout(screen: &Screen) -> Layout {
             attacker,
             defender,
             result,
+            after,
             hands,
-        } => battle(attacker, defender, result, hands),
+        } => battle(attacker, defender, result, after, hands),
         Screen::Told {
             status,
             title,
@@ -567,7 +568,13 @@ fn illegal(status: &StatusLine, reason: &str, fix: &str) -> Vec<Page> {
 
 /// A battle: who met whom, the verdict inverted, then what the hands must do. When that takes
 /// pages, the verdict and the first hand step are on page 1.
-fn battle(attacker: &str, defender: &str, result: &str, hands: &[String]) -> Vec<Page> {
+fn battle(
+    attacker: &str,
+    defender: &str,
+    result: &str,
+    after: &[String],
+    hands: &[String],
+) -> Vec<Page> {
     let mut blocks = std::vec![
         Block::plain(format!("{attacker} x {defender}")),
         Block::plain(result).essential().inverse(),
@@ -580,6 +587,7 @@ fn battle(attacker: &str, defender: &str, result: &str, hands: &[String]) -> Vec
             block
         }
     }));
+    blocks.extend(after.iter().map(|a| Block::item(a.clone())));
     paged(
         &|_| 0,
         H,

@@ -1398,6 +1398,7 @@ impl TableGame for PiecepackTable {
                 attacker: format!("{} {}", side_name(attacker), tallies[0].total),
                 defender: format!("{} {}", side_name(attacker.opponent()), tallies[1].total),
                 result,
+                after: Vec::new(),
                 hands: lines,
             };
         }
@@ -2153,6 +2154,7 @@ mod tests {
             defender,
             result,
             hands,
+            ..
         } = t.play(&Action::Roll(Face::Five))
         else {
             panic!("no battle");

@@ -284,6 +284,7 @@ fn battle_screen(battle: &Battle) -> Screen {
         attacker: att,
         defender: def,
         result,
+        after: Vec::new(),
         hands: Vec::new(),
     }
 }

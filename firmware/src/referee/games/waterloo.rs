@@ -985,15 +985,11 @@ impl WaterlooTable {
                     .collect();
                 let mut more = self.event_lines(&after);
                 more.extend(flags);
-                let result = if more.is_empty() {
-                    result
-                } else {
-                    format!("{result}; {}", more.join("; "))
-                };
                 Screen::Battle {
                     attacker,
                     defender,
                     result,
+                    after: more,
                     hands: Vec::new(),
                 }
             }
@@ -1673,11 +1669,7 @@ impl TableGame for WaterlooTable {
                 tile: true,
             } => format!("{from} fires at {}", self.tile_words(at)),
             Action::Enter { unit, to } => match action.slot {
-                Some(slot) => format!(
-                    "{} enters on {to} from {}",
-                    a_piece(unit.army()),
-                    Self::place_name(&slot)
-                ),
+                Some(slot) => format!("entry on {to} from {}", Self::place_name(&slot)),
                 None => format!("{} enters on {to}", a_piece(unit.army())),
             },
             Action::TakeOff { from } => {

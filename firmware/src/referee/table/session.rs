@@ -724,11 +724,13 @@ fn with_hands(screen: &Screen, status: StatusLine, steps: Vec<HandStep>) -> Scre
             attacker,
             defender,
             result,
+            after,
             ..
         } => Screen::Battle {
             attacker,
             defender,
             result,
+            after,
             hands: steps,
         },
         Screen::Told {

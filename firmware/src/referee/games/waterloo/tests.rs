@@ -444,10 +444,7 @@ fn an_entry_takes_the_slot_the_hands_emptied() {
         },
         slot: Some(reserve(ALLIED, 1)),
     };
-    assert_eq!(
-        t.label(&action),
-        "an Allied piece enters on e1 from Allied reserve slot 2"
-    );
+    assert_eq!(t.label(&action), "entry on e1 from Allied reserve slot 2");
     let screen = t.play(&action);
     assert!(matches!(screen, Screen::Told { .. }), "{screen:?}");
     assert!(!t.trays().contains_key(&reserve(ALLIED, 1)));
@@ -487,6 +484,7 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
             attacker: "British Foot (3)".into(),
             defender: "Fr. Line Inf (3)".into(),
             result: "equal strength: press Die to roll the battle die".into(),
+            after: Vec::new(),
             hands: Vec::new(),
         }
     );
