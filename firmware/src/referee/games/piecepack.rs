@@ -20,9 +20,13 @@
 //! pieces on the staging slots, place the garrison in Hougoumont, then the other six red
 //! pieces; then the French, the Guard first. Each group names the piece for its owner behind
 //! the screen ("Allies: place Wellington (Red Pawn), then press OK"). A piece put onto a piece
-//! already placed counts once that square is lifted and put back during the step. Each army is
-//! checked alone ([`TableGame::army`]), then both by the rules ([`TableGame::start`]), every
-//! problem with its fix.
+//! already placed counts once that square is lifted and put back during the step. Each piece is
+//! judged the moment it goes down, alone and beside the pieces placed before it
+//! ([`TableGame::may_place_among`]: a stack over its limits, a French piece next to an Allied
+//! one, two Prussians on one slot), and refused with the fix naming the square and the
+//! player's own piece; taken off a stack and put on a free square, it counts there. Each army
+//! is still checked alone ([`TableGame::army`]), then both by the rules
+//! ([`TableGame::start`]), every problem with its fix.
 //!
 //! # Gestures
 //! Reed switches see a square, not a piece: taking a coin off a stack leaves the square
