@@ -335,6 +335,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
             Record::Deployed { .. } | Record::Move(_) | Record::Chance { .. } => {
                 Err("a Stratego record in another game's journal".to_string())
             }
+            // The journal's first record, read before the game's (`rebuild_table`).
+            Record::Layout { .. } => {
+                Err("a board layout after the game's first record".to_string())
+            }
         }
     }
 

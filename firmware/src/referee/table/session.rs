@@ -587,6 +587,10 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
+        if index == 0 && matches!(record, Record::Layout { .. }) {
+            // The board the game began on, checked before (`games::journaled_kind`).
+            continue;
+        }
         let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
                 if !out.history.is_empty() || seat.index() > 1 {
