@@ -950,7 +950,7 @@ fn a_french_piece_next_to_an_allied_one_is_refused_when_it_goes_down() {
         "Ney ({}) on g5 is next to the Allied piece on g4: move it away",
         Unit::Ney.piece_name()
     );
-    assert_eq!(refusals(&out), [refusal.clone()], "{out:?}");
+    assert_eq!(refusals(&out), std::slice::from_ref(&refusal), "{out:?}");
     assert!(t.text().contains("next to the Allied"), "{}", t.text());
     // OK does not count a refused piece.
     let out = t.press(Button::Ok);
