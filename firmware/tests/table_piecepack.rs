@@ -999,8 +999,8 @@ fn a_stack_over_its_limits_is_refused_when_the_piece_goes_down() {
     assert_eq!(
         refusals(&out),
         [format!(
-            "no room on e4 for Dutch-Belgians ({}): one regular coin, one symbol coin and one \
-             pawn a square; move it",
+            "no room on e4 for Dutch-Belgians ({}): move it (one regular coin, one symbol coin, \
+             one pawn a square)",
             Unit::DutchBelgians.piece_name()
         )],
         "{out:?}"

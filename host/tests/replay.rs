@@ -439,6 +439,12 @@ fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
     );
     let text = replay(&played.journal, false, false).expect("replays on the journal's board");
     assert!(text.contains("Game: Waterloo Basic"), "{text}");
+    assert!(
+        text.contains(
+            "Board: the layout of my-board.txt, as the journal recorded it when the game began."
+        ),
+        "{text}"
+    );
     assert!(text.contains("11"), "the board's eleventh row: {text}");
     let record = firmware::referee::games::record(recovered.header.game, &recovered.records)
         .expect("rebuilds");

@@ -971,8 +971,8 @@ impl TableGame for PiecepackTable {
         };
         Err(match problem {
             SetupProblem::Stacking(..) => format!(
-                "no room on {} for {}: one regular coin, one symbol coin and one pawn a square; \
-                 move it",
+                "no room on {} for {}: move it (one regular coin, one symbol coin, one pawn a \
+                 square)",
                 place(square),
                 owner_name(unit)
             ),
