@@ -93,16 +93,19 @@ pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
     }
 }
 
-/// The layout a journal's first record holds, if it holds one.
+/// The layout a journal's first record holds, if it holds one: the board, where it was read,
+/// and its text.
 ///
 /// # Errors
 /// The recorded layout does not read with this build.
-fn recorded_layout(records: &[Record]) -> Result<Option<(BoardLayout, &str)>, RebuildError> {
+fn recorded_layout(
+    records: &[Record],
+) -> Result<Option<(boards::waterloo::Layout, &str, &str)>, RebuildError> {
     let Some(Record::Layout { source, text }) = records.first() else {
         return Ok(None);
     };
-    BoardLayout::read(text, LayoutSource::Journal)
-        .map(|layout| Some((layout, source.as_str())))
+    boards::waterloo::Layout::parse(text)
+        .map(|layout| Some((layout, source.as_str(), text.as_str())))
         .map_err(|problems| RebuildError::Record {
             index: 0,
             problem: format!(
@@ -119,11 +122,12 @@ fn recorded_layout(records: &[Record]) -> Result<Option<(BoardLayout, &str)>, Re
 /// [`RebuildError::OtherLayout`]: the game began on another board, with what to do; or the
 /// recorded layout does not read.
 pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
-    let (GameKind::Waterloo { choice }, Some((began, source))) = (kind, recorded_layout(records)?)
+    let (GameKind::Waterloo { choice }, Some((began, source, _))) =
+        (kind, recorded_layout(records)?)
     else {
         return Ok(kind);
     };
-    if began == choice.layout {
+    if began == *choice.layout.layout() {
         return Ok(kind);
     }
     Err(RebuildError::OtherLayout {
@@ -139,7 +143,9 @@ pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, Re
 /// The recorded layout does not read with this build.
 pub fn journaled_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
     Ok(match recorded_layout(records)? {
-        Some((layout, _)) => kind.on_layout(layout),
+        Some((layout, _, text)) => {
+            kind.on_layout(BoardLayout::keep(layout, text, LayoutSource::Journal))
+        }
         None => kind,
     })
 }
