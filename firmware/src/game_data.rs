@@ -132,16 +132,44 @@ impl std::error::Error for DataFileError {}
 /// # Errors
 /// The file cannot be read, or every problem it holds, each with its line.
 pub fn load<T: DataFile>(path: &Path) -> Result<T, DataFileError> {
+    load_with_text(path).map(|(value, _)| value)
+}
+
+/// Reads and checks the data file at `path`, keeping the text it was read from (a game that
+/// journals its data file records the text, so the game replays anywhere).
+///
+/// # Errors
+/// The file cannot be read, or every problem it holds, each with its line.
+pub fn load_with_text<T: DataFile>(path: &Path) -> Result<(T, String), DataFileError> {
     let text = std::fs::read_to_string(path).map_err(|source| DataFileError::Unreadable {
         what: T::WHAT,
         path: path.to_path_buf(),
         source,
     })?;
-    T::parse(&text).map_err(|problems| DataFileError::Invalid {
-        what: T::WHAT,
-        path: path.to_path_buf(),
-        problems,
-    })
+    match T::parse(&text) {
+        Ok(value) => Ok((value, text)),
+        Err(problems) => Err(DataFileError::Invalid {
+            what: T::WHAT,
+            path: path.to_path_buf(),
+            problems,
+        }),
+    }
+}
+
+/// The Stratego: Waterloo board in the layout file at `path`, checked, with its text.
+///
+/// # Errors
+/// The file cannot be read, or every problem it holds, each with its line.
+pub fn load_waterloo_layout(
+    path: &Path,
+) -> Result<crate::referee::games::BoardLayout, DataFileError> {
+    use crate::referee::games::{BoardLayout, LayoutSource};
+    let (layout, text) = load_with_text::<Layout>(path)?;
+    Ok(BoardLayout::keep(
+        layout,
+        &text,
+        LayoutSource::File(path.to_path_buf()),
+    ))
 }
 
 /// The Stratego: Waterloo board of `config`, read from `config_file`: the file `[waterloo]
@@ -162,7 +190,7 @@ pub fn waterloo_layout(
                 Some(dir) if path.is_relative() => dir.join(path),
                 _ => path.clone(),
             };
-            load::<Layout>(&path).map(BoardLayout::keep)
+            load_waterloo_layout(&path)
         }
     }
 }

@@ -25,6 +25,8 @@ use firmware::sensing::{
 use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
 use firmware::ui::Screen;
 
+mod recorded;
+
 const RED_DUEL: &str = "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .";
 const BLUE_DUEL: &str = "F . . . . . . . . .\nB B S . . . . . . .\n3 2 9 M 2 3 . . . .";
 
@@ -776,6 +778,72 @@ fn a_reader_failing_at_boot_is_logged_with_the_first_step() {
     rig.run(500);
     assert!(
         matches!(rig.screen(), Screen::Play { .. }),
+        "{:?}",
+        rig.screen()
+    );
+}
+
+/// A Waterloo game begun on a layout file that was edited before the restart: the umpire says
+/// what to do (put the file back as it was, or start a new game), never resumes it on another
+/// board, and leaves the journal in place, so the next start on its layout resumes it. Fails on
+/// the code before: the game resumed on the edited board without a word.
+#[test]
+fn a_game_begun_on_another_layout_waits_for_its_layout() {
+    use firmware::referee::games::{BoardLayout, LayoutSource};
+    let path = "/etc/umpire/waterloo-layout.txt";
+    let (name, kind) = recorded::games()
+        .into_iter()
+        .find(|(name, _)| name == "waterloo-basic")
+        .expect("a Waterloo game");
+    let mut game = recorded::record(&name, kind, 1815, 12);
+    game.records.insert(
+        0,
+        Record::Layout {
+            source: path.to_string(),
+            text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
+        },
+    );
+    let tmp = TempDir::new("boot-other-layout");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), game.bytes()).unwrap();
+    let on = |text: &str| RefereeConfig {
+        waterloo_layout: BoardLayout::read(text, LayoutSource::File(path.into())).unwrap(),
+        ..RefereeConfig::default()
+    };
+    let edited = on("# our edition\nsetup_rows: 3\n");
+    let rig = Rig::start_on(&dir, Occupancy::EMPTY, None, edited);
+    let Screen::Recovery {
+        found,
+        detail,
+        entries,
+        ..
+    } = rig.screen()
+    else {
+        panic!("{:?}", rig.screen())
+    };
+    assert_eq!(
+        found,
+        "cannot be resumed: this game began on another Waterloo layout: \
+         /etc/umpire/waterloo-layout.txt was changed since; put it back as it was, or start a \
+         new game"
+    );
+    assert_eq!(
+        detail,
+        "game-0001.umpj left in place: the next start on its layout resumes it"
+    );
+    assert_eq!(entries, ["New game"]);
+    assert!(!rig.service.pipeline().referee().in_play());
+    assert_eq!(tmp.names(), ["game-0001.umpj"]);
+    drop(rig);
+    // The file put back as it was: the game resumes.
+    let rig = Rig::start_on(
+        &dir,
+        Occupancy::EMPTY,
+        None,
+        on(boards::waterloo::DEFAULT_LAYOUT),
+    );
+    assert!(
+        rig.service.pipeline().referee().in_play(),
         "{:?}",
         rig.screen()
     );

@@ -191,7 +191,26 @@ fn family(kind: GameKind) -> &'static str {
 fn mutated_payloads_of_real_journals_resume_or_are_refused_never_panic() {
     let iterations = iterations();
     let seed = seed();
-    let corpus = recorded::all(seed, 40);
+    let mut corpus = recorded::all(seed, 40);
+    // Waterloo journals as this build writes them: the board layout's text first.
+    let laid: Vec<Recorded> = corpus
+        .iter()
+        .filter(|j| matches!(j.header.game, GameKind::Waterloo { .. }))
+        .take(2)
+        .map(|j| {
+            let mut j = j.clone();
+            j.name.push_str("-with-layout");
+            j.records.insert(
+                0,
+                Record::Layout {
+                    source: "the shipped layout".to_string(),
+                    text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
+                },
+            );
+            j
+        })
+        .collect();
+    corpus.extend(laid);
     for journal in &corpus {
         // The unmutated journals resume: the corpus is real.
         assert!(

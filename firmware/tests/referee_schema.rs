@@ -33,6 +33,16 @@ fn cases() -> Vec<(Record, &'static [u8])> {
         ),
         (Record::Takeback { to_ply: 300 }, &[0x02, 0xAC, 0x02]),
         (Record::Chance { outcome: 2, of: 6 }, &[0x03, 0x02, 0x06]),
+        (
+            Record::Layout {
+                source: "w.txt".to_string(),
+                text: "rows: 11\n".to_string(),
+            },
+            &[
+                0x06, 0x05, b'w', b'.', b't', b'x', b't', 0x09, b'r', b'o', b'w', b's', b':', b' ',
+                b'1', b'1', b'\n',
+            ],
+        ),
     ]
 }
 
@@ -201,6 +211,34 @@ fn golden_journals_of_this_schema_pin_every_games_encoding() {
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// Journals written before a Waterloo game's layout was journaled (the golden ones) hold no
+/// [`Record::Layout`]: they still resume, on the umpire's layout, and replay, on the layout
+/// given, as they always did.
+#[test]
+fn waterloo_journals_without_a_layout_record_still_resume_and_replay() {
+    let dir = golden_dir(SCHEMA);
+    let mut seen = 0;
+    for (name, kind) in recorded::games() {
+        if !matches!(kind, GameKind::Waterloo { .. }) {
+            continue;
+        }
+        let bytes = std::fs::read(dir.join(format!("{name}.umpj"))).expect("golden journal");
+        let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+        assert!(
+            !recovered
+                .records
+                .iter()
+                .any(|r| matches!(r, Record::Layout { .. })),
+            "{name}"
+        );
+        resume(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        firmware::referee::games::record(recovered.header.game, &recovered.records)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        seen += 1;
+    }
+    assert!(seen >= 7, "every Waterloo variant: {seen}");
 }
 
 /// Every older schema's golden journals are refused by name, never misread.

@@ -122,11 +122,22 @@ impl Table {
         at: &BTreeMap<Unit, Place>,
         tagged: bool,
     ) -> Vec<Decision> {
+        self.place_groups(seat, at, tagged, 0..set_up_pieces(seat).len())
+    }
+
+    /// The groups `groups` of `seat`'s set-up, placed as [`Table::set_up_tagged`] places them.
+    fn place_groups(
+        &mut self,
+        seat: Seat,
+        at: &BTreeMap<Unit, Place>,
+        tagged: bool,
+        groups: std::ops::Range<usize>,
+    ) -> Vec<Decision> {
         // The adapter's order. The Allies: "set aside the five black pieces ... Place the Red
         // star symbol in Hougoumont. Place the other six red pieces".
         let order = set_up_pieces(seat);
         let mut out = Vec::new();
-        for unit in order {
+        for unit in &order[groups] {
             let text = self.text();
             assert!(
                 text.contains(unit.piece_name()),
@@ -906,30 +917,183 @@ fn a_game_resumes_from_its_journal_in_set_up_and_in_play() {
     );
 }
 
+/// The refusals `out` decided, flattened.
+fn refusals(out: &[Decision]) -> Vec<String> {
+    out.iter()
+        .filter_map(|d| match d {
+            Decision::SetupProblems(p) => Some(p.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// The group `unit` of `seat`'s set-up is at.
+fn group_of(seat: Seat, unit: Unit) -> usize {
+    set_up_pieces(seat).iter().position(|u| *u == unit).unwrap()
+}
+
+/// "French deploy second ... but NOT next to any Allied piece": Ney put down on g5 beside
+/// Uxbridge on g4 is refused the moment it settles, naming the Allied piece's square (never
+/// what it is) and the fix; OK does not count it, and moved away it is. The old code said so
+/// only after the French army's last piece, when the player had to hunt for it.
 #[test]
-fn an_army_the_rules_refuse_with_the_other_is_not_journaled() {
-    // Uxbridge next to La Haye Sainte on g4 is a legal Allied set-up, but the example's Ney
-    // and D'Erlon on g5 are then "next to any Allied piece".
-    let (mut allies, french) = example_places();
+fn a_french_piece_next_to_an_allied_one_is_refused_when_it_goes_down() {
+    let (mut allies, mut french) = example_places();
     allies.insert(Unit::Uxbridge, p("g4"));
     let mut t = Table::choose(5, 0);
-    t.set_up(ALLIES, &allies);
-    let out = t.set_up(FRENCH, &french);
+    let out = t.set_up(ALLIES, &allies);
+    assert!(has(
+        &out,
+        |d| matches!(d, Decision::Deployed(s) if *s == ALLIES)
+    ));
+    let ney = group_of(FRENCH, Unit::Ney);
+    t.place_groups(FRENCH, &french, false, 0..ney);
+    let mut out = t.put(p("g5"));
+    out.extend(t.settle());
+    let refusal = format!(
+        "Ney ({}) on g5 is next to the Allied piece on g4: move it away",
+        Unit::Ney.piece_name()
+    );
+    assert_eq!(refusals(&out), std::slice::from_ref(&refusal), "{out:?}");
+    assert!(t.text().contains("next to the Allied"), "{}", t.text());
+    // OK does not count a refused piece.
+    let out = t.press(Button::Ok);
     assert!(
-        has(&out, |d| matches!(d, Decision::SetupProblems(p)
-        if p.iter().any(|x| x.contains("on g5 is next to an Allied piece")))),
+        !has(&out, |d| matches!(d, Decision::GroupPlaced { .. })),
         "{out:?}"
     );
+    assert_eq!(refusals(&out), [refusal]);
+    // Moved to f6, two squares from Plancenoit and clear of the Allies: counted.
+    let mut out = t.lift(p("g5"));
+    out.extend(t.settle());
+    out.extend(t.put(p("f6")));
+    out.extend(t.settle());
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    let out = t.press(Button::Ok);
     assert!(
-        !has(&out, |d| matches!(d, Decision::Deployed(_))),
+        has(&out, |d| matches!(d, Decision::GroupPlaced { .. })),
         "{out:?}"
     );
-    assert_eq!(t.records().len(), 1, "only the Allied army");
-    // A power cut now resumes in the French set-up, not on a journal it cannot play.
-    let now = Millis(t.t);
-    let (referee, _) = t.restarted(SeededChance::new(5), now);
-    t.referee = referee;
-    assert!(t.text().contains("French: place Napoleon"), "{}", t.text());
+    // The example's D'Erlon on g5 would be refused the same way: h6 instead.
+    french.insert(Unit::Ney, p("f6"));
+    french.insert(Unit::DErlon, p("h6"));
+    let out = t.place_groups(FRENCH, &french, false, ney + 1..set_up_pieces(FRENCH).len());
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    assert!(has(&out, |d| matches!(d, Decision::GameStarted)), "{out:?}");
+    assert_eq!(t.records().len(), 2, "both armies");
+}
+
+/// "One regular piece, one symbol piece and one leader pawn per square": the Dutch-Belgians
+/// put onto Hougoumont's stack, which already holds Cooke's regular coin, are refused the
+/// moment the stack is put back, naming the square and the Allies' own piece; taken off and
+/// put on e3 instead, they are counted, and nothing placed before is undone. The old code
+/// said so only after the Allies' last piece.
+#[test]
+fn a_stack_over_its_limits_is_refused_when_the_piece_goes_down() {
+    let (mut allies, _) = example_places();
+    // The garrison, Wellington and Cooke on e4: one symbol, one pawn, one regular coin.
+    allies.insert(Unit::Cooke, p("e4"));
+    let mut t = Table::choose(5, 0);
+    let belgians = group_of(ALLIES, Unit::DutchBelgians);
+    let out = t.place_groups(ALLIES, &allies, false, 0..belgians);
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    let mut out = t.lift(p("e4"));
+    out.extend(t.put(p("e4")));
+    out.extend(t.settle());
+    assert_eq!(
+        refusals(&out),
+        [format!(
+            "no room on e4 for Dutch-Belgians ({}): move it (one regular coin, one symbol coin, \
+             one pawn a square)",
+            Unit::DutchBelgians.piece_name()
+        )],
+        "{out:?}"
+    );
+    assert!(t.text().contains("no room on e4"), "{}", t.text());
+    // Taken off the stack (its switch stays closed) and put on e3: the stack is not theirs.
+    let mut out = t.put(p("e3"));
+    out.extend(t.settle());
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    assert!(!t.text().contains("no room"), "{}", t.text());
+    let out = t.press(Button::Ok);
+    assert!(
+        has(&out, |d| matches!(
+            d,
+            Decision::GroupPlaced { count: 1, .. }
+        )),
+        "{out:?}"
+    );
+    allies.insert(Unit::DutchBelgians, p("e3"));
+    let out = t.place_groups(ALLIES, &allies, false, belgians + 1..12);
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    assert!(
+        has(&out, |d| matches!(d, Decision::Deployed(s) if *s == ALLIES)),
+        "{out:?}"
+    );
+}
+
+/// Two Prussians on one staging slot: the second is refused as it goes down, with a free
+/// slot as the fix (the old code listed it after the Allies' last piece).
+#[test]
+fn two_prussians_on_one_slot_are_refused_when_the_second_goes_down() {
+    let (allies, _) = example_places();
+    let mut t = Table::choose(5, 0);
+    t.place_groups(ALLIES, &allies, false, 0..1);
+    let mut out = t.lift(staging_slot(0));
+    out.extend(t.put(staging_slot(0)));
+    out.extend(t.settle());
+    let [first, second] = [set_up_pieces(ALLIES)[0], set_up_pieces(ALLIES)[1]];
+    assert_eq!(
+        refusals(&out),
+        [format!(
+            "{} ({}) shares Prussian slot 1 with {} ({}): put it on a free slot",
+            "Bulow",
+            second.piece_name(),
+            "Blucher",
+            first.piece_name()
+        )],
+        "{out:?}"
+    );
+    let mut out = t.put(staging_slot(1));
+    out.extend(t.settle());
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    let out = t.press(Button::Ok);
+    assert!(
+        has(&out, |d| matches!(d, Decision::GroupPlaced { .. })),
+        "{out:?}"
+    );
+    let mut allies = allies;
+    allies.insert(second, staging_slot(1));
+    let out = t.place_groups(ALLIES, &allies, false, 2..12);
+    assert!(refusals(&out).is_empty(), "{out:?}");
+    assert!(
+        has(&out, |d| matches!(d, Decision::Deployed(s) if *s == ALLIES)),
+        "{out:?}"
+    );
+}
+
+/// The backstop stays: the rules check both armies together before a game starts, every
+/// problem listed (here armies built around the set-up, which now refuses each piece as it
+/// goes down).
+#[test]
+fn the_rules_still_check_both_armies_together() {
+    let (mut allies, french) = example_places();
+    allies.insert(Unit::Uxbridge, p("g4"));
+    let army = |seat: Seat, at: &BTreeMap<Unit, Place>| {
+        let filled: Vec<Vec<Place>> = set_up_pieces(seat).iter().map(|u| vec![at[u]]).collect();
+        PiecepackTable::army(Options::STANDARD, seat, &filled).expect("each army alone is fine")
+    };
+    let mut armies = boards::BySeat::<Army>::default();
+    armies[ALLIES] = army(ALLIES, &allies);
+    armies[FRENCH] = army(FRENCH, &french);
+    let problems = PiecepackTable::start(Options::STANDARD, &armies).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|x| x.contains("on g5 is next to an Allied piece")),
+        "{problems:?}"
+    );
 }
 
 /// postcard is not self-describing: the journal's armies and actions are pinned byte for

@@ -263,6 +263,14 @@ impl Replay {
                 Record::Takeback { to_ply } => {
                     self.games.truncate(to_ply as usize + 1);
                 }
+                // The board the game began on, the journal's first record.
+                Record::Layout { text, .. } => {
+                    assert!(self.armies.iter().all(|(_, a)| a.is_none()), "first");
+                    assert_eq!(
+                        boards::waterloo::Layout::parse(&text).expect("it reads"),
+                        *self.choice.layout.layout()
+                    );
+                }
                 other => panic!("a Stratego record in a Waterloo journal: {other:?}"),
             }
         }

@@ -54,9 +54,7 @@ struct GameChoice {
 fn board_layout(path: Option<&std::path::Path>) -> anyhow::Result<BoardLayout> {
     Ok(match path {
         None => BoardLayout::shipped(),
-        Some(path) => {
-            BoardLayout::keep(firmware::game_data::load::<boards::waterloo::Layout>(path)?)
-        }
+        Some(path) => firmware::game_data::load_waterloo_layout(path)?,
     })
 }
 

@@ -232,6 +232,27 @@ fn write_table_replay(
         "Game: {}, journal schema {}",
         record.title, recovered.header.schema
     )?;
+    if matches!(recovered.header.game, GameKind::Waterloo { .. }) {
+        match recovered.records.first() {
+            Some(Record::Layout { source, .. }) => {
+                let shipped = firmware::referee::games::LayoutSource::Shipped.to_string();
+                let board = if *source == shipped {
+                    shipped
+                } else {
+                    format!("the layout of {source}")
+                };
+                writeln!(
+                    out,
+                    "Board: {board}, as the journal recorded it when the game began."
+                )?
+            }
+            _ => writeln!(
+                out,
+                "Board: the shipped layout (this journal is older than recorded layouts; a game \
+                 played on a layout file of its own may not replay)."
+            )?,
+        }
+    }
     write_tail(&recovered.tail, out)?;
     write_secrets(
         shown,

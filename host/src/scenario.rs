@@ -1179,10 +1179,12 @@ impl Session {
                     .parse()
                     .map_err(|_| format!("`{arg_text}` is not a number"))?;
                 let bytes = table.journal_bytes();
-                let records =
+                let mut records =
                     firmware::journal::decode::<firmware::referee::Header, Record>(&bytes)
                         .map_err(|e| e.to_string())?
                         .records;
+                // The board layout a Waterloo game began on is no step of the game.
+                records.retain(|r| !matches!(r, Record::Layout { .. }));
                 let got = records.len();
                 if got != want {
                     return Err(format!("the journal holds {got} records: {records:?}"));

@@ -405,3 +405,52 @@ fn a_redacted_piecepack_replay_names_only_values_combat_revealed() {
     }
     assert!(hidden_named > 0, "the reveal names the hidden values");
 }
+
+/// A Waterloo game played on a layout file of its own replays on that board on a machine
+/// without the file: the journal holds the layout's text. Fails on the code before: the
+/// layout was not journaled, so the replay rebuilt the game on the shipped board (here: the
+/// French army's eleventh row is off it, and the replay was refused).
+#[test]
+fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
+    use firmware::referee::games::{BoardLayout, LayoutSource};
+    use firmware::referee::{GameKind, Header, Record};
+    let layout = BoardLayout::read(
+        "rows: 11\n# our edition's board\n",
+        LayoutSource::File("my-board.txt".into()),
+    )
+    .expect("the layout reads");
+    let mut entry =
+        host::table::find_game("stratego-waterloo", Some("basic")).expect("on the menu");
+    entry.kind = entry.kind.on_layout(layout);
+    let played =
+        host::table::demo(&entry, 4, 40, true, None, &mut Vec::new()).expect("the demo plays");
+    let recovered =
+        firmware::journal::decode::<Header, Record>(&played.journal).expect("the journal reads");
+    assert!(
+        matches!(recovered.header.game, GameKind::Waterloo { choice } if choice.layout == BoardLayout::shipped()),
+        "the header is as before: no layout in it"
+    );
+    assert_eq!(
+        recovered.records.first(),
+        Some(&Record::Layout {
+            source: "my-board.txt".to_string(),
+            text: "rows: 11\n# our edition's board\n".to_string(),
+        })
+    );
+    let text = replay(&played.journal, false, false).expect("replays on the journal's board");
+    assert!(text.contains("Game: Waterloo Basic"), "{text}");
+    assert!(
+        text.contains(
+            "Board: the layout of my-board.txt, as the journal recorded it when the game began."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("11"), "the board's eleventh row: {text}");
+    let record = firmware::referee::games::record(recovered.header.game, &recovered.records)
+        .expect("rebuilds");
+    assert_eq!(record.entries.len() as u32, played.actions);
+    // Without the recorded layout (the old journal), the shipped board refuses the armies.
+    assert!(
+        firmware::referee::games::record(recovered.header.game, &recovered.records[1..]).is_err()
+    );
+}

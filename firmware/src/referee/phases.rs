@@ -249,9 +249,11 @@ impl DamageReport {
             _ => ("action", "actions"),
         };
         let word = |n: usize| if n == 1 { unit.0 } else { unit.1 };
-        let is_setup = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
-        let armies = records.iter().filter(|r| is_setup(r)).count();
-        let played = records.len() - armies;
+        let is_army = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
+        // The board layout a game began on is no step of play.
+        let is_setup = |r: &Record| is_army(r) || matches!(r, Record::Layout { .. });
+        let armies = records.iter().filter(|r| is_army(r)).count();
+        let played = records.iter().filter(|r| !is_setup(r)).count();
         if armies < 2 {
             return DamageReport {
                 found: format!("the set-up is damaged: {armies} of 2 armies intact"),
@@ -487,8 +489,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
     ) -> Result<Vec<Decision>, ResumeError> {
         let mut out = Vec::new();
         let header = recovered.header;
-        // The journal does not hold the layout: the game resumes on the umpire's layout.
+        // On the umpire's layout, which must be the one the journal recorded (when it did).
         let game = header.game.on_layout(self.config.waterloo_layout);
+        let game = games::resumable_kind(game, &recovered.records).map_err(ResumeError::Rebuild)?;
         let session = games::resume_session(game, header.setup, &recovered.records, &self.sensed)
             .map_err(ResumeError::Rebuild)?;
         self.journal = Some(journal);
@@ -944,6 +947,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
         };
         if !self.open_journal(header, out) {
             return;
+        }
+        for record in games::opening_records(kind) {
+            if let Err(msg) = append(&mut self.journal, &record) {
+                // Not begun: the next choice starts another journal.
+                self.journal = None;
+                out.push(Decision::JournalFailed(msg.clone()));
+                self.journal_error = Some(msg);
+                return;
+            }
         }
         out.push(Decision::GameChosen { game: label });
         self.hands.new_game();

@@ -28,6 +28,7 @@ use boards::stratego::{Deployment, Move, Options};
 use boards::Seat;
 use serde::{Deserialize, Serialize};
 
+use super::games::LayoutSource;
 use crate::journal::header_payload;
 
 /// The version of the header and record schema below, and of every journaled game type inside
@@ -76,8 +77,11 @@ pub struct WaterlooChoice {
     pub prussians_uncertain: bool,
     /// The mud tiles.
     pub mud: bool,
-    /// The board: the layout the umpire was started with. Not journaled (the header's bytes
-    /// are unchanged): a journal is resumed on the layout the umpire has now.
+    /// The board: the layout the umpire was started with. Not in the header (its bytes are
+    /// unchanged): a Waterloo journal's first record is the layout's text
+    /// ([`Record::Layout`]), so a game resumes only on the board it began on, and replays on
+    /// it anywhere. A journal written before that record holds no layout: it resumes and
+    /// replays on the layout the umpire has now.
     #[serde(skip)]
     pub layout: super::games::waterloo::BoardLayout,
 }
@@ -194,6 +198,14 @@ pub enum Record {
     /// A table game's action or chance outcome, postcard-encoded as the game's
     /// [`TableGame::Action`](crate::referee::table::TableGame::Action).
     Action(Vec<u8>),
+    /// The board layout file a game began on (Stratego: Waterloo), written first, right after
+    /// the header: a resumed game must be on the same board, and a replay needs no file.
+    Layout {
+        /// Where it was read: a file's path, or "the shipped layout" (for the words only).
+        source: String,
+        /// The file's whole text, as read.
+        text: String,
+    },
 }
 
 /// Why a journal does not rebuild into a game.
@@ -213,6 +225,14 @@ pub enum RebuildError {
     OtherSchema {
         /// The schema in the journal's header.
         found: u16,
+    },
+    /// The game began on another board layout than the umpire has now: resumed, it would be
+    /// played on another board.
+    OtherLayout {
+        /// Where the layout the game began on was read ([`Record::Layout`]'s source).
+        began: String,
+        /// Where the umpire's layout now was read.
+        now: String,
     },
 }
 
@@ -234,6 +254,25 @@ impl fmt::Display for RebuildError {
                 "this journal was written by a build with another record layout (schema \
                  {found}, this build reads {SCHEMA}): replay it with that build, or start a new \
                  game"
+            ),
+            RebuildError::OtherLayout { began, now } if began == now => write!(
+                f,
+                "this game began on another Waterloo layout: {now} was changed since; put it \
+                 back as it was, or start a new game"
+            ),
+            RebuildError::OtherLayout { began, now }
+                if *began == LayoutSource::Shipped.to_string() =>
+            {
+                write!(
+                    f,
+                    "this game began on the shipped Waterloo layout, not {now}: leave [waterloo] \
+                     layout unset, or start a new game"
+                )
+            }
+            RebuildError::OtherLayout { began, now } => write!(
+                f,
+                "this game began on the Waterloo layout of {began}, not {now}: set [waterloo] \
+                 layout to {began} as it was, or start a new game"
             ),
         }
     }

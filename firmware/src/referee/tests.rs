@@ -1717,14 +1717,96 @@ fn a_refusal_tells_nothing_of_a_hidden_rank() {
     assert!(!bomb.contains("cannot move"), "{bomb}");
 }
 
+/// A Waterloo game resumes only on the board it began on: its journal holds the layout's text,
+/// and an umpire whose layout file changed since (or that names another file, or none) says
+/// what to do instead of playing on another board. Fails on the code before: the journal held
+/// no layout, and the game resumed on the umpire's layout now without a word.
+#[test]
+fn a_waterloo_game_resumes_only_on_the_layout_it_began_on() {
+    use crate::journal::{decode, encode_header};
+    use crate::referee::games::{BoardLayout, LayoutSource};
+    let file = || LayoutSource::File("waterloo.txt".into());
+    let began = BoardLayout::read("rows: 11\n", file()).unwrap();
+    let waterloo = 2 + games::menu()
+        .iter()
+        .position(|(name, _)| *name == "Stratego: Waterloo")
+        .unwrap();
+    let config = |layout: BoardLayout| RefereeConfig {
+        menu_start: MenuStart {
+            game: waterloo,
+            variant: 0,
+        },
+        waterloo_layout: layout,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::new(config(began));
+    t.press(Button::Ok);
+    t.press(Button::Ok);
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let resume = |bytes: &[u8], layout: BoardLayout| {
+        TestReferee::resume(
+            config(layout),
+            SeededChance::new(2),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes.to_vec()),
+            Vec::new(),
+            Millis(0),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    assert_eq!(resume(&bytes, began), Ok(()));
+    // The same board from another file, with a comment: the same board.
+    let copy = BoardLayout::read("# ours\nrows: 11\n", LayoutSource::File("copy.txt".into()));
+    assert_eq!(resume(&bytes, copy.unwrap()), Ok(()));
+    // The file edited since.
+    let edited = BoardLayout::read("rows: 12\n", file()).unwrap();
+    assert_eq!(
+        resume(&bytes, edited),
+        Err(
+            "this game began on another Waterloo layout: waterloo.txt was changed since; put \
+             it back as it was, or start a new game"
+                .to_string()
+        )
+    );
+    // The layout unset: the shipped one.
+    assert_eq!(
+        resume(&bytes, BoardLayout::shipped()),
+        Err(
+            "this game began on the Waterloo layout of waterloo.txt, not the shipped layout: \
+             set [waterloo] layout to waterloo.txt as it was, or start a new game"
+                .to_string()
+        )
+    );
+    // A game begun on the shipped layout, resumed with a file named.
+    let mut t = Table::new(config(BoardLayout::shipped()));
+    t.press(Button::Ok);
+    t.press(Button::Ok);
+    let shipped = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    assert_eq!(
+        resume(&shipped, began),
+        Err(
+            "this game began on the shipped Waterloo layout, not waterloo.txt: leave \
+             [waterloo] layout unset, or start a new game"
+                .to_string()
+        )
+    );
+    // A journal written before layouts were recorded: no layout record, so it resumes on the
+    // umpire's layout, as it always did.
+    let recovered = decode::<Header, Record>(&bytes).unwrap();
+    assert!(matches!(recovered.records[..], [Record::Layout { .. }]));
+    let old = encode_header(&recovered.header).unwrap();
+    assert_eq!(resume(&old, edited), Ok(()));
+}
+
 /// `[game] name` and `variant` are highlighted on the menu, so OK, OK starts them; a Waterloo
 /// game chosen from the menu, or resumed from its journal, is played on the umpire's layout
 /// (`[waterloo] layout`), not the shipped one.
 #[test]
 fn the_configured_game_is_offered_first_on_the_configured_layout() {
-    use crate::referee::games::{BoardLayout, WaterlooTable};
+    use crate::referee::games::{BoardLayout, LayoutSource, WaterlooTable};
     use crate::referee::table::Session;
-    let layout = BoardLayout::keep(boards::waterloo::Layout::parse("rows: 11\n").unwrap());
+    let layout = BoardLayout::read("rows: 11\n", LayoutSource::Journal).unwrap();
     let waterloo = 2 + games::menu()
         .iter()
         .position(|(name, _)| *name == "Stratego: Waterloo")

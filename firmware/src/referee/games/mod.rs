@@ -17,7 +17,7 @@ use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord}
 use crate::sensing::{LayoutSetup, Place};
 
 pub use super::record::WaterlooChoice;
-pub use waterloo::{BoardLayout, WaterlooAction, WaterlooArmy, WaterlooTable};
+pub use waterloo::{BoardLayout, LayoutSource, WaterlooAction, WaterlooArmy, WaterlooTable};
 
 /// The games on the game menu after Stratego Original and Duel (whose entries are the set-up
 /// methods): each game's name and its variants, each a journal header's [`GameKind`].
@@ -81,6 +81,75 @@ impl GameKind {
     }
 }
 
+/// The records a new journal of `kind` begins with, right after its header: a Stratego:
+/// Waterloo game's layout, its whole text ([`Record::Layout`]).
+pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
+    match kind {
+        GameKind::Waterloo { choice } => vec![Record::Layout {
+            source: choice.layout.source().to_string(),
+            text: choice.layout.text().to_string(),
+        }],
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
+    }
+}
+
+/// The layout a journal's first record holds, if it holds one: the board, where it was read,
+/// and its text.
+///
+/// # Errors
+/// The recorded layout does not read with this build.
+fn recorded_layout(
+    records: &[Record],
+) -> Result<Option<(boards::waterloo::Layout, &str, &str)>, RebuildError> {
+    let Some(Record::Layout { source, text }) = records.first() else {
+        return Ok(None);
+    };
+    boards::waterloo::Layout::parse(text)
+        .map(|layout| Some((layout, source.as_str(), text.as_str())))
+        .map_err(|problems| RebuildError::Record {
+            index: 0,
+            problem: format!(
+                "the journal's Waterloo layout does not read with this build: {problems}"
+            ),
+        })
+}
+
+/// The game of a journal whose header says `kind`, on the umpire's layout now, to resume:
+/// a Waterloo journal that recorded its layout resumes only on the same board (a journal
+/// written before layouts were recorded resumes on the umpire's).
+///
+/// # Errors
+/// [`RebuildError::OtherLayout`]: the game began on another board, with what to do; or the
+/// recorded layout does not read.
+pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
+    let (GameKind::Waterloo { choice }, Some((began, source, _))) =
+        (kind, recorded_layout(records)?)
+    else {
+        return Ok(kind);
+    };
+    if began == *choice.layout.layout() {
+        return Ok(kind);
+    }
+    Err(RebuildError::OtherLayout {
+        began: source.to_string(),
+        now: choice.layout.source().to_string(),
+    })
+}
+
+/// The game of a journal whose header says `kind`, to replay: on the layout the journal
+/// recorded when there is one (no file needed), else on `kind`'s.
+///
+/// # Errors
+/// The recorded layout does not read with this build.
+pub fn journaled_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
+    Ok(match recorded_layout(records)? {
+        Some((layout, _, text)) => {
+            kind.on_layout(BoardLayout::keep(layout, text, LayoutSource::Journal))
+        }
+        None => kind,
+    })
+}
+
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:
 /// the one place that turns a journal header's [`GameKind`] into its adapter.
 macro_rules! with_game {
@@ -119,11 +188,13 @@ pub(crate) fn new_session(kind: GameKind, setup: SetupMode) -> Option<Box<dyn An
     })
 }
 
-/// The journal of a game of `kind` told for people.
+/// The journal of a game of `kind` told for people, on the layout the journal recorded when it
+/// recorded one ([`journaled_kind`]).
 ///
 /// # Errors
 /// The first record that cannot be trusted.
 pub fn record(kind: GameKind, records: &[Record]) -> Result<TableRecord, RebuildError> {
+    let kind = journaled_kind(kind, records)?;
     with_game!(kind, SetupMode::RankGroups, |T, choice| table_record::<T>(
         choice, records
     ))

@@ -20,9 +20,13 @@
 //! pieces on the staging slots, place the garrison in Hougoumont, then the other six red
 //! pieces; then the French, the Guard first. Each group names the piece for its owner behind
 //! the screen ("Allies: place Wellington (Red Pawn), then press OK"). A piece put onto a piece
-//! already placed counts once that square is lifted and put back during the step. Each army is
-//! checked alone ([`TableGame::army`]), then both by the rules ([`TableGame::start`]), every
-//! problem with its fix.
+//! already placed counts once that square is lifted and put back during the step. Each piece is
+//! judged the moment it goes down, alone and beside the pieces placed before it
+//! ([`TableGame::may_place_among`]: a stack over its limits, a French piece next to an Allied
+//! one, two Prussians on one slot), and refused with the fix naming the square and the
+//! player's own piece; taken off a stack and put on a free square, it counts there. Each army
+//! is still checked alone ([`TableGame::army`]), then both by the rules
+//! ([`TableGame::start`]), every problem with its fix.
 //!
 //! # Gestures
 //! Reed switches see a square, not a piece: taking a coin off a stack leaves the square
@@ -80,7 +84,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::referee::record::GameKind;
-use crate::referee::table::{Gesture, Group, Named, TableGame};
+use crate::referee::table::{Gesture, Group, Named, Placing, TableGame};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid, TrayKind};
 use crate::ui::{Screen, StatusLine};
@@ -880,7 +884,7 @@ impl TableGame for PiecepackTable {
         };
         // The rules' problems of this one piece where it stands (the garrison outside
         // Hougoumont, a piece too far from its strongpoints); those between pieces (stacking,
-        // next to the enemy) wait for the army.
+        // next to the enemy) are `may_place_among`'s.
         let one = vec![(unit, square)];
         let setup = if seat == ALLIES {
             Setup {
@@ -907,6 +911,89 @@ impl TableGame for PiecepackTable {
             Some(problem) => Err(problem_text(&choice, problem)),
             None => Ok(()),
         }
+    }
+
+    /// The piece alone ([`TableGame::may_place`]), then beside what went down before it: a
+    /// Prussian on a slot another holds; on the map, whatever the rules' set-up check finds
+    /// with the piece that it did not find without it (a stack over its limits, a French piece
+    /// on or next to an Allied one), so the piece that joins is refused, never one standing.
+    fn may_place_among(choice: Options, at: &Placing<'_, PiecepackTable>) -> Result<(), String> {
+        Self::may_place(choice, at.seat, at.group, at.place)?;
+        let order = set_up_pieces(at.seat);
+        let Some(&unit) = order.get(at.group) else {
+            return Ok(());
+        };
+        let before = at
+            .earlier
+            .iter()
+            .filter_map(|(g, p)| order.get(*g).map(|&u| (u, p)));
+        if let Some(slot) = slot_of(at.place) {
+            return match before
+                .clone()
+                .find(|(u, p)| slot_of(p) == Some(slot) && *u != unit)
+            {
+                Some((other, _)) => Err(format!(
+                    "{} shares Prussian slot {} with {}: put it on a free slot",
+                    owner_name(unit),
+                    u16::from(slot) + 1,
+                    owner_name(other)
+                )),
+                None => Ok(()),
+            };
+        }
+        let Some(square) = square_of(at.place) else {
+            return Ok(());
+        };
+        let mut mine: Vec<(Unit, Square)> = before
+            .filter(|(u, _)| !u.is_prussian() && *u != unit)
+            .filter_map(|(u, p)| square_of(p).map(|s| (u, s)))
+            .collect();
+        let enemy: Vec<(Unit, Square)> = at.armies[at.seat.opponent()]
+            .as_ref()
+            .map(|a| a.placed.clone())
+            .unwrap_or_default();
+        let found = |mine: Vec<(Unit, Square)>| {
+            let (allies, french) = if at.seat == ALLIES {
+                (mine, enemy.clone())
+            } else {
+                (enemy.clone(), mine)
+            };
+            match Position::start(choice, Setup { allies, french }) {
+                Ok(_) => Vec::new(),
+                Err(problems) => problems.0,
+            }
+        };
+        let without = found(mine.clone());
+        mine.push((unit, square));
+        let with = found(mine);
+        let Some(problem) = with.iter().find(|p| !without.contains(p)) else {
+            return Ok(());
+        };
+        Err(match problem {
+            SetupProblem::Stacking(..) => format!(
+                "no room on {} for {}: move it (one regular coin, one symbol coin, one pawn a \
+                 square)",
+                place(square),
+                owner_name(unit)
+            ),
+            SetupProblem::NextToAllies(..) => {
+                // Where the Allied pieces stand is public; what they are is not.
+                let mut next: Vec<String> = enemy
+                    .iter()
+                    .filter(|(_, s)| s.steps(square, choice.diagonals) == 1)
+                    .map(|(_, s)| place(*s).to_string())
+                    .collect();
+                next.sort();
+                next.dedup();
+                format!(
+                    "{} on {} is next to the Allied piece on {}: move it away",
+                    owner_name(unit),
+                    place(square),
+                    list(&next)
+                )
+            }
+            other => problem_text(&choice, other),
+        })
     }
 
     fn army(choice: Options, seat: Seat, filled: &[Vec<Place>]) -> Result<Army, Vec<String>> {

@@ -125,39 +125,102 @@ pub struct WaterlooTable {
 }
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
-/// file when the umpire starts ([`crate::game_data`]). `Copy`, so the menu's choice carries it;
-/// each distinct layout is kept once for the life of the process.
+/// file when the umpire starts ([`crate::game_data`]), or from a journal that recorded it
+/// ([`crate::referee::Record::Layout`]). `Copy`, so the menu's choice carries it; each
+/// distinct layout is kept once for the life of the process, with the text it was read from
+/// (journaled with every Waterloo game, so a replay anywhere uses the board the game began on).
 #[derive(Clone, Copy)]
-pub struct BoardLayout(&'static Layout);
+pub struct BoardLayout(&'static Kept);
+
+/// A layout kept for the life of the process: the board, its text, where it came from.
+struct Kept {
+    layout: Layout,
+    text: String,
+    source: LayoutSource,
+}
+
+/// Where a board layout was read from, for the words that name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LayoutSource {
+    /// The shipped layout, compiled in (no `[waterloo] layout` set).
+    Shipped,
+    /// A layout file.
+    File(std::path::PathBuf),
+    /// The layout a journal recorded when its game began.
+    Journal,
+}
+
+impl fmt::Display for LayoutSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutSource::Shipped => f.write_str("the shipped layout"),
+            LayoutSource::File(path) => write!(f, "{}", path.display()),
+            LayoutSource::Journal => f.write_str("the journal's layout"),
+        }
+    }
+}
 
 impl BoardLayout {
     /// The shipped layout ([`boards::waterloo::DEFAULT_LAYOUT`]).
     pub fn shipped() -> BoardLayout {
-        static SHIPPED: OnceLock<Layout> = OnceLock::new();
-        BoardLayout(SHIPPED.get_or_init(Layout::standard))
+        static SHIPPED: OnceLock<Kept> = OnceLock::new();
+        BoardLayout(SHIPPED.get_or_init(|| Kept {
+            layout: Layout::standard(),
+            text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
+            source: LayoutSource::Shipped,
+        }))
     }
 
-    /// `layout`, kept for the life of the process (once, however often the same layout is
-    /// read again).
-    pub fn keep(layout: Layout) -> BoardLayout {
-        static KEPT: Mutex<Vec<&'static Layout>> = Mutex::new(Vec::new());
-        if layout == *BoardLayout::shipped().0 {
-            return BoardLayout::shipped();
+    /// The layout `text` reads as, read from `source`, kept for the life of the process (once,
+    /// however often the same text is read again). The shipped layout's text is the shipped
+    /// layout, wherever it was read.
+    ///
+    /// # Errors
+    /// Every problem of the text, each with its line.
+    pub fn read(
+        text: &str,
+        source: LayoutSource,
+    ) -> Result<BoardLayout, boards::Problems<boards::waterloo::LayoutProblem>> {
+        let layout = Layout::parse(text)?;
+        Ok(BoardLayout::keep(layout, text, source))
+    }
+
+    /// `layout`, read from `text` at `source`, kept for the life of the process.
+    pub(crate) fn keep(layout: Layout, text: &str, source: LayoutSource) -> BoardLayout {
+        static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
+        let shipped = BoardLayout::shipped();
+        if layout == shipped.0.layout && text == shipped.0.text {
+            return shipped;
         }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(l) = kept.iter().find(|l| ***l == layout) {
-            return BoardLayout(l);
+        let same = |k: &&&Kept| k.layout == layout && k.text == text && k.source == source;
+        if let Some(k) = kept.iter().find(same) {
+            return BoardLayout(k);
         }
-        let l: &'static Layout = Box::leak(Box::new(layout));
-        kept.push(l);
-        BoardLayout(l)
+        let k: &'static Kept = Box::leak(Box::new(Kept {
+            layout,
+            text: text.to_string(),
+            source,
+        }));
+        kept.push(k);
+        BoardLayout(k)
     }
 
     /// The layout.
     pub fn layout(self) -> &'static Layout {
-        self.0
+        &self.0.layout
+    }
+
+    /// The text it was read from (journaled with the game: [`crate::referee::Record::Layout`]).
+    pub fn text(self) -> &'static str {
+        &self.0.text
+    }
+
+    /// Where it was read from.
+    pub fn source(self) -> &'static LayoutSource {
+        &self.0.source
     }
 }
 
@@ -167,9 +230,11 @@ impl Default for BoardLayout {
     }
 }
 
+/// Two layouts are the same board when they read the same, whatever their text's comments
+/// and wherever they were read.
 impl PartialEq for BoardLayout {
     fn eq(&self, other: &BoardLayout) -> bool {
-        self.0 == other.0
+        self.0.layout == other.0.layout
     }
 }
 
@@ -177,7 +242,7 @@ impl Eq for BoardLayout {}
 
 impl std::hash::Hash for BoardLayout {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        self.0.layout.hash(state);
     }
 }
 
@@ -189,7 +254,7 @@ impl fmt::Debug for BoardLayout {
             write!(
                 f,
                 "BoardLayout({}x{} from a file)",
-                self.0.columns, self.0.rows
+                self.0.layout.columns, self.0.layout.rows
             )
         }
     }

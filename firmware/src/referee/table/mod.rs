@@ -12,8 +12,9 @@
 //!   [`TableGame::STACKS`]) since the last OK get that group. A group may allow fewer (the rest
 //!   stay in reserve); its count is checked at OK, or with the whole army
 //!   ([`Group::counted`]), and more than it has is said at once. A piece put where its group
-//!   may not go ([`TableGame::may_place`]) is refused the moment it settles, with the fix, and
-//!   not counted; a piece of a finished group moved to a free place is the correction (it
+//!   may not go ([`TableGame::may_place`]), or may not go beside the pieces placed before it
+//!   ([`TableGame::may_place_among`]: a stack over its limits, a piece next to the enemy), is
+//!   refused the moment it settles, with the fix, and not counted; a piece of a finished group moved to a free place is the correction (it
 //!   stays in its group, nothing after it undone). Back undoes a group. After the seat's last group its army is built
 //!   and every problem listed, or it is journaled. A game whose pieces carry tags registered
 //!   beforehand may instead be set up **by tags** ([`TableGame::tag_setup`]): both armies in
@@ -139,6 +140,24 @@ pub struct Group {
     pub counted: bool,
 }
 
+/// A piece of a group set-up as it is judged ([`TableGame::may_place_among`]): where it stands,
+/// and what stood before it.
+#[derive(Debug)]
+pub struct Placing<'a, T: TableGame> {
+    /// The seat setting up.
+    pub seat: Seat,
+    /// The piece's group: its index in [`TableGame::groups`].
+    pub group: usize,
+    /// Where it stands.
+    pub place: &'a Place,
+    /// The seat's pieces that went down before it and still stand, each as (its group, its
+    /// place), in the order they went down (a piece moved to correct it went down when it was
+    /// moved). The piece that joins them is the one refused, never a piece already standing.
+    pub earlier: &'a [(usize, Place)],
+    /// The armies already set up (the seat that set up first, once its army is built).
+    pub armies: &'a BySeat<Option<T::Army>>,
+}
+
 /// A journal record as a game reads it back.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Journaled<T: TableGame> {
@@ -198,8 +217,8 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// may stand on `place`, judged the moment it is put there: a place no piece of the group
     /// may take (outside the seat's set-up area, a slot of another kind, a terrain the piece is
     /// barred from) is refused at once with the rule and the fix, naming only the place and the
-    /// seat's own piece. Problems between pieces are left to [`TableGame::army`]. By default
-    /// every place is allowed.
+    /// seat's own piece. Problems between pieces are [`TableGame::may_place_among`]'s. By
+    /// default every place is allowed.
     ///
     /// # Errors
     /// The refusal: the place, the rule, the fix ("e5 is outside Red's rows 1-4: move it there").
@@ -211,6 +230,17 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     ) -> Result<(), String> {
         let _ = (choice, seat, group, place);
         Ok(())
+    }
+    /// Whether the piece being judged in `at` may stand where it is beside the pieces that
+    /// went down before it ([`Placing::earlier`]) and the armies already set up: the problems
+    /// *between* pieces (a stack over its limits, a piece next to the enemy) refused the
+    /// moment the offending piece settles, with the fix, naming only the place and the seat's
+    /// own piece. By default [`TableGame::may_place`], the piece alone.
+    ///
+    /// # Errors
+    /// The refusal: the place, the rule, the fix.
+    fn may_place_among(choice: Self::Choice, at: &Placing<'_, Self>) -> Result<(), String> {
+        Self::may_place(choice, at.seat, at.group, at.place)
     }
     /// Builds `seat`'s army from the places each group filled (`filled[i]` for group `i`, in the
     /// order they filled); every problem, each with its fix.
@@ -304,6 +334,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
             Record::Takeback { to_ply } => Ok(Journaled::Takeback(*to_ply)),
             Record::Deployed { .. } | Record::Move(_) | Record::Chance { .. } => {
                 Err("a Stratego record in another game's journal".to_string())
+            }
+            // The journal's first record, read before the game's (`rebuild_table`).
+            Record::Layout { .. } => {
+                Err("a board layout after the game's first record".to_string())
             }
         }
     }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, Journaled, Named, TableGame, TableView};
+use super::{Gesture, Group, Journaled, Named, Placing, TableGame, TableView};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
@@ -131,6 +131,9 @@ struct SetupState<T: TableGame> {
     groups: Vec<Group>,
     /// The places each finished group of this seat took.
     filled: Vec<Vec<Place>>,
+    /// The finished groups' pieces of this seat as (group, place), in the order they went
+    /// down: a piece moved to correct it goes last ([`Placing::earlier`]).
+    arrived: Vec<(usize, Place)>,
     /// The tags read on each finished group's places while it was placed.
     filled_tags: Vec<Vec<TagUid>>,
     /// The tags read during this step, with their places.
@@ -176,8 +179,9 @@ impl<T: TableGame> SetupState<T> {
             .filter(|p| !self.assigned.contains(p) || self.touched.contains(p))
     }
 
-    /// Every piece of `seat` standing where its group may not go, with the fix: the finished
-    /// groups' pieces, then the group being placed.
+    /// Every piece of `seat` standing where its group may not go, or may not go beside the
+    /// pieces that went down before it, with the fix: the finished groups' pieces in the order
+    /// they went down, then the group being placed.
     fn misplaced_now(
         &self,
         choice: T::Choice,
@@ -185,21 +189,78 @@ impl<T: TableGame> SetupState<T> {
         sensed: &BTreeSet<Place>,
     ) -> Vec<String> {
         let mut found = Vec::new();
-        for (group, places) in self.filled.iter().enumerate() {
-            for place in places.iter().filter(|p| sensed.contains(p)) {
-                if let Err(why) = T::may_place(choice, seat, group, place) {
-                    found.push(why);
-                }
+        let standing = self.standing(sensed);
+        for (i, (group, place)) in standing.iter().enumerate() {
+            let at = Placing {
+                seat,
+                group: *group,
+                place,
+                earlier: &standing[..i],
+                armies: &self.armies,
+            };
+            if let Err(why) = T::may_place_among(choice, &at) {
+                found.push(why);
             }
         }
         if self.step < self.groups.len() {
             for place in self.placing(sensed).filter(|p| !self.undone.contains(p)) {
-                if let Err(why) = T::may_place(choice, seat, self.step, place) {
+                let at = Placing {
+                    seat,
+                    group: self.step,
+                    place,
+                    earlier: &standing,
+                    armies: &self.armies,
+                };
+                if let Err(why) = T::may_place_among(choice, &at) {
                     found.push(why);
                 }
             }
         }
         found
+    }
+
+    /// The finished groups' pieces standing, in the order they went down.
+    fn standing(&self, sensed: &BTreeSet<Place>) -> Vec<(usize, Place)> {
+        self.arrived
+            .iter()
+            .filter(|(_, p)| sensed.contains(p))
+            .copied()
+            .collect()
+    }
+
+    /// A piece of the group being placed that was refused on a stack and then put on a free
+    /// place was taken off the stack (a switch under a stack cannot tell): the stack is no
+    /// longer this group's, when the group counts more pieces than it holds with it.
+    fn taken_off_stacks(&mut self, choice: T::Choice, seat: Seat, sensed: &BTreeSet<Place>) {
+        let Some(group) = self.groups.get(self.step) else {
+            return;
+        };
+        let placed = self.placing(sensed).count();
+        if placed <= usize::from(group.count) {
+            return;
+        }
+        let standing = self.standing(sensed);
+        let refused: Vec<Place> = self
+            .touched
+            .iter()
+            .filter(|p| sensed.contains(p))
+            .filter(|p| {
+                let at = Placing {
+                    seat,
+                    group: self.step,
+                    place: p,
+                    earlier: &standing,
+                    armies: &self.armies,
+                };
+                T::may_place_among(choice, &at).is_err()
+            })
+            .copied()
+            .collect();
+        if !refused.is_empty() && placed - refused.len() <= usize::from(group.count) {
+            for p in &refused {
+                self.touched.remove(p);
+            }
+        }
     }
 
     /// The piece of a finished group lifted from `from` went down on `to`, a free place: it
@@ -212,6 +273,12 @@ impl<T: TableGame> SetupState<T> {
             }
             places.sort();
         }
+        // Moved, the piece went down last: it joins the pieces standing, not they it.
+        let (moved, stayed): (Vec<_>, Vec<_>) =
+            self.arrived.drain(..).partition(|(_, p)| *p == from);
+        self.arrived = stayed;
+        self.arrived
+            .extend(moved.into_iter().map(|(group, _)| (group, to)));
         self.assigned.remove(&from);
         self.assigned.insert(to);
         self.lifted.remove(&from);
@@ -520,6 +587,10 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
+        if index == 0 && matches!(record, Record::Layout { .. }) {
+            // The board the game began on, checked before (`games::journaled_kind`).
+            continue;
+        }
         let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
                 if !out.history.is_empty() || seat.index() > 1 {
@@ -771,6 +842,7 @@ impl<T: TableGame> Session<T> {
                 step: 0,
                 groups: T::groups(choice, order[0]),
                 filled: Vec::new(),
+                arrived: Vec::new(),
                 filled_tags: Vec::new(),
                 read: Vec::new(),
                 assigned: BTreeSet::new(),
@@ -899,6 +971,8 @@ impl<T: TableGame> Session<T> {
                             }
                         }
                         state.step = state.step.saturating_sub(1);
+                        let undone = state.filled.len();
+                        state.arrived.retain(|(group, _)| *group != undone);
                         state.misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
                         let group = state
                             .groups
@@ -969,6 +1043,9 @@ impl<T: TableGame> Session<T> {
                     group: group.label.clone(),
                     count: n,
                 });
+                state
+                    .arrived
+                    .extend(places.iter().map(|p| (state.step, *p)));
                 state.filled.push(places);
                 state.step += 1;
                 if state.step == state.groups.len() {
@@ -1011,6 +1088,7 @@ impl<T: TableGame> Session<T> {
             state.step = 0;
             state.earlier = state.assigned.clone();
             state.filled.clear();
+            state.arrived.clear();
             state.filled_tags.clear();
             state.groups = T::groups(self.choice, order[1]);
             return;
@@ -2156,6 +2234,7 @@ impl<T: TableGame> AnySession for Session<T> {
             if !state.by_tags {
                 // A piece put where its group may not go is refused the moment it settles.
                 let seat = T::setup_order(self.choice)[state.turn.min(1)];
+                state.taken_off_stacks(self.choice, seat, ctx.sensed);
                 let misplaced = state.misplaced_now(self.choice, seat, ctx.sensed);
                 if misplaced != state.misplaced && !misplaced.is_empty() {
                     out.push(Decision::SetupProblems(misplaced.clone()));
