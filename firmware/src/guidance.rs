@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use toml_span::value::ValueInner;
 
 use crate::drivers::leds::Rgb;
 use crate::sensing::{Place, SensorLayout};
@@ -252,6 +253,59 @@ pub enum LedOrder {
     /// row back from the last file to a, and so on; then the tray slots in cell order.
     Serpentine,
 }
+
+impl LedOrder {
+    /// The order the schematic's strip runs in: `[leds] order` in the embedded pin map
+    /// (`schematics/pinmap.toml`, [`crate::drivers::shift_chain::PIN_MAP`]).
+    ///
+    /// # Errors
+    /// [`OrderError`] when the pin map has no such setting (a test keeps it there).
+    pub fn schematic() -> Result<LedOrder, OrderError> {
+        LedOrder::from_pin_map(crate::drivers::shift_chain::PIN_MAP)
+    }
+
+    /// Reads `[leds] order` from a pin map's text.
+    ///
+    /// # Errors
+    /// [`OrderError`] naming what is missing.
+    pub fn from_pin_map(text: &str) -> Result<LedOrder, OrderError> {
+        let mut root = toml_span::parse(text).map_err(|e| OrderError(format!("not TOML: {e}")))?;
+        let order = match root.take() {
+            ValueInner::Table(mut root) => match root.remove("leds").map(|mut v| v.take()) {
+                Some(ValueInner::Table(mut leds)) => {
+                    match leds.remove("order").map(|mut v| v.take()) {
+                        Some(ValueInner::String(s)) => Some(s.into_owned()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match order.as_deref() {
+            Some("cells") => Ok(LedOrder::Cells),
+            Some("serpentine") => Ok(LedOrder::Serpentine),
+            Some(other) => Err(OrderError(format!(
+                "the pin map's [leds] order = \"{other}\" is neither \"cells\" nor \"serpentine\""
+            ))),
+            None => Err(OrderError(
+                "the pin map has no [leds] order (\"cells\" or \"serpentine\")".into(),
+            )),
+        }
+    }
+}
+
+/// The pin map does not say how the LED chain runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderError(String);
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OrderError {}
 
 impl fmt::Display for LedOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
