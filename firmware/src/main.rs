@@ -803,6 +803,9 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
             Err(e) => findings.push(open_failed("NFC readers", &e)),
         }
     }
+    if let Some(leds) = &config.leds {
+        findings.push(doctor_leds(config, leds));
+    }
     println!("Take every piece off the board; scanning in 3 seconds...");
     std::thread::sleep(Duration::from_secs(3));
     match pi::open_scanner(config) {
@@ -816,6 +819,44 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
         Err(e) => findings.push(open_failed("sensors", &e)),
     }
     Ok(findings)
+}
+
+/// `doctor`'s LED step: each LED of the chain lit in turn, named as it lights.
+#[cfg(feature = "pi")]
+fn doctor_leds(config: &Config, leds: &firmware::config::LedsConfig) -> Finding {
+    use firmware::drivers::leds::LedChain;
+    use firmware::guidance::LedMap;
+    use firmware::platform::pi;
+    let layout = match config.layout_setup().validate() {
+        Ok(layout) => layout,
+        Err(p) => {
+            return Finding {
+                severity: firmware::doctor::Severity::Problem,
+                subject: "LED chain".into(),
+                detail: format!("the board's layout: {p}"),
+                fix: "fix [board] in the configuration".into(),
+            }
+        }
+    };
+    let map = LedMap::new(&layout, leds.order);
+    match pi::open_led_bus(config, leds.spi) {
+        Ok(bus) => {
+            println!("Watch the LEDs: each lights in turn under its own place.");
+            let chain = LedChain::new(bus, map.len(), leds.brightness);
+            let name = |i: usize| {
+                map.place(i)
+                    .map_or_else(|| "no place".into(), |p| p.to_string())
+            };
+            firmware::doctor::check_leds(
+                chain,
+                &map,
+                name,
+                &mut linux_embedded_hal::Delay,
+                |i, place| println!("  LED {i}: {place}"),
+            )
+        }
+        Err(e) => open_failed("LED chain", &e),
+    }
 }
 
 /// The time between two scans at `[board] scan_hz`.
