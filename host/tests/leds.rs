@@ -242,3 +242,30 @@ fn the_leds_never_depend_on_a_hidden_rank() {
     assert!(lit_steps > 50, "only {lit_steps} screens lit any LED");
     assert!(hand_steps > 0, "no hand step ever lit");
 }
+
+/// `umpire-sim play` draws the LEDs after each line: off at the start, the last move marked
+/// after a move, the differing square after a mismatch.
+#[test]
+fn play_draws_the_leds_under_the_oled() {
+    let mut out = Vec::new();
+    let input = "setup\nmove a2 a3\nlift c4\nplace c6\nwait 4000\n";
+    // Seed 1 sets a Red piece on a2 with a3 free, and c4 free for the stray piece.
+    host::play::run(Variant::Duel, 1, input.as_bytes(), &mut out).expect("plays");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("LEDs: all off"), "{text}");
+    let (_, after_move) = text.split_once("a2-a3").expect("the move was accepted");
+    let grid: Vec<&str> = after_move
+        .lines()
+        .skip_while(|l| l.trim() != "LEDs:")
+        .collect();
+    assert!(
+        grid.iter().any(|l| l.trim() == "3 + . . . . . . . . ."),
+        "{after_move}"
+    );
+    assert!(
+        grid.iter().any(|l| l.trim() == "2 + . . . . . . . . ."),
+        "{after_move}"
+    );
+    assert!(text.contains("+ last move"), "{text}");
+    assert!(text.contains("! differs from the expected board"), "{text}");
+}
