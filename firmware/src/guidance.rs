@@ -197,6 +197,12 @@ impl Guide {
                 light(&mut lit, &places, Meaning::Mismatch);
             }
             Screen::Battle { hands, .. } => {
+                // The battle's places are the last move: its hand steps name them all at
+                // first, and only fewer as the hands do them.
+                let places: Vec<Place> = hands.iter().flat_map(|h| names.find(h)).collect();
+                if !places.iter().all(|p| self.last_move.contains(p)) {
+                    self.last_move = places;
+                }
                 for step in hands {
                     light(&mut lit, &names.find(step), Meaning::HandStep);
                 }
@@ -491,7 +497,7 @@ mod tests {
     }
 
     #[test]
-    fn a_battle_lights_the_hand_steps_and_the_move_that_led_to_it() {
+    fn a_battle_lights_its_hand_steps_then_stays_the_last_move() {
         let layout = layout();
         let names = names(&layout);
         let map = LedMap::new(&layout, LedOrder::Serpentine);
@@ -513,16 +519,12 @@ mod tests {
             &names,
         );
         let p = Palette::default();
+        // The battle's squares are hand steps; the move before it is no longer the last.
         assert_eq!(
             on_the_wire(&map, &lit),
-            BTreeMap::from([
-                (sq("e6"), p.hand_step),
-                (sq("e5"), p.hand_step),
-                (sq("b4"), p.last_move),
-                (sq("b6"), p.last_move),
-            ])
+            BTreeMap::from([(sq("e6"), p.hand_step), (sq("e5"), p.hand_step)])
         );
-        // One step done: its place goes dark.
+        // One step done: its place is the last move now.
         let lit = guide.update(
             &Screen::Battle {
                 attacker: "Red Miner".into(),
@@ -532,8 +534,19 @@ mod tests {
             },
             &names,
         );
-        assert_eq!(lit.get(&sq("e6")), None);
+        assert_eq!(lit.get(&sq("e6")), Some(&Meaning::LastMove));
         assert_eq!(lit.get(&sq("e5")), Some(&Meaning::HandStep));
+        let lit = guide.update(
+            &Screen::Play {
+                status: status(),
+                prompt: "Blue to move".into(),
+            },
+            &names,
+        );
+        assert_eq!(
+            lit,
+            Lit::from([(sq("e6"), Meaning::LastMove), (sq("e5"), Meaning::LastMove)])
+        );
     }
 
     #[test]

@@ -269,3 +269,30 @@ fn play_draws_the_leds_under_the_oled() {
     assert!(text.contains("+ last move"), "{text}");
     assert!(text.contains("! differs from the expected board"), "{text}");
 }
+
+/// `demo --frames` writes what the LEDs light beside each screen's frames: a grid with the hand
+/// steps of the battles and the last moves marked.
+#[test]
+fn demo_frames_carry_the_leds() {
+    let dir = std::env::temp_dir().join(format!("umpire-led-frames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let demo = host::demo::Demo {
+        quiet: true,
+        max_moves: 40,
+        ..host::demo::Demo::new(Variant::Duel, 2)
+    };
+    let played = host::demo::run_with_frames(&demo, Some(&dir), &mut std::io::sink()).unwrap();
+    let texts: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".leds.txt"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!texts.is_empty() && texts.len() <= played.frames as usize);
+    assert!(texts
+        .iter()
+        .any(|t| t.contains("* a hand must still change it")));
+    assert!(texts.iter().any(|t| t.contains("+ last move")));
+    assert!(texts.iter().any(|t| t.trim() == "LEDs: all off"));
+}
