@@ -7,12 +7,20 @@ use firmware::config::{ChipSelect, Config, LedsConfig, SpiBus, SpiConfig};
 use firmware::drivers::leds::{Brightness, SPI_HZ};
 use firmware::guidance::LedOrder;
 
-/// The shipped default configuration, with `extra` appended.
-fn shipped_with(extra: &str) -> String {
+/// The shipped default configuration with its `[leds]` section replaced by `leds` (nothing:
+/// no `[leds]` section at all).
+fn shipped_with(leds: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("debian/umpire.toml");
-    let mut text = std::fs::read_to_string(path).unwrap();
-    text.push_str(extra);
-    text
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("[leds]").expect("the shipped file has [leds]");
+    let end = start + text[start..].find("\n[journal]").expect("[journal] follows");
+    format!("{}{}{}", &text[..start], leds.trim_start(), &text[end..])
+}
+
+/// The shipped configuration as it is.
+fn shipped() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("debian/umpire.toml");
+    std::fs::read_to_string(path).unwrap()
 }
 
 fn problems(text: &str) -> Vec<(usize, String)> {
@@ -24,8 +32,19 @@ fn problems(text: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn the_leds_are_off_unless_enabled() {
-    let shipped = Config::parse(&shipped_with("")).unwrap();
-    assert_eq!(shipped.leds, None);
+    let as_shipped = Config::parse(&shipped()).unwrap();
+    assert_eq!(as_shipped.leds, None, "the shipped file has [leds] off");
+    assert_eq!(Config::parse(&shipped_with("")).unwrap().leds, None);
+    // Switched on, the shipped section is the pin map's chain.
+    let on = Config::parse(&shipped().replacen(
+        "enabled = false\nbus = \"spi1\"",
+        "enabled = true\nbus = \"spi1\"",
+        1,
+    ))
+    .unwrap();
+    let leds = on.leds.expect("enabled");
+    assert_eq!(leds.order, LedOrder::schematic().unwrap());
+    assert_eq!(on.spi_path(leds.spi), Path::new("/dev/spidev1.0"));
     let present = Config::parse(&shipped_with("\n[leds]\nbrightness = 40\n")).unwrap();
     assert_eq!(
         present.leds, None,
@@ -70,7 +89,7 @@ fn an_enabled_chain_takes_spi1_the_default_brightness_and_the_pin_maps_order() {
 #[test]
 fn bad_leds_settings_are_named_with_their_fix() {
     let base = shipped_with("");
-    let line = base.lines().count() + 2;
+    let line = base[..base.find("\n[journal]").unwrap()].lines().count() + 1;
     let found = problems(&shipped_with(
         "\n[leds]\nenabled = true\nbrightness = 200\norder = \"zigzag\"\ncolour = 3\n",
     ));

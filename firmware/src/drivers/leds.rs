@@ -22,8 +22,8 @@
 //! # Brightness
 //! Every colour is scaled by the configured brightness, itself at most [`HARD_MAX_BRIGHTNESS`]
 //! (64 of 255, a quarter): a lit board must not dazzle, nor draw more than its 5 V supply gives.
-//! Computed, not measured: at 20 mA per colour channel (the datasheet figure at full
-//! brightness), one LED at full white draws 60 mA, so 132 LEDs at the hard cap draw at most
+//! Computed, not measured: at 20 mA per colour channel at full brightness (a commonly quoted
+//! figure), one LED at full white draws 60 mA, so 132 LEDs at the hard cap draw at most
 //! 132 x 60 mA x 64/255 = 2.0 A, and the guidance lights a handful at a time.
 //!
 //! # Typestate
