@@ -400,6 +400,91 @@ impl LedMap {
     }
 }
 
+/// Where the service sends the LEDs' colours: the WS2812B chain on the Pi, a recorder in tests.
+pub trait LedSink {
+    /// Shows `colours`, LED 0 first.
+    ///
+    /// # Errors
+    /// What failed, in words for the log and the fault screen.
+    fn show(&mut self, colours: &[Rgb]) -> Result<(), String>;
+}
+
+impl<S: embedded_hal::spi::SpiBus> LedSink for crate::drivers::leds::LedChainReady<S> {
+    fn show(&mut self, colours: &[Rgb]) -> Result<(), String> {
+        crate::drivers::leds::LedChainReady::show(self, colours).map_err(|e| e.to_string())
+    }
+}
+
+/// The LED guidance as the service runs it: a [`Guide`] fed each new screen, its colours sent
+/// to the chain when they change (and again after a failed send).
+pub struct LedGuidance {
+    guide: Guide,
+    order: LedOrder,
+    palette: Palette,
+    sink: Box<dyn LedSink>,
+    /// What the chain took last; `None` after a failure or before the first send.
+    sent: Option<Vec<Rgb>>,
+}
+
+impl fmt::Debug for LedGuidance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LedGuidance")
+            .field("order", &self.order)
+            .field("sent", &self.sent.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LedGuidance {
+    /// Guidance on a chain laid in `order`, sending to `sink`, in the default colours.
+    pub fn new(sink: Box<dyn LedSink>, order: LedOrder) -> LedGuidance {
+        LedGuidance {
+            guide: Guide::new(),
+            order,
+            palette: Palette::default(),
+            sink,
+            sent: None,
+        }
+    }
+
+    /// Feeds the screen the OLED now shows (`new`: it just changed) and sends the colours when
+    /// they differ from what the chain took. Place names come from the game (`view`), the
+    /// LEDs' places from `layout`.
+    ///
+    /// # Errors
+    /// The sink's message; the next call sends again.
+    pub fn update(
+        &mut self,
+        screen: &Screen,
+        new: bool,
+        layout: &SensorLayout,
+        view: Option<&dyn crate::referee::table::TableView>,
+    ) -> Result<(), String> {
+        if !new && self.sent.is_some() {
+            return Ok(());
+        }
+        let names = match view {
+            Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
+            None => PlaceNames::default(),
+        };
+        let lit = self.guide.update(screen, &names);
+        let colours = LedMap::new(layout, self.order).colours(&lit, &self.palette);
+        if self.sent.as_ref() == Some(&colours) {
+            return Ok(());
+        }
+        match self.sink.show(&colours) {
+            Ok(()) => {
+                self.sent = Some(colours);
+                Ok(())
+            }
+            Err(e) => {
+                self.sent = None;
+                Err(e)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

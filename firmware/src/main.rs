@@ -1009,6 +1009,13 @@ fn open_parts(
             .ok(),
         None => Some(None),
     };
+    let leds = match &config.leds {
+        Some(leds) => pi::open_led_chain(&config, leds)
+            .map(Some)
+            .map_err(|e| faults.push(StartFault::open("LEDs", &e)))
+            .ok(),
+        None => Some(None),
+    };
     let layout = SensorLayout::new(config.layout_setup())
         .map_err(|p| {
             faults.push(StartFault::new(
@@ -1039,6 +1046,7 @@ fn open_parts(
         layout,
         journals,
         waterloo_layout,
+        leds,
     ) {
         (
             Some(scanner),
@@ -1048,6 +1056,7 @@ fn open_parts(
             Some(layout),
             Some(journals),
             Some(waterloo_layout),
+            Some(leds),
         ) if faults.is_empty() => {
             let referee = RefereeConfig {
                 board: Some(layout.iter().map(|(_, place)| place).collect()),
@@ -1067,6 +1076,7 @@ fn open_parts(
                     oled: None,
                 },
                 buzzer,
+                leds,
                 scan_hz: config.scan_hz,
             })
         }

@@ -13,7 +13,10 @@ fn shipped_with(leds: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("debian/umpire.toml");
     let text = std::fs::read_to_string(path).unwrap();
     let start = text.find("[leds]").expect("the shipped file has [leds]");
-    let end = start + text[start..].find("\n[journal]").expect("[journal] follows");
+    let end = start
+        + text[start..]
+            .find("\n[journal]")
+            .expect("[journal] follows");
     format!("{}{}{}", &text[..start], leds.trim_start(), &text[end..])
 }
 

@@ -117,6 +117,36 @@ pub fn open_led_bus(config: &Config, spi: SpiConfig) -> Result<SpidevBus, OpenEr
     Ok(bus)
 }
 
+/// Opens the LED chain of `[leds]`, switches every LED off, and wraps it as the service's
+/// guidance.
+///
+/// # Errors
+/// The bus is missing or the first (all-off) frame could not be sent.
+pub fn open_led_chain(
+    config: &Config,
+    leds: &crate::config::LedsConfig,
+) -> Result<crate::guidance::LedGuidance, OpenError> {
+    let layout =
+        crate::sensing::SensorLayout::new(config.layout_setup()).map_err(|p| OpenError {
+            what: "the LED chain's places".into(),
+            cause: p.to_string(),
+            fix: "fix [board] and its tray slots in the configuration",
+        })?;
+    let count = crate::guidance::LedMap::new(&layout, leds.order).len();
+    let bus = open_led_bus(config, leds.spi)?;
+    let chain = crate::drivers::leds::LedChain::new(bus, count, leds.brightness)
+        .init()
+        .map_err(|e| OpenError {
+            what: config.spi_path(leds.spi).display().to_string(),
+            cause: e.to_string(),
+            fix: "check that SPI1 is enabled (dtoverlay=spi1-1cs) and the service is in group spi",
+        })?;
+    Ok(crate::guidance::LedGuidance::new(
+        Box::new(chain),
+        leds.order,
+    ))
+}
+
 fn scanner_error(what: &str, e: impl std::fmt::Display) -> OpenError {
     OpenError {
         what: what.into(),
