@@ -1921,7 +1921,10 @@ impl Reader<'_> {
                     self.problem(
                         level_at,
                         format!(
-                            "[leds] brightness = {level}: use 1 to {HARD_MAX_BRIGHTNESS} (of                              255; {HARD_MAX_BRIGHTNESS} is the hard cap, a quarter of full, so                              the LEDs never dazzle nor overload their 5 V supply); to switch                              them off set enabled = false"
+                            "[leds] brightness = {level}: use 1 to {HARD_MAX_BRIGHTNESS} (of \
+                            255; {HARD_MAX_BRIGHTNESS} is the hard cap, a quarter of full, so \
+                            the LEDs never dazzle nor overload their 5 V supply); to switch \
+                            them off set enabled = false"
                         ),
                     );
                     None

@@ -114,7 +114,8 @@ pub fn check_leds<S: embedded_hal::spi::SpiBus, D: DelayNs>(
             Severity::Problem,
             subject,
             format!("could not be driven: {e}"),
-            "check [leds] bus in the configuration and that SPI1 is enabled              (dtoverlay=spi1-1cs in /boot/firmware/config.txt, then reboot)",
+            "check [leds] bus in the configuration and that SPI1 is enabled \
+            (dtoverlay=spi1-1cs in /boot/firmware/config.txt, then reboot)",
         )
     };
     let mut chain = match chain.init() {
@@ -142,7 +143,8 @@ pub fn check_leds<S: embedded_hal::spi::SpiBus, D: DelayNs>(
     Finding::ok(
         subject,
         format!(
-            "lit each of its {} LEDs in turn{first}: each must light white under its own place,              in order (one dark from there on: its data link; out of order: [leds] order)",
+            "lit each of its {} LEDs in turn{first}: each must light white under its own place, \
+            in order (one dark from there on: its data link; out of order: [leds] order)",
             chain.len()
         ),
     )

@@ -610,6 +610,27 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     for (i, (reader, region)) in rig.readers().into_iter().enumerate() {
         findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
     }
+    if let Some(leds) = &config.leds {
+        // The simulated chain decodes each frame as the LEDs would; the names are printed as
+        // on the Pi.
+        if let Ok(layout) = config.layout_setup().validate() {
+            let map = firmware::guidance::LedMap::new(&layout, leds.order);
+            let bus = firmware::sim::SimLedChain::new(map.len());
+            let chain = firmware::drivers::leds::LedChain::new(bus, map.len(), leds.brightness);
+            let name = |i: usize| {
+                map.place(i)
+                    .map_or_else(|| "no place".into(), |p| p.to_string())
+            };
+            println!("The simulated LEDs light in turn:");
+            findings.push(firmware::doctor::check_leds(
+                chain,
+                &map,
+                name,
+                &mut firmware::sim::NoDelay,
+                |i, place| println!("  LED {i}: {place}"),
+            ));
+        }
+    }
     findings.extend(check_sensors(shape(config), scans, || rig.scan()));
     Ok(findings)
 }

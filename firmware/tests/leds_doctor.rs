@@ -95,3 +95,59 @@ fn a_bus_that_fails_is_a_problem_with_the_fix() {
     assert!(finding.fix.contains("dtoverlay=spi1-1cs"), "{finding}");
     delay.done();
 }
+
+/// Runs the `umpire` binary (through the target's QEMU when cross-built, as `tests/cli.rs`).
+fn umpire(args: &[&str]) -> (i32, String) {
+    use std::process::{Command, Output};
+    let bin = env!("CARGO_BIN_EXE_umpire");
+    let qemu = if cfg!(target_arch = "aarch64") {
+        Some(("qemu-aarch64", "/usr/aarch64-linux-gnu"))
+    } else if cfg!(target_arch = "arm") {
+        Some(("qemu-arm", "/usr/arm-linux-gnueabihf"))
+    } else {
+        None
+    };
+    let direct = Command::new(bin).args(args).output();
+    let cannot_exec = |o: &Output| {
+        matches!(o.status.code(), Some(126 | 127)) && o.stdout.is_empty() && o.stderr.is_empty()
+    };
+    let out: Output = match (direct, qemu) {
+        (Ok(o), _) if !cannot_exec(&o) => o,
+        (_, Some((qemu, root))) => Command::new(qemu)
+            .args(["-L", root, bin])
+            .args(args)
+            .output()
+            .expect("umpire runs under QEMU"),
+        (result, None) => result.expect("umpire runs"),
+    };
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn the_simulated_doctor_lights_each_led_of_the_configured_chain_in_turn() {
+    let path = std::env::temp_dir().join(format!("umpire-leds-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "[board]\ncolumns = 3\nrows = 2\n[sensor]\nkind = \"simulated\"\n[oled]\nbus = \"i2c1\"\n\
+         [leds]\nenabled = true\nbrightness = 16\n",
+    )
+    .unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "doctor"]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 0, "{text}");
+    let order: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("LED "))
+        .collect();
+    assert_eq!(
+        order,
+        ["0: a1", "1: b1", "2: c1", "3: c2", "4: b2", "5: a2"],
+        "{text}"
+    );
+    assert!(
+        text.contains("ok      LED chain: lit each of its 6 LEDs in turn, from LED 0 under a1"),
+        "{text}"
+    );
+}
