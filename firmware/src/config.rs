@@ -2213,8 +2213,8 @@ impl Reader<'_> {
                 self.problem(
                     leds.at,
                     format!(
-                        "[leds] shares {} with {}: the LED chain has no chip select and reads \
-                         every byte on MOSI as colours; put the LEDs on a bus of their own (bus = \
+                        "the LED chain shares {} with {}: it has no chip select and reads every \
+                         byte on MOSI as colours; put it on a bus of its own ([leds] bus = \
                          \"{}\")",
                         leds.spi.bus.name(),
                         other.what,

@@ -138,9 +138,10 @@ fn the_chain_may_not_share_a_bus_with_another_spi_device() {
         "\n[leds]\nenabled = true\nbus = \"spi0\"\nchip_select = \"ce0\"\n",
     ));
     assert!(
-        found.iter().any(|(_, m)| m.contains("[leds] shares spi0")
+        found.iter().any(|(_, m)| m
+            .contains("the LED chain shares spi0 with [sensor.shift_chain]")
             && m.contains("no chip select")
-            && m.contains("bus = \"spi1\"")),
+            && m.contains("[leds] bus = \"spi1\"")),
         "{found:?}"
     );
     // Disabled, the same wiring is no problem.
