@@ -25,7 +25,7 @@ HEADER = {
 COLOURS = {
     "power": "#c0392b", "ground": "#222222", "i2c": "#1f6fb2", "spi": "#7d3c98",
     "controls": "#1e8449", "nfc": "#ca6f1e", "sensor": "#8e5b2d", "reserved": "#888888",
-    "spare": "#aaaaaa",
+    "spare": "#aaaaaa", "leds": "#0e7c7b",
 }
 
 
@@ -58,6 +58,7 @@ def signals(main_build_only=False):
     walk("controls", PINMAP["buzzer"], "buzzer")
     walk("nfc", PINMAP["nfc"], "nfc")
     walk("sensor", PINMAP["sensor"], "sensor")
+    walk("leds", PINMAP["spi1"], "spi1")
     return out
 
 
@@ -265,6 +266,7 @@ def draw_header():
         ("nfc", "NFC readers' reset and chip-select decoder address (up to 16 MFRC522 + 74HC154)"),
         ("sensor", "74HC165 chain option: parallel load"),
         ("reserved", "reserved: HAT ID EEPROM (pins 27, 28), serial console (pins 8, 10)"),
+        ("leds", "SPI1 (dtoverlay=spi1-1cs): MOSI drives the optional WS2812B LED chain; the rest unwired"),
         ("spare", "spare"),
         ("sensor", "option C (10 x 10 matrix on GPIO, no NFC) is another build: sensor-gpio-matrix.svg"),
     ]
@@ -807,6 +809,101 @@ def draw_gpio_matrix():
     svg.save("sensor-gpio-matrix.svg")
 
 
+# --------------------------------------------------------------------------------------------
+# 7. The optional LED guidance: a WS2812B chain on SPI1's MOSI through a level shifter.
+
+
+def draw_leds():
+    leds = PINMAP["leds"]
+    board = PINMAP["board"]
+    squares = board["columns"] * board["rows"]
+    svg = Svg(1300, 620, "LED guidance (optional): WS2812B chain on SPI1 MOSI via a 74AHCT125")
+    p = svg.pi(20, 60, [("5V", 2), ("GND", 6), None, "SPI1_MOSI"])
+    # The level shifter: a 74AHCT125 on 5 V reads the Pi's 3.3 V as high (V_IH 2 V) and drives 5 V.
+    u = svg.chip(470, 180, 170, 120, "U20", f"{leds['shifter']} (gate 1 of 4)",
+                 left=["1A", "1OE"], right=["1Y"], top=["VCC", "GND"])
+    wire(svg, p["SPI1_MOSI"], u["1A"], colour("SPI1_MOSI"), via_x=420)
+    ox, oy = u["1OE"]
+    svg.line([(ox, oy), (ox - 30, oy)], stroke=COLOURS["ground"])
+    svg.ground(ox - 30, oy)
+    vx, vy = u["VCC"]
+    gx, gy = u["GND"]
+    wire(svg, p["5V@2"], (vx, vy - 40), COLOURS["power"], via_x=380)
+    svg.line([(vx, vy - 40), (vx, vy)], stroke=COLOURS["power"])
+    wire(svg, p["GND@6"], (gx, gy - 20), COLOURS["ground"], via_x=395)
+    svg.line([(gx, gy - 20), (gx, gy)], stroke=COLOURS["ground"])
+    svg.text(vx + 6, vy - 46, "5V · pin 2 (a few mA for U20 only)", size=10, fill=COLOURS["power"])
+    svg.notes(470, 330, ["C 100 nF from VCC (pin 14) to GND (pin 7) at U20.",
+                         "Gates 2-4 unused: 2A-4A and 2OE-4OE to GND."], size=10, step=13)
+    # Series resistor to the first LED's DIN.
+    yx, yy = u["1Y"]
+    svg.line([(yx, yy), (700, yy)], stroke=COLOURS["leds"])
+    svg.resistor(716, yy, f"R20 {leds['series_ohms']} Ω")
+    svg.line([(732, yy), (780, yy)], stroke=COLOURS["leds"])
+    svg.text(716, yy + 24, "DIN, 5 V logic", size=11, anchor="middle", fill=COLOURS["leds"],
+             weight="bold")
+    # The chain: LED 0, LED 1, ..., the last; DOUT of each to DIN of the next.
+    xs = [780, 930, 1120]
+    names = ["LED 0 (a1)", "LED 1 (b1)", "LED N-1"]
+    tops = []
+    for x, name in zip(xs, names):
+        c = svg.chip(x, 180, 120, 110, name, "WS2812B", left=["DIN"], right=["DOUT"],
+                     top=["VDD", "VSS"])
+        tops.append(c)
+    svg.line([tops[0]["DOUT"], tops[1]["DIN"]], stroke=COLOURS["leds"])
+    dx, dy = tops[1]["DOUT"]
+    svg.line([(dx, dy), (dx + 30, dy)], stroke=COLOURS["leds"], dash="4 4")
+    svg.text(dx + 50, dy + 4, "...", size=14)
+    svg.line([(tops[2]["DIN"][0] - 30, dy), tops[2]["DIN"]], stroke=COLOURS["leds"], dash="4 4")
+    # The strip's own supply and its bulk capacitor.
+    rail_5v, rail_gnd = 110, 140
+    svg.line([(760, rail_5v), (1270, rail_5v)], stroke=COLOURS["power"])
+    svg.line([(760, rail_gnd), (1270, rail_gnd)], stroke=COLOURS["ground"])
+    for c in tops:
+        svg.line([(c["VDD"][0], rail_5v), c["VDD"]], stroke=COLOURS["power"])
+        svg.line([(c["VSS"][0], rail_gnd), c["VSS"]], stroke=COLOURS["ground"])
+    svg.text(1270, rail_5v - 6, "+5 V strip (its own supply)", size=11, anchor="end",
+             fill=COLOURS["power"])
+    svg.text(1270, rail_gnd + 14, "GND strip", size=11, anchor="end", fill=COLOURS["ground"])
+    svg.rect(560, 60, 150, 40, fill="#fff")
+    svg.text(635, 78, "5 V supply for the LEDs", size=11, anchor="middle", weight="bold")
+    svg.text(635, 93, "(not the Pi's 5 V pins)", size=10, anchor="middle")
+    svg.line([(710, 72), (740, 72), (740, rail_5v), (760, rail_5v)], stroke=COLOURS["power"])
+    svg.line([(710, 90), (725, 90), (725, rail_gnd), (760, rail_gnd)], stroke=COLOURS["ground"])
+    svg.line([(760, rail_5v), (760, rail_5v + 4)], stroke=COLOURS["power"])
+    svg.rect(752, rail_5v + 4, 16, 22, fill="#fff", rx=2)
+    svg.line([(760, rail_5v + 26), (760, rail_gnd)], stroke=COLOURS["ground"])
+    svg.text(748, rail_5v + 20, f"C20 {leds['bulk_uf']} µF", size=10, anchor="end")
+    # Common ground: the strip's GND joined to the Pi's at U20.
+    svg.line([(gx, gy - 20), (gx, 150), (725, 150), (725, rail_gnd)], stroke=COLOURS["ground"],
+             dash="6 3")
+    svg.text(640, 146, "GND joined", size=10, fill=COLOURS["ground"])
+    n = squares
+    svg.notes(20, 390, [
+        f"One WS2812B under each square ({n} on a {board['columns']} x {board['rows']} board) and "
+        "under each tray slot, chained DOUT -> DIN.",
+        f"Chain order ([leds] order = \"{leds['order']}\" in pinmap.toml, the one source the "
+        "firmware reads): LED 0 under a1, along row 1, back along row 2, ..., then the tray slots.",
+        "SPI1 only carries the chain (it has no chip select, so it would read any other device's "
+        "bytes as colours): dtoverlay=spi1-1cs; MISO, SCLK and CE0 stay unwired.",
+        "Each LED bit is 3 SPI bits at 2.4 MHz (100 = 0, 110 = 1), GRB order, a 320 µs reset gap "
+        "between frames.",
+        "The 74AHCT125 turns 3.3 V into 5 V logic: a WS2812B on 5 V wants DIN high above "
+        "0.7 x VDD = 3.5 V, more than the Pi gives.",
+        f"R20 ({leds['series_ohms']} Ω) near U20 damps ringing on the data wire; keep that wire "
+        "short. C20 ({} µF) across the strip's 5 V at its feed absorbs the switch-on surge.".format(
+            leds["bulk_uf"]),
+        "Power (computed, not measured): 60 mA per LED at full white (20 mA a channel, a commonly "
+        "quoted figure);",
+        "the firmware caps brightness at 64/255, so 132 LEDs draw at most 132 x 60 mA x 64/255 = "
+        "2.0 A. Take a 5 V 3 A supply;",
+        "feed long strips at both ends. Never draw this from the Pi's 5 V pins.",
+        "Check: `umpire doctor` lights each LED in turn; each must light under its own place, "
+        "in order.",
+    ], size=12, step=19)
+    svg.save("leds.svg")
+
+
 if __name__ == "__main__":
     draw_header()
     draw_oled_buttons()
@@ -814,4 +911,5 @@ if __name__ == "__main__":
     draw_matrix()
     draw_nfc()
     draw_gpio_matrix()
+    draw_leds()
     print("wrote", ", ".join(sorted(p.name for p in HERE.glob("*.svg"))))

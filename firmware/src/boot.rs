@@ -140,6 +140,8 @@ pub struct Parts {
     pub hardware: Hardware,
     /// The buzzer, if fitted.
     pub buzzer: Option<Box<dyn BeepSink>>,
+    /// The LED guidance chain, if fitted and enabled.
+    pub leds: Option<crate::guidance::LedGuidance>,
     /// Scans a second.
     pub scan_hz: u32,
 }
@@ -248,6 +250,7 @@ impl<C: Chance> Umpire<C> {
                         step.trouble.extend(self.faults.clear_all());
                         service.set_oled(self.oled.take());
                         service.set_buzzer(parts.buzzer);
+                        service.set_leds(parts.leds);
                         let first = service.step(now);
                         step.decisions = first.decisions;
                         step.screen = first.screen;

@@ -78,6 +78,13 @@
 //!
 //! [journal]
 //! dir = "/var/lib/umpire"
+//!
+//! [leds]                    # optional WS2812B guidance: one LED per square and tray slot
+//! enabled = false           # off unless set to true
+//! bus = "spi1"              # a bus of its own: only MOSI is wired (GPIO 20 on spi1)
+//! chip_select = "ce0"       # names the device node (/dev/spidev1.0); not wired to the chain
+//! brightness = 32           # 1 to 64 of 255 (64: the hard cap)
+//! order = "serpentine"      # cells | serpentine: how the strip runs (default: the pin map's)
 //! ```
 //!
 //! Every `[sensor.*]` sub-section present is checked, but only the one `kind` names is wired:
@@ -96,6 +103,9 @@ use crate::display::DEFAULT_ADDRESS;
 use crate::referee::games;
 use crate::referee::MenuStart;
 use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
+
+use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
+use crate::guidance::LedOrder;
 
 use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS};
 use crate::drivers::reed_matrix::{scans_per_second, CellMap, CellMapError};
@@ -475,6 +485,20 @@ pub struct Config {
     /// to no square), when the builder wired the inputs in another order than the schematic's.
     /// `None`: the schematic's order.
     pub cells: Option<Vec<Option<SensedCell>>>,
+    /// The LED guidance chain (`[leds]`), if fitted and enabled (off by default).
+    pub leds: Option<LedsConfig>,
+}
+
+/// The WS2812B guidance chain (`[leds]`): on an SPI bus of its own, clocked at
+/// [`crate::drivers::leds::SPI_HZ`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedsConfig {
+    /// The SPI device whose MOSI drives the chain (its chip select only names the device node).
+    pub spi: SpiConfig,
+    /// How bright lit LEDs are, capped.
+    pub brightness: Brightness,
+    /// How the chain runs over the places.
+    pub order: LedOrder,
 }
 
 /// One problem in a configuration file.
@@ -532,7 +556,7 @@ const KINDS: [&str; 5] = [
 
 /// The top-level sections.
 const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
-     [buzzer], [nfc], [journal], [waterloo]";
+     [buzzer], [nfc], [journal], [waterloo], [leds]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -1240,6 +1264,9 @@ impl Config {
             }
         }
 
+        // [leds]
+        let leds = r.leds(&mut root, &mut uses);
+
         for (key, value) in &root {
             r.problem(
                 value.span.start.min(key.span.start),
@@ -1273,6 +1300,7 @@ impl Config {
             nfc,
             journal_dir,
             cells: cell_list,
+            leds,
         })
     }
 
@@ -1334,6 +1362,9 @@ impl Config {
                     .enumerate()
                     .map(|(i, &p)| (p, format!("NFC decoder address A{i}"))),
             );
+        }
+        if let Some(leds) = &self.leds {
+            spi.push((leds.spi, "LED chain"));
         }
         if let Some(b) = &self.buttons {
             out.push((b.ok, "button OK".into()));
@@ -1875,6 +1906,80 @@ impl Reader<'_> {
         })
     }
 
+    /// `[leds]`: off unless `enabled = true`; a bus of its own (the chain has no chip select
+    /// and reads every byte on MOSI), a capped brightness, a chain order.
+    fn leds(&mut self, root: &mut Table<'_>, uses: &mut Uses) -> Option<LedsConfig> {
+        let known = ["enabled", "bus", "chip_select", "brightness", "order"];
+        let (mut t, at) = self.section(root, "leds", "leds", &known)?;
+        let enabled = self.boolean(&mut t, "enabled", "leds").unwrap_or(false);
+        let bus = self.string(&mut t, "bus", "leds", &SPI_BUSES);
+        let cs = self.string(&mut t, "chip_select", "leds", &CHIP_SELECTS);
+        let brightness = match self.int(&mut t, "brightness", "leds", (0, 255)) {
+            Some((level, level_at)) => match Brightness::new(level as u8) {
+                Ok(b) => Some(b),
+                Err(_) => {
+                    self.problem(
+                        level_at,
+                        format!(
+                            "[leds] brightness = {level}: use 1 to {HARD_MAX_BRIGHTNESS} (of \
+                            255; {HARD_MAX_BRIGHTNESS} is the hard cap, a quarter of full, so \
+                            the LEDs never dazzle nor overload their 5 V supply); to switch \
+                            them off set enabled = false"
+                        ),
+                    );
+                    None
+                }
+            },
+            None => Brightness::new(DEFAULT_LED_BRIGHTNESS).ok(),
+        };
+        let order = match self.string(&mut t, "order", "leds", &["cells", "serpentine"]) {
+            Some((o, _)) if o == "cells" => Some(LedOrder::Cells),
+            Some(_) => Some(LedOrder::Serpentine),
+            None => match LedOrder::schematic() {
+                Ok(order) => Some(order),
+                Err(e) => {
+                    self.problem(at, format!("[leds] has no order and {e}"));
+                    None
+                }
+            },
+        };
+        let bus_line = bus.as_ref().map_or(at, |b| b.1);
+        let bus = match bus.as_ref().map(|b| b.0.as_str()) {
+            Some("spi0") => SpiBus::Spi0,
+            _ => SpiBus::Spi1,
+        };
+        let chip_select = match cs.as_ref().map(|c| c.0.as_str()) {
+            Some("ce1") => ChipSelect::Ce1,
+            Some("ce2") => ChipSelect::Ce2,
+            _ => ChipSelect::Ce0,
+        };
+        if bus.chip_select_pin(chip_select).is_none() {
+            self.problem(
+                cs.map_or(at, |c| c.1),
+                "[leds] chip_select = \"ce2\": spi0 has only \"ce0\" and \"ce1\"".into(),
+            );
+            return None;
+        }
+        let spi = SpiConfig {
+            bus,
+            chip_select,
+            spi_hz: crate::drivers::leds::SPI_HZ,
+        };
+        if !enabled {
+            return None;
+        }
+        uses.spi.push(SpiUse {
+            spi,
+            at: bus_line,
+            what: LEDS.into(),
+        });
+        Some(LedsConfig {
+            spi,
+            brightness: brightness?,
+            order: order?,
+        })
+    }
+
     /// `[[nfc.reader]]`: each reader's `cells`, squares by name, none twice.
     fn nfc_readers(
         &mut self,
@@ -2099,6 +2204,28 @@ impl Reader<'_> {
                 );
             }
         }
+        if let Some(leds) = uses.spi.iter().find(|d| d.what == LEDS) {
+            if let Some(other) = uses
+                .spi
+                .iter()
+                .find(|o| o.what != LEDS && o.spi.bus == leds.spi.bus)
+            {
+                self.problem(
+                    leds.at,
+                    format!(
+                        "the LED chain shares {} with {}: it has no chip select and reads every \
+                         byte on MOSI as colours; put it on a bus of its own ([leds] bus = \
+                         \"{}\")",
+                        leds.spi.bus.name(),
+                        other.what,
+                        match leds.spi.bus {
+                            SpiBus::Spi0 => "spi1",
+                            SpiBus::Spi1 => "spi0",
+                        }
+                    ),
+                );
+            }
+        }
         let mut reported = Vec::new();
         for (i, a) in uses.pins.iter().enumerate() {
             if let Some(b) = uses.pins[..i].iter().find(|b| b.pin == a.pin) {
@@ -2117,6 +2244,12 @@ impl Reader<'_> {
         }
     }
 }
+
+/// The LED chain's name in the wiring checks.
+const LEDS: &str = "[leds]";
+
+/// `[leds] brightness` when not given (of 255).
+const DEFAULT_LED_BRIGHTNESS: u8 = 32;
 
 /// Address lines of the NFC chip-select decoder: a 74HC154 has 4 (16 outputs).
 const MAX_NFC_ADDRESS_LINES: usize = 4;

@@ -12,6 +12,8 @@
 //! - [`check_sensors`]: on an empty board, which squares read occupied (stuck closed, a piece
 //!   left behind), which flicker, and which whole rows or columns read occupied (a shorted line,
 //!   a reversed diode).
+//! - [`check_leds`]: lights each LED of the guidance chain in turn, for the builder to watch
+//!   that each lights under its own place, in the pin map's order.
 //! - [`Calibration`]: live, which squares read occupied now and which have been seen at least
 //!   once, so a builder can walk a piece over every square of a new board and see the ones that
 //!   never light.
@@ -23,7 +25,9 @@ use embedded_hal::delay::DelayNs;
 use embedded_hal::i2c::I2c;
 use embedded_hal::spi::SpiDevice;
 
+use crate::drivers::leds::{LedChain, Rgb};
 use crate::drivers::nfc::mfrc522::{ChipVersion, Error as NfcError, Mfrc522};
+use crate::guidance::LedMap;
 use crate::sensing::{Occupancy, SensedCell, TagUid};
 
 /// One result of a check: fine, a warning, or a problem with its fix.
@@ -88,6 +92,62 @@ impl fmt::Display for Finding {
         }
         Ok(())
     }
+}
+
+/// How long [`check_leds`] keeps each LED lit, in ms: long enough to see which place glows.
+pub const LED_STEP_MS: u32 = 250;
+
+/// Switches the LED chain off, then lights each LED alone in turn (white, at the chain's capped
+/// brightness) for [`LED_STEP_MS`], LED 0 first, calling `each` with its number and the place
+/// `name` gives the map's place (so the builder can read along), and switches all off again.
+/// The Pi cannot see the light: the finding says what to watch for.
+pub fn check_leds<S: embedded_hal::spi::SpiBus, D: DelayNs>(
+    chain: LedChain<S>,
+    map: &LedMap,
+    name: impl Fn(usize) -> String,
+    delay: &mut D,
+    mut each: impl FnMut(usize, &str),
+) -> Finding {
+    let subject = "LED chain";
+    let fail = |e: &dyn fmt::Display| {
+        Finding::bad(
+            Severity::Problem,
+            subject,
+            format!("could not be driven: {e}"),
+            "check [leds] bus in the configuration and that SPI1 is enabled \
+            (dtoverlay=spi1-1cs in /boot/firmware/config.txt, then reboot)",
+        )
+    };
+    let mut chain = match chain.init() {
+        Ok(chain) => chain,
+        Err(e) => return fail(&e),
+    };
+    let mut colours = vec![Rgb::OFF; chain.len()];
+    for i in 0..chain.len() {
+        colours.iter_mut().for_each(|c| *c = Rgb::OFF);
+        colours[i] = Rgb::WHITE;
+        if let Err(e) = chain.show(&colours) {
+            return fail(&e);
+        }
+        each(i, &name(i));
+        delay.delay_ms(LED_STEP_MS);
+    }
+    if let Err(e) = chain.clear() {
+        return fail(&e);
+    }
+    let first = if map.is_empty() {
+        String::new()
+    } else {
+        format!(", from LED 0 under {}", name(0))
+    };
+    Finding::ok(
+        subject,
+        format!(
+            "lit each of its {} LEDs in turn{first}: each must light white under its own place, \
+            in order (one dark from there on: its data link; out of order: [leds] order)",
+            chain.len()
+        ),
+    )
 }
 
 /// Names of a board's cells for messages: `a1` style for `columns` x `rows`, cell = row *

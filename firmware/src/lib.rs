@@ -12,6 +12,7 @@ pub mod doctor;
 pub mod drivers;
 pub mod faults;
 pub mod game_data;
+pub mod guidance;
 pub mod journal;
 #[cfg(unix)]
 pub mod notify;

@@ -610,6 +610,27 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     for (i, (reader, region)) in rig.readers().into_iter().enumerate() {
         findings.extend(check_reader(i + 1, &region_names(config, &region), reader));
     }
+    if let Some(leds) = &config.leds {
+        // The simulated chain decodes each frame as the LEDs would; the names are printed as
+        // on the Pi.
+        if let Ok(layout) = config.layout_setup().validate() {
+            let map = firmware::guidance::LedMap::new(&layout, leds.order);
+            let bus = firmware::sim::SimLedChain::new(map.len());
+            let chain = firmware::drivers::leds::LedChain::new(bus, map.len(), leds.brightness);
+            let name = |i: usize| {
+                map.place(i)
+                    .map_or_else(|| "no place".into(), |p| p.to_string())
+            };
+            println!("The simulated LEDs light in turn:");
+            findings.push(firmware::doctor::check_leds(
+                chain,
+                &map,
+                name,
+                &mut firmware::sim::NoDelay,
+                |i, place| println!("  LED {i}: {place}"),
+            ));
+        }
+    }
     findings.extend(check_sensors(shape(config), scans, || rig.scan()));
     Ok(findings)
 }
@@ -803,6 +824,9 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
             Err(e) => findings.push(open_failed("NFC readers", &e)),
         }
     }
+    if let Some(leds) = &config.leds {
+        findings.push(doctor_leds(config, leds));
+    }
     println!("Take every piece off the board; scanning in 3 seconds...");
     std::thread::sleep(Duration::from_secs(3));
     match pi::open_scanner(config) {
@@ -816,6 +840,44 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
         Err(e) => findings.push(open_failed("sensors", &e)),
     }
     Ok(findings)
+}
+
+/// `doctor`'s LED step: each LED of the chain lit in turn, named as it lights.
+#[cfg(feature = "pi")]
+fn doctor_leds(config: &Config, leds: &firmware::config::LedsConfig) -> Finding {
+    use firmware::drivers::leds::LedChain;
+    use firmware::guidance::LedMap;
+    use firmware::platform::pi;
+    let layout = match config.layout_setup().validate() {
+        Ok(layout) => layout,
+        Err(p) => {
+            return Finding {
+                severity: firmware::doctor::Severity::Problem,
+                subject: "LED chain".into(),
+                detail: format!("the board's layout: {p}"),
+                fix: "fix [board] in the configuration".into(),
+            }
+        }
+    };
+    let map = LedMap::new(&layout, leds.order);
+    match pi::open_led_bus(config, leds.spi) {
+        Ok(bus) => {
+            println!("Watch the LEDs: each lights in turn under its own place.");
+            let chain = LedChain::new(bus, map.len(), leds.brightness);
+            let name = |i: usize| {
+                map.place(i)
+                    .map_or_else(|| "no place".into(), |p| p.to_string())
+            };
+            firmware::doctor::check_leds(
+                chain,
+                &map,
+                name,
+                &mut linux_embedded_hal::Delay,
+                |i, place| println!("  LED {i}: {place}"),
+            )
+        }
+        Err(e) => open_failed("LED chain", &e),
+    }
 }
 
 /// The time between two scans at `[board] scan_hz`.
@@ -968,6 +1030,13 @@ fn open_parts(
             .ok(),
         None => Some(None),
     };
+    let leds = match &config.leds {
+        Some(leds) => pi::open_led_chain(&config, leds)
+            .map(Some)
+            .map_err(|e| faults.push(StartFault::open("LEDs", &e)))
+            .ok(),
+        None => Some(None),
+    };
     let layout = SensorLayout::new(config.layout_setup())
         .map_err(|p| {
             faults.push(StartFault::new(
@@ -998,6 +1067,7 @@ fn open_parts(
         layout,
         journals,
         waterloo_layout,
+        leds,
     ) {
         (
             Some(scanner),
@@ -1007,6 +1077,7 @@ fn open_parts(
             Some(layout),
             Some(journals),
             Some(waterloo_layout),
+            Some(leds),
         ) if faults.is_empty() => {
             let referee = RefereeConfig {
                 board: Some(layout.iter().map(|(_, place)| place).collect()),
@@ -1026,6 +1097,7 @@ fn open_parts(
                     oled: None,
                 },
                 buzzer,
+                leds,
                 scan_hz: config.scan_hz,
             })
         }

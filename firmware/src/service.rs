@@ -477,6 +477,7 @@ const BUTTONS: &str = "buttons";
 const OLED: &str = "OLED";
 const BUZZER: &str = "buzzer";
 const NFC: &str = "NFC readers";
+const LEDS: &str = "LEDs";
 
 /// How often the OLED is set up and redrawn whole even without an error: a panel that browned
 /// out may come back dark without ever refusing a write. A full frame and the init sequence are
@@ -505,6 +506,10 @@ pub struct Service<C: Chance> {
     pager: screens::Pager,
     oled_retry: Backoff,
     oled_refresh: Millis,
+    /// The LED guidance, if fitted and enabled (`[leds]`).
+    leds: Option<crate::guidance::LedGuidance>,
+    /// The screen the LEDs were last computed for.
+    on_leds: Option<Screen>,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -621,12 +626,19 @@ impl<C: Chance> Service<C> {
             pager: screens::Pager::default(),
             oled_retry: Backoff::new(100, 5_000),
             oled_refresh: now.plus(OLED_REFRESH_MS),
+            leds: None,
+            on_leds: None,
         })
     }
 
     /// Fits the buzzer (the service beeps what the referee decides).
     pub fn set_buzzer(&mut self, buzzer: Option<Box<dyn BeepSink>>) {
         self.buzzer = buzzer;
+    }
+
+    /// Fits the LED guidance chain: it lights what the OLED shows, from the next step on.
+    pub fn set_leds(&mut self, leds: Option<crate::guidance::LedGuidance>) {
+        self.leds = leds;
     }
 
     /// Fits the OLED (after start: the boot keeps it to show faults until the service runs).
@@ -701,7 +713,27 @@ impl<C: Chance> Service<C> {
         }
         self.beep(&step.decisions, now, &mut step.trouble);
         self.push_screen(now, &mut step.trouble);
+        self.push_leds(step.screen.is_some(), &mut step.trouble);
         step
+    }
+
+    /// Lights what the wanted screen says on the LED chain, when it changed or the last send
+    /// failed.
+    fn push_leds(&mut self, new_screen: bool, trouble: &mut Vec<String>) {
+        if self.leds.is_none() {
+            return;
+        }
+        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
+        let new = new_screen || self.on_leds.as_ref() != Some(&*wanted);
+        let Some(leds) = self.leds.as_mut() else {
+            return;
+        };
+        let layout = self.pipeline.sensing().layout();
+        let result = leds.update(&wanted, new, layout, self.pipeline.referee().table());
+        trouble.extend(self.faults.set(LEDS, result.err().as_deref()));
+        if new {
+            self.on_leds = Some(wanted.into_owned());
+        }
     }
 
     /// What the OLED should show: the game (borrowed), or the sensors' fault while they fail.

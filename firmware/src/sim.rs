@@ -827,6 +827,62 @@ impl OutputPin for SimPin {
     }
 }
 
+/// A simulated WS2812B chain on an SPI bus: it decodes every frame written to it as the LEDs
+/// would read it, and keeps the colours they show. A frame the LEDs would misread (no reset
+/// gap, a bad bit pattern, another LED count) is a bus error naming the fault.
+#[derive(Clone, Debug, Default)]
+pub struct SimLedChain {
+    leds: usize,
+    shown: Rc<RefCell<Vec<Vec<crate::drivers::leds::Rgb>>>>,
+}
+
+impl SimLedChain {
+    /// A chain of `leds` LEDs.
+    pub fn new(leds: usize) -> SimLedChain {
+        SimLedChain {
+            leds,
+            shown: Rc::default(),
+        }
+    }
+
+    /// Every frame the chain showed, in order, each LED 0 first.
+    pub fn shown(&self) -> Vec<Vec<crate::drivers::leds::Rgb>> {
+        self.shown.borrow().clone()
+    }
+}
+
+impl spi::ErrorType for SimLedChain {
+    type Error = spi::ErrorKind;
+}
+
+impl spi::SpiBus for SimLedChain {
+    fn read(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(spi::ErrorKind::Other)
+    }
+
+    fn write(&mut self, frame: &[u8]) -> Result<(), Self::Error> {
+        match crate::drivers::leds::decode::colours(frame) {
+            Ok(colours) if colours.len() == self.leds => {
+                self.shown.borrow_mut().push(colours);
+                Ok(())
+            }
+            _ => Err(spi::ErrorKind::Other),
+        }
+    }
+
+    fn transfer(&mut self, _: &mut [u8], _: &[u8]) -> Result<(), Self::Error> {
+        Err(spi::ErrorKind::Other)
+    }
+
+    fn transfer_in_place(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(spi::ErrorKind::Other)
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

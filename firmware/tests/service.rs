@@ -353,6 +353,7 @@ fn boot_shows_a_fault_on_the_oled_and_starts_when_the_sensor_comes_back() {
                     oled: None,
                 },
                 buzzer: None,
+                leds: None,
                 scan_hz: 100,
             })
         })

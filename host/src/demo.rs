@@ -216,6 +216,7 @@ pub fn run_with_frames(
         frames,
         written: 0,
         seen: Vec::new(),
+        leds: crate::leds::SimLeds::new(),
     };
 
     write_header(demo, &options, out)?;
@@ -385,6 +386,8 @@ pub(crate) struct Oled<'a> {
     pub(crate) written: u32,
     /// Every screen shown, in order.
     pub(crate) seen: Vec<Screen>,
+    /// The LED guidance, fed every screen shown.
+    pub(crate) leds: crate::leds::SimLeds,
 }
 
 /// Prints (and draws) the OLED screens shown since the last call, one `OLED|` line each.
@@ -396,6 +399,7 @@ pub(crate) fn tell(
     for told in table.take_told() {
         if let Told::Screen(screen) = told {
             oled.show(&screen, out)?;
+            oled.show_leds(table, &screen)?;
         }
     }
     Ok(())
@@ -415,6 +419,22 @@ impl Oled<'_> {
                 let path = dir.join(format!("{:05}.png", self.written));
                 crate::frames::write_png(&render_page(screen, page), &path)?;
             }
+        }
+        Ok(())
+    }
+}
+
+impl Oled<'_> {
+    /// Feeds `screen` to the LED guidance; with frames, writes what the LEDs light beside the
+    /// screen's last frame (`00012.leds.txt` beside `00012.png`): a grid of the board with the
+    /// lit places marked, and a legend.
+    pub(crate) fn show_leds(&mut self, table: &SimTable, screen: &Screen) -> io::Result<()> {
+        self.leds.see(table, screen);
+        if let Some(dir) = self.frames {
+            let path = dir.join(format!("{:05}.leds.txt", self.written));
+            let mut text = self.leds.draw(table).join("\n");
+            text.push('\n');
+            std::fs::write(path, text)?;
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! - [`bots`]: computer players that see only their own seat's view.
 //! - [`demo`]: a whole seeded game between two bots, played through the simulated sensors and
 //!   the referee, told move by move (`umpire-sim demo`).
+//! - [`leds`]: the LED guidance on the simulated table, drawn as a text grid.
 //! - [`play`]: the simulated table in the terminal, typed physical events (`umpire-sim play`).
 //! - [`replay`]: a journaled game as a readable record, redacted while unfinished.
 //! - [`scenario`]: scenario files of physical events and expectations (`umpire-sim check`).
@@ -14,6 +15,7 @@
 pub mod bots;
 pub mod demo;
 pub mod frames;
+pub mod leds;
 pub mod play;
 pub mod replay;
 pub mod scenario;

@@ -328,6 +328,7 @@ pub fn run_journaled(
     // The journal bytes last written, and the games journaled so far in this session.
     let mut written: Vec<u8> = Vec::new();
     let mut games = 1;
+    let mut leds = crate::leds::SimLeds::new();
     let mut line = String::new();
     loop {
         write!(out, "{PROMPT}")?;
@@ -410,6 +411,13 @@ pub fn run_journaled(
         }
         for l in draw_oled(&mut session) {
             writeln!(out, "{l}")?;
+        }
+        if let Ok(table) = session.table() {
+            let screen = table.referee().screen().clone();
+            leds.see(table, &screen);
+            for l in leds.draw(table) {
+                writeln!(out, "  {l}")?;
+            }
         }
         if let (Some(path), Ok(table)) = (journal, session.table()) {
             let bytes = table.journal_bytes();

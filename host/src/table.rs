@@ -637,6 +637,7 @@ pub fn demo(
         frames,
         written: 0,
         seen: Vec::new(),
+        leds: crate::leds::SimLeds::new(),
     };
     writeln!(
         out,
@@ -676,7 +677,10 @@ pub fn demo(
                 }) => {
                     writeln!(out, "Game over: {result} ({reason})")?;
                 }
-                crate::sim::Told::Screen(screen) => oled.show(screen, out)?,
+                crate::sim::Told::Screen(screen) => {
+                    oled.show(screen, out)?;
+                    oled.show_leds(&table, screen)?;
+                }
                 crate::sim::Told::Decision(_) => {}
             }
         }

@@ -52,7 +52,7 @@ const POWER: [(&str, &[i64]); 3] = [
 ];
 
 /// The Pi's fixed bus pins: I2C1 and SPI0 are wired to these GPIOs in silicon.
-const FIXED: [(&str, i64); 7] = [
+const FIXED: [(&str, i64); 11] = [
     ("i2c1.sda", 2),
     ("i2c1.scl", 3),
     ("spi0.mosi", 10),
@@ -60,10 +60,20 @@ const FIXED: [(&str, i64); 7] = [
     ("spi0.sclk", 11),
     ("spi0.ce0", 8),
     ("spi0.ce1", 7),
+    ("spi1.mosi", 20),
+    ("spi1.miso", 19),
+    ("spi1.sclk", 21),
+    ("spi1.ce0", 18),
 ];
 
 /// Settings in the default configuration that choose between options rather than name wiring.
-const CONFIG_ONLY: [&str; 3] = ["sensor.kind", "nfc.enabled", "board.scan_hz"];
+const CONFIG_ONLY: [&str; 5] = [
+    "sensor.kind",
+    "nfc.enabled",
+    "board.scan_hz",
+    "leds.enabled",
+    "leds.brightness",
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -640,7 +650,8 @@ fn the_default_configuration_matches_the_pin_map() {
     // replaces the NFC the default build has; its configuration is checked on its own below).
     let alternatives = alternatives(&map);
     for s in signals(&map) {
-        if s.path.starts_with("i2c1.") || s.path.starts_with("spi0.") {
+        if s.path.starts_with("i2c1.") || s.path.starts_with("spi0.") || s.path.starts_with("spi1.")
+        {
             continue;
         }
         if alternative_of(&alternatives, &s.path)

@@ -6,6 +6,7 @@
 
 pub mod buttons;
 pub mod expander;
+pub mod leds;
 pub mod nfc;
 pub mod reed_matrix;
 pub mod shift_chain;

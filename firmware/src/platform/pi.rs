@@ -16,7 +16,7 @@
 use std::path::Path;
 
 use linux_embedded_hal::spidev::{SpiModeFlags, SpidevOptions};
-use linux_embedded_hal::{Delay, I2cdev, SpidevDevice};
+use linux_embedded_hal::{Delay, I2cdev, SpidevBus, SpidevDevice};
 use rpi_pal::gpio::{Bias, Gpio, InputPin, IoPin, Mode, OutputPin};
 
 use super::{OpenError, Scanner};
@@ -92,6 +92,59 @@ pub fn open_spi(config: &Config, spi: SpiConfig) -> Result<SpidevDevice, OpenErr
         .build();
     dev.configure(&options).map_err(|e| fail(&e))?;
     Ok(dev)
+}
+
+/// Opens the LED chain's SPI bus (`[leds]`, `/dev/spidev1.0`) as a whole bus (the chain has no
+/// chip select) in mode 0 at [`crate::drivers::leds::SPI_HZ`].
+///
+/// # Errors
+/// The device is missing or not accessible.
+pub fn open_led_bus(config: &Config, spi: SpiConfig) -> Result<SpidevBus, OpenError> {
+    let path = config.spi_path(spi);
+    let fail = |e: &dyn std::fmt::Debug| OpenError {
+        what: path.display().to_string(),
+        cause: format!("{e:?}"),
+        fix: "enable SPI1: add dtoverlay=spi1-1cs to /boot/firmware/config.txt, then reboot \
+              (and the user in group spi)",
+    };
+    let mut bus = SpidevBus::open(&path).map_err(|e| fail(&e))?;
+    let options = SpidevOptions::new()
+        .bits_per_word(8)
+        .max_speed_hz(crate::drivers::leds::SPI_HZ)
+        .mode(SpiModeFlags::SPI_MODE_0)
+        .build();
+    bus.configure(&options).map_err(|e| fail(&e))?;
+    Ok(bus)
+}
+
+/// Opens the LED chain of `[leds]`, switches every LED off, and wraps it as the service's
+/// guidance.
+///
+/// # Errors
+/// The bus is missing or the first (all-off) frame could not be sent.
+pub fn open_led_chain(
+    config: &Config,
+    leds: &crate::config::LedsConfig,
+) -> Result<crate::guidance::LedGuidance, OpenError> {
+    let layout =
+        crate::sensing::SensorLayout::new(config.layout_setup()).map_err(|p| OpenError {
+            what: "the LED chain's places".into(),
+            cause: p.to_string(),
+            fix: "fix [board] and its tray slots in the configuration",
+        })?;
+    let count = crate::guidance::LedMap::new(&layout, leds.order).len();
+    let bus = open_led_bus(config, leds.spi)?;
+    let chain = crate::drivers::leds::LedChain::new(bus, count, leds.brightness)
+        .init()
+        .map_err(|e| OpenError {
+            what: config.spi_path(leds.spi).display().to_string(),
+            cause: e.to_string(),
+            fix: "check that SPI1 is enabled (dtoverlay=spi1-1cs) and the service is in group spi",
+        })?;
+    Ok(crate::guidance::LedGuidance::new(
+        Box::new(chain),
+        leds.order,
+    ))
 }
 
 fn scanner_error(what: &str, e: impl std::fmt::Display) -> OpenError {

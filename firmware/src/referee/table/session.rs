@@ -2450,4 +2450,8 @@ impl<T: TableGame> TableView for Session<T> {
     fn umpire_board(&self) -> BTreeMap<Place, Named> {
         self.game().map(TableGame::umpire_board).unwrap_or_default()
     }
+
+    fn place_name(&self, place: &Place) -> String {
+        T::place_name(place)
+    }
 }

@@ -1,0 +1,743 @@
+//! LED guidance: which squares and tray slots light, and in which colour, computed from what
+//! the OLED shows and nothing else.
+//!
+//! The guidance reads only [`Screen`]s (public by construction: the OLED faces the whole table)
+//! and the places they name, so a lit LED can never tell what the screen does not: its inputs
+//! hold no rank. [`Guide::update`] takes each new screen and returns the places to light:
+//! - **Mismatch** (red): each place the mismatch screen lists as differing from the expected
+//!   board.
+//! - **Hand step** (blue): each place a hand must still change, as the battle, action or
+//!   refusal screen lists it ("e5: put the Red Miner", "remove e4", "put the piece back on
+//!   a4"); the list shrinks as the hands do it, and so do the LEDs.
+//! - **Fire target** (orange): the place an action fires at ("c4 fires at c7").
+//! - **Last move** (dim white): the places of the last move or action the OLED announced,
+//!   while the game waits for the next one, for the player who looks up.
+//!
+//! A place named for two meanings takes the first in that order. Everything is off outside a
+//! game (menus, set-up, faults, the end).
+//!
+//! # Which LED is which place
+//! [`LedMap`] numbers the LEDs from the sensor layout (the one source of which cell is which
+//! place) in the chain order the pin map states ([`LedOrder`], `schematics/pinmap.toml`
+//! `[leds] order`): LED `i` over sensed cell `i`, or a strip laid in a serpentine over the rows.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use toml_span::value::ValueInner;
+
+use crate::drivers::leds::Rgb;
+use crate::sensing::{Place, SensorLayout};
+use crate::ui::Screen;
+
+/// Why a place is lit, in order of precedence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Meaning {
+    /// The sensed board differs from the expected one here.
+    Mismatch,
+    /// A hand must still change this place (a battle's winner, a piece that leaves).
+    HandStep,
+    /// An action fires at this place.
+    FireTarget,
+    /// The last move or action announced started or ended here.
+    LastMove,
+}
+
+impl Meaning {
+    /// Every meaning, in order of precedence.
+    pub const ALL: [Meaning; 4] = [
+        Meaning::Mismatch,
+        Meaning::HandStep,
+        Meaning::FireTarget,
+        Meaning::LastMove,
+    ];
+
+    /// The meaning in a word or two, for the simulator's legend.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Meaning::Mismatch => "differs from the expected board",
+            Meaning::HandStep => "a hand must still change it",
+            Meaning::FireTarget => "fire target",
+            Meaning::LastMove => "last move",
+        }
+    }
+
+    /// One character for the simulator's text grid.
+    pub const fn mark(self) -> char {
+        match self {
+            Meaning::Mismatch => '!',
+            Meaning::HandStep => '*',
+            Meaning::FireTarget => '@',
+            Meaning::LastMove => '+',
+        }
+    }
+}
+
+/// A colour per meaning (before the chain's brightness cap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Palette {
+    /// For [`Meaning::Mismatch`]: red.
+    pub mismatch: Rgb,
+    /// For [`Meaning::HandStep`]: blue.
+    pub hand_step: Rgb,
+    /// For [`Meaning::FireTarget`]: orange.
+    pub fire_target: Rgb,
+    /// For [`Meaning::LastMove`]: dim white.
+    pub last_move: Rgb,
+}
+
+impl Default for Palette {
+    fn default() -> Palette {
+        Palette {
+            mismatch: Rgb::new(255, 0, 0),
+            hand_step: Rgb::new(0, 64, 255),
+            fire_target: Rgb::new(255, 96, 0),
+            last_move: Rgb::new(96, 96, 96),
+        }
+    }
+}
+
+impl Palette {
+    /// The colour of `meaning`.
+    pub const fn colour(&self, meaning: Meaning) -> Rgb {
+        match meaning {
+            Meaning::Mismatch => self.mismatch,
+            Meaning::HandStep => self.hand_step,
+            Meaning::FireTarget => self.fire_target,
+            Meaning::LastMove => self.last_move,
+        }
+    }
+}
+
+/// The places lit, each with its meaning.
+pub type Lit = BTreeMap<Place, Meaning>;
+
+/// The places of a layout by the names the game's screens use ("e4", "Allied reserve slot 3"):
+/// how a screen's words are turned back into places.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlaceNames {
+    /// Longest name first, so "reserve slot 12" is found before "reserve slot 1" could be.
+    names: Vec<(String, Place)>,
+}
+
+impl PlaceNames {
+    /// The names of every place of `layout`, as `name` writes them.
+    pub fn new(layout: &SensorLayout, name: impl Fn(&Place) -> String) -> PlaceNames {
+        let mut names: Vec<(String, Place)> = layout.iter().map(|(_, p)| (name(&p), p)).collect();
+        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+        PlaceNames { names }
+    }
+
+    /// The place named exactly `text`, if any.
+    pub fn exact(&self, text: &str) -> Option<Place> {
+        self.names.iter().find(|(n, _)| n == text).map(|(_, p)| *p)
+    }
+
+    /// Every place `text` names as a whole word (not inside a longer word or number), in the
+    /// order they appear; a place named twice is listed once.
+    pub fn find(&self, text: &str) -> Vec<Place> {
+        let bytes = text.as_bytes();
+        let mut taken = vec![false; bytes.len()];
+        let mut found: Vec<(usize, Place)> = Vec::new();
+        for (name, place) in &self.names {
+            if name.is_empty() {
+                continue;
+            }
+            for (at, _) in text.match_indices(name.as_str()) {
+                let end = at + name.len();
+                let word_edge = |i: Option<&u8>| i.is_none_or(|c| !c.is_ascii_alphanumeric());
+                let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+                if !word_edge(before) || !word_edge(bytes.get(end)) {
+                    continue;
+                }
+                if taken[at..end].iter().any(|t| *t) {
+                    continue;
+                }
+                taken[at..end].iter_mut().for_each(|t| *t = true);
+                if !found.iter().any(|(_, p)| p == place) {
+                    found.push((at, *place));
+                }
+            }
+        }
+        found.sort_by_key(|(at, _)| *at);
+        found.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+/// Turns the screens the OLED shows into the places to light. Remembers only the places of the
+/// last move the OLED announced (public: it was on the screen).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Guide {
+    last_move: Vec<Place>,
+}
+
+impl Guide {
+    /// A guide with nothing to show yet.
+    pub fn new() -> Guide {
+        Guide::default()
+    }
+
+    /// The places to light while `screen` shows, reading place names with `names`.
+    pub fn update(&mut self, screen: &Screen, names: &PlaceNames) -> Lit {
+        let mut lit = Lit::new();
+        let light = |lit: &mut Lit, places: &[Place], meaning: Meaning| {
+            for place in places {
+                lit.entry(*place)
+                    .and_modify(|m| *m = (*m).min(meaning))
+                    .or_insert(meaning);
+            }
+        };
+        match screen {
+            Screen::Mismatch { differences } => {
+                let places: Vec<Place> = differences
+                    .iter()
+                    .filter_map(|d| names.exact(&d.place).or_else(|| first(names, &d.place)))
+                    .collect();
+                light(&mut lit, &places, Meaning::Mismatch);
+            }
+            Screen::Battle { hands, .. } => {
+                // The battle's places are the last move: its hand steps name them all at
+                // first, and only fewer as the hands do them.
+                let places: Vec<Place> = hands.iter().flat_map(|h| names.find(h)).collect();
+                if !places.iter().all(|p| self.last_move.contains(p)) {
+                    self.last_move = places;
+                }
+                for step in hands {
+                    light(&mut lit, &names.find(step), Meaning::HandStep);
+                }
+                light(&mut lit, &self.last_move, Meaning::LastMove);
+            }
+            Screen::Told { title, hands, .. } => {
+                self.last_move = names.find(title);
+                if let Some((_, target)) = title.split_once(" fires at ") {
+                    light(&mut lit, &names.find(target), Meaning::FireTarget);
+                }
+                for step in hands {
+                    light(&mut lit, &names.find(step), Meaning::HandStep);
+                }
+                light(&mut lit, &self.last_move, Meaning::LastMove);
+            }
+            Screen::Illegal { fix, .. } => {
+                light(&mut lit, &names.find(fix), Meaning::HandStep);
+            }
+            Screen::MoveAccepted { mv, .. } => {
+                self.last_move = names.find(mv);
+                light(&mut lit, &self.last_move, Meaning::LastMove);
+            }
+            Screen::Play { .. } | Screen::DieRoll { .. } | Screen::Takeback { .. } => {
+                light(&mut lit, &self.last_move, Meaning::LastMove);
+            }
+            // Outside play: nothing lit, and the next game starts without a last move.
+            Screen::Boot { .. }
+            | Screen::Choice { .. }
+            | Screen::Setup { .. }
+            | Screen::Problems { .. }
+            | Screen::GameOver { .. }
+            | Screen::Error { .. }
+            | Screen::Calibrate { .. }
+            | Screen::Recovery { .. }
+            | Screen::Fault { .. } => self.last_move.clear(),
+        }
+        lit
+    }
+}
+
+fn first(names: &PlaceNames, text: &str) -> Option<Place> {
+    names.find(text).into_iter().next()
+}
+
+/// How the LEDs are chained over the places.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LedOrder {
+    /// LED `i` sits over sensed cell `i` (the sensor layout's numbering: row by row from a1,
+    /// then the tray slots).
+    #[default]
+    Cells,
+    /// A strip laid in a serpentine: the first row of squares a1 to the last file, the next
+    /// row back from the last file to a, and so on; then the tray slots in cell order.
+    Serpentine,
+}
+
+impl LedOrder {
+    /// The order the schematic's strip runs in: `[leds] order` in the embedded pin map
+    /// (`schematics/pinmap.toml`, [`crate::drivers::shift_chain::PIN_MAP`]).
+    ///
+    /// # Errors
+    /// [`OrderError`] when the pin map has no such setting (a test keeps it there).
+    pub fn schematic() -> Result<LedOrder, OrderError> {
+        LedOrder::from_pin_map(crate::drivers::shift_chain::PIN_MAP)
+    }
+
+    /// Reads `[leds] order` from a pin map's text.
+    ///
+    /// # Errors
+    /// [`OrderError`] naming what is missing.
+    pub fn from_pin_map(text: &str) -> Result<LedOrder, OrderError> {
+        let mut root = toml_span::parse(text).map_err(|e| OrderError(format!("not TOML: {e}")))?;
+        let order = match root.take() {
+            ValueInner::Table(mut root) => match root.remove("leds").map(|mut v| v.take()) {
+                Some(ValueInner::Table(mut leds)) => {
+                    match leds.remove("order").map(|mut v| v.take()) {
+                        Some(ValueInner::String(s)) => Some(s.into_owned()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match order.as_deref() {
+            Some("cells") => Ok(LedOrder::Cells),
+            Some("serpentine") => Ok(LedOrder::Serpentine),
+            Some(other) => Err(OrderError(format!(
+                "the pin map's [leds] order = \"{other}\" is neither \"cells\" nor \"serpentine\""
+            ))),
+            None => Err(OrderError(
+                "the pin map has no [leds] order (\"cells\" or \"serpentine\")".into(),
+            )),
+        }
+    }
+}
+
+/// The pin map does not say how the LED chain runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderError(String);
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OrderError {}
+
+impl fmt::Display for LedOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LedOrder::Cells => "cells",
+            LedOrder::Serpentine => "serpentine",
+        })
+    }
+}
+
+/// Which LED lights which place: built from the sensor layout in the chain's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedMap {
+    places: Vec<Option<Place>>,
+}
+
+impl LedMap {
+    /// The chain over `layout`'s places in `order`. [`LedOrder::Cells`] has one LED per input
+    /// the scanner reads (an unmapped input's LED stays dark); [`LedOrder::Serpentine`] one
+    /// per mapped place.
+    pub fn new(layout: &SensorLayout, order: LedOrder) -> LedMap {
+        let places = match order {
+            LedOrder::Cells => (0..layout.cell_count())
+                .map(|n| layout.place(crate::sensing::SensedCell::new(n)))
+                .collect(),
+            LedOrder::Serpentine => {
+                let mut squares: Vec<_> = layout
+                    .iter()
+                    .filter_map(|(_, p)| match p {
+                        Place::Square(c) => Some(c),
+                        Place::Tray { .. } => None,
+                    })
+                    .collect();
+                squares.sort_by_key(|c| {
+                    let along = if c.row % 2 == 0 {
+                        i16::from(c.col)
+                    } else {
+                        -i16::from(c.col)
+                    };
+                    (c.row, along)
+                });
+                let trays = layout
+                    .iter()
+                    .map(|(_, p)| p)
+                    .filter(|p| matches!(p, Place::Tray { .. }));
+                squares
+                    .into_iter()
+                    .map(Place::Square)
+                    .chain(trays)
+                    .map(Some)
+                    .collect()
+            }
+        };
+        LedMap { places }
+    }
+
+    /// How many LEDs the chain has.
+    pub fn len(&self) -> usize {
+        self.places.len()
+    }
+
+    /// Whether the chain has no LEDs.
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+    }
+
+    /// The place LED `index` sits over, if any.
+    pub fn place(&self, index: usize) -> Option<Place> {
+        self.places.get(index).copied().flatten()
+    }
+
+    /// The LED over `place`, if any.
+    pub fn index(&self, place: Place) -> Option<usize> {
+        self.places.iter().position(|p| *p == Some(place))
+    }
+
+    /// The colour of each LED, LED 0 first, for `lit`.
+    pub fn colours(&self, lit: &Lit, palette: &Palette) -> Vec<Rgb> {
+        self.places
+            .iter()
+            .map(|p| {
+                p.and_then(|p| lit.get(&p))
+                    .map_or(Rgb::OFF, |m| palette.colour(*m))
+            })
+            .collect()
+    }
+}
+
+/// Where the service sends the LEDs' colours: the WS2812B chain on the Pi, a recorder in tests.
+pub trait LedSink {
+    /// Shows `colours`, LED 0 first.
+    ///
+    /// # Errors
+    /// What failed, in words for the log and the fault screen.
+    fn show(&mut self, colours: &[Rgb]) -> Result<(), String>;
+}
+
+impl<S: embedded_hal::spi::SpiBus> LedSink for crate::drivers::leds::LedChainReady<S> {
+    fn show(&mut self, colours: &[Rgb]) -> Result<(), String> {
+        crate::drivers::leds::LedChainReady::show(self, colours).map_err(|e| e.to_string())
+    }
+}
+
+/// The LED guidance as the service runs it: a [`Guide`] fed each new screen, its colours sent
+/// to the chain when they change (and again after a failed send).
+pub struct LedGuidance {
+    guide: Guide,
+    order: LedOrder,
+    palette: Palette,
+    sink: Box<dyn LedSink>,
+    /// What the chain took last; `None` after a failure or before the first send.
+    sent: Option<Vec<Rgb>>,
+}
+
+impl fmt::Debug for LedGuidance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LedGuidance")
+            .field("order", &self.order)
+            .field("sent", &self.sent.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LedGuidance {
+    /// Guidance on a chain laid in `order`, sending to `sink`, in the default colours.
+    pub fn new(sink: Box<dyn LedSink>, order: LedOrder) -> LedGuidance {
+        LedGuidance {
+            guide: Guide::new(),
+            order,
+            palette: Palette::default(),
+            sink,
+            sent: None,
+        }
+    }
+
+    /// Feeds the screen the OLED now shows (`new`: it just changed) and sends the colours when
+    /// they differ from what the chain took. Place names come from the game (`view`), the
+    /// LEDs' places from `layout`.
+    ///
+    /// # Errors
+    /// The sink's message; the next call sends again.
+    pub fn update(
+        &mut self,
+        screen: &Screen,
+        new: bool,
+        layout: &SensorLayout,
+        view: Option<&dyn crate::referee::table::TableView>,
+    ) -> Result<(), String> {
+        if !new && self.sent.is_some() {
+            return Ok(());
+        }
+        let names = match view {
+            Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
+            None => PlaceNames::default(),
+        };
+        let lit = self.guide.update(screen, &names);
+        let colours = LedMap::new(layout, self.order).colours(&lit, &self.palette);
+        if self.sent.as_ref() == Some(&colours) {
+            return Ok(());
+        }
+        match self.sink.show(&colours) {
+            Ok(()) => {
+                self.sent = Some(colours);
+                Ok(())
+            }
+            Err(e) => {
+                self.sent = None;
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drivers::leds::{decode, encode_frame, Brightness};
+    use crate::sensing::{LayoutSetup, TrayKind};
+    use crate::ui::{Difference, StatusLine};
+    use boards::geometry::grid::Cell;
+    use boards::Seat;
+
+    fn layout() -> SensorLayout {
+        LayoutSetup::grid(10, 10)
+            .with_tray(TrayKind::Reserve, Seat::FIRST, 12)
+            .validate()
+            .unwrap()
+    }
+
+    fn names(layout: &SensorLayout) -> PlaceNames {
+        PlaceNames::new(layout, |p| match p {
+            Place::Square(c) => c.to_string(),
+            Place::Tray { slot, .. } => format!("reserve slot {}", u16::from(*slot) + 1),
+        })
+    }
+
+    fn sq(name: &str) -> Place {
+        let b = name.as_bytes();
+        let row: u8 = name[1..].parse().unwrap();
+        Place::Square(Cell::new(b[0] - b'a', row - 1))
+    }
+
+    fn slot(n: u8) -> Place {
+        Place::Tray {
+            tray: TrayKind::Reserve,
+            seat: Seat::FIRST,
+            slot: n - 1,
+        }
+    }
+
+    /// The colours a real chain would show: encoded to the SPI bitstream and decoded back.
+    fn on_the_wire(map: &LedMap, lit: &Lit) -> BTreeMap<Place, Rgb> {
+        let frame = encode_frame(&map.colours(lit, &Palette::default()), Brightness::FULL);
+        decode::colours(&frame)
+            .unwrap()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_off())
+            .map(|(i, c)| (map.place(i).unwrap(), c))
+            .collect()
+    }
+
+    fn status() -> StatusLine {
+        StatusLine::default()
+    }
+
+    #[test]
+    fn names_are_found_as_whole_words_longest_first() {
+        let layout = layout();
+        let names = names(&layout);
+        assert_eq!(names.find("e4-e5"), vec![sq("e4"), sq("e5")]);
+        assert_eq!(names.find("a10 and a1"), vec![sq("a10"), sq("a1")]);
+        assert_eq!(names.find("put it on reserve slot 12"), vec![slot(12)]);
+        assert_eq!(
+            names.find("reserve slot 1, then e4"),
+            vec![slot(1), sq("e4")]
+        );
+        // Not inside other words or numbers.
+        assert!(names.find("Bea4 1e4 e44").is_empty());
+    }
+
+    #[test]
+    fn a_mismatch_lights_each_differing_place_in_red() {
+        let layout = layout();
+        let names = names(&layout);
+        let map = LedMap::new(&layout, LedOrder::Cells);
+        let mut guide = Guide::new();
+        let lit = guide.update(
+            &Screen::Mismatch {
+                differences: vec![
+                    Difference {
+                        place: "e4".into(),
+                        belongs: "empty".into(),
+                    },
+                    Difference {
+                        place: "reserve slot 3".into(),
+                        belongs: "Red piece".into(),
+                    },
+                ],
+            },
+            &names,
+        );
+        let red = Palette::default().mismatch;
+        assert_eq!(
+            on_the_wire(&map, &lit),
+            BTreeMap::from([(sq("e4"), red), (slot(3), red)])
+        );
+    }
+
+    #[test]
+    fn a_battle_lights_its_hand_steps_then_stays_the_last_move() {
+        let layout = layout();
+        let names = names(&layout);
+        let map = LedMap::new(&layout, LedOrder::Serpentine);
+        let mut guide = Guide::new();
+        guide.update(
+            &Screen::MoveAccepted {
+                status: status(),
+                mv: "b4-b6".into(),
+            },
+            &names,
+        );
+        let lit = guide.update(
+            &Screen::Battle {
+                attacker: "Red Miner".into(),
+                defender: "Blue Bomb".into(),
+                result: "Miner wins".into(),
+                hands: vec!["remove e6".into(), "e5: put the Red Miner".into()],
+            },
+            &names,
+        );
+        let p = Palette::default();
+        // The battle's squares are hand steps; the move before it is no longer the last.
+        assert_eq!(
+            on_the_wire(&map, &lit),
+            BTreeMap::from([(sq("e6"), p.hand_step), (sq("e5"), p.hand_step)])
+        );
+        // One step done: its place is the last move now.
+        let lit = guide.update(
+            &Screen::Battle {
+                attacker: "Red Miner".into(),
+                defender: "Blue Bomb".into(),
+                result: "Miner wins".into(),
+                hands: vec!["e5: put the Red Miner".into()],
+            },
+            &names,
+        );
+        assert_eq!(lit.get(&sq("e6")), Some(&Meaning::LastMove));
+        assert_eq!(lit.get(&sq("e5")), Some(&Meaning::HandStep));
+        let lit = guide.update(
+            &Screen::Play {
+                status: status(),
+                prompt: "Blue to move".into(),
+            },
+            &names,
+        );
+        assert_eq!(
+            lit,
+            Lit::from([(sq("e6"), Meaning::LastMove), (sq("e5"), Meaning::LastMove)])
+        );
+    }
+
+    #[test]
+    fn a_fire_lights_its_target_and_then_the_last_move_waits_for_the_next_player() {
+        let layout = layout();
+        let names = names(&layout);
+        let map = LedMap::new(&layout, LedOrder::Cells);
+        let mut guide = Guide::new();
+        let lit = guide.update(
+            &Screen::Told {
+                status: status(),
+                title: "c4 fires at c7".into(),
+                lines: vec!["hit".into()],
+                hands: vec!["remove c7 to reserve slot 2".into()],
+            },
+            &names,
+        );
+        let p = Palette::default();
+        assert_eq!(
+            on_the_wire(&map, &lit),
+            BTreeMap::from([
+                (sq("c4"), p.last_move),
+                (sq("c7"), p.hand_step), // a hand step outranks the target
+                (slot(2), p.hand_step),
+            ])
+        );
+        let lit = guide.update(
+            &Screen::Told {
+                status: status(),
+                title: "c4 fires at c7".into(),
+                lines: vec![],
+                hands: vec![],
+            },
+            &names,
+        );
+        assert_eq!(
+            on_the_wire(&map, &lit),
+            BTreeMap::from([(sq("c4"), p.last_move), (sq("c7"), p.fire_target)])
+        );
+        let lit = guide.update(
+            &Screen::Play {
+                status: status(),
+                prompt: "Blue to move".into(),
+            },
+            &names,
+        );
+        assert_eq!(
+            on_the_wire(&map, &lit),
+            BTreeMap::from([(sq("c4"), p.last_move), (sq("c7"), p.last_move)])
+        );
+        // A refusal lights where the hand must put the piece back.
+        let lit = guide.update(
+            &Screen::Illegal {
+                status: status(),
+                reason: "a4-b5: pieces move straight".into(),
+                fix: "put the piece back on a4".into(),
+            },
+            &names,
+        );
+        assert_eq!(lit, Lit::from([(sq("a4"), Meaning::HandStep)]));
+    }
+
+    #[test]
+    fn everything_is_off_outside_play_and_a_new_game_forgets_the_last_move() {
+        let layout = layout();
+        let names = names(&layout);
+        let mut guide = Guide::new();
+        guide.update(
+            &Screen::MoveAccepted {
+                status: status(),
+                mv: "b4-b6".into(),
+            },
+            &names,
+        );
+        let over = Screen::GameOver {
+            result: "Red wins".into(),
+            reason: "flag taken on e4".into(),
+        };
+        assert!(guide.update(&over, &names).is_empty());
+        let play = Screen::Play {
+            status: status(),
+            prompt: "Red to move".into(),
+        };
+        assert!(guide.update(&play, &names).is_empty());
+    }
+
+    #[test]
+    fn the_serpentine_order_reverses_every_other_row_and_puts_the_trays_last() {
+        let layout = layout();
+        let map = LedMap::new(&layout, LedOrder::Serpentine);
+        assert_eq!(map.len(), 112);
+        assert_eq!(map.place(0), Some(sq("a1")));
+        assert_eq!(map.place(9), Some(sq("j1")));
+        assert_eq!(map.place(10), Some(sq("j2")));
+        assert_eq!(map.place(19), Some(sq("a2")));
+        assert_eq!(map.place(100), Some(slot(1)));
+        assert_eq!(map.index(sq("a2")), Some(19));
+        let cells = LedMap::new(&layout, LedOrder::Cells);
+        assert_eq!(cells.place(10), Some(sq("a2")));
+        assert_eq!(cells.index(slot(12)), Some(111));
+        // Every LED of both orders lights a different place.
+        for map in [map, cells] {
+            let mut seen: Vec<Place> = (0..map.len()).filter_map(|i| map.place(i)).collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 112);
+        }
+    }
+}
