@@ -11,6 +11,7 @@ use boards::stratego::{Options, Position, Setup, Variant};
 use boards::{Actor, Game};
 use firmware::journal::{encode_header, encode_record};
 use firmware::referee::games::piecepack::PiecepackTable;
+use firmware::referee::games::sba::SbaTable;
 use firmware::referee::games::{self, WaterlooTable};
 use firmware::referee::table::TableGame;
 use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
@@ -110,6 +111,7 @@ pub fn record(name: &str, kind: GameKind, seed: u64, actions: usize) -> Recorded
         GameKind::Stratego { options } => stratego(options, &mut rng, actions),
         GameKind::Waterloo { choice } => table::<WaterlooTable>(choice, &mut rng, actions),
         GameKind::Piecepack { options } => table::<PiecepackTable>(options, &mut rng, actions),
+        GameKind::Sba { choice } => table::<SbaTable>(choice, &mut rng, actions),
     };
     Recorded {
         name: name.to_string(),

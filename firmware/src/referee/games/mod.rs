@@ -2,6 +2,7 @@
 //! them.
 
 pub mod piecepack;
+pub mod sba;
 pub mod stratego;
 pub mod waterloo;
 
@@ -10,6 +11,7 @@ use std::collections::BTreeSet;
 use boards::waterloo::Version;
 
 use self::piecepack::PiecepackTable;
+use self::sba::SbaTable;
 use self::stratego::{StrategoChoice, StrategoTable};
 use super::record::{GameKind, RebuildError, Record, SetupMode};
 use super::table::session::AnySession;
@@ -63,6 +65,7 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
             ],
         ),
         (piecepack::TITLE, piecepack::variants()),
+        (sba::TITLE, sba::variants()),
     ]
 }
 
@@ -100,6 +103,10 @@ macro_rules! with_game {
             }
             GameKind::Piecepack { options: $choice } => {
                 type $t = PiecepackTable;
+                $body
+            }
+            GameKind::Sba { choice: $choice } => {
+                type $t = SbaTable;
                 $body
             }
         }
