@@ -599,6 +599,9 @@ pub struct SbaTable {
     told: Vec<String>,
     /// Control boxes whose marker the last action changed.
     exchanged: Vec<Place>,
+    /// The last announcement (title, lines), carried into the rout tests rolled at once after
+    /// it, so the players still read what called them.
+    carry: Option<(String, Vec<String>)>,
 }
 
 impl SbaTable {
@@ -788,6 +791,7 @@ impl TableGame for SbaTable {
                 game,
                 told: Vec::new(),
                 exchanged: Vec::new(),
+                carry: None,
             }),
             Err(_) => Err(vec!["the card set does not start a game".to_string()]),
         }
@@ -1034,13 +1038,22 @@ impl TableGame for SbaTable {
             lines.push(before.game_announce(&self.game, event, standing));
         }
         self.told.clone_from(&lines);
+        let mut title = label;
+        if let (Phase::RoutTest(_), Some((t, mut said))) = (before.game.phase(), self.carry.take())
+        {
+            said.append(&mut lines);
+            (title, lines) = (t, said);
+        }
+        if matches!(self.game.phase(), Phase::RoutTest(_)) {
+            self.carry = Some((title.clone(), lines.clone()));
+        }
         let next = self.prompt();
         if !next.is_empty() && self.game.phase() != Phase::Over {
             lines.push(next);
         }
         Screen::Told {
             status: self.status_line(),
-            title: label,
+            title,
             lines,
             hands: Vec::new(),
         }
@@ -1092,12 +1105,12 @@ impl TableGame for SbaTable {
     fn prompt(&self) -> String {
         match self.game.phase() {
             Phase::Act => format!(
-                "{}: lift and put back a marker of the corps to act, then its target's; OK: menu",
+                "{}: lift a corps' marker, put it back, lift its target's. OK: menu",
                 self.phasing_word()
             ),
             Phase::Roll => "Die: roll. OK: enter a die".to_string(),
             Phase::TakeFrom(seat) => format!(
-                "{}: target box empty. Lift and put back the marker to lose",
+                "{}: target box empty: lift and put back the marker to lose",
                 seat_name(seat)
             ),
             Phase::RoutTest(_) | Phase::Over => String::new(),
