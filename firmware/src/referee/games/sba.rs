@@ -1015,7 +1015,7 @@ impl TableGame for SbaTable {
             }
         };
         self.exchanged.clear();
-        let mut lines = Vec::new();
+        let (mut lines, mut told): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         let mut left: BTreeMap<CardId, u8> = BTreeMap::new();
         for event in &outcome.events {
             let mut standing = 0;
@@ -1035,9 +1035,19 @@ impl TableGame for SbaTable {
                 }
                 _ => {}
             }
-            lines.push(before.game_announce(&self.game, event, standing));
+            told.push(before.game_announce(&self.game, event, standing));
+            if let Event::Read(e) = event {
+                match lines.last_mut() {
+                    Some(rolled) if rolled.starts_with("rolled") => {
+                        rolled.push_str(&format!(": {e}"));
+                    }
+                    _ => lines.push(format!("the card reads {e}")),
+                }
+            } else {
+                lines.push(self.screen_line(event));
+            }
         }
-        self.told.clone_from(&lines);
+        self.told = told;
         let mut title = label;
         if let (Phase::RoutTest(_), Some((t, mut said))) = (before.game.phase(), self.carry.take())
         {
@@ -1047,9 +1057,9 @@ impl TableGame for SbaTable {
         if matches!(self.game.phase(), Phase::RoutTest(_)) {
             self.carry = Some((title.clone(), lines.clone()));
         }
-        let next = self.prompt();
-        if !next.is_empty() && self.game.phase() != Phase::Over {
-            lines.push(next);
+        // What to do next, when it is not a corps to choose (the prompt says that).
+        if matches!(self.game.phase(), Phase::Roll | Phase::TakeFrom(_)) {
+            lines.push(self.prompt());
         }
         Screen::Told {
             status: self.status_line(),
@@ -1163,6 +1173,57 @@ impl TableGame for SbaTable {
 }
 
 impl SbaTable {
+    /// `event` in the OLED's few words (the record has them in full, [`TableGame::told`]).
+    fn screen_line(&self, event: &Event) -> String {
+        let army = |seat: Seat| if seat == FRENCH { "French" } else { "Allied" };
+        match *event {
+            Event::Rolled {
+                face,
+                modifier,
+                result,
+            } => match modifier {
+                0 => format!("rolled {face}"),
+                m => format!("rolled {face}{m:+}={result}"),
+            },
+            Event::Casualty {
+                from, index, mark, ..
+            } => {
+                let mark = match mark {
+                    boards::sba::Mark::Plain => String::new(),
+                    m => format!(" ({m})"),
+                };
+                format!(
+                    "{}: a division to casualty box {}{mark}",
+                    short(&self.card_name(from)),
+                    u16::from(index) + 1
+                )
+            }
+            Event::LastMarker(card) => format!(
+                "{} lost its last marker: morale -1",
+                short(&self.card_name(card))
+            ),
+            Event::MoraleLost { seat, by, to } => format!("{} morale -{by}: {to}", army(seat)),
+            Event::RoutTest {
+                seat,
+                face,
+                modifier,
+                morale,
+                routed,
+            } => {
+                let plus = match modifier {
+                    0 => String::new(),
+                    m => format!("+{m}"),
+                };
+                let verdict = if routed { "ROUTS" } else { "holds" };
+                format!(
+                    "{} rout test {face}{plus} vs morale {morale}: {verdict}",
+                    army(seat)
+                )
+            }
+            _ => self.game.announce(event),
+        }
+    }
+
     /// `event` in words, as the rules say it; a casualty names the spaces the hands use (the
     /// box's last marker, `left` markers standing in it before this one went).
     fn game_announce(&self, after: &SaBelleAlliance, event: &Event, left: u8) -> String {
