@@ -993,8 +993,23 @@ impl TableGame for SbaTable {
         }
     }
 
+    /// The rules' refusal; a counter attack's in the OLED's few words.
     fn check(&self, action: &Action) -> Result<(), String> {
-        self.game.check(action).map_err(|e| e.to_string())
+        self.game.check(action).map_err(|e| match (e, action) {
+            (
+                boards::sba::Illegal::NotImmediate { .. },
+                Action::Activate {
+                    target: Some(t), ..
+                },
+            ) => {
+                let t = self.card_name(*t);
+                format!(
+                    "a counter attack, only straight after {}'s own action",
+                    short(&t)
+                )
+            }
+            (e, _) => e.to_string(),
+        })
     }
 
     /// A selection is never a takeback: its board is the one before, as every action's is.
