@@ -800,21 +800,23 @@ impl TableGame for SbaTable {
     fn board(&self) -> BTreeMap<Place, String> {
         let data = self.data();
         let mut out = BTreeMap::new();
+        // Markers by army only: occupancy cannot tell one corps' from another's, and the
+        // space names the box.
+        let marker = |seat: Seat| if seat == FRENCH { "French marker" } else { "Allied marker" };
         for (id, card) in data.cards.ids() {
-            let army = seat_name(seat_of(card.army));
             for p in self.markers(id) {
-                out.insert(p, format!("{army} marker of {}", short(&card.name)));
+                out.insert(p, marker(seat_of(card.army)).to_string());
             }
             if let Some(p) = data.layout.card_spaces[id.index()] {
                 out.insert(p, format!("the {} card", short(&card.name)));
             }
         }
         for seat in [FRENCH, ALLIED] {
-            for (p, from) in data.layout.casualties[seat]
+            for p in data.layout.casualties[seat]
                 .iter()
-                .zip(self.game.casualties(seat))
+                .take(self.game.casualties(seat).len())
             {
-                out.insert(*p, format!("casualty of {}", short(&self.card_name(*from))));
+                out.insert(*p, marker(seat).to_string());
             }
         }
         for (c, p) in data.layout.controls.iter().enumerate() {
