@@ -107,21 +107,24 @@ fn a_casualty_names_the_spaces() {
     let mut t = table();
     let made = t.matching(&Gesture::select_then_lift(p("d2"), p("a8")).normalized());
     t.play(&made[0].1);
-    // 6: "AC2": two Orange divisions to the Allied casualty track.
+    // 6: "AC2": two Orange divisions to the Allied casualty track. The OLED says it short;
+    // the record says which space each marker leaves and where it goes.
     let Screen::Told { lines, .. } = t.play(&Action::Roll(Face::new(6).unwrap())) else {
         panic!("not told");
     };
+    assert!(lines.contains(&"rolled 6: AC2".to_string()), "{lines:?}");
     assert!(
-        lines
-            .iter()
-            .any(|l| l.ends_with("Orange 4 to Allied casualty 1")),
+        lines.contains(&"Orange: a division to casualty box 2".to_string()),
         "{lines:?}"
     );
+    let told = t.told();
     assert!(
-        lines
-            .iter()
-            .any(|l| l.ends_with("Orange 3 to Allied casualty 2")),
-        "{lines:?}"
+        told.iter().any(|l| l.ends_with("Orange 4 to Allied casualty 1")),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().any(|l| l.ends_with("Orange 3 to Allied casualty 2")),
+        "{told:?}"
     );
     assert!(!t.board().contains_key(&p("d8")));
     assert!(t.board().contains_key(&p("b6")));
