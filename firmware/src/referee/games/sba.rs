@@ -605,6 +605,11 @@ pub struct SbaTable {
 }
 
 impl SbaTable {
+    /// The game by the rules.
+    pub fn game(&self) -> &SaBelleAlliance {
+        &self.game
+    }
+
     fn data(&self) -> &'static SbaData {
         self.set.data()
     }
@@ -802,7 +807,13 @@ impl TableGame for SbaTable {
         let mut out = BTreeMap::new();
         // Markers by army only: occupancy cannot tell one corps' from another's, and the
         // space names the box.
-        let marker = |seat: Seat| if seat == FRENCH { "French marker" } else { "Allied marker" };
+        let marker = |seat: Seat| {
+            if seat == FRENCH {
+                "French marker"
+            } else {
+                "Allied marker"
+            }
+        };
         for (id, card) in data.cards.ids() {
             for p in self.markers(id) {
                 out.insert(p, marker(seat_of(card.army)).to_string());

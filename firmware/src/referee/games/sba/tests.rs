@@ -119,11 +119,13 @@ fn a_casualty_names_the_spaces() {
     );
     let told = t.told();
     assert!(
-        told.iter().any(|l| l.ends_with("Orange 4 to Allied casualty 1")),
+        told.iter()
+            .any(|l| l.ends_with("Orange 4 to Allied casualty 1")),
         "{told:?}"
     );
     assert!(
-        told.iter().any(|l| l.ends_with("Orange 3 to Allied casualty 2")),
+        told.iter()
+            .any(|l| l.ends_with("Orange 3 to Allied casualty 2")),
         "{told:?}"
     );
     assert!(!t.board().contains_key(&p("d8")));
