@@ -52,6 +52,9 @@ pub struct RefereeConfig {
     /// The board Stratego: Waterloo is played on (`[waterloo] layout`; the shipped layout by
     /// default).
     pub waterloo_layout: BoardLayout,
+    /// The card set and map Sa Belle Alliance is played with (`[sba] cards` and `layout`; the
+    /// shipped ones by default).
+    pub sba_set: games::sba::SbaSet,
 }
 
 /// The entries the game menu highlights: the game, and its variant once the game is chosen
@@ -76,6 +79,7 @@ impl Default for RefereeConfig {
             attack_hold_ms: 1500,
             menu_start: MenuStart::default(),
             waterloo_layout: BoardLayout::shipped(),
+            sba_set: games::sba::SbaSet::shipped(),
         }
     }
 }
@@ -488,7 +492,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let mut out = Vec::new();
         let header = recovered.header;
         // The journal does not hold the layout: the game resumes on the umpire's layout.
-        let game = header.game.on_layout(self.config.waterloo_layout);
+        let game = header
+            .game
+            .on_layout(self.config.waterloo_layout)
+            .on_sba(self.config.sba_set);
         let session = games::resume_session(game, header.setup, &recovered.records, &self.sensed)
             .map_err(ResumeError::Rebuild)?;
         self.journal = Some(journal);
@@ -878,7 +885,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     variants
                         .get(*selected)
                         .map(|(label, kind)| (format!("{name}: {label}"), *kind))
-                        .map(|(label, kind)| (label, kind.on_layout(self.config.waterloo_layout)))
+                        .map(|(label, kind)| {
+                            let kind = kind.on_layout(self.config.waterloo_layout);
+                            (label, kind.on_sba(self.config.sba_set))
+                        })
                 });
                 if let Some((label, kind)) = chosen {
                     self.choose(label, kind, SetupMode::RankGroups, out);

@@ -84,6 +84,20 @@ impl GameKind {
     }
 }
 
+impl GameKind {
+    /// The same game with the card set and map `set` when it is Sa Belle Alliance.
+    #[must_use]
+    pub fn on_sba(self, set: sba::SbaSet) -> GameKind {
+        match self {
+            GameKind::Sba { mut choice } => {
+                choice.set = set;
+                GameKind::Sba { choice }
+            }
+            other => other,
+        }
+    }
+}
+
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:
 /// the one place that turns a journal header's [`GameKind`] into its adapter.
 macro_rules! with_game {
