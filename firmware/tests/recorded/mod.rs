@@ -63,7 +63,7 @@ impl Recorded {
 }
 
 /// Every game and variant on the menu: Stratego Original and Duel, each Waterloo variant, each
-/// Piecepack variant.
+/// Piecepack variant, Sa Belle Alliance.
 pub fn games() -> Vec<(String, GameKind)> {
     let mut out = vec![
         (
@@ -82,6 +82,8 @@ pub fn games() -> Vec<(String, GameKind)> {
     for (game, variants) in games::menu() {
         let family = if game.contains("Piecepack") {
             "piecepack"
+        } else if game.contains("Sa Belle Alliance") {
+            "sba"
         } else {
             "waterloo"
         };
