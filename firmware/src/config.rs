@@ -8,12 +8,16 @@
 //!
 //! ```toml
 //! [game]
-//! name = "classic"          # classic | duel | waterloo | piecepack
+//! name = "classic"          # classic | duel | waterloo | piecepack | sa-belle-alliance
 //! # variant = "expert"      # waterloo, piecepack: a variant as the menu names it
 //! rules = "isf"             # isf | plain (Stratego Original and Duel)
 //!
 //! [waterloo]                # optional: the board's data file (default: the shipped one)
 //! layout = "waterloo-layout.txt"   # relative: in this file's folder
+//!
+//! [sba]                     # optional: Sa Belle Alliance's data files (default: the shipped ones)
+//! cards = "my-cards.toml"   # the card set (boards/src/sba/example-cards.toml's shape)
+//! layout = "sba-layout.txt" # which sensed square is each box's space
 //!
 //! [board]
 //! columns = 12
@@ -121,15 +125,18 @@ pub enum GameName {
     Waterloo,
     /// Piecepack at Waterloo.
     Piecepack,
+    /// Sa Belle Alliance.
+    Sba,
 }
 
 impl GameName {
     /// Every game, as `[game] name` writes it.
-    pub const ALL: [(GameName, &'static str); 4] = [
+    pub const ALL: [(GameName, &'static str); 5] = [
         (GameName::Classic, "classic"),
         (GameName::Duel, "duel"),
         (GameName::Waterloo, "waterloo"),
         (GameName::Piecepack, "piecepack"),
+        (GameName::Sba, "sa-belle-alliance"),
     ];
 
     /// The game's entry on the game menu (Stratego Original and Duel first, then the table
@@ -140,6 +147,7 @@ impl GameName {
             GameName::Duel => 1,
             GameName::Waterloo => 2,
             GameName::Piecepack => 3,
+            GameName::Sba => 4,
         }
     }
 
@@ -456,6 +464,11 @@ pub struct Config {
     /// starts ([`crate::game_data::waterloo_layout`]): a broken file stops it with every
     /// problem.
     pub waterloo_layout: Option<PathBuf>,
+    /// Sa Belle Alliance's card file (`[sba] cards`, relative as above); `None`: the example
+    /// set. Read with the layout when the service starts ([`crate::game_data::sba_set`]).
+    pub sba_cards: Option<PathBuf>,
+    /// Sa Belle Alliance's map layout file (`[sba] layout`); `None`: the shipped layout.
+    pub sba_layout: Option<PathBuf>,
     /// Its rules (`[game] rules`).
     pub rules: RulesName,
     /// Board columns (`[board] columns`).
@@ -556,7 +569,7 @@ const KINDS: [&str; 5] = [
 
 /// The top-level sections.
 const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
-     [buzzer], [nfc], [journal], [waterloo], [leds]";
+     [buzzer], [nfc], [journal], [waterloo], [leds], [sba]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -1093,6 +1106,26 @@ impl Config {
             }
         }
 
+        // [sba]
+        let (mut sba_cards, mut sba_layout) = (None, None);
+        if let Some((mut t, _)) = r.section(&mut root, "sba", "sba", &["cards", "layout"]) {
+            for (key, slot) in [("cards", &mut sba_cards), ("layout", &mut sba_layout)] {
+                if let Some((path, at)) = r.string(&mut t, key, "sba", &[]) {
+                    if path.trim().is_empty() {
+                        r.problem(
+                            at,
+                            format!(
+                                "[sba] {key} is empty: give the file's path, or remove the line \
+                                 to use the shipped one"
+                            ),
+                        );
+                    } else {
+                        *slot = Some(PathBuf::from(path));
+                    }
+                }
+            }
+        }
+
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
         let mut trays = Vec::new();
@@ -1287,6 +1320,8 @@ impl Config {
             game,
             variant,
             waterloo_layout,
+            sba_cards,
+            sba_layout,
             rules,
             columns,
             rows,

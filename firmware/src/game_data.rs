@@ -195,6 +195,60 @@ pub fn waterloo_layout(
     }
 }
 
+/// The Sa Belle Alliance card set and map layout of `config`, read from `config_file`'s
+/// folder: the files `[sba] cards` and `[sba] layout` name, each else the shipped one (the
+/// example card set, the shipped layout). The layout is checked against the cards.
+///
+/// # Errors
+/// A named file cannot be read, or either holds problems (every one, with its file and line):
+/// never the shipped files instead.
+pub fn sba_set(
+    config: &crate::config::Config,
+    config_file: &Path,
+) -> Result<crate::referee::games::sba::SbaSet, DataFileError> {
+    use crate::referee::games::sba::{SbaData, SbaSet, DEFAULT_LAYOUT};
+    let read = |path: &Option<PathBuf>, what: &'static str, shipped: &str| match path {
+        None => Ok((None, shipped.to_string())),
+        Some(path) => {
+            let path = match config_file.parent() {
+                Some(dir) if path.is_relative() => dir.join(path),
+                _ => path.clone(),
+            };
+            std::fs::read_to_string(&path)
+                .map(|text| (Some(path.clone()), text))
+                .map_err(|source| DataFileError::Unreadable { what, path, source })
+        }
+    };
+    let (cards_path, cards) = read(
+        &config.sba_cards,
+        "Sa Belle Alliance cards",
+        boards::sba::EXAMPLE_CARDS,
+    )?;
+    let (layout_path, layout) = read(
+        &config.sba_layout,
+        "Sa Belle Alliance layout",
+        DEFAULT_LAYOUT,
+    )?;
+    if config.sba_cards.is_none() && config.sba_layout.is_none() {
+        return Ok(SbaSet::shipped());
+    }
+    SbaData::parse(&cards, &layout)
+        .map(SbaSet::keep)
+        .map_err(|problems| {
+            let what = problems.first().map_or("Sa Belle Alliance layout", |p| p.0);
+            let path = if what == "Sa Belle Alliance cards" {
+                cards_path
+            } else {
+                layout_path
+            };
+            DataFileError::Invalid {
+                what,
+                path: path.unwrap_or_else(|| PathBuf::from("(shipped)")),
+                problems: problems.into_iter().map(|(_, l, m)| (l, m)).collect(),
+            }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +301,36 @@ mod tests {
 
     /// A file that cannot be read is named with the fix; a relative path is read from the
     /// configuration's folder; a good file is the board played on.
+    #[test]
+    fn a_broken_sba_layout_stops_the_game_with_every_problem_and_its_line() {
+        use crate::referee::games::sba::DEFAULT_LAYOUT;
+        let path = file(
+            "sba-layout.txt",
+            &DEFAULT_LAYOUT.replace("Hougoumont: j2", "Hougoumont: j2 j9"),
+        );
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[sba]\nlayout = \"{}\"\n",
+            path.display()
+        ))
+        .unwrap();
+        let err = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap_err();
+        let faults = err.faults();
+        let line = DEFAULT_LAYOUT
+            .lines()
+            .position(|l| l.starts_with("Hougoumont"))
+            .unwrap()
+            + 1;
+        assert_eq!(faults.len(), 1, "{err}");
+        assert_eq!(
+            faults[0].part,
+            format!("Sa Belle Alliance layout line {line}")
+        );
+        // Without [sba], the shipped files.
+        let config = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
+        let set = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap();
+        assert_eq!(set, crate::referee::games::sba::SbaSet::shipped());
+    }
+
     #[test]
     fn the_layout_file_is_read_from_the_configuration_folder() {
         let config = Config::parse(

@@ -158,6 +158,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
         Command::CheckConfig => {
             firmware::game_data::waterloo_layout(&config, &cli.config)?;
+            firmware::game_data::sba_set(&config, &cli.config)?;
             let warnings = config.warnings();
             println!(
                 "{}: {} — {}x{} board, {}, {} GPIO pins wired",
@@ -231,6 +232,14 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
         out.push(Finding {
             severity: Severity::Problem,
             subject: "Waterloo layout".into(),
+            detail: e.to_string(),
+            fix: "fix every line listed; the game does not start without it".into(),
+        });
+    }
+    if let Err(e) = firmware::game_data::sba_set(config, path) {
+        out.push(Finding {
+            severity: Severity::Problem,
+            subject: "Sa Belle Alliance data".into(),
             detail: e.to_string(),
             fix: "fix every line listed; the game does not start without it".into(),
         });
@@ -1050,6 +1059,9 @@ fn open_parts(
     let waterloo_layout = firmware::game_data::waterloo_layout(&config, path)
         .map_err(|e| faults.extend(e.faults()))
         .ok();
+    let sba_set = firmware::game_data::sba_set(&config, path)
+        .map_err(|e| faults.extend(e.faults()))
+        .ok();
     let journals = JournalDir::open(&config.journal_dir)
         .map_err(|e| {
             faults.push(StartFault::new(
@@ -1084,6 +1096,8 @@ fn open_parts(
                 isf_rules: config.rules == firmware::config::RulesName::Isf,
                 menu_start: config.menu_start(),
                 waterloo_layout,
+                // A set that did not read is a start fault above: never the shipped one.
+                sba_set: sba_set.unwrap_or_default(),
                 ..RefereeConfig::default()
             };
             Ok(Parts {

@@ -103,6 +103,8 @@ fn a_good_file_reads_back_exactly() {
         game: GameName::Duel,
         variant: None,
         waterloo_layout: None,
+        sba_cards: None,
+        sba_layout: None,
         rules: RulesName::Plain,
         columns: 10,
         rows: 10,
@@ -698,7 +700,7 @@ fn every_game_of_the_menu_can_be_the_configured_one() {
     assert!(
         got.contains(
             "2: [game] name = \"chess\" is not known: use one of \"classic\", \"duel\", \
-             \"waterloo\" or \"piecepack\""
+             \"waterloo\", \"piecepack\" or \"sa-belle-alliance\""
         ),
         "{got}"
     );

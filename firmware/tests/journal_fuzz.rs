@@ -184,6 +184,7 @@ fn family(kind: GameKind) -> &'static str {
         GameKind::Stratego { .. } => "stratego",
         GameKind::Waterloo { .. } => "waterloo",
         GameKind::Piecepack { .. } => "piecepack",
+        GameKind::Sba { .. } => "sba",
     }
 }
 

@@ -80,6 +80,7 @@ use std::path::PathBuf;
 
 use firmware::journal::{decode, encode_header, encode_record, MemStore, Tail};
 use firmware::referee::games::piecepack::PiecepackTable;
+use firmware::referee::games::sba::SbaTable;
 use firmware::referee::games::WaterlooTable;
 use firmware::referee::table::TableGame;
 use firmware::referee::{check_schema, RebuildError, Referee, RefereeConfig, ResumeError};
@@ -132,6 +133,10 @@ fn describe(bytes: &[u8]) -> Result<String, String> {
             GameKind::Piecepack { .. } => match record {
                 Record::Army { .. } => round_trip::<<PiecepackTable as TableGame>::Army>(bytes),
                 _ => round_trip::<<PiecepackTable as TableGame>::Action>(bytes),
+            },
+            GameKind::Sba { .. } => match record {
+                Record::Army { .. } => round_trip::<<SbaTable as TableGame>::Army>(bytes),
+                _ => round_trip::<<SbaTable as TableGame>::Action>(bytes),
             },
             GameKind::Stratego { .. } => Err("a table game's record in Stratego".into()),
         };

@@ -201,6 +201,8 @@ enum GameArg {
     Waterloo,
     /// Piecepack at Waterloo (`--variant` a set of rulings).
     Piecepack,
+    /// Sa Belle Alliance, with the example card set on the shipped map layout.
+    Sba,
 }
 
 impl GameArg {
@@ -211,6 +213,7 @@ impl GameArg {
             GameArg::Duel => "Stratego Duel",
             GameArg::Waterloo => "Stratego: Waterloo",
             GameArg::Piecepack => "Piecepack at Waterloo",
+            GameArg::Sba => "Sa Belle Alliance",
         }
     }
 
@@ -220,6 +223,7 @@ impl GameArg {
             GameArg::Classic | GameArg::Duel => return Ok(None),
             GameArg::Waterloo => "stratego-waterloo",
             GameArg::Piecepack => "piecepack",
+            GameArg::Sba => "sa-belle-alliance",
         };
         host::table::find_game(name, variant)
             .map(Some)

@@ -52,6 +52,9 @@ pub struct RefereeConfig {
     /// The board Stratego: Waterloo is played on (`[waterloo] layout`; the shipped layout by
     /// default).
     pub waterloo_layout: BoardLayout,
+    /// The card set and map Sa Belle Alliance is played with (`[sba] cards` and `layout`; the
+    /// shipped ones by default).
+    pub sba_set: games::sba::SbaSet,
 }
 
 /// The entries the game menu highlights: the game, and its variant once the game is chosen
@@ -76,6 +79,7 @@ impl Default for RefereeConfig {
             attack_hold_ms: 1500,
             menu_start: MenuStart::default(),
             waterloo_layout: BoardLayout::shipped(),
+            sba_set: games::sba::SbaSet::shipped(),
         }
     }
 }
@@ -490,7 +494,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let mut out = Vec::new();
         let header = recovered.header;
         // On the umpire's layout, which must be the one the journal recorded (when it did).
-        let game = header.game.on_layout(self.config.waterloo_layout);
+        let game = header
+            .game
+            .on_layout(self.config.waterloo_layout)
+            .on_sba(self.config.sba_set);
         let game = games::resumable_kind(game, &recovered.records).map_err(ResumeError::Rebuild)?;
         let session = games::resume_session(game, header.setup, &recovered.records, &self.sensed)
             .map_err(ResumeError::Rebuild)?;
@@ -881,7 +888,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     variants
                         .get(*selected)
                         .map(|(label, kind)| (format!("{name}: {label}"), *kind))
-                        .map(|(label, kind)| (label, kind.on_layout(self.config.waterloo_layout)))
+                        .map(|(label, kind)| {
+                            let kind = kind.on_layout(self.config.waterloo_layout);
+                            (label, kind.on_sba(self.config.sba_set))
+                        })
                 });
                 if let Some((label, kind)) = chosen {
                     self.choose(label, kind, SetupMode::RankGroups, out);

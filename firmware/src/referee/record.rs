@@ -63,6 +63,11 @@ pub enum GameKind {
         /// The named rulings.
         options: boards::piecepack::Options,
     },
+    /// Sa Belle Alliance, on the card set and map layout the umpire was started with.
+    Sba {
+        /// The card set and layout (not journaled).
+        choice: super::games::sba::SbaChoice,
+    },
 }
 
 /// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout

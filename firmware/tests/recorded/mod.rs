@@ -11,6 +11,7 @@ use boards::stratego::{Options, Position, Setup, Variant};
 use boards::{Actor, Game};
 use firmware::journal::{encode_header, encode_record};
 use firmware::referee::games::piecepack::PiecepackTable;
+use firmware::referee::games::sba::SbaTable;
 use firmware::referee::games::{self, WaterlooTable};
 use firmware::referee::table::TableGame;
 use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
@@ -62,7 +63,7 @@ impl Recorded {
 }
 
 /// Every game and variant on the menu: Stratego Original and Duel, each Waterloo variant, each
-/// Piecepack variant.
+/// Piecepack variant, Sa Belle Alliance.
 pub fn games() -> Vec<(String, GameKind)> {
     let mut out = vec![
         (
@@ -81,6 +82,8 @@ pub fn games() -> Vec<(String, GameKind)> {
     for (game, variants) in games::menu() {
         let family = if game.contains("Piecepack") {
             "piecepack"
+        } else if game.contains("Sa Belle Alliance") {
+            "sba"
         } else {
             "waterloo"
         };
@@ -110,6 +113,7 @@ pub fn record(name: &str, kind: GameKind, seed: u64, actions: usize) -> Recorded
         GameKind::Stratego { options } => stratego(options, &mut rng, actions),
         GameKind::Waterloo { choice } => table::<WaterlooTable>(choice, &mut rng, actions),
         GameKind::Piecepack { options } => table::<PiecepackTable>(options, &mut rng, actions),
+        GameKind::Sba { choice } => table::<SbaTable>(choice, &mut rng, actions),
     };
     Recorded {
         name: name.to_string(),

@@ -2,6 +2,7 @@
 //! them.
 
 pub mod piecepack;
+pub mod sba;
 pub mod stratego;
 pub mod waterloo;
 
@@ -10,6 +11,7 @@ use std::collections::BTreeSet;
 use boards::waterloo::Version;
 
 use self::piecepack::PiecepackTable;
+use self::sba::SbaTable;
 use self::stratego::{StrategoChoice, StrategoTable};
 use super::record::{GameKind, RebuildError, Record, SetupMode};
 use super::table::session::AnySession;
@@ -63,6 +65,7 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
             ],
         ),
         (piecepack::TITLE, piecepack::variants()),
+        (sba::TITLE, sba::variants()),
     ]
 }
 
@@ -89,7 +92,7 @@ pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
             source: choice.layout.source().to_string(),
             text: choice.layout.text().to_string(),
         }],
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } | GameKind::Sba { .. } => Vec::new(),
     }
 }
 
@@ -150,6 +153,20 @@ pub fn journaled_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, Re
     })
 }
 
+impl GameKind {
+    /// The same game with the card set and map `set` when it is Sa Belle Alliance.
+    #[must_use]
+    pub fn on_sba(self, set: sba::SbaSet) -> GameKind {
+        match self {
+            GameKind::Sba { mut choice } => {
+                choice.set = set;
+                GameKind::Sba { choice }
+            }
+            other => other,
+        }
+    }
+}
+
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:
 /// the one place that turns a journal header's [`GameKind`] into its adapter.
 macro_rules! with_game {
@@ -169,6 +186,10 @@ macro_rules! with_game {
             }
             GameKind::Piecepack { options: $choice } => {
                 type $t = PiecepackTable;
+                $body
+            }
+            GameKind::Sba { choice: $choice } => {
+                type $t = SbaTable;
                 $body
             }
         }

@@ -1413,7 +1413,20 @@ impl<T: TableGame> Session<T> {
         let sensed = ctx.sensed;
         play.prompt = None;
         play.hold_until = None;
-        if board == sensed {
+        // A piece lifted and put back that alone makes an action, or the shape of one the rules
+        // refuse (Sa Belle Alliance: a corps chosen by one of its markers), is judged as any
+        // gesture though the board is as expected.
+        let chosen = !over
+            && !play.hands
+            && !play.must_match
+            && play.selected.is_some_and(|s| {
+                let alone = Gesture {
+                    selected: Some(s),
+                    ..Gesture::default()
+                };
+                !game.matching(&alone).is_empty() || !game.shaped(&alone).is_empty()
+            });
+        if board == sensed && !chosen {
             // Every piece is back where it belongs: no lift is pending.
             play.lifted.clear();
             play.first_lift = None;

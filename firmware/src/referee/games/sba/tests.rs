@@ -1,0 +1,133 @@
+//! The Sa Belle Alliance adapter: the layout file, the set-up, the gestures.
+
+use super::*;
+
+/// The shipped card set and layout read each other without a problem.
+#[test]
+fn the_shipped_layout_fits_the_example_cards() {
+    let data = SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT).unwrap();
+    let spaces = data.layout.spaces();
+    // 41 box spaces, 30 casualty boxes, 3 control boxes, Wellington's card.
+    assert_eq!(spaces.len(), 41 + 30 + 3 + 1);
+    assert_eq!(
+        SbaTable::layout(SbaChoice::default()).places.len(),
+        spaces.len()
+    );
+}
+
+/// Every problem of a broken layout, each with its line and its fix; never a board.
+#[test]
+fn a_broken_layout_lists_every_problem_with_its_line() {
+    let cards = CardSet::example();
+    let text = DEFAULT_LAYOUT
+        .replace(
+            "I Corps (d'Erlon): a1 b1 c1 d1",
+            "I Corps (d'Erlon): a1 b1 c1",
+        )
+        .replace("Hougoumont: j2", "Hugomont: j2")
+        .replace("II Corps (Reille): e1 f1 g1", "II Corps (Reille): e1 f1 a1")
+        .replace(
+            "Reserve (Picton): a9 b9 c9 d9",
+            "Reserve (Picton): a9 b9 c9 z99",
+        );
+    let problems = SbaLayout::parse(&text, &cards).unwrap_err();
+    let says = |line: usize, words: &str| {
+        problems
+            .iter()
+            .any(|(l, m)| *l == line && m.contains(words))
+    };
+    let line_of = |start: &str| text.lines().position(|l| l.starts_with(start)).unwrap() + 1;
+    assert!(
+        says(line_of("I Corps (d'Erlon)"), "needs 4 spaces"),
+        "{problems:?}"
+    );
+    assert!(
+        says(line_of("Hugomont"), "no card, control box"),
+        "{problems:?}"
+    );
+    assert!(
+        says(
+            line_of("II Corps (Reille)"),
+            "a1 is also a space of I Corps"
+        ),
+        "{problems:?}"
+    );
+    assert!(
+        says(line_of("Reserve (Picton)"), "outside the 10x9 grid"),
+        "{problems:?}"
+    );
+    assert!(
+        says(0, "control box Hougoumont has no space"),
+        "{problems:?}"
+    );
+}
+
+fn table() -> SbaTable {
+    let choice = SbaChoice::default();
+    let armies = BySeat::from_fn(|seat| {
+        let groups = SbaTable::sample_groups(choice, seat, &mut |_| 0).unwrap();
+        SbaTable::army(choice, seat, &groups).unwrap()
+    });
+    SbaTable::start(choice, &armies).unwrap()
+}
+
+fn p(s: &str) -> Place {
+    Place::Square(Cell::parse(s).unwrap())
+}
+
+/// A corps chosen by lifting and putting back a marker, then a target's marker lifted, is the
+/// action; the menu has it too, and Napoleon's version only there.
+#[test]
+fn a_corps_and_its_target_are_chosen_by_hand() {
+    let t = table();
+    // Kellermann (d2) charges Orange (a8).
+    let made = t.matching(&Gesture::select_then_lift(p("d2"), p("a8")).normalized());
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert_eq!(t.label(&made[0].1), "Kellermann: Charge vs Orange");
+    assert!(t
+        .choices()
+        .iter()
+        .any(|(l, _)| l == "Kellermann: Charge vs Orange, Napoleon"));
+}
+
+/// A counter attack by hand against a corps that did not just act is refused with the rule.
+#[test]
+fn a_counter_attack_not_straight_after_is_refused() {
+    let t = table();
+    let g = Gesture::select_then_lift(p("d2"), p("h8")).normalized();
+    assert!(t.matching(&g).is_empty());
+    let shaped = t.shaped(&g);
+    let reason = t.check(&shaped[0]).unwrap_err();
+    assert!(reason.contains("counter attack"), "{reason}");
+}
+
+/// A casualty names the marker's space and the casualty box it goes to.
+#[test]
+fn a_casualty_names_the_spaces() {
+    let mut t = table();
+    let made = t.matching(&Gesture::select_then_lift(p("d2"), p("a8")).normalized());
+    t.play(&made[0].1);
+    // 6: "AC2": two Orange divisions to the Allied casualty track. The OLED says it short;
+    // the record says which space each marker leaves and where it goes.
+    let Screen::Told { lines, .. } = t.play(&Action::Roll(Face::new(6).unwrap())) else {
+        panic!("not told");
+    };
+    assert!(lines.contains(&"rolled 6: AC2".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"Orange: a division to casualty box 2".to_string()),
+        "{lines:?}"
+    );
+    let told = t.told();
+    assert!(
+        told.iter()
+            .any(|l| l.ends_with("Orange 4 to Allied casualty 1")),
+        "{told:?}"
+    );
+    assert!(
+        told.iter()
+            .any(|l| l.ends_with("Orange 3 to Allied casualty 2")),
+        "{told:?}"
+    );
+    assert!(!t.board().contains_key(&p("d8")));
+    assert!(t.board().contains_key(&p("b6")));
+}

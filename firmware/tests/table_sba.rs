@@ -1,0 +1,272 @@
+//! Sa Belle Alliance at the table, through raw sensed events: random games played by hand
+//! (corps chosen by lifting and putting back a marker, targets lifted and held, dice rolled with
+//! Die or entered from the menu, the hand steps carried out), each checked against the rules
+//! after every action and against its journal at the end.
+
+#[allow(dead_code)]
+mod support;
+
+use std::collections::BTreeSet;
+
+use boards::sba::{Action, CardSet, Options, Phase, SaBelleAlliance};
+use boards::{Actor, Game, Seat};
+use firmware::journal::MemStore;
+use firmware::referee::games::sba::{SbaChoice, SbaTable};
+use firmware::referee::table::{rebuild_table, TableGame};
+use firmware::referee::{screen_text, Chance, Decision, Record, Referee, SeededChance};
+use firmware::sensing::{Button, Place};
+use firmware::ui::Screen;
+use support::{session, Checks};
+
+/// The status line the umpire draws shows the morale cubes it keeps.
+#[derive(Default)]
+struct Cubes {
+    /// Screens checked that drew a status line.
+    checked: usize,
+}
+
+impl Checks for Cubes {
+    type Game = SbaTable;
+
+    fn after<C: Chance>(&mut self, referee: &Referee<MemStore, C>, _out: &[Decision]) {
+        let Some(table) = session::<SbaTable, C>(referee).and_then(|s| s.game()) else {
+            return;
+        };
+        let g = table.game();
+        let text = screen_text(referee.screen());
+        if text.starts_with(&format!("T{} ", g.turn())) {
+            let cubes = format!(
+                "M{}-{} {}",
+                g.morale(boards::sba::FRENCH),
+                g.morale(boards::sba::ALLIED),
+                g.time_name()
+            );
+            assert!(text.contains(&cubes), "{cubes} not in {text}");
+            self.checked += 1;
+        }
+    }
+}
+
+type Table = support::Table<SeededChance, Cubes>;
+
+fn choose(seed: u64) -> Table {
+    let layout = SbaTable::layout(SbaChoice::default())
+        .validate()
+        .expect("the layout is valid");
+    let mut t = Table::at_the_menu(SeededChance::new(seed), layout, Cubes::default());
+    t.choose_game("Sa Belle Alliance", 0);
+    t
+}
+
+/// Places `seat`'s groups, each group's markers in a random order, OK after each.
+fn set_up(t: &mut Table, rng: &mut SeededChance, seat: Seat) {
+    let groups = SbaTable::sample_groups(SbaChoice::default(), seat, &mut |_| 0).unwrap();
+    for mut places in groups {
+        let n = places.len();
+        for i in 0..n {
+            let j = i + rng.roll((n - i) as u32).unwrap() as usize;
+            places.swap(i, j);
+        }
+        for p in places {
+            t.put(p);
+        }
+        t.settle();
+        t.press(Button::Ok);
+    }
+}
+
+/// Makes the board what the umpire expects: extras lifted, missing markers put down, each
+/// exchanged control marker lifted and replaced.
+fn hands(t: &mut Table) {
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    let sensed = t.referee.sensed().clone();
+    for extra in sensed.difference(&expected) {
+        t.lift(*extra);
+    }
+    for missing in expected.difference(&sensed) {
+        t.put(*missing);
+    }
+    t.settle();
+    for p in t.table().exchanged() {
+        t.lift(p);
+        t.settle();
+        t.put(p);
+        t.settle();
+    }
+    assert_eq!(t.referee.sensed(), &expected);
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+}
+
+/// Makes `action` (a seat's) by hand when a gesture makes it and `by_hand`, else from the menu.
+fn perform(t: &mut Table, rng: &mut SeededChance, action: &Action, by_hand: bool) {
+    let game = t.table().clone();
+    let gestures: Vec<_> = game
+        .gestures()
+        .into_iter()
+        .filter(|(_, a)| a == action)
+        .map(|(g, _)| g)
+        .collect();
+    if gestures.is_empty() || !by_hand {
+        let label = game
+            .choices()
+            .into_iter()
+            .find(|(_, a)| a == action)
+            .map(|(l, _)| l)
+            .unwrap_or_else(|| panic!("{action:?} is neither a gesture nor a choice"));
+        t.choose_action(&label);
+        return;
+    }
+    let before = t.actions();
+    let g = &gestures[rng.roll(gestures.len() as u32).unwrap() as usize];
+    let s = g.selected.expect("every gesture chooses by a marker");
+    t.lift(s);
+    t.settle();
+    t.put(s);
+    t.settle();
+    for l in &g.lifted {
+        t.lift(*l);
+        t.settle();
+    }
+    if !g.lifted.is_empty() {
+        t.hold();
+    }
+    if t.actions() == before {
+        // The same hands make several actions (an attack or a counter attack): the menu asks.
+        assert!(
+            matches!(t.referee.screen(), Screen::Choice { title, .. } if title.starts_with("Which")),
+            "{action:?}: {}",
+            t.text()
+        );
+        t.pick(&game.label(action));
+    }
+}
+
+/// The actions journaled so far.
+fn journaled(t: &Table) -> Vec<Action> {
+    t.records()
+        .iter()
+        .filter_map(|r| match r {
+            Record::Action(bytes) => Some(postcard::from_bytes::<Action>(bytes).unwrap()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[derive(Debug, Default)]
+struct Coverage {
+    by_hand: usize,
+    by_menu: usize,
+    die_button: usize,
+    die_menu: usize,
+    rout_tests: usize,
+    take_from: usize,
+    napoleon: usize,
+    endings: BTreeSet<String>,
+}
+
+/// One game to its end with random legal actions, the referee's game checked against the rules
+/// after each action (the umpire's own rout tests included), and the journal at the end.
+fn random_game(seed: u64, coverage: &mut Coverage) {
+    let mut rng = SeededChance::new(seed ^ 0x5ba);
+    let mut t = choose(seed);
+    set_up(&mut t, &mut rng, boards::sba::FRENCH);
+    set_up(&mut t, &mut rng, boards::sba::ALLIED);
+    assert!(t.session().and_then(|s| s.game()).is_some(), "{}", t.text());
+    let options = Options::new(CardSet::example());
+    let mut replay = SaBelleAlliance::start(options.clone(), ()).unwrap();
+    let mut seen = 0;
+    while replay.status().is_ongoing() {
+        match replay.to_act() {
+            Actor::Chance => {
+                assert_eq!(
+                    replay.phase(),
+                    Phase::Roll,
+                    "the umpire rolls rout tests itself"
+                );
+                if rng.roll(2).unwrap() == 0 {
+                    t.press(Button::Die);
+                    coverage.die_button += 1;
+                } else {
+                    let face = rng.roll(6).unwrap() + 1;
+                    t.choose_action(&format!("die shows {face}"));
+                    coverage.die_menu += 1;
+                }
+            }
+            Actor::Seat(_) => {
+                let legal = replay.legal_actions();
+                let action = legal[rng.roll(legal.len() as u32).unwrap() as usize];
+                let by_hand = rng.roll(4).unwrap() != 0;
+                let gestured = t.table().gestures().iter().any(|(_, a)| *a == action);
+                perform(&mut t, &mut rng, &action, by_hand);
+                if by_hand && gestured {
+                    coverage.by_hand += 1;
+                } else {
+                    coverage.by_menu += 1;
+                }
+                if matches!(action, Action::TakeFrom(_)) {
+                    coverage.take_from += 1;
+                }
+                if matches!(action, Action::Activate { napoleon: true, .. }) {
+                    coverage.napoleon += 1;
+                }
+                let played = journaled(&t);
+                assert_eq!(played.get(seen), Some(&action), "{}", t.text());
+            }
+            Actor::Nobody => unreachable!("an ongoing game has someone to act"),
+        }
+        // Every action journaled since, the umpire's rout tests with it, by the rules.
+        let played = journaled(&t);
+        assert!(played.len() > seen, "nothing was played: {}", t.text());
+        for a in &played[seen..] {
+            if matches!(replay.phase(), Phase::RoutTest(_)) {
+                coverage.rout_tests += 1;
+            }
+            replay.play(a).expect("the referee plays legal actions");
+        }
+        seen = played.len();
+        assert_eq!(t.table().game(), &replay);
+        hands(&mut t);
+        assert!(seen < 2000, "the game does not end");
+    }
+    assert!(t.referee.is_over());
+    assert!(
+        matches!(t.referee.screen(), Screen::GameOver { .. }),
+        "{}",
+        t.text()
+    );
+    for d in &t.log {
+        if let Decision::GameOver { reason, .. } = d {
+            coverage.endings.insert(reason.clone());
+        }
+    }
+    // The journal rebuilds the same game, and its actions replay by the rules.
+    let records = t.records();
+    let rebuilt = rebuild_table::<SbaTable>(SbaChoice::default(), &records).expect("rebuilds");
+    assert_eq!(rebuilt.history.last(), Some(t.table()));
+    let again: SaBelleAlliance =
+        boards::game::replay(options, (), &journaled(&t)).expect("replays");
+    assert_eq!(&again, t.table().game());
+    assert!(t.checks.checked > 0);
+}
+
+#[test]
+fn random_games_played_by_hand_match_the_rules_and_the_journal() {
+    let mut coverage = Coverage::default();
+    // 40 games: about 1,300 actions and dice, a few seconds here.
+    for seed in 0..40 {
+        random_game(seed, &mut coverage);
+    }
+    println!("{coverage:#?}");
+    for (what, n) in [
+        ("by hand", coverage.by_hand),
+        ("by menu", coverage.by_menu),
+        ("Die", coverage.die_button),
+        ("die from the menu", coverage.die_menu),
+        ("rout tests", coverage.rout_tests),
+        ("Napoleon", coverage.napoleon),
+    ] {
+        assert!(n >= 20, "{what}: {coverage:#?}");
+    }
+    assert!(coverage.take_from >= 1, "{coverage:#?}");
+    assert!(coverage.endings.len() >= 2, "{coverage:#?}");
+}
