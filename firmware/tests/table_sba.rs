@@ -252,11 +252,17 @@ fn random_game(seed: u64, coverage: &mut Coverage) {
 #[test]
 fn random_games_played_by_hand_match_the_rules_and_the_journal() {
     let mut coverage = Coverage::default();
-    // 40 games: about 1,300 actions and dice, a few seconds here.
-    for seed in 0..40 {
+    // 40 games, about 1,300 actions and dice, a few seconds on the development machine; on the
+    // cross targets (run under QEMU in CI, ten times slower) a sample of 8 checks the same
+    // invariants after every step, and the coverage is left to the full run.
+    let full = cfg!(target_arch = "x86_64");
+    for seed in 0..if full { 40 } else { 8 } {
         random_game(seed, &mut coverage);
     }
     println!("{coverage:#?}");
+    if !full {
+        return;
+    }
     for (what, n) in [
         ("by hand", coverage.by_hand),
         ("by menu", coverage.by_menu),
