@@ -1545,6 +1545,24 @@ impl TableGame for PiecepackTable {
 
     fn prompt(&self) -> String {
         let p = &self.position;
+        // Several pieces to retreat: one sentence, each piece once, so the OLED holds them all.
+        if let (Phase::Retreat, Some(c), Actor::Seat(actor)) = (p.phase(), p.combat(), p.to_act()) {
+            let pieces: Vec<String> = c
+                .retreating
+                .iter()
+                .filter_map(|u| {
+                    let s = p.square_of(u)?;
+                    Some(format!("{} on {}", self.public_name(u), place(s)))
+                })
+                .collect();
+            if pieces.len() > 1 {
+                return format!(
+                    "{} retreat two squares: {}",
+                    side_name(actor),
+                    pieces.join(", ")
+                );
+            }
+        }
         let mut steps = self.next_steps();
         if p.phase() == Phase::Movement {
             let turn = format!("Turn {} of {}", p.turn(), p.layout().turns);

@@ -50,7 +50,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use super::WaterlooChoice;
-use crate::referee::table::{Gesture, Group, Named, TableGame};
+use crate::referee::table::{Gesture, Group, Named, Placing, TableGame};
 use crate::sensing::{LayoutSetup, Place, TrayKind};
 use crate::ui::{ClockTime, Screen, StatusLine};
 
@@ -1252,6 +1252,65 @@ impl TableGame for WaterlooTable {
             Some(problem) => Err(setup_problem_text(problem)),
             None => Ok(()),
         }
+    }
+
+    /// Besides [`WaterlooTable::may_place`]: the counts the rules set, judged as each piece goes
+    /// down ("they can keep a maximum of 10 pieces in reserve", and no more of a unit on the
+    /// board than may start there), so the piece too many is refused where it stands, with the
+    /// fix, not after the last group.
+    fn may_place_among(
+        choice: WaterlooChoice,
+        at: &Placing<'_, WaterlooTable>,
+    ) -> Result<(), String> {
+        Self::may_place(choice, at.seat, at.group, at.place)?;
+        let units = group_units(at.seat);
+        let Some(&(unit, Goes::Board)) = units.get(at.group) else {
+            return Ok(());
+        };
+        let name = seat_name(at.seat);
+        // The seat's earlier pieces, and this one, by unit and place.
+        let all: Vec<(Unit, &Place)> = at
+            .earlier
+            .iter()
+            .filter_map(|(g, p)| units.get(*g).map(|&(u, _)| (u, p)))
+            .chain(std::iter::once((unit, at.place)))
+            .collect();
+        let on = |u: Unit, square: bool| {
+            all.iter()
+                .filter(|(v, p)| *v == u && matches!(p, Place::Square(_)) == square)
+                .count()
+        };
+        match at.place {
+            Place::Square(_) => {
+                let max = unit.count() - held_back(choice, unit);
+                let placed = on(unit, true);
+                if placed > usize::from(max) {
+                    return Err(format!(
+                        "{name}: {placed} {} on the board (max {max}): put this one on a reserve \
+                         slot",
+                        unit.short()
+                    ));
+                }
+            }
+            Place::Tray {
+                tray: TrayKind::Reserve,
+                ..
+            } => {
+                // Held-back pieces wait on reserve slots too, but are not the reserve.
+                let reserve: usize = Unit::of(army_of_seat(at.seat))
+                    .map(|u| on(u, false).saturating_sub(usize::from(held_back(choice, u))))
+                    .sum();
+                let max = options(choice).max_reserve;
+                if reserve > usize::from(max) {
+                    return Err(format!(
+                        "{name}: {reserve} pieces in reserve (max {max}): put this one on your \
+                         set-up rows"
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn army(

@@ -816,3 +816,101 @@ fn a_fortified_building_asks_for_its_flag() {
         ["Hougoumont is fortified: put the Allied flag on it"]
     );
 }
+
+/// "They can keep a maximum of 10 pieces in reserve": the eleventh piece put on a reserve slot
+/// is refused as it goes down, with the fix, not after the last group (it failed on the code
+/// that judged each piece alone). The held-back pieces of "Start the battle early!" wait on
+/// reserve slots without counting.
+#[test]
+fn the_piece_too_many_in_reserve_is_refused_as_it_goes_down() {
+    let units = group_units(FRENCH);
+    let infantry = units
+        .iter()
+        .position(|(u, _)| u.count() >= 11)
+        .or_else(|| units.iter().position(|(u, _)| u.count() >= 2))
+        .expect("a unit of several pieces");
+    let slot = |n: u8| Place::Tray {
+        tray: TrayKind::Reserve,
+        seat: FRENCH,
+        slot: n,
+    };
+    // Ten pieces of the army (any groups) already on reserve slots 1-10.
+    let mut earlier: Vec<(usize, Place)> = Vec::new();
+    let mut n = 0u8;
+    'fill: for (g, (unit, goes)) in units.iter().enumerate() {
+        if *goes != Goes::Board || is_commander(*unit) {
+            continue;
+        }
+        for _ in 0..unit.count() {
+            if n == 10 {
+                break 'fill;
+            }
+            earlier.push((g, slot(n)));
+            n += 1;
+        }
+    }
+    let armies: BySeat<Option<WaterlooArmy>> = BySeat::default();
+    let at = |place: &Place, earlier: &[(usize, Place)]| {
+        WaterlooTable::may_place_among(
+            choice(Version::Basic),
+            &Placing {
+                seat: FRENCH,
+                group: infantry,
+                place,
+                earlier,
+                armies: &armies,
+            },
+        )
+    };
+    let eleventh = slot(10);
+    let why = at(&eleventh, &earlier).expect_err("an eleventh piece in reserve");
+    assert!(
+        why.contains("11 pieces in reserve (max 10)") && why.contains("set-up rows"),
+        "{why}"
+    );
+    // The tenth was fine, and so is the eleventh piece put on the set-up rows.
+    assert_eq!(at(&slot(9), &earlier[..9]), Ok(()));
+    assert_eq!(at(&sq("a10"), &earlier), Ok(()));
+}
+
+/// "Start the battle early!": the held-back pieces "remain off the board during the army
+/// set-up": one put on a square is refused as it goes down, the fix a reserve slot; on a
+/// reserve slot it does not count against the ten.
+#[test]
+fn a_held_back_piece_put_on_the_board_is_refused_as_it_goes_down() {
+    let early = WaterlooChoice {
+        early_start: true,
+        ..choice(Version::Expert)
+    };
+    let units = group_units(FRENCH);
+    let (group, unit) = units
+        .iter()
+        .enumerate()
+        .find(|(_, (u, _))| held_back(early, *u) == u.count())
+        .map(|(g, (u, _))| (g, *u))
+        .expect("a unit held back whole");
+    let armies: BySeat<Option<WaterlooArmy>> = BySeat::default();
+    let placing = |place: &Place| {
+        WaterlooTable::may_place_among(
+            early,
+            &Placing {
+                seat: FRENCH,
+                group,
+                place,
+                earlier: &[],
+                armies: &armies,
+            },
+        )
+    };
+    let why = placing(&sq("a10")).expect_err("held back");
+    assert!(
+        why.contains(unit.short()) && why.contains("(max 0)") && why.contains("reserve slot"),
+        "{why}"
+    );
+    let reserve = Place::Tray {
+        tray: TrayKind::Reserve,
+        seat: FRENCH,
+        slot: 0,
+    };
+    assert_eq!(placing(&reserve), Ok(()));
+}
