@@ -339,6 +339,19 @@ mod tests {
         let config = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
         let set = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap();
         assert_eq!(set, crate::referee::games::sba::SbaSet::shipped());
+        // A layout file read: its path and text kept, to be journaled with each game begun on
+        // it; the cards the shipped example, named as such.
+        let text = DEFAULT_LAYOUT.replace("grid: 10x9", "grid: 10x10");
+        let path = file("sba-layout.txt", &text);
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[sba]\nlayout = \"{}\"\n",
+            path.display()
+        ))
+        .unwrap();
+        let set = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap();
+        assert_eq!(set.layout_file().source, path.display().to_string());
+        assert_eq!(set.layout_file().text, text);
+        assert_eq!(set.cards_file().source, "the example cards");
     }
 
     #[test]
