@@ -206,7 +206,7 @@ pub fn sba_set(
     config: &crate::config::Config,
     config_file: &Path,
 ) -> Result<crate::referee::games::sba::SbaSet, DataFileError> {
-    use crate::referee::games::sba::{SbaData, SbaSet, DEFAULT_LAYOUT};
+    use crate::referee::games::sba::{shipped_source, SbaFile, SbaSet, DEFAULT_LAYOUT};
     let read = |path: &Option<PathBuf>, what: &'static str, shipped: &str| match path {
         None => Ok((None, shipped.to_string())),
         Some(path) => {
@@ -232,21 +232,31 @@ pub fn sba_set(
     if config.sba_cards.is_none() && config.sba_layout.is_none() {
         return Ok(SbaSet::shipped());
     }
-    SbaData::parse(&cards, &layout)
-        .map(SbaSet::keep)
-        .map_err(|problems| {
-            let what = problems.first().map_or("Sa Belle Alliance layout", |p| p.0);
-            let path = if what == "Sa Belle Alliance cards" {
-                cards_path
-            } else {
-                layout_path
-            };
-            DataFileError::Invalid {
-                what,
-                path: path.unwrap_or_else(|| PathBuf::from("(shipped)")),
-                problems: problems.into_iter().map(|(_, l, m)| (l, m)).collect(),
-            }
-        })
+    // Each file with where it was read, journaled with every game begun on it.
+    let file = |path: &Option<PathBuf>, key: &str, text: String| SbaFile {
+        source: path.as_ref().map_or_else(
+            || shipped_source(key).to_string(),
+            |p| p.display().to_string(),
+        ),
+        text,
+    };
+    SbaSet::read(
+        file(&cards_path, "cards", cards),
+        file(&layout_path, "layout", layout),
+    )
+    .map_err(|problems| {
+        let what = problems.first().map_or("Sa Belle Alliance layout", |p| p.0);
+        let path = if what == "Sa Belle Alliance cards" {
+            cards_path
+        } else {
+            layout_path
+        };
+        DataFileError::Invalid {
+            what,
+            path: path.unwrap_or_else(|| PathBuf::from("(shipped)")),
+            problems: problems.into_iter().map(|(_, l, m)| (l, m)).collect(),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -329,6 +339,19 @@ mod tests {
         let config = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
         let set = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap();
         assert_eq!(set, crate::referee::games::sba::SbaSet::shipped());
+        // A layout file read: its path and text kept, to be journaled with each game begun on
+        // it; the cards the shipped example, named as such.
+        let text = DEFAULT_LAYOUT.replace("grid: 10x9", "grid: 10x10");
+        let path = file("sba-layout.txt", &text);
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[sba]\nlayout = \"{}\"\n",
+            path.display()
+        ))
+        .unwrap();
+        let set = sba_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap();
+        assert_eq!(set.layout_file().source, path.display().to_string());
+        assert_eq!(set.layout_file().text, text);
+        assert_eq!(set.cards_file().source, "the example cards");
     }
 
     #[test]

@@ -440,6 +440,11 @@ fn resume_newest<C: Chance>(
     ) {
         // Whole, on another board: with the layout put back, the next start resumes it.
         format!("{name} left in place: the next start on its layout resumes it")
+    } else if let ResumeError::Rebuild(crate::referee::RebuildError::OtherSbaFile { key, .. }) =
+        &error
+    {
+        // Whole, with other cards or map: with the file put back, the next start resumes it.
+        format!("{name} left in place: the next start on its {key} resumes it")
     } else {
         match set_aside(path) {
             Ok(aside) => format!("Kept as {}", file_name(&aside)),

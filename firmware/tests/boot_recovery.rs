@@ -848,3 +848,76 @@ fn a_game_begun_on_another_layout_waits_for_its_layout() {
         rig.screen()
     );
 }
+
+/// A Sa Belle Alliance game begun on a card file that was edited before the restart: the
+/// umpire says what to do (put the file back as it was, or start a new game), never resumes it
+/// with other cards, and leaves the journal in place, so the next start on its cards resumes
+/// it. Fails on the code before: the game resumed on the edited cards without a word.
+#[test]
+fn a_sba_game_begun_on_other_cards_waits_for_its_cards() {
+    use firmware::referee::games::sba::{SbaFile, SbaSet, DEFAULT_LAYOUT};
+    let path = "/etc/umpire/sba-cards.toml";
+    let (name, kind) = recorded::games()
+        .into_iter()
+        .find(|(_, kind)| matches!(kind, GameKind::Sba { .. }))
+        .expect("a Sa Belle Alliance game");
+    let mut game = recorded::record(&name, kind, 1815, 12);
+    game.records.insert(
+        0,
+        Record::SbaFiles {
+            cards_source: path.to_string(),
+            cards: boards::sba::EXAMPLE_CARDS.to_string(),
+            layout_source: "the shipped layout".to_string(),
+            layout: DEFAULT_LAYOUT.to_string(),
+        },
+    );
+    let tmp = TempDir::new("boot-other-cards");
+    let dir = tmp.open();
+    fs::write(tmp.file("game-0001.umpj"), game.bytes()).unwrap();
+    let on = |cards: &str| RefereeConfig {
+        sba_set: SbaSet::read(
+            SbaFile {
+                source: path.to_string(),
+                text: cards.to_string(),
+            },
+            SbaFile {
+                source: "the shipped layout".to_string(),
+                text: DEFAULT_LAYOUT.to_string(),
+            },
+        )
+        .unwrap(),
+        ..RefereeConfig::default()
+    };
+    let edited = on(&boards::sba::EXAMPLE_CARDS.replace("napoleon = 2", "napoleon = 3"));
+    let rig = Rig::start_on(&dir, Occupancy::EMPTY, None, edited);
+    let Screen::Recovery {
+        found,
+        detail,
+        entries,
+        ..
+    } = rig.screen()
+    else {
+        panic!("{:?}", rig.screen())
+    };
+    assert_eq!(
+        found,
+        "cannot be resumed: this game began on other Sa Belle Alliance cards: \
+         /etc/umpire/sba-cards.toml was changed since; put it back as it was, or start a new \
+         game"
+    );
+    assert_eq!(
+        detail,
+        "game-0001.umpj left in place: the next start on its cards resumes it"
+    );
+    assert_eq!(entries, ["New game"]);
+    assert!(!rig.service.pipeline().referee().in_play());
+    assert_eq!(tmp.names(), ["game-0001.umpj"]);
+    drop(rig);
+    // The file put back as it was: the game resumes.
+    let rig = Rig::start_on(&dir, Occupancy::EMPTY, None, on(boards::sba::EXAMPLE_CARDS));
+    assert!(
+        rig.service.pipeline().referee().in_play(),
+        "{:?}",
+        rig.screen()
+    );
+}

@@ -43,6 +43,15 @@ fn cases() -> Vec<(Record, &'static [u8])> {
                 b'1', b'1', b'\n',
             ],
         ),
+        (
+            Record::SbaFiles {
+                cards_source: "c".to_string(),
+                cards: "t".to_string(),
+                layout_source: "l".to_string(),
+                layout: "g".to_string(),
+            },
+            &[0x07, 0x01, b'c', 0x01, b't', 0x01, b'l', 0x01, b'g'],
+        ),
     ]
 }
 

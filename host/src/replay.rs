@@ -253,6 +253,24 @@ fn write_table_replay(
             )?,
         }
     }
+    if matches!(recovered.header.game, GameKind::Sba { .. }) {
+        match recovered.records.first() {
+            Some(Record::SbaFiles {
+                cards_source,
+                layout_source,
+                ..
+            }) => writeln!(
+                out,
+                "Cards and map: {cards_source} on {layout_source}, as the journal recorded them \
+                 when the game began."
+            )?,
+            _ => writeln!(
+                out,
+                "Cards and map: the example cards on the shipped layout (this journal is older \
+                 than recorded card files; a game played on files of its own may not replay)."
+            )?,
+        }
+    }
     write_tail(&recovered.tail, out)?;
     write_secrets(
         shown,

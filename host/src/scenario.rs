@@ -1183,8 +1183,8 @@ impl Session {
                     firmware::journal::decode::<firmware::referee::Header, Record>(&bytes)
                         .map_err(|e| e.to_string())?
                         .records;
-                // The board layout a Waterloo game began on is no step of the game.
-                records.retain(|r| !matches!(r, Record::Layout { .. }));
+                // The files a game began on are no step of the game.
+                records.retain(|r| !matches!(r, Record::Layout { .. } | Record::SbaFiles { .. }));
                 let got = records.len();
                 if got != want {
                     return Err(format!("the journal holds {got} records: {records:?}"));

@@ -36,8 +36,10 @@ impl TableGameEntry {
     /// The referee's settings for this game: the defaults, on the game's board layout.
     pub fn referee_config(&self) -> RefereeConfig {
         let mut config = RefereeConfig::default();
-        if let GameKind::Waterloo { choice } = self.kind {
-            config.waterloo_layout = choice.layout;
+        match self.kind {
+            GameKind::Waterloo { choice } => config.waterloo_layout = choice.layout,
+            GameKind::Sba { choice } => config.sba_set = choice.set,
+            GameKind::Stratego { .. } | GameKind::Piecepack { .. } => {}
         }
         config
     }

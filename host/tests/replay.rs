@@ -454,3 +454,59 @@ fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
         firmware::referee::games::record(recovered.header.game, &recovered.records[1..]).is_err()
     );
 }
+
+/// A Sa Belle Alliance game played on card and map files of its own replays with them on a
+/// machine without the files: the journal holds both texts. Fails on the code before: the
+/// files were not journaled, so the replay rebuilt the game on the example cards.
+#[test]
+fn a_sba_game_on_its_own_cards_replays_without_the_files() {
+    use firmware::referee::games::sba::{SbaFile, SbaSet, DEFAULT_LAYOUT};
+    use firmware::referee::{GameKind, Header, Record};
+    // Our own numbers: every French casualty of the example set is two.
+    let cards = boards::sba::EXAMPLE_CARDS.replace("FC1", "FC2");
+    let set = SbaSet::read(
+        SbaFile {
+            source: "my-cards.toml".to_string(),
+            text: cards.clone(),
+        },
+        SbaFile {
+            source: "the shipped layout".to_string(),
+            text: DEFAULT_LAYOUT.to_string(),
+        },
+    )
+    .expect("the files read");
+    let mut entry = host::table::find_game("sa-belle-alliance", None).expect("on the menu");
+    entry.kind = entry.kind.on_sba(set);
+    let played =
+        host::table::demo(&entry, 4, 60, true, None, &mut Vec::new()).expect("the demo plays");
+    let recovered =
+        firmware::journal::decode::<Header, Record>(&played.journal).expect("the journal reads");
+    assert!(
+        matches!(recovered.header.game, GameKind::Sba { choice } if choice.set == SbaSet::shipped()),
+        "the header is as before: no files in it"
+    );
+    assert_eq!(
+        recovered.records.first(),
+        Some(&Record::SbaFiles {
+            cards_source: "my-cards.toml".to_string(),
+            cards,
+            layout_source: "the shipped layout".to_string(),
+            layout: DEFAULT_LAYOUT.to_string(),
+        })
+    );
+    let text = replay(&played.journal, false, false).expect("replays on the journal's cards");
+    assert!(
+        text.contains(
+            "Cards and map: my-cards.toml on the shipped layout, as the journal recorded them \
+             when the game began."
+        ),
+        "{text}"
+    );
+    let record = firmware::referee::games::record(recovered.header.game, &recovered.records)
+        .expect("rebuilds");
+    assert_eq!(record.entries.len() as u32, played.actions);
+    // Without the recorded files (the old journal), the example cards tell another game, or
+    // refuse it.
+    let other = firmware::referee::games::record(recovered.header.game, &recovered.records[1..]);
+    assert_ne!(other, Ok(record));
+}

@@ -254,8 +254,9 @@ impl DamageReport {
         };
         let word = |n: usize| if n == 1 { unit.0 } else { unit.1 };
         let is_army = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
-        // The board layout a game began on is no step of play.
-        let is_setup = |r: &Record| is_army(r) || matches!(r, Record::Layout { .. });
+        // The files a game began on are no step of play.
+        let is_setup =
+            |r: &Record| is_army(r) || matches!(r, Record::Layout { .. } | Record::SbaFiles { .. });
         let armies = records.iter().filter(|r| is_army(r)).count();
         let played = records.iter().filter(|r| !is_setup(r)).count();
         if armies < 2 {

@@ -211,6 +211,19 @@ pub enum Record {
         /// The file's whole text, as read.
         text: String,
     },
+    /// The card file and map layout file a Sa Belle Alliance game began on, written first,
+    /// right after the header: a resumed game must be on the same cards and map, and a replay
+    /// needs no file.
+    SbaFiles {
+        /// Where the cards were read: a file's path, or "the example cards" (for the words).
+        cards_source: String,
+        /// The card file's whole text, as read.
+        cards: String,
+        /// Where the layout was read: a file's path, or "the shipped layout" (for the words).
+        layout_source: String,
+        /// The layout file's whole text, as read.
+        layout: String,
+    },
 }
 
 /// Why a journal does not rebuild into a game.
@@ -237,6 +250,16 @@ pub enum RebuildError {
         /// Where the layout the game began on was read ([`Record::Layout`]'s source).
         began: String,
         /// Where the umpire's layout now was read.
+        now: String,
+    },
+    /// A Sa Belle Alliance game began on another card file or map layout than the umpire has
+    /// now: resumed, it would be played with other cards or on another map.
+    OtherSbaFile {
+        /// The `[sba]` key of the file that differs: "cards" or "layout".
+        key: &'static str,
+        /// Where the file the game began on was read ([`Record::SbaFiles`]).
+        began: String,
+        /// Where the umpire's file now was read.
         now: String,
     },
 }
@@ -278,6 +301,25 @@ impl fmt::Display for RebuildError {
                 f,
                 "this game began on the Waterloo layout of {began}, not {now}: set [waterloo] \
                  layout to {began} as it was, or start a new game"
+            ),
+            RebuildError::OtherSbaFile { key, began, now } if began == now => write!(
+                f,
+                "this game began on other Sa Belle Alliance {key}: {now} was changed since; put \
+                 it back as it was, or start a new game"
+            ),
+            RebuildError::OtherSbaFile { key, began, now }
+                if began.as_str() == super::games::sba::shipped_source(key) =>
+            {
+                write!(
+                    f,
+                    "this game began on {began}, not the Sa Belle Alliance {key} of {now}: leave \
+                     [sba] {key} unset, or start a new game"
+                )
+            }
+            RebuildError::OtherSbaFile { key, began, now } => write!(
+                f,
+                "this game began on the Sa Belle Alliance {key} of {began}, not {now}: set [sba] \
+                 {key} to {began} as it was, or start a new game"
             ),
         }
     }

@@ -1799,6 +1799,113 @@ fn a_waterloo_game_resumes_only_on_the_layout_it_began_on() {
     assert_eq!(resume(&old, edited), Ok(()));
 }
 
+/// A Sa Belle Alliance journal begins with its card file and map layout, whole, so a game
+/// resumes only with the cards and map it began on: an edited file refuses the resume with
+/// what to do, never plays on silently with other numbers. (Before the files were journaled,
+/// each of these resumed on whatever files the umpire had.)
+#[test]
+fn a_sba_game_resumes_only_on_the_cards_and_map_it_began_on() {
+    use crate::journal::{decode, encode_header};
+    use crate::referee::games::sba::{SbaFile, SbaSet, DEFAULT_LAYOUT};
+    let set = |cards: &str, cards_at: &str, layout: &str, layout_at: &str| {
+        SbaSet::read(
+            SbaFile {
+                source: cards_at.to_string(),
+                text: cards.to_string(),
+            },
+            SbaFile {
+                source: layout_at.to_string(),
+                text: layout.to_string(),
+            },
+        )
+        .unwrap()
+    };
+    let example = boards::sba::EXAMPLE_CARDS;
+    let ours = example.replace("napoleon = 2", "napoleon = 1");
+    let began = set(&ours, "cards.toml", DEFAULT_LAYOUT, "the shipped layout");
+    let sba = 2 + games::menu()
+        .iter()
+        .position(|(name, _)| *name == games::sba::TITLE)
+        .unwrap();
+    let config = |sba_set: SbaSet| RefereeConfig {
+        menu_start: MenuStart {
+            game: sba,
+            variant: 0,
+        },
+        sba_set,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::new(config(began));
+    t.press(Button::Ok);
+    t.press(Button::Ok);
+    let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();
+    let resume = |bytes: &[u8], sba_set: SbaSet| {
+        TestReferee::resume(
+            config(sba_set),
+            SeededChance::new(2),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes.to_vec()),
+            Vec::new(),
+            Millis(0),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    assert_eq!(resume(&bytes, began), Ok(()));
+    // The same cards from another file, with a comment: the same game.
+    let copy = set(
+        &format!("# ours\n{ours}"),
+        "copy.toml",
+        DEFAULT_LAYOUT,
+        "the shipped layout",
+    );
+    assert_eq!(resume(&bytes, copy), Ok(()));
+    // The card file edited since.
+    let edited = set(
+        &example.replace("napoleon = 2", "napoleon = 3"),
+        "cards.toml",
+        DEFAULT_LAYOUT,
+        "the shipped layout",
+    );
+    assert_eq!(
+        resume(&bytes, edited),
+        Err(
+            "this game began on other Sa Belle Alliance cards: cards.toml was changed since; \
+             put it back as it was, or start a new game"
+                .to_string()
+        )
+    );
+    // The cards unset: the example ones.
+    assert_eq!(
+        resume(&bytes, SbaSet::shipped()),
+        Err(
+            "this game began on the Sa Belle Alliance cards of cards.toml, not the example \
+             cards: set [sba] cards to cards.toml as it was, or start a new game"
+                .to_string()
+        )
+    );
+    // The same cards on another map.
+    let moved = set(
+        &ours,
+        "cards.toml",
+        &DEFAULT_LAYOUT.replace("grid: 10x9", "grid: 10x10"),
+        "map.txt",
+    );
+    assert_eq!(
+        resume(&bytes, moved),
+        Err(
+            "this game began on the shipped layout, not the Sa Belle Alliance layout of \
+             map.txt: leave [sba] layout unset, or start a new game"
+                .to_string()
+        )
+    );
+    // A journal written before the files were recorded resumes on the umpire's, as it did.
+    let recovered = decode::<Header, Record>(&bytes).unwrap();
+    assert!(matches!(recovered.records[..], [Record::SbaFiles { .. }]));
+    let old = encode_header(&recovered.header).unwrap();
+    assert_eq!(resume(&old, edited), Ok(()));
+}
+
 /// `[game] name` and `variant` are highlighted on the menu, so OK, OK starts them; a Waterloo
 /// game chosen from the menu, or resumed from its journal, is played on the umpire's layout
 /// (`[waterloo] layout`), not the shipped one.

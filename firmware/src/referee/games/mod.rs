@@ -85,15 +85,59 @@ impl GameKind {
 }
 
 /// The records a new journal of `kind` begins with, right after its header: a Stratego:
-/// Waterloo game's layout, its whole text ([`Record::Layout`]).
+/// Waterloo game's layout, its whole text ([`Record::Layout`]); a Sa Belle Alliance game's
+/// card file and map layout, their whole texts ([`Record::SbaFiles`]).
 pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
     match kind {
         GameKind::Waterloo { choice } => vec![Record::Layout {
             source: choice.layout.source().to_string(),
             text: choice.layout.text().to_string(),
         }],
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } | GameKind::Sba { .. } => Vec::new(),
+        GameKind::Sba { choice } => {
+            let (cards, layout) = (choice.set.cards_file(), choice.set.layout_file());
+            vec![Record::SbaFiles {
+                cards_source: cards.source.clone(),
+                cards: cards.text.clone(),
+                layout_source: layout.source.clone(),
+                layout: layout.text.clone(),
+            }]
+        }
+        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
     }
+}
+
+/// The card set and map a journal's first record holds, if it holds them, with the files
+/// they were read from.
+///
+/// # Errors
+/// The recorded files do not read with this build.
+fn recorded_sba(records: &[Record]) -> Result<Option<sba::SbaSet>, RebuildError> {
+    let Some(Record::SbaFiles {
+        cards_source,
+        cards,
+        layout_source,
+        layout,
+    }) = records.first()
+    else {
+        return Ok(None);
+    };
+    let file = |source: &String, text: &String| sba::SbaFile {
+        source: source.clone(),
+        text: text.clone(),
+    };
+    sba::SbaSet::read(file(cards_source, cards), file(layout_source, layout))
+        .map(Some)
+        .map_err(|problems| RebuildError::Record {
+            index: 0,
+            problem: format!(
+                "the journal's Sa Belle Alliance files do not read with this build: {}",
+                problems
+                    .iter()
+                    .map(|(what, line, m)| format!("{what} line {line}: {m}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        })
 }
 
 /// The layout a journal's first record holds, if it holds one: the board, where it was read,
@@ -117,14 +161,33 @@ fn recorded_layout(
         })
 }
 
-/// The game of a journal whose header says `kind`, on the umpire's layout now, to resume:
-/// a Waterloo journal that recorded its layout resumes only on the same board (a journal
-/// written before layouts were recorded resumes on the umpire's).
+/// The game of a journal whose header says `kind`, on the umpire's files now, to resume:
+/// a Waterloo journal that recorded its layout resumes only on the same board, a Sa Belle
+/// Alliance journal that recorded its files only on the same cards and map (a journal written
+/// before files were recorded resumes on the umpire's).
 ///
 /// # Errors
-/// [`RebuildError::OtherLayout`]: the game began on another board, with what to do; or the
-/// recorded layout does not read.
+/// [`RebuildError::OtherLayout`] or [`RebuildError::OtherSbaFile`]: the game began on other
+/// files, with what to do; or the recorded files do not read.
 pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
+    if let GameKind::Sba { choice } = kind {
+        let Some(began) = recorded_sba(records)? else {
+            return Ok(kind);
+        };
+        let now = choice.set;
+        let (key, was, is) = if began.data().cards != now.data().cards {
+            ("cards", began.cards_file(), now.cards_file())
+        } else if began.data().layout != now.data().layout {
+            ("layout", began.layout_file(), now.layout_file())
+        } else {
+            return Ok(kind);
+        };
+        return Err(RebuildError::OtherSbaFile {
+            key,
+            began: was.source.clone(),
+            now: is.source.clone(),
+        });
+    }
     let (GameKind::Waterloo { choice }, Some((began, source, _))) =
         (kind, recorded_layout(records)?)
     else {
@@ -139,12 +202,18 @@ pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, Re
     })
 }
 
-/// The game of a journal whose header says `kind`, to replay: on the layout the journal
-/// recorded when there is one (no file needed), else on `kind`'s.
+/// The game of a journal whose header says `kind`, to replay: on the layout (Waterloo) or
+/// the cards and map (Sa Belle Alliance) the journal recorded when there are some (no file
+/// needed), else on `kind`'s.
 ///
 /// # Errors
-/// The recorded layout does not read with this build.
+/// The recorded files do not read with this build.
 pub fn journaled_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
+    if matches!(kind, GameKind::Sba { .. }) {
+        if let Some(set) = recorded_sba(records)? {
+            return Ok(kind.on_sba(set));
+        }
+    }
     Ok(match recorded_layout(records)? {
         Some((layout, _, text)) => {
             kind.on_layout(BoardLayout::keep(layout, text, LayoutSource::Journal))

@@ -385,11 +385,42 @@ impl SbaData {
     }
 }
 
-/// The card set and layout a game is played with: the shipped ones, or files read when the
-/// umpire starts. `Copy`, so the menu's choice carries it; each distinct set is kept once for
-/// the life of the process.
+/// The words for where a shipped file of `key` ("cards" or "layout") was read: the
+/// source a journal records for it.
+pub fn shipped_source(key: &str) -> &'static str {
+    if key == "cards" {
+        "the example cards"
+    } else {
+        "the shipped layout"
+    }
+}
+
+/// One file of a card set and map, as read: where from (a path, or [`shipped_source`]), and
+/// its whole text (journaled with every game: [`crate::referee::Record::SbaFiles`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SbaFile {
+    /// Where it was read, in words.
+    pub source: String,
+    /// Its whole text.
+    pub text: String,
+}
+
+/// Every set read from files, kept for the life of the process.
+static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
+
+/// A set kept for the life of the process: the cards and map, and the files they were read
+/// from.
+struct Kept {
+    data: SbaData,
+    cards: SbaFile,
+    layout: SbaFile,
+}
+
+/// The card set and layout a game is played with: the shipped ones, files read when the
+/// umpire starts, or the files a journal recorded. `Copy`, so the menu's choice carries it;
+/// each distinct set is kept once for the life of the process, with the files it was read from.
 #[derive(Clone, Copy)]
-pub struct SbaSet(&'static SbaData);
+pub struct SbaSet(&'static Kept);
 
 static ACTIVE: RwLock<Option<&'static SbaData>> = RwLock::new(None);
 
@@ -398,7 +429,7 @@ fn active() -> &'static SbaData {
     ACTIVE
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .unwrap_or_else(|| SbaSet::shipped().0)
+        .unwrap_or_else(|| &SbaSet::shipped().0.data)
 }
 
 impl SbaSet {
@@ -407,40 +438,93 @@ impl SbaSet {
     /// # Panics
     /// Never: both files are checked by this module's tests.
     pub fn shipped() -> SbaSet {
-        static SHIPPED: OnceLock<SbaData> = OnceLock::new();
+        static SHIPPED: OnceLock<Kept> = OnceLock::new();
         SbaSet(SHIPPED.get_or_init(|| {
-            #[allow(clippy::expect_used)]
-            SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT).expect("the shipped files are checked")
+            Kept {
+                #[allow(clippy::expect_used)]
+                data: SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT)
+                    .expect("the shipped files are checked"),
+                cards: SbaFile {
+                    source: shipped_source("cards").to_string(),
+                    text: EXAMPLE_CARDS.to_string(),
+                },
+                layout: SbaFile {
+                    source: shipped_source("layout").to_string(),
+                    text: DEFAULT_LAYOUT.to_string(),
+                },
+            }
         }))
     }
 
-    /// `data`, kept for the life of the process.
-    pub fn keep(data: SbaData) -> SbaSet {
-        static KEPT: Mutex<Vec<&'static SbaData>> = Mutex::new(Vec::new());
-        if data == *SbaSet::shipped().0 {
-            return SbaSet::shipped();
+    /// The card file `cards` and layout file `layout`, checked against each other, kept for
+    /// the life of the process (once, however often the same files are read again).
+    ///
+    /// # Errors
+    /// `(which file, line, message)` for every problem ([`SbaData::parse`]).
+    pub fn read(
+        cards: SbaFile,
+        layout: SbaFile,
+    ) -> Result<SbaSet, Vec<(&'static str, usize, String)>> {
+        // The same files again (each resume of a journal reads its recorded ones): kept.
+        let shipped = SbaSet::shipped();
+        if cards == shipped.0.cards && layout == shipped.0.layout {
+            return Ok(shipped);
+        }
+        let same = |k: &&&Kept| k.cards == cards && k.layout == layout;
+        if let Some(k) = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(same)
+        {
+            return Ok(SbaSet(k));
+        }
+        let data = SbaData::parse(&cards.text, &layout.text)?;
+        Ok(SbaSet::keep(data, cards, layout))
+    }
+
+    /// `data`, read from the files `cards` and `layout`, kept for the life of the process.
+    fn keep(data: SbaData, cards: SbaFile, layout: SbaFile) -> SbaSet {
+        let shipped = SbaSet::shipped();
+        if data == shipped.0.data && cards == shipped.0.cards && layout == shipped.0.layout {
+            return shipped;
         }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(d) = kept.iter().find(|d| ***d == data) {
-            return SbaSet(d);
+        let same = |k: &&&Kept| k.data == data && k.cards == cards && k.layout == layout;
+        if let Some(k) = kept.iter().find(same) {
+            return SbaSet(k);
         }
-        let d: &'static SbaData = Box::leak(Box::new(data));
-        kept.push(d);
-        SbaSet(d)
+        let k: &'static Kept = Box::leak(Box::new(Kept {
+            data,
+            cards,
+            layout,
+        }));
+        kept.push(k);
+        SbaSet(k)
     }
 
     /// The card set and layout.
     pub fn data(self) -> &'static SbaData {
-        self.0
+        &self.0.data
+    }
+
+    /// The card file it was read from.
+    pub fn cards_file(self) -> &'static SbaFile {
+        &self.0.cards
+    }
+
+    /// The layout file it was read from.
+    pub fn layout_file(self) -> &'static SbaFile {
+        &self.0.layout
     }
 
     /// Makes this the set place names are read from.
     fn activate(self) {
         *ACTIVE
             .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(self.0);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(&self.0.data);
     }
 }
 
@@ -450,9 +534,11 @@ impl Default for SbaSet {
     }
 }
 
+/// Two sets are the same game when their cards and map read the same, whatever their files'
+/// comments and wherever they were read.
 impl PartialEq for SbaSet {
     fn eq(&self, other: &SbaSet) -> bool {
-        std::ptr::eq(self.0, other.0) || self.0 == other.0
+        std::ptr::eq(self.0, other.0) || self.0.data == other.0.data
     }
 }
 
@@ -460,7 +546,7 @@ impl Eq for SbaSet {}
 
 impl std::hash::Hash for SbaSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.cards.title().hash(state);
+        self.0.data.cards.title().hash(state);
     }
 }
 
@@ -469,14 +555,16 @@ impl fmt::Debug for SbaSet {
         if *self == SbaSet::shipped() {
             f.write_str("SbaSet(shipped)")
         } else {
-            write!(f, "SbaSet({} from files)", self.0.cards.title())
+            write!(f, "SbaSet({} from files)", self.0.data.cards.title())
         }
     }
 }
 
 /// What the Sa Belle Alliance menu chose: the card set and layout the umpire was started
-/// with. Not journaled (the header holds no bytes for it): a journal is resumed on the files
-/// the umpire has now.
+/// with. Not in the header (its bytes are unchanged): a journal's first record is both files'
+/// text ([`crate::referee::Record::SbaFiles`]), so a game resumes only on the cards and map it
+/// began on, and replays on them anywhere. A journal written before that record resumes and
+/// replays on the files the umpire has now.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SbaChoice {
     /// The card set and layout.

@@ -587,8 +587,8 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        if index == 0 && matches!(record, Record::Layout { .. }) {
-            // The board the game began on, checked before (`games::journaled_kind`).
+        if index == 0 && matches!(record, Record::Layout { .. } | Record::SbaFiles { .. }) {
+            // The files the game began on, checked before (`games::journaled_kind`).
             continue;
         }
         let entry = match T::read_record(record).map_err(bad)? {
