@@ -977,3 +977,21 @@ fn events_are_announced_in_words() {
         ]
     );
 }
+
+/// "If the Corps (or Grand Battery) loses its last marker, then one extra morale loss is caused
+/// for the owning player": Blücher's Prussians with divisions still waiting to arrive have not
+/// lost their last marker when the one on the map is knocked off (the same markers that let the
+/// corps be activated). Fails on the code that counted only the map.
+#[test]
+fn the_prussians_lose_no_extra_morale_while_divisions_wait() {
+    let mut g = example();
+    let blucher = id(&g, "Blücher's Prussians");
+    french_quiet(&mut g);
+    allied_quiet(&mut g); // One Prussian division arrives: one on the map, five waiting.
+    assert_eq!((g.divisions(blucher), g.waiting(blucher)), (1, 5));
+    act(&mut g, "VI Corps (Lobau)", 0, Some("Blücher's Prussians"));
+    let events = roll(&mut g, 3); // AC1: the Prussian on the map to the casualty track.
+    assert_eq!((g.divisions(blucher), g.waiting(blucher)), (0, 5));
+    assert!(!events.contains(&Event::LastMarker(blucher)), "{events:?}");
+    assert_eq!(g.morale(ALLIED), 10);
+}

@@ -975,7 +975,8 @@ impl SaBelleAlliance {
             Mark::RoutTest(_) => self.owed[seat] = 1,
             Mark::Plain => {}
         }
-        if self.boxes[i] == 0 {
+        // The corps' last marker: none on the map and none still waiting to arrive.
+        if self.boxes[i] == 0 && self.waiting(card) == 0 {
             ev.push(Event::LastMarker(card));
             self.lose_morale(seat, 1, ev);
         }
