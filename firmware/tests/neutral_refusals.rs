@@ -377,6 +377,20 @@ struct Tally {
     compared: usize,
 }
 
+impl Tally {
+    /// Whether the property met at least `refusals` refusals and `compared` comparisons: the
+    /// full run's floor, so it cannot pass on nothing; the cross targets' sample only needs one
+    /// of each.
+    fn enough(&self, refusals: usize, compared: usize) -> bool {
+        let (r, c) = if cfg!(target_arch = "x86_64") {
+            (refusals, compared)
+        } else {
+            (1, 1)
+        };
+        self.refusals >= r && self.compared >= c
+    }
+}
+
 /// The seeded positions each game's property tries (a quarter for each Waterloo version): the
 /// full run on the development machine; on the cross targets (run under QEMU in CI, ten times
 /// slower) a sample that runs the same property on the Pi's word size.
@@ -530,7 +544,7 @@ fn stratego(variant: Variant, name: &'static str) -> Subject<StrategoTable> {
 fn stratego_original_refusals_read_the_same_for_every_hidden_rank() {
     let subject = stratego(Variant::Classic, "Stratego Original");
     let tally = neutral_refusals(&subject, sample::<StrategoTable>(subject.choice), 30, SEEDS);
-    assert!(tally.refusals >= 5 && tally.compared >= 20, "{tally:?}");
+    assert!(tally.enough(5, 20), "{tally:?}");
 }
 
 /// Stratego Duel, the same.
@@ -538,7 +552,7 @@ fn stratego_original_refusals_read_the_same_for_every_hidden_rank() {
 fn stratego_duel_refusals_read_the_same_for_every_hidden_rank() {
     let subject = stratego(Variant::Duel, "Stratego Duel");
     let tally = neutral_refusals(&subject, sample::<StrategoTable>(subject.choice), 30, SEEDS);
-    assert!(tally.refusals >= 5 && tally.compared >= 20, "{tally:?}");
+    assert!(tally.enough(5, 20), "{tally:?}");
 }
 
 fn waterloo_secret(game: &WaterlooTable, place: &Place) -> String {
@@ -572,7 +586,7 @@ fn waterloo_refusals_read_the_same_for_every_hidden_unit() {
         total.refusals += tally.refusals;
         total.compared += tally.compared;
     }
-    assert!(total.refusals >= 5 && total.compared >= 20, "{total:?}");
+    assert!(total.enough(5, 20), "{total:?}");
 }
 
 /// Piecepack at Waterloo: a refusal reads the same whatever value a hidden coin has.
@@ -601,7 +615,7 @@ fn piecepack_refusals_read_the_same_for_every_hidden_value() {
             },
         };
         let tally = neutral_refusals(&subject, sample::<PiecepackTable>(options), 30, SEEDS);
-        assert!(tally.refusals >= 5 && tally.compared >= 10, "{tally:?}");
+        assert!(tally.enough(5, 10), "{tally:?}");
     }
 }
 
