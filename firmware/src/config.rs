@@ -1437,6 +1437,28 @@ impl Config {
         out
     }
 
+    /// Every SPI device the configuration uses: the sensor chain's, the NFC readers' and the
+    /// LED chain's.
+    pub fn spi_devices(&self) -> Vec<SpiConfig> {
+        let mut out = Vec::new();
+        if let SensorConfig::ShiftChain { spi, .. } = &self.sensor {
+            out.push(*spi);
+        }
+        out.extend(self.nfc.as_ref().map(|n| n.spi));
+        out.extend(self.leds.as_ref().map(|l| l.spi));
+        out
+    }
+
+    /// How many chip selects of SPI1 the configuration needs (`dtoverlay=spi1-Ncs`), none
+    /// when nothing is on SPI1.
+    pub fn spi1_chip_selects(&self) -> Option<u8> {
+        self.spi_devices()
+            .iter()
+            .filter(|d| d.bus == SpiBus::Spi1)
+            .map(|d| d.chip_select.number() + 1)
+            .max()
+    }
+
     /// The device file of I2C bus `bus` (`[i2c1] device`).
     pub fn i2c_path(&self, bus: I2cBus) -> &Path {
         match bus {

@@ -114,8 +114,8 @@ pub fn check_leds<S: embedded_hal::spi::SpiBus, D: DelayNs>(
             Severity::Problem,
             subject,
             format!("could not be driven: {e}"),
-            "check [leds] bus in the configuration and that SPI1 is enabled \
-            (dtoverlay=spi1-1cs in /boot/firmware/config.txt, then reboot)",
+            "check [leds] bus in the configuration and that SPI1 is enabled: sudo umpire setup \
+            (it adds dtoverlay=spi1-1cs to config.txt), then reboot",
         )
     };
     let mut chain = match chain.init() {

@@ -79,7 +79,8 @@ enum Command {
         #[arg(long)]
         seconds: Option<u64>,
     },
-    /// Turn on I2C at 400 kHz and SPI in the Pi's config.txt (keeps a backup; reboot after).
+    /// Turn on I2C at 400 kHz and SPI (SPI1 too for LEDs) in the Pi's config.txt (keeps a
+    /// backup; reboot after).
     Setup {
         /// Print exactly what would change, and change nothing.
         #[arg(long)]
@@ -138,7 +139,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::Setup {
             dry_run,
             config_txt,
-        } => return setup(config_txt.as_deref(), *dry_run),
+        } => return setup(cli, config_txt.as_deref(), *dry_run),
         Command::Blank => return blank(cli),
         Command::Run if !cli.simulated => return serve(cli),
         _ => {}
@@ -248,8 +249,19 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
 }
 
 /// `umpire setup`: the boot configuration edits the umpire needs.
-fn setup(path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
-    use firmware::setup::{apply, config_txt, plan, SetupError};
+fn setup(cli: &Cli, path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
+    use firmware::setup::{apply, config_txt, plan_for, SetupError};
+    // SPI1's overlay is wanted only when umpire.toml puts a device on it (the LED chain).
+    let spi1 = if cli.config.exists() {
+        load_config(cli)?.spi1_chip_selects()
+    } else {
+        println!(
+            "No {}: only I2C and SPI0 are set up. Install the umpire package (or give \
+             --config) and run this again if the board has LEDs on SPI1.",
+            cli.config.display()
+        );
+        None
+    };
     let path = match path {
         Some(p) => p.to_path_buf(),
         None => config_txt(std::path::Path::new("/")).ok_or(SetupError::NoConfigTxt)?,
@@ -258,11 +270,12 @@ fn setup(path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
         path: path.clone(),
         source,
     })?;
-    let planned = plan(&text);
+    let planned = plan_for(&text, spi1);
     if planned.changes.is_empty() {
         println!(
-            "{}: I2C is on at 400 kHz and SPI is on already; nothing to change.",
-            path.display()
+            "{}: I2C is on at 400 kHz and SPI is on{} already; nothing to change.",
+            path.display(),
+            if spi1.is_some() { ", SPI1 too," } else { "" }
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -274,7 +287,7 @@ fn setup(path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
         println!("Dry run: nothing written. Run `sudo umpire setup` to make these changes.");
         return Ok(ExitCode::SUCCESS);
     }
-    let applied = apply(&path)?;
+    let applied = apply(&path, spi1)?;
     if let Some(backup) = applied.backup {
         println!("Written; the old file is kept as {}.", backup.display());
     }

@@ -6,7 +6,10 @@
 //! (`dtparam=spi=on`: the 74HC165 chain and the NFC reader). For each it keeps a line that
 //! already says so; otherwise it un-comments the stock `#dtparam=...` line, corrects a line
 //! that says otherwise, or (when the only such line sits under a model filter like `[pi4]`)
-//! appends the line under `[all]` at the end, where it applies to every model. Running it again
+//! appends the line under `[all]` at the end, where it applies to every model. When
+//! `umpire.toml` puts a device on SPI1 (the LED chain's own bus), it also wants that bus's
+//! overlay with enough chip selects (`dtoverlay=spi1-1cs` for CE0), and widens a line that
+//! gives too few. Running it again
 //! changes nothing. Before writing it keeps a copy of the file (`config.txt.umpire-backup`,
 //! never overwriting an older copy), and the firmware reads the file only at boot: a reboot is
 //! needed.
@@ -96,8 +99,22 @@ fn render(params: &[(String, String)]) -> String {
     format!("dtparam={}", parts.join(","))
 }
 
-/// Plans the edits `text` needs (see the module docs).
+/// Plans the edits `text` needs for a board that does not use SPI1 (see the module docs).
 pub fn plan(text: &str) -> Plan {
+    plan_for(text, None)
+}
+
+/// A `dtoverlay=spi1-Ncs` line's chip-select count and the rest of its parameters.
+fn spi1_overlay(line: &str) -> Option<(u8, &str)> {
+    let rest = line.trim().strip_prefix("dtoverlay=spi1-")?;
+    let (name, params) = rest.split_once(',').unwrap_or((rest, ""));
+    let n = name.strip_suffix("cs")?.parse().ok()?;
+    Some((n, params))
+}
+
+/// Plans the edits `text` needs for a board that uses `spi1_chip_selects` chip selects of SPI1
+/// (`None`: SPI1 unused; see [`Config::spi1_chip_selects`](crate::config::Config::spi1_chip_selects)).
+pub fn plan_for(text: &str, spi1_chip_selects: Option<u8>) -> Plan {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut changes = Vec::new();
     let mut append = Vec::new();
@@ -157,6 +174,36 @@ pub fn plan(text: &str) -> Plan {
             (None, None) => append.push(format!("dtparam={name}={value}")),
         }
     }
+    if let Some(wanted) = spi1_chip_selects {
+        let mut global = true;
+        let mut found = None;
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                global = t.eq_ignore_ascii_case("[all]");
+            } else if global {
+                if let Some((n, params)) = spi1_overlay(t) {
+                    found = Some((i, n, params.to_string()));
+                }
+            }
+        }
+        match found {
+            Some((_, n, _)) if n >= wanted => {}
+            Some((i, _, params)) => {
+                let mut to = format!("dtoverlay=spi1-{wanted}cs");
+                if !params.is_empty() {
+                    to = format!("{to},{params}");
+                }
+                changes.push(Change::Replace {
+                    line: i + 1,
+                    from: lines[i].clone(),
+                    to: to.clone(),
+                });
+                lines[i] = to;
+            }
+            None => append.push(format!("dtoverlay=spi1-{wanted}cs")),
+        }
+    }
     changes.sort_by_key(|c| match c {
         Change::Replace { line, .. } => *line,
         Change::Append { .. } => usize::MAX,
@@ -164,7 +211,8 @@ pub fn plan(text: &str) -> Plan {
     if !append.is_empty() {
         let mut block = vec![
             String::new(),
-            "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), SPI (sensors, NFC)."
+            "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), SPI (sensors, NFC), \
+             SPI1 (LEDs)."
                 .to_string(),
             "[all]".to_string(),
         ];
@@ -227,13 +275,13 @@ pub struct Applied {
 ///
 /// # Errors
 /// The file, its copy or the temporary file could not be read or written.
-pub fn apply(path: &Path) -> Result<Applied, SetupError> {
+pub fn apply(path: &Path, spi1_chip_selects: Option<u8>) -> Result<Applied, SetupError> {
     let io = |source| SetupError::Io {
         path: path.to_path_buf(),
         source,
     };
     let text = fs::read_to_string(path).map_err(io)?;
-    let plan = plan(&text);
+    let plan = plan_for(&text, spi1_chip_selects);
     if plan.changes.is_empty() {
         return Ok(Applied {
             changes: Vec::new(),
@@ -337,6 +385,47 @@ otg_mode=1
         assert!(super::plan(&plan.text).changes.is_empty());
     }
 
+    /// The LED chain's bus (`[leds] bus = "spi1"`) needs its overlay: without it
+    /// `/dev/spidev1.0` never appears and the chain stays dark.
+    #[test]
+    fn a_board_with_leds_on_spi1_gets_the_overlay_and_a_narrow_one_is_widened() {
+        let leds = plan_for(STOCK, Some(1));
+        assert!(
+            leds.text
+                .ends_with("dtparam=i2c_arm_baudrate=400000\ndtoverlay=spi1-1cs\n"),
+            "{}",
+            leds.text
+        );
+        assert!(plan_for(&leds.text, Some(1)).changes.is_empty());
+        assert!(
+            !plan(STOCK).text.contains("spi1"),
+            "no SPI1 device, no overlay"
+        );
+        // A device on CE1 needs two chip selects: the builder's own line is widened, its
+        // parameters kept.
+        let text = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\ndtparam=spi=on\n\
+                    dtoverlay=spi1-1cs,cs0_pin=18\n";
+        let wider = plan_for(text, Some(2));
+        assert_eq!(
+            wider.changes,
+            vec![Change::Replace {
+                line: 3,
+                from: "dtoverlay=spi1-1cs,cs0_pin=18".into(),
+                to: "dtoverlay=spi1-2cs,cs0_pin=18".into()
+            }]
+        );
+        assert!(plan_for(text, Some(1)).changes.is_empty(), "enough already");
+        // Under a model filter it does not count.
+        let filtered = plan_for("[pi4]\ndtoverlay=spi1-3cs\n", Some(1));
+        assert!(
+            filtered
+                .text
+                .ends_with("dtparam=spi=on\ndtoverlay=spi1-1cs\n"),
+            "{}",
+            filtered.text
+        );
+    }
+
     #[test]
     fn apply_keeps_a_backup_writes_once_and_finds_the_file() {
         let root = std::env::temp_dir().join(format!("umpire-setup-{}", std::process::id()));
@@ -346,12 +435,12 @@ otg_mode=1
         fs::write(root.join("boot/config.txt"), STOCK).unwrap();
         let path = config_txt(&root).unwrap();
         assert_eq!(path, root.join("boot/config.txt"), "older images");
-        let applied = apply(&path).unwrap();
+        let applied = apply(&path, None).unwrap();
         assert_eq!(applied.changes.len(), 3);
         let backup = applied.backup.unwrap();
         assert_eq!(fs::read_to_string(&backup).unwrap(), STOCK);
         assert_eq!(fs::read_to_string(&path).unwrap(), plan(STOCK).text);
-        let again = apply(&path).unwrap();
+        let again = apply(&path, None).unwrap();
         assert!(again.changes.is_empty() && again.backup.is_none());
         // Bookworm's location wins when both exist.
         fs::create_dir_all(root.join("boot/firmware")).unwrap();
@@ -362,7 +451,7 @@ otg_mode=1
         );
         // A second backup never overwrites the first.
         fs::write(&path, STOCK).unwrap();
-        let second = apply(&path).unwrap().backup.unwrap();
+        let second = apply(&path, None).unwrap().backup.unwrap();
         assert_ne!(second, backup);
         assert!(second.to_string_lossy().ends_with(".umpire-backup.1"));
         fs::remove_dir_all(&root).ok();

@@ -342,6 +342,73 @@ fn setup_edits_config_txt_once_with_a_backup_and_a_dry_run_first() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A board whose `umpire.toml` turns the LED chain on (SPI1, CE0) gets SPI1's overlay from
+/// `umpire setup`: without it `/dev/spidev1.0` never appears. The shipped file (LEDs off) adds
+/// nothing for SPI1.
+#[test]
+fn setup_adds_spi1_for_a_board_with_leds() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-setup-leds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("debian/umpire.toml"),
+    )
+    .unwrap();
+    let off = dir.join("off.toml");
+    std::fs::write(&off, &shipped).unwrap();
+    let on = dir.join("on.toml");
+    let lit = shipped.replacen(
+        "enabled = false\nbus = \"spi1\"",
+        "enabled = true\nbus = \"spi1\"",
+        1,
+    );
+    assert_ne!(
+        lit, shipped,
+        "the shipped [leds] section changed: update this test"
+    );
+    std::fs::write(&on, lit).unwrap();
+    let file = dir.join("config.txt");
+    std::fs::write(
+        &file,
+        "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\ndtparam=spi=on\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, text) = umpire(&[
+        "--config",
+        off.to_str().unwrap(),
+        "setup",
+        "--config-txt",
+        path,
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("nothing to change"), "{text}");
+    let (code, text) = umpire(&[
+        "--config",
+        on.to_str().unwrap(),
+        "setup",
+        "--config-txt",
+        path,
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("dtoverlay=spi1-1cs"), "{text}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .ends_with("[all]\ndtoverlay=spi1-1cs\n"),
+        "{text}"
+    );
+    let (_, again) = umpire(&[
+        "--config",
+        on.to_str().unwrap(),
+        "setup",
+        "--config-txt",
+        path,
+    ]);
+    assert!(again.contains("nothing to change"), "{again}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The subcommands the systemd unit names (`run`, and `blank` after it stops) and the install
 /// step (`setup`) exist in the binary.
 #[test]

@@ -104,8 +104,8 @@ pub fn open_led_bus(config: &Config, spi: SpiConfig) -> Result<SpidevBus, OpenEr
     let fail = |e: &dyn std::fmt::Debug| OpenError {
         what: path.display().to_string(),
         cause: format!("{e:?}"),
-        fix: "enable SPI1: add dtoverlay=spi1-1cs to /boot/firmware/config.txt, then reboot \
-              (and the user in group spi)",
+        fix: "enable SPI1: sudo umpire setup (it adds dtoverlay=spi1-1cs to config.txt), then \
+              reboot (and the user in group spi)",
     };
     let mut bus = SpidevBus::open(&path).map_err(|e| fail(&e))?;
     let options = SpidevOptions::new()
