@@ -426,8 +426,8 @@ impl Oled<'_> {
 
 impl Oled<'_> {
     /// Feeds `screen` to the LED guidance; with frames, writes what the LEDs light beside the
-    /// screen's last frame (`00012.leds.txt` beside `00012.png`): a grid of the board with the
-    /// lit places marked, and a legend.
+    /// screen's last frame (`00012.leds.txt` and `00012.leds.png` beside `00012.png`): a grid
+    /// of the board with the lit places marked and a legend, and a picture of the LEDs.
     pub(crate) fn show_leds(&mut self, table: &SimTable, screen: &Screen) -> io::Result<()> {
         self.leds.see(table, screen);
         if let Some(dir) = self.frames {
@@ -435,6 +435,9 @@ impl Oled<'_> {
             let mut text = self.leds.draw(table).join("\n");
             text.push('\n');
             std::fs::write(path, text)?;
+            let layout = table.pipeline().sensing().layout();
+            let png = dir.join(format!("{:05}.leds.png", self.written));
+            crate::frames::write_leds_png(layout, self.leds.shown(), &png)?;
         }
         Ok(())
     }
