@@ -8,6 +8,39 @@
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
 //!
+//! # Scans keep their rate whatever the buses cost
+//! The OLED push (a full redraw is about 1.2 KB on I2C, some 28 ms at 400 kHz, computed), the
+//! journal's `fdatasync` (10-100+ ms on an SD card), the NFC reads (one per changed cell) and the
+//! LED send all run in the step, and a scan taken by the step waits for them. So `umpire run`
+//! reads the switches and the buttons on a thread of their own ([`crate::scan_thread`]): it
+//! scans on the grid and queues each scan with its time, and [`Service::step`] feeds every
+//! queued scan to the pipeline at its own time, in order ([`Scanner::take_scans`]). A plain
+//! scanner (the simulator, most tests) is still read by the step itself, on the step's clock.
+//!
+//! Why this and not the other ways round:
+//! - **Nothing on the slow side changes, so nothing is lost and every fault is reported as
+//!   before.** The referee, the journal, the NFC reads, the OLED and the LEDs stay on one
+//!   thread, in the order they always had: a record is written and synced before the screen,
+//!   the buzzer or the LEDs tell the players anything, so a power cut leaves the same files as
+//!   ever (a torn tail of an action never announced; `tests/boot_recovery.rs`). A journal sync
+//!   handed to a writer thread would let the referee announce before the record is durable, or
+//!   hold the screen back for it, and a failed sync would surface after the referee had moved
+//!   on; an OLED push cut into slices per step would still leave the sync and the reads.
+//! - **The scans the pipeline sees are the ones the hands made**, each at its time, none
+//!   coalesced (the debounce counts consecutive scans): a slow step delays the decisions by
+//!   what the buses cost, never the sampling, and a lift and a placement inside a slow step are
+//!   still seen apart and in order. The tags of a changed cell are read when its scan is
+//!   processed: late by the same delay (at most a few hundred ms on the slowest buses), while
+//!   the piece that closed the cell stands there.
+//! - **Bounded**: the thread's worst gap is one period plus its wake-up (`tests/service_gap.rs`
+//!   measures it over buses far slower than real ones). The queue holds
+//!   [`QUEUE_SECONDS`](crate::scan_thread::QUEUE_SECONDS) of scans; a step stalled longer than
+//!   that (a hung card) makes the thread wait rather than drop a scan, and the slots it then
+//!   misses are counted in [`Step::missed_scans`] and logged.
+//!
+//! The buttons ride with the scans for the same reason: polled on the scan thread, a tap
+//! shorter than a slow step is still seen.
+//!
 //! Hardware trouble is logged once when it starts and once when it clears ([`Faults`]). A
 //! screen the OLED did not take is sent again on later steps, with a bounded back-off, until it
 //! takes (the display re-initialises the panel first); every minute the panel is set up and
@@ -231,6 +264,8 @@ impl<S: ScreenSink + ?Sized> ScreenSink for Box<S> {
 #[derive(Clone, Debug)]
 pub struct JournalDir {
     dir: PathBuf,
+    /// A simulated slow card's extra time per sync, for new games' files.
+    slow_sync: Option<std::time::Duration>,
 }
 
 impl JournalDir {
@@ -242,7 +277,18 @@ impl JournalDir {
     pub fn open(dir: impl Into<PathBuf>) -> io::Result<JournalDir> {
         let dir = dir.into();
         private_dir(&dir)?;
-        Ok(JournalDir { dir })
+        Ok(JournalDir {
+            dir,
+            slow_sync: None,
+        })
+    }
+
+    /// The same folder on a simulated slow card: each new game's file takes `delay` more per
+    /// sync ([`FileStore::with_slow_sync`]).
+    #[must_use]
+    pub fn with_slow_sync(mut self, delay: std::time::Duration) -> JournalDir {
+        self.slow_sync = Some(delay);
+        self
     }
 
     /// The folder.
@@ -267,12 +313,17 @@ impl JournalDir {
     /// A maker of new game files, numbered after the newest.
     pub fn maker(&self) -> impl FnMut() -> io::Result<FileStore> + 'static {
         let dir = self.dir.clone();
+        let slow_sync = self.slow_sync;
         move || {
             let taken: Vec<u64> = numbered_files(&dir)?
                 .into_iter()
                 .map(|(n, _, _)| n)
                 .collect();
-            FileStore::create(dir.join(game_file_name(next_number(&taken))))
+            let store = FileStore::create(dir.join(game_file_name(next_number(&taken))))?;
+            Ok(match slow_sync {
+                Some(delay) => store.with_slow_sync(delay),
+                None => store,
+            })
         }
     }
 }
@@ -515,6 +566,8 @@ pub struct Service<C: Chance> {
     leds: Option<crate::guidance::LedGuidance>,
     /// The screen the LEDs were last computed for.
     on_leds: Option<Screen>,
+    /// The latest time fed to the pipeline (scans from a scan thread never go back before it).
+    fed: Millis,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -633,6 +686,7 @@ impl<C: Chance> Service<C> {
             oled_refresh: now.plus(OLED_REFRESH_MS),
             leds: None,
             on_leds: None,
+            fed: now,
         })
     }
 
@@ -655,64 +709,37 @@ impl<C: Chance> Service<C> {
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
         let mut step = std::mem::take(&mut self.booting);
-        if let Some(due) = self.scans.poll(now) {
-            step.missed_scans = due.missed;
-            match self.scanner.scan() {
-                Ok(occupied) => {
-                    step.trouble.extend(self.faults.set(SENSORS, None));
-                    if let Some(reader) = self.tags.as_mut() {
-                        let emptied: Vec<SensedCell> = self
-                            .last_scan
-                            .iter()
-                            .filter(|&c| !occupied.contains(c))
-                            .collect();
-                        if !emptied.is_empty() {
-                            reader.lifted(&emptied);
-                        }
-                    }
-                    self.last_scan = occupied;
-                    let tags = &mut self.tags;
-                    let mut read = false;
-                    let d = self.pipeline.scan(now, occupied, |cells| match tags {
-                        Some(reader) => {
-                            read = true;
-                            reader.read(cells, now)
-                        }
-                        None => Vec::new(),
-                    });
-                    step.decisions.extend(d);
-                    if let (true, Some(reader)) = (read, self.tags.as_ref()) {
-                        let fault = reader.fault();
-                        step.trouble.extend(self.faults.set(NFC, fault.as_deref()));
-                    }
-                }
-                Err(e) => {
-                    step.trouble.extend(self.faults.set(SENSORS, Some(&e)));
-                    step.decisions.extend(self.pipeline.idle(now));
+        let due = self.scans.poll(now);
+        if let Some(scans) = self.scanner.take_scans() {
+            // A scan thread scanned on its own grid: each scan at its own time, in order.
+            let idle = scans.is_empty();
+            for scanned in scans {
+                // Never back in time: a scan stamped in the millisecond the last step idled.
+                let at = scanned.at.max(self.fed);
+                step.missed_scans += scanned.missed;
+                self.take_scan(at, scanned.occupied, &mut step);
+                if let Some(events) = scanned.buttons {
+                    self.take_buttons(events, &mut step);
                 }
             }
+            if idle {
+                let at = now.max(self.fed);
+                step.decisions.extend(self.pipeline.idle(at));
+                self.fed = at;
+            }
+        } else if let Some(due) = due {
+            step.missed_scans = due.missed;
+            let scanned = self.scanner.scan();
+            self.take_scan(now, scanned, &mut step);
         } else {
             step.decisions.extend(self.pipeline.idle(now));
+            self.fed = now;
         }
         if let Some(buttons) = self.buttons.as_mut() {
-            match buttons.poll(now) {
-                Ok(events) => {
-                    step.trouble.extend(self.faults.set(BUTTONS, None));
-                    for event in &events {
-                        match self.gestures.feed(event) {
-                            Some(Gesture::Press(p)) => {
-                                step.decisions.extend(self.pipeline.press(p.at, p.button));
-                            }
-                            Some(Gesture::Hold(p)) => {
-                                step.decisions.extend(self.pipeline.hold(p.at, p.button));
-                            }
-                            None => {}
-                        }
-                    }
-                }
-                Err(e) => step.trouble.extend(self.faults.set(BUTTONS, Some(&e))),
-            }
+            let events = buttons.poll(now);
+            self.take_buttons(events, &mut step);
         }
+        self.fed = self.fed.max(now);
         if let Some(screen) = self.pipeline.new_screen() {
             step.screen = Some(screen_text(screen));
         }
@@ -720,6 +747,66 @@ impl<C: Chance> Service<C> {
         self.push_screen(now, &mut step.trouble);
         self.push_leds(step.screen.is_some(), &mut step.trouble);
         step
+    }
+
+    /// Feeds one scan taken at `at` to the pipeline, reading tags where occupancy changed.
+    fn take_scan(&mut self, at: Millis, scanned: Result<Occupancy, String>, step: &mut Step) {
+        self.fed = at;
+        let occupied = match scanned {
+            Ok(occupied) => occupied,
+            Err(e) => {
+                step.trouble.extend(self.faults.set(SENSORS, Some(&e)));
+                step.decisions.extend(self.pipeline.idle(at));
+                return;
+            }
+        };
+        step.trouble.extend(self.faults.set(SENSORS, None));
+        if let Some(reader) = self.tags.as_mut() {
+            let emptied: Vec<SensedCell> = self
+                .last_scan
+                .iter()
+                .filter(|&c| !occupied.contains(c))
+                .collect();
+            if !emptied.is_empty() {
+                reader.lifted(&emptied);
+            }
+        }
+        self.last_scan = occupied;
+        let tags = &mut self.tags;
+        let mut read = false;
+        let d = self.pipeline.scan(at, occupied, |cells| match tags {
+            Some(reader) => {
+                read = true;
+                reader.read(cells, at)
+            }
+            None => Vec::new(),
+        });
+        step.decisions.extend(d);
+        if let (true, Some(reader)) = (read, self.tags.as_ref()) {
+            let fault = reader.fault();
+            step.trouble.extend(self.faults.set(NFC, fault.as_deref()));
+        }
+    }
+
+    /// Feeds what one poll of the buttons found to the referee, as gestures.
+    fn take_buttons(&mut self, polled: Result<Vec<ButtonEvent>, String>, step: &mut Step) {
+        match polled {
+            Ok(events) => {
+                step.trouble.extend(self.faults.set(BUTTONS, None));
+                for event in &events {
+                    match self.gestures.feed(event) {
+                        Some(Gesture::Press(p)) => {
+                            step.decisions.extend(self.pipeline.press(p.at, p.button));
+                        }
+                        Some(Gesture::Hold(p)) => {
+                            step.decisions.extend(self.pipeline.hold(p.at, p.button));
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Err(e) => step.trouble.extend(self.faults.set(BUTTONS, Some(&e))),
+        }
     }
 
     /// Lights what the wanted screen says on the LED chain, when it changed or the last send

@@ -200,7 +200,7 @@ fn level(active_low: bool) -> ActiveLevel {
 /// # Errors
 /// A pin or bus could not be opened, or the driver refused its set-up (an expander that does
 /// not answer is named); `simulated` has no hardware to open.
-pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
+pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner + Send>, OpenError> {
     match &config.sensor {
         SensorConfig::GpioMatrix {
             rows,

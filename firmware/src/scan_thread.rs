@@ -1,0 +1,209 @@
+//! The scan thread: the board's switches (and the buttons) read on the scan grid by a thread of
+//! their own, so that nothing the referee's side does (an OLED push over I2C, a journal
+//! `fdatasync` on the SD card, NFC reads, an LED send) delays a scan.
+//!
+//! [`ScanThread`] owns the sensor and the buttons. On every slot of its [`ScanSchedule`] it
+//! scans, polls the buttons, stamps both with the slot's clock and queues them; the service
+//! ([`crate::service::Service::step`]) takes every queued scan, oldest first, and feeds each to
+//! the pipeline at its own time, exactly as if it had scanned then. Nothing is coalesced: the
+//! debounce counts consecutive scans, so every scan reaches it.
+//!
+//! The queue is bounded ([`QUEUE_SECONDS`] of scans). A service stalled for longer than that
+//! (a hung SD card) makes the thread wait for room instead of dropping a scan; the slots it
+//! misses are then counted in [`Scanned::missed`] and logged, as on one thread. Dropping the
+//! handle stops the thread and waits for it.
+//!
+//! It implements [`Scanner`] so that it stands where any sensor stands ([`crate::service::Hardware`]):
+//! [`Scanner::scan`] waits for the next fresh scan (what the boot's majority of seven reads),
+//! [`Scanner::take_scans`] hands over the queue.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::drivers::buttons::ButtonEvent;
+use crate::platform::Scanner;
+use crate::schedule::{ScanRateError, ScanSchedule};
+use crate::sensing::{Millis, Occupancy};
+use crate::service::ButtonSource;
+
+/// How many seconds of scans the queue holds before the thread waits for the service.
+pub const QUEUE_SECONDS: u32 = 2;
+
+/// The longest the thread sleeps at a time, so that a stop is seen soon.
+const MAX_SLEEP: Duration = Duration::from_millis(10);
+
+/// How long [`Scanner::scan`] waits for a fresh scan before it says the thread is not scanning.
+const FRESH_SCAN_WAIT: Duration = Duration::from_secs(2);
+
+/// One slot's readings, as the thread took them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scanned {
+    /// The slot's time on the service's clock (milliseconds since the epoch given).
+    pub at: Millis,
+    /// What the sensor read, or its driver's message.
+    pub occupied: Result<Occupancy, String>,
+    /// What the buttons did, if the thread polls them (each event carries its own time).
+    pub buttons: Option<Result<Vec<ButtonEvent>, String>>,
+    /// Slots missed since the scan before (the thread was late, or waited for room).
+    pub missed: u64,
+}
+
+/// Why the scan thread could not start.
+#[derive(Debug)]
+pub enum ScanThreadError {
+    /// The scan rate is one the schedule cannot keep.
+    Rate(ScanRateError),
+    /// The system would not start a thread.
+    Spawn(io::Error),
+}
+
+impl fmt::Display for ScanThreadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanThreadError::Rate(e) => write!(f, "{e}"),
+            ScanThreadError::Spawn(e) => write!(
+                f,
+                "the scan thread could not be started ({e}): the system is short of memory or \
+                 threads; restart the service, and reboot if it persists"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScanThreadError {}
+
+/// What the thread and the handle share.
+struct Shared {
+    queue: Mutex<VecDeque<Scanned>>,
+    /// Signalled when a scan is queued and when the service takes the queue.
+    changed: Condvar,
+    stop: AtomicBool,
+    capacity: usize,
+}
+
+impl Shared {
+    fn queue(&self) -> MutexGuard<'_, VecDeque<Scanned>> {
+        // The queue holds plain data: a panic elsewhere cannot leave it half-changed.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The handle of a running scan thread (see the [module docs](self)).
+pub struct ScanThread {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl fmt::Debug for ScanThread {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScanThread")
+            .field("queued", &self.shared.queue().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ScanThread {
+    /// Starts scanning `scanner` (and polling `buttons`) `hz` times a second, on the grid from
+    /// now, stamping each scan with the milliseconds since `epoch` (the service's clock).
+    ///
+    /// # Errors
+    /// `hz` is a rate the schedule cannot keep, or no thread could be started.
+    pub fn spawn(
+        mut scanner: Box<dyn Scanner + Send>,
+        mut buttons: Option<Box<dyn ButtonSource + Send>>,
+        hz: u32,
+        epoch: Instant,
+    ) -> Result<ScanThread, ScanThreadError> {
+        let clock = move || Millis(u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX));
+        let mut schedule = ScanSchedule::new(clock(), hz).map_err(ScanThreadError::Rate)?;
+        let capacity = usize::try_from(hz.saturating_mul(QUEUE_SECONDS)).unwrap_or(usize::MAX);
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(VecDeque::with_capacity(capacity)),
+            changed: Condvar::new(),
+            stop: AtomicBool::new(false),
+            capacity,
+        });
+        let theirs = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("umpire-scan".into())
+            .spawn(move || {
+                let shared = theirs;
+                while !shared.stop.load(Ordering::Relaxed) {
+                    let now = clock();
+                    if let Some(due) = schedule.poll(now) {
+                        let scanned = Scanned {
+                            at: now,
+                            occupied: scanner.scan(),
+                            buttons: buttons.as_mut().map(|b| b.poll(now)),
+                            missed: due.missed,
+                        };
+                        let mut queue = shared.queue();
+                        while queue.len() >= shared.capacity && !shared.stop.load(Ordering::Relaxed)
+                        {
+                            // Full: wait for the service rather than drop a scan.
+                            queue = shared
+                                .changed
+                                .wait_timeout(queue, MAX_SLEEP)
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .0;
+                        }
+                        queue.push_back(scanned);
+                        drop(queue);
+                        shared.changed.notify_all();
+                    }
+                    let slot = epoch + Duration::from_millis(schedule.next_due().0);
+                    let wait = slot.saturating_duration_since(Instant::now());
+                    std::thread::sleep(wait.min(MAX_SLEEP));
+                }
+            })
+            .map_err(ScanThreadError::Spawn)?;
+        Ok(ScanThread {
+            shared,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Scanner for ScanThread {
+    /// The next scan the thread takes from now (the scans queued before are dropped: this is
+    /// how the boot reads the board as it stands, before the service takes the queue).
+    fn scan(&mut self) -> Result<Occupancy, String> {
+        let mut queue = self.shared.queue();
+        queue.clear();
+        self.shared.changed.notify_all();
+        let (mut queue, _) = self
+            .shared
+            .changed
+            .wait_timeout_while(queue, FRESH_SCAN_WAIT, |q| q.is_empty())
+            .unwrap_or_else(PoisonError::into_inner);
+        match queue.pop_front() {
+            Some(scanned) => scanned.occupied,
+            None => Err(format!(
+                "the scan thread took no scan in {} s: restart the service",
+                FRESH_SCAN_WAIT.as_secs()
+            )),
+        }
+    }
+
+    fn take_scans(&mut self) -> Option<Vec<Scanned>> {
+        let scans: Vec<Scanned> = self.shared.queue().drain(..).collect();
+        self.shared.changed.notify_all();
+        Some(scans)
+    }
+}
+
+impl Drop for ScanThread {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.changed.notify_all();
+        if let Some(thread) = self.thread.take() {
+            // A thread that panicked has nothing left to hand over.
+            let _ = thread.join();
+        }
+    }
+}
