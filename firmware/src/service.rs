@@ -527,6 +527,54 @@ pub struct Step {
     pub missed_scans: u64,
 }
 
+/// The service's OLED and what it keeps about it, borrowed for one push.
+struct OledOut<'a> {
+    sink: Option<&'a mut Box<dyn ScreenSink>>,
+    /// What the OLED last took (the screen and its page), if it took it.
+    on: &'a mut Option<(Screen, usize)>,
+    pager: &'a mut screens::Pager,
+    retry: &'a mut Backoff,
+    refresh: &'a mut Millis,
+}
+
+impl OledOut<'_> {
+    /// Sends `wanted` when it differs from what the OLED took, or is due again after a failure
+    /// (with back-off) or for the periodic refresh.
+    fn push(self, wanted: &Screen, now: Millis, faults: &mut Faults, trouble: &mut Vec<String>) {
+        let Some(oled) = self.sink else {
+            return;
+        };
+        if now >= *self.refresh {
+            *self.refresh = now.plus(OLED_REFRESH_MS);
+            oled.reset();
+            *self.on = None;
+        }
+        if !self.retry.due(now.0) {
+            return;
+        }
+        let page = self.pager.page(wanted, now.0);
+        if self
+            .on
+            .as_ref()
+            .is_some_and(|(s, p)| *p == page && s == wanted)
+        {
+            return;
+        }
+        match oled.show(wanted, page) {
+            Ok(()) => {
+                self.retry.succeeded();
+                trouble.extend(faults.set(OLED, None));
+                *self.on = Some((wanted.clone(), page));
+            }
+            Err(e) => {
+                self.retry.failed(now.0);
+                trouble.extend(faults.set(OLED, Some(&e)));
+                *self.on = None;
+            }
+        }
+    }
+}
+
 /// The parts whose faults the running service tracks.
 const SENSORS: &str = "sensors";
 const BUTTONS: &str = "buttons";
@@ -564,8 +612,8 @@ pub struct Service<C: Chance> {
     oled_refresh: Millis,
     /// The LED guidance, if fitted and enabled (`[leds]`).
     leds: Option<crate::guidance::LedGuidance>,
-    /// The screen the LEDs were last computed for.
-    on_leds: Option<Screen>,
+    /// Whether the LEDs last followed the sensors' fault (`Some(true)`) or the game.
+    on_leds_fault: Option<bool>,
     /// The latest time fed to the pipeline (scans from a scan thread never go back before it).
     fed: Millis,
 }
@@ -682,10 +730,10 @@ impl<C: Chance> Service<C> {
             booting,
             on_oled: None,
             pager: screens::Pager::default(),
-            oled_retry: Backoff::new(100, 5_000),
+            oled_retry: Backoff::OUTPUT,
             oled_refresh: now.plus(OLED_REFRESH_MS),
             leds: None,
-            on_leds: None,
+            on_leds_fault: None,
             fed: now,
         })
     }
@@ -744,8 +792,29 @@ impl<C: Chance> Service<C> {
             step.screen = Some(screen_text(screen));
         }
         self.beep(&step.decisions, now, &mut step.trouble);
-        self.push_screen(now, &mut step.trouble);
-        self.push_leds(step.screen.is_some(), &mut step.trouble);
+        // The wanted screen, worked out once and fed to the OLED and the LEDs alike.
+        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
+        let oled = OledOut {
+            sink: self.oled.as_mut(),
+            on: &mut self.on_oled,
+            pager: &mut self.pager,
+            retry: &mut self.oled_retry,
+            refresh: &mut self.oled_refresh,
+        };
+        oled.push(&wanted, now, &mut self.faults, &mut step.trouble);
+        if let Some(leds) = self.leds.as_mut() {
+            // The LEDs follow a new screen of the game, and the sensors' fault taking the
+            // OLED or giving it back.
+            let fault = matches!(wanted, Cow::Owned(_));
+            let new = step.screen.is_some() || self.on_leds_fault != Some(fault);
+            self.on_leds_fault = Some(fault);
+            let layout = self.pipeline.sensing().layout();
+            let view = self.pipeline.referee().table();
+            if let Some(result) = leds.update(&wanted, new, layout, view, now) {
+                step.trouble
+                    .extend(self.faults.set(LEDS, result.err().as_deref()));
+            }
+        }
         step
     }
 
@@ -809,25 +878,6 @@ impl<C: Chance> Service<C> {
         }
     }
 
-    /// Lights what the wanted screen says on the LED chain, when it changed or the last send
-    /// failed.
-    fn push_leds(&mut self, new_screen: bool, trouble: &mut Vec<String>) {
-        if self.leds.is_none() {
-            return;
-        }
-        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
-        let new = new_screen || self.on_leds.as_ref() != Some(&*wanted);
-        let Some(leds) = self.leds.as_mut() else {
-            return;
-        };
-        let layout = self.pipeline.sensing().layout();
-        let result = leds.update(&wanted, new, layout, self.pipeline.referee().table());
-        trouble.extend(self.faults.set(LEDS, result.err().as_deref()));
-        if new {
-            self.on_leds = Some(wanted.into_owned());
-        }
-    }
-
     /// What the OLED should show: the game (borrowed), or the sensors' fault while they fail.
     fn wanted_screen<'a>(faults: &Faults, pipeline: &'a Pipeline<FileStore, C>) -> Cow<'a, Screen> {
         match faults.active().find(|(part, _)| *part == SENSORS) {
@@ -838,47 +888,6 @@ impl<C: Chance> Service<C> {
                 more: 0,
             }),
             None => Cow::Borrowed(pipeline.screen()),
-        }
-    }
-
-    /// Sends the wanted screen when it differs from what the OLED took, or is due again after a
-    /// failure (with back-off) or for the periodic refresh.
-    fn push_screen(&mut self, now: Millis, trouble: &mut Vec<String>) {
-        let Some(oled) = self.oled.as_mut() else {
-            return;
-        };
-        if now >= self.oled_refresh {
-            self.oled_refresh = now.plus(OLED_REFRESH_MS);
-            oled.reset();
-            self.on_oled = None;
-        }
-        if !self.oled_retry.due(now.0) {
-            return;
-        }
-        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
-        let page = self.pager.page(&wanted, now.0);
-        if self
-            .on_oled
-            .as_ref()
-            .is_some_and(|(s, p)| *p == page && *s == *wanted)
-        {
-            return;
-        }
-        let wanted = wanted.into_owned();
-        let Some(oled) = self.oled.as_mut() else {
-            return;
-        };
-        match oled.show(&wanted, page) {
-            Ok(()) => {
-                self.oled_retry.succeeded();
-                trouble.extend(self.faults.set(OLED, None));
-                self.on_oled = Some((wanted, page));
-            }
-            Err(e) => {
-                self.oled_retry.failed(now.0);
-                trouble.extend(self.faults.set(OLED, Some(&e)));
-                self.on_oled = None;
-            }
         }
     }
 
