@@ -114,14 +114,26 @@ impl ScanThread {
     /// # Errors
     /// `hz` is a rate the schedule cannot keep, or no thread could be started.
     pub fn spawn(
+        scanner: Box<dyn Scanner + Send>,
+        buttons: Option<Box<dyn ButtonSource + Send>>,
+        hz: u32,
+        epoch: Instant,
+    ) -> Result<ScanThread, ScanThreadError> {
+        let capacity = usize::try_from(hz.saturating_mul(QUEUE_SECONDS)).unwrap_or(usize::MAX);
+        ScanThread::with_capacity(scanner, buttons, hz, epoch, capacity)
+    }
+
+    /// As [`ScanThread::spawn`], with a queue of `capacity` scans.
+    fn with_capacity(
         mut scanner: Box<dyn Scanner + Send>,
         mut buttons: Option<Box<dyn ButtonSource + Send>>,
         hz: u32,
         epoch: Instant,
+        capacity: usize,
     ) -> Result<ScanThread, ScanThreadError> {
         let clock = move || Millis(u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX));
         let mut schedule = ScanSchedule::new(clock(), hz).map_err(ScanThreadError::Rate)?;
-        let capacity = usize::try_from(hz.saturating_mul(QUEUE_SECONDS)).unwrap_or(usize::MAX);
+        let capacity = capacity.max(1);
         let shared = Arc::new(Shared {
             queue: Mutex::new(VecDeque::with_capacity(capacity)),
             changed: Condvar::new(),
@@ -205,5 +217,78 @@ impl Drop for ScanThread {
             // A thread that panicked has nothing left to hand over.
             let _ = thread.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sensing::SensedCell;
+    use std::sync::atomic::AtomicU16;
+
+    /// A scanner that reads the cell a shared number names as occupied, and counts its scans.
+    #[derive(Clone, Default)]
+    struct Counter {
+        cell: Arc<AtomicU16>,
+        scans: Arc<Mutex<u64>>,
+    }
+    impl Scanner for Counter {
+        fn scan(&mut self) -> Result<Occupancy, String> {
+            *self.scans.lock().unwrap() += 1;
+            let cell = SensedCell::new(self.cell.load(Ordering::Relaxed));
+            Ok(Occupancy::from_cells([cell]))
+        }
+    }
+
+    #[test]
+    fn every_scan_is_queued_in_order_with_its_time() {
+        let counter = Counter::default();
+        let mut thread =
+            ScanThread::spawn(Box::new(counter.clone()), None, 1000, Instant::now()).unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+        let scans = thread.take_scans().unwrap();
+        assert!(scans.len() >= 10, "{} scans in 60 ms at 1 kHz", scans.len());
+        assert!(scans.windows(2).all(|w| w[0].at < w[1].at), "{scans:?}");
+        assert!(scans
+            .iter()
+            .all(|s| s.occupied.is_ok() && s.buttons.is_none()));
+        drop(thread);
+        let after = *counter.scans.lock().unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(
+            *counter.scans.lock().unwrap(),
+            after,
+            "dropped: no more scans"
+        );
+    }
+
+    /// A full queue is never cut: the thread waits for room, and the slots it waits through
+    /// are counted as missed on the next scan.
+    #[test]
+    fn a_full_queue_waits_and_counts_the_missed_slots() {
+        let counter = Counter::default();
+        let mut thread =
+            ScanThread::with_capacity(Box::new(counter), None, 1000, Instant::now(), 4).unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+        let first = thread.take_scans().unwrap();
+        assert_eq!(first.len(), 4, "the queue holds 4: {first:?}");
+        assert!(first.windows(2).all(|w| w[0].at < w[1].at));
+        std::thread::sleep(Duration::from_millis(20));
+        let next = thread.take_scans().unwrap();
+        // The scan taken as the queue filled waited for room, and comes next in order.
+        assert!(next[0].at > first[3].at && next[0].missed == 0, "{next:?}");
+        assert!(next[1].missed > 20, "slots missed while full: {next:?}");
+    }
+
+    /// `scan` (what the boot reads) is a scan taken after the call, not an old queued one.
+    #[test]
+    fn a_scan_asked_for_is_a_fresh_one() {
+        let counter = Counter::default();
+        let mut thread =
+            ScanThread::spawn(Box::new(counter.clone()), None, 500, Instant::now()).unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        counter.cell.store(7, Ordering::Relaxed);
+        let occupied = thread.scan().unwrap();
+        assert_eq!(occupied, Occupancy::from_cells([SensedCell::new(7)]));
     }
 }

@@ -1,12 +1,29 @@
 //! The `umpire run` service: the scan loop that turns the board's hardware into a refereed
 //! game, generic over the hardware so it runs the same on the Pi and on the simulated board.
 //!
-//! Each [`Service::step`] scans when a scan is due (on a fixed grid that does not drift, see
+//! Each [`Service::step`] scans when a scan is due, or takes the scans a scan thread took (see
+//! *Scans keep their rate* below; on a fixed grid that does not drift either way, see
 //! [`crate::schedule`]; a step late by more than a period skips the missed scans and counts
 //! them in [`Step::missed_scans`]), polls the buttons, reads tags only for the
 //! cells whose occupancy just changed, runs everything through the [`Pipeline`], and pushes the
 //! screen to the OLED when it changed (only the changed bytes; see [`crate::display`]). What it
 //! logs is the screen's text, which is public by construction: no log line can carry a secret.
+//!
+//! Hardware trouble is logged once when it starts and once when it clears ([`Faults`]). A
+//! screen the OLED did not take is sent again on later steps, with a bounded back-off, until it
+//! takes (the display re-initialises the panel first); every minute the panel is set up and
+//! redrawn whole anyway, for a panel that browned out without a failed write. While the sensors
+//! fail, the OLED shows a [`Screen::Fault`] instead of the game.
+//!
+//! Buttons reach the referee when they come up (a short press) or once they have been held for
+//! the long-press time (a held press, [`Pipeline::hold`]): a press must wait to know which it
+//! is. The buzzer, if fitted, beeps what the referee decided ([`beep_for`]).
+//!
+//! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
+//! the newest one is resumed if its game is unfinished, on the board as the sensing model
+//! boots on it ([`crate::pipeline::boot`]: the pieces standing are no new placements, their
+//! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
+//! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 //!
 //! # Scans keep their rate whatever the buses cost
 //! The OLED push (a full redraw is about 1.2 KB on I2C, some 28 ms at 400 kHz, computed), the
@@ -30,8 +47,9 @@
 //!   coalesced (the debounce counts consecutive scans): a slow step delays the decisions by
 //!   what the buses cost, never the sampling, and a lift and a placement inside a slow step are
 //!   still seen apart and in order. The tags of a changed cell are read when its scan is
-//!   processed: late by the same delay (at most a few hundred ms on the slowest buses), while
-//!   the piece that closed the cell stands there.
+//!   processed: late by the same delay (a few hundred ms at most on the slowest buses
+//!   measured); a piece lifted again within it reads as no tag, as one lifted before a read
+//!   always has.
 //! - **Bounded**: the thread's worst gap is one period plus its wake-up (`tests/service_gap.rs`
 //!   measures it over buses far slower than real ones). The queue holds
 //!   [`QUEUE_SECONDS`](crate::scan_thread::QUEUE_SECONDS) of scans; a step stalled longer than
@@ -40,22 +58,6 @@
 //!
 //! The buttons ride with the scans for the same reason: polled on the scan thread, a tap
 //! shorter than a slow step is still seen.
-//!
-//! Hardware trouble is logged once when it starts and once when it clears ([`Faults`]). A
-//! screen the OLED did not take is sent again on later steps, with a bounded back-off, until it
-//! takes (the display re-initialises the panel first); every minute the panel is set up and
-//! redrawn whole anyway, for a panel that browned out without a failed write. While the sensors
-//! fail, the OLED shows a [`Screen::Fault`] instead of the game.
-//!
-//! Buttons reach the referee when they come up (a short press) or once they have been held for
-//! the long-press time (a held press, [`Pipeline::hold`]): a press must wait to know which it
-//! is. The buzzer, if fitted, beeps what the referee decided ([`beep_for`]).
-//!
-//! Journals live in one owner-only folder, one file per game (`game-0001.umpj`, ...). At boot
-//! the newest one is resumed if its game is unfinished, on the board as the sensing model
-//! boots on it ([`crate::pipeline::boot`]: the pieces standing are no new placements, their
-//! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
-//! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -523,7 +525,8 @@ pub struct Step {
     /// the buzzer) when it starts and when it clears, never once per failed attempt.
     pub trouble: Vec<String>,
     /// Scans skipped because the step came later than a whole period after the last scan
-    /// (a slow OLED push, a journal sync, NFC reads); 0 on time.
+    /// (a slow OLED push, a journal sync, NFC reads), or, with a scan thread, because that
+    /// thread woke late or waited for room in its queue; 0 on time.
     pub missed_scans: u64,
 }
 
