@@ -374,3 +374,73 @@ fn a_scan_on_the_steps_thread_waits_for_the_buses() {
         "the old loop's worst gap {worst} ms"
     );
 }
+
+/// A sensor failing on the scan thread is reported as on one thread: one line when it starts,
+/// the fault on the OLED meanwhile, one line when it clears (the thread stamps the error with
+/// its scan; the service sets the fault when it takes that scan).
+#[test]
+fn a_sensor_fault_on_the_scan_thread_is_reported_once_and_cleared_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// A board whose scans fail while `failing` is set.
+    struct Flaky(TimedBoard, Arc<AtomicBool>);
+    impl Scanner for Flaky {
+        fn scan(&mut self) -> Result<Occupancy, String> {
+            if self.1.load(Ordering::Relaxed) {
+                return Err("the 74HC165 chain reads all ones: check the cable".into());
+            }
+            self.0.scan()
+        }
+    }
+
+    let tmp = std::env::temp_dir().join(format!("umpire-gap-fault-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let _cleanup = TempDir(tmp.clone());
+    let dir = JournalDir::open(&tmp).unwrap();
+    let failing = Arc::new(AtomicBool::new(false));
+    let board = TimedBoard {
+        board: Arc::new(Mutex::new(SimBoard::new(10, 10))),
+        scans: Arc::new(Mutex::new(Vec::new())),
+    };
+    let epoch = Instant::now();
+    let thread =
+        ScanThread::spawn(Box::new(Flaky(board, failing.clone())), None, HZ, epoch).unwrap();
+    let hardware = Hardware {
+        scanner: Box::new(thread),
+        buttons: None,
+        tags: None,
+        oled: None,
+    };
+    let mut service = Service::start(
+        SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        RefereeConfig::default(),
+        || SeededChance::new(7),
+        &dir,
+        hardware,
+        HZ,
+        Millis(0),
+    )
+    .unwrap();
+    let mut run = |ms: u64, trouble: &mut Vec<String>| {
+        let until = Instant::now() + Duration::from_millis(ms);
+        while Instant::now() < until {
+            let now = Millis(epoch.elapsed().as_millis() as u64);
+            trouble.extend(service.step(now).trouble);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    let mut trouble = Vec::new();
+    run(100, &mut trouble);
+    assert!(trouble.is_empty(), "{trouble:?}");
+    failing.store(true, Ordering::Relaxed);
+    run(300, &mut trouble);
+    assert_eq!(trouble.len(), 1, "{trouble:?}");
+    assert!(
+        trouble[0].contains("sensors") && trouble[0].contains("check the cable"),
+        "{trouble:?}"
+    );
+    failing.store(false, Ordering::Relaxed);
+    run(100, &mut trouble);
+    assert_eq!(trouble.len(), 2, "{trouble:?}");
+    assert!(trouble[1].contains("works again"), "{trouble:?}");
+}
