@@ -797,6 +797,7 @@ impl<C: Chance> Service<C> {
         self.beep(&step.decisions, now, &mut step.trouble);
         // The wanted screen, worked out once and fed to the OLED and the LEDs alike.
         let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
+        let sensors_fault = self.faults.is_active(SENSORS);
         let oled = OledOut {
             sink: self.oled.as_mut(),
             on: &mut self.on_oled,
@@ -808,9 +809,8 @@ impl<C: Chance> Service<C> {
         if let Some(leds) = self.leds.as_mut() {
             // The LEDs follow a new screen of the game, and the sensors' fault taking the
             // OLED or giving it back.
-            let fault = matches!(wanted, Cow::Owned(_));
-            let new = step.screen.is_some() || self.on_leds_fault != Some(fault);
-            self.on_leds_fault = Some(fault);
+            let new = step.screen.is_some() || self.on_leds_fault != Some(sensors_fault);
+            self.on_leds_fault = Some(sensors_fault);
             let layout = self.pipeline.sensing().layout();
             let view = self.pipeline.referee().table();
             if let Some(result) = leds.update(&wanted, new, layout, view, now) {
