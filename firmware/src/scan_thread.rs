@@ -182,18 +182,27 @@ impl ScanThread {
 }
 
 impl Scanner for ScanThread {
-    /// The next scan the thread takes from now (the scans queued before are dropped: this is
-    /// how the boot reads the board as it stands, before the service takes the queue).
+    /// A scan the thread began after this call (the scans queued before are dropped: this is
+    /// how the boot reads the board as it stands, before the service takes the queue). The
+    /// first scan queued after the call may have begun before it, so the second is taken.
     fn scan(&mut self) -> Result<Occupancy, String> {
         let mut queue = self.shared.queue();
         queue.clear();
         self.shared.changed.notify_all();
-        let (mut queue, _) = self
-            .shared
-            .changed
-            .wait_timeout_while(queue, FRESH_SCAN_WAIT, |q| q.is_empty())
-            .unwrap_or_else(PoisonError::into_inner);
-        match queue.pop_front() {
+        let mut taken = None;
+        for _ in 0..2 {
+            queue = self
+                .shared
+                .changed
+                .wait_timeout_while(queue, FRESH_SCAN_WAIT, |q| q.is_empty())
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            taken = queue.pop_front();
+            if taken.is_none() {
+                break;
+            }
+        }
+        match taken {
             Some(scanned) => scanned.occupied,
             None => Err(format!(
                 "the scan thread took no scan in {} s: restart the service",
