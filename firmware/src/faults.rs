@@ -87,6 +87,11 @@ pub struct Backoff {
 }
 
 impl Backoff {
+    /// The back-off for an output the players watch (the OLED, the LED chain): retried after
+    /// 0.1 s, then 0.2, 0.4 ... at most 5 s apart, so a fixed cable is seen soon and a broken
+    /// one costs a send every few seconds, not every step.
+    pub const OUTPUT: Backoff = Backoff::new(100, 5_000);
+
     /// A back-off from `first_ms` doubling up to `max_ms`.
     pub const fn new(first_ms: u64, max_ms: u64) -> Backoff {
         Backoff {

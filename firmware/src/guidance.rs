@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 use toml_span::value::ValueInner;
 
 use crate::drivers::leds::Rgb;
-use crate::sensing::{Place, SensorLayout};
+use crate::faults::Backoff;
+use crate::sensing::{Millis, Place, SensorLayout};
 use crate::ui::Screen;
 
 /// Why a place is lit, in order of precedence.
@@ -416,72 +417,89 @@ impl<S: embedded_hal::spi::SpiBus> LedSink for crate::drivers::leds::LedChainRea
 }
 
 /// The LED guidance as the service runs it: a [`Guide`] fed each new screen, its colours sent
-/// to the chain when they change (and again after a failed send).
+/// to the chain when they change; after a failed send, sent again on the OLED's back-off
+/// ([`Backoff::OUTPUT`]), not on every step.
 pub struct LedGuidance {
     guide: Guide,
-    order: LedOrder,
+    /// Which LED is which place: built once, when the chain opens.
+    map: LedMap,
     palette: Palette,
     sink: Box<dyn LedSink>,
+    /// The colours the current screen wants.
+    wanted: Option<Vec<Rgb>>,
     /// What the chain took last; `None` after a failure or before the first send.
     sent: Option<Vec<Rgb>>,
+    retry: Backoff,
 }
 
 impl fmt::Debug for LedGuidance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LedGuidance")
-            .field("order", &self.order)
+            .field("leds", &self.map.len())
             .field("sent", &self.sent.is_some())
             .finish_non_exhaustive()
     }
 }
 
 impl LedGuidance {
-    /// Guidance on a chain laid in `order`, sending to `sink`, in the default colours.
-    pub fn new(sink: Box<dyn LedSink>, order: LedOrder) -> LedGuidance {
+    /// Guidance on the chain `map` numbers (the map the chain was opened with, built once from
+    /// the sensor layout), sending to `sink`, in the default colours.
+    pub fn new(sink: Box<dyn LedSink>, map: LedMap) -> LedGuidance {
         LedGuidance {
             guide: Guide::new(),
-            order,
+            map,
             palette: Palette::default(),
             sink,
+            wanted: None,
             sent: None,
+            retry: Backoff::OUTPUT,
         }
     }
 
-    /// Feeds the screen the OLED now shows (`new`: it just changed) and sends the colours when
-    /// they differ from what the chain took. Place names come from the game (`view`), the
-    /// LEDs' places from `layout`.
+    /// Which LED is which place.
+    pub fn map(&self) -> &LedMap {
+        &self.map
+    }
+
+    /// Feeds the screen the OLED now shows (`new`: it just changed; its colours are worked out
+    /// only then) and, at `now`, sends the colours when they differ from what the chain took
+    /// and no retry is waiting out its back-off. Place names come from the game (`view`) and
+    /// `layout`.
     ///
-    /// # Errors
-    /// The sink's message; the next call sends again.
+    /// Returns `None` when nothing was sent (nothing changed, or a retry is not due: the
+    /// chain's fault stands as it was), else how the send went.
     pub fn update(
         &mut self,
         screen: &Screen,
         new: bool,
         layout: &SensorLayout,
         view: Option<&dyn crate::referee::table::TableView>,
-    ) -> Result<(), String> {
-        if !new && self.sent.is_some() {
-            return Ok(());
+        now: Millis,
+    ) -> Option<Result<(), String>> {
+        if new || self.wanted.is_none() {
+            let names = match view {
+                Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
+                None => PlaceNames::default(),
+            };
+            let lit = self.guide.update(screen, &names);
+            self.wanted = Some(self.map.colours(&lit, &self.palette));
         }
-        let names = match view {
-            Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
-            None => PlaceNames::default(),
-        };
-        let lit = self.guide.update(screen, &names);
-        let colours = LedMap::new(layout, self.order).colours(&lit, &self.palette);
-        if self.sent.as_ref() == Some(&colours) {
-            return Ok(());
+        let wanted = self.wanted.as_ref()?;
+        if self.sent.as_ref() == Some(wanted) || !self.retry.due(now.0) {
+            return None;
         }
-        match self.sink.show(&colours) {
+        Some(match self.sink.show(wanted) {
             Ok(()) => {
-                self.sent = Some(colours);
+                self.retry.succeeded();
+                self.sent = Some(wanted.clone());
                 Ok(())
             }
             Err(e) => {
+                self.retry.failed(now.0);
                 self.sent = None;
                 Err(e)
             }
-        }
+        })
     }
 }
 
@@ -741,5 +759,43 @@ mod tests {
             seen.dedup();
             assert_eq!(seen.len(), 112);
         }
+    }
+
+    /// A sink that counts its sends and fails them all.
+    struct Broken(std::rc::Rc<std::cell::Cell<usize>>);
+    impl LedSink for Broken {
+        fn show(&mut self, _: &[Rgb]) -> Result<(), String> {
+            self.0.set(self.0.get() + 1);
+            Err("/dev/spidev1.0: broken pipe".into())
+        }
+    }
+
+    /// A chain that fails is sent again on the OLED's back-off (0.1 s doubling to 5 s): 7 sends
+    /// in 10 s of steps 10 ms apart, not one per step (1,000 on the old code, which rebuilt and
+    /// re-sent the whole chain each step after a failure). Each send says it failed; the steps
+    /// between send nothing and report nothing (`None`: the fault stands).
+    #[test]
+    fn a_failing_chain_is_retried_on_the_back_off_not_every_step() {
+        let layout = layout();
+        let sends = std::rc::Rc::new(std::cell::Cell::new(0));
+        let map = LedMap::new(&layout, LedOrder::Cells);
+        let mut guidance = LedGuidance::new(Box::new(Broken(sends.clone())), map);
+        let screen = Screen::Mismatch {
+            differences: vec![Difference {
+                place: "e4".into(),
+                belongs: "Red piece".into(),
+            }],
+        };
+        let mut results = Vec::new();
+        for t in (0..10_000).step_by(10) {
+            let new = t == 0;
+            if let Some(result) = guidance.update(&screen, new, &layout, None, Millis(t)) {
+                results.push((t, result.is_err()));
+            }
+        }
+        assert_eq!(sends.get(), 7, "{results:?}");
+        let at: Vec<u64> = results.iter().map(|(t, _)| *t).collect();
+        assert_eq!(at, [0, 100, 300, 700, 1500, 3100, 6300]);
+        assert!(results.iter().all(|(_, failed)| *failed));
     }
 }

@@ -19,6 +19,7 @@ pub mod notify;
 pub mod pipeline;
 pub mod platform;
 pub mod referee;
+pub mod scan_thread;
 pub mod schedule;
 pub mod screens;
 pub mod sensing;

@@ -1019,10 +1019,12 @@ fn service_config(path: &std::path::Path) -> Result<Config, Vec<firmware::boot::
 #[cfg(feature = "pi")]
 fn open_parts(
     path: &std::path::Path,
+    epoch: std::time::Instant,
 ) -> Result<firmware::boot::Parts, Vec<firmware::boot::StartFault>> {
     use firmware::boot::{Parts, StartFault};
     use firmware::platform::pi;
     use firmware::referee::RefereeConfig;
+    use firmware::scan_thread::ScanThread;
     use firmware::sensing::SensorLayout;
     use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, TagSource};
 
@@ -1033,7 +1035,7 @@ fn open_parts(
         .ok();
     let buttons = match &config.buttons {
         Some(b) => pi::open_buttons(b)
-            .map(|b| Some(Box::new(b) as Box<dyn ButtonSource>))
+            .map(|b| Some(Box::new(b) as Box<dyn ButtonSource + Send>))
             .map_err(|e| faults.push(StartFault::open("Buttons", &e)))
             .ok(),
         None => Some(None),
@@ -1113,13 +1115,23 @@ fn open_parts(
                 sba_set: sba_set.unwrap_or_default(),
                 ..RefereeConfig::default()
             };
+            // The switches and the buttons are read on a thread of their own, so that the OLED,
+            // the journal's sync and the NFC reads never delay a scan (`firmware::scan_thread`).
+            let scanner =
+                ScanThread::spawn(scanner, buttons, config.scan_hz, epoch).map_err(|e| {
+                    vec![StartFault::new(
+                        "Sensors",
+                        e.to_string(),
+                        "set [board] scan_hz from 100 to 1000, or restart the service",
+                    )]
+                })?;
             Ok(Parts {
                 layout,
                 referee,
                 journals,
                 hardware: Hardware {
-                    scanner,
-                    buttons,
+                    scanner: Box::new(scanner),
+                    buttons: None,
                     tags,
                     oled: None,
                 },
@@ -1158,9 +1170,9 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
         })) as Box<dyn ScreenSink>
     });
     let path = cli.config.clone();
-    let mut umpire = Umpire::new(oled, Box::new(move || open_parts(&path)), || OsChance);
-    let mut notifier = Notifier::from_env().context("cannot reach systemd's notify socket")?;
     let boot = Instant::now();
+    let mut umpire = Umpire::new(oled, Box::new(move || open_parts(&path, boot)), || OsChance);
+    let mut notifier = Notifier::from_env().context("cannot reach systemd's notify socket")?;
     let now = || Millis(u64::try_from(boot.elapsed().as_millis()).unwrap_or(u64::MAX));
     let mut running = false;
     let mut ready = false;

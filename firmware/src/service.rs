@@ -1,7 +1,8 @@
 //! The `umpire run` service: the scan loop that turns the board's hardware into a refereed
 //! game, generic over the hardware so it runs the same on the Pi and on the simulated board.
 //!
-//! Each [`Service::step`] scans when a scan is due (on a fixed grid that does not drift, see
+//! Each [`Service::step`] scans when a scan is due, or takes the scans a scan thread took (see
+//! *Scans keep their rate* below; on a fixed grid that does not drift either way, see
 //! [`crate::schedule`]; a step late by more than a period skips the missed scans and counts
 //! them in [`Step::missed_scans`]), polls the buttons, reads tags only for the
 //! cells whose occupancy just changed, runs everything through the [`Pipeline`], and pushes the
@@ -23,6 +24,40 @@
 //! boots on it ([`crate::pipeline::boot`]: the pieces standing are no new placements, their
 //! tags are read once); the umpire then shows which squares differ from the journaled board. A damaged newest journal never stops the start: the OLED
 //! offers to resume its intact part or to start a new game (see [`crate::journal`], *At boot*).
+//!
+//! # Scans keep their rate whatever the buses cost
+//! The OLED push (a full redraw is about 1.2 KB on I2C, some 28 ms at 400 kHz, computed), the
+//! journal's `fdatasync` (10-100+ ms on an SD card), the NFC reads (one per changed cell) and the
+//! LED send all run in the step, and a scan taken by the step waits for them. So `umpire run`
+//! reads the switches and the buttons on a thread of their own ([`crate::scan_thread`]): it
+//! scans on the grid and queues each scan with its time, and [`Service::step`] feeds every
+//! queued scan to the pipeline at its own time, in order ([`Scanner::take_scans`]). A plain
+//! scanner (the simulator, most tests) is still read by the step itself, on the step's clock.
+//!
+//! Why this and not the other ways round:
+//! - **Nothing on the slow side changes, so nothing is lost and every fault is reported as
+//!   before.** The referee, the journal, the NFC reads, the OLED and the LEDs stay on one
+//!   thread, in the order they always had: a record is written and synced before the screen,
+//!   the buzzer or the LEDs tell the players anything, so a power cut leaves the same files as
+//!   ever (a torn tail of an action never announced; `tests/boot_recovery.rs`). A journal sync
+//!   handed to a writer thread would let the referee announce before the record is durable, or
+//!   hold the screen back for it, and a failed sync would surface after the referee had moved
+//!   on; an OLED push cut into slices per step would still leave the sync and the reads.
+//! - **The scans the pipeline sees are the ones the hands made**, each at its time, none
+//!   coalesced (the debounce counts consecutive scans): a slow step delays the decisions by
+//!   what the buses cost, never the sampling, and a lift and a placement inside a slow step are
+//!   still seen apart and in order. The tags of a changed cell are read when its scan is
+//!   processed: late by the same delay (a few hundred ms at most on the slowest buses
+//!   measured); a piece lifted again within it reads as no tag, as one lifted before a read
+//!   always has.
+//! - **Bounded**: the thread's worst gap is one period plus its wake-up (`tests/service_gap.rs`
+//!   measures it over buses far slower than real ones). The queue holds
+//!   [`QUEUE_SECONDS`](crate::scan_thread::QUEUE_SECONDS) of scans; a step stalled longer than
+//!   that (a hung card) makes the thread wait rather than drop a scan, and the slots it then
+//!   misses are counted in [`Step::missed_scans`] and logged.
+//!
+//! The buttons ride with the scans for the same reason: polled on the scan thread, a tap
+//! shorter than a slow step is still seen.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -231,6 +266,8 @@ impl<S: ScreenSink + ?Sized> ScreenSink for Box<S> {
 #[derive(Clone, Debug)]
 pub struct JournalDir {
     dir: PathBuf,
+    /// A simulated slow card's extra time per sync, for new games' files.
+    slow_sync: Option<std::time::Duration>,
 }
 
 impl JournalDir {
@@ -242,7 +279,18 @@ impl JournalDir {
     pub fn open(dir: impl Into<PathBuf>) -> io::Result<JournalDir> {
         let dir = dir.into();
         private_dir(&dir)?;
-        Ok(JournalDir { dir })
+        Ok(JournalDir {
+            dir,
+            slow_sync: None,
+        })
+    }
+
+    /// The same folder on a simulated slow card: each new game's file takes `delay` more per
+    /// sync ([`FileStore::with_slow_sync`]).
+    #[must_use]
+    pub fn with_slow_sync(mut self, delay: std::time::Duration) -> JournalDir {
+        self.slow_sync = Some(delay);
+        self
     }
 
     /// The folder.
@@ -267,12 +315,17 @@ impl JournalDir {
     /// A maker of new game files, numbered after the newest.
     pub fn maker(&self) -> impl FnMut() -> io::Result<FileStore> + 'static {
         let dir = self.dir.clone();
+        let slow_sync = self.slow_sync;
         move || {
             let taken: Vec<u64> = numbered_files(&dir)?
                 .into_iter()
                 .map(|(n, _, _)| n)
                 .collect();
-            FileStore::create(dir.join(game_file_name(next_number(&taken))))
+            let store = FileStore::create(dir.join(game_file_name(next_number(&taken))))?;
+            Ok(match slow_sync {
+                Some(delay) => store.with_slow_sync(delay),
+                None => store,
+            })
         }
     }
 }
@@ -472,8 +525,57 @@ pub struct Step {
     /// the buzzer) when it starts and when it clears, never once per failed attempt.
     pub trouble: Vec<String>,
     /// Scans skipped because the step came later than a whole period after the last scan
-    /// (a slow OLED push, a journal sync, NFC reads); 0 on time.
+    /// (a slow OLED push, a journal sync, NFC reads), or, with a scan thread, because that
+    /// thread woke late or waited for room in its queue; 0 on time.
     pub missed_scans: u64,
+}
+
+/// The service's OLED and what it keeps about it, borrowed for one push.
+struct OledOut<'a> {
+    sink: Option<&'a mut Box<dyn ScreenSink>>,
+    /// What the OLED last took (the screen and its page), if it took it.
+    on: &'a mut Option<(Screen, usize)>,
+    pager: &'a mut screens::Pager,
+    retry: &'a mut Backoff,
+    refresh: &'a mut Millis,
+}
+
+impl OledOut<'_> {
+    /// Sends `wanted` when it differs from what the OLED took, or is due again after a failure
+    /// (with back-off) or for the periodic refresh.
+    fn push(self, wanted: &Screen, now: Millis, faults: &mut Faults, trouble: &mut Vec<String>) {
+        let Some(oled) = self.sink else {
+            return;
+        };
+        if now >= *self.refresh {
+            *self.refresh = now.plus(OLED_REFRESH_MS);
+            oled.reset();
+            *self.on = None;
+        }
+        if !self.retry.due(now.0) {
+            return;
+        }
+        let page = self.pager.page(wanted, now.0);
+        if self
+            .on
+            .as_ref()
+            .is_some_and(|(s, p)| *p == page && s == wanted)
+        {
+            return;
+        }
+        match oled.show(wanted, page) {
+            Ok(()) => {
+                self.retry.succeeded();
+                trouble.extend(faults.set(OLED, None));
+                *self.on = Some((wanted.clone(), page));
+            }
+            Err(e) => {
+                self.retry.failed(now.0);
+                trouble.extend(faults.set(OLED, Some(&e)));
+                *self.on = None;
+            }
+        }
+    }
 }
 
 /// The parts whose faults the running service tracks.
@@ -513,8 +615,10 @@ pub struct Service<C: Chance> {
     oled_refresh: Millis,
     /// The LED guidance, if fitted and enabled (`[leds]`).
     leds: Option<crate::guidance::LedGuidance>,
-    /// The screen the LEDs were last computed for.
-    on_leds: Option<Screen>,
+    /// Whether the LEDs last followed the sensors' fault (`Some(true)`) or the game.
+    on_leds_fault: Option<bool>,
+    /// The latest time fed to the pipeline (scans from a scan thread never go back before it).
+    fed: Millis,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -629,10 +733,11 @@ impl<C: Chance> Service<C> {
             booting,
             on_oled: None,
             pager: screens::Pager::default(),
-            oled_retry: Backoff::new(100, 5_000),
+            oled_retry: Backoff::OUTPUT,
             oled_refresh: now.plus(OLED_REFRESH_MS),
             leds: None,
-            on_leds: None,
+            on_leds_fault: None,
+            fed: now,
         })
     }
 
@@ -655,89 +760,124 @@ impl<C: Chance> Service<C> {
     /// One turn of the loop at `now`.
     pub fn step(&mut self, now: Millis) -> Step {
         let mut step = std::mem::take(&mut self.booting);
-        if let Some(due) = self.scans.poll(now) {
-            step.missed_scans = due.missed;
-            match self.scanner.scan() {
-                Ok(occupied) => {
-                    step.trouble.extend(self.faults.set(SENSORS, None));
-                    if let Some(reader) = self.tags.as_mut() {
-                        let emptied: Vec<SensedCell> = self
-                            .last_scan
-                            .iter()
-                            .filter(|&c| !occupied.contains(c))
-                            .collect();
-                        if !emptied.is_empty() {
-                            reader.lifted(&emptied);
-                        }
-                    }
-                    self.last_scan = occupied;
-                    let tags = &mut self.tags;
-                    let mut read = false;
-                    let d = self.pipeline.scan(now, occupied, |cells| match tags {
-                        Some(reader) => {
-                            read = true;
-                            reader.read(cells, now)
-                        }
-                        None => Vec::new(),
-                    });
-                    step.decisions.extend(d);
-                    if let (true, Some(reader)) = (read, self.tags.as_ref()) {
-                        let fault = reader.fault();
-                        step.trouble.extend(self.faults.set(NFC, fault.as_deref()));
-                    }
-                }
-                Err(e) => {
-                    step.trouble.extend(self.faults.set(SENSORS, Some(&e)));
-                    step.decisions.extend(self.pipeline.idle(now));
+        let due = self.scans.poll(now);
+        if let Some(scans) = self.scanner.take_scans() {
+            // A scan thread scanned on its own grid: each scan at its own time, in order.
+            let idle = scans.is_empty();
+            for scanned in scans {
+                // Never back in time: a scan stamped in the millisecond the last step idled.
+                let at = scanned.at.max(self.fed);
+                step.missed_scans += scanned.missed;
+                self.take_scan(at, scanned.occupied, &mut step);
+                if let Some(events) = scanned.buttons {
+                    self.take_buttons(events, &mut step);
                 }
             }
+            if idle {
+                let at = now.max(self.fed);
+                step.decisions.extend(self.pipeline.idle(at));
+                self.fed = at;
+            }
+        } else if let Some(due) = due {
+            step.missed_scans = due.missed;
+            let scanned = self.scanner.scan();
+            self.take_scan(now, scanned, &mut step);
         } else {
             step.decisions.extend(self.pipeline.idle(now));
+            self.fed = now;
         }
         if let Some(buttons) = self.buttons.as_mut() {
-            match buttons.poll(now) {
-                Ok(events) => {
-                    step.trouble.extend(self.faults.set(BUTTONS, None));
-                    for event in &events {
-                        match self.gestures.feed(event) {
-                            Some(Gesture::Press(p)) => {
-                                step.decisions.extend(self.pipeline.press(p.at, p.button));
-                            }
-                            Some(Gesture::Hold(p)) => {
-                                step.decisions.extend(self.pipeline.hold(p.at, p.button));
-                            }
-                            None => {}
-                        }
-                    }
-                }
-                Err(e) => step.trouble.extend(self.faults.set(BUTTONS, Some(&e))),
-            }
+            let events = buttons.poll(now);
+            self.take_buttons(events, &mut step);
         }
+        self.fed = self.fed.max(now);
         if let Some(screen) = self.pipeline.new_screen() {
             step.screen = Some(screen_text(screen));
         }
         self.beep(&step.decisions, now, &mut step.trouble);
-        self.push_screen(now, &mut step.trouble);
-        self.push_leds(step.screen.is_some(), &mut step.trouble);
+        // The wanted screen, worked out once and fed to the OLED and the LEDs alike.
+        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
+        let sensors_fault = self.faults.is_active(SENSORS);
+        let oled = OledOut {
+            sink: self.oled.as_mut(),
+            on: &mut self.on_oled,
+            pager: &mut self.pager,
+            retry: &mut self.oled_retry,
+            refresh: &mut self.oled_refresh,
+        };
+        oled.push(&wanted, now, &mut self.faults, &mut step.trouble);
+        if let Some(leds) = self.leds.as_mut() {
+            // The LEDs follow a new screen of the game, and the sensors' fault taking the
+            // OLED or giving it back.
+            let new = step.screen.is_some() || self.on_leds_fault != Some(sensors_fault);
+            self.on_leds_fault = Some(sensors_fault);
+            let layout = self.pipeline.sensing().layout();
+            let view = self.pipeline.referee().table();
+            if let Some(result) = leds.update(&wanted, new, layout, view, now) {
+                step.trouble
+                    .extend(self.faults.set(LEDS, result.err().as_deref()));
+            }
+        }
         step
     }
 
-    /// Lights what the wanted screen says on the LED chain, when it changed or the last send
-    /// failed.
-    fn push_leds(&mut self, new_screen: bool, trouble: &mut Vec<String>) {
-        if self.leds.is_none() {
-            return;
-        }
-        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
-        let new = new_screen || self.on_leds.as_ref() != Some(&*wanted);
-        let Some(leds) = self.leds.as_mut() else {
-            return;
+    /// Feeds one scan taken at `at` to the pipeline, reading tags where occupancy changed.
+    fn take_scan(&mut self, at: Millis, scanned: Result<Occupancy, String>, step: &mut Step) {
+        self.fed = at;
+        let occupied = match scanned {
+            Ok(occupied) => occupied,
+            Err(e) => {
+                step.trouble.extend(self.faults.set(SENSORS, Some(&e)));
+                step.decisions.extend(self.pipeline.idle(at));
+                return;
+            }
         };
-        let layout = self.pipeline.sensing().layout();
-        let result = leds.update(&wanted, new, layout, self.pipeline.referee().table());
-        trouble.extend(self.faults.set(LEDS, result.err().as_deref()));
-        if new {
-            self.on_leds = Some(wanted.into_owned());
+        step.trouble.extend(self.faults.set(SENSORS, None));
+        if let Some(reader) = self.tags.as_mut() {
+            let emptied: Vec<SensedCell> = self
+                .last_scan
+                .iter()
+                .filter(|&c| !occupied.contains(c))
+                .collect();
+            if !emptied.is_empty() {
+                reader.lifted(&emptied);
+            }
+        }
+        self.last_scan = occupied;
+        let tags = &mut self.tags;
+        let mut read = false;
+        let d = self.pipeline.scan(at, occupied, |cells| match tags {
+            Some(reader) => {
+                read = true;
+                reader.read(cells, at)
+            }
+            None => Vec::new(),
+        });
+        step.decisions.extend(d);
+        if let (true, Some(reader)) = (read, self.tags.as_ref()) {
+            let fault = reader.fault();
+            step.trouble.extend(self.faults.set(NFC, fault.as_deref()));
+        }
+    }
+
+    /// Feeds what one poll of the buttons found to the referee, as gestures.
+    fn take_buttons(&mut self, polled: Result<Vec<ButtonEvent>, String>, step: &mut Step) {
+        match polled {
+            Ok(events) => {
+                step.trouble.extend(self.faults.set(BUTTONS, None));
+                for event in &events {
+                    match self.gestures.feed(event) {
+                        Some(Gesture::Press(p)) => {
+                            step.decisions.extend(self.pipeline.press(p.at, p.button));
+                        }
+                        Some(Gesture::Hold(p)) => {
+                            step.decisions.extend(self.pipeline.hold(p.at, p.button));
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Err(e) => step.trouble.extend(self.faults.set(BUTTONS, Some(&e))),
         }
     }
 
@@ -751,47 +891,6 @@ impl<C: Chance> Service<C> {
                 more: 0,
             }),
             None => Cow::Borrowed(pipeline.screen()),
-        }
-    }
-
-    /// Sends the wanted screen when it differs from what the OLED took, or is due again after a
-    /// failure (with back-off) or for the periodic refresh.
-    fn push_screen(&mut self, now: Millis, trouble: &mut Vec<String>) {
-        let Some(oled) = self.oled.as_mut() else {
-            return;
-        };
-        if now >= self.oled_refresh {
-            self.oled_refresh = now.plus(OLED_REFRESH_MS);
-            oled.reset();
-            self.on_oled = None;
-        }
-        if !self.oled_retry.due(now.0) {
-            return;
-        }
-        let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
-        let page = self.pager.page(&wanted, now.0);
-        if self
-            .on_oled
-            .as_ref()
-            .is_some_and(|(s, p)| *p == page && *s == *wanted)
-        {
-            return;
-        }
-        let wanted = wanted.into_owned();
-        let Some(oled) = self.oled.as_mut() else {
-            return;
-        };
-        match oled.show(&wanted, page) {
-            Ok(()) => {
-                self.oled_retry.succeeded();
-                trouble.extend(self.faults.set(OLED, None));
-                self.on_oled = Some((wanted, page));
-            }
-            Err(e) => {
-                self.oled_retry.failed(now.0);
-                trouble.extend(self.faults.set(OLED, Some(&e)));
-                self.on_oled = None;
-            }
         }
     }
 

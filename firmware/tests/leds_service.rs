@@ -55,14 +55,17 @@ impl ButtonSource for Taps {
     }
 }
 
-/// A chain that records every frame it is sent, and fails while `broken` is set.
+/// A chain that records every frame it is sent, counts every send, and fails while `broken`
+/// is set.
 #[derive(Clone, Default)]
 struct Chain {
     frames: Rc<RefCell<Vec<Vec<Rgb>>>>,
+    sends: Rc<RefCell<usize>>,
     broken: Rc<RefCell<bool>>,
 }
 impl LedSink for Chain {
     fn show(&mut self, colours: &[Rgb]) -> Result<(), String> {
+        *self.sends.borrow_mut() += 1;
         if *self.broken.borrow() {
             return Err("/dev/spidev1.0: broken pipe".into());
         }
@@ -150,9 +153,10 @@ fn start() -> Rig {
     )
     .unwrap();
     let chain = Chain::default();
+    let layout = SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap();
     service.set_leds(Some(LedGuidance::new(
         Box::new(chain.clone()),
-        LedOrder::Serpentine,
+        LedMap::new(&layout, LedOrder::Serpentine),
     )));
     let mut rig = Rig {
         board,
@@ -228,13 +232,18 @@ fn the_service_lights_the_last_move_and_a_mismatch_and_reports_a_broken_chain() 
     assert!(rig.trouble.is_empty(), "{:?}", rig.trouble);
     // The chain fails: one fault line, the umpire goes on; it heals by itself.
     *rig.chain.broken.borrow_mut() = true;
+    let sends = *rig.chain.sends.borrow();
     rig.set("e5", false);
     rig.run(1_000);
     let faults: Vec<&String> = rig.trouble.iter().filter(|t| t.contains("LEDs")).collect();
     assert_eq!(faults.len(), 1, "{:?}", rig.trouble);
     assert!(faults[0].contains("/dev/spidev1.0"), "{faults:?}");
+    // Retried on the OLED's back-off (0.1, 0.2, 0.4, 0.8 s ...), not on each of the 140
+    // steps since (the old code sent the whole chain again on every step).
+    let retries = *rig.chain.sends.borrow() - sends;
+    assert!((3..=5).contains(&retries), "{retries} sends in 1.4 s");
     *rig.chain.broken.borrow_mut() = false;
-    rig.run(100);
+    rig.run(6_000);
     assert_eq!(
         rig.lit(),
         vec![

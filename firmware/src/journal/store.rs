@@ -139,6 +139,8 @@ impl Store for MemStore {
 pub struct FileStore {
     file: File,
     path: PathBuf,
+    /// Added to every sync: a slow SD card, simulated (see [`FileStore::with_slow_sync`]).
+    slow_sync: Option<std::time::Duration>,
 }
 
 impl FileStore {
@@ -158,6 +160,7 @@ impl FileStore {
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            slow_sync: None,
         })
     }
 
@@ -171,12 +174,28 @@ impl FileStore {
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            slow_sync: None,
         })
     }
 
     /// The path the file was opened at.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The same file on a simulated slow card: every sync (and cut) takes `delay` more, as an
+    /// SD card's `fdatasync` can take 10-100+ ms. For the tests that check the scan loop keeps
+    /// its rate while the journal writes (`tests/service_gap.rs`).
+    #[must_use]
+    pub fn with_slow_sync(mut self, delay: std::time::Duration) -> Self {
+        self.slow_sync = Some(delay);
+        self
+    }
+
+    fn wait_for_card(&self) {
+        if let Some(delay) = self.slow_sync {
+            std::thread::sleep(delay);
+        }
     }
 }
 
@@ -186,6 +205,7 @@ impl Store for FileStore {
     }
 
     fn sync(&mut self) -> io::Result<()> {
+        self.wait_for_card();
         self.file.sync_data()
     }
 
@@ -199,6 +219,7 @@ impl Store for FileStore {
     fn truncate(&mut self, len: usize) -> io::Result<()> {
         let len = u64::try_from(len).map_err(io::Error::other)?;
         self.file.set_len(len)?;
+        self.wait_for_card();
         self.file.sync_all()
     }
 }

@@ -20,6 +20,13 @@ pub trait Scanner {
     /// # Errors
     /// The driver's message, which says what to check.
     fn scan(&mut self) -> Result<Occupancy, String>;
+
+    /// For a scanner that scans on a thread of its own ([`crate::scan_thread::ScanThread`]):
+    /// every scan taken since the last call, oldest first, each with its own time. `None` (the
+    /// default): the scanner reads when [`Scanner::scan`] is called.
+    fn take_scans(&mut self) -> Option<Vec<crate::scan_thread::Scanned>> {
+        None
+    }
 }
 
 impl<T> Scanner for T

@@ -132,7 +132,10 @@ pub fn open_led_chain(
             cause: p.to_string(),
             fix: "fix [board] and its tray slots in the configuration",
         })?;
-    let count = crate::guidance::LedMap::new(&layout, leds.order).len();
+    // Built once, here: the chain's length and which LED is which place, for as long as the
+    // chain is open.
+    let map = crate::guidance::LedMap::new(&layout, leds.order);
+    let count = map.len();
     let bus = open_led_bus(config, leds.spi)?;
     let chain = crate::drivers::leds::LedChain::new(bus, count, leds.brightness)
         .init()
@@ -141,10 +144,7 @@ pub fn open_led_chain(
             cause: e.to_string(),
             fix: "check that SPI1 is enabled (dtoverlay=spi1-1cs) and the service is in group spi",
         })?;
-    Ok(crate::guidance::LedGuidance::new(
-        Box::new(chain),
-        leds.order,
-    ))
+    Ok(crate::guidance::LedGuidance::new(Box::new(chain), map))
 }
 
 fn scanner_error(what: &str, e: impl std::fmt::Display) -> OpenError {
@@ -200,7 +200,7 @@ fn level(active_low: bool) -> ActiveLevel {
 /// # Errors
 /// A pin or bus could not be opened, or the driver refused its set-up (an expander that does
 /// not answer is named); `simulated` has no hardware to open.
-pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner>, OpenError> {
+pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner + Send>, OpenError> {
     match &config.sensor {
         SensorConfig::GpioMatrix {
             rows,
