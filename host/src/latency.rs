@@ -108,15 +108,6 @@ pub fn touchdown_latencies(game: &Recorded, sensing: SensingConfig) -> Vec<u64> 
         if let Some(t) = touched {
             if decisions.iter().any(answers) {
                 out.push(at.since(t));
-                if at.since(t) > 60 && std::env::var("LATDBG").is_ok() {
-                    eprintln!(
-                        "{} at {at}: {:?} board {:?} waiting {:?}",
-                        at.since(t),
-                        decisions,
-                        pipeline.referee().sensed().len(),
-                        pipeline.sensing().waiting()
-                    );
-                }
                 touched = None;
             }
         }
