@@ -16,7 +16,12 @@ fn every_touch_down_of_the_recorded_games_is_decided_within_60_ms() {
     let mut all = Vec::new();
     for game in &games {
         let samples = touchdown_latencies(game, SensingConfig::default());
-        assert!(samples.len() >= 20, "{}: {} touch-downs", game.name, samples.len());
+        assert!(
+            samples.len() >= 20,
+            "{}: {} touch-downs",
+            game.name,
+            samples.len()
+        );
         let d = Distribution::of(&samples).expect("touch-downs");
         assert!(d.max <= 60, "{}: {d}", game.name);
         all.extend(samples);
