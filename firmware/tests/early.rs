@@ -162,6 +162,22 @@ fn a_plain_move_is_decided_within_60_ms_of_touch_down() {
     assert_eq!(rig.ply(), 1);
 }
 
+/// A slide whose magnet closes the next square's switch 30 ms before it leaves its own: the
+/// landing alone is no move (nothing was lifted), the lift that follows completes it, and the
+/// move is decided at the scan that believes the lift, within 60 ms of the touch-down.
+#[test]
+fn a_slide_that_closes_the_next_square_first_is_decided_at_once() {
+    let mut rig = Rig::duel(SensingConfig::default());
+    rig.set("e4", true);
+    let touch = rig.t + 10;
+    rig.scan(30);
+    rig.set("e3", false);
+    rig.scan(300);
+    let at = rig.when(moved).expect("the move is decided");
+    assert_eq!(at - touch, 50, "{:?}", rig.log);
+    assert_eq!(rig.ply(), 1);
+}
+
 /// A slow slide across two squares (the Scout rests 120 ms on f4, long enough to be decided
 /// there, then goes on to f5) is one move, f3-f5: read as f3-f4 when it crossed f4, then
 /// corrected (journaled as a takeback and f3-f5) when it landed on f5, itself decided within

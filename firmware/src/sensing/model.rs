@@ -38,7 +38,8 @@ pub struct SensingConfig {
     /// reed closed for roughly its 15-20 mm pull-in zone, about 100-130 ms (an estimate;
     /// measure it on the real board): 150 ms drops that pass-over and still reports a placed
     /// piece 170 ms after it lands (with the 20 ms debounce). A deliberate lift-and-replace (the
-    /// select gesture) takes far longer and is reported.
+    /// select gesture) takes far longer and is reported. A landing the referee finds
+    /// unmistakable is reported sooner (see [`SensingConfig::decide_early`]).
     pub settle_ms: u32,
     /// How long after a piece is placed on a cell with a tag reader its [`BoardEvent::Placed`]
     /// may wait for the read, in ms. Reads that finish later arrive as [`BoardEvent::TagRead`].
@@ -171,6 +172,10 @@ enum Due {
 ///   [`BoardEvent::TagFailed`]. Reads of a piece already reported come out as
 ///   [`BoardEvent::TagRead`] or `TagFailed`; reads of a cell that has emptied meanwhile are
 ///   stale and dropped.
+/// - **Early.** When the board's reader finds the changes waiting unmistakable
+///   ([`Sensing::early_ready`] at a scan that believed a landing, then [`Sensing::settle_now`]),
+///   they are reported at once, with `Settled`, instead of after the window (see the [module
+///   docs](super), *Deciding early*). The model never does this by itself.
 /// - **Buttons** come out once every change believed before the press is reported or dropped.
 /// - **Faults.** A switch changing [`SensingConfig::chatter_limit`] times without a quiet gap
 ///   is reported once as [`SensingFault::Chattering`], and stops holding back `Settled` and
@@ -355,14 +360,16 @@ impl Sensing {
     }
 
     /// Whether the changes waiting may be reported at once, if whoever reads the board finds
-    /// them unmistakable ([`SensingConfig::decide_early`]): a landing was believed at the
-    /// latest scan, and every change waiting is one [`Sensing::settle_now`] can report whole
-    /// (no chattering switch, no placement on a reader cell, whose tag must be read first).
+    /// them unmistakable ([`SensingConfig::decide_early`]): a landing is among them, the latest
+    /// scan believed one of them (the landing, or the lift of a slide whose next square closed
+    /// a moment first), and every change waiting is one [`Sensing::settle_now`] can report
+    /// whole (no chattering switch, no placement on a reader cell, whose tag must be read
+    /// first).
     pub fn early_ready(&self) -> bool {
         if !self.config.decide_early {
             return false;
         }
-        let mut landed_now = false;
+        let (mut landed, mut now) = (false, false);
         for (cell, _) in self.layout.iter() {
             let t = self.track(cell);
             if !t.pending() {
@@ -371,9 +378,10 @@ impl Sensing {
             if t.scan.chattering() || (t.scan.stable() && self.layout.has_tag_reader(cell)) {
                 return false;
             }
-            landed_now |= t.scan.stable() && t.since == self.now;
+            landed |= t.scan.stable();
+            now |= t.since == self.now;
         }
-        landed_now
+        landed && now
     }
 
     /// Reports every change waiting now, without waiting out its settle window, then
