@@ -41,11 +41,15 @@ enum Command {
 #[derive(Debug, clap::Args)]
 struct LatencyArgs {
     /// Seeds per game (1..=N).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=50))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=50))]
     seeds: u64,
     /// Also print each game's distribution.
     #[arg(long)]
     each: bool,
+    /// Replay with every change waiting out the settle window (`decide_early` off), as before
+    /// early decisions, for comparison.
+    #[arg(long)]
+    no_early: bool,
 }
 
 /// The game and its variant, as `demo` and `play` take them.
@@ -392,7 +396,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Latency(args) => {
             let games = host::latency::recorded_games(args.seeds)
                 .map_err(|e| anyhow::anyhow!("a recorded game could not be played: {e}"))?;
-            let sensing = firmware::sensing::SensingConfig::default();
+            let sensing = firmware::sensing::SensingConfig {
+                decide_early: !args.no_early,
+                ..firmware::sensing::SensingConfig::default()
+            };
             let mut all = Vec::new();
             for game in &games {
                 let samples = host::latency::touchdown_latencies(game, sensing);
@@ -406,9 +413,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let d = host::latency::Distribution::of(&all)
                 .ok_or_else(|| anyhow::anyhow!("the games answered no touch-down"))?;
             println!(
-                "{} games, scans every {} ms, default sensing: {d}",
+                "{} games, scans every {} ms, {}: {d}",
                 games.len(),
-                host::sim::SCAN_MS
+                host::sim::SCAN_MS,
+                if args.no_early {
+                    "every change waiting out the settle window"
+                } else {
+                    "default sensing"
+                }
             );
         }
         Command::Check(args) => {
