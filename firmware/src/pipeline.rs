@@ -212,6 +212,11 @@ impl<S: Store, C: Chance> Pipeline<S, C> {
     /// One scan at `now`: feeds the frame, asks `read_tags` for the cells the model wants
     /// identified (only those whose occupancy just changed), and runs every resulting event
     /// and the referee's clock through the referee.
+    ///
+    /// When the scan completed a landing and the referee finds the changes waiting
+    /// unmistakable ([`Referee::decides_at_once`]: a plain move, a slide carried on), they are
+    /// reported at once ([`Sensing::settle_now`]) instead of after the settle window, so the
+    /// move is decided at this scan (see the [sensing docs](crate::sensing), *Deciding early*).
     pub fn scan(
         &mut self,
         now: Millis,
@@ -225,7 +230,13 @@ impl<S: Store, C: Chance> Pipeline<S, C> {
                 events.extend(self.sensing.feed(input));
             }
         }
-        self.run(events, now)
+        let mut out = self.handle(&events);
+        if self.sensing.early_ready() && self.referee.decides_at_once(&self.sensing.waiting()) {
+            let early = self.sensing.settle_now();
+            out.extend(self.handle(&early));
+        }
+        out.extend(self.referee.tick(now));
+        out
     }
 
     /// Time passes with no scan (between scans, or while the board is quiet).
@@ -249,12 +260,13 @@ impl<S: Store, C: Chance> Pipeline<S, C> {
     }
 
     fn run(&mut self, events: Vec<BoardEvent>, now: Millis) -> Vec<Decision> {
-        let mut out = Vec::new();
-        for event in &events {
-            out.extend(self.referee.handle(event));
-        }
+        let mut out = self.handle(&events);
         out.extend(self.referee.tick(now));
         out
+    }
+
+    fn handle(&mut self, events: &[BoardEvent]) -> Vec<Decision> {
+        events.iter().flat_map(|e| self.referee.handle(e)).collect()
     }
 
     /// The screen the referee shows now.

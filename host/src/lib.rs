@@ -3,6 +3,7 @@
 //! - [`bots`]: computer players that see only their own seat's view.
 //! - [`demo`]: a whole seeded game between two bots, played through the simulated sensors and
 //!   the referee, told move by move (`umpire-sim demo`).
+//! - [`latency`]: touch-down-to-decision times over recorded games, in simulated scan time.
 //! - [`leds`]: the LED guidance on the simulated table, drawn as a text grid.
 //! - [`play`]: the simulated table in the terminal, typed physical events (`umpire-sim play`).
 //! - [`replay`]: a journaled game as a readable record, redacted while unfinished.
@@ -15,6 +16,7 @@
 pub mod bots;
 pub mod demo;
 pub mod frames;
+pub mod latency;
 pub mod leds;
 pub mod play;
 pub mod replay;

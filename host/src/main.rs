@@ -32,6 +32,24 @@ enum Command {
     Replay(ReplayArgs),
     /// Run scenario files (host/SCENARIOS.md); exit non-zero naming the first failed line.
     Check(CheckArgs),
+    /// Replay seeded bot games (Stratego and every table game) through the pipeline and print
+    /// the touch-down-to-decision times, in simulated scan time (median, 95th percentile, max).
+    Latency(LatencyArgs),
+}
+
+/// `umpire-sim latency`'s options.
+#[derive(Debug, clap::Args)]
+struct LatencyArgs {
+    /// Seeds per game (1..=N).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=50))]
+    seeds: u64,
+    /// Also print each game's distribution.
+    #[arg(long)]
+    each: bool,
+    /// Replay with every change waiting out the settle window (`decide_early` off), as before
+    /// early decisions, for comparison.
+    #[arg(long)]
+    no_early: bool,
 }
 
 /// The game and its variant, as `demo` and `play` take them.
@@ -374,6 +392,36 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             host::replay::write_replay(&bytes, args.reveal, args.force, &mut out)
                 .with_context(|| format!("cannot replay {}", args.journal.display()))?;
             out.flush()?;
+        }
+        Command::Latency(args) => {
+            let games = host::latency::recorded_games(args.seeds)
+                .map_err(|e| anyhow::anyhow!("a recorded game could not be played: {e}"))?;
+            let sensing = firmware::sensing::SensingConfig {
+                decide_early: !args.no_early,
+                ..firmware::sensing::SensingConfig::default()
+            };
+            let mut all = Vec::new();
+            for game in &games {
+                let samples = host::latency::touchdown_latencies(game, sensing);
+                if args.each {
+                    if let Some(d) = host::latency::Distribution::of(&samples) {
+                        println!("{}: {d}", game.name);
+                    }
+                }
+                all.extend(samples);
+            }
+            let d = host::latency::Distribution::of(&all)
+                .ok_or_else(|| anyhow::anyhow!("the games answered no touch-down"))?;
+            println!(
+                "{} games, scans every {} ms, {}: {d}",
+                games.len(),
+                host::sim::SCAN_MS,
+                if args.no_early {
+                    "every change waiting out the settle window"
+                } else {
+                    "default sensing"
+                }
+            );
         }
         Command::Check(args) => {
             let layout = board_layout(args.layout.as_deref())?;

@@ -51,9 +51,10 @@
 //!   the board matches.
 //! - **Piece in hand**: only one of the mover's pieces lifted, movable or not (a Bomb lifted
 //!   looks like any piece): a gesture in progress.
-//! - **Carried on**: the piece just moved (A-C, a hand that rested on C) is lifted from C and put
-//!   on B before the other side touches anything, and A-B is legal: the move is corrected
-//!   (journaled as a takeback and A-B).
+//! - **Carried on**: the piece just moved (A-C, a hand that rested on C, or one decided early as
+//!   it slid across C) is lifted from C and put on B before the other side touches anything,
+//!   and A-B is legal: the move is corrected (journaled as a takeback and A-B). A piece put
+//!   down with none lifted (a coin off a stack) and carried on is corrected the same way.
 //! - **Takeback**: the sensed board equals an earlier position's: [`Screen::Takeback`](crate::ui::Screen::Takeback); OK
 //!   confirms (journaled), Back declines and the differences are shown.
 //! - With NFC, a move whose placed piece's tag names another piece than the one lifted is
@@ -73,7 +74,10 @@
 //!   neutral question and nothing is refused, shown or journaled; a brushed piece put back
 //!   cancels it. A deliberate attacker holds both pieces up while watching the OLED anyway; a
 //!   brush is short. A piece whose difference the mismatch screen already named (a switch that
-//!   failed open) is no lift of an attack. Moves are judged at once.
+//!   failed open) is no lift of an attack. Moves are judged at once, and an unmistakable
+//!   landing does not even wait out the settle window
+//!   ([`Referee::decides_at_once`], [sensing: *Deciding early*](crate::sensing)): a brushed
+//!   enemy up is a second lifted piece, so it keeps the board waiting.
 //! - **Ghosts are not moves.** A place that reads a piece is where the lifted piece landed only
 //!   if its switch closed after the lift (or within 150 ms before: a slide), its tag was read
 //!   when it has a reader and the game's pieces carry tags, and it was not already named as

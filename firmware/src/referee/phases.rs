@@ -641,6 +641,37 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.handle(&BoardEvent::Button { button, at })
     }
 
+    /// Whether the changes the sensing model believes but has not reported (`waiting`: place,
+    /// lifted, when; see [`Sensing::waiting`](crate::sensing::Sensing::waiting)) would be
+    /// decided at once and beyond doubt if reported now: a plain move, or a slide carried on.
+    /// Never while a notice, a recovery or a journal failure stands. The pipeline then reports
+    /// them without waiting out the settle window.
+    pub fn decides_at_once(&self, waiting: &[(Place, bool, Millis)]) -> bool {
+        if waiting.is_empty()
+            || self.notice.is_some()
+            || self.recovery.is_some()
+            || self.journal_error.is_some()
+        {
+            return false;
+        }
+        let Some(session) = self.session() else {
+            return false;
+        };
+        let mut sensed = self.sensed.clone();
+        let mut hands = self.hands.clone();
+        let changes: Vec<(Place, bool)> = waiting.iter().map(|&(p, up, _)| (p, up)).collect();
+        for &(place, lifted, at) in waiting {
+            if lifted {
+                sensed.remove(&place);
+                hands.lifted(place, at);
+            } else {
+                sensed.insert(place);
+                hands.placed(place, at);
+            }
+        }
+        session.decides_at_once(&hands, &changes, &sensed)
+    }
+
     /// Takes one sensed event and returns what was decided.
     pub fn handle(&mut self, event: &BoardEvent) -> Vec<Decision> {
         let mut out = Vec::new();

@@ -22,6 +22,41 @@
 //!    for the window.
 //!
 //! See [`Sensing`] for the exact rules.
+//!
+//! # Deciding early
+//! The settle window is there for boards the hands have not finished with: a piece slid over
+//! a square on its way, a piece lifted and put straight back, an enemy piece brushed. Waiting it
+//! out on every change put a plain move on the OLED 170 ms after the piece touched down (the
+//! 20 ms debounce, then 150 ms). Most landings are not ambiguous at all, and only the referee,
+//! which knows the expected board and the rules, can tell which. So with
+//! [`SensingConfig::decide_early`] (on by default) the [pipeline](crate::pipeline) asks, at
+//! each scan that believes a landing ([`Sensing::early_ready`]), whether the changes waiting
+//! ([`Sensing::waiting`]) would be decided at once and beyond doubt
+//! ([`Referee::decides_at_once`](crate::referee::Referee::decides_at_once)); if so they are
+//! reported there and then, with the board settled ([`Sensing::settle_now`]), and the move is
+//! decided 20 ms after touch-down instead of 170 ms. Unmistakable means the hand's gesture is
+//! complete and has one reading: one piece gone and one landed where it was lifted to (a switch
+//! closed after the lift), and exactly one legal action, not one held for the attack hold,
+//! makes it; or the board is the expected one again (the hands' steps after a battle done); or
+//! the piece that landed carries the last slide on (the carried-on correction below). Every
+//! other board waits out the window as before: a second piece up (an enemy brushed or lifted
+//! for an attack, two pieces in hand), a lone placement no rule explains, a refusal or menu on
+//! the screen, a placement whose tag is still to be read.
+//!
+//! Why this and not a shorter window: a shorter window would report more pass-overs as
+//! placements and more nudges as lifts everywhere, including on the ambiguous boards where a
+//! brush could become an attack. Deciding early only where the board is unmistakable keeps the
+//! window where it protects something, and what an early decision can get wrong is only a slide
+//! that goes on: a piece slid across B on its way to C (its switch held closed past the
+//! debounce) is read as the move A-B, and when it lands on C, with nothing else touched, the
+//! referee's carried-on correction takes A-B back and plays A-C (both journaled), itself
+//! decided at once. An enemy brushed on the way is a second lifted piece, so the board is not
+//! unmistakable while it is up, and a brush put back within the window is never reported at
+//! all: a brush is never an attack nor a move to the brushed square. A lift-and-replace keeps
+//! the window on its lift (a nudge reports nothing; a deliberate lift is a select as before).
+//! The cost of a correction is a takeback in the journal and, for the few frames of the
+//! slide, the shorter move on the OLED; a move of a piece that may not go that far is refused
+//! as the other side's move, and the player puts it back where it was read.
 
 mod debounce;
 mod event;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::debounce::{ScanCell, ScanRule};
 use super::{
-    BoardEvent, ButtonPress, Millis, Occupancy, SensedCell, SensingFault, SensorInput,
+    BoardEvent, ButtonPress, Millis, Occupancy, Place, SensedCell, SensingFault, SensorInput,
     SensorLayout, TagFailure, TagRead, TagUid, MAX_CELLS,
 };
 
@@ -38,7 +38,8 @@ pub struct SensingConfig {
     /// reed closed for roughly its 15-20 mm pull-in zone, about 100-130 ms (an estimate;
     /// measure it on the real board): 150 ms drops that pass-over and still reports a placed
     /// piece 170 ms after it lands (with the 20 ms debounce). A deliberate lift-and-replace (the
-    /// select gesture) takes far longer and is reported.
+    /// select gesture) takes far longer and is reported. A landing the referee finds
+    /// unmistakable is reported sooner (see [`SensingConfig::decide_early`]).
     pub settle_ms: u32,
     /// How long after a piece is placed on a cell with a tag reader its [`BoardEvent::Placed`]
     /// may wait for the read, in ms. Reads that finish later arrive as [`BoardEvent::TagRead`].
@@ -54,6 +55,19 @@ pub struct SensingConfig {
     /// Default 8: a piece slid over a square changes it twice, a nudged piece four times or so;
     /// eight changes with no quiet moment is a fault, not a hand.
     pub chatter_limit: u8,
+    /// Whether a landing may be reported before its settle window is over, when whoever reads
+    /// the board says the changes waiting make an unmistakable decision
+    /// ([`Sensing::early_ready`], [`Sensing::settle_now`]).
+    ///
+    /// Default `true`: a plain move is then decided at the scan that believes the landing
+    /// (20 ms after touch-down at 100 Hz) instead of 170 ms after it. `false` keeps every
+    /// change waiting out [`SensingConfig::settle_ms`]. Missing from an older file, it is on.
+    #[serde(default = "early_default")]
+    pub decide_early: bool,
+}
+
+fn early_default() -> bool {
+    SensingConfig::DEFAULT.decide_early
 }
 
 impl SensingConfig {
@@ -64,6 +78,7 @@ impl SensingConfig {
         settle_ms: 150,
         tag_wait_ms: 300,
         chatter_limit: 8,
+        decide_early: true,
     };
 
     fn scan_rule(&self) -> ScanRule {
@@ -157,6 +172,10 @@ enum Due {
 ///   [`BoardEvent::TagFailed`]. Reads of a piece already reported come out as
 ///   [`BoardEvent::TagRead`] or `TagFailed`; reads of a cell that has emptied meanwhile are
 ///   stale and dropped.
+/// - **Early.** When the board's reader finds the changes waiting unmistakable
+///   ([`Sensing::early_ready`] at a scan that believed a landing, then [`Sensing::settle_now`]),
+///   they are reported at once, with `Settled`, instead of after the window (see the [module
+///   docs](super), *Deciding early*). The model never does this by itself.
 /// - **Buttons** come out once every change believed before the press is reported or dropped.
 /// - **Faults.** A switch changing [`SensingConfig::chatter_limit`] times without a quiet gap
 ///   is reported once as [`SensingFault::Chattering`], and stops holding back `Settled` and
@@ -314,6 +333,86 @@ impl Sensing {
             .collect();
         wanted.sort();
         wanted.into_iter().map(|(_, cell)| cell).collect()
+    }
+
+    /// The changes believed and not yet reported (switches found chattering aside), oldest
+    /// first: `(place, lifted, when it was believed)`. What [`Sensing::settle_now`] would
+    /// report.
+    pub fn waiting(&self) -> Vec<(Place, bool, Millis)> {
+        let mut waiting: Vec<(Millis, SensedCell, Place, bool)> = self
+            .layout
+            .iter()
+            .filter_map(|(cell, place)| {
+                let t = self.track(cell);
+                (t.pending() && !t.scan.chattering()).then_some((
+                    t.since,
+                    cell,
+                    place,
+                    !t.scan.stable(),
+                ))
+            })
+            .collect();
+        waiting.sort();
+        waiting
+            .into_iter()
+            .map(|(at, _, place, lifted)| (place, lifted, at))
+            .collect()
+    }
+
+    /// Whether the changes waiting may be reported at once, if whoever reads the board finds
+    /// them unmistakable ([`SensingConfig::decide_early`]): a landing is among them, the latest
+    /// scan believed one of them (the landing, or the lift of a slide whose next square closed
+    /// a moment first), and every change waiting is one [`Sensing::settle_now`] can report
+    /// whole (no chattering switch, no placement on a reader cell, whose tag must be read
+    /// first).
+    pub fn early_ready(&self) -> bool {
+        if !self.config.decide_early {
+            return false;
+        }
+        let (mut landed, mut now) = (false, false);
+        for (cell, _) in self.layout.iter() {
+            let t = self.track(cell);
+            if !t.pending() {
+                continue;
+            }
+            if t.scan.chattering() || (t.scan.stable() && self.layout.has_tag_reader(cell)) {
+                return false;
+            }
+            landed |= t.scan.stable();
+            now |= t.since == self.now;
+        }
+        landed && now
+    }
+
+    /// Reports every change waiting now, without waiting out its settle window, then
+    /// [`BoardEvent::Settled`] at the latest time seen, and any button press the changes held
+    /// back. For a board whose reader found the waiting changes unmistakable (see
+    /// [`Sensing::early_ready`]); a switch found chattering still waits for its window.
+    pub fn settle_now(&mut self) -> Vec<BoardEvent> {
+        let mut out = Vec::new();
+        let now = self.now;
+        let mut waiting: Vec<(Millis, SensedCell)> = self
+            .layout
+            .iter()
+            .filter_map(|(cell, _)| {
+                let t = self.track(cell);
+                (t.pending() && !t.scan.chattering()).then_some((t.since, cell))
+            })
+            .collect();
+        if waiting.is_empty() {
+            return out;
+        }
+        waiting.sort();
+        for (_, cell) in waiting {
+            self.report(cell, now, &mut out);
+        }
+        self.unsettled = false;
+        out.push(BoardEvent::Settled {
+            at: now,
+            occupancy: self.reported(),
+        });
+        self.run_due(now, &mut out);
+        out
     }
 
     /// When [`Sensing::tick`] will next have something to report, if anything is waiting.

@@ -110,6 +110,14 @@ pub(crate) trait AnySession: TableView + fmt::Debug + Any {
     /// A tag that could not be read on `place` (a set-up by tags names it).
     fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>);
     fn settled(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>);
+    /// Whether the board `sensed`, with the hands' changes `hands`, would be decided at once
+    /// and beyond doubt if it settled now (see [`Session::decides_at_once`]).
+    fn decides_at_once(
+        &self,
+        hands: &Hands,
+        waiting: &[(Place, bool)],
+        sensed: &BTreeSet<Place>,
+    ) -> bool;
     /// Time passing; whether anything changed (a hold judged, the differences shown).
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) -> bool;
     /// Draws the secret chance the game still owes (after a journal write failed mid-way).
@@ -349,6 +357,10 @@ struct PlayState<T: TableGame> {
     /// The last action, when the hands made it by sliding one piece: (actions played after
     /// it, from, to). Its target reading a piece while its origin is filled again is a ghost.
     last_slide: Option<(u32, Place, Place)>,
+    /// The last action, when the hands made it by putting one piece down and lifting none (a
+    /// coin off a stack, a marker from the box): (actions played after it, the gesture). A
+    /// hand that carries that piece on corrects it, as a slide carried on does.
+    last_drop: Option<(u32, Gesture)>,
     /// Places named as reading a piece no hand put there, until the board matches.
     ghosts: BTreeSet<Place>,
     /// The last action a hand made was taken with the buttons (a menu choice, a roll): Back
@@ -370,13 +382,13 @@ impl<T: TableGame> PlayState<T> {
     }
 }
 
-/// The last action, a slide from `from`, corrected: `was` (the slide first read) becomes `now`,
-/// the slide from `from` to `to` (the piece carried on).
+/// The last action, a slide from `from` (or a piece put down, `made`), corrected: `was` (the
+/// action first read) becomes `now`, the same piece carried on to `to`.
 struct Correction<A> {
     was: A,
     now: A,
-    from: Place,
-    to: Place,
+    from: Option<Place>,
+    made: Gesture,
 }
 
 /// When the hold that began at the hands' last change ends, if it has not yet.
@@ -420,6 +432,7 @@ impl<T: TableGame> PlayState<T> {
             chance_failed: None,
             hold_until: None,
             last_slide: None,
+            last_drop: None,
             ghosts: BTreeSet::new(),
             by_button: false,
         }
@@ -496,6 +509,7 @@ impl<T: TableGame> PlayState<T> {
         self.selected = None;
         self.tags.clear();
         self.last_slide = None;
+        self.last_drop = None;
         *self.expected.get_mut() = None;
         *self.steps.get_mut() = None;
     }
@@ -1668,6 +1682,13 @@ impl<T: TableGame> Session<T> {
                     play.last_slide = Some((play.actions(), *from, *to));
                 }
             }
+            if let Stage::Play(play) = &mut self.stage {
+                if let ([], [_]) = (made.lifted.as_slice(), made.placed.as_slice()) {
+                    if play.actions() == before + 1 {
+                        play.last_drop = Some((play.actions(), made));
+                    }
+                }
+            }
             return;
         }
         if matching.len() > 1 {
@@ -1770,9 +1791,104 @@ impl<T: TableGame> Session<T> {
         }
     }
 
-    /// The last action was a slide A-C made by the hands, and now C is empty and B filled,
-    /// nothing else changed: when A-B was legal instead, the hand had not finished (a slide
-    /// that rested on C).
+    /// Whether `sensed`, once the changes `waiting` (place, lifted) are heard (the hands'
+    /// changes with them in `hands`), would be decided at once and beyond doubt, so it need
+    /// not wait out the settle window (see the [sensing docs](crate::sensing), *Deciding
+    /// early*). In play, with no menu, takeback or tag read pending, one of:
+    /// - the board is the expected one again after a piece was put down (the hands' steps
+    ///   done), unless the piece put back selects an action; then only when exactly one
+    ///   action, not held, is selected;
+    /// - with nothing owed, refused or held: one piece gone from A and one come to B, where B
+    ///   closed as a landing of A's piece, and exactly one action, not held, makes it (a plain
+    ///   move) or it carries the last action's piece on (the carried-on correction);
+    /// - likewise one piece put down with none lifted (off a stack), exactly one action.
+    ///
+    /// Every other board waits, above all one with a second piece lifted (a brushed enemy, an
+    /// attack, two pieces in hand): its gesture is not complete.
+    fn decides_at_once(
+        &self,
+        hands: &Hands,
+        waiting: &[(Place, bool)],
+        sensed: &BTreeSet<Place>,
+    ) -> bool {
+        let Stage::Play(play) = &self.stage else {
+            return false;
+        };
+        let Some((game, board)) = play.history.last() else {
+            return false;
+        };
+        if !play.tags.is_empty() || play.menu.is_some() || play.takeback.is_some() {
+            return false;
+        }
+        // The piece selected once the waiting changes are heard (a lift and replace), as
+        // `AnySession::lifted` and `placed` would leave it.
+        let (mut lifted, mut first, mut selected) =
+            (play.lifted.clone(), play.first_lift, play.selected);
+        for &(place, up) in waiting {
+            if up {
+                first = lifted.is_empty().then_some(place);
+                lifted.insert(place);
+            } else {
+                if lifted.remove(&place)
+                    && first == Some(place)
+                    && lifted.is_empty()
+                    && board.contains(&place)
+                {
+                    selected = Some(place);
+                }
+                first = None;
+            }
+        }
+        let over = game.result().is_some();
+        let calm = !play.hands && !play.must_match && !over;
+        let unheld = |matching: Vec<(Gesture, T::Action)>| match matching.as_slice() {
+            [(_, action)] => !game.held(action),
+            _ => false,
+        };
+        let open = calm && play.refused.is_none() && play.hold_until.is_none();
+        if board == sensed {
+            // Every piece back where it belongs after a piece was put down: the board matches
+            // (the hands' steps after a battle done), or the piece put back selects an action,
+            // decided at once when exactly one, not held, is selected.
+            let alone = Gesture {
+                selected,
+                ..Gesture::default()
+            };
+            let chosen = calm
+                && selected.is_some()
+                && (!game.matching(&alone).is_empty() || !game.shaped(&alone).is_empty());
+            return waiting.iter().any(|&(_, up)| !up)
+                && (!chosen || (open && unheld(game.matching(&alone))));
+        }
+        if !open {
+            return false;
+        }
+        let gesture = Gesture {
+            lifted: board.difference(sensed).copied().collect(),
+            placed: sensed.difference(board).copied().collect(),
+            selected,
+        }
+        .normalized();
+        match (gesture.lifted.as_slice(), gesture.placed.as_slice()) {
+            // A piece lifted and landed, by a slide or a lift: one action, or a correction.
+            ([a], [b]) if hands.landing(a, b).is_ok() => {
+                let matching = game.matching(&gesture);
+                if matching.is_empty() {
+                    Self::carried_on(play, &gesture, hands).is_some()
+                } else {
+                    unheld(matching)
+                }
+            }
+            // A piece put down with none lifted (off a stack, from the box): one action.
+            ([], [_]) => unheld(game.matching(&gesture)),
+            _ => false,
+        }
+    }
+
+    /// The last action was a slide A-C made by the hands (or a piece put down on C, none
+    /// lifted), and now C is empty and B filled, nothing else changed: when A-B (the piece put
+    /// down on B) was legal instead, the hand had not finished (a slide that rested on C, or
+    /// was decided at once as it crossed C).
     fn carried_on(
         play: &PlayState<T>,
         gesture: &Gesture,
@@ -1781,19 +1897,34 @@ impl<T: TableGame> Session<T> {
         let ([c], [b]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return None;
         };
-        let (n, from, to) = play.last_slide?;
-        if n != play.actions() || to != *c || from == *b || hands.landing(c, b).is_err() {
+        let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
+        if hands.landing(c, b).is_err() {
             return None;
         }
-        let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
-        let mut was = before.matching(&Gesture::slide(from, to));
-        let mut now = before.matching(&Gesture::slide(from, *b));
+        let (from, was, made) = match (play.last_slide, &play.last_drop) {
+            (Some((n, from, to)), _) if n == play.actions() && to == *c && from != *b => (
+                Some(from),
+                Gesture::slide(from, to),
+                Gesture::slide(from, *b),
+            ),
+            // A piece put down (off a stack) and carried on: the same gesture, landing on b.
+            (_, Some((n, dropped))) if *n == play.actions() && dropped.placed == [*c] => {
+                let made = Gesture {
+                    placed: vec![*b],
+                    ..dropped.clone()
+                };
+                (None, dropped.clone(), made)
+            }
+            _ => return None,
+        };
+        let mut was = before.matching(&was);
+        let mut now = before.matching(&made);
         match (was.len(), now.len()) {
             (1, 1) => Some(Correction {
                 was: was.remove(0).1,
                 now: now.remove(0).1,
                 from,
-                to: *b,
+                made,
             }),
             _ => None,
         }
@@ -1803,7 +1934,12 @@ impl<T: TableGame> Session<T> {
     fn correct(
         &mut self,
         ctx: &mut Ctx<'_>,
-        Correction { was, now, from, to }: Correction<T::Action>,
+        Correction {
+            was,
+            now,
+            from,
+            made,
+        }: Correction<T::Action>,
         out: &mut Vec<Decision>,
     ) {
         let Stage::Play(play) = &self.stage else {
@@ -1825,12 +1961,16 @@ impl<T: TableGame> Session<T> {
         play.back_to(to_ply);
         play.announcement = None;
         play.last_slide = None;
+        play.last_drop = None;
         out.push(Decision::MoveCorrected { was, now: label });
         let before = play.actions();
         self.act(ctx, &now, false, out);
         if let Stage::Play(play) = &mut self.stage {
             if play.actions() == before + 1 {
-                play.last_slide = Some((play.actions(), from, to));
+                match (from, made.placed.as_slice()) {
+                    (Some(from), [to]) => play.last_slide = Some((play.actions(), from, *to)),
+                    _ => play.last_drop = Some((play.actions(), made)),
+                }
             }
         }
     }
@@ -2257,6 +2397,15 @@ impl<T: TableGame> AnySession for Session<T> {
             return;
         }
         self.evaluate(ctx, out);
+    }
+
+    fn decides_at_once(
+        &self,
+        hands: &Hands,
+        waiting: &[(Place, bool)],
+        sensed: &BTreeSet<Place>,
+    ) -> bool {
+        Session::decides_at_once(self, hands, waiting, sensed)
     }
 
     fn tick(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) -> bool {
