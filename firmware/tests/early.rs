@@ -354,3 +354,35 @@ fn settle_now_reports_what_waits_then_settles() {
     }
     assert!(!slow.early_ready());
 }
+
+/// A Scout run that ends in an attack, slid slowly enough that each square it crosses is
+/// believed on the way (f3 over f4, f5, f6 and f7, then the defender on f8 lifted and the Scout
+/// put in its place): one attack f3xf8, not a move to a crossed square left standing. The
+/// crossed squares are decided early and carried on; the attack itself waits for the enemy
+/// piece in hand, as an attack always did.
+#[test]
+fn a_scout_run_ending_in_an_attack_is_one_attack() {
+    let mut rig = Rig::duel(SensingConfig::default());
+    rig.set("f3", false);
+    rig.scan(40);
+    let mut at = "f3";
+    for next in ["f4", "f5", "f6", "f7"] {
+        rig.set(next, true);
+        rig.scan(60);
+        rig.set(next, false);
+        rig.scan(20);
+        at = next;
+    }
+    assert_eq!(at, "f7");
+    rig.set("f8", false);
+    rig.scan(200);
+    rig.set("f8", true);
+    rig.scan(600);
+    assert!(rig.decided(battle), "{:?}", rig.log);
+    let battles = rig.log.iter().filter(|(_, d)| battle(d)).count();
+    assert_eq!(battles, 1, "{:?}", rig.log);
+    assert_eq!(rig.ply(), 1, "one ply: {:?}", rig.log);
+    for crossed in ["f3", "f4", "f5", "f6", "f7"] {
+        assert!(!rig.holds(crossed), "{crossed}: {:?}", rig.log);
+    }
+}

@@ -115,6 +115,11 @@ impl Hands {
         !self.standing.contains(place) && self.changes.get(place).is_some_and(|c| c.lifted)
     }
 
+    /// When `place` was seen lifted in this gesture, if it was.
+    pub(crate) fn lifted_at(&self, place: &Place) -> Option<Millis> {
+        self.changes.get(place).filter(|c| c.lifted).map(|c| c.at)
+    }
+
     /// Whether `place` was seen filled in this gesture.
     pub(crate) fn placed_now(&self, place: &Place) -> bool {
         self.changes.get(place).is_some_and(|c| !c.lifted)

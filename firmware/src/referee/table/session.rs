@@ -355,8 +355,9 @@ struct PlayState<T: TableGame> {
     /// A gesture of lifts only, held until it is unmistakable: when it is judged.
     hold_until: Option<Millis>,
     /// The last action, when the hands made it by sliding one piece: (actions played after
-    /// it, from, to). Its target reading a piece while its origin is filled again is a ghost.
-    last_slide: Option<(u32, Place, Place)>,
+    /// it, from, to, when it was played). Its target reading a piece while its origin is filled
+    /// again is a ghost.
+    last_slide: Option<(u32, Place, Place, Millis)>,
     /// The last action, when the hands made it by putting one piece down and lifting none (a
     /// coin off a stack, a marker from the box): (actions played after it, the gesture). A
     /// hand that carries that piece on corrects it, as a slide carried on does.
@@ -390,6 +391,11 @@ struct Correction<A> {
     from: Option<Place>,
     made: Gesture,
 }
+
+/// How long after a slide decided at once its piece may be lifted again and still be the same
+/// hand carrying it on into an attack, in ms: the settle window the decision no longer waits
+/// for. No opponent reads the move and answers it that soon.
+const CARRY_MS: u64 = 150;
 
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
@@ -1488,6 +1494,18 @@ impl<T: TableGame> Session<T> {
         let all = std::cell::OnceCell::new();
         let legal = || all.get_or_init(|| game.gestures());
         let declined = play.declined.as_ref() == Some(sensed);
+        // The last mover's piece, lifted again before the hand could have let it go, with an
+        // enemy piece: the slide was carried on into an attack. It outranks the opponent's
+        // reading of the same two lifts (their piece attacking it), which no one could make
+        // that soon after the move.
+        if judging && !over {
+            if let Some(correction) = Self::carried_into_attack(play, &gesture, ctx) {
+                play.calm();
+                play.off = false;
+                self.correct(ctx, correction, out);
+                return;
+            }
+        }
         // The last mover carried the piece on (a hand that rested on the square it first put
         // it on) before anything else was touched: the last action is corrected.
         if judging && matching.is_empty() && !over {
@@ -1557,7 +1575,7 @@ impl<T: TableGame> Session<T> {
             return;
         }
         if matching.is_empty() && gesture.lifted.is_empty() {
-            if let ([x], Some((n, from, to))) = (gesture.placed.as_slice(), play.last_slide) {
+            if let ([x], Some((n, from, to, _))) = (gesture.placed.as_slice(), play.last_slide) {
                 if *x == from && n == play.actions() && ctx.hands.placed_now(x) {
                     // Not before the hold: another hand sliding a piece onto the place just
                     // left lights it for a moment too.
@@ -1679,7 +1697,7 @@ impl<T: TableGame> Session<T> {
             ) {
                 let emptied = play.board().is_some_and(|b| !b.contains(from));
                 if play.actions() == before + 1 && emptied {
-                    play.last_slide = Some((play.actions(), *from, *to));
+                    play.last_slide = Some((play.actions(), *from, *to, ctx.now));
                 }
             }
             if let Stage::Play(play) = &mut self.stage {
@@ -1902,7 +1920,7 @@ impl<T: TableGame> Session<T> {
             return None;
         }
         let (from, was, made) = match (play.last_slide, &play.last_drop) {
-            (Some((n, from, to)), _) if n == play.actions() && to == *c && from != *b => (
+            (Some((n, from, to, _)), _) if n == play.actions() && to == *c && from != *b => (
                 Some(from),
                 Gesture::slide(from, to),
                 Gesture::slide(from, *b),
@@ -1924,6 +1942,47 @@ impl<T: TableGame> Session<T> {
                 was: was.remove(0).1,
                 now: now.remove(0).1,
                 from,
+                made,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The last action was a slide A-C decided as the piece touched C (see
+    /// [`Sensing::early_ready`](crate::sensing::Sensing::early_ready)), and now C and an enemy
+    /// piece T are both lifted, C within [`CARRY_MS`] of that decision: when A attacking T (the
+    /// lifts of A and T) was legal instead, the hand never let the piece go on C: a Scout run
+    /// that ends in an attack, slid slowly enough that a crossed square was believed.
+    fn carried_into_attack(
+        play: &PlayState<T>,
+        gesture: &Gesture,
+        ctx: &Ctx<'_>,
+    ) -> Option<Correction<T::Action>> {
+        let (n, from, c, at) = play.last_slide?;
+        if n != play.actions() || !gesture.placed.is_empty() || gesture.selected.is_some() {
+            return None;
+        }
+        let [x, y] = gesture.lifted.as_slice() else {
+            return None;
+        };
+        let target = match (*x == c, *y == c) {
+            (true, false) => *y,
+            (false, true) => *x,
+            _ => return None,
+        };
+        let lifted = ctx.hands.lifted_at(&c)?;
+        if lifted.0 > at.0.saturating_add(CARRY_MS) || target == from {
+            return None;
+        }
+        let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
+        let made = Gesture::lift_two(from, target);
+        let mut was = before.matching(&Gesture::slide(from, c));
+        let mut now = before.matching(&made);
+        match (was.len(), now.len()) {
+            (1, 1) => Some(Correction {
+                was: was.remove(0).1,
+                now: now.remove(0).1,
+                from: None,
                 made,
             }),
             _ => None,
@@ -1968,7 +2027,9 @@ impl<T: TableGame> Session<T> {
         if let Stage::Play(play) = &mut self.stage {
             if play.actions() == before + 1 {
                 match (from, made.placed.as_slice()) {
-                    (Some(from), [to]) => play.last_slide = Some((play.actions(), from, *to)),
+                    (Some(from), [to]) => {
+                        play.last_slide = Some((play.actions(), from, *to, ctx.now));
+                    }
                     _ => play.last_drop = Some((play.actions(), made)),
                 }
             }
