@@ -264,10 +264,14 @@ impl Replay {
                     self.games.truncate(to_ply as usize + 1);
                 }
                 // The board the game began on, the journal's first record.
-                Record::Layout { text, .. } => {
+                Record::Files(files) => {
                     assert!(self.armies.iter().all(|(_, a)| a.is_none()), "first");
+                    let [file] = &files[..] else {
+                        panic!("one file: {files:?}")
+                    };
+                    assert_eq!(file.key, "layout");
                     assert_eq!(
-                        boards::waterloo::Layout::parse(&text).expect("it reads"),
+                        boards::waterloo::Layout::parse(&file.text).expect("it reads"),
                         *self.choice.layout.layout()
                     );
                 }

@@ -369,34 +369,79 @@ impl SbaData {
     /// only once the cards read.
     ///
     /// # Errors
-    /// `(which file, line, message)` for every problem.
-    pub fn parse(cards: &str, layout: &str) -> Result<SbaData, Vec<(&'static str, usize, String)>> {
-        let cards = CardSet::parse(cards).map_err(|p| {
-            p.0.into_iter()
-                .map(|p| ("Sa Belle Alliance cards", p.line, p.message))
-                .collect::<Vec<_>>()
+    /// The file with problems, and every problem of it with its line.
+    pub fn parse(cards: &str, layout: &str) -> Result<SbaData, SbaProblems> {
+        let cards = CardSet::parse(cards).map_err(|p| SbaProblems {
+            file: SbaFileKey::Cards,
+            problems: p.0.into_iter().map(|p| (p.line, p.message)).collect(),
         })?;
-        let layout = SbaLayout::parse(layout, &cards).map_err(|p| {
-            p.into_iter()
-                .map(|(line, m)| ("Sa Belle Alliance layout", line, m))
-                .collect::<Vec<_>>()
+        let layout = SbaLayout::parse(layout, &cards).map_err(|problems| SbaProblems {
+            file: SbaFileKey::Layout,
+            problems,
         })?;
         Ok(SbaData { cards, layout })
     }
 }
 
-/// The words for where a shipped file of `key` ("cards" or "layout") was read: the
-/// source a journal records for it.
-pub fn shipped_source(key: &str) -> &'static str {
-    if key == "cards" {
-        "the example cards"
-    } else {
-        "the shipped layout"
+/// One of the two files of a card set and map, by its `[sba]` key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbaFileKey {
+    /// `[sba] cards`: the card set.
+    Cards,
+    /// `[sba] layout`: the map layout.
+    Layout,
+}
+
+impl SbaFileKey {
+    /// Its `[sba]` key (the key a journal records it under).
+    pub fn key(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "cards",
+            SbaFileKey::Layout => "layout",
+        }
+    }
+
+    /// What it holds, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "Sa Belle Alliance cards",
+            SbaFileKey::Layout => "Sa Belle Alliance layout",
+        }
+    }
+
+    /// The words for where the shipped file was read: the source a journal records for it.
+    pub fn shipped_source(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "the example cards",
+            SbaFileKey::Layout => "the shipped layout",
+        }
     }
 }
 
-/// One file of a card set and map, as read: where from (a path, or [`shipped_source`]), and
-/// its whole text (journaled with every game: [`crate::referee::Record::SbaFiles`]).
+/// The problems of the first file of a card set and map that does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SbaProblems {
+    /// The file.
+    pub file: SbaFileKey,
+    /// Each problem's line (0: the whole file) and what to do.
+    pub problems: Vec<(usize, String)>,
+}
+
+impl fmt::Display for SbaProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.file.what();
+        for (i, (line, m)) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{what} line {line}: {m}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One file of a card set and map, as read: where from (a path, or [`SbaFileKey::shipped_source`]), and
+/// its whole text (journaled with every game: [`crate::referee::Record::Files`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SbaFile {
     /// Where it was read, in words.
@@ -445,11 +490,11 @@ impl SbaSet {
                 data: SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT)
                     .expect("the shipped files are checked"),
                 cards: SbaFile {
-                    source: shipped_source("cards").to_string(),
+                    source: SbaFileKey::Cards.shipped_source().to_string(),
                     text: EXAMPLE_CARDS.to_string(),
                 },
                 layout: SbaFile {
-                    source: shipped_source("layout").to_string(),
+                    source: SbaFileKey::Layout.shipped_source().to_string(),
                     text: DEFAULT_LAYOUT.to_string(),
                 },
             }
@@ -457,52 +502,30 @@ impl SbaSet {
     }
 
     /// The card file `cards` and layout file `layout`, checked against each other, kept for
-    /// the life of the process (once, however often the same files are read again).
+    /// the life of the process (once, however often the same files are read again: each
+    /// resume of a journal reads its recorded ones).
     ///
     /// # Errors
-    /// `(which file, line, message)` for every problem ([`SbaData::parse`]).
-    pub fn read(
-        cards: SbaFile,
-        layout: SbaFile,
-    ) -> Result<SbaSet, Vec<(&'static str, usize, String)>> {
-        // The same files again (each resume of a journal reads its recorded ones): kept.
+    /// The file with problems, and every problem of it ([`SbaData::parse`]).
+    pub fn read(cards: SbaFile, layout: SbaFile) -> Result<SbaSet, SbaProblems> {
         let shipped = SbaSet::shipped();
         if cards == shipped.0.cards && layout == shipped.0.layout {
             return Ok(shipped);
         }
-        let same = |k: &&&Kept| k.cards == cards && k.layout == layout;
-        if let Some(k) = KEPT
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .iter()
-            .find(same)
-        {
-            return Ok(SbaSet(k));
-        }
-        let data = SbaData::parse(&cards.text, &layout.text)?;
-        Ok(SbaSet::keep(data, cards, layout))
-    }
-
-    /// `data`, read from the files `cards` and `layout`, kept for the life of the process.
-    fn keep(data: SbaData, cards: SbaFile, layout: SbaFile) -> SbaSet {
-        let shipped = SbaSet::shipped();
-        if data == shipped.0.data && cards == shipped.0.cards && layout == shipped.0.layout {
-            return shipped;
-        }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let same = |k: &&&Kept| k.data == data && k.cards == cards && k.layout == layout;
-        if let Some(k) = kept.iter().find(same) {
-            return SbaSet(k);
+        if let Some(k) = kept.iter().find(|k| k.cards == cards && k.layout == layout) {
+            return Ok(SbaSet(k));
         }
+        let data = SbaData::parse(&cards.text, &layout.text)?;
         let k: &'static Kept = Box::leak(Box::new(Kept {
             data,
             cards,
             layout,
         }));
         kept.push(k);
-        SbaSet(k)
+        Ok(SbaSet(k))
     }
 
     /// The card set and layout.
@@ -562,7 +585,7 @@ impl fmt::Debug for SbaSet {
 
 /// What the Sa Belle Alliance menu chose: the card set and layout the umpire was started
 /// with. Not in the header (its bytes are unchanged): a journal's first record is both files'
-/// text ([`crate::referee::Record::SbaFiles`]), so a game resumes only on the cards and map it
+/// text ([`crate::referee::Record::Files`]), so a game resumes only on the cards and map it
 /// began on, and replays on them anywhere. A journal written before that record resumes and
 /// replays on the files the umpire has now.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -446,10 +446,9 @@ impl TableGame for StrategoTable {
             Record::Move(mv) => Ok(Journaled::Action(*mv)),
             Record::Takeback { to_ply } => Ok(Journaled::Takeback(*to_ply)),
             Record::Chance { .. } => Err("a chance outcome, but Stratego has no chance".into()),
-            Record::Army { .. }
-            | Record::Action(_)
-            | Record::Layout { .. }
-            | Record::SbaFiles { .. } => Err("another game's record in a Stratego journal".into()),
+            Record::Army { .. } | Record::Action(_) | Record::Files(_) => {
+                Err("another game's record in a Stratego journal".into())
+            }
         }
     }
 

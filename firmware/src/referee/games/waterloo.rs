@@ -126,7 +126,7 @@ pub struct WaterlooTable {
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
 /// file when the umpire starts ([`crate::game_data`]), or from a journal that recorded it
-/// ([`crate::referee::Record::Layout`]). `Copy`, so the menu's choice carries it; each
+/// ([`crate::referee::Record::Files`]). `Copy`, so the menu's choice carries it; each
 /// distinct layout is kept once for the life of the process, with the text it was read from
 /// (journaled with every Waterloo game, so a replay anywhere uses the board the game began on).
 #[derive(Clone, Copy)]
@@ -181,31 +181,25 @@ impl BoardLayout {
         text: &str,
         source: LayoutSource,
     ) -> Result<BoardLayout, boards::Problems<boards::waterloo::LayoutProblem>> {
-        let layout = Layout::parse(text)?;
-        Ok(BoardLayout::keep(layout, text, source))
-    }
-
-    /// `layout`, read from `text` at `source`, kept for the life of the process.
-    pub(crate) fn keep(layout: Layout, text: &str, source: LayoutSource) -> BoardLayout {
         static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
         let shipped = BoardLayout::shipped();
-        if layout == shipped.0.layout && text == shipped.0.text {
-            return shipped;
+        if text == shipped.0.text {
+            return Ok(shipped);
         }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let same = |k: &&&Kept| k.layout == layout && k.text == text && k.source == source;
-        if let Some(k) = kept.iter().find(same) {
-            return BoardLayout(k);
+        if let Some(k) = kept.iter().find(|k| k.text == text && k.source == source) {
+            return Ok(BoardLayout(k));
         }
+        let layout = Layout::parse(text)?;
         let k: &'static Kept = Box::leak(Box::new(Kept {
             layout,
             text: text.to_string(),
             source,
         }));
         kept.push(k);
-        BoardLayout(k)
+        Ok(BoardLayout(k))
     }
 
     /// The layout.
@@ -213,7 +207,7 @@ impl BoardLayout {
         &self.0.layout
     }
 
-    /// The text it was read from (journaled with the game: [`crate::referee::Record::Layout`]).
+    /// The text it was read from (journaled with the game: [`crate::referee::Record::Files`]).
     pub fn text(self) -> &'static str {
         &self.0.text
     }

@@ -336,9 +336,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
                 Err("a Stratego record in another game's journal".to_string())
             }
             // The journal's first record, read before the game's (`rebuild_table`).
-            Record::Layout { .. } | Record::SbaFiles { .. } => {
-                Err("a board layout after the game's first record".to_string())
-            }
+            Record::Files(_) => Err("data files after the game's first record".to_string()),
         }
     }
 

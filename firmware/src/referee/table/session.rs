@@ -587,7 +587,7 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        if index == 0 && matches!(record, Record::Layout { .. } | Record::SbaFiles { .. }) {
+        if index == 0 && matches!(record, Record::Files(_)) {
             // The files the game began on, checked before (`games::journaled_kind`).
             continue;
         }
