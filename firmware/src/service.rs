@@ -727,7 +727,7 @@ impl<C: Chance> Service<C> {
             return;
         };
         let layout = self.pipeline.sensing().layout();
-        let result = leds.update(&wanted, new, layout, self.pipeline.referee().table());
+        let result = leds.update(&wanted, new, layout);
         trouble.extend(self.faults.set(LEDS, result.err().as_deref()));
         if new {
             self.on_leds = Some(wanted.into_owned());

@@ -174,6 +174,7 @@ impl<C: Chance> Table<C> {
             title,
             lines,
             hands,
+            ..
         } = self.referee.screen().clone()
         else {
             panic!("{}", self.text());
@@ -642,6 +643,7 @@ fn a_basic_game_at_the_table() {
                 "e6: put the British Foot".into(),
                 "e7: put the Fr. Line Inf".into(),
             ],
+            places: Default::default(),
         }
     );
     t.put(sq("e6"));

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use firmware::drivers::leds::{decode, encode_frame, Brightness, Rgb};
-use firmware::guidance::{Guide, LedMap, LedOrder, Meaning, Palette, PlaceNames};
+use firmware::guidance::{Guide, LedMap, LedOrder, Meaning, Palette};
 use firmware::sensing::Place;
 use firmware::ui::Screen;
 
@@ -29,11 +29,7 @@ impl SimLeds {
     /// Shows what the LEDs light while `table`'s OLED shows `screen`.
     pub fn see(&mut self, table: &SimTable, screen: &Screen) {
         let layout = table.pipeline().sensing().layout();
-        let names = match table.referee().table() {
-            Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
-            None => PlaceNames::default(),
-        };
-        let lit = self.guide.update(screen, &names);
+        let lit = self.guide.update(screen);
         let map = LedMap::new(layout, LedOrder::schematic().unwrap_or_default());
         let palette = Palette::default();
         let frame = encode_frame(&map.colours(&lit, &palette), Brightness::MAX);

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use boards::stratego::{BattleResult, Move, Rank, Setup, Square, Variant, BLUE, RED};
 use boards::Game;
 use firmware::drivers::leds::{decode, encode_frame, Brightness, Rgb};
-use firmware::guidance::{Guide, LedMap, LedOrder, Lit, Meaning, Palette, PlaceNames};
+use firmware::guidance::{Guide, LedMap, LedOrder, Lit, Meaning, Palette};
 use firmware::referee::{Decision, RefereeConfig};
 use firmware::sensing::Button;
 use host::sim::{square_place, SimTable, Told};
@@ -52,7 +52,6 @@ fn table_with(setup: &Setup) -> SimTable {
 struct Watched {
     table: SimTable,
     guide: Guide,
-    names: PlaceNames,
     map: LedMap,
     shown: Vec<BTreeMap<usize, Rgb>>,
 }
@@ -60,14 +59,11 @@ struct Watched {
 impl Watched {
     fn new(setup: &Setup) -> Watched {
         let table = table_with(setup);
-        let view = table.referee().table().expect("a game");
         let layout = table.pipeline().sensing().layout();
-        let names = PlaceNames::new(layout, |p| view.place_name(p));
         let map = LedMap::new(layout, LedOrder::Serpentine);
         let mut watched = Watched {
             table,
             guide: Guide::new(),
-            names,
             map,
             shown: Vec::new(),
         };
@@ -80,7 +76,7 @@ impl Watched {
     fn look(&mut self) {
         for told in self.table.take_told() {
             if let Told::Screen(screen) = told {
-                let lit: Lit = self.guide.update(&screen, &self.names);
+                let lit: Lit = self.guide.update(&screen);
                 let frame = encode_frame(
                     &self.map.colours(&lit, &Palette::default()),
                     Brightness::MAX,

@@ -1487,6 +1487,7 @@ impl TableGame for PiecepackTable {
                 result,
                 after: Vec::new(),
                 hands: lines,
+                places: Default::default(),
             };
         }
         // A plain move: nothing happened beyond it, and the next steps are the prompt's.
@@ -1494,6 +1495,7 @@ impl TableGame for PiecepackTable {
             return Screen::MoveAccepted {
                 status: self.status_line(),
                 mv: label,
+                places: Default::default(),
             };
         }
         Screen::Told {
@@ -1501,6 +1503,7 @@ impl TableGame for PiecepackTable {
             title: label,
             lines,
             hands: Vec::new(),
+            places: Default::default(),
         }
     }
 
@@ -1540,6 +1543,39 @@ impl TableGame for PiecepackTable {
             Action::Advance(None) => "no advance".to_string(),
             Action::Enter { unit, at } => format!("{} enters at {}", self.origin(unit), place(at)),
             Action::EndReinforcement => "end of reinforcement".to_string(),
+        }
+    }
+
+    fn label_places(&self, action: &Action) -> crate::ui::Places {
+        // Where [`PiecepackTable::origin`] names the unit.
+        let origin = |unit: Unit| {
+            self.position
+                .square_of(unit)
+                .map(place)
+                .or_else(|| self.slot(unit).map(staging_slot))
+        };
+        let moved = match *action {
+            Action::Move { unit, to }
+            | Action::Designate { unit, target: to }
+            | Action::Retreat { unit, to }
+            | Action::Enter { unit, at: to } => {
+                origin(unit).into_iter().chain([place(to)]).collect()
+            }
+            Action::Resolve { target } => vec![place(target)],
+            Action::Eliminate(Some(unit)) => origin(unit).into_iter().collect(),
+            Action::Advance(Some(unit)) => origin(unit)
+                .into_iter()
+                .chain(self.position.combat().map(|c| place(c.target)))
+                .collect(),
+            Action::EndMovement
+            | Action::Roll(_)
+            | Action::Eliminate(None)
+            | Action::Advance(None)
+            | Action::EndReinforcement => Vec::new(),
+        };
+        crate::ui::Places {
+            moved,
+            ..crate::ui::Places::default()
         }
     }
 

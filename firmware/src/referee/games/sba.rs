@@ -1207,6 +1207,7 @@ impl TableGame for SbaTable {
             title,
             lines,
             hands: Vec::new(),
+            places: Default::default(),
         }
     }
 
@@ -1251,6 +1252,11 @@ impl TableGame for SbaTable {
             Action::TakeFrom(card) => format!("casualty from {}", short(&self.card_name(card))),
             Action::Pass => "pass: no card can act".to_string(),
         }
+    }
+
+    /// The labels name cards, never a space.
+    fn label_places(&self, _: &Action) -> crate::ui::Places {
+        crate::ui::Places::default()
     }
 
     fn prompt(&self) -> String {

@@ -286,6 +286,7 @@ fn battle_screen(battle: &Battle) -> Screen {
         result,
         after: Vec::new(),
         hands: Vec::new(),
+        places: Default::default(),
     }
 }
 
@@ -565,6 +566,7 @@ impl TableGame for StrategoTable {
             Outcome::Moved(mv) => Screen::MoveAccepted {
                 status: self.status_line(),
                 mv: mv.to_string(),
+                places: Default::default(),
             },
             Outcome::Battle(battle) => battle_screen(&battle),
         }
@@ -631,6 +633,13 @@ impl TableGame for StrategoTable {
 
     fn label(&self, action: &Move) -> String {
         action.to_string()
+    }
+
+    fn label_places(&self, action: &Move) -> crate::ui::Places {
+        crate::ui::Places {
+            moved: vec![place(action.from), place(action.to)],
+            ..crate::ui::Places::default()
+        }
     }
 
     fn prompt(&self) -> String {

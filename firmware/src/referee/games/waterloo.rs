@@ -1020,6 +1020,7 @@ impl WaterlooTable {
                 title,
                 lines: all,
                 hands: Vec::new(),
+                places: Default::default(),
             };
         }
         let screen = match wa.action {
@@ -1032,6 +1033,7 @@ impl WaterlooTable {
                 title: format!("Die: {face}"),
                 lines: lines.clone(),
                 hands: Vec::new(),
+                places: Default::default(),
             },
             _ if battles.len() == 1 => {
                 let (at, report) = battles[0];
@@ -1050,17 +1052,20 @@ impl WaterlooTable {
                     result,
                     after: more,
                     hands: Vec::new(),
+                    places: Default::default(),
                 }
             }
             Action::Move { .. } if lines.is_empty() => Screen::MoveAccepted {
                 status,
                 mv: label.clone(),
+                places: Default::default(),
             },
             _ => Screen::Told {
                 status,
                 title: label.clone(),
                 lines: lines.clone(),
                 hands: Vec::new(),
+                places: Default::default(),
             },
         };
         self.carry = Some((label, lines));
@@ -1847,6 +1852,40 @@ impl TableGame for WaterlooTable {
             },
             Action::Decline => "decline Fighting spirit".to_string(),
             Action::Frenzy { at } => format!("frenzy: attack the piece on {at}"),
+        }
+    }
+
+    fn label_places(&self, action: &WaterlooAction) -> crate::ui::Places {
+        let sq = Place::Square;
+        let (moved, target) = match action.action {
+            Action::Move { from, to } | Action::Attack { from, to, .. } => {
+                (vec![sq(from), sq(to)], None)
+            }
+            Action::Fire { from, at, .. } => (vec![sq(from), sq(at)], Some(sq(at))),
+            Action::Enter { to, .. } => {
+                (std::iter::once(sq(to)).chain(action.slot).collect(), None)
+            }
+            Action::TakeOff { from: at }
+            | Action::Save { from: at }
+            | Action::Pursue { target: at, .. }
+            | Action::Frenzy { at }
+            | Action::PlayCard(CardPlay::FightingSpirit { on: at })
+            | Action::PlayCard(CardPlay::GrandBattery { at }) => (vec![sq(at)], None),
+            Action::PlayCard(CardPlay::Reconnaissance { at }) => {
+                let corner = Cell::new(at.col.saturating_add(1), at.row.saturating_add(1));
+                (vec![sq(at), sq(corner)], None)
+            }
+            Action::EndTurn
+            | Action::Charge { .. }
+            | Action::Chance(_)
+            | Action::PlayCard(CardPlay::Initiative | CardPlay::CombinedAttack)
+            | Action::Draft(_)
+            | Action::Decline => (Vec::new(), None),
+        };
+        crate::ui::Places {
+            moved,
+            target,
+            ..crate::ui::Places::default()
         }
     }
 

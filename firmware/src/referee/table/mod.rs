@@ -445,6 +445,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn die_button(&self) -> bool;
     /// The action in words the whole table may read ("c4 fires at c7", "a piece enters on a1").
     fn label(&self, action: &Self::Action) -> String;
+    /// The places [`TableGame::label`] names for `action`, as the LED guidance lights them:
+    /// where it starts and ends (`moved`) and what it fires at (`target`); never a place the
+    /// label does not name. `hands` stays empty (the session lists the hands' steps).
+    fn label_places(&self, action: &Self::Action) -> crate::ui::Places;
     /// What the side to act is asked to do.
     fn prompt(&self) -> String;
     /// Changes whenever a new side's turn begins (restarts the turn clock).

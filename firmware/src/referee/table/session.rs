@@ -13,7 +13,7 @@ use crate::referee::hands::{Hands, NotLanded};
 use crate::referee::record::{RebuildError, Record};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{Button, Millis, Place, TagFailure, TagUid};
-use crate::ui::{Difference, HandStep, Screen, StatusLine};
+use crate::ui::{Difference, HandStep, Places, Screen, StatusLine};
 
 /// What a session needs from the referee around it for one step.
 pub(crate) struct Ctx<'a> {
@@ -75,7 +75,15 @@ pub(crate) fn noted(
 }
 
 /// The screen naming a place that reads a piece no hand put there.
-fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLanded) -> Screen {
+///
+/// `at` holds the places `place` and `from` name.
+fn ghost_screen(
+    status: StatusLine,
+    place: &str,
+    from: Option<&str>,
+    why: NotLanded,
+    at: Vec<Place>,
+) -> Screen {
     let reason = match (why, from) {
         (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
         (_, Some(from)) => {
@@ -98,6 +106,10 @@ fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLan
         status,
         reason,
         fix,
+        places: Places {
+            hands: at,
+            ..Places::default()
+        },
     }
 }
 
@@ -315,7 +327,7 @@ struct PlayState<T: TableGame> {
     expected: std::cell::RefCell<Option<BTreeMap<Place, String>>>,
     /// The hands' steps last listed, and the sensed board they were listed for: the screen is
     /// drawn at every scan, the steps change only with the board.
-    steps: std::cell::RefCell<Option<(BTreeSet<Place>, Vec<HandStep>)>>,
+    steps: std::cell::RefCell<Option<(BTreeSet<Place>, Steps)>>,
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
@@ -732,21 +744,52 @@ pub fn table_record<T: TableGame>(
     })
 }
 
+/// The hands' steps as the screen lists them, with the place each names (the LED guidance
+/// lights those, never reading them back out of the words).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Steps {
+    words: Vec<HandStep>,
+    places: Vec<Place>,
+}
+
+impl Steps {
+    /// One more step, naming `place`.
+    fn push(&mut self, place: Place, words: String) {
+        self.words.push(words);
+        if !self.places.contains(&place) {
+            self.places.push(place);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The steps as one refusal's fix, and the places they name.
+    fn fix(self) -> (String, Places) {
+        let places = Places {
+            hands: self.places,
+            ..Places::default()
+        };
+        (self.words.join("; "), places)
+    }
+}
+
 /// The hands' steps that take `sensed` to `expected`.
 fn hand_steps<T: TableGame>(
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
-) -> Vec<HandStep> {
-    differences::<T>(expected, sensed)
-        .into_iter()
-        .map(|d| {
-            if d.belongs == "empty" {
-                format!("{}: take the piece off", d.place)
-            } else {
-                format!("{}: put the {}", d.place, d.belongs)
-            }
-        })
-        .collect()
+) -> Steps {
+    let mut steps = Steps::default();
+    for d in differences::<T>(expected, sensed) {
+        let Some(at) = d.at else { continue };
+        if d.belongs == "empty" {
+            steps.push(at, format!("{}: take the piece off", d.place));
+        } else {
+            steps.push(at, format!("{}: put the {}", d.place, d.belongs));
+        }
+    }
+    steps
 }
 
 fn differences<T: TableGame>(
@@ -771,6 +814,7 @@ pub(crate) fn differences_between<B>(
             diffs.push(Difference {
                 place: name(place),
                 belongs: belongs(what),
+                at: Some(*place),
             });
         }
     }
@@ -779,53 +823,69 @@ pub(crate) fn differences_between<B>(
             diffs.push(Difference {
                 place: name(place),
                 belongs: "empty".to_string(),
+                at: Some(*place),
             });
         }
     }
     diffs
 }
 
-/// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged).
-fn with_hands(screen: &Screen, status: StatusLine, steps: Vec<HandStep>) -> Screen {
+/// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged),
+/// keeping the places the action names.
+fn with_hands(screen: &Screen, status: StatusLine, steps: Steps) -> Screen {
     if steps.is_empty() {
         return screen.clone();
     }
+    let Steps {
+        words: hands,
+        places: at,
+    } = steps;
+    let named = |places: Places| Places {
+        hands: at.clone(),
+        ..places
+    };
     match screen.clone() {
         Screen::Battle {
             attacker,
             defender,
             result,
             after,
+            places,
             ..
         } => Screen::Battle {
             attacker,
             defender,
             result,
             after,
-            hands: steps,
+            hands,
+            places: named(places),
         },
         Screen::Told {
             status,
             title,
             lines,
+            places,
             ..
         } => Screen::Told {
             status,
             title,
             lines,
-            hands: steps,
+            hands,
+            places: named(places),
         },
-        Screen::MoveAccepted { mv, .. } => Screen::Told {
+        Screen::MoveAccepted { mv, places, .. } => Screen::Told {
             status,
             title: mv,
             lines: Vec::new(),
-            hands: steps,
+            hands,
+            places: named(places),
         },
         Screen::DieRoll { face, meaning } => Screen::Told {
             status,
             title: format!("Die: {face}"),
             lines: vec![meaning],
-            hands: steps,
+            hands,
+            places: named(Places::default()),
         },
         other => other,
     }
@@ -1344,7 +1404,7 @@ impl<T: TableGame> Session<T> {
             return false;
         };
         let mut next = game.clone();
-        let screen = next.play(action);
+        let screen = next.play(action).naming(game.label_places(action));
         out.push(game.acted(action, &next));
         let board = next.occupied();
         play.swaps = next
@@ -1536,8 +1596,9 @@ impl<T: TableGame> Session<T> {
                     place: name.clone(),
                     undone: None,
                 });
+                let at = std::iter::once(place).chain(from).collect();
                 let from = from.map(|p| T::place_name(&p));
-                let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why);
+                let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why, at);
                 play.refused = Some((sensed.clone(), screen));
             }
             return;
@@ -1625,6 +1686,7 @@ impl<T: TableGame> Session<T> {
                 .collect();
             if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
                 if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
+                    let at = vec![*from, *to];
                     let (label, from, to) =
                         (game.label(action), T::place_name(from), T::place_name(to));
                     play.announcement = None;
@@ -1644,6 +1706,10 @@ impl<T: TableGame> Session<T> {
                                 "put the piece from {from} on {to}, the other back (if it is \
                                  there, lift it and put it back to read its tag again)"
                             ),
+                            places: Places {
+                                hands: at,
+                                ..Places::default()
+                            },
                         };
                         play.refused = Some((sensed.clone(), screen));
                     }
@@ -1713,14 +1779,16 @@ impl<T: TableGame> Session<T> {
                     reason: reason.clone(),
                 });
                 let steps = hand_steps::<T>(&play.expected(), sensed);
+                let (fix, places) = if steps.is_empty() {
+                    ("put the pieces back".to_string(), Places::default())
+                } else {
+                    steps.fix()
+                };
                 let screen = Screen::Illegal {
                     status: game.status_line(),
                     reason: format!("{label}: {reason}"),
-                    fix: if steps.is_empty() {
-                        "put the pieces back".to_string()
-                    } else {
-                        steps.join("; ")
-                    },
+                    fix,
+                    places,
                 };
                 play.refused = Some((sensed.clone(), screen));
             }
@@ -2095,10 +2163,13 @@ impl<T: TableGame> Session<T> {
             let mut steps = hand_steps::<T>(expected, sensed);
             for place in &play.swaps {
                 if let Some(belongs) = expected.get(place) {
-                    steps.push(format!(
-                        "{}: lift the piece and put the {belongs} there",
-                        T::place_name(place)
-                    ));
+                    steps.push(
+                        *place,
+                        format!(
+                            "{}: lift the piece and put the {belongs} there",
+                            T::place_name(place)
+                        ),
+                    );
                 }
             }
             *cache = Some((sensed.clone(), steps.clone()));
@@ -2132,10 +2203,12 @@ impl<T: TableGame> Session<T> {
                 // The board changed since the refusal: the fix is what the hands must do now.
                 let steps = steps();
                 if !steps.is_empty() {
+                    let (fix, places) = steps.fix();
                     return Screen::Illegal {
                         status: status.clone(),
                         reason: reason.clone(),
-                        fix: steps.join("; "),
+                        fix,
+                        places,
                     };
                 }
             }

@@ -486,6 +486,7 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
             result: "equal strength: press Die to roll the battle die".into(),
             after: Vec::new(),
             hands: Vec::new(),
+            places: Default::default(),
         }
     );
     assert!(t.die_button(), "the battle die is rolled in the open");
