@@ -313,12 +313,12 @@ fn stands_on(unit: Unit, at: &Place) -> Result<Stand, String> {
         (true, _, None) => Err(format!(
             "{} is on {}: Prussians wait off the map, on a Prussian slot",
             owner_name(unit),
-            PiecepackTable::place_name(at)
+            PiecepackTable::place_words(at)
         )),
         (false, None, _) => Err(format!(
             "{} is on {}: place it on the map",
             owner_name(unit),
-            PiecepackTable::place_name(at)
+            PiecepackTable::place_words(at)
         )),
     }
 }
@@ -788,6 +788,17 @@ impl PiecepackTable {
     }
 }
 
+impl PiecepackTable {
+    /// A place as the players read it (the game's [`TableGame::place_name`], which needs no
+    /// choice here).
+    pub fn place_words(place: &Place) -> String {
+        match slot_of(place) {
+            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
+            None => place.to_string(),
+        }
+    }
+}
+
 impl TableGame for PiecepackTable {
     type Choice = Options;
     type Action = Action;
@@ -846,11 +857,8 @@ impl TableGame for PiecepackTable {
 
     /// A square as the rulebook names it (`e4`), a staging slot as the labels name it
     /// (`Prussian slot 2`): the sensing layer's "seat 2" means nothing at the table.
-    fn place_name(place: &Place) -> String {
-        match slot_of(place) {
-            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
-            None => place.to_string(),
-        }
+    fn place_name(_choice: Options, place: &Place) -> String {
+        Self::place_words(place)
     }
 
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
@@ -1662,7 +1670,7 @@ impl TableGame for PiecepackTable {
             format!(
                 "{}: {}",
                 owner_name(u),
-                Self::place_name(&staging_slot(slot))
+                Self::place_words(&staging_slot(slot))
             )
         });
         placed.chain(staged).collect()
@@ -1760,9 +1768,9 @@ mod tests {
         assert!(layout.cell(p("h10")).is_some());
         assert!(layout.cell(staging_slot(4)).is_some());
         // Hand steps and differences name a slot as the labels do.
-        assert_eq!(PiecepackTable::place_name(&p("e4")), "e4");
+        assert_eq!(PiecepackTable::place_words(&p("e4")), "e4");
         assert_eq!(
-            PiecepackTable::place_name(&staging_slot(1)),
+            PiecepackTable::place_words(&staging_slot(1)),
             "Prussian slot 2"
         );
     }

@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::{Mutex, OnceLock, RwLock};
+use std::sync::{Mutex, OnceLock};
 
 use boards::geometry::grid::Cell;
 use boards::sba::{
@@ -309,41 +309,50 @@ impl SbaLayout {
     /// The sensed places: every space of the map, on its grid.
     fn setup(&self) -> LayoutSetup {
         let mut setup = LayoutSetup::grid(self.columns, self.rows);
-        let used = self.spaces();
-        setup.places.retain(|(_, p)| used.contains_key(p));
+        let used: std::collections::BTreeSet<Place> = self.places().collect();
+        setup.places.retain(|(_, p)| used.contains(p));
         setup
     }
 
-    /// Every space with its name as the players read it ("d'Erlon 3", "French casualty 4").
-    fn spaces(&self) -> BTreeMap<Place, String> {
-        let mut out = BTreeMap::new();
-        let data = active();
+    /// Every space of the map: the boxes, the card spaces, the casualty tracks, the control
+    /// markers' spaces.
+    fn places(&self) -> impl Iterator<Item = Place> + '_ {
+        self.boxes
+            .iter()
+            .flatten()
+            .chain(self.card_spaces.iter().flatten())
+            .chain(self.casualties.iter().flat_map(|(_, places)| places))
+            .chain(&self.controls)
+            .copied()
+    }
+
+    /// The name of the space `place` as the players read it ("d'Erlon 3", "d'Erlon card",
+    /// "French casualty 4", "Hougoumont"), with the cards `data` names; `None` off the map.
+    fn name(&self, cards: &CardSet, place: &Place) -> Option<String> {
+        let card = |i: usize| cards.card(CardId::new(i as u8));
         for (i, places) in self.boxes.iter().enumerate() {
-            let card = data
-                .cards
-                .card(CardId::new(i as u8))
-                .map_or_else(String::new, |c| short(&c.name).to_string());
-            for (k, p) in places.iter().enumerate() {
-                out.insert(*p, format!("{card} {}", k + 1));
+            if let Some(k) = places.iter().position(|p| p == place) {
+                let card = card(i).map_or("", |c| short(&c.name));
+                return Some(format!("{card} {}", k + 1));
             }
         }
-        for (i, p) in self.card_spaces.iter().enumerate() {
-            if let (Some(p), Some(card)) = (p, data.cards.card(CardId::new(i as u8))) {
-                out.insert(*p, format!("{} card", short(&card.name)));
+        if let Some(i) = self
+            .card_spaces
+            .iter()
+            .position(|p| p.as_ref() == Some(place))
+        {
+            if let Some(card) = card(i) {
+                return Some(format!("{} card", short(&card.name)));
             }
         }
         for seat in [FRENCH, ALLIED] {
-            let army = if seat == FRENCH { "French" } else { "Allied" };
-            for (k, p) in self.casualties[seat].iter().enumerate() {
-                out.insert(*p, format!("{army} casualty {}", k + 1));
+            if let Some(k) = self.casualties[seat].iter().position(|p| p == place) {
+                let army = if seat == FRENCH { "French" } else { "Allied" };
+                return Some(format!("{army} casualty {}", k + 1));
             }
         }
-        for (c, p) in self.controls.iter().enumerate() {
-            if let Some(control) = data.cards.controls().get(c) {
-                out.insert(*p, control.name.clone());
-            }
-        }
-        out
+        let c = self.controls.iter().position(|p| p == place)?;
+        cards.controls().get(c).map(|control| control.name.clone())
     }
 }
 
@@ -467,16 +476,6 @@ struct Kept {
 #[derive(Clone, Copy)]
 pub struct SbaSet(&'static Kept);
 
-static ACTIVE: RwLock<Option<&'static SbaData>> = RwLock::new(None);
-
-/// The set of the game being played (place names need it, and have no choice to read it from).
-fn active() -> &'static SbaData {
-    ACTIVE
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .unwrap_or_else(|| &SbaSet::shipped().0.data)
-}
-
 impl SbaSet {
     /// The example card set ([`EXAMPLE_CARDS`]) on the shipped layout ([`DEFAULT_LAYOUT`]).
     ///
@@ -541,13 +540,6 @@ impl SbaSet {
     /// The layout file it was read from.
     pub fn layout_file(self) -> &'static SbaFile {
         &self.0.layout
-    }
-
-    /// Makes this the set place names are read from.
-    fn activate(self) {
-        *ACTIVE
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(&self.0.data);
     }
 }
 
@@ -800,7 +792,6 @@ impl TableGame for SbaTable {
     }
 
     fn layout(choice: SbaChoice) -> LayoutSetup {
-        choice.set.activate();
         choice.set.data().layout.setup()
     }
 
@@ -813,16 +804,14 @@ impl TableGame for SbaTable {
     }
 
     /// A space as the map names it: "d'Erlon 3", "French casualty 4", "Hougoumont".
-    fn place_name(place: &Place) -> String {
-        active()
-            .layout
-            .spaces()
-            .remove(place)
+    fn place_name(choice: SbaChoice, place: &Place) -> String {
+        let data = choice.set.data();
+        data.layout
+            .name(&data.cards, place)
             .unwrap_or_else(|| place.to_string())
     }
 
     fn groups(choice: SbaChoice, seat: Seat) -> Vec<Group> {
-        choice.set.activate();
         let data = choice.set.data();
         pieces(data, seat)
             .into_iter()
@@ -849,7 +838,7 @@ impl TableGame for SbaTable {
         }
         Err(format!(
             "{} is not a space for {}: put it on {}",
-            Self::place_name(at),
+            Self::place_name(choice, at),
             piece_label(data, piece),
             squares(&places)
         ))
@@ -901,7 +890,6 @@ impl TableGame for SbaTable {
         if !problems.is_empty() {
             return Err(problems);
         }
-        choice.set.activate();
         let options = Options::new(choice.set.data().cards.clone());
         match SaBelleAlliance::start(options, ()) {
             Ok(game) => Ok(SbaTable {
@@ -1382,14 +1370,15 @@ impl SbaTable {
             return words;
         };
         let layout = &self.data().layout;
+        let choice = SbaChoice { set: self.set };
         let off = left
             .checked_sub(1)
             .and_then(|k| layout.boxes[from.index()].get(usize::from(k)));
         match (off, layout.casualties[seat].get(usize::from(index))) {
             (Some(off), Some(to)) => format!(
                 "{words}: {} to {}",
-                Self::place_name(off),
-                Self::place_name(to)
+                Self::place_name(choice, off),
+                Self::place_name(choice, to)
             ),
             _ => words,
         }

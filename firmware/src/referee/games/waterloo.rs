@@ -355,7 +355,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Board, p) if is_commander(unit) => Err(format!(
             "{name}: {} must always be placed on the board: move it from {} to your set-up rows",
             unit.name(),
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
         (
             Goes::Board,
@@ -368,7 +368,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Board, p) => Err(format!(
             "{name}: {} is not one of your reserve slots: move the piece to your set-up rows or \
              a reserve slot",
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
         (
             Goes::Staging,
@@ -381,7 +381,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Staging, p) => Err(format!(
             "{name}: the Prussians wait on the Prussian staging slots: move the piece on {} to \
              one",
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
     }
 }
@@ -756,14 +756,14 @@ impl WaterlooTable {
                 {
                     return Err(format!(
                         "the umpire draws the Prussians that arrive: put the piece back on {}",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if let Place::Tray { seat, .. } = slot {
                     if seat != self.game.current() {
                         return Err(format!(
                             "{} holds {}: use your own",
-                            Self::place_name(&slot),
+                            Self::place_words(&slot),
                             a_piece(army_of_seat(seat))
                         ));
                     }
@@ -771,13 +771,13 @@ impl WaterlooTable {
                 if !is_waiting_place(&slot, seat_of(unit.army())) {
                     return Err(format!(
                         "pieces come on from your reserve or withdrawn slots, not from {}",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if self.trays.get(&slot) != Some(&unit) {
                     return Err(format!(
                         "{} does not hold that piece: take the piece from its slot",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 Ok(())
@@ -794,20 +794,20 @@ impl WaterlooTable {
                     return Err(format!(
                         "{} is not one of your withdrawn or reserve slots: put the piece on a \
                          free one",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if self.trays.contains_key(&slot) {
                     return Err(format!(
                         "{} already holds a piece: use a free slot",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 Ok(())
             }
             (_, Some(slot)) => Err(format!(
                 "that action uses no tray slot ({})",
-                Self::place_name(&slot)
+                Self::place_words(&slot)
             )),
             (_, None) => Ok(()),
         }
@@ -1073,6 +1073,25 @@ impl WaterlooTable {
     }
 }
 
+impl WaterlooTable {
+    /// A place as the players read it (the game's [`TableGame::place_name`], which needs no
+    /// choice here).
+    pub fn place_words(place: &Place) -> String {
+        match *place {
+            Place::Square(c) => c.to_string(),
+            Place::Tray { tray, seat, slot } => {
+                let n = u16::from(slot) + 1;
+                match tray {
+                    TrayKind::PrussianStaging => format!("Prussian staging slot {n}"),
+                    TrayKind::Reserve => format!("{} reserve slot {n}", seat_name(seat)),
+                    TrayKind::Withdrawn => format!("{} withdrawn slot {n}", seat_name(seat)),
+                    TrayKind::Eliminated => format!("{} eliminated slot {n}", seat_name(seat)),
+                }
+            }
+        }
+    }
+}
+
 impl TableGame for WaterlooTable {
     type Choice = WaterlooChoice;
     type Action = WaterlooAction;
@@ -1152,19 +1171,8 @@ impl TableGame for WaterlooTable {
         seat_name(seat)
     }
 
-    fn place_name(place: &Place) -> String {
-        match *place {
-            Place::Square(c) => c.to_string(),
-            Place::Tray { tray, seat, slot } => {
-                let n = u16::from(slot) + 1;
-                match tray {
-                    TrayKind::PrussianStaging => format!("Prussian staging slot {n}"),
-                    TrayKind::Reserve => format!("{} reserve slot {n}", seat_name(seat)),
-                    TrayKind::Withdrawn => format!("{} withdrawn slot {n}", seat_name(seat)),
-                    TrayKind::Eliminated => format!("{} eliminated slot {n}", seat_name(seat)),
-                }
-            }
-        }
+    fn place_name(_choice: WaterlooChoice, place: &Place) -> String {
+        Self::place_words(place)
     }
 
     fn groups(choice: WaterlooChoice, seat: Seat) -> Vec<Group> {
@@ -1388,13 +1396,13 @@ impl TableGame for WaterlooTable {
                     problems.push(format!(
                         "{}: {} cannot hold that piece: set up again",
                         seat_name(seat),
-                        Self::place_name(&place)
+                        Self::place_words(&place)
                     ));
                 } else if trays.insert(place, unit).is_some() {
                     problems.push(format!(
                         "{}: two pieces on {}: set up again",
                         seat_name(seat),
-                        Self::place_name(&place)
+                        Self::place_words(&place)
                     ));
                 }
             }
@@ -1792,7 +1800,7 @@ impl TableGame for WaterlooTable {
                 tile: true,
             } => format!("{from} fires at {}", self.tile_words(at)),
             Action::Enter { unit, to } => match action.slot {
-                Some(slot) => format!("entry on {to} from {}", Self::place_name(&slot)),
+                Some(slot) => format!("entry on {to} from {}", Self::place_words(&slot)),
                 None => format!("{} enters on {to}", a_piece(unit.army())),
             },
             Action::TakeOff { from } => {
@@ -1979,7 +1987,7 @@ impl TableGame for WaterlooTable {
             places
                 .entry(*unit)
                 .or_default()
-                .push(Self::place_name(place));
+                .push(Self::place_words(place));
         }
         places
             .into_iter()

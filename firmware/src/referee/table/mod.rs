@@ -208,7 +208,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn seat_name(seat: Seat) -> &'static str;
     /// A place as the players read it in hand steps and differences ("a5", "Allied reserve
     /// slot 3"); by default the sensing layer's name, which can only number the seats.
-    fn place_name(place: &Place) -> String {
+    fn place_name(_choice: Self::Choice, place: &Place) -> String {
         place.to_string()
     }
     /// `seat`'s set-up groups, in order.

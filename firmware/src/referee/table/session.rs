@@ -716,7 +716,7 @@ pub fn table_record<T: TableGame>(
     let named = |board: BTreeMap<Place, String>| -> Vec<(String, String)> {
         board
             .into_iter()
-            .map(|(place, words)| (T::place_name(&place), words))
+            .map(|(place, words)| (T::place_name(choice, &place), words))
             .collect()
     };
     Ok(TableRecord {
@@ -777,11 +777,12 @@ impl Steps {
 
 /// The hands' steps that take `sensed` to `expected`.
 fn hand_steps<T: TableGame>(
+    choice: T::Choice,
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Steps {
     let mut steps = Steps::default();
-    for d in differences::<T>(expected, sensed) {
+    for d in differences::<T>(choice, expected, sensed) {
         let Some(at) = d.at else { continue };
         if d.belongs == "empty" {
             steps.push(at, format!("{}: take the piece off", d.place));
@@ -793,10 +794,16 @@ fn hand_steps<T: TableGame>(
 }
 
 fn differences<T: TableGame>(
+    choice: T::Choice,
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
-    differences_between(expected, sensed, T::place_name, String::clone)
+    differences_between(
+        expected,
+        sensed,
+        |p| T::place_name(choice, p),
+        String::clone,
+    )
 }
 
 /// Where `sensed` differs from `expected` (each place and what stands there), in place order:
@@ -1181,6 +1188,7 @@ impl<T: TableGame> Session<T> {
     /// With tags: validates both armies read from the tags; journals them or lists every
     /// problem.
     fn finish_tags(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         let Stage::Setup(state) = &mut self.stage else {
             return;
         };
@@ -1191,7 +1199,7 @@ impl<T: TableGame> Session<T> {
             .map(|p| {
                 format!(
                     "{}: piece not identified: lift it and put it back so its tag is read",
-                    T::place_name(p)
+                    T::place_name(choice, p)
                 )
             })
             .collect();
@@ -1237,6 +1245,7 @@ impl<T: TableGame> Session<T> {
     /// With tags: a tag read on `place` during set-up. One tag read on two places (a reader
     /// that picked up a neighbour's tag) leaves neither place known until both are read again.
     fn setup_tag(
+        choice: T::Choice,
         state: &mut SetupState<T>,
         ctx: &mut Ctx<'_>,
         place: Place,
@@ -1249,11 +1258,11 @@ impl<T: TableGame> Session<T> {
             .find(|(p, u)| **p != place && **u == uid && ctx.sensed.contains(*p))
             .map(|(p, _)| *p);
         state.read_at.insert(place, uid);
-        let name = T::place_name(&place);
+        let name = T::place_name(choice, &place);
         if let Some(other) = twin {
             state.assigned.remove(&place);
             state.assigned.remove(&other);
-            let other = T::place_name(&other);
+            let other = T::place_name(choice, &other);
             let msg = format!("{name} and {other}: the same tag was read on both");
             out.push(Decision::TagProblem(msg.clone()));
             state.tag_problem = Some((
@@ -1462,6 +1471,7 @@ impl<T: TableGame> Session<T> {
 
     /// Compares the settled sensed board with the expected one and acts on what it means.
     fn evaluate(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
@@ -1591,13 +1601,13 @@ impl<T: TableGame> Session<T> {
             play.off = true;
             play.ghosts.insert(place);
             if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
-                let name = T::place_name(&place);
+                let name = T::place_name(choice, &place);
                 out.push(Decision::Ghost {
                     place: name.clone(),
                     undone: None,
                 });
                 let at = std::iter::once(place).chain(from).collect();
-                let from = from.map(|p| T::place_name(&p));
+                let from = from.map(|p| T::place_name(choice, &p));
                 let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why, at);
                 play.refused = Some((sensed.clone(), screen));
             }
@@ -1614,8 +1624,8 @@ impl<T: TableGame> Session<T> {
                             format!(
                                 "{} and {} both read a piece: take off the one that does not \
                                  belong",
-                                T::place_name(&from),
-                                T::place_name(&to)
+                                T::place_name(choice, &from),
+                                T::place_name(choice, &to)
                             ),
                         );
                         return;
@@ -1664,7 +1674,11 @@ impl<T: TableGame> Session<T> {
                 return;
             }
             if let Some(until) = hold_until(ctx) {
-                let names: Vec<String> = gesture.lifted.iter().map(T::place_name).collect();
+                let names: Vec<String> = gesture
+                    .lifted
+                    .iter()
+                    .map(|p| T::place_name(choice, p))
+                    .collect();
                 play.hold(
                     until,
                     format!(
@@ -1687,8 +1701,11 @@ impl<T: TableGame> Session<T> {
             if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
                 if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
                     let at = vec![*from, *to];
-                    let (label, from, to) =
-                        (game.label(action), T::place_name(from), T::place_name(to));
+                    let (label, from, to) = (
+                        game.label(action),
+                        T::place_name(choice, from),
+                        T::place_name(choice, to),
+                    );
                     play.announcement = None;
                     play.unmatched_since = None;
                     play.mismatch_shown = false;
@@ -1778,7 +1795,7 @@ impl<T: TableGame> Session<T> {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
-                let steps = hand_steps::<T>(&play.expected(), sensed);
+                let steps = hand_steps::<T>(choice, &play.expected(), sensed);
                 let (fix, places) = if steps.is_empty() {
                     ("put the pieces back".to_string(), Places::default())
                 } else {
@@ -1810,7 +1827,7 @@ impl<T: TableGame> Session<T> {
             // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
-            let name = T::place_name(&place);
+            let name = T::place_name(choice, &place);
             // A piece selected first (a gun lifted and put back, even one with no shot left)
             // and then this one lifted is the shape of a shot: when the rules refuse it, the
             // reason is said with the way on, never a wait for a target that cannot come.
@@ -1930,6 +1947,7 @@ impl<T: TableGame> Session<T> {
         to: Place,
         out: &mut Vec<Decision>,
     ) {
+        let choice = self.choice;
         let Stage::Play(play) = &self.stage else {
             return;
         };
@@ -1954,7 +1972,7 @@ impl<T: TableGame> Session<T> {
         play.took_back(to_ply);
         play.ghosts.insert(to);
         out.push(Decision::Ghost {
-            place: T::place_name(&to),
+            place: T::place_name(choice, &to),
             undone,
         });
         self.evaluate(ctx, out);
@@ -2140,12 +2158,13 @@ impl<T: TableGame> Session<T> {
 
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference> {
         match &self.stage {
-            Stage::Play(p) => differences::<T>(&p.expected(), sensed),
+            Stage::Play(p) => differences::<T>(self.choice, &p.expected(), sensed),
             Stage::Setup(_) => Vec::new(),
         }
     }
 
     fn play_screen(&self, play: &PlayState<T>, sensed: &BTreeSet<Place>) -> Screen {
+        let choice = self.choice;
         let Some(game) = play.game() else {
             return Screen::Error {
                 message: "no game".to_string(),
@@ -2160,14 +2179,14 @@ impl<T: TableGame> Session<T> {
                 }
             }
             let expected = &play.expected();
-            let mut steps = hand_steps::<T>(expected, sensed);
+            let mut steps = hand_steps::<T>(choice, expected, sensed);
             for place in &play.swaps {
                 if let Some(belongs) = expected.get(place) {
                     steps.push(
                         *place,
                         format!(
                             "{}: lift the piece and put the {belongs} there",
-                            T::place_name(place)
+                            T::place_name(choice, place)
                         ),
                     );
                 }
@@ -2182,7 +2201,7 @@ impl<T: TableGame> Session<T> {
         }
         if play.mismatch_shown {
             return Screen::Mismatch {
-                differences: differences::<T>(&play.expected(), sensed),
+                differences: differences::<T>(choice, &play.expected(), sensed),
             };
         }
         if let Some(menu) = &play.menu {
@@ -2298,7 +2317,7 @@ impl<T: TableGame> AnySession for Session<T> {
     fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>) {
         match &mut self.stage {
             Stage::Setup(state) if state.by_tags => {
-                Self::setup_tag(state, ctx, *place, uid, out);
+                Self::setup_tag(self.choice, state, ctx, *place, uid, out);
             }
             Stage::Setup(state) => state.read.push((*place, uid)),
             Stage::Play(play) => play.tags.push((*place, uid)),
@@ -2306,9 +2325,10 @@ impl<T: TableGame> AnySession for Session<T> {
     }
 
     fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         if let Stage::Setup(state) = &mut self.stage {
             if state.by_tags {
-                let msg = format!("{}: the tag was not read", T::place_name(place));
+                let msg = format!("{}: the tag was not read", T::place_name(choice, place));
                 out.push(Decision::TagProblem(msg.clone()));
                 state.tag_problem = Some((msg, failure.to_string()));
             }
@@ -2538,6 +2558,6 @@ impl<T: TableGame> TableView for Session<T> {
     }
 
     fn place_name(&self, place: &Place) -> String {
-        T::place_name(place)
+        T::place_name(self.choice, place)
     }
 }

@@ -132,10 +132,10 @@ fn the_layout_holds_the_board_and_every_tray() {
         assert!(layout.cell(place).is_some(), "{place}");
     }
     assert_eq!(
-        WaterlooTable::place_name(&reserve(FRENCH, 2)),
+        WaterlooTable::place_words(&reserve(FRENCH, 2)),
         "French reserve slot 3"
     );
-    assert_eq!(WaterlooTable::place_name(&sq("c5")), "c5");
+    assert_eq!(WaterlooTable::place_words(&sq("c5")), "c5");
 }
 
 #[test]
