@@ -26,7 +26,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use toml_span::value::ValueInner;
 
 use crate::drivers::leds::Rgb;
 use crate::sensing::{Place, SensorLayout};
@@ -211,19 +210,9 @@ impl LedOrder {
     /// # Errors
     /// [`OrderError`] naming what is missing.
     pub fn from_pin_map(text: &str) -> Result<LedOrder, OrderError> {
-        let mut root = toml_span::parse(text).map_err(|e| OrderError(format!("not TOML: {e}")))?;
-        let order = match root.take() {
-            ValueInner::Table(mut root) => match root.remove("leds").map(|mut v| v.take()) {
-                Some(ValueInner::Table(mut leds)) => {
-                    match leds.remove("order").map(|mut v| v.take()) {
-                        Some(ValueInner::String(s)) => Some(s.into_owned()),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            },
-            _ => None,
-        };
+        use crate::drivers::shift_chain::{pin_map_table, take_str, take_table};
+        let mut root = pin_map_table(text).map_err(OrderError)?;
+        let order = take_table(&mut root, "leds").and_then(|mut leds| take_str(&mut leds, "order"));
         match order.as_deref() {
             Some("cells") => Ok(LedOrder::Cells),
             Some("serpentine") => Ok(LedOrder::Serpentine),
