@@ -565,7 +565,7 @@ pub trait TableView {
     fn umpire_eyes(&self) -> String;
     /// Every piece named, for the umpire's own eyes (spoils the game); empty during set-up.
     fn umpire_board(&self) -> BTreeMap<Place, Named>;
-    /// A place as this game names it to the players ([`TableGame::place_name`]): how the LED
-    /// guidance finds the places a screen names.
+    /// A place as this game names it to the players ([`TableGame::place_name`], with the
+    /// game's choice): how the simulator names the lit tray slots in its LED legend.
     fn place_name(&self, place: &Place) -> String;
 }
