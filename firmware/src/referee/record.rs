@@ -165,8 +165,8 @@ pub fn check_schema(journal: &[u8]) -> Result<(), RebuildError> {
     }
 }
 
-/// One journal record. Written and synced before the players are told. Encoded as [`wire`]'s
-/// record, which keeps every variant ever written in its place.
+/// One journal record. Written and synced before the players are told. Encoded as the
+/// private `wire` record, which keeps every variant ever written in its place.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "wire::Record", into = "wire::Record")]
 pub enum Record {
