@@ -643,7 +643,12 @@ fn a_basic_game_at_the_table() {
                 "e6: put the British Foot".into(),
                 "e7: put the Fr. Line Inf".into(),
             ],
-            places: Default::default(),
+            // The places the hand steps and the attack name, for the LEDs.
+            places: firmware::ui::Places {
+                hands: vec![sq("e6"), sq("e7")],
+                moved: vec![sq("e6"), sq("e7")],
+                target: None,
+            },
         }
     );
     t.put(sq("e6"));
