@@ -97,6 +97,41 @@ impl fmt::Display for Finding {
 /// How long [`check_leds`] keeps each LED lit, in ms: long enough to see which place glows.
 pub const LED_STEP_MS: u32 = 250;
 
+/// `doctor`'s LED step, the same on the Pi and in the simulation: the chain `leds` over the
+/// board `setup` lays out, each LED lit in turn ([`check_leds`]) on the bus `open` gives for a
+/// chain of that many LEDs. A layout that does not validate is a problem with its fix, never a
+/// step silently skipped.
+pub fn check_led_step<S: embedded_hal::spi::SpiBus, D: DelayNs>(
+    setup: crate::sensing::LayoutSetup,
+    leds: &crate::config::LedsConfig,
+    open: impl FnOnce(usize) -> Result<S, Finding>,
+    delay: &mut D,
+    each: impl FnMut(usize, &str),
+) -> Finding {
+    let layout = match setup.validate() {
+        Ok(layout) => layout,
+        Err(p) => {
+            return Finding::bad(
+                Severity::Problem,
+                "LED chain",
+                format!("the board's layout: {p}"),
+                "fix [board] in the configuration",
+            )
+        }
+    };
+    let map = LedMap::new(&layout, leds.order);
+    let bus = match open(map.len()) {
+        Ok(bus) => bus,
+        Err(finding) => return finding,
+    };
+    let chain = LedChain::new(bus, map.len(), leds.brightness);
+    let name = |i: usize| {
+        map.place(i)
+            .map_or_else(|| "no place".into(), |p| p.to_string())
+    };
+    check_leds(chain, &map, name, delay, each)
+}
+
 /// Switches the LED chain off, then lights each LED alone in turn (white, at the chain's capped
 /// brightness) for [`LED_STEP_MS`], LED 0 first, calling `each` with its number and the place
 /// `name` gives the map's place (so the builder can read along), and switches all off again.

@@ -29,16 +29,21 @@ impl DataFile for Layout {
     const SETTING: &'static str = "[waterloo] layout";
 
     fn parse(text: &str) -> Result<Layout, Vec<(usize, String)>> {
-        Layout::parse(text).map_err(|problems| {
-            let mut list: Vec<(usize, String)> = problems
-                .0
-                .into_iter()
-                .map(|p| (p.line, p.message))
-                .collect();
-            list.sort_by_key(|p| p.0);
-            list
-        })
+        Layout::parse(text).map_err(layout_problems)
     }
+}
+
+/// A Waterloo layout's problems, each with its line, in line order.
+fn layout_problems(
+    problems: boards::Problems<boards::waterloo::LayoutProblem>,
+) -> Vec<(usize, String)> {
+    let mut list: Vec<(usize, String)> = problems
+        .0
+        .into_iter()
+        .map(|p| (p.line, p.message))
+        .collect();
+    list.sort_by_key(|p| p.0);
+    list
 }
 
 /// Why a game data file cannot be used.
@@ -141,11 +146,7 @@ pub fn load<T: DataFile>(path: &Path) -> Result<T, DataFileError> {
 /// # Errors
 /// The file cannot be read, or every problem it holds, each with its line.
 pub fn load_with_text<T: DataFile>(path: &Path) -> Result<(T, String), DataFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DataFileError::Unreadable {
-        what: T::WHAT,
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_text(T::WHAT, path)?;
     match T::parse(&text) {
         Ok(value) => Ok((value, text)),
         Err(problems) => Err(DataFileError::Invalid {
@@ -153,6 +154,24 @@ pub fn load_with_text<T: DataFile>(path: &Path) -> Result<(T, String), DataFileE
             path: path.to_path_buf(),
             problems,
         }),
+    }
+}
+
+/// The whole text of the file at `path`, which holds `what`.
+fn read_text(what: &'static str, path: &Path) -> Result<String, DataFileError> {
+    std::fs::read_to_string(path).map_err(|source| DataFileError::Unreadable {
+        what,
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Where a file a setting of `config_file` names is: a relative path is read from the
+/// configuration file's folder.
+fn in_config_folder(config_file: &Path, path: &Path) -> PathBuf {
+    match config_file.parent() {
+        Some(dir) if path.is_relative() => dir.join(path),
+        _ => path.to_path_buf(),
     }
 }
 
@@ -164,12 +183,14 @@ pub fn load_waterloo_layout(
     path: &Path,
 ) -> Result<crate::referee::games::BoardLayout, DataFileError> {
     use crate::referee::games::{BoardLayout, LayoutSource};
-    let (layout, text) = load_with_text::<Layout>(path)?;
-    Ok(BoardLayout::keep(
-        layout,
-        &text,
-        LayoutSource::File(path.to_path_buf()),
-    ))
+    let text = read_text(Layout::WHAT, path)?;
+    BoardLayout::read(&text, LayoutSource::File(path.to_path_buf())).map_err(|problems| {
+        DataFileError::Invalid {
+            what: Layout::WHAT,
+            path: path.to_path_buf(),
+            problems: layout_problems(problems),
+        }
+    })
 }
 
 /// The Stratego: Waterloo board of `config`, read from `config_file`: the file `[waterloo]
@@ -185,13 +206,7 @@ pub fn waterloo_layout(
     use crate::referee::games::BoardLayout;
     match &config.waterloo_layout {
         None => Ok(BoardLayout::shipped()),
-        Some(path) => {
-            let path = match config_file.parent() {
-                Some(dir) if path.is_relative() => dir.join(path),
-                _ => path.clone(),
-            };
-            load_waterloo_layout(&path)
-        }
+        Some(path) => load_waterloo_layout(&in_config_folder(config_file, path)),
     }
 }
 
@@ -206,56 +221,40 @@ pub fn sba_set(
     config: &crate::config::Config,
     config_file: &Path,
 ) -> Result<crate::referee::games::sba::SbaSet, DataFileError> {
-    use crate::referee::games::sba::{shipped_source, SbaFile, SbaSet, DEFAULT_LAYOUT};
-    let read = |path: &Option<PathBuf>, what: &'static str, shipped: &str| match path {
-        None => Ok((None, shipped.to_string())),
-        Some(path) => {
-            let path = match config_file.parent() {
-                Some(dir) if path.is_relative() => dir.join(path),
-                _ => path.clone(),
-            };
-            std::fs::read_to_string(&path)
-                .map(|text| (Some(path.clone()), text))
-                .map_err(|source| DataFileError::Unreadable { what, path, source })
-        }
-    };
-    let (cards_path, cards) = read(
-        &config.sba_cards,
-        "Sa Belle Alliance cards",
-        boards::sba::EXAMPLE_CARDS,
-    )?;
-    let (layout_path, layout) = read(
-        &config.sba_layout,
-        "Sa Belle Alliance layout",
-        DEFAULT_LAYOUT,
-    )?;
+    use crate::referee::games::sba::{SbaFile, SbaFileKey, SbaSet, DEFAULT_LAYOUT};
     if config.sba_cards.is_none() && config.sba_layout.is_none() {
         return Ok(SbaSet::shipped());
     }
     // Each file with where it was read, journaled with every game begun on it.
-    let file = |path: &Option<PathBuf>, key: &str, text: String| SbaFile {
-        source: path.as_ref().map_or_else(
-            || shipped_source(key).to_string(),
-            |p| p.display().to_string(),
-        ),
-        text,
-    };
-    SbaSet::read(
-        file(&cards_path, "cards", cards),
-        file(&layout_path, "layout", layout),
-    )
-    .map_err(|problems| {
-        let what = problems.first().map_or("Sa Belle Alliance layout", |p| p.0);
-        let path = if what == "Sa Belle Alliance cards" {
-            cards_path
-        } else {
-            layout_path
-        };
-        DataFileError::Invalid {
-            what,
-            path: path.unwrap_or_else(|| PathBuf::from("(shipped)")),
-            problems: problems.into_iter().map(|(_, l, m)| (l, m)).collect(),
+    let read = |setting: &Option<PathBuf>, key: SbaFileKey, shipped: &str| match setting {
+        None => Ok((
+            None,
+            SbaFile {
+                source: key.shipped_source().to_string(),
+                text: shipped.to_string(),
+            },
+        )),
+        Some(path) => {
+            let path = in_config_folder(config_file, path);
+            let text = read_text(key.what(), &path)?;
+            let source = path.display().to_string();
+            Ok((Some(path), SbaFile { source, text }))
         }
+    };
+    let (cards_path, cards) = read(
+        &config.sba_cards,
+        SbaFileKey::Cards,
+        boards::sba::EXAMPLE_CARDS,
+    )?;
+    let (layout_path, layout) = read(&config.sba_layout, SbaFileKey::Layout, DEFAULT_LAYOUT)?;
+    SbaSet::read(cards, layout).map_err(|p| DataFileError::Invalid {
+        what: p.file.what(),
+        path: match p.file {
+            SbaFileKey::Cards => cards_path,
+            SbaFileKey::Layout => layout_path,
+        }
+        .unwrap_or_else(|| PathBuf::from("(shipped)")),
+        problems: p.problems,
     })
 }
 

@@ -2,8 +2,9 @@
 //! the OLED shows and nothing else.
 //!
 //! The guidance reads only [`Screen`]s (public by construction: the OLED faces the whole table)
-//! and the places they name, so a lit LED can never tell what the screen does not: its inputs
-//! hold no rank. [`Guide::update`] takes each new screen and returns the places to light:
+//! and the places the referee put in them beside the words that name them
+//! ([`crate::ui::Places`]), so a lit LED can never tell what the screen does not: its inputs
+//! hold no rank, and no place the words do not name. It never reads places out of the words. [`Guide::update`] takes each new screen and returns the places to light:
 //! - **Mismatch** (red): each place the mismatch screen lists as differing from the expected
 //!   board.
 //! - **Hand step** (blue): each place a hand must still change, as the battle, action or
@@ -25,7 +26,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use toml_span::value::ValueInner;
 
 use crate::drivers::leds::Rgb;
 use crate::faults::Backoff;
@@ -114,58 +114,6 @@ impl Palette {
 /// The places lit, each with its meaning.
 pub type Lit = BTreeMap<Place, Meaning>;
 
-/// The places of a layout by the names the game's screens use ("e4", "Allied reserve slot 3"):
-/// how a screen's words are turned back into places.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlaceNames {
-    /// Longest name first, so "reserve slot 12" is found before "reserve slot 1" could be.
-    names: Vec<(String, Place)>,
-}
-
-impl PlaceNames {
-    /// The names of every place of `layout`, as `name` writes them.
-    pub fn new(layout: &SensorLayout, name: impl Fn(&Place) -> String) -> PlaceNames {
-        let mut names: Vec<(String, Place)> = layout.iter().map(|(_, p)| (name(&p), p)).collect();
-        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
-        PlaceNames { names }
-    }
-
-    /// The place named exactly `text`, if any.
-    pub fn exact(&self, text: &str) -> Option<Place> {
-        self.names.iter().find(|(n, _)| n == text).map(|(_, p)| *p)
-    }
-
-    /// Every place `text` names as a whole word (not inside a longer word or number), in the
-    /// order they appear; a place named twice is listed once.
-    pub fn find(&self, text: &str) -> Vec<Place> {
-        let bytes = text.as_bytes();
-        let mut taken = vec![false; bytes.len()];
-        let mut found: Vec<(usize, Place)> = Vec::new();
-        for (name, place) in &self.names {
-            if name.is_empty() {
-                continue;
-            }
-            for (at, _) in text.match_indices(name.as_str()) {
-                let end = at + name.len();
-                let word_edge = |i: Option<&u8>| i.is_none_or(|c| !c.is_ascii_alphanumeric());
-                let before = at.checked_sub(1).and_then(|i| bytes.get(i));
-                if !word_edge(before) || !word_edge(bytes.get(end)) {
-                    continue;
-                }
-                if taken[at..end].iter().any(|t| *t) {
-                    continue;
-                }
-                taken[at..end].iter_mut().for_each(|t| *t = true);
-                if !found.iter().any(|(_, p)| p == place) {
-                    found.push((at, *place));
-                }
-            }
-        }
-        found.sort_by_key(|(at, _)| *at);
-        found.into_iter().map(|(_, p)| p).collect()
-    }
-}
-
 /// Turns the screens the OLED shows into the places to light. Remembers only the places of the
 /// last move the OLED announced (public: it was on the screen).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -179,8 +127,9 @@ impl Guide {
         Guide::default()
     }
 
-    /// The places to light while `screen` shows, reading place names with `names`.
-    pub fn update(&mut self, screen: &Screen, names: &PlaceNames) -> Lit {
+    /// The places to light while `screen` shows: the places the referee put in it beside the
+    /// words that name them ([`crate::ui::Places`], [`crate::ui::Difference::at`]).
+    pub fn update(&mut self, screen: &Screen) -> Lit {
         let mut lit = Lit::new();
         let light = |lit: &mut Lit, places: &[Place], meaning: Meaning| {
             for place in places {
@@ -191,39 +140,29 @@ impl Guide {
         };
         match screen {
             Screen::Mismatch { differences } => {
-                let places: Vec<Place> = differences
-                    .iter()
-                    .filter_map(|d| names.exact(&d.place).or_else(|| first(names, &d.place)))
-                    .collect();
+                let places: Vec<Place> = differences.iter().filter_map(|d| d.at).collect();
                 light(&mut lit, &places, Meaning::Mismatch);
             }
-            Screen::Battle { hands, .. } => {
+            Screen::Battle { places, .. } => {
                 // The battle's places are the last move: its hand steps name them all at
                 // first, and only fewer as the hands do them.
-                let places: Vec<Place> = hands.iter().flat_map(|h| names.find(h)).collect();
-                if !places.iter().all(|p| self.last_move.contains(p)) {
-                    self.last_move = places;
+                if !places.hands.iter().all(|p| self.last_move.contains(p)) {
+                    self.last_move.clone_from(&places.hands);
                 }
-                for step in hands {
-                    light(&mut lit, &names.find(step), Meaning::HandStep);
-                }
+                light(&mut lit, &places.hands, Meaning::HandStep);
                 light(&mut lit, &self.last_move, Meaning::LastMove);
             }
-            Screen::Told { title, hands, .. } => {
-                self.last_move = names.find(title);
-                if let Some((_, target)) = title.split_once(" fires at ") {
-                    light(&mut lit, &names.find(target), Meaning::FireTarget);
-                }
-                for step in hands {
-                    light(&mut lit, &names.find(step), Meaning::HandStep);
-                }
+            Screen::Told { places, .. } => {
+                self.last_move.clone_from(&places.moved);
+                light(&mut lit, &places.hands, Meaning::HandStep);
+                light(&mut lit, places.target.as_slice(), Meaning::FireTarget);
                 light(&mut lit, &self.last_move, Meaning::LastMove);
             }
-            Screen::Illegal { fix, .. } => {
-                light(&mut lit, &names.find(fix), Meaning::HandStep);
+            Screen::Illegal { places, .. } => {
+                light(&mut lit, &places.hands, Meaning::HandStep);
             }
-            Screen::MoveAccepted { mv, .. } => {
-                self.last_move = names.find(mv);
+            Screen::MoveAccepted { places, .. } => {
+                self.last_move.clone_from(&places.moved);
                 light(&mut lit, &self.last_move, Meaning::LastMove);
             }
             Screen::Play { .. } | Screen::DieRoll { .. } | Screen::Takeback { .. } => {
@@ -242,10 +181,6 @@ impl Guide {
         }
         lit
     }
-}
-
-fn first(names: &PlaceNames, text: &str) -> Option<Place> {
-    names.find(text).into_iter().next()
 }
 
 /// How the LEDs are chained over the places.
@@ -276,19 +211,9 @@ impl LedOrder {
     /// # Errors
     /// [`OrderError`] naming what is missing.
     pub fn from_pin_map(text: &str) -> Result<LedOrder, OrderError> {
-        let mut root = toml_span::parse(text).map_err(|e| OrderError(format!("not TOML: {e}")))?;
-        let order = match root.take() {
-            ValueInner::Table(mut root) => match root.remove("leds").map(|mut v| v.take()) {
-                Some(ValueInner::Table(mut leds)) => {
-                    match leds.remove("order").map(|mut v| v.take()) {
-                        Some(ValueInner::String(s)) => Some(s.into_owned()),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            },
-            _ => None,
-        };
+        use crate::drivers::shift_chain::{pin_map_table, take_str, take_table};
+        let mut root = pin_map_table(text).map_err(OrderError)?;
+        let order = take_table(&mut root, "leds").and_then(|mut leds| take_str(&mut leds, "order"));
         match order.as_deref() {
             Some("cells") => Ok(LedOrder::Cells),
             Some("serpentine") => Ok(LedOrder::Serpentine),
@@ -463,8 +388,7 @@ impl LedGuidance {
 
     /// Feeds the screen the OLED now shows (`new`: it just changed; its colours are worked out
     /// only then) and, at `now`, sends the colours when they differ from what the chain took
-    /// and no retry is waiting out its back-off. Place names come from the game (`view`) and
-    /// `layout`.
+    /// and no retry is waiting out its back-off. The places lit are those the screen carries.
     ///
     /// Returns `None` when nothing was sent (nothing changed, or a retry is not due: the
     /// chain's fault stands as it was), else how the send went.
@@ -472,16 +396,10 @@ impl LedGuidance {
         &mut self,
         screen: &Screen,
         new: bool,
-        layout: &SensorLayout,
-        view: Option<&dyn crate::referee::table::TableView>,
         now: Millis,
     ) -> Option<Result<(), String>> {
         if new || self.wanted.is_none() {
-            let names = match view {
-                Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
-                None => PlaceNames::default(),
-            };
-            let lit = self.guide.update(screen, &names);
+            let lit = self.guide.update(screen);
             self.wanted = Some(self.map.colours(&lit, &self.palette));
         }
         let wanted = self.wanted.as_ref()?;
@@ -508,7 +426,7 @@ mod tests {
     use super::*;
     use crate::drivers::leds::{decode, encode_frame, Brightness};
     use crate::sensing::{LayoutSetup, TrayKind};
-    use crate::ui::{Difference, StatusLine};
+    use crate::ui::{Difference, Places, StatusLine};
     use boards::geometry::grid::Cell;
     use boards::Seat;
 
@@ -517,13 +435,6 @@ mod tests {
             .with_tray(TrayKind::Reserve, Seat::FIRST, 12)
             .validate()
             .unwrap()
-    }
-
-    fn names(layout: &SensorLayout) -> PlaceNames {
-        PlaceNames::new(layout, |p| match p {
-            Place::Square(c) => c.to_string(),
-            Place::Tray { slot, .. } => format!("reserve slot {}", u16::from(*slot) + 1),
-        })
     }
 
     fn sq(name: &str) -> Place {
@@ -556,42 +467,81 @@ mod tests {
         StatusLine::default()
     }
 
+    fn moved(places: &[Place]) -> Places {
+        Places {
+            moved: places.to_vec(),
+            ..Places::default()
+        }
+    }
+
+    fn hands(places: &[Place]) -> Places {
+        Places {
+            hands: places.to_vec(),
+            ..Places::default()
+        }
+    }
+
+    /// "c4 fires at c7".
+    fn fire() -> Places {
+        Places {
+            target: Some(sq("c7")),
+            ..moved(&[sq("c4"), sq("c7")])
+        }
+    }
+
+    /// The places come from the referee, not the words: a title worded otherwise than "x fires
+    /// at y", or naming no place at all, lights the same. Fails on the old matcher, which found
+    /// a target only after the words " fires at " and the last move only in the title's words.
     #[test]
-    fn names_are_found_as_whole_words_longest_first() {
-        let layout = layout();
-        let names = names(&layout);
-        assert_eq!(names.find("e4-e5"), vec![sq("e4"), sq("e5")]);
-        assert_eq!(names.find("a10 and a1"), vec![sq("a10"), sq("a1")]);
-        assert_eq!(names.find("put it on reserve slot 12"), vec![slot(12)]);
-        assert_eq!(
-            names.find("reserve slot 1, then e4"),
-            vec![slot(1), sq("e4")]
-        );
-        // Not inside other words or numbers.
-        assert!(names.find("Bea4 1e4 e44").is_empty());
+    fn the_places_light_whatever_the_words_say() {
+        let mut guide = Guide::new();
+        let told = |title: &str| Screen::Told {
+            status: status(),
+            title: title.into(),
+            lines: vec![],
+            hands: vec![],
+            places: fire(),
+        };
+        let want = Lit::from([
+            (sq("c4"), Meaning::LastMove),
+            (sq("c7"), Meaning::FireTarget),
+        ]);
+        for title in [
+            "c4 fires at c7",
+            "c7 under fire from c4",
+            "Grand battery: fire!",
+        ] {
+            assert_eq!(guide.update(&told(title)), want, "{title}");
+        }
+        // Words that name places the referee did not put in the screen light nothing.
+        let lit = guide.update(&Screen::Illegal {
+            status: status(),
+            reason: "e4-e5: e5 is taken".into(),
+            fix: "put the pieces back".into(),
+            places: Places::default(),
+        });
+        assert!(lit.is_empty(), "{lit:?}");
     }
 
     #[test]
     fn a_mismatch_lights_each_differing_place_in_red() {
         let layout = layout();
-        let names = names(&layout);
         let map = LedMap::new(&layout, LedOrder::Cells);
         let mut guide = Guide::new();
-        let lit = guide.update(
-            &Screen::Mismatch {
-                differences: vec![
-                    Difference {
-                        place: "e4".into(),
-                        belongs: "empty".into(),
-                    },
-                    Difference {
-                        place: "reserve slot 3".into(),
-                        belongs: "Red piece".into(),
-                    },
-                ],
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Mismatch {
+            differences: vec![
+                Difference {
+                    place: "e4".into(),
+                    belongs: "empty".into(),
+                    at: Some(sq("e4")),
+                },
+                Difference {
+                    place: "reserve slot 3".into(),
+                    belongs: "Red piece".into(),
+                    at: Some(slot(3)),
+                },
+            ],
+        });
         let red = Palette::default().mismatch;
         assert_eq!(
             on_the_wire(&map, &lit),
@@ -602,26 +552,21 @@ mod tests {
     #[test]
     fn a_battle_lights_its_hand_steps_then_stays_the_last_move() {
         let layout = layout();
-        let names = names(&layout);
         let map = LedMap::new(&layout, LedOrder::Serpentine);
         let mut guide = Guide::new();
-        guide.update(
-            &Screen::MoveAccepted {
-                status: status(),
-                mv: "b4-b6".into(),
-            },
-            &names,
-        );
-        let lit = guide.update(
-            &Screen::Battle {
-                attacker: "Red Miner".into(),
-                defender: "Blue Bomb".into(),
-                result: "Miner wins".into(),
-                after: Vec::new(),
-                hands: vec!["remove e6".into(), "e5: put the Red Miner".into()],
-            },
-            &names,
-        );
+        guide.update(&Screen::MoveAccepted {
+            status: status(),
+            mv: "b4-b6".into(),
+            places: moved(&[sq("b4"), sq("b6")]),
+        });
+        let lit = guide.update(&Screen::Battle {
+            attacker: "Red Miner".into(),
+            defender: "Blue Bomb".into(),
+            result: "Miner wins".into(),
+            after: Vec::new(),
+            hands: vec!["remove e6".into(), "e5: put the Red Miner".into()],
+            places: hands(&[sq("e6"), sq("e5")]),
+        });
         let p = Palette::default();
         // The battle's squares are hand steps; the move before it is no longer the last.
         assert_eq!(
@@ -629,25 +574,20 @@ mod tests {
             BTreeMap::from([(sq("e6"), p.hand_step), (sq("e5"), p.hand_step)])
         );
         // One step done: its place is the last move now.
-        let lit = guide.update(
-            &Screen::Battle {
-                attacker: "Red Miner".into(),
-                defender: "Blue Bomb".into(),
-                result: "Miner wins".into(),
-                after: Vec::new(),
-                hands: vec!["e5: put the Red Miner".into()],
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Battle {
+            attacker: "Red Miner".into(),
+            defender: "Blue Bomb".into(),
+            result: "Miner wins".into(),
+            after: Vec::new(),
+            hands: vec!["e5: put the Red Miner".into()],
+            places: hands(&[sq("e5")]),
+        });
         assert_eq!(lit.get(&sq("e6")), Some(&Meaning::LastMove));
         assert_eq!(lit.get(&sq("e5")), Some(&Meaning::HandStep));
-        let lit = guide.update(
-            &Screen::Play {
-                status: status(),
-                prompt: "Blue to move".into(),
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Play {
+            status: status(),
+            prompt: "Blue to move".into(),
+        });
         assert_eq!(
             lit,
             Lit::from([(sq("e6"), Meaning::LastMove), (sq("e5"), Meaning::LastMove)])
@@ -657,18 +597,18 @@ mod tests {
     #[test]
     fn a_fire_lights_its_target_and_then_the_last_move_waits_for_the_next_player() {
         let layout = layout();
-        let names = names(&layout);
         let map = LedMap::new(&layout, LedOrder::Cells);
         let mut guide = Guide::new();
-        let lit = guide.update(
-            &Screen::Told {
-                status: status(),
-                title: "c4 fires at c7".into(),
-                lines: vec!["hit".into()],
-                hands: vec!["remove c7 to reserve slot 2".into()],
+        let lit = guide.update(&Screen::Told {
+            status: status(),
+            title: "c4 fires at c7".into(),
+            lines: vec!["hit".into()],
+            hands: vec!["remove c7 to reserve slot 2".into()],
+            places: Places {
+                hands: vec![sq("c7"), slot(2)],
+                ..fire()
             },
-            &names,
-        );
+        });
         let p = Palette::default();
         assert_eq!(
             on_the_wire(&map, &lit),
@@ -678,64 +618,53 @@ mod tests {
                 (slot(2), p.hand_step),
             ])
         );
-        let lit = guide.update(
-            &Screen::Told {
-                status: status(),
-                title: "c4 fires at c7".into(),
-                lines: vec![],
-                hands: vec![],
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Told {
+            status: status(),
+            title: "c4 fires at c7".into(),
+            lines: vec![],
+            hands: vec![],
+            places: fire(),
+        });
         assert_eq!(
             on_the_wire(&map, &lit),
             BTreeMap::from([(sq("c4"), p.last_move), (sq("c7"), p.fire_target)])
         );
-        let lit = guide.update(
-            &Screen::Play {
-                status: status(),
-                prompt: "Blue to move".into(),
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Play {
+            status: status(),
+            prompt: "Blue to move".into(),
+        });
         assert_eq!(
             on_the_wire(&map, &lit),
             BTreeMap::from([(sq("c4"), p.last_move), (sq("c7"), p.last_move)])
         );
         // A refusal lights where the hand must put the piece back.
-        let lit = guide.update(
-            &Screen::Illegal {
-                status: status(),
-                reason: "a4-b5: pieces move straight".into(),
-                fix: "put the piece back on a4".into(),
-            },
-            &names,
-        );
+        let lit = guide.update(&Screen::Illegal {
+            status: status(),
+            reason: "a4-b5: pieces move straight".into(),
+            fix: "put the piece back on a4".into(),
+            places: hands(&[sq("a4")]),
+        });
         assert_eq!(lit, Lit::from([(sq("a4"), Meaning::HandStep)]));
     }
 
     #[test]
     fn everything_is_off_outside_play_and_a_new_game_forgets_the_last_move() {
-        let layout = layout();
-        let names = names(&layout);
         let mut guide = Guide::new();
-        guide.update(
-            &Screen::MoveAccepted {
-                status: status(),
-                mv: "b4-b6".into(),
-            },
-            &names,
-        );
+        guide.update(&Screen::MoveAccepted {
+            status: status(),
+            mv: "b4-b6".into(),
+            places: moved(&[sq("b4"), sq("b6")]),
+        });
         let over = Screen::GameOver {
             result: "Red wins".into(),
             reason: "flag taken on e4".into(),
         };
-        assert!(guide.update(&over, &names).is_empty());
+        assert!(guide.update(&over).is_empty());
         let play = Screen::Play {
             status: status(),
             prompt: "Red to move".into(),
         };
-        assert!(guide.update(&play, &names).is_empty());
+        assert!(guide.update(&play).is_empty());
     }
 
     #[test]
@@ -783,13 +712,14 @@ mod tests {
         let screen = Screen::Mismatch {
             differences: vec![Difference {
                 place: "e4".into(),
+                at: layout.iter().map(|(_, p)| p).next(),
                 belongs: "Red piece".into(),
             }],
         };
         let mut results = Vec::new();
         for t in (0..10_000).step_by(10) {
             let new = t == 0;
-            if let Some(result) = guidance.update(&screen, new, &layout, None, Millis(t)) {
+            if let Some(result) = guidance.update(&screen, new, Millis(t)) {
                 results.push((t, result.is_err()));
             }
         }

@@ -635,23 +635,16 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     if let Some(leds) = &config.leds {
         // The simulated chain decodes each frame as the LEDs would; the names are printed as
         // on the Pi.
-        if let Ok(layout) = config.layout_setup().validate() {
-            let map = firmware::guidance::LedMap::new(&layout, leds.order);
-            let bus = firmware::sim::SimLedChain::new(map.len());
-            let chain = firmware::drivers::leds::LedChain::new(bus, map.len(), leds.brightness);
-            let name = |i: usize| {
-                map.place(i)
-                    .map_or_else(|| "no place".into(), |p| p.to_string())
-            };
-            println!("The simulated LEDs light in turn:");
-            findings.push(firmware::doctor::check_leds(
-                chain,
-                &map,
-                name,
-                &mut firmware::sim::NoDelay,
-                |i, place| println!("  LED {i}: {place}"),
-            ));
-        }
+        findings.push(firmware::doctor::check_led_step(
+            config.layout_setup(),
+            leds,
+            |n| {
+                println!("The simulated LEDs light in turn:");
+                Ok(firmware::sim::SimLedChain::new(n))
+            },
+            &mut firmware::sim::NoDelay,
+            |i, place| println!("  LED {i}: {place}"),
+        ));
     }
     findings.extend(check_sensors(shape(config), scans, || rig.scan()));
     Ok(findings)
@@ -867,39 +860,19 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
 /// `doctor`'s LED step: each LED of the chain lit in turn, named as it lights.
 #[cfg(feature = "pi")]
 fn doctor_leds(config: &Config, leds: &firmware::config::LedsConfig) -> Finding {
-    use firmware::drivers::leds::LedChain;
-    use firmware::guidance::LedMap;
     use firmware::platform::pi;
-    let layout = match config.layout_setup().validate() {
-        Ok(layout) => layout,
-        Err(p) => {
-            return Finding {
-                severity: firmware::doctor::Severity::Problem,
-                subject: "LED chain".into(),
-                detail: format!("the board's layout: {p}"),
-                fix: "fix [board] in the configuration".into(),
-            }
-        }
-    };
-    let map = LedMap::new(&layout, leds.order);
-    match pi::open_led_bus(config, leds.spi) {
-        Ok(bus) => {
+    firmware::doctor::check_led_step(
+        config.layout_setup(),
+        leds,
+        |_| {
+            let bus =
+                pi::open_led_bus(config, leds.spi).map_err(|e| open_failed("LED chain", &e))?;
             println!("Watch the LEDs: each lights in turn under its own place.");
-            let chain = LedChain::new(bus, map.len(), leds.brightness);
-            let name = |i: usize| {
-                map.place(i)
-                    .map_or_else(|| "no place".into(), |p| p.to_string())
-            };
-            firmware::doctor::check_leds(
-                chain,
-                &map,
-                name,
-                &mut linux_embedded_hal::Delay,
-                |i, place| println!("  LED {i}: {place}"),
-            )
-        }
-        Err(e) => open_failed("LED chain", &e),
-    }
+            Ok(bus)
+        },
+        &mut linux_embedded_hal::Delay,
+        |i, place| println!("  LED {i}: {place}"),
+    )
 }
 
 /// The time between two scans at `[board] scan_hz`.

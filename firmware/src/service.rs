@@ -487,16 +487,9 @@ fn resume_newest<C: Chance>(
     // and the next start tries it again. Anything else is moved aside, never deleted.
     let detail = if matches!(error, ResumeError::Journal(JournalError::Io { .. })) {
         format!("{name} left in place: the next start tries it again")
-    } else if matches!(
-        error,
-        ResumeError::Rebuild(crate::referee::RebuildError::OtherLayout { .. })
-    ) {
-        // Whole, on another board: with the layout put back, the next start resumes it.
-        format!("{name} left in place: the next start on its layout resumes it")
-    } else if let ResumeError::Rebuild(crate::referee::RebuildError::OtherSbaFile { key, .. }) =
-        &error
+    } else if let ResumeError::Rebuild(crate::referee::RebuildError::OtherFile { key, .. }) = &error
     {
-        // Whole, with other cards or map: with the file put back, the next start resumes it.
+        // Whole, on other data files: with the file put back, the next start resumes it.
         format!("{name} left in place: the next start on its {key} resumes it")
     } else {
         match set_aside(path) {
@@ -811,9 +804,7 @@ impl<C: Chance> Service<C> {
             // OLED or giving it back.
             let new = step.screen.is_some() || self.on_leds_fault != Some(sensors_fault);
             self.on_leds_fault = Some(sensors_fault);
-            let layout = self.pipeline.sensing().layout();
-            let view = self.pipeline.referee().table();
-            if let Some(result) = leds.update(&wanted, new, layout, view, now) {
+            if let Some(result) = leds.update(&wanted, new, now) {
                 step.trouble
                     .extend(self.faults.set(LEDS, result.err().as_deref()));
             }

@@ -10,6 +10,8 @@ use std::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sensing::Place;
+
 /// A time of day on a game's clock (Waterloo's 11:00, 11:30, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClockTime {
@@ -50,12 +52,32 @@ impl StatusLine {
 pub struct Difference {
     /// The place, as written on the board ("e4", "reserve 3").
     pub place: String,
+    /// The place `place` names, for the LED guidance (none in frames written before it).
+    #[serde(default)]
+    pub at: Option<Place>,
     /// What belongs there: "empty", "Red piece", "Blue Scout" (only ranks both players know).
     pub belongs: String,
 }
 
 /// One instruction for the players' hands after a decision ("remove e5", "Red Miner to e5").
 pub type HandStep = String;
+
+/// The places a screen's words name, as the referee knows them: what the LED guidance lights
+/// ([`crate::guidance`]), so it never reads places back out of the words. Never more than the
+/// words on the screen name: the LEDs show only what the OLED may show. Empty in frames
+/// written before it (`serde(default)`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Places {
+    /// The places the hand steps (or a refusal's fix) name: a hand must still change them.
+    #[serde(default)]
+    pub hands: Vec<Place>,
+    /// The places the announced move or action started or ended on, as its words name them.
+    #[serde(default)]
+    pub moved: Vec<Place>,
+    /// The place the announced action fires at ("c4 fires at c7": c7).
+    #[serde(default)]
+    pub target: Option<Place>,
+}
 
 /// Everything the OLED can show.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,6 +129,9 @@ pub enum Screen {
         status: StatusLine,
         /// The move as written ("b4-b6").
         mv: String,
+        /// The places the move names.
+        #[serde(default)]
+        places: Places,
     },
     /// A move was refused.
     Illegal {
@@ -116,6 +141,9 @@ pub enum Screen {
         reason: String,
         /// What to do with the hands ("put the piece back on a4").
         fix: String,
+        /// The places the fix names.
+        #[serde(default)]
+        places: Places,
     },
     /// A battle: both ranks as the rules reveal them, the winner, and what the hands must do.
     Battle {
@@ -131,6 +159,9 @@ pub enum Screen {
         after: Vec<String>,
         /// What to do with each piece.
         hands: Vec<HandStep>,
+        /// The places the hand steps and the action name.
+        #[serde(default)]
+        places: Places,
     },
     /// What an action did, and what the hands must still do (a fire, an entry, a retreat,
     /// combat dice).
@@ -143,6 +174,9 @@ pub enum Screen {
         lines: Vec<String>,
         /// What the hands must still do, updated as they do it.
         hands: Vec<HandStep>,
+        /// The places the hand steps and the action name.
+        #[serde(default)]
+        places: Places,
     },
     /// A die was rolled (by the umpire or entered from a physical die).
     DieRoll {
@@ -216,4 +250,21 @@ pub enum Screen {
         /// How many other faults wait behind this one.
         more: u16,
     },
+}
+
+impl Screen {
+    /// The screen announcing an action, with the places the action's words name (`moved`,
+    /// `target` of `action`): the announcements that name an action keep them, the others are
+    /// unchanged.
+    #[must_use]
+    pub fn naming(mut self, action: Places) -> Screen {
+        if let Screen::MoveAccepted { places, .. }
+        | Screen::Battle { places, .. }
+        | Screen::Told { places, .. } = &mut self
+        {
+            places.moved = action.moved;
+            places.target = action.target;
+        }
+        self
+    }
 }

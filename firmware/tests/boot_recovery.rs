@@ -16,7 +16,8 @@ use firmware::drivers::buttons::ButtonEvent;
 use firmware::journal::{decode, JournalWriter, MemStore};
 use firmware::platform::Scanner;
 use firmware::referee::{
-    rebuild, Decision, GameKind, Header, Record, RefereeConfig, SeededChance, SetupMode, SCHEMA,
+    rebuild, Decision, GameFile, GameKind, Header, Record, RefereeConfig, SeededChance, SetupMode,
+    SCHEMA,
 };
 use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, Occupancy, Place, SensedCell, SensorInput,
@@ -795,17 +796,16 @@ fn a_game_begun_on_another_layout_waits_for_its_layout() {
         .into_iter()
         .find(|(name, _)| name == "waterloo-basic")
         .expect("a Waterloo game");
-    let mut game = recorded::record(&name, kind, 1815, 12);
-    game.records.insert(
-        0,
-        Record::Layout {
-            source: path.to_string(),
-            text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
-        },
-    );
+    let game = recorded::record(&name, kind, 1815, 12);
+    // Its layout as today's journals hold it (the record the builds before `Record::Files`
+    // wrote): the game is kept waiting for its layout all the same.
+    let layout = recorded::LegacyFiles::Layout {
+        source: path.to_string(),
+        text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
+    };
     let tmp = TempDir::new("boot-other-layout");
     let dir = tmp.open();
-    fs::write(tmp.file("game-0001.umpj"), game.bytes()).unwrap();
+    fs::write(tmp.file("game-0001.umpj"), game.bytes_after(&layout)).unwrap();
     let on = |text: &str| RefereeConfig {
         waterloo_layout: BoardLayout::read(text, LayoutSource::File(path.into())).unwrap(),
         ..RefereeConfig::default()
@@ -823,9 +823,8 @@ fn a_game_begun_on_another_layout_waits_for_its_layout() {
     };
     assert_eq!(
         found,
-        "cannot be resumed: this game began on another Waterloo layout: \
-         /etc/umpire/waterloo-layout.txt was changed since; put it back as it was, or start a \
-         new game"
+        "cannot be resumed: /etc/umpire/waterloo-layout.txt was changed since this game began \
+         on it: put it back as it was, or start a new game"
     );
     assert_eq!(
         detail,
@@ -864,12 +863,18 @@ fn a_sba_game_begun_on_other_cards_waits_for_its_cards() {
     let mut game = recorded::record(&name, kind, 1815, 12);
     game.records.insert(
         0,
-        Record::SbaFiles {
-            cards_source: path.to_string(),
-            cards: boards::sba::EXAMPLE_CARDS.to_string(),
-            layout_source: "the shipped layout".to_string(),
-            layout: DEFAULT_LAYOUT.to_string(),
-        },
+        Record::Files(vec![
+            GameFile {
+                key: "cards".to_string(),
+                source: path.to_string(),
+                text: boards::sba::EXAMPLE_CARDS.to_string(),
+            },
+            GameFile {
+                key: "layout".to_string(),
+                source: "the shipped layout".to_string(),
+                text: DEFAULT_LAYOUT.to_string(),
+            },
+        ]),
     );
     let tmp = TempDir::new("boot-other-cards");
     let dir = tmp.open();
@@ -901,9 +906,8 @@ fn a_sba_game_begun_on_other_cards_waits_for_its_cards() {
     };
     assert_eq!(
         found,
-        "cannot be resumed: this game began on other Sa Belle Alliance cards: \
-         /etc/umpire/sba-cards.toml was changed since; put it back as it was, or start a new \
-         game"
+        "cannot be resumed: /etc/umpire/sba-cards.toml was changed since this game began on \
+         it: put it back as it was, or start a new game"
     );
     assert_eq!(
         detail,

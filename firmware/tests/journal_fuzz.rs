@@ -203,10 +203,11 @@ fn mutated_payloads_of_real_journals_resume_or_are_refused_never_panic() {
             j.name.push_str("-with-layout");
             j.records.insert(
                 0,
-                Record::Layout {
+                Record::Files(vec![firmware::referee::GameFile {
+                    key: "layout".to_string(),
                     source: "the shipped layout".to_string(),
                     text: boards::waterloo::DEFAULT_LAYOUT.to_string(),
-                },
+                }]),
             );
             j
         })

@@ -151,3 +151,32 @@ fn the_simulated_doctor_lights_each_led_of_the_configured_chain_in_turn() {
         "{text}"
     );
 }
+
+/// A board layout that does not validate is a problem of the LED step, with the fix, on every
+/// backend (the step is one function over the bus): the chain is never opened. Fails on the old
+/// code, whose simulated step silently skipped the LEDs on such a layout.
+#[test]
+fn an_invalid_layout_is_a_problem_of_the_led_step_not_a_skipped_step() {
+    use firmware::doctor::check_led_step;
+    let config = firmware::config::Config::parse(
+        "[sensor]\nkind = \"simulated\"\n[oled]\nbus = \"i2c1\"\n[leds]\nenabled = true\n",
+    )
+    .expect("a configuration");
+    let leds = config.leds.expect("LEDs configured");
+    let mut lit = Vec::new();
+    let finding = check_led_step(
+        LayoutSetup::grid(0, 0),
+        &leds,
+        |_| -> Result<Mock<u8>, _> { panic!("the chain is not opened on a broken layout") },
+        &mut firmware::sim::NoDelay,
+        |i, _| lit.push(i),
+    );
+    assert_eq!(finding.severity, Severity::Problem, "{finding}");
+    assert_eq!(finding.subject, "LED chain");
+    assert!(
+        finding.detail.starts_with("the board's layout: "),
+        "{finding}"
+    );
+    assert_eq!(finding.fix, "fix [board] in the configuration");
+    assert!(lit.is_empty());
+}

@@ -9,7 +9,7 @@
 //! refused by name.
 
 use boards::stratego::{Deployment, Move, Options, Rank, Square, Variant, BLUE};
-use firmware::referee::{GameKind, Header, Record, SetupMode, SCHEMA};
+use firmware::referee::{GameFile, GameKind, Header, Record, SetupMode, SCHEMA};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).expect("a square")
@@ -34,23 +34,15 @@ fn cases() -> Vec<(Record, &'static [u8])> {
         (Record::Takeback { to_ply: 300 }, &[0x02, 0xAC, 0x02]),
         (Record::Chance { outcome: 2, of: 6 }, &[0x03, 0x02, 0x06]),
         (
-            Record::Layout {
+            Record::Files(vec![GameFile {
+                key: "layout".to_string(),
                 source: "w.txt".to_string(),
                 text: "rows: 11\n".to_string(),
-            },
+            }]),
             &[
-                0x06, 0x05, b'w', b'.', b't', b'x', b't', 0x09, b'r', b'o', b'w', b's', b':', b' ',
-                b'1', b'1', b'\n',
+                0x08, 0x01, 0x06, b'l', b'a', b'y', b'o', b'u', b't', 0x05, b'w', b'.', b't', b'x',
+                b't', 0x09, b'r', b'o', b'w', b's', b':', b' ', b'1', b'1', b'\n',
             ],
-        ),
-        (
-            Record::SbaFiles {
-                cards_source: "c".to_string(),
-                cards: "t".to_string(),
-                layout_source: "l".to_string(),
-                layout: "g".to_string(),
-            },
-            &[0x07, 0x01, b'c', 0x01, b't', 0x01, b'l', 0x01, b'g'],
         ),
     ]
 }
@@ -64,6 +56,30 @@ fn records_of_schema_1_encode_and_decode_byte_for_byte() {
         let back: Record = postcard::from_bytes(golden).expect("decodes");
         assert_eq!(back, record);
     }
+}
+
+/// The two records of data files the builds before `Record::Files` wrote (variants 6 and 7,
+/// still in today's journals) read as the one that replaced them, each file under its key.
+#[test]
+fn records_of_data_files_written_before_files_read_as_files() {
+    let file = |key: &str, source: &str, text: &str| GameFile {
+        key: key.to_string(),
+        source: source.to_string(),
+        text: text.to_string(),
+    };
+    let layout: &[u8] = &[
+        0x06, 0x05, b'w', b'.', b't', b'x', b't', 0x09, b'r', b'o', b'w', b's', b':', b' ', b'1',
+        b'1', b'\n',
+    ];
+    let sba: &[u8] = &[0x07, 0x01, b'c', 0x01, b't', 0x01, b'l', 0x01, b'g'];
+    assert_eq!(
+        postcard::from_bytes::<Record>(layout).expect("decodes"),
+        Record::Files(vec![file("layout", "w.txt", "rows: 11\n")])
+    );
+    assert_eq!(
+        postcard::from_bytes::<Record>(sba).expect("decodes"),
+        Record::Files(vec![file("cards", "c", "t"), file("layout", "l", "g")])
+    );
 }
 
 #[test]
@@ -228,7 +244,7 @@ fn golden_journals_of_this_schema_pin_every_games_encoding() {
 }
 
 /// Journals written before a Waterloo game's layout was journaled (the golden ones) hold no
-/// [`Record::Layout`]: they still resume, on the umpire's layout, and replay, on the layout
+/// [`Record::Files`]: they still resume, on the umpire's layout, and replay, on the layout
 /// given, as they always did.
 #[test]
 fn waterloo_journals_without_a_layout_record_still_resume_and_replay() {
@@ -244,7 +260,7 @@ fn waterloo_journals_without_a_layout_record_still_resume_and_replay() {
             !recovered
                 .records
                 .iter()
-                .any(|r| matches!(r, Record::Layout { .. })),
+                .any(|r| matches!(r, Record::Files(_))),
             "{name}"
         );
         resume(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -253,6 +269,102 @@ fn waterloo_journals_without_a_layout_record_still_resume_and_replay() {
         seen += 1;
     }
     assert!(seen >= 7, "every Waterloo variant: {seen}");
+}
+
+/// Journals written before `Record::Files` (their first record a `Layout` or `SbaFiles`)
+/// resume on the same files, are refused on files that read otherwise, and replay on the files
+/// they recorded.
+#[test]
+fn journals_with_the_data_file_records_before_files_resume_and_replay() {
+    use firmware::referee::games::sba::{SbaFile, SbaSet, DEFAULT_LAYOUT};
+    use firmware::referee::games::{BoardLayout, LayoutSource};
+    let config = |kind: GameKind| match kind {
+        GameKind::Waterloo { choice } => RefereeConfig {
+            waterloo_layout: choice.layout,
+            ..RefereeConfig::default()
+        },
+        GameKind::Sba { choice } => RefereeConfig {
+            sba_set: choice.set,
+            ..RefereeConfig::default()
+        },
+        _ => RefereeConfig::default(),
+    };
+    let resume = |bytes: &[u8], kind: GameKind| {
+        Referee::resume(
+            config(kind),
+            SeededChance::new(3),
+            || Ok(MemStore::new()),
+            MemStore::from_bytes(bytes.to_vec()),
+            [],
+            Millis(0),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    let games = recorded::games();
+    let find = |name: &str| {
+        let (name, kind) = games.iter().find(|(n, _)| n == name).expect("on the menu");
+        recorded::record(name, *kind, 1815, 20)
+    };
+    // A Waterloo game on its layout file (the shipped board, with a comment).
+    let game = find("waterloo-basic");
+    let text = format!("# ours\n{}", boards::waterloo::DEFAULT_LAYOUT);
+    let bytes = game.bytes_after(&recorded::LegacyFiles::Layout {
+        source: "w.txt".to_string(),
+        text: text.clone(),
+    });
+    let file = |text: &str| BoardLayout::read(text, LayoutSource::File("w.txt".into())).unwrap();
+    let on = |layout| game.header.game.on_layout(layout);
+    assert_eq!(resume(&bytes, on(file(&text))), Ok(()));
+    let other = file("rows: 11\n");
+    assert_eq!(
+        resume(&bytes, on(other)),
+        Err(
+            "w.txt was changed since this game began on it: put it back as it was, or start a \
+             new game"
+                .to_string()
+        )
+    );
+    let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+    let replayed = firmware::referee::games::record(on(other), &recovered.records)
+        .expect("replays on the recorded layout, not the one given");
+    let plain = firmware::referee::games::record(game.header.game, &game.records).expect("plays");
+    assert_eq!(replayed, plain, "the recorded layout is the shipped board");
+    // A Sa Belle Alliance game on its own card file (the example cards, with a comment).
+    let game = find("sba-card-set-and-map");
+    let cards = format!("# ours\n{}", boards::sba::EXAMPLE_CARDS);
+    let bytes = game.bytes_after(&recorded::LegacyFiles::SbaFiles {
+        cards_source: "c.toml".to_string(),
+        cards: cards.clone(),
+        layout_source: "the shipped layout".to_string(),
+        layout: DEFAULT_LAYOUT.to_string(),
+    });
+    let set = |cards: &str| {
+        let file = |source: &str, text: &str| SbaFile {
+            source: source.to_string(),
+            text: text.to_string(),
+        };
+        let set = SbaSet::read(
+            file("c.toml", cards),
+            file("the shipped layout", DEFAULT_LAYOUT),
+        );
+        game.header.game.on_sba(set.expect("the files read"))
+    };
+    assert_eq!(resume(&bytes, set(&cards)), Ok(()));
+    let edited = boards::sba::EXAMPLE_CARDS.replace("napoleon = 2", "napoleon = 3");
+    assert_eq!(
+        resume(&bytes, set(&edited)),
+        Err(
+            "c.toml was changed since this game began on it: put it back as it was, or start a \
+             new game"
+                .to_string()
+        )
+    );
+    let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+    let replayed = firmware::referee::games::record(set(&edited), &recovered.records)
+        .expect("replays on the recorded cards");
+    let plain = firmware::referee::games::record(game.header.game, &game.records).expect("plays");
+    assert_eq!(replayed, plain, "the recorded cards are the example ones");
 }
 
 /// Every older schema's golden journals are refused by name, never misread.

@@ -68,6 +68,7 @@ fn diffs(n: usize) -> Vec<Difference> {
         .map(|(place, belongs)| Difference {
             place: (*place).into(),
             belongs: (*belongs).into(),
+            at: None,
         })
         .collect()
 }
@@ -175,6 +176,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
             Screen::MoveAccepted {
                 status: stratego_status(91),
                 mv: "b4-b6".into(),
+                places: Default::default(),
             },
         ),
         (
@@ -183,6 +185,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 status: stratego_status(17),
                 reason: "a4-b5: pieces move straight, never diagonally".into(),
                 fix: "put the piece back on a4".into(),
+                places: Default::default(),
             },
         ),
         (
@@ -193,6 +196,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                          river except at a bridge"
                     .into(),
                 fix: "put the cavalry back on f6 and choose another path".into(),
+                places: Default::default(),
             },
         ),
         (
@@ -203,6 +207,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 result: "Miner wins".into(),
                 after: Vec::new(),
                 hands: strings(&["remove the Bomb from e5", "Red Miner to e5"]),
+                places: Default::default(),
             },
         ),
         (
@@ -216,6 +221,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                     "remove the French Heavy Cavalry from f6",
                     "remove the Allied Guard Infantry from f7",
                 ]),
+                places: Default::default(),
             },
         ),
         (
@@ -225,6 +231,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 title: "h7 fires at h4".into(),
                 lines: strings(&["hit: the Allied infantry* is eliminated"]),
                 hands: strings(&["h4: take the piece off"]),
+                places: Default::default(),
             },
         ),
         (
@@ -239,6 +246,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                     "staging 2: take the piece off",
                     "staging 5: take the piece off",
                 ]),
+                places: Default::default(),
             },
         ),
         (
@@ -488,6 +496,7 @@ fn no_screen_draws_outside_128x64() {
             },
             reason: "w ".repeat(300),
             fix: "f".repeat(300),
+            places: Default::default(),
         },
     ));
     extreme.push((
@@ -506,6 +515,7 @@ fn no_screen_draws_outside_128x64() {
             result: String::new(),
             after: Vec::new(),
             hands: Vec::new(),
+            places: Default::default(),
         },
     ));
     for (name, screen) in extreme {

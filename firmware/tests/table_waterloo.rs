@@ -174,6 +174,7 @@ impl<C: Chance> Table<C> {
             title,
             lines,
             hands,
+            ..
         } = self.referee.screen().clone()
         else {
             panic!("{}", self.text());
@@ -264,10 +265,14 @@ impl Replay {
                     self.games.truncate(to_ply as usize + 1);
                 }
                 // The board the game began on, the journal's first record.
-                Record::Layout { text, .. } => {
+                Record::Files(files) => {
                     assert!(self.armies.iter().all(|(_, a)| a.is_none()), "first");
+                    let [file] = &files[..] else {
+                        panic!("one file: {files:?}")
+                    };
+                    assert_eq!(file.key, "layout");
                     assert_eq!(
-                        boards::waterloo::Layout::parse(&text).expect("it reads"),
+                        boards::waterloo::Layout::parse(&file.text).expect("it reads"),
                         *self.choice.layout.layout()
                     );
                 }
@@ -638,6 +643,12 @@ fn a_basic_game_at_the_table() {
                 "e6: put the British Foot".into(),
                 "e7: put the Fr. Line Inf".into(),
             ],
+            // The places the hand steps and the attack name, for the LEDs.
+            places: firmware::ui::Places {
+                hands: vec![sq("e6"), sq("e7")],
+                moved: vec![sq("e6"), sq("e7")],
+                target: None,
+            },
         }
     );
     t.put(sq("e6"));

@@ -216,7 +216,7 @@ pub fn run_with_frames(
         frames,
         written: 0,
         seen: Vec::new(),
-        leds: crate::leds::SimLeds::new(),
+        leds: crate::leds::SimLeds::new().map_err(|e| Error::Table(e.to_string()))?,
     };
 
     write_header(demo, &options, out)?;
@@ -429,7 +429,7 @@ impl Oled<'_> {
     /// screen's last frame (`00012.leds.txt` and `00012.leds.png` beside `00012.png`): a grid
     /// of the board with the lit places marked and a legend, and a picture of the LEDs.
     pub(crate) fn show_leds(&mut self, table: &SimTable, screen: &Screen) -> io::Result<()> {
-        self.leds.see(table, screen);
+        self.leds.see(table, screen).map_err(io::Error::other)?;
         if let Some(dir) = self.frames {
             let path = dir.join(format!("{:05}.leds.txt", self.written));
             let mut text = self.leds.draw(table).join("\n");

@@ -1,55 +1,108 @@
-//! The LED guidance on the simulated table: the firmware's [`Guide`] fed the screens the OLED
-//! shows, its colours encoded to the SPI frame a WS2812B chain would get and decoded back, and
-//! drawn as a text grid of the board with the lit places marked and a legend (`play`, and
-//! `demo --frames` beside each frame).
+//! The LED guidance on the simulated table: the firmware's [`LedGuidance`] fed the screens
+//! the OLED shows, sending to a recording [`LedSink`] that encodes the colours to the SPI frame
+//! a WS2812B chain would get and decodes them back; drawn as a text grid of the board with the
+//! lit places marked and a legend (`play`, and `demo --frames` beside each frame).
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use firmware::drivers::leds::{decode, encode_frame, Brightness, Rgb};
-use firmware::guidance::{Guide, LedMap, LedOrder, Meaning, Palette, PlaceNames};
-use firmware::sensing::Place;
+use firmware::guidance::{LedGuidance, LedMap, LedOrder, LedSink, Meaning, OrderError, Palette};
+use firmware::sensing::{Millis, Place, SensorLayout};
 use firmware::ui::Screen;
 
 use crate::sim::SimTable;
 
+/// A chain that records what it was sent, as it would read it off the wire: each LED's colour
+/// decoded from the SPI frame its colours encode to.
+#[derive(Clone, Debug, Default)]
+pub struct RecordingSink(Rc<RefCell<Vec<Rgb>>>);
+
+impl RecordingSink {
+    /// A chain that has taken nothing yet.
+    pub fn new() -> RecordingSink {
+        RecordingSink::default()
+    }
+
+    /// The colours the chain shows, LED 0 first.
+    pub fn colours(&self) -> Vec<Rgb> {
+        self.0.borrow().clone()
+    }
+}
+
+impl LedSink for RecordingSink {
+    fn show(&mut self, colours: &[Rgb]) -> Result<(), String> {
+        let frame = encode_frame(colours, Brightness::MAX);
+        let decoded = decode::colours(&frame)
+            .map_err(|e| format!("the chain could not read its frame: {e:?}"))?;
+        *self.0.borrow_mut() = decoded;
+        Ok(())
+    }
+}
+
 /// The LEDs of a simulated table.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SimLeds {
-    guide: Guide,
+    /// The chain's order, read once from the pin map.
+    order: LedOrder,
+    /// The firmware's guidance over the recording chain, built for the table's layout (again
+    /// when the table's layout changes).
+    guidance: Option<(SensorLayout, LedGuidance)>,
+    chain: RecordingSink,
     /// What the chain shows: each lit place's meaning, read back from the decoded frame.
     shown: BTreeMap<Place, Meaning>,
 }
 
 impl SimLeds {
-    /// A chain with every LED off.
-    pub fn new() -> SimLeds {
-        SimLeds::default()
+    /// A chain laid as the schematic's pin map says, with every LED off.
+    ///
+    /// # Errors
+    /// The pin map does not say how the chain runs.
+    pub fn new() -> Result<SimLeds, OrderError> {
+        Ok(SimLeds {
+            order: LedOrder::schematic()?,
+            guidance: None,
+            chain: RecordingSink::new(),
+            shown: BTreeMap::new(),
+        })
     }
 
     /// Shows what the LEDs light while `table`'s OLED shows `screen`.
-    pub fn see(&mut self, table: &SimTable, screen: &Screen) {
+    ///
+    /// # Errors
+    /// The colours did not decode back from their frame.
+    pub fn see(&mut self, table: &SimTable, screen: &Screen) -> Result<(), String> {
         let layout = table.pipeline().sensing().layout();
-        let names = match table.referee().table() {
-            Some(view) => PlaceNames::new(layout, |p| view.place_name(p)),
-            None => PlaceNames::default(),
+        if self.guidance.as_ref().map(|(l, _)| l) != Some(layout) {
+            let map = LedMap::new(layout, self.order);
+            let guidance = LedGuidance::new(Box::new(self.chain.clone()), map);
+            self.guidance = Some((layout.clone(), guidance));
+        }
+        let Some((_, guidance)) = self.guidance.as_mut() else {
+            return Ok(());
         };
-        let lit = self.guide.update(screen, &names);
-        let map = LedMap::new(layout, LedOrder::schematic().unwrap_or_default());
+        // The recording chain never fails, so no retry waits: any time will do.
+        if let Some(result) = guidance.update(screen, true, Millis(0)) {
+            result?;
+        }
+        let map = guidance.map();
         let palette = Palette::default();
-        let frame = encode_frame(&map.colours(&lit, &palette), Brightness::MAX);
-        // What a chain reads from the wire, turned back into meanings by colour.
-        let colours = decode::colours(&frame).unwrap_or_default();
+        // What the chain read from the wire, turned back into meanings by colour.
         let meaning_of = |c: Rgb| {
             Meaning::ALL
                 .into_iter()
                 .find(|m| palette.colour(*m).scaled(Brightness::MAX) == c)
         };
-        self.shown = colours
+        self.shown = self
+            .chain
+            .colours()
             .into_iter()
             .enumerate()
             .filter(|(_, c)| !c.is_off())
             .filter_map(|(i, c)| Some((map.place(i)?, meaning_of(c)?)))
             .collect();
+        Ok(())
     }
 
     /// Each lit place and its meaning.

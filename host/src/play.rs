@@ -328,7 +328,7 @@ pub fn run_journaled(
     // The journal bytes last written, and the games journaled so far in this session.
     let mut written: Vec<u8> = Vec::new();
     let mut games = 1;
-    let mut leds = crate::leds::SimLeds::new();
+    let mut leds = crate::leds::SimLeds::new().map_err(io::Error::other)?;
     let mut line = String::new();
     loop {
         write!(out, "{PROMPT}")?;
@@ -414,7 +414,7 @@ pub fn run_journaled(
         }
         if let Ok(table) = session.table() {
             let screen = table.referee().screen().clone();
-            leds.see(table, &screen);
+            leds.see(table, &screen).map_err(io::Error::other)?;
             for l in leds.draw(table) {
                 writeln!(out, "  {l}")?;
             }

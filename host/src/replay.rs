@@ -232,11 +232,19 @@ fn write_table_replay(
         "Game: {}, journal schema {}",
         record.title, recovered.header.schema
     )?;
+    // Where the journal's first record says the file of `key` was read, if it records one.
+    let source = |key: &str| match recovered.records.first() {
+        Some(Record::Files(files)) => files
+            .iter()
+            .find(|f| f.key == key)
+            .map(|f| f.source.clone()),
+        _ => None,
+    };
     if matches!(recovered.header.game, GameKind::Waterloo { .. }) {
-        match recovered.records.first() {
-            Some(Record::Layout { source, .. }) => {
+        match source("layout") {
+            Some(source) => {
                 let shipped = firmware::referee::games::LayoutSource::Shipped.to_string();
-                let board = if *source == shipped {
+                let board = if source == shipped {
                     shipped
                 } else {
                     format!("the layout of {source}")
@@ -254,12 +262,8 @@ fn write_table_replay(
         }
     }
     if matches!(recovered.header.game, GameKind::Sba { .. }) {
-        match recovered.records.first() {
-            Some(Record::SbaFiles {
-                cards_source,
-                layout_source,
-                ..
-            }) => writeln!(
+        match (source("cards"), source("layout")) {
+            (Some(cards_source), Some(layout_source)) => writeln!(
                 out,
                 "Cards and map: {cards_source} on {layout_source}, as the journal recorded them \
                  when the game began."

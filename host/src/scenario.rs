@@ -1184,7 +1184,7 @@ impl Session {
                         .map_err(|e| e.to_string())?
                         .records;
                 // The files a game began on are no step of the game.
-                records.retain(|r| !matches!(r, Record::Layout { .. } | Record::SbaFiles { .. }));
+                records.retain(|r| !matches!(r, Record::Files(_)));
                 let got = records.len();
                 if got != want {
                     return Err(format!("the journal holds {got} records: {records:?}"));

@@ -639,7 +639,7 @@ pub fn demo(
         frames,
         written: 0,
         seen: Vec::new(),
-        leds: crate::leds::SimLeds::new(),
+        leds: crate::leds::SimLeds::new().map_err(|e| e.to_string())?,
     };
     writeln!(
         out,

@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 
 use boards::stratego::{BattleResult, Move, Rank, Setup, Square, Variant, BLUE, RED};
 use boards::Game;
-use firmware::drivers::leds::{decode, encode_frame, Brightness, Rgb};
-use firmware::guidance::{Guide, LedMap, LedOrder, Lit, Meaning, Palette, PlaceNames};
+use firmware::drivers::leds::{Brightness, Rgb};
+use firmware::guidance::{LedGuidance, LedMap, LedOrder, Meaning, Palette};
 use firmware::referee::{Decision, RefereeConfig};
-use firmware::sensing::Button;
+use firmware::sensing::{Button, Millis};
+use host::leds::RecordingSink;
 use host::sim::{square_place, SimTable, Told};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -48,46 +49,42 @@ fn table_with(setup: &Setup) -> SimTable {
     table
 }
 
-/// One table and what its LEDs showed, screen by screen.
+/// One table and what its LEDs showed, screen by screen: the firmware's guidance, as the
+/// service runs it, sending to a chain that records what it reads off the wire.
 struct Watched {
     table: SimTable,
-    guide: Guide,
-    names: PlaceNames,
-    map: LedMap,
+    guidance: LedGuidance,
+    chain: RecordingSink,
     shown: Vec<BTreeMap<usize, Rgb>>,
 }
 
 impl Watched {
     fn new(setup: &Setup) -> Watched {
+        let chain = RecordingSink::new();
         let table = table_with(setup);
-        let view = table.referee().table().expect("a game");
-        let layout = table.pipeline().sensing().layout();
-        let names = PlaceNames::new(layout, |p| view.place_name(p));
-        let map = LedMap::new(layout, LedOrder::Serpentine);
+        let map = LedMap::new(table.pipeline().sensing().layout(), LedOrder::Serpentine);
         let mut watched = Watched {
             table,
-            guide: Guide::new(),
-            names,
-            map,
+            guidance: LedGuidance::new(Box::new(chain.clone()), map),
+            chain,
             shown: Vec::new(),
         };
         watched.look();
         watched
     }
 
-    /// Feeds the screens shown since the last look to the guide, and records what the chain
+    /// Feeds the screens shown since the last look to the guidance, and records what the chain
     /// shows for each: the colours decoded back from the SPI frame.
     fn look(&mut self) {
         for told in self.table.take_told() {
             if let Told::Screen(screen) = told {
-                let lit: Lit = self.guide.update(&screen, &self.names);
-                let frame = encode_frame(
-                    &self.map.colours(&lit, &Palette::default()),
-                    Brightness::MAX,
-                );
-                let colours = decode::colours(&frame).expect("a valid frame");
+                // The recorder never fails, so no retry waits: any time will do.
+                if let Some(sent) = self.guidance.update(&screen, true, Millis(0)) {
+                    sent.expect("the recorder takes every frame");
+                }
                 self.shown.push(
-                    colours
+                    self.chain
+                        .colours()
                         .into_iter()
                         .enumerate()
                         .filter(|(_, c)| !c.is_off())

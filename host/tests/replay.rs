@@ -413,7 +413,7 @@ fn a_redacted_piecepack_replay_names_only_values_combat_revealed() {
 #[test]
 fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
     use firmware::referee::games::{BoardLayout, LayoutSource};
-    use firmware::referee::{GameKind, Header, Record};
+    use firmware::referee::{GameFile, GameKind, Header, Record};
     let layout = BoardLayout::read(
         "rows: 11\n# our edition's board\n",
         LayoutSource::File("my-board.txt".into()),
@@ -432,10 +432,11 @@ fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
     );
     assert_eq!(
         recovered.records.first(),
-        Some(&Record::Layout {
+        Some(&Record::Files(vec![GameFile {
+            key: "layout".to_string(),
             source: "my-board.txt".to_string(),
             text: "rows: 11\n# our edition's board\n".to_string(),
-        })
+        }]))
     );
     let text = replay(&played.journal, false, false).expect("replays on the journal's board");
     assert!(text.contains("Game: Waterloo Basic"), "{text}");
@@ -461,7 +462,7 @@ fn a_waterloo_game_on_its_own_layout_replays_without_the_file() {
 #[test]
 fn a_sba_game_on_its_own_cards_replays_without_the_files() {
     use firmware::referee::games::sba::{SbaFile, SbaSet, DEFAULT_LAYOUT};
-    use firmware::referee::{GameKind, Header, Record};
+    use firmware::referee::{GameFile, GameKind, Header, Record};
     // Our own numbers: every French casualty of the example set is two.
     let cards = boards::sba::EXAMPLE_CARDS.replace("FC1", "FC2");
     let set = SbaSet::read(
@@ -487,12 +488,18 @@ fn a_sba_game_on_its_own_cards_replays_without_the_files() {
     );
     assert_eq!(
         recovered.records.first(),
-        Some(&Record::SbaFiles {
-            cards_source: "my-cards.toml".to_string(),
-            cards,
-            layout_source: "the shipped layout".to_string(),
-            layout: DEFAULT_LAYOUT.to_string(),
-        })
+        Some(&Record::Files(vec![
+            GameFile {
+                key: "cards".to_string(),
+                source: "my-cards.toml".to_string(),
+                text: cards,
+            },
+            GameFile {
+                key: "layout".to_string(),
+                source: "the shipped layout".to_string(),
+                text: DEFAULT_LAYOUT.to_string(),
+            },
+        ]))
     );
     let text = replay(&played.journal, false, false).expect("replays on the journal's cards");
     assert!(

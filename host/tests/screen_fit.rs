@@ -78,6 +78,7 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
             result,
             after,
             hands,
+            ..
         } => {
             all.extend([attacker.clone(), defender.clone()]);
             all.extend(hands.iter().cloned());

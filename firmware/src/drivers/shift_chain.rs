@@ -179,10 +179,7 @@ impl ChainOrder {
     /// [`OrderError::PinMap`] saying what is missing or malformed.
     pub fn from_pin_map(text: &str) -> Result<ChainOrder, OrderError> {
         let bad = |what: String| OrderError::PinMap(what);
-        let mut root = toml_span::parse(text).map_err(|e| bad(format!("not valid TOML: {e}")))?;
-        let ValueInner::Table(mut root) = root.take() else {
-            return Err(bad("not a table".into()));
-        };
+        let mut root = pin_map_table(text).map_err(bad)?;
         let mut section = take_table(&mut root, "sensor")
             .and_then(|mut s| take_table(&mut s, "shift_chain"))
             .ok_or_else(|| bad("no [sensor.shift_chain] section".into()))?;
@@ -278,21 +275,35 @@ impl ChainOrder {
     }
 }
 
-fn take_table<'de>(t: &mut Table<'de>, key: &str) -> Option<Table<'de>> {
+/// A pin map's text as its root table; the problem in words when it is not TOML. Shared by every
+/// reader of the embedded pin map (the sensor chain here, the LED order in
+/// [`crate::guidance::LedOrder`]).
+pub(crate) fn pin_map_table(text: &str) -> Result<Table<'_>, String> {
+    let mut root = toml_span::parse(text).map_err(|e| format!("not valid TOML: {e}"))?;
+    match root.take() {
+        ValueInner::Table(root) => Ok(root),
+        _ => Err("not a table".into()),
+    }
+}
+
+/// The table under `key`, taken out of `t`; `None` when missing or not a table.
+pub(crate) fn take_table<'de>(t: &mut Table<'de>, key: &str) -> Option<Table<'de>> {
     match t.remove(key)?.take() {
         ValueInner::Table(inner) => Some(inner),
         _ => None,
     }
 }
 
-fn take_str(t: &mut Table<'_>, key: &str) -> Option<String> {
+/// The string under `key`, taken out of `t`; `None` when missing or not a string.
+pub(crate) fn take_str(t: &mut Table<'_>, key: &str) -> Option<String> {
     match t.remove(key)?.take() {
         ValueInner::String(s) => Some(s.into_owned()),
         _ => None,
     }
 }
 
-fn take_int(t: &mut Table<'_>, key: &str) -> Option<i64> {
+/// The integer under `key`, taken out of `t`; `None` when missing or not an integer.
+pub(crate) fn take_int(t: &mut Table<'_>, key: &str) -> Option<i64> {
     match t.remove(key)?.take() {
         ValueInner::Integer(i) => Some(i),
         _ => None,

@@ -119,5 +119,5 @@ pub use games::stratego::rebuild;
 pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
-pub use record::{GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
+pub use record::{GameFile, GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
 pub use tags::TagRegistry;

@@ -255,8 +255,7 @@ impl DamageReport {
         let word = |n: usize| if n == 1 { unit.0 } else { unit.1 };
         let is_army = |r: &Record| matches!(r, Record::Deployed { .. } | Record::Army { .. });
         // The files a game began on are no step of play.
-        let is_setup =
-            |r: &Record| is_army(r) || matches!(r, Record::Layout { .. } | Record::SbaFiles { .. });
+        let is_setup = |r: &Record| is_army(r) || matches!(r, Record::Files(_));
         let armies = records.iter().filter(|r| is_army(r)).count();
         let played = records.iter().filter(|r| !is_setup(r)).count();
         if armies < 2 {

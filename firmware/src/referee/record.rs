@@ -28,7 +28,6 @@ use boards::stratego::{Deployment, Move, Options};
 use boards::Seat;
 use serde::{Deserialize, Serialize};
 
-use super::games::LayoutSource;
 use crate::journal::header_payload;
 
 /// The version of the header and record schema below, and of every journaled game type inside
@@ -84,7 +83,7 @@ pub struct WaterlooChoice {
     pub mud: bool,
     /// The board: the layout the umpire was started with. Not in the header (its bytes are
     /// unchanged): a Waterloo journal's first record is the layout's text
-    /// ([`Record::Layout`]), so a game resumes only on the board it began on, and replays on
+    /// ([`Record::Files`]), so a game resumes only on the board it began on, and replays on
     /// it anywhere. A journal written before that record holds no layout: it resumes and
     /// replays on the layout the umpire has now.
     #[serde(skip)]
@@ -166,8 +165,10 @@ pub fn check_schema(journal: &[u8]) -> Result<(), RebuildError> {
     }
 }
 
-/// One journal record. Written and synced before the players are told.
+/// One journal record. Written and synced before the players are told. Encoded as the
+/// private `wire` record, which keeps every variant ever written in its place.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "wire::Record", into = "wire::Record")]
 pub enum Record {
     /// A seat's army, validated.
     Deployed {
@@ -203,27 +204,120 @@ pub enum Record {
     /// A table game's action or chance outcome, postcard-encoded as the game's
     /// [`TableGame::Action`](crate::referee::table::TableGame::Action).
     Action(Vec<u8>),
-    /// The board layout file a game began on (Stratego: Waterloo), written first, right after
-    /// the header: a resumed game must be on the same board, and a replay needs no file.
-    Layout {
-        /// Where it was read: a file's path, or "the shipped layout" (for the words only).
-        source: String,
-        /// The file's whole text, as read.
-        text: String,
-    },
-    /// The card file and map layout file a Sa Belle Alliance game began on, written first,
-    /// right after the header: a resumed game must be on the same cards and map, and a replay
-    /// needs no file.
-    SbaFiles {
-        /// Where the cards were read: a file's path, or "the example cards" (for the words).
-        cards_source: String,
-        /// The card file's whole text, as read.
-        cards: String,
-        /// Where the layout was read: a file's path, or "the shipped layout" (for the words).
-        layout_source: String,
-        /// The layout file's whole text, as read.
-        layout: String,
-    },
+    /// The data files a game began on (a Stratego: Waterloo board layout; a Sa Belle
+    /// Alliance card file and map layout), written first, right after the header: a resumed
+    /// game must be on the same files, and a replay needs none. One record for every game
+    /// with data files; journals that hold the two records it replaced (`Layout`, `SbaFiles`)
+    /// read as this one.
+    Files(Vec<GameFile>),
+}
+
+/// One data file a game began on, as read ([`Record::Files`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameFile {
+    /// The file's key in its game's configuration section: `layout` (`[waterloo] layout`,
+    /// `[sba] layout`), `cards` (`[sba] cards`).
+    pub key: String,
+    /// Where it was read: a file's path, or the words for the shipped file (for the words
+    /// only).
+    pub source: String,
+    /// The file's whole text, as read.
+    pub text: String,
+}
+
+/// The journal encoding of [`Record`]: every variant ever written, in the order that is their
+/// encoding. The records since folded into [`Record::Files`] are still read (journals written
+/// by earlier builds of this schema resume and replay) and never written.
+mod wire {
+    use boards::stratego::{Deployment, Move};
+    use boards::Seat;
+    use serde::{Deserialize, Serialize};
+
+    use super::GameFile;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename = "Record")]
+    pub(super) enum Record {
+        Deployed {
+            seat: Seat,
+            deployment: Deployment,
+        },
+        Move(Move),
+        Takeback {
+            to_ply: u32,
+        },
+        Chance {
+            outcome: u32,
+            of: u32,
+        },
+        Army {
+            seat: Seat,
+            army: Vec<u8>,
+        },
+        Action(Vec<u8>),
+        /// Read only: a Waterloo game's layout, now a [`Record::Files`] of key `layout`.
+        Layout {
+            source: String,
+            text: String,
+        },
+        /// Read only: a Sa Belle Alliance game's files, now a [`Record::Files`] of keys
+        /// `cards` and `layout`.
+        SbaFiles {
+            cards_source: String,
+            cards: String,
+            layout_source: String,
+            layout: String,
+        },
+        Files(Vec<GameFile>),
+    }
+
+    fn file(key: &str, source: String, text: String) -> GameFile {
+        GameFile {
+            key: key.to_string(),
+            source,
+            text,
+        }
+    }
+
+    impl From<Record> for super::Record {
+        fn from(r: Record) -> super::Record {
+            use super::Record as R;
+            match r {
+                Record::Deployed { seat, deployment } => R::Deployed { seat, deployment },
+                Record::Move(m) => R::Move(m),
+                Record::Takeback { to_ply } => R::Takeback { to_ply },
+                Record::Chance { outcome, of } => R::Chance { outcome, of },
+                Record::Army { seat, army } => R::Army { seat, army },
+                Record::Action(a) => R::Action(a),
+                Record::Layout { source, text } => R::Files(vec![file("layout", source, text)]),
+                Record::SbaFiles {
+                    cards_source,
+                    cards,
+                    layout_source,
+                    layout,
+                } => R::Files(vec![
+                    file("cards", cards_source, cards),
+                    file("layout", layout_source, layout),
+                ]),
+                Record::Files(files) => R::Files(files),
+            }
+        }
+    }
+
+    impl From<super::Record> for Record {
+        fn from(r: super::Record) -> Record {
+            use super::Record as R;
+            match r {
+                R::Deployed { seat, deployment } => Record::Deployed { seat, deployment },
+                R::Move(m) => Record::Move(m),
+                R::Takeback { to_ply } => Record::Takeback { to_ply },
+                R::Chance { outcome, of } => Record::Chance { outcome, of },
+                R::Army { seat, army } => Record::Army { seat, army },
+                R::Action(a) => Record::Action(a),
+                R::Files(files) => Record::Files(files),
+            }
+        }
+    }
 }
 
 /// Why a journal does not rebuild into a game.
@@ -244,21 +338,19 @@ pub enum RebuildError {
         /// The schema in the journal's header.
         found: u16,
     },
-    /// The game began on another board layout than the umpire has now: resumed, it would be
-    /// played on another board.
-    OtherLayout {
-        /// Where the layout the game began on was read ([`Record::Layout`]'s source).
+    /// The game began on another data file than the umpire has now ([`Record::Files`]):
+    /// resumed, it would be played on another board, with other cards, on another map.
+    OtherFile {
+        /// The game, for the words ("Waterloo", "Sa Belle Alliance").
+        game: &'static str,
+        /// Its configuration section ("waterloo", "sba").
+        section: &'static str,
+        /// The file's key in it ("layout", "cards").
+        key: String,
+        /// Where the file the game began on was read.
         began: String,
-        /// Where the umpire's layout now was read.
-        now: String,
-    },
-    /// A Sa Belle Alliance game began on another card file or map layout than the umpire has
-    /// now: resumed, it would be played with other cards or on another map.
-    OtherSbaFile {
-        /// The `[sba]` key of the file that differs: "cards" or "layout".
-        key: &'static str,
-        /// Where the file the game began on was read ([`Record::SbaFiles`]).
-        began: String,
+        /// Whether that was the shipped file (its text is the shipped one).
+        began_shipped: bool,
         /// Where the umpire's file now was read.
         now: String,
     },
@@ -283,42 +375,33 @@ impl fmt::Display for RebuildError {
                  {found}, this build reads {SCHEMA}): replay it with that build, or start a new \
                  game"
             ),
-            RebuildError::OtherLayout { began, now } if began == now => write!(
+            RebuildError::OtherFile { began, now, .. } if began == now => write!(
                 f,
-                "this game began on another Waterloo layout: {now} was changed since; put it \
-                 back as it was, or start a new game"
+                "{now} was changed since this game began on it: put it back as it was, or \
+                 start a new game"
             ),
-            RebuildError::OtherLayout { began, now }
-                if *began == LayoutSource::Shipped.to_string() =>
-            {
-                write!(
-                    f,
-                    "this game began on the shipped Waterloo layout, not {now}: leave [waterloo] \
-                     layout unset, or start a new game"
-                )
-            }
-            RebuildError::OtherLayout { began, now } => write!(
+            RebuildError::OtherFile {
+                game,
+                section,
+                key,
+                began_shipped: true,
+                now,
+                ..
+            } => write!(
                 f,
-                "this game began on the Waterloo layout of {began}, not {now}: set [waterloo] \
-                 layout to {began} as it was, or start a new game"
+                "this game began on the shipped {game} {key}, not {now}: leave [{section}] {key} \
+                 unset, or start a new game"
             ),
-            RebuildError::OtherSbaFile { key, began, now } if began == now => write!(
+            RebuildError::OtherFile {
+                game,
+                section,
+                key,
+                began,
+                now,
+                ..
+            } => write!(
                 f,
-                "this game began on other Sa Belle Alliance {key}: {now} was changed since; put \
-                 it back as it was, or start a new game"
-            ),
-            RebuildError::OtherSbaFile { key, began, now }
-                if began.as_str() == super::games::sba::shipped_source(key) =>
-            {
-                write!(
-                    f,
-                    "this game began on {began}, not the Sa Belle Alliance {key} of {now}: leave \
-                     [sba] {key} unset, or start a new game"
-                )
-            }
-            RebuildError::OtherSbaFile { key, began, now } => write!(
-                f,
-                "this game began on the Sa Belle Alliance {key} of {began}, not {now}: set [sba] \
+                "this game began on the {game} {key} of {began}, not {now}: set [{section}] \
                  {key} to {began} as it was, or start a new game"
             ),
         }

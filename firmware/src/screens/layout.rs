@@ -680,6 +680,7 @@ mod tests {
             },
             reason: reason.into(),
             fix: "f7: put the Blue Fleur coin; f9: take the piece off".into(),
+            places: Default::default(),
         }
     }
 

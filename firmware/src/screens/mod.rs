@@ -59,11 +59,12 @@ pub fn layout(screen: &Screen) -> Layout {
         } => setup(seat, instruction, *placed, *needed),
         Screen::Problems { title, problems } => problem_list(title, problems),
         Screen::Play { status, prompt } => play(status, prompt),
-        Screen::MoveAccepted { status, mv } => move_accepted(status, mv),
+        Screen::MoveAccepted { status, mv, .. } => move_accepted(status, mv),
         Screen::Illegal {
             status,
             reason,
             fix,
+            ..
         } => illegal(status, reason, fix),
         Screen::Battle {
             attacker,
@@ -71,12 +72,14 @@ pub fn layout(screen: &Screen) -> Layout {
             result,
             after,
             hands,
+            ..
         } => battle(attacker, defender, result, after, hands),
         Screen::Told {
             status,
             title,
             lines,
             hands,
+            ..
         } => told(status, title, lines, hands),
         Screen::DieRoll { face, meaning } => headline("Die roll", face, meaning, None),
         Screen::Mismatch { differences } => mismatch(differences),

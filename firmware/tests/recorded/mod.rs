@@ -231,3 +231,41 @@ fn table<T: TableGame>(choice: T::Choice, rng: &mut Rng, actions: usize) -> Vec<
     }
     records
 }
+
+/// The records of a game's data files as the builds before `Record::Files` wrote them, in
+/// their encoding: variants 6 (`Layout`) and 7 (`SbaFiles`) of the record enum. Journals of
+/// this schema that hold them must still resume and replay.
+#[derive(serde::Serialize)]
+pub enum LegacyFiles {
+    Deployed,
+    Move,
+    Takeback,
+    Chance,
+    Army,
+    Action,
+    /// A Waterloo game's board layout.
+    Layout {
+        source: String,
+        text: String,
+    },
+    /// A Sa Belle Alliance game's card file and map layout.
+    SbaFiles {
+        cards_source: String,
+        cards: String,
+        layout_source: String,
+        layout: String,
+    },
+}
+
+impl Recorded {
+    /// The journal's bytes with `first` written before its records, as the builds before
+    /// `Record::Files` did.
+    pub fn bytes_after(&self, first: &LegacyFiles) -> Vec<u8> {
+        let mut out = encode_header(&self.header).expect("a header encodes");
+        out.extend(encode_record(first).expect("a record encodes"));
+        for r in &self.records {
+            out.extend(encode_record(r).expect("a record encodes"));
+        }
+        out
+    }
+}

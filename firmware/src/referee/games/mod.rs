@@ -13,7 +13,7 @@ use boards::waterloo::Version;
 use self::piecepack::PiecepackTable;
 use self::sba::SbaTable;
 use self::stratego::{StrategoChoice, StrategoTable};
-use super::record::{GameKind, RebuildError, Record, SetupMode};
+use super::record::{GameFile, GameKind, RebuildError, Record, SetupMode};
 use super::table::session::AnySession;
 use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord};
 use crate::sensing::{LayoutSetup, Place};
@@ -84,142 +84,184 @@ impl GameKind {
     }
 }
 
-/// The records a new journal of `kind` begins with, right after its header: a Stratego:
-/// Waterloo game's layout, its whole text ([`Record::Layout`]); a Sa Belle Alliance game's
-/// card file and map layout, their whole texts ([`Record::SbaFiles`]).
+/// The records a new journal of `kind` begins with, right after its header: the data files
+/// the game is played on, their whole texts ([`Record::Files`]), when it has some.
 pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
-    match kind {
-        GameKind::Waterloo { choice } => vec![Record::Layout {
-            source: choice.layout.source().to_string(),
-            text: choice.layout.text().to_string(),
-        }],
-        GameKind::Sba { choice } => {
-            let (cards, layout) = (choice.set.cards_file(), choice.set.layout_file());
-            vec![Record::SbaFiles {
-                cards_source: cards.source.clone(),
-                cards: cards.text.clone(),
-                layout_source: layout.source.clone(),
-                layout: layout.text.clone(),
-            }]
+    let files = kind.files();
+    if files.is_empty() {
+        Vec::new()
+    } else {
+        vec![Record::Files(files)]
+    }
+}
+
+impl GameKind {
+    /// The data files the game is played on, as a journal records them: a Stratego: Waterloo
+    /// game's board layout (`layout`), a Sa Belle Alliance game's card file (`cards`) and map
+    /// layout (`layout`); none for the others.
+    pub fn files(self) -> Vec<GameFile> {
+        let file = |key: &str, source: String, text: &str| GameFile {
+            key: key.to_string(),
+            source,
+            text: text.to_string(),
+        };
+        match self {
+            GameKind::Waterloo { choice } => vec![file(
+                "layout",
+                choice.layout.source().to_string(),
+                choice.layout.text(),
+            )],
+            GameKind::Sba { choice } => {
+                let (cards, layout) = (choice.set.cards_file(), choice.set.layout_file());
+                vec![
+                    file("cards", cards.source.clone(), &cards.text),
+                    file("layout", layout.source.clone(), &layout.text),
+                ]
+            }
+            GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
         }
-        GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
+    }
+
+    /// The same game on its shipped data files.
+    fn on_shipped_files(self) -> GameKind {
+        self.on_layout(BoardLayout::shipped())
+            .on_sba(sba::SbaSet::shipped())
+    }
+
+    /// The game's name and configuration section, for the words about its data files.
+    fn files_section(self) -> (&'static str, &'static str) {
+        match self {
+            GameKind::Waterloo { .. } => ("Waterloo", "waterloo"),
+            GameKind::Sba { .. } => ("Sa Belle Alliance", "sba"),
+            GameKind::Stratego { .. } => ("Stratego", "stratego"),
+            GameKind::Piecepack { .. } => ("Piecepack", "piecepack"),
+        }
+    }
+
+    /// The same game on the data files `files` (a journal's), read with this build.
+    ///
+    /// # Errors
+    /// A file the game needs is missing, one it does not know is there, or one does not read.
+    fn on_files(self, files: &[GameFile]) -> Result<GameKind, RebuildError> {
+        let problem = |problem: String| RebuildError::Record { index: 0, problem };
+        let (game, _) = self.files_section();
+        let wanted = self.files();
+        if let Some(extra) = files
+            .iter()
+            .find(|f| !wanted.iter().any(|w| w.key == f.key))
+        {
+            return Err(problem(format!(
+                "the journal records a {game} file `{}` this build does not know",
+                extra.key
+            )));
+        }
+        let find = |key: &str| {
+            files
+                .iter()
+                .find(|f| f.key == key)
+                .ok_or_else(|| problem(format!("the journal records no {game} {key}")))
+        };
+        match self {
+            GameKind::Waterloo { .. } => {
+                let layout = find("layout")?;
+                BoardLayout::read(&layout.text, LayoutSource::Journal)
+                    .map(|layout| self.on_layout(layout))
+                    .map_err(|problems| {
+                        problem(format!(
+                            "the journal's Waterloo layout does not read with this build: \
+                             {problems}"
+                        ))
+                    })
+            }
+            GameKind::Sba { .. } => {
+                let file = |f: &GameFile| sba::SbaFile {
+                    source: f.source.clone(),
+                    text: f.text.clone(),
+                };
+                sba::SbaSet::read(file(find("cards")?), file(find("layout")?))
+                    .map(|set| self.on_sba(set))
+                    .map_err(|problems| {
+                        problem(format!(
+                            "the journal's Sa Belle Alliance files do not read with this \
+                             build: {problems}"
+                        ))
+                    })
+            }
+            GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(self),
+        }
+    }
+
+    /// The key of the first data file on which `self` is played otherwise than `other` (the
+    /// same game on other files), if any: files that read the same are the same, whatever
+    /// their comments and wherever they were read.
+    fn other_file(self, other: GameKind) -> Option<&'static str> {
+        match (self, other) {
+            (GameKind::Waterloo { choice: a }, GameKind::Waterloo { choice: b }) => {
+                (a.layout != b.layout).then_some("layout")
+            }
+            (GameKind::Sba { choice: a }, GameKind::Sba { choice: b }) => {
+                let (a, b) = (a.set.data(), b.set.data());
+                if a.cards != b.cards {
+                    Some("cards")
+                } else {
+                    (a.layout != b.layout).then_some("layout")
+                }
+            }
+            _ => None,
+        }
     }
 }
 
-/// The card set and map a journal's first record holds, if it holds them, with the files
-/// they were read from.
-///
-/// # Errors
-/// The recorded files do not read with this build.
-fn recorded_sba(records: &[Record]) -> Result<Option<sba::SbaSet>, RebuildError> {
-    let Some(Record::SbaFiles {
-        cards_source,
-        cards,
-        layout_source,
-        layout,
-    }) = records.first()
-    else {
-        return Ok(None);
-    };
-    let file = |source: &String, text: &String| sba::SbaFile {
-        source: source.clone(),
-        text: text.clone(),
-    };
-    sba::SbaSet::read(file(cards_source, cards), file(layout_source, layout))
-        .map(Some)
-        .map_err(|problems| RebuildError::Record {
-            index: 0,
-            problem: format!(
-                "the journal's Sa Belle Alliance files do not read with this build: {}",
-                problems
-                    .iter()
-                    .map(|(what, line, m)| format!("{what} line {line}: {m}"))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        })
+/// The data files a journal's first record holds, if it holds them.
+fn recorded_files(records: &[Record]) -> Option<&[GameFile]> {
+    match records.first() {
+        Some(Record::Files(files)) => Some(files),
+        _ => None,
+    }
 }
 
-/// The layout a journal's first record holds, if it holds one: the board, where it was read,
-/// and its text.
+/// The game of a journal whose header says `kind`, on the umpire's files now, to resume: a
+/// journal that recorded its data files resumes only on files that read the same (a journal
+/// written before files were recorded resumes on the umpire's).
 ///
 /// # Errors
-/// The recorded layout does not read with this build.
-fn recorded_layout(
-    records: &[Record],
-) -> Result<Option<(boards::waterloo::Layout, &str, &str)>, RebuildError> {
-    let Some(Record::Layout { source, text }) = records.first() else {
-        return Ok(None);
-    };
-    boards::waterloo::Layout::parse(text)
-        .map(|layout| Some((layout, source.as_str(), text.as_str())))
-        .map_err(|problems| RebuildError::Record {
-            index: 0,
-            problem: format!(
-                "the journal's Waterloo layout does not read with this build: {problems}"
-            ),
-        })
-}
-
-/// The game of a journal whose header says `kind`, on the umpire's files now, to resume:
-/// a Waterloo journal that recorded its layout resumes only on the same board, a Sa Belle
-/// Alliance journal that recorded its files only on the same cards and map (a journal written
-/// before files were recorded resumes on the umpire's).
-///
-/// # Errors
-/// [`RebuildError::OtherLayout`] or [`RebuildError::OtherSbaFile`]: the game began on other
-/// files, with what to do; or the recorded files do not read.
+/// [`RebuildError::OtherFile`]: the game began on other files, with what to do; or the
+/// recorded files do not read.
 pub fn resumable_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
-    if let GameKind::Sba { choice } = kind {
-        let Some(began) = recorded_sba(records)? else {
-            return Ok(kind);
-        };
-        let now = choice.set;
-        let (key, was, is) = if began.data().cards != now.data().cards {
-            ("cards", began.cards_file(), now.cards_file())
-        } else if began.data().layout != now.data().layout {
-            ("layout", began.layout_file(), now.layout_file())
-        } else {
-            return Ok(kind);
-        };
-        return Err(RebuildError::OtherSbaFile {
-            key,
-            began: was.source.clone(),
-            now: is.source.clone(),
-        });
-    }
-    let (GameKind::Waterloo { choice }, Some((began, source, _))) =
-        (kind, recorded_layout(records)?)
-    else {
+    let Some(files) = recorded_files(records) else {
         return Ok(kind);
     };
-    if began == *choice.layout.layout() {
+    let began = kind.on_files(files)?;
+    let Some(key) = began.other_file(kind) else {
         return Ok(kind);
-    }
-    Err(RebuildError::OtherLayout {
-        began: source.to_string(),
-        now: choice.layout.source().to_string(),
+    };
+    let of = |files: &[GameFile]| files.iter().find(|f| f.key == key).cloned();
+    let (was, now, shipped) = (
+        of(files),
+        of(&kind.files()),
+        of(&kind.on_shipped_files().files()),
+    );
+    let (game, section) = kind.files_section();
+    Err(RebuildError::OtherFile {
+        game,
+        section,
+        key: key.to_string(),
+        began: was.as_ref().map(|f| f.source.clone()).unwrap_or_default(),
+        began_shipped: was.zip(shipped).is_some_and(|(w, s)| w.text == s.text),
+        now: now.map(|f| f.source).unwrap_or_default(),
     })
 }
 
-/// The game of a journal whose header says `kind`, to replay: on the layout (Waterloo) or
-/// the cards and map (Sa Belle Alliance) the journal recorded when there are some (no file
-/// needed), else on `kind`'s.
+/// The game of a journal whose header says `kind`, to replay: on the data files the journal
+/// recorded when there are some (no file needed), else on `kind`'s.
 ///
 /// # Errors
 /// The recorded files do not read with this build.
 pub fn journaled_kind(kind: GameKind, records: &[Record]) -> Result<GameKind, RebuildError> {
-    if matches!(kind, GameKind::Sba { .. }) {
-        if let Some(set) = recorded_sba(records)? {
-            return Ok(kind.on_sba(set));
-        }
+    match recorded_files(records) {
+        Some(files) => kind.on_files(files),
+        None => Ok(kind),
     }
-    Ok(match recorded_layout(records)? {
-        Some((layout, _, text)) => {
-            kind.on_layout(BoardLayout::keep(layout, text, LayoutSource::Journal))
-        }
-        None => kind,
-    })
 }
 
 impl GameKind {

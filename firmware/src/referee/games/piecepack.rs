@@ -313,12 +313,12 @@ fn stands_on(unit: Unit, at: &Place) -> Result<Stand, String> {
         (true, _, None) => Err(format!(
             "{} is on {}: Prussians wait off the map, on a Prussian slot",
             owner_name(unit),
-            PiecepackTable::place_name(at)
+            PiecepackTable::place_words(at)
         )),
         (false, None, _) => Err(format!(
             "{} is on {}: place it on the map",
             owner_name(unit),
-            PiecepackTable::place_name(at)
+            PiecepackTable::place_words(at)
         )),
     }
 }
@@ -788,6 +788,17 @@ impl PiecepackTable {
     }
 }
 
+impl PiecepackTable {
+    /// A place as the players read it (the game's [`TableGame::place_name`], which needs no
+    /// choice here).
+    pub fn place_words(place: &Place) -> String {
+        match slot_of(place) {
+            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
+            None => place.to_string(),
+        }
+    }
+}
+
 impl TableGame for PiecepackTable {
     type Choice = Options;
     type Action = Action;
@@ -846,11 +857,8 @@ impl TableGame for PiecepackTable {
 
     /// A square as the rulebook names it (`e4`), a staging slot as the labels name it
     /// (`Prussian slot 2`): the sensing layer's "seat 2" means nothing at the table.
-    fn place_name(place: &Place) -> String {
-        match slot_of(place) {
-            Some(slot) => format!("Prussian slot {}", u16::from(slot) + 1),
-            None => place.to_string(),
-        }
+    fn place_name(_choice: Options, place: &Place) -> String {
+        Self::place_words(place)
     }
 
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
@@ -1487,6 +1495,7 @@ impl TableGame for PiecepackTable {
                 result,
                 after: Vec::new(),
                 hands: lines,
+                places: Default::default(),
             };
         }
         // A plain move: nothing happened beyond it, and the next steps are the prompt's.
@@ -1494,6 +1503,7 @@ impl TableGame for PiecepackTable {
             return Screen::MoveAccepted {
                 status: self.status_line(),
                 mv: label,
+                places: Default::default(),
             };
         }
         Screen::Told {
@@ -1501,6 +1511,7 @@ impl TableGame for PiecepackTable {
             title: label,
             lines,
             hands: Vec::new(),
+            places: Default::default(),
         }
     }
 
@@ -1540,6 +1551,39 @@ impl TableGame for PiecepackTable {
             Action::Advance(None) => "no advance".to_string(),
             Action::Enter { unit, at } => format!("{} enters at {}", self.origin(unit), place(at)),
             Action::EndReinforcement => "end of reinforcement".to_string(),
+        }
+    }
+
+    fn label_places(&self, action: &Action) -> crate::ui::Places {
+        // Where [`PiecepackTable::origin`] names the unit.
+        let origin = |unit: Unit| {
+            self.position
+                .square_of(unit)
+                .map(place)
+                .or_else(|| self.slot(unit).map(staging_slot))
+        };
+        let moved = match *action {
+            Action::Move { unit, to }
+            | Action::Designate { unit, target: to }
+            | Action::Retreat { unit, to }
+            | Action::Enter { unit, at: to } => {
+                origin(unit).into_iter().chain([place(to)]).collect()
+            }
+            Action::Resolve { target } => vec![place(target)],
+            Action::Eliminate(Some(unit)) => origin(unit).into_iter().collect(),
+            Action::Advance(Some(unit)) => origin(unit)
+                .into_iter()
+                .chain(self.position.combat().map(|c| place(c.target)))
+                .collect(),
+            Action::EndMovement
+            | Action::Roll(_)
+            | Action::Eliminate(None)
+            | Action::Advance(None)
+            | Action::EndReinforcement => Vec::new(),
+        };
+        crate::ui::Places {
+            moved,
+            ..crate::ui::Places::default()
         }
     }
 
@@ -1626,7 +1670,7 @@ impl TableGame for PiecepackTable {
             format!(
                 "{}: {}",
                 owner_name(u),
-                Self::place_name(&staging_slot(slot))
+                Self::place_words(&staging_slot(slot))
             )
         });
         placed.chain(staged).collect()
@@ -1724,9 +1768,9 @@ mod tests {
         assert!(layout.cell(p("h10")).is_some());
         assert!(layout.cell(staging_slot(4)).is_some());
         // Hand steps and differences name a slot as the labels do.
-        assert_eq!(PiecepackTable::place_name(&p("e4")), "e4");
+        assert_eq!(PiecepackTable::place_words(&p("e4")), "e4");
         assert_eq!(
-            PiecepackTable::place_name(&staging_slot(1)),
+            PiecepackTable::place_words(&staging_slot(1)),
             "Prussian slot 2"
         );
     }

@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::{Mutex, OnceLock, RwLock};
+use std::sync::{Mutex, OnceLock};
 
 use boards::geometry::grid::Cell;
 use boards::sba::{
@@ -309,41 +309,50 @@ impl SbaLayout {
     /// The sensed places: every space of the map, on its grid.
     fn setup(&self) -> LayoutSetup {
         let mut setup = LayoutSetup::grid(self.columns, self.rows);
-        let used = self.spaces();
-        setup.places.retain(|(_, p)| used.contains_key(p));
+        let used: std::collections::BTreeSet<Place> = self.places().collect();
+        setup.places.retain(|(_, p)| used.contains(p));
         setup
     }
 
-    /// Every space with its name as the players read it ("d'Erlon 3", "French casualty 4").
-    fn spaces(&self) -> BTreeMap<Place, String> {
-        let mut out = BTreeMap::new();
-        let data = active();
+    /// Every space of the map: the boxes, the card spaces, the casualty tracks, the control
+    /// markers' spaces.
+    fn places(&self) -> impl Iterator<Item = Place> + '_ {
+        self.boxes
+            .iter()
+            .flatten()
+            .chain(self.card_spaces.iter().flatten())
+            .chain(self.casualties.iter().flat_map(|(_, places)| places))
+            .chain(&self.controls)
+            .copied()
+    }
+
+    /// The name of the space `place` as the players read it ("d'Erlon 3", "d'Erlon card",
+    /// "French casualty 4", "Hougoumont"), with the cards `data` names; `None` off the map.
+    fn name(&self, cards: &CardSet, place: &Place) -> Option<String> {
+        let card = |i: usize| cards.card(CardId::new(i as u8));
         for (i, places) in self.boxes.iter().enumerate() {
-            let card = data
-                .cards
-                .card(CardId::new(i as u8))
-                .map_or_else(String::new, |c| short(&c.name).to_string());
-            for (k, p) in places.iter().enumerate() {
-                out.insert(*p, format!("{card} {}", k + 1));
+            if let Some(k) = places.iter().position(|p| p == place) {
+                let card = card(i).map_or("", |c| short(&c.name));
+                return Some(format!("{card} {}", k + 1));
             }
         }
-        for (i, p) in self.card_spaces.iter().enumerate() {
-            if let (Some(p), Some(card)) = (p, data.cards.card(CardId::new(i as u8))) {
-                out.insert(*p, format!("{} card", short(&card.name)));
+        if let Some(i) = self
+            .card_spaces
+            .iter()
+            .position(|p| p.as_ref() == Some(place))
+        {
+            if let Some(card) = card(i) {
+                return Some(format!("{} card", short(&card.name)));
             }
         }
         for seat in [FRENCH, ALLIED] {
-            let army = if seat == FRENCH { "French" } else { "Allied" };
-            for (k, p) in self.casualties[seat].iter().enumerate() {
-                out.insert(*p, format!("{army} casualty {}", k + 1));
+            if let Some(k) = self.casualties[seat].iter().position(|p| p == place) {
+                let army = if seat == FRENCH { "French" } else { "Allied" };
+                return Some(format!("{army} casualty {}", k + 1));
             }
         }
-        for (c, p) in self.controls.iter().enumerate() {
-            if let Some(control) = data.cards.controls().get(c) {
-                out.insert(*p, control.name.clone());
-            }
-        }
-        out
+        let c = self.controls.iter().position(|p| p == place)?;
+        cards.controls().get(c).map(|control| control.name.clone())
     }
 }
 
@@ -369,34 +378,79 @@ impl SbaData {
     /// only once the cards read.
     ///
     /// # Errors
-    /// `(which file, line, message)` for every problem.
-    pub fn parse(cards: &str, layout: &str) -> Result<SbaData, Vec<(&'static str, usize, String)>> {
-        let cards = CardSet::parse(cards).map_err(|p| {
-            p.0.into_iter()
-                .map(|p| ("Sa Belle Alliance cards", p.line, p.message))
-                .collect::<Vec<_>>()
+    /// The file with problems, and every problem of it with its line.
+    pub fn parse(cards: &str, layout: &str) -> Result<SbaData, SbaProblems> {
+        let cards = CardSet::parse(cards).map_err(|p| SbaProblems {
+            file: SbaFileKey::Cards,
+            problems: p.0.into_iter().map(|p| (p.line, p.message)).collect(),
         })?;
-        let layout = SbaLayout::parse(layout, &cards).map_err(|p| {
-            p.into_iter()
-                .map(|(line, m)| ("Sa Belle Alliance layout", line, m))
-                .collect::<Vec<_>>()
+        let layout = SbaLayout::parse(layout, &cards).map_err(|problems| SbaProblems {
+            file: SbaFileKey::Layout,
+            problems,
         })?;
         Ok(SbaData { cards, layout })
     }
 }
 
-/// The words for where a shipped file of `key` ("cards" or "layout") was read: the
-/// source a journal records for it.
-pub fn shipped_source(key: &str) -> &'static str {
-    if key == "cards" {
-        "the example cards"
-    } else {
-        "the shipped layout"
+/// One of the two files of a card set and map, by its `[sba]` key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbaFileKey {
+    /// `[sba] cards`: the card set.
+    Cards,
+    /// `[sba] layout`: the map layout.
+    Layout,
+}
+
+impl SbaFileKey {
+    /// Its `[sba]` key (the key a journal records it under).
+    pub fn key(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "cards",
+            SbaFileKey::Layout => "layout",
+        }
+    }
+
+    /// What it holds, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "Sa Belle Alliance cards",
+            SbaFileKey::Layout => "Sa Belle Alliance layout",
+        }
+    }
+
+    /// The words for where the shipped file was read: the source a journal records for it.
+    pub fn shipped_source(self) -> &'static str {
+        match self {
+            SbaFileKey::Cards => "the example cards",
+            SbaFileKey::Layout => "the shipped layout",
+        }
     }
 }
 
-/// One file of a card set and map, as read: where from (a path, or [`shipped_source`]), and
-/// its whole text (journaled with every game: [`crate::referee::Record::SbaFiles`]).
+/// The problems of the first file of a card set and map that does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SbaProblems {
+    /// The file.
+    pub file: SbaFileKey,
+    /// Each problem's line (0: the whole file) and what to do.
+    pub problems: Vec<(usize, String)>,
+}
+
+impl fmt::Display for SbaProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.file.what();
+        for (i, (line, m)) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{what} line {line}: {m}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One file of a card set and map, as read: where from (a path, or [`SbaFileKey::shipped_source`]), and
+/// its whole text (journaled with every game: [`crate::referee::Record::Files`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SbaFile {
     /// Where it was read, in words.
@@ -422,16 +476,6 @@ struct Kept {
 #[derive(Clone, Copy)]
 pub struct SbaSet(&'static Kept);
 
-static ACTIVE: RwLock<Option<&'static SbaData>> = RwLock::new(None);
-
-/// The set of the game being played (place names need it, and have no choice to read it from).
-fn active() -> &'static SbaData {
-    ACTIVE
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .unwrap_or_else(|| &SbaSet::shipped().0.data)
-}
-
 impl SbaSet {
     /// The example card set ([`EXAMPLE_CARDS`]) on the shipped layout ([`DEFAULT_LAYOUT`]).
     ///
@@ -445,11 +489,11 @@ impl SbaSet {
                 data: SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT)
                     .expect("the shipped files are checked"),
                 cards: SbaFile {
-                    source: shipped_source("cards").to_string(),
+                    source: SbaFileKey::Cards.shipped_source().to_string(),
                     text: EXAMPLE_CARDS.to_string(),
                 },
                 layout: SbaFile {
-                    source: shipped_source("layout").to_string(),
+                    source: SbaFileKey::Layout.shipped_source().to_string(),
                     text: DEFAULT_LAYOUT.to_string(),
                 },
             }
@@ -457,52 +501,30 @@ impl SbaSet {
     }
 
     /// The card file `cards` and layout file `layout`, checked against each other, kept for
-    /// the life of the process (once, however often the same files are read again).
+    /// the life of the process (once, however often the same files are read again: each
+    /// resume of a journal reads its recorded ones).
     ///
     /// # Errors
-    /// `(which file, line, message)` for every problem ([`SbaData::parse`]).
-    pub fn read(
-        cards: SbaFile,
-        layout: SbaFile,
-    ) -> Result<SbaSet, Vec<(&'static str, usize, String)>> {
-        // The same files again (each resume of a journal reads its recorded ones): kept.
+    /// The file with problems, and every problem of it ([`SbaData::parse`]).
+    pub fn read(cards: SbaFile, layout: SbaFile) -> Result<SbaSet, SbaProblems> {
         let shipped = SbaSet::shipped();
         if cards == shipped.0.cards && layout == shipped.0.layout {
             return Ok(shipped);
         }
-        let same = |k: &&&Kept| k.cards == cards && k.layout == layout;
-        if let Some(k) = KEPT
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .iter()
-            .find(same)
-        {
-            return Ok(SbaSet(k));
-        }
-        let data = SbaData::parse(&cards.text, &layout.text)?;
-        Ok(SbaSet::keep(data, cards, layout))
-    }
-
-    /// `data`, read from the files `cards` and `layout`, kept for the life of the process.
-    fn keep(data: SbaData, cards: SbaFile, layout: SbaFile) -> SbaSet {
-        let shipped = SbaSet::shipped();
-        if data == shipped.0.data && cards == shipped.0.cards && layout == shipped.0.layout {
-            return shipped;
-        }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let same = |k: &&&Kept| k.data == data && k.cards == cards && k.layout == layout;
-        if let Some(k) = kept.iter().find(same) {
-            return SbaSet(k);
+        if let Some(k) = kept.iter().find(|k| k.cards == cards && k.layout == layout) {
+            return Ok(SbaSet(k));
         }
+        let data = SbaData::parse(&cards.text, &layout.text)?;
         let k: &'static Kept = Box::leak(Box::new(Kept {
             data,
             cards,
             layout,
         }));
         kept.push(k);
-        SbaSet(k)
+        Ok(SbaSet(k))
     }
 
     /// The card set and layout.
@@ -518,13 +540,6 @@ impl SbaSet {
     /// The layout file it was read from.
     pub fn layout_file(self) -> &'static SbaFile {
         &self.0.layout
-    }
-
-    /// Makes this the set place names are read from.
-    fn activate(self) {
-        *ACTIVE
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(&self.0.data);
     }
 }
 
@@ -562,7 +577,7 @@ impl fmt::Debug for SbaSet {
 
 /// What the Sa Belle Alliance menu chose: the card set and layout the umpire was started
 /// with. Not in the header (its bytes are unchanged): a journal's first record is both files'
-/// text ([`crate::referee::Record::SbaFiles`]), so a game resumes only on the cards and map it
+/// text ([`crate::referee::Record::Files`]), so a game resumes only on the cards and map it
 /// began on, and replays on them anywhere. A journal written before that record resumes and
 /// replays on the files the umpire has now.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -777,7 +792,6 @@ impl TableGame for SbaTable {
     }
 
     fn layout(choice: SbaChoice) -> LayoutSetup {
-        choice.set.activate();
         choice.set.data().layout.setup()
     }
 
@@ -790,16 +804,14 @@ impl TableGame for SbaTable {
     }
 
     /// A space as the map names it: "d'Erlon 3", "French casualty 4", "Hougoumont".
-    fn place_name(place: &Place) -> String {
-        active()
-            .layout
-            .spaces()
-            .remove(place)
+    fn place_name(choice: SbaChoice, place: &Place) -> String {
+        let data = choice.set.data();
+        data.layout
+            .name(&data.cards, place)
             .unwrap_or_else(|| place.to_string())
     }
 
     fn groups(choice: SbaChoice, seat: Seat) -> Vec<Group> {
-        choice.set.activate();
         let data = choice.set.data();
         pieces(data, seat)
             .into_iter()
@@ -826,7 +838,7 @@ impl TableGame for SbaTable {
         }
         Err(format!(
             "{} is not a space for {}: put it on {}",
-            Self::place_name(at),
+            Self::place_name(choice, at),
             piece_label(data, piece),
             squares(&places)
         ))
@@ -878,7 +890,6 @@ impl TableGame for SbaTable {
         if !problems.is_empty() {
             return Err(problems);
         }
-        choice.set.activate();
         let options = Options::new(choice.set.data().cards.clone());
         match SaBelleAlliance::start(options, ()) {
             Ok(game) => Ok(SbaTable {
@@ -1184,6 +1195,7 @@ impl TableGame for SbaTable {
             title,
             lines,
             hands: Vec::new(),
+            places: Default::default(),
         }
     }
 
@@ -1228,6 +1240,11 @@ impl TableGame for SbaTable {
             Action::TakeFrom(card) => format!("casualty from {}", short(&self.card_name(card))),
             Action::Pass => "pass: no card can act".to_string(),
         }
+    }
+
+    /// The labels name cards, never a space.
+    fn label_places(&self, _: &Action) -> crate::ui::Places {
+        crate::ui::Places::default()
     }
 
     fn prompt(&self) -> String {
@@ -1353,14 +1370,15 @@ impl SbaTable {
             return words;
         };
         let layout = &self.data().layout;
+        let choice = SbaChoice { set: self.set };
         let off = left
             .checked_sub(1)
             .and_then(|k| layout.boxes[from.index()].get(usize::from(k)));
         match (off, layout.casualties[seat].get(usize::from(index))) {
             (Some(off), Some(to)) => format!(
                 "{words}: {} to {}",
-                Self::place_name(off),
-                Self::place_name(to)
+                Self::place_name(choice, off),
+                Self::place_name(choice, to)
             ),
             _ => words,
         }

@@ -286,6 +286,7 @@ fn battle_screen(battle: &Battle) -> Screen {
         result,
         after: Vec::new(),
         hands: Vec::new(),
+        places: Default::default(),
     }
 }
 
@@ -446,10 +447,9 @@ impl TableGame for StrategoTable {
             Record::Move(mv) => Ok(Journaled::Action(*mv)),
             Record::Takeback { to_ply } => Ok(Journaled::Takeback(*to_ply)),
             Record::Chance { .. } => Err("a chance outcome, but Stratego has no chance".into()),
-            Record::Army { .. }
-            | Record::Action(_)
-            | Record::Layout { .. }
-            | Record::SbaFiles { .. } => Err("another game's record in a Stratego journal".into()),
+            Record::Army { .. } | Record::Action(_) | Record::Files(_) => {
+                Err("another game's record in a Stratego journal".into())
+            }
         }
     }
 
@@ -566,6 +566,7 @@ impl TableGame for StrategoTable {
             Outcome::Moved(mv) => Screen::MoveAccepted {
                 status: self.status_line(),
                 mv: mv.to_string(),
+                places: Default::default(),
             },
             Outcome::Battle(battle) => battle_screen(&battle),
         }
@@ -632,6 +633,13 @@ impl TableGame for StrategoTable {
 
     fn label(&self, action: &Move) -> String {
         action.to_string()
+    }
+
+    fn label_places(&self, action: &Move) -> crate::ui::Places {
+        crate::ui::Places {
+            moved: vec![place(action.from), place(action.to)],
+            ..crate::ui::Places::default()
+        }
     }
 
     fn prompt(&self) -> String {

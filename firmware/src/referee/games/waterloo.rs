@@ -126,7 +126,7 @@ pub struct WaterlooTable {
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
 /// file when the umpire starts ([`crate::game_data`]), or from a journal that recorded it
-/// ([`crate::referee::Record::Layout`]). `Copy`, so the menu's choice carries it; each
+/// ([`crate::referee::Record::Files`]). `Copy`, so the menu's choice carries it; each
 /// distinct layout is kept once for the life of the process, with the text it was read from
 /// (journaled with every Waterloo game, so a replay anywhere uses the board the game began on).
 #[derive(Clone, Copy)]
@@ -181,31 +181,25 @@ impl BoardLayout {
         text: &str,
         source: LayoutSource,
     ) -> Result<BoardLayout, boards::Problems<boards::waterloo::LayoutProblem>> {
-        let layout = Layout::parse(text)?;
-        Ok(BoardLayout::keep(layout, text, source))
-    }
-
-    /// `layout`, read from `text` at `source`, kept for the life of the process.
-    pub(crate) fn keep(layout: Layout, text: &str, source: LayoutSource) -> BoardLayout {
         static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
         let shipped = BoardLayout::shipped();
-        if layout == shipped.0.layout && text == shipped.0.text {
-            return shipped;
+        if text == shipped.0.text {
+            return Ok(shipped);
         }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let same = |k: &&&Kept| k.layout == layout && k.text == text && k.source == source;
-        if let Some(k) = kept.iter().find(same) {
-            return BoardLayout(k);
+        if let Some(k) = kept.iter().find(|k| k.text == text && k.source == source) {
+            return Ok(BoardLayout(k));
         }
+        let layout = Layout::parse(text)?;
         let k: &'static Kept = Box::leak(Box::new(Kept {
             layout,
             text: text.to_string(),
             source,
         }));
         kept.push(k);
-        BoardLayout(k)
+        Ok(BoardLayout(k))
     }
 
     /// The layout.
@@ -213,7 +207,7 @@ impl BoardLayout {
         &self.0.layout
     }
 
-    /// The text it was read from (journaled with the game: [`crate::referee::Record::Layout`]).
+    /// The text it was read from (journaled with the game: [`crate::referee::Record::Files`]).
     pub fn text(self) -> &'static str {
         &self.0.text
     }
@@ -361,7 +355,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Board, p) if is_commander(unit) => Err(format!(
             "{name}: {} must always be placed on the board: move it from {} to your set-up rows",
             unit.name(),
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
         (
             Goes::Board,
@@ -374,7 +368,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Board, p) => Err(format!(
             "{name}: {} is not one of your reserve slots: move the piece to your set-up rows or \
              a reserve slot",
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
         (
             Goes::Staging,
@@ -387,7 +381,7 @@ fn goes_on(seat: Seat, unit: Unit, goes: Goes, place: Place) -> Result<Place, St
         (Goes::Staging, p) => Err(format!(
             "{name}: the Prussians wait on the Prussian staging slots: move the piece on {} to \
              one",
-            WaterlooTable::place_name(&p)
+            WaterlooTable::place_words(&p)
         )),
     }
 }
@@ -762,14 +756,14 @@ impl WaterlooTable {
                 {
                     return Err(format!(
                         "the umpire draws the Prussians that arrive: put the piece back on {}",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if let Place::Tray { seat, .. } = slot {
                     if seat != self.game.current() {
                         return Err(format!(
                             "{} holds {}: use your own",
-                            Self::place_name(&slot),
+                            Self::place_words(&slot),
                             a_piece(army_of_seat(seat))
                         ));
                     }
@@ -777,13 +771,13 @@ impl WaterlooTable {
                 if !is_waiting_place(&slot, seat_of(unit.army())) {
                     return Err(format!(
                         "pieces come on from your reserve or withdrawn slots, not from {}",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if self.trays.get(&slot) != Some(&unit) {
                     return Err(format!(
                         "{} does not hold that piece: take the piece from its slot",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 Ok(())
@@ -800,20 +794,20 @@ impl WaterlooTable {
                     return Err(format!(
                         "{} is not one of your withdrawn or reserve slots: put the piece on a \
                          free one",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 if self.trays.contains_key(&slot) {
                     return Err(format!(
                         "{} already holds a piece: use a free slot",
-                        Self::place_name(&slot)
+                        Self::place_words(&slot)
                     ));
                 }
                 Ok(())
             }
             (_, Some(slot)) => Err(format!(
                 "that action uses no tray slot ({})",
-                Self::place_name(&slot)
+                Self::place_words(&slot)
             )),
             (_, None) => Ok(()),
         }
@@ -1026,6 +1020,7 @@ impl WaterlooTable {
                 title,
                 lines: all,
                 hands: Vec::new(),
+                places: Default::default(),
             };
         }
         let screen = match wa.action {
@@ -1038,6 +1033,7 @@ impl WaterlooTable {
                 title: format!("Die: {face}"),
                 lines: lines.clone(),
                 hands: Vec::new(),
+                places: Default::default(),
             },
             _ if battles.len() == 1 => {
                 let (at, report) = battles[0];
@@ -1056,21 +1052,43 @@ impl WaterlooTable {
                     result,
                     after: more,
                     hands: Vec::new(),
+                    places: Default::default(),
                 }
             }
             Action::Move { .. } if lines.is_empty() => Screen::MoveAccepted {
                 status,
                 mv: label.clone(),
+                places: Default::default(),
             },
             _ => Screen::Told {
                 status,
                 title: label.clone(),
                 lines: lines.clone(),
                 hands: Vec::new(),
+                places: Default::default(),
             },
         };
         self.carry = Some((label, lines));
         screen
+    }
+}
+
+impl WaterlooTable {
+    /// A place as the players read it (the game's [`TableGame::place_name`], which needs no
+    /// choice here).
+    pub fn place_words(place: &Place) -> String {
+        match *place {
+            Place::Square(c) => c.to_string(),
+            Place::Tray { tray, seat, slot } => {
+                let n = u16::from(slot) + 1;
+                match tray {
+                    TrayKind::PrussianStaging => format!("Prussian staging slot {n}"),
+                    TrayKind::Reserve => format!("{} reserve slot {n}", seat_name(seat)),
+                    TrayKind::Withdrawn => format!("{} withdrawn slot {n}", seat_name(seat)),
+                    TrayKind::Eliminated => format!("{} eliminated slot {n}", seat_name(seat)),
+                }
+            }
+        }
     }
 }
 
@@ -1153,19 +1171,8 @@ impl TableGame for WaterlooTable {
         seat_name(seat)
     }
 
-    fn place_name(place: &Place) -> String {
-        match *place {
-            Place::Square(c) => c.to_string(),
-            Place::Tray { tray, seat, slot } => {
-                let n = u16::from(slot) + 1;
-                match tray {
-                    TrayKind::PrussianStaging => format!("Prussian staging slot {n}"),
-                    TrayKind::Reserve => format!("{} reserve slot {n}", seat_name(seat)),
-                    TrayKind::Withdrawn => format!("{} withdrawn slot {n}", seat_name(seat)),
-                    TrayKind::Eliminated => format!("{} eliminated slot {n}", seat_name(seat)),
-                }
-            }
-        }
+    fn place_name(_choice: WaterlooChoice, place: &Place) -> String {
+        Self::place_words(place)
     }
 
     fn groups(choice: WaterlooChoice, seat: Seat) -> Vec<Group> {
@@ -1389,13 +1396,13 @@ impl TableGame for WaterlooTable {
                     problems.push(format!(
                         "{}: {} cannot hold that piece: set up again",
                         seat_name(seat),
-                        Self::place_name(&place)
+                        Self::place_words(&place)
                     ));
                 } else if trays.insert(place, unit).is_some() {
                     problems.push(format!(
                         "{}: two pieces on {}: set up again",
                         seat_name(seat),
-                        Self::place_name(&place)
+                        Self::place_words(&place)
                     ));
                 }
             }
@@ -1793,7 +1800,7 @@ impl TableGame for WaterlooTable {
                 tile: true,
             } => format!("{from} fires at {}", self.tile_words(at)),
             Action::Enter { unit, to } => match action.slot {
-                Some(slot) => format!("entry on {to} from {}", Self::place_name(&slot)),
+                Some(slot) => format!("entry on {to} from {}", Self::place_words(&slot)),
                 None => format!("{} enters on {to}", a_piece(unit.army())),
             },
             Action::TakeOff { from } => {
@@ -1853,6 +1860,40 @@ impl TableGame for WaterlooTable {
             },
             Action::Decline => "decline Fighting spirit".to_string(),
             Action::Frenzy { at } => format!("frenzy: attack the piece on {at}"),
+        }
+    }
+
+    fn label_places(&self, action: &WaterlooAction) -> crate::ui::Places {
+        let sq = Place::Square;
+        let (moved, target) = match action.action {
+            Action::Move { from, to } | Action::Attack { from, to, .. } => {
+                (vec![sq(from), sq(to)], None)
+            }
+            Action::Fire { from, at, .. } => (vec![sq(from), sq(at)], Some(sq(at))),
+            Action::Enter { to, .. } => {
+                (std::iter::once(sq(to)).chain(action.slot).collect(), None)
+            }
+            Action::TakeOff { from: at }
+            | Action::Save { from: at }
+            | Action::Pursue { target: at, .. }
+            | Action::Frenzy { at }
+            | Action::PlayCard(CardPlay::FightingSpirit { on: at })
+            | Action::PlayCard(CardPlay::GrandBattery { at }) => (vec![sq(at)], None),
+            Action::PlayCard(CardPlay::Reconnaissance { at }) => {
+                let corner = Cell::new(at.col.saturating_add(1), at.row.saturating_add(1));
+                (vec![sq(at), sq(corner)], None)
+            }
+            Action::EndTurn
+            | Action::Charge { .. }
+            | Action::Chance(_)
+            | Action::PlayCard(CardPlay::Initiative | CardPlay::CombinedAttack)
+            | Action::Draft(_)
+            | Action::Decline => (Vec::new(), None),
+        };
+        crate::ui::Places {
+            moved,
+            target,
+            ..crate::ui::Places::default()
         }
     }
 
@@ -1946,7 +1987,7 @@ impl TableGame for WaterlooTable {
             places
                 .entry(*unit)
                 .or_default()
-                .push(Self::place_name(place));
+                .push(Self::place_words(place));
         }
         places
             .into_iter()

@@ -208,7 +208,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn seat_name(seat: Seat) -> &'static str;
     /// A place as the players read it in hand steps and differences ("a5", "Allied reserve
     /// slot 3"); by default the sensing layer's name, which can only number the seats.
-    fn place_name(place: &Place) -> String {
+    fn place_name(_choice: Self::Choice, place: &Place) -> String {
         place.to_string()
     }
     /// `seat`'s set-up groups, in order.
@@ -336,9 +336,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
                 Err("a Stratego record in another game's journal".to_string())
             }
             // The journal's first record, read before the game's (`rebuild_table`).
-            Record::Layout { .. } | Record::SbaFiles { .. } => {
-                Err("a board layout after the game's first record".to_string())
-            }
+            Record::Files(_) => Err("data files after the game's first record".to_string()),
         }
     }
 
@@ -447,6 +445,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn die_button(&self) -> bool;
     /// The action in words the whole table may read ("c4 fires at c7", "a piece enters on a1").
     fn label(&self, action: &Self::Action) -> String;
+    /// The places [`TableGame::label`] names for `action`, as the LED guidance lights them:
+    /// where it starts and ends (`moved`) and what it fires at (`target`); never a place the
+    /// label does not name. `hands` stays empty (the session lists the hands' steps).
+    fn label_places(&self, action: &Self::Action) -> crate::ui::Places;
     /// What the side to act is asked to do.
     fn prompt(&self) -> String;
     /// Changes whenever a new side's turn begins (restarts the turn clock).
@@ -563,7 +565,7 @@ pub trait TableView {
     fn umpire_eyes(&self) -> String;
     /// Every piece named, for the umpire's own eyes (spoils the game); empty during set-up.
     fn umpire_board(&self) -> BTreeMap<Place, Named>;
-    /// A place as this game names it to the players ([`TableGame::place_name`]): how the LED
-    /// guidance finds the places a screen names.
+    /// A place as this game names it to the players ([`TableGame::place_name`], with the
+    /// game's choice): how the simulator names the lit tray slots in its LED legend.
     fn place_name(&self, place: &Place) -> String;
 }

@@ -13,7 +13,7 @@ use crate::referee::hands::{Hands, NotLanded};
 use crate::referee::record::{RebuildError, Record};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{Button, Millis, Place, TagFailure, TagUid};
-use crate::ui::{Difference, HandStep, Screen, StatusLine};
+use crate::ui::{Difference, HandStep, Places, Screen, StatusLine};
 
 /// What a session needs from the referee around it for one step.
 pub(crate) struct Ctx<'a> {
@@ -75,7 +75,15 @@ pub(crate) fn noted(
 }
 
 /// The screen naming a place that reads a piece no hand put there.
-fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLanded) -> Screen {
+///
+/// `at` holds the places `place` and `from` name.
+fn ghost_screen(
+    status: StatusLine,
+    place: &str,
+    from: Option<&str>,
+    why: NotLanded,
+    at: Vec<Place>,
+) -> Screen {
     let reason = match (why, from) {
         (NotLanded::Unread, _) => format!("{place}: no tag could be read"),
         (_, Some(from)) => {
@@ -98,6 +106,10 @@ fn ghost_screen(status: StatusLine, place: &str, from: Option<&str>, why: NotLan
         status,
         reason,
         fix,
+        places: Places {
+            hands: at,
+            ..Places::default()
+        },
     }
 }
 
@@ -323,7 +335,7 @@ struct PlayState<T: TableGame> {
     expected: std::cell::RefCell<Option<BTreeMap<Place, String>>>,
     /// The hands' steps last listed, and the sensed board they were listed for: the screen is
     /// drawn at every scan, the steps change only with the board.
-    steps: std::cell::RefCell<Option<(BTreeSet<Place>, Vec<HandStep>)>>,
+    steps: std::cell::RefCell<Option<(BTreeSet<Place>, Steps)>>,
     announcement: Option<Screen>,
     /// The board still owes what the announcement asks of the hands.
     hands: bool,
@@ -607,7 +619,7 @@ pub fn rebuild_table<T: TableGame>(
     };
     for (index, record) in records.iter().enumerate() {
         let bad = |problem: String| RebuildError::Record { index, problem };
-        if index == 0 && matches!(record, Record::Layout { .. } | Record::SbaFiles { .. }) {
+        if index == 0 && matches!(record, Record::Files(_)) {
             // The files the game began on, checked before (`games::journaled_kind`).
             continue;
         }
@@ -724,7 +736,7 @@ pub fn table_record<T: TableGame>(
     let named = |board: BTreeMap<Place, String>| -> Vec<(String, String)> {
         board
             .into_iter()
-            .map(|(place, words)| (T::place_name(&place), words))
+            .map(|(place, words)| (T::place_name(choice, &place), words))
             .collect()
     };
     Ok(TableRecord {
@@ -752,28 +764,66 @@ pub fn table_record<T: TableGame>(
     })
 }
 
+/// The hands' steps as the screen lists them, with the place each names (the LED guidance
+/// lights those, never reading them back out of the words).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Steps {
+    words: Vec<HandStep>,
+    places: Vec<Place>,
+}
+
+impl Steps {
+    /// One more step, naming `place`.
+    fn push(&mut self, place: Place, words: String) {
+        self.words.push(words);
+        if !self.places.contains(&place) {
+            self.places.push(place);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The steps as one refusal's fix, and the places they name.
+    fn fix(self) -> (String, Places) {
+        let places = Places {
+            hands: self.places,
+            ..Places::default()
+        };
+        (self.words.join("; "), places)
+    }
+}
+
 /// The hands' steps that take `sensed` to `expected`.
 fn hand_steps<T: TableGame>(
+    choice: T::Choice,
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
-) -> Vec<HandStep> {
-    differences::<T>(expected, sensed)
-        .into_iter()
-        .map(|d| {
-            if d.belongs == "empty" {
-                format!("{}: take the piece off", d.place)
-            } else {
-                format!("{}: put the {}", d.place, d.belongs)
-            }
-        })
-        .collect()
+) -> Steps {
+    let mut steps = Steps::default();
+    for d in differences::<T>(choice, expected, sensed) {
+        let Some(at) = d.at else { continue };
+        if d.belongs == "empty" {
+            steps.push(at, format!("{}: take the piece off", d.place));
+        } else {
+            steps.push(at, format!("{}: put the {}", d.place, d.belongs));
+        }
+    }
+    steps
 }
 
 fn differences<T: TableGame>(
+    choice: T::Choice,
     expected: &std::collections::BTreeMap<Place, String>,
     sensed: &BTreeSet<Place>,
 ) -> Vec<Difference> {
-    differences_between(expected, sensed, T::place_name, String::clone)
+    differences_between(
+        expected,
+        sensed,
+        |p| T::place_name(choice, p),
+        String::clone,
+    )
 }
 
 /// Where `sensed` differs from `expected` (each place and what stands there), in place order:
@@ -791,6 +841,7 @@ pub(crate) fn differences_between<B>(
             diffs.push(Difference {
                 place: name(place),
                 belongs: belongs(what),
+                at: Some(*place),
             });
         }
     }
@@ -799,53 +850,69 @@ pub(crate) fn differences_between<B>(
             diffs.push(Difference {
                 place: name(place),
                 belongs: "empty".to_string(),
+                at: Some(*place),
             });
         }
     }
     diffs
 }
 
-/// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged).
-fn with_hands(screen: &Screen, status: StatusLine, steps: Vec<HandStep>) -> Screen {
+/// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged),
+/// keeping the places the action names.
+fn with_hands(screen: &Screen, status: StatusLine, steps: Steps) -> Screen {
     if steps.is_empty() {
         return screen.clone();
     }
+    let Steps {
+        words: hands,
+        places: at,
+    } = steps;
+    let named = |places: Places| Places {
+        hands: at.clone(),
+        ..places
+    };
     match screen.clone() {
         Screen::Battle {
             attacker,
             defender,
             result,
             after,
+            places,
             ..
         } => Screen::Battle {
             attacker,
             defender,
             result,
             after,
-            hands: steps,
+            hands,
+            places: named(places),
         },
         Screen::Told {
             status,
             title,
             lines,
+            places,
             ..
         } => Screen::Told {
             status,
             title,
             lines,
-            hands: steps,
+            hands,
+            places: named(places),
         },
-        Screen::MoveAccepted { mv, .. } => Screen::Told {
+        Screen::MoveAccepted { mv, places, .. } => Screen::Told {
             status,
             title: mv,
             lines: Vec::new(),
-            hands: steps,
+            hands,
+            places: named(places),
         },
         Screen::DieRoll { face, meaning } => Screen::Told {
             status,
             title: format!("Die: {face}"),
             lines: vec![meaning],
-            hands: steps,
+            hands,
+            places: named(Places::default()),
         },
         other => other,
     }
@@ -1141,6 +1208,7 @@ impl<T: TableGame> Session<T> {
     /// With tags: validates both armies read from the tags; journals them or lists every
     /// problem.
     fn finish_tags(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         let Stage::Setup(state) = &mut self.stage else {
             return;
         };
@@ -1151,7 +1219,7 @@ impl<T: TableGame> Session<T> {
             .map(|p| {
                 format!(
                     "{}: piece not identified: lift it and put it back so its tag is read",
-                    T::place_name(p)
+                    T::place_name(choice, p)
                 )
             })
             .collect();
@@ -1197,6 +1265,7 @@ impl<T: TableGame> Session<T> {
     /// With tags: a tag read on `place` during set-up. One tag read on two places (a reader
     /// that picked up a neighbour's tag) leaves neither place known until both are read again.
     fn setup_tag(
+        choice: T::Choice,
         state: &mut SetupState<T>,
         ctx: &mut Ctx<'_>,
         place: Place,
@@ -1209,11 +1278,11 @@ impl<T: TableGame> Session<T> {
             .find(|(p, u)| **p != place && **u == uid && ctx.sensed.contains(*p))
             .map(|(p, _)| *p);
         state.read_at.insert(place, uid);
-        let name = T::place_name(&place);
+        let name = T::place_name(choice, &place);
         if let Some(other) = twin {
             state.assigned.remove(&place);
             state.assigned.remove(&other);
-            let other = T::place_name(&other);
+            let other = T::place_name(choice, &other);
             let msg = format!("{name} and {other}: the same tag was read on both");
             out.push(Decision::TagProblem(msg.clone()));
             state.tag_problem = Some((
@@ -1364,7 +1433,7 @@ impl<T: TableGame> Session<T> {
             return false;
         };
         let mut next = game.clone();
-        let screen = next.play(action);
+        let screen = next.play(action).naming(game.label_places(action));
         out.push(game.acted(action, &next));
         let board = next.occupied();
         play.swaps = next
@@ -1422,6 +1491,7 @@ impl<T: TableGame> Session<T> {
 
     /// Compares the settled sensed board with the expected one and acts on what it means.
     fn evaluate(&mut self, ctx: &mut Ctx<'_>, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
@@ -1563,13 +1633,14 @@ impl<T: TableGame> Session<T> {
             play.off = true;
             play.ghosts.insert(place);
             if play.refused.as_ref().map(|(b, _)| b) != Some(sensed) {
-                let name = T::place_name(&place);
+                let name = T::place_name(choice, &place);
                 out.push(Decision::Ghost {
                     place: name.clone(),
                     undone: None,
                 });
-                let from = from.map(|p| T::place_name(&p));
-                let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why);
+                let at = std::iter::once(place).chain(from).collect();
+                let from = from.map(|p| T::place_name(choice, &p));
+                let screen = ghost_screen(game.status_line(), &name, from.as_deref(), why, at);
                 play.refused = Some((sensed.clone(), screen));
             }
             return;
@@ -1585,8 +1656,8 @@ impl<T: TableGame> Session<T> {
                             format!(
                                 "{} and {} both read a piece: take off the one that does not \
                                  belong",
-                                T::place_name(&from),
-                                T::place_name(&to)
+                                T::place_name(choice, &from),
+                                T::place_name(choice, &to)
                             ),
                         );
                         return;
@@ -1635,7 +1706,11 @@ impl<T: TableGame> Session<T> {
                 return;
             }
             if let Some(until) = hold_until(ctx) {
-                let names: Vec<String> = gesture.lifted.iter().map(T::place_name).collect();
+                let names: Vec<String> = gesture
+                    .lifted
+                    .iter()
+                    .map(|p| T::place_name(choice, p))
+                    .collect();
                 play.hold(
                     until,
                     format!(
@@ -1657,8 +1732,12 @@ impl<T: TableGame> Session<T> {
                 .collect();
             if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
                 if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
-                    let (label, from, to) =
-                        (game.label(action), T::place_name(from), T::place_name(to));
+                    let at = vec![*from, *to];
+                    let (label, from, to) = (
+                        game.label(action),
+                        T::place_name(choice, from),
+                        T::place_name(choice, to),
+                    );
                     play.announcement = None;
                     play.unmatched_since = None;
                     play.mismatch_shown = false;
@@ -1676,6 +1755,10 @@ impl<T: TableGame> Session<T> {
                                 "put the piece from {from} on {to}, the other back (if it is \
                                  there, lift it and put it back to read its tag again)"
                             ),
+                            places: Places {
+                                hands: at,
+                                ..Places::default()
+                            },
                         };
                         play.refused = Some((sensed.clone(), screen));
                     }
@@ -1751,15 +1834,17 @@ impl<T: TableGame> Session<T> {
                     action: label.clone(),
                     reason: reason.clone(),
                 });
-                let steps = hand_steps::<T>(&play.expected(), sensed);
+                let steps = hand_steps::<T>(choice, &play.expected(), sensed);
+                let (fix, places) = if steps.is_empty() {
+                    ("put the pieces back".to_string(), Places::default())
+                } else {
+                    steps.fix()
+                };
                 let screen = Screen::Illegal {
                     status: game.status_line(),
                     reason: format!("{label}: {reason}"),
-                    fix: if steps.is_empty() {
-                        "put the pieces back".to_string()
-                    } else {
-                        steps.join("; ")
-                    },
+                    fix,
+                    places,
                 };
                 play.refused = Some((sensed.clone(), screen));
             }
@@ -1781,7 +1866,7 @@ impl<T: TableGame> Session<T> {
             // knocked off, and is named after the settle time).
             play.unmatched_since = None;
             play.mismatch_shown = false;
-            let name = T::place_name(&place);
+            let name = T::place_name(choice, &place);
             // A piece selected first (a gun lifted and put back, even one with no shot left)
             // and then this one lifted is the shape of a shot: when the rules refuse it, the
             // reason is said with the way on, never a wait for a target that cannot come.
@@ -2063,6 +2148,7 @@ impl<T: TableGame> Session<T> {
         to: Place,
         out: &mut Vec<Decision>,
     ) {
+        let choice = self.choice;
         let Stage::Play(play) = &self.stage else {
             return;
         };
@@ -2087,7 +2173,7 @@ impl<T: TableGame> Session<T> {
         play.took_back(to_ply);
         play.ghosts.insert(to);
         out.push(Decision::Ghost {
-            place: T::place_name(&to),
+            place: T::place_name(choice, &to),
             undone,
         });
         self.evaluate(ctx, out);
@@ -2273,12 +2359,13 @@ impl<T: TableGame> Session<T> {
 
     fn differences(&self, sensed: &BTreeSet<Place>) -> Vec<Difference> {
         match &self.stage {
-            Stage::Play(p) => differences::<T>(&p.expected(), sensed),
+            Stage::Play(p) => differences::<T>(self.choice, &p.expected(), sensed),
             Stage::Setup(_) => Vec::new(),
         }
     }
 
     fn play_screen(&self, play: &PlayState<T>, sensed: &BTreeSet<Place>) -> Screen {
+        let choice = self.choice;
         let Some(game) = play.game() else {
             return Screen::Error {
                 message: "no game".to_string(),
@@ -2293,13 +2380,16 @@ impl<T: TableGame> Session<T> {
                 }
             }
             let expected = &play.expected();
-            let mut steps = hand_steps::<T>(expected, sensed);
+            let mut steps = hand_steps::<T>(choice, expected, sensed);
             for place in &play.swaps {
                 if let Some(belongs) = expected.get(place) {
-                    steps.push(format!(
-                        "{}: lift the piece and put the {belongs} there",
-                        T::place_name(place)
-                    ));
+                    steps.push(
+                        *place,
+                        format!(
+                            "{}: lift the piece and put the {belongs} there",
+                            T::place_name(choice, place)
+                        ),
+                    );
                 }
             }
             *cache = Some((sensed.clone(), steps.clone()));
@@ -2312,7 +2402,7 @@ impl<T: TableGame> Session<T> {
         }
         if play.mismatch_shown {
             return Screen::Mismatch {
-                differences: differences::<T>(&play.expected(), sensed),
+                differences: differences::<T>(choice, &play.expected(), sensed),
             };
         }
         if let Some(menu) = &play.menu {
@@ -2333,10 +2423,12 @@ impl<T: TableGame> Session<T> {
                 // The board changed since the refusal: the fix is what the hands must do now.
                 let steps = steps();
                 if !steps.is_empty() {
+                    let (fix, places) = steps.fix();
                     return Screen::Illegal {
                         status: status.clone(),
                         reason: reason.clone(),
-                        fix: steps.join("; "),
+                        fix,
+                        places,
                     };
                 }
             }
@@ -2426,7 +2518,7 @@ impl<T: TableGame> AnySession for Session<T> {
     fn tag(&mut self, ctx: &mut Ctx<'_>, place: &Place, uid: TagUid, out: &mut Vec<Decision>) {
         match &mut self.stage {
             Stage::Setup(state) if state.by_tags => {
-                Self::setup_tag(state, ctx, *place, uid, out);
+                Self::setup_tag(self.choice, state, ctx, *place, uid, out);
             }
             Stage::Setup(state) => state.read.push((*place, uid)),
             Stage::Play(play) => play.tags.push((*place, uid)),
@@ -2434,9 +2526,10 @@ impl<T: TableGame> AnySession for Session<T> {
     }
 
     fn tag_failed(&mut self, place: &Place, failure: TagFailure, out: &mut Vec<Decision>) {
+        let choice = self.choice;
         if let Stage::Setup(state) = &mut self.stage {
             if state.by_tags {
-                let msg = format!("{}: the tag was not read", T::place_name(place));
+                let msg = format!("{}: the tag was not read", T::place_name(choice, place));
                 out.push(Decision::TagProblem(msg.clone()));
                 state.tag_problem = Some((msg, failure.to_string()));
             }
@@ -2675,6 +2768,6 @@ impl<T: TableGame> TableView for Session<T> {
     }
 
     fn place_name(&self, place: &Place) -> String {
-        T::place_name(place)
+        T::place_name(self.choice, place)
     }
 }

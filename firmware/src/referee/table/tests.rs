@@ -346,6 +346,7 @@ impl TableGame for Skirmish {
             title,
             lines: Vec::new(),
             hands: Vec::new(),
+            places: Default::default(),
         }
     }
     fn chance(&self) -> Vec<(Act, u32)> {
@@ -372,6 +373,20 @@ impl TableGame for Skirmish {
             }
             Act::Die(n) => format!("die {n}"),
             Act::Pass => "end turn".into(),
+        }
+    }
+    fn label_places(&self, a: &Act) -> crate::ui::Places {
+        let sq = Place::Square;
+        let (moved, target) = match *a {
+            Act::Step(f, t) | Act::Attack(f, t, _) => (vec![sq(f), sq(t)], None),
+            Act::Enter(_, t) => (vec![sq(t)], None),
+            Act::Fire(f, t) => (vec![sq(f), sq(t)], Some(sq(t))),
+            Act::Begin(_) | Act::Die(_) | Act::Pass => (Vec::new(), None),
+        };
+        crate::ui::Places {
+            moved,
+            target,
+            ..crate::ui::Places::default()
         }
     }
     fn prompt(&self) -> String {
@@ -755,6 +770,28 @@ fn fire_is_select_then_lift_and_the_end_is_announced() {
     );
     assert!(b.screen().contains("North wins"), "{}", b.screen());
     assert!(b.session.result().is_some());
+}
+
+/// The announcement of a fire carries the places its label names, put there by the referee
+/// from the action (`TableGame::label_places`), and the LED guidance lights them: the target
+/// orange, the firing piece as the last move. Nothing is read back out of the words.
+#[test]
+fn a_fire_announced_carries_its_places_for_the_leds() {
+    use crate::guidance::{Guide, Meaning};
+    let mut b = Bench::north_on_a2();
+    b.lift(sq("a2"));
+    b.put(sq("a2"));
+    let out = b.lift_held(sq("a4"));
+    assert_eq!(acted(&out), ["a2 fires at a4"]);
+    let screen = b.session.screen(&b.sensed);
+    let (Screen::Told { places, .. } | Screen::MoveAccepted { places, .. }) = &screen else {
+        panic!("{screen:?}");
+    };
+    assert_eq!(places.moved, [sq("a2"), sq("a4")]);
+    assert_eq!(places.target, Some(sq("a4")));
+    let lit = Guide::new().update(&screen);
+    assert_eq!(lit.get(&sq("a4")), Some(&Meaning::FireTarget), "{lit:?}");
+    assert_eq!(lit.get(&sq("a2")), Some(&Meaning::LastMove), "{lit:?}");
 }
 
 #[test]

@@ -6,13 +6,49 @@ use super::*;
 #[test]
 fn the_shipped_layout_fits_the_example_cards() {
     let data = SbaData::parse(EXAMPLE_CARDS, DEFAULT_LAYOUT).unwrap();
-    let spaces = data.layout.spaces();
+    let spaces: std::collections::BTreeSet<Place> = data.layout.places().collect();
     // 41 box spaces, 30 casualty boxes, 3 control boxes, Wellington's card.
     assert_eq!(spaces.len(), 41 + 30 + 3 + 1);
     assert_eq!(
         SbaTable::layout(SbaChoice::default()).places.len(),
         spaces.len()
     );
+}
+
+/// A space is named from the card set of the game asked about, whichever set was read last:
+/// two sets with other card names name the same space each its own way. Fails on the old
+/// code, where the names came from the set a global last made active (whichever game set up
+/// or began last).
+#[test]
+fn place_names_come_from_the_choice_asked_about() {
+    let shipped = SbaChoice::default();
+    let data = shipped.set.data();
+    let (i, card) = data.cards.ids().next().expect("a card");
+    let first_box = data.layout.boxes[i.index()][0];
+    let name = short(&card.name).to_string();
+    let renamed = EXAMPLE_CARDS.replace(&name, "Zed");
+    assert_ne!(renamed, EXAMPLE_CARDS, "{name} is in the file");
+    let file = |source: &str, text: &str| SbaFile {
+        source: source.to_string(),
+        text: text.to_string(),
+    };
+    let other = SbaChoice {
+        set: SbaSet::read(
+            file("zed.toml", &renamed),
+            file("zed.txt", &DEFAULT_LAYOUT.replace(&name, "Zed")),
+        )
+        .expect("the files read"),
+    };
+    // The other set set up last: the shipped game still names its own spaces.
+    let _ = SbaTable::layout(other);
+    assert_eq!(
+        SbaTable::place_name(shipped, &first_box),
+        format!("{name} 1")
+    );
+    assert_eq!(SbaTable::place_name(other, &first_box), "Zed 1");
+    // Off the map: the sensing layer's name.
+    let off = Place::Square(Cell::new(15, 15));
+    assert_eq!(SbaTable::place_name(shipped, &off), off.to_string());
 }
 
 /// Every problem of a broken layout, each with its line and its fix; never a board.

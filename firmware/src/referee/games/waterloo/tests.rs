@@ -132,10 +132,10 @@ fn the_layout_holds_the_board_and_every_tray() {
         assert!(layout.cell(place).is_some(), "{place}");
     }
     assert_eq!(
-        WaterlooTable::place_name(&reserve(FRENCH, 2)),
+        WaterlooTable::place_words(&reserve(FRENCH, 2)),
         "French reserve slot 3"
     );
-    assert_eq!(WaterlooTable::place_name(&sq("c5")), "c5");
+    assert_eq!(WaterlooTable::place_words(&sq("c5")), "c5");
 }
 
 #[test]
@@ -486,6 +486,7 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
             result: "equal strength: press Die to roll the battle die".into(),
             after: Vec::new(),
             hands: Vec::new(),
+            places: Default::default(),
         }
     );
     assert!(t.die_button(), "the battle die is rolled in the open");
