@@ -38,6 +38,8 @@
 mod game;
 mod map;
 mod oob;
+#[cfg(test)]
+mod rules_tests;
 mod turns;
 mod view;
 
