@@ -577,6 +577,11 @@ pub struct Napoleon {
     pub(crate) phase: Phase,
     /// Per block: moved this turn.
     pub(crate) moved: Vec<bool>,
+    /// Per block: the town it last entered its present town from this turn (an attacker
+    /// retreats only there or to where it was reinforced from, 7.1).
+    pub(crate) entered_from: Vec<Option<TownId>>,
+    /// Per block: retreated this turn, in disorder: it reinforces no battle (7.3).
+    pub(crate) disordered: Vec<bool>,
     /// The group moves opened this turn.
     pub(crate) groups: Vec<Group>,
     /// Per road: units moved along it this turn (5.4).
@@ -811,8 +816,10 @@ impl Napoleon {
                 }
             }
         }
+        let before = path.len().checked_sub(2).map_or(from, |i| path[i]);
         Ok(Moving {
             from,
+            before,
             to,
             roads,
             forced,
@@ -900,6 +907,7 @@ impl Napoleon {
         }
         self.town[block.index()] = Some(m.to);
         self.moved[block.index()] = true;
+        self.entered_from[block.index()] = Some(m.before);
         if m.forced {
             self.forced.push(block);
         }
@@ -1174,6 +1182,8 @@ impl Napoleon {
 
     fn begin_turn(&mut self, events: &mut Vec<Event>) {
         self.moved.iter_mut().for_each(|m| *m = false);
+        self.entered_from.iter_mut().for_each(|m| *m = None);
+        self.disordered.iter_mut().for_each(|m| *m = false);
         self.traffic.iter_mut().for_each(|t| *t = 0);
         self.attack_traffic.iter_mut().for_each(|t| *t = 0);
         self.groups.clear();
@@ -1418,6 +1428,8 @@ impl Napoleon {
 /// A checked move.
 struct Moving {
     from: TownId,
+    /// The town it enters `to` from.
+    before: TownId,
     to: TownId,
     roads: Vec<RoadId>,
     forced: bool,
@@ -1449,6 +1461,8 @@ impl Game for Napoleon {
             turn: 1,
             phase: Phase::Move(Seat::FIRST),
             moved: vec![false; blocks],
+            entered_from: vec![None; blocks],
+            disordered: vec![false; blocks],
             groups: Vec::new(),
             traffic: vec![0; roads],
             attack_traffic: vec![0; roads],
