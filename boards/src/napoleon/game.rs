@@ -728,8 +728,34 @@ impl Napoleon {
         }
     }
 
+    /// Per town: whether French and whether Allied blocks stand there.
+    fn occupancy(&self) -> Vec<[bool; 2]> {
+        let mut occ = vec![[false; 2]; self.campaign().map().graph().town_count()];
+        for (_, army, town) in self.on_map() {
+            if let Some(o) = occ.get_mut(town.index()) {
+                o[usize::from(side(army))] = true;
+            }
+        }
+        occ
+    }
+
     /// Checks a move and says whether it is forced and an attack.
     fn check_move(&self, seat: Seat, block: BlockId, path: &[TownId]) -> Result<Moving, Illegal> {
+        self.check_move_in(&self.occupancy(), seat, block, path)
+    }
+
+    /// [`Napoleon::check_move`] with the towns' occupancy computed once.
+    fn check_move_in(
+        &self,
+        occ: &[[bool; 2]],
+        seat: Seat,
+        block: BlockId,
+        path: &[TownId],
+    ) -> Result<Moving, Illegal> {
+        let held = |town: TownId, allied: bool| {
+            occ.get(town.index())
+                .is_some_and(|o| o[usize::from(allied)])
+        };
         let oob = self.campaign().order_of_battle();
         let map = self.campaign().map();
         let b = oob.block(block).ok_or(Illegal::NotYourBlock)?;
@@ -759,10 +785,10 @@ impl Napoleon {
             at = next;
         }
         let allied = side(b.army);
-        if through.iter().any(|&t| self.side_in(t, !allied)) {
+        if through.iter().any(|&t| held(t, !allied)) {
             return Err(Illegal::ThroughEnemy);
         }
-        let attack = self.side_in(to, !allied);
+        let attack = held(to, !allied);
         if attack && night {
             return Err(Illegal::NoAttackAtNight);
         }
@@ -832,6 +858,7 @@ impl Napoleon {
     fn legal_moves(&self, seat: Seat, out: &mut Vec<Action>) {
         let graph = self.campaign().map().graph();
         let movers = self.movers();
+        let occ = self.occupancy();
         for (id, b) in self.campaign().order_of_battle().blocks() {
             if !movers.contains(&b.army)
                 || !self.options.commands(seat, b.army)
@@ -847,12 +874,15 @@ impl Napoleon {
             let mut stack: Vec<Vec<TownId>> =
                 graph.neighbours(from).map(|n| vec![n.town]).collect();
             while let Some(path) = stack.pop() {
-                let legal = self.check_move(seat, id, &path).is_ok();
+                let legal = self.check_move_in(&occ, seat, id, &path).is_ok();
                 let Some(&last) = path.last() else {
                     continue;
                 };
                 // Going on needs a friendly (or empty) town to pass through.
-                if path.len() < usize::from(max) && !self.side_in(last, !side(b.army)) {
+                let enemy = occ
+                    .get(last.index())
+                    .is_some_and(|o| o[usize::from(!side(b.army))]);
+                if path.len() < usize::from(max) && !enemy {
                     for n in graph.neighbours(last) {
                         if n.town != from && !path.contains(&n.town) {
                             let mut longer = path.clone();
