@@ -593,7 +593,12 @@ pub fn rebuild_table<T: TableGame>(
         }
         let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
-                if !out.history.is_empty() || out.armies.get(seat).is_none() {
+                if out.armies.get(seat).is_none() {
+                    return Err(bad(format!(
+                        "an army for {seat}, which this game does not have"
+                    )));
+                }
+                if !out.history.is_empty() {
                     return Err(bad("a set-up after the game began".into()));
                 }
                 out.armies[seat] = Some(army);
