@@ -33,10 +33,12 @@
 //!
 #![doc = include_str!("README.md")]
 
+pub mod battle;
 mod map;
 mod oob;
 mod turns;
 
+pub use battle::Battle;
 pub use map::{
     Map, RoadKind, RoadLimits, SupplyCity, TerrainKind, TerrainPool, TownInfo, Width, DEFAULT_MAP,
 };
