@@ -35,6 +35,7 @@
 //!
 #![doc = include_str!("README.md")]
 
+pub mod battle;
 mod game;
 mod map;
 mod oob;
@@ -50,6 +51,7 @@ pub use game::{
 };
 pub use view::{HiddenBlocks, OwnBlock, View};
 
+pub use battle::Battle;
 pub use map::{
     Map, RoadKind, RoadLimits, SupplyCity, TerrainKind, TerrainPool, TownInfo, Width, DEFAULT_MAP,
 };
