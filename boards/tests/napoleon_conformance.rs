@@ -33,7 +33,7 @@ fn games_per_config() -> usize {
     std::env::var("NAPOLEON_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2)
+        .unwrap_or(100)
 }
 
 fn block_id(n: u8) -> BlockId {
@@ -214,6 +214,15 @@ fn play_game(
         Status::Ongoing => unreachable!(),
     };
     *ends.entry(format!("{reason:?}")).or_default() += 1;
+    *ends.entry("actions".into()).or_default() += actions.len();
+    *ends.entry("battle actions".into()).or_default() += actions
+        .iter()
+        .filter(|a| matches!(a, Action::Battle(_)))
+        .count();
+    *ends.entry("moves".into()).or_default() += actions
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .count();
     let again = replay::<Napoleon>(options, setup, &actions).expect("the game replays");
     assert_eq!(again, g, "replay is exact");
 }

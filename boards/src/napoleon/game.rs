@@ -6,6 +6,7 @@
 //! The battles themselves (deployment, battle turns, fire, retreat, rout) are a sub-state
 //! machine the campaign hands its actions to while a battle is fought.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -14,6 +15,10 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::battle::{
+    Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleIllegal, BattleOptions,
+    BattleResult, BattleSetup, Ending, Fate, Side, Unit,
+};
 use super::view::View;
 use super::{Army, BlockId, Campaign, Mover, UnitType};
 use crate::geometry::roads::{RoadId, TownId};
@@ -242,7 +247,7 @@ impl fmt::Display for SetupProblem {
 }
 
 /// Something a seat, or chance, does.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Action {
     /// Move `block` from its town along `path` (the towns it enters, in order, the last where
     /// it stops); moving into enemies is an attack (5, 6.1). Beyond the block's distance it is
@@ -274,6 +279,8 @@ pub enum Action {
     EndRegroup,
     /// The Allied owner takes the supply loss from this block (9).
     SupplyLoss(BlockId),
+    /// An action of the battle being fought (6, 7), by its army's seat or by chance.
+    Battle(BattleAction),
 }
 
 impl fmt::Display for Action {
@@ -296,12 +303,13 @@ impl fmt::Display for Action {
             }
             Action::EndRegroup => f.write_str("end regrouping"),
             Action::SupplyLoss(b) => write!(f, "supply loss: block {}", b.index()),
+            Action::Battle(a) => write!(f, "battle: {a:?}"),
         }
     }
 }
 
 /// Why an action was refused; each says how to fix it without naming a hidden enemy block.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Illegal {
     /// The game is over.
     GameOver,
@@ -358,6 +366,8 @@ pub enum Illegal {
     NotOwingArmy,
     /// Chance acts now: only a die face may be played.
     NotAChanceOutcome,
+    /// The battle being fought refuses the action.
+    Battle(BattleIllegal),
 }
 
 impl fmt::Display for Illegal {
@@ -390,6 +400,7 @@ impl fmt::Display for Illegal {
             Illegal::CannotRegroup => f.write_str("cannot regroup there"),
             Illegal::NotOwingArmy => f.write_str("take the loss from the army that owes it"),
             Illegal::NotAChanceOutcome => f.write_str("roll the die"),
+            Illegal::Battle(why) => write!(f, "{why}"),
         }
     }
 }
@@ -430,7 +441,7 @@ impl fmt::Display for EndReason {
 
 /// Something that happened, for the referee to announce. Events name blocks: the referee tells
 /// each seat only what its view may hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Event {
     /// A turn began.
     TurnBegan {
@@ -513,6 +524,23 @@ pub enum Event {
     SupplyLossTaken {
         /// The block.
         block: BlockId,
+    },
+    /// Something happened in the battle being fought (secret in part: see the battle's view).
+    Battle(BattleEvent),
+    /// The battle in `town` ended; the blocks are where its result says.
+    BattleEnded {
+        /// Where.
+        town: TownId,
+        /// How.
+        ending: Ending,
+    },
+    /// The battle's set-up was refused (a fault of the program, never of the players): the
+    /// battle is not fought and both sides stay in the town.
+    BattleRefused {
+        /// Where.
+        town: TownId,
+        /// The battle's problems, in words.
+        problems: String,
     },
     /// An army is defeated: its last blocks are eliminated (10).
     Defeated(Army),
@@ -606,6 +634,8 @@ pub struct Napoleon {
     pub(crate) defeated: [bool; 3],
     /// Supply losses still to take this turn: army and units.
     pub(crate) supply_due: Vec<(Army, u8)>,
+    /// The battle being fought, while the phase is [`Phase::Battle`].
+    pub(crate) battle: Option<Box<Battle>>,
 }
 
 /// The side of an army: French or Allied.
@@ -1106,11 +1136,135 @@ impl Napoleon {
         }
     }
 
+    /// Starts the battle in `town` (6.1): the active side attacks.
     fn fight(&mut self, town: TownId, events: &mut Vec<Event>) {
-        let skirmish = self.is_skirmish(town);
         self.battles.retain(|&t| t != town);
-        events.push(Event::BattleBegan { town, skirmish });
-        self.phase = Phase::Battle { town, skirmish };
+        let setup = self.battle_setup(town);
+        let campaign = self.options.campaign.clone();
+        match Battle::new(campaign.order_of_battle(), campaign.map(), setup) {
+            Ok(battle) => {
+                let skirmish = battle.is_skirmish();
+                events.push(Event::BattleBegan { town, skirmish });
+                self.phase = Phase::Battle { town, skirmish };
+                self.battle = Some(Box::new(battle));
+                self.battle_over(events);
+            }
+            Err(problems) => {
+                events.push(Event::BattleRefused {
+                    town,
+                    problems: alloc::format!("{problems}"),
+                });
+                self.next_battle(events);
+            }
+        }
+    }
+
+    /// The battle's starting point: each side's blocks in `town` with their strengths, and
+    /// each neighbouring town with who holds it, whether the attacker came from it, and the
+    /// blocks that may reinforce from it (6.3.4: not in another battle; 7.3: not disordered).
+    fn battle_setup(&self, town: TownId) -> BattleSetup {
+        let attacker_allied = self.allies_move();
+        let unit = |id: BlockId| Unit {
+            block: id,
+            strength: self.strength_of(id),
+        };
+        let here = |allied: bool| -> Vec<Unit> {
+            self.on_map()
+                .filter(|&(_, a, t)| t == town && side(a) == allied)
+                .map(|(id, _, _)| unit(id))
+                .collect()
+        };
+        let mut approaches = Vec::new();
+        for n in self.campaign().map().graph().neighbours(town) {
+            let attackers_there = self.side_in(n.town, attacker_allied);
+            let defenders_there = self.side_in(n.town, !attacker_allied);
+            let battle = (attackers_there && defenders_there) || self.battles.contains(&n.town);
+            let held_by = match (battle, attackers_there, defenders_there) {
+                (false, true, false) => Some(Side::Attacker),
+                (false, false, true) => Some(Side::Defender),
+                _ => None,
+            };
+            let attacked_from = self.on_map().any(|(id, a, t)| {
+                t == town
+                    && side(a) == attacker_allied
+                    && self.entered_from.get(id.index()).copied().flatten() == Some(n.town)
+            });
+            let reinforcements = match held_by {
+                Some(holder) => {
+                    let allied = (holder == Side::Attacker) == attacker_allied;
+                    self.on_map()
+                        .filter(|&(id, a, t)| {
+                            t == n.town
+                                && side(a) == allied
+                                && !self.disordered.get(id.index()).copied().unwrap_or(true)
+                        })
+                        .map(|(id, _, _)| unit(id))
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            approaches.push(Approach {
+                town: n.town,
+                held_by,
+                attacked_from,
+                battle,
+                reinforcements,
+            });
+        }
+        BattleSetup {
+            town,
+            attackers: here(attacker_allied),
+            defenders: here(!attacker_allied),
+            approaches,
+            options: BattleOptions::default(),
+        }
+    }
+
+    /// When the battle has ended: its blocks where its result puts them, then regrouping
+    /// (7.5) and the next battle.
+    fn battle_over(&mut self, events: &mut Vec<Event>) {
+        let Phase::Battle { town, skirmish } = self.phase else {
+            return;
+        };
+        let Some(result) = self.battle.as_ref().and_then(|b| b.result()) else {
+            return;
+        };
+        self.battle = None;
+        self.apply_result(town, &result, events);
+        events.push(Event::BattleEnded {
+            town,
+            ending: result.ending,
+        });
+        let attacker_allied = self.allies_move();
+        let winner = result.winner().map(|s| match s {
+            Side::Attacker => attacker_allied,
+            Side::Defender => !attacker_allied,
+        });
+        self.after_battle(town, winner, skirmish, events);
+    }
+
+    /// Each block of a battle's result where it ended: on the field in `town`, retreated
+    /// (disordered, 7.3) to a town, eliminated, or still in its own town.
+    fn apply_result(&mut self, town: TownId, result: &BattleResult, events: &mut Vec<Event>) {
+        for o in &result.blocks {
+            let i = o.block.index();
+            if i >= self.town.len() {
+                continue;
+            }
+            match o.fate {
+                Fate::Field => {
+                    self.town[i] = Some(town);
+                    self.strength[i] = o.strength;
+                }
+                Fate::Retreated(to) => {
+                    self.town[i] = Some(to);
+                    self.strength[i] = o.strength;
+                    self.disordered[i] = true;
+                }
+                Fate::Eliminated => self.eliminate(o.block, events),
+                Fate::Stayed(_) => {}
+            }
+        }
     }
 
     /// After the battles: supply at the end of a French turn (9), then the end of the turn.
@@ -1505,6 +1659,7 @@ impl Game for Napoleon {
             eliminated: [0; 3],
             defeated: [false; 3],
             supply_due: Vec::new(),
+            battle: None,
         };
         let mut events = Vec::new();
         game.begin_turn(&mut events);
@@ -1523,7 +1678,12 @@ impl Game for Napoleon {
             }
             Phase::ForcedMarch => Actor::Chance,
             Phase::ChooseBattle => Actor::Seat(self.active_seat()),
-            Phase::Battle { .. } => Actor::Nobody,
+            Phase::Battle { .. } => match self.battle.as_ref().map(|b| b.actor()) {
+                Some(BattleActor::Army(army)) => Actor::Seat(self.owner(army)),
+                Some(BattleActor::Chance) => Actor::Chance,
+                // A battle is taken off as soon as it ends.
+                Some(BattleActor::Over) | None => Actor::Nobody,
+            },
             Phase::Over(_) => Actor::Nobody,
         }
     }
@@ -1545,7 +1705,12 @@ impl Game for Napoleon {
             }
             Phase::ForcedMarch => out.extend(Face::ALL.into_iter().map(Action::Die)),
             Phase::ChooseBattle => out.extend(self.fightable().into_iter().map(Action::Fight)),
-            Phase::Battle { .. } | Phase::Over(_) => {}
+            Phase::Battle { .. } => {
+                if let Some(b) = &self.battle {
+                    out.extend(b.legal_actions().into_iter().map(Action::Battle));
+                }
+            }
+            Phase::Over(_) => {}
             Phase::Regroup { town, army } => {
                 self.legal_regroups(town, army, &mut out);
                 out.push(Action::EndRegroup);
@@ -1562,6 +1727,12 @@ impl Game for Napoleon {
     fn chance_outcomes(&self) -> Vec<(Action, u32)> {
         match self.phase {
             Phase::ForcedMarch => Face::ALL.into_iter().map(|f| (Action::Die(f), 1)).collect(),
+            Phase::Battle { .. } => self.battle.as_ref().map_or(Vec::new(), |b| {
+                b.chance_outcomes()
+                    .into_iter()
+                    .map(|(a, w)| (Action::Battle(a), w))
+                    .collect()
+            }),
             _ => Vec::new(),
         }
     }
@@ -1570,6 +1741,10 @@ impl Game for Napoleon {
         let wrong = Err(Illegal::WrongPhase);
         match (&self.phase, action) {
             (Phase::Over(_), _) => Err(Illegal::GameOver),
+            (Phase::Battle { .. }, Action::Battle(a)) => match &self.battle {
+                Some(b) => b.check(a).map_err(Illegal::Battle),
+                None => wrong,
+            },
             (Phase::ForcedMarch, Action::Die(_)) => Ok(()),
             (Phase::ForcedMarch, _) => Err(Illegal::NotAChanceOutcome),
             (_, Action::Die(_)) => wrong,
@@ -1649,6 +1824,12 @@ impl Game for Napoleon {
             }
             (Phase::Supply { .. }, Action::SupplyLoss(block)) => {
                 self.take_supply_loss(*block, &mut events);
+            }
+            (Phase::Battle { .. }, Action::Battle(a)) => {
+                if let Some(b) = self.battle.as_mut() {
+                    events.extend(b.play_unchecked(a).into_iter().map(Event::Battle));
+                }
+                self.battle_over(&mut events);
             }
             _ => {}
         }

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
+use super::battle::BattleView;
 use super::game::{EndReason, Napoleon, Phase};
 use super::{Army, BlockId, Mover, UnitType};
 use crate::geometry::roads::{RoadId, TownId};
@@ -73,6 +74,9 @@ pub struct View {
     pub battles: Vec<TownId>,
     /// The battle being fought, and whether it is a skirmish.
     pub fighting: Option<(TownId, bool)>,
+    /// What the seat may see of the battle being fought (6.2.4): its own blocks, enemy and
+    /// allied blocks only while revealed.
+    pub battle: Option<BattleView>,
     /// How the game ended, if it did.
     pub ended: Option<EndReason>,
 }
@@ -121,6 +125,7 @@ impl View {
         let turn = options.campaign.turn_track().turn(game.turn()).copied();
         View {
             seat,
+            battle: game.battle.as_ref().map(|b| b.view_of(&armies)),
             armies,
             turn: game.turn(),
             mover: turn.map(|t| t.mover),
