@@ -873,3 +873,132 @@ fn an_eliminated_leader_counts_and_helps_no_more() {
     play(&mut g, Action::EndMoves);
     assert_eq!(g.to_act(), Actor::Chance, "no leader to show");
 }
+
+/// "Wanneer een veldslag (geen schermutseling) beëindigd is mag de overwinnaar zich
+/// hergroeperen. [...] Hergroeperen is wel onderhevig aan de beperkingen opgelegd door wegen
+/// (brede wegen 2, smalle wegen 1). Voorbeeld: de Fransen hebben een veldslag gewonnen in
+/// Ligny. De Pruisen hebben zich teruggetrokken naar Gembloux en Namen. De Fransen bezetten
+/// eveneens Quatre Bras met vier eenheden. De Fransen hebben de optie om 2 eenheden van Ligny
+/// te hergroeperen in Quatre Bras (het maximale aantal voor deze brede weg)." (7.5: after a
+/// battle, not a skirmish, the winner regroups within 2 a broad road, 1 a narrow one; the
+/// rulebook's own example).
+#[test]
+fn the_winner_regroups_within_the_road_limits() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("IV-INF", "LIG"),
+            ("IV-ART", "LIG"),
+            ("2CC-CAV", "LIG"),
+            ("I-INF1", "QB"),
+            ("I-INF2", "QB"),
+            ("I-ART", "QB"),
+            ("II-INF1", "QB"),
+            ("PII-INF1", "GEM"),
+            ("PII-INF2", "NAM"),
+        ],
+    );
+    let mut events = Vec::new();
+    g.phase = Phase::Battle {
+        town: town("LIG"),
+        skirmish: false,
+    };
+    g.after_battle(town("LIG"), Some(false), false, &mut events);
+    assert_eq!(
+        g.phase,
+        Phase::Regroup {
+            town: town("LIG"),
+            army: Army::French
+        }
+    );
+    let to = |name: &str, code: &str| Action::Regroup {
+        block: block(name),
+        to: town(code),
+    };
+    // Not to the towns the Prussians hold.
+    assert_eq!(refused(&g, to("IV-INF", "GEM")), Illegal::CannotRegroup);
+    play(&mut g, to("IV-INF", "QB"));
+    play(&mut g, to("IV-ART", "QB"));
+    assert_eq!(refused(&g, to("2CC-CAV", "QB")), Illegal::CannotRegroup);
+    // The broad road is full both ways: Quatre Bras cannot send a third into Ligny.
+    assert_eq!(refused(&g, to("I-INF1", "LIG")), Illegal::CannotRegroup);
+    play(&mut g, Action::EndRegroup);
+    assert_eq!(g.turn(), 2);
+
+    // No regrouping after a skirmish (6.6).
+    let mut h = start(Players::Two, &[("IV-INF", "LIG"), ("I-INF1", "QB")]);
+    h.phase = Phase::Battle {
+        town: town("LIG"),
+        skirmish: true,
+    };
+    h.after_battle(town("LIG"), Some(false), true, &mut events);
+    assert_eq!(h.turn(), 2, "straight on to the next turn");
+}
+
+/// "Een veldslag vindt plaats [...] De actieve speler is de aanvaller en de vijand is de
+/// verdediger." (6.1: the active player attacks); a battle's result puts the blocks back on the
+/// map: "Eenheden die zich terugtrekken zijn in wanorde [...] kunnen niet dienen als
+/// versterking" (7.3: retreated blocks are disordered and reinforce no battle that turn).
+#[test]
+fn a_battle_is_fought_through_the_campaign_and_its_result_applied() {
+    use rand::{Rng, SeedableRng};
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    let events = play(&mut g, Action::EndMoves);
+    assert!(events.contains(&Event::BattleBegan {
+        town: town("THU"),
+        skirmish: false
+    }));
+    let view = g.view(Seat::FIRST);
+    let battle = view.battle.expect("the French see the battle");
+    assert_eq!(battle.town, town("THU"));
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(6);
+    let mut n = 0;
+    while g.battle.is_some() {
+        let action = match g.to_act() {
+            Actor::Chance => {
+                let outs = g.chance_outcomes();
+                outs[rng.random_range(0..outs.len())].0.clone()
+            }
+            _ => {
+                let legal = g.legal_actions();
+                legal[rng.random_range(0..legal.len())].clone()
+            }
+        };
+        assert!(matches!(action, Action::Battle(_)), "{action:?}");
+        play(&mut g, action);
+        n += 1;
+        assert!(n < 20_000, "the battle ends");
+    }
+    // Thuin is one side's now, or empty; nobody left in it from the loser's side.
+    let thuin: Vec<Army> = g
+        .blocks_in(town("THU"))
+        .filter_map(|b| g.army_of(b))
+        .collect();
+    assert!(
+        thuin.iter().all(|a| a.is_allied()) || thuin.iter().all(|a| !a.is_allied()),
+        "{thuin:?}"
+    );
+    // Every block that retreated stands, disordered, next to Thuin.
+    let graph = campaign().map().graph().clone();
+    for (id, _, t) in g.on_map() {
+        if g.disordered[id.index()] {
+            assert!(
+                graph.road_between(t, town("THU")).is_some(),
+                "{id:?} in {t:?}"
+            );
+        }
+    }
+}
