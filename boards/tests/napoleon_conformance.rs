@@ -169,9 +169,26 @@ fn check_position(g: &Napoleon, c: &Campaign, rng: &mut Pcg64Mcg) {
     }
 }
 
+/// Whether `action` moves a block into enemies or, for the French, into a supply city.
+fn bold(g: &Napoleon, c: &Campaign, action: &Action) -> bool {
+    let Action::Move { block, path } = action else {
+        return false;
+    };
+    let (Some(&to), Some(mover)) = (path.last(), c.order_of_battle().block(*block)) else {
+        return false;
+    };
+    c.map().supply_city(to).is_some() && !mover.army.is_allied()
+        || g.blocks_in(to).any(|b| {
+            c.order_of_battle()
+                .block(b)
+                .is_some_and(|b| b.army.is_allied() != mover.army.is_allied())
+        })
+}
+
 fn play_game(
     options: Options,
     setup: Setup,
+    aggressive: bool,
     rng: &mut Pcg64Mcg,
     ends: &mut BTreeMap<String, usize>,
 ) {
@@ -191,8 +208,22 @@ fn play_game(
             Actor::Chance => sample_chance(&g, rng),
             Actor::Seat(_) => {
                 let legal = g.legal_actions();
-                // End the moves now and then, so turns are not all long.
-                if legal.contains(&Action::EndMoves) && rng.random_range(0..12) == 0 {
+                assert!(
+                    !legal.is_empty(),
+                    "{:?} to act with nothing to do: {:?}",
+                    g.to_act(),
+                    g.view(Seat::FIRST).battle
+                );
+                let bold: Vec<&Action> = if aggressive {
+                    legal.iter().filter(|a| bold(&g, &c, a)).collect()
+                } else {
+                    Vec::new()
+                };
+                // Aggressive games attack and take cities when they can; all end their moves
+                // now and then, so turns are not all long.
+                if !bold.is_empty() && rng.random_range(0..4) != 0 {
+                    bold[rng.random_range(0..bold.len())].clone()
+                } else if legal.contains(&Action::EndMoves) && rng.random_range(0..12) == 0 {
                     Action::EndMoves
                 } else {
                     legal[rng.random_range(0..legal.len())].clone()
@@ -240,7 +271,7 @@ fn random_campaigns_keep_the_rules() {
             } else {
                 random_setup(&c, &mut rng)
             };
-            play_game(options.clone(), setup, &mut rng, &mut ends);
+            play_game(options.clone(), setup, n % 4 >= 2, &mut rng, &mut ends);
         }
     }
     assert!(!ends.is_empty());
