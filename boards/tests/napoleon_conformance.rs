@@ -8,17 +8,21 @@
 //! - `to_act`, `status` and the chance list agree;
 //! - a block's strength never rises and an eliminated block never comes back;
 //! - every seat's view shows its own blocks as they are and every other block only as a count
-//!   per town and army, the counts adding up to the truth;
+//!   per town and army, the counts adding up to the truth; on a battle board another seat's
+//!   block shows its type and strength only while the battle reveals it;
 //!
 //! and at the end that replaying the action list through the checked path reproduces the game
-//! exactly. The default run is small enough for debug builds; `NAPOLEON_GAMES=n` plays `n`
-//! games per configuration.
+//! exactly. The default run (30 games for each number of players, a few seconds in debug) is a
+//! sample; `NAPOLEON_GAMES=n` plays `n` games each, and from 100 on also checks that every
+//! victory condition of section 10 was reached (the aggressive games attack and take supply
+//! cities whenever they can).
 
 use std::collections::BTreeMap;
 
 use boards::game::replay;
+use boards::napoleon::battle::BlockView;
 use boards::napoleon::{
-    Action, Army, BlockId, Campaign, Napoleon, Options, Placement, Players, Setup,
+    Action, Army, BlockId, Campaign, EndReason, Napoleon, Options, Placement, Players, Setup,
 };
 use boards::sba::Face;
 use boards::{Actor, Game, Seat, Status};
@@ -33,7 +37,7 @@ fn games_per_config() -> usize {
     std::env::var("NAPOLEON_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(100)
+        .unwrap_or(30)
 }
 
 fn block_id(n: u8) -> BlockId {
@@ -166,6 +170,15 @@ fn check_position(g: &Napoleon, c: &Campaign, rng: &mut Pcg64Mcg) {
             .map(|h| ((h.town.index() as u16, h.army), h.count))
             .collect();
         assert_eq!(seen, counts, "hidden blocks counted per town");
+        // On a battle board, another seat's block shows its face only while revealed.
+        for b in view.battle.iter().flat_map(|b| &b.blocks) {
+            if let BlockView::Known { army, revealed, .. } = b {
+                assert!(
+                    g.options().commands(seat, *army) || *revealed,
+                    "an unrevealed {army} block in {seat}'s battle view"
+                );
+            }
+        }
     }
 }
 
@@ -274,6 +287,18 @@ fn random_campaigns_keep_the_rules() {
             play_game(options.clone(), setup, n % 4 >= 2, &mut rng, &mut ends);
         }
     }
-    assert!(!ends.is_empty());
     println!("ends: {ends:?}");
+    if games_per_config() >= 100 {
+        for reason in [
+            EndReason::AlliesDefeated,
+            EndReason::SupplyCitiesHeld,
+            EndReason::FrenchDefeated,
+            EndReason::TimeRanOut,
+        ] {
+            assert!(
+                ends.contains_key(&format!("{reason:?}")),
+                "{reason:?} never reached"
+            );
+        }
+    }
 }
