@@ -1,6 +1,7 @@
 //! Rule tests of the campaign, one a rule, each quoting the rulebook (Dutch) with a gloss.
 
 use alloc::string::ToString;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::game::Phase;
@@ -1001,4 +1002,57 @@ fn a_battle_is_fought_through_the_campaign_and_its_result_applied() {
             );
         }
     }
+}
+
+/// "Verschillende veldslagen kunnen zich tegelijkertijd voordoen. De verschillende veldslagen
+/// worden gelijktijdig uitgevochten in een sequentie bepaald door de aanvaller." (6.1: several
+/// battles are fought in an order the attacker chooses).
+#[test]
+fn the_attacker_chooses_the_order_of_battles() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    assert_eq!(g.to_act(), Actor::Seat(Seat::FIRST));
+    let mut legal = g.legal_actions();
+    legal.sort_by_key(|a| match a {
+        Action::Fight(t) => t.index(),
+        _ => usize::MAX,
+    });
+    let mut both = vec![Action::Fight(town("THU")), Action::Fight(town("CHA"))];
+    both.sort_by_key(|a| match a {
+        Action::Fight(t) => t.index(),
+        _ => usize::MAX,
+    });
+    assert_eq!(legal, both);
+    assert_eq!(
+        g.check(&Action::Fight(town("LIG"))),
+        Err(Illegal::NotAPendingBattle)
+    );
+    let events = play(&mut g, Action::Fight(town("CHA")));
+    assert!(events.contains(&Event::BattleBegan {
+        town: town("CHA"),
+        skirmish: false
+    }));
+    assert_eq!(g.pending_battles(), &[town("THU")]);
 }
