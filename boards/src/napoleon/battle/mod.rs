@@ -850,6 +850,8 @@ pub struct Battle {
     idle: u8,
     /// Whether the attacker fired, engaged or retreated this turn.
     active_this_turn: bool,
+    /// Whether the attacker's current turn began with reinforcements still waiting (6.7).
+    reinforcements_due: bool,
     ending: Option<Ending>,
 }
 

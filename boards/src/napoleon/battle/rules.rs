@@ -192,6 +192,7 @@ impl Battle {
             stream_crossings: [0; 3],
             idle: 0,
             active_this_turn: false,
+            reinforcements_due: false,
             ending: None,
         };
         if skirmish {
@@ -1327,6 +1328,12 @@ impl Battle {
         }
         self.stream_crossings = [0; 3];
         self.active_this_turn = false;
+        if side == Side::Attacker {
+            self.reinforcements_due = self
+                .fighters
+                .iter()
+                .any(|f| f.side == Side::Attacker && matches!(f.at, Loc::Waiting(_)));
+        }
         ev.push(BattleEvent::TurnBegan {
             side,
             turn: self.turn,
@@ -1719,11 +1726,8 @@ impl Battle {
     /// Ends `side`'s turn: the stalemate count (6.7), then the other side's turn.
     fn end_turn(&mut self, side: Side, ev: &mut Vec<BattleEvent>) {
         if side == Side::Attacker {
-            let waiting = self
-                .fighters
-                .iter()
-                .any(|f| f.side == Side::Attacker && matches!(f.at, Loc::Waiting(_)));
-            if self.active_this_turn || waiting {
+            // Only turns begun with every reinforcement in count (6.7).
+            if self.active_this_turn || self.reinforcements_due {
                 self.idle = 0;
             } else {
                 self.idle += 1;
