@@ -1402,3 +1402,366 @@ fn bad_set_ups_list_every_problem() {
     assert!(text.contains("all French or all Allied"), "{text}");
     assert!(text.contains("not joined"), "{text}");
 }
+
+/// 6.5.2: "Leiders en artillerie kunnen beschutting zoeken in een vierkant formatie op
+/// voorwaarde dat ze zich nog niet hebben verplaatst of het vuur hebben geopend in die beurt.
+/// [...] Eenheden die beschut worden in de vierkant formatie zijn niet onderhevig aan controles
+/// op het moreel. De eenheid die beschut zit kan zelf niet vuren maar kan wel rake schoten
+/// incasseren indien zij de sterkste [...] is [...] Eliminatie van de eenheid die beschut wordt
+/// door de vierkant formatie elimineert ook de eenheid die in vierkant formatie stond." (A
+/// leader or artillery that has not moved or fired may shelter in a square, one per square; it
+/// is not checked for morale, cannot fire, takes hits when strongest, and its elimination takes
+/// the square with it.)
+#[test]
+fn a_square_shelters_one_leader_or_gun_and_falls_with_it() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("WELLINGTON", 1),
+            ("AR-5DIV", 1),
+            ("AR-ART", 2),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+        ],
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Right)),
+        ("AR-5DIV", at(Defender, Right)),
+        ("AR-ART", at(Defender, Right)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Left)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.done();
+    let (sq, art, w) = (f.id("AR-5DIV"), f.id("AR-ART"), f.id("WELLINGTON"));
+    f.act(BattleAction::FormSquare(sq));
+    f.act(BattleAction::Shelter {
+        block: art,
+        square: sq,
+    });
+    // One shelter a square: Wellington cannot join.
+    assert!(!f
+        .battle
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, BattleAction::Shelter { block, .. } if *block == w)));
+    f.done();
+    // The French infantry attacks the British right (it faces the French left).
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    // British turn: the square at 1 checks morale with +1 (square) +1 (Wellington); the
+    // sheltered gun is not checked. Wellington is not alone: not checked.
+    let events = f.act(BattleAction::Die(1));
+    assert!(events.contains(&BattleEvent::Morale {
+        block: sq,
+        total: 3,
+        held: false
+    }));
+    // A square that loses its morale is eliminated.
+    assert!(events.contains(&BattleEvent::Eliminated {
+        block: sq,
+        side: Defender
+    }));
+    // The gun it sheltered stays, unsheltered (ruling R12).
+    assert_eq!(f.strength("AR-ART"), 2);
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.done();
+    // The square's group: the French fire at the gun, now in the line.
+    f.fire("G-INF", z(Defender, Right));
+    f.act(BattleAction::Hits(1));
+    assert_eq!(f.strength("AR-ART"), 1);
+}
+
+/// 6.5.2, the other way round: "Eliminatie van de eenheid die beschut wordt door de vierkant
+/// formatie elimineert ook de eenheid die in vierkant formatie stond." Hits on a square go to
+/// the strongest of the square and its guest; the surplus is void (6.5.1).
+#[test]
+fn the_sheltered_units_fall_takes_the_square_and_surplus_hits_are_void() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("WELLINGTON", 1),
+            ("AR-5DIV", 1),
+            ("AR-ART", 2),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+        ],
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Right)),
+        ("AR-5DIV", at(Defender, Right)),
+        ("AR-ART", at(Defender, Right)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Left)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.done();
+    let (sq, art) = (f.id("AR-5DIV"), f.id("AR-ART"));
+    f.act(BattleAction::FormSquare(sq));
+    f.act(BattleAction::Shelter {
+        block: art,
+        square: sq,
+    });
+    f.done();
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    f.act(BattleAction::Die(6));
+    f.done();
+    // Infantry at a square fires one higher: 4 dice F3. Three hits: the gun (2) takes the
+    // first, then gun and square are both 1: the British pick the gun, which takes the square
+    // with it; the third hit is void.
+    let g = f.id("G-INF");
+    f.act(BattleAction::Fire {
+        block: g,
+        at: z(Defender, Right),
+        target: Target::Square(sq),
+    });
+    assert_eq!(f.volley(), (4, 3));
+    f.act(BattleAction::Hits(3));
+    f.act(BattleAction::TakeHit(art));
+    assert_eq!((f.strength("AR-ART"), f.strength("AR-5DIV")), (0, 0));
+    assert_eq!(f.strength("WELLINGTON"), 1);
+}
+
+/// 6.2.1, stream: "Per (slagveld) beurt mogen zich niet meer dan 2 eenheden verplaatsen
+/// doorheen de stroom om het gevecht aan te gaan of om zich los te maken van het gevecht [...]
+/// artillerie te paard mag niet door de stroom waden." (At most 2 units cross a stream a battle
+/// turn to engage or disengage; horse artillery may not wade it.)
+#[test]
+fn a_stream_lets_two_units_across_a_turn_and_no_horse_artillery() {
+    let mut f = Field::waterloo(
+        &[
+            ("G-INF", 4),
+            ("I-INF1", 4),
+            ("I-INF2", 3),
+            ("II-INF1", 4),
+            ("II-INF2", 3),
+            ("1CC-HA", 2),
+        ],
+        BRITISH,
+    );
+    // The British lay a stream on their right, which faces the French left.
+    f.terrain([(Hill, Right), (Stream, Right), (Hill, Left)]);
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("1CC-HA", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-INF", Place::Reserve),
+        ("I-INF2", Place::Reserve),
+        ("II-INF2", Place::Reserve),
+    ]);
+    let ha = f.id("1CC-HA");
+    assert_eq!(
+        f.battle.check(&BattleAction::Move {
+            block: ha,
+            to: at(Defender, Right)
+        }),
+        Err(BattleIllegal::CannotGoThere)
+    );
+    f.mv("G-INF", at(Attacker, Left));
+    f.done();
+    f.done();
+    f.mv("G-INF", at(Defender, Right));
+    f.mv("I-INF2", at(Attacker, Left));
+    f.done();
+    f.done();
+    f.mv("I-INF2", at(Defender, Right));
+    f.mv("II-INF2", at(Attacker, Left));
+    f.done();
+    f.done();
+    // A fresh turn: G-INF and I-INF2 disengage back across: two crossings; no third.
+    f.mv("G-INF", at(Attacker, Left));
+    f.mv("I-INF2", at(Attacker, Left));
+    let fresh = f.id("II-INF2");
+    assert_eq!(
+        f.battle.check(&BattleAction::Move {
+            block: fresh,
+            to: at(Defender, Right)
+        }),
+        Err(BattleIllegal::CannotGoThere)
+    );
+}
+
+/// 6.2.1, hill: "Eén verdedigende artillerie-eenheid krijgt 1 extra vuurkracht (F1 wordt F2)
+/// doch enkel voor de lange afstand." (The artillery holding a hill fires one higher, at long
+/// range only.)
+#[test]
+fn a_hill_lifts_its_guns_long_range_fire() {
+    let mut f = Field::waterloo(
+        &[("G-INF", 4), ("I-INF1", 4), ("II-INF1", 4)],
+        &[
+            ("AR-5DIV", 4),
+            ("AR-ART", 3),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+        ],
+    );
+    f.terrain([(Farm, Left), (Hill, Left), (Farm, Right)]);
+    f.deploy(&[
+        ("AR-ART", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+    ]);
+    f.done();
+    // The British left faces the French right.
+    f.fire("AR-ART", z(Attacker, Right));
+    assert_eq!(f.volley(), (3, 2));
+}
+
+/// 6.2.4's option: "men kan ook alle eenheden pas zichtbaar maken van zodra ze vuren of in
+/// gevechten verwikkeld zijn." (Units may instead be revealed only once they fire or are in
+/// combat.)
+#[test]
+fn the_reveal_on_contact_option_keeps_the_wings_hidden_until_they_fight() {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        FRENCH,
+        BRITISH,
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions {
+            reveal_on_contact: true,
+            ..BattleOptions::default()
+        },
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    let british_known = |f: &Field| {
+        f.battle
+            .view(Some(Army::French))
+            .blocks
+            .iter()
+            .filter(|b| {
+                matches!(
+                    b,
+                    BlockView::Known {
+                        army: Army::AngloDutch,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    assert_eq!(british_known(&f), 0);
+    // Contact on the British right reveals the block there, and the attacker.
+    f.mv("G-INF", at(Defender, Right));
+    assert_eq!(british_known(&f), 1);
+}
+
+/// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
+/// dezelfde verliezen als bij vluchten" (Units in combat that retreat suffer the rout losses.)
+/// 7.3: "Eenheden die zich terugtrekken zijn in wanorde" (retreated units are disordered).
+#[test]
+fn retreating_from_combat_costs_the_rout_loss() {
+    let mut f = standard_field();
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    let a2 = f.id("AII-2DIV");
+    let bru = f.town("BRU");
+    let events = f.act(BattleAction::Retreat { block: a2, to: bru });
+    assert!(events.contains(&BattleEvent::Hit {
+        block: a2,
+        strength: 3
+    }));
+    assert!(events.contains(&BattleEvent::Retreated {
+        block: a2,
+        side: Defender,
+        to: bru
+    }));
+    // G-INF is now alone on the British right: the British rout.
+    assert!(events.contains(&BattleEvent::Rout(Defender)));
+}
+
+/// 11: "Twee spelers voeren het bevel over de geallieerden [...] elk [heeft] de ultieme
+/// controle over hun respectieve eenheden." (In the three-player game each Allied player
+/// commands his own units.) Each Allied army sets up and fights its own blocks, in turn.
+#[test]
+fn each_allied_army_commands_its_own_blocks() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("AR-5DIV", 4),
+            ("AI-1DIV", 4),
+            ("PI-INF1", 4),
+            ("PI-INF2", 4),
+        ],
+    );
+    f.plain();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    let p1 = f.id("PI-INF1");
+    assert_eq!(
+        f.battle.check(&BattleAction::Deploy {
+            block: p1,
+            to: at(Defender, Right)
+        }),
+        Err(BattleIllegal::NotYourBlock)
+    );
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+    ]);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
+    f.deploy(&[
+        ("PI-INF1", at(Defender, Right)),
+        ("PI-INF2", at(Defender, Right)),
+    ]);
+    // Before the battle starts nothing is laid flat (6.2.4): the Prussian player sees his
+    // ally's blocks only as red blocks on their wings, and the French see nothing either.
+    assert!(!f
+        .battle
+        .view(Some(Army::French))
+        .blocks
+        .iter()
+        .any(|b| matches!(b, BlockView::Known { side: Defender, .. })));
+    let view = f.battle.view(Some(Army::Prussian));
+    assert!(view.blocks.iter().any(|b| matches!(
+        b,
+        BlockView::Hidden {
+            army: Army::AngloDutch,
+            ..
+        }
+    )));
+    f.deploy(&[
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.mv("II-INF1", at(Defender, Left));
+    f.done();
+    // The Allied turn: the Anglo-Dutch fight first, then the Prussians.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    f.done();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
+}

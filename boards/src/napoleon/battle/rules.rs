@@ -290,6 +290,10 @@ impl Battle {
         if self.skirmish {
             return f.shown && self.is_on_field(i);
         }
+        // Nothing is laid flat before both sides have set up (6.2.2, 6.2.4).
+        if matches!(self.phase, Phase::Terrain { .. } | Phase::Deploy { .. }) {
+            return false;
+        }
         match f.at {
             Loc::Field(Place::Zone(z)) => {
                 if self.options.reveal_on_contact || self.woods(z) {
