@@ -1765,3 +1765,95 @@ fn each_allied_army_commands_its_own_blocks() {
     f.done();
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
 }
+
+/// 8.2: "Leiders zijn zelf niet onderworpen aan een controle op het moreel behalve als zij de
+/// enige zijn die zich in een zone bevinden op het slagveld. Dan ook moeten zij die worp +1
+/// doen." (A leader alone in a zone checks his morale, with his own +1.) 8.3: "Wanneer de
+/// leider geëlimineerd wordt verliest zijn leger de voordelen van de leider" (An eliminated
+/// leader's army loses his bonuses.)
+#[test]
+fn a_lone_leader_checks_with_his_bonus_and_a_fallen_one_gives_none() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("WELLINGTON", 1),
+            ("AR-5DIV", 1),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+            ("AR-6DIV", 3),
+        ],
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("AR-6DIV", Place::Reserve),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.mv("II-INF1", at(Defender, Left));
+    f.done();
+    // British turn: AR-5DIV checks (Wellington with it, +1); Wellington, not alone, does not.
+    let (w, a5) = (f.id("WELLINGTON"), f.id("AR-5DIV"));
+    assert_eq!(f.battle.chance_outcomes().len(), 6);
+    f.act(BattleAction::Die(6));
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.done();
+    // The French fire: one hit, Wellington and AR-5DIV both at 1: the British give it to
+    // Wellington, who falls.
+    f.fire("II-INF1", z(Defender, Left));
+    f.act(BattleAction::Hits(1));
+    let events = f.act(BattleAction::TakeHit(w));
+    assert!(events.contains(&BattleEvent::Eliminated {
+        block: w,
+        side: Defender
+    }));
+    f.done();
+    // Now AR-5DIV fails on a 3: no leader's bonus any more.
+    let events = f.act(BattleAction::Die(3));
+    assert!(events.contains(&BattleEvent::Morale {
+        block: a5,
+        total: 3,
+        held: false
+    }));
+}
+
+/// 8.2, a lone leader: Blücher alone on a wing, engaged, checks his morale with +1.
+#[test]
+fn a_lone_leader_in_combat_checks_his_own_morale_with_plus_one() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("BLUCHER", 1),
+            ("PI-INF1", 4),
+            ("PI-INF2", 4),
+            ("PI-ART", 3),
+        ],
+    );
+    f.plain();
+    f.deploy(&[
+        ("BLUCHER", at(Defender, Left)),
+        ("PI-INF1", at(Defender, Centre)),
+        ("PI-INF2", at(Defender, Right)),
+        ("PI-ART", Place::Reserve),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.mv("II-INF1", at(Defender, Left));
+    f.done();
+    let b = f.id("BLUCHER");
+    let events = f.act(BattleAction::Die(3));
+    assert!(events.contains(&BattleEvent::Morale {
+        block: b,
+        total: 4,
+        held: true
+    }));
+}
