@@ -1857,3 +1857,61 @@ fn a_lone_leader_in_combat_checks_his_own_morale_with_plus_one() {
         held: true
     }));
 }
+
+/// 6.2.1: "De eenheid die de hoeve of de heuvel verdedigt kan vrijelijk omgewisseld worden met
+/// een andere eenheid die zich in dezelfde locatie bevindt maar niet indien een van de eenheden
+/// zich reeds heeft verplaatst of reeds heeft gevuurd tijdens zijn beurt." (The farm's holder
+/// may change places with another unit of its position, unless either has moved or fired this
+/// turn.) Ruling R8: the change is the incoming unit's action for the turn.
+#[test]
+fn a_farms_holder_may_hand_it_over_before_acting() {
+    let mut f = Field::waterloo(
+        &[("G-INF", 4), ("I-INF1", 4), ("II-INF1", 4)],
+        &[
+            ("AR-5DIV", 4),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+            ("AII-4DIV", 3),
+        ],
+    );
+    f.terrain([(Hill, Left), (Farm, Right), (Hill, Left)]);
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("AII-4DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+    ]);
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    // AII-2DIV, set up first, holds the farm and fires F3; AII-4DIV takes its place instead.
+    let (holder, other) = (f.id("AII-2DIV"), f.id("AII-4DIV"));
+    assert!(!f
+        .battle
+        .legal_actions()
+        .contains(&BattleAction::Occupy(holder)));
+    f.act(BattleAction::Occupy(other));
+    // The newcomer has used its turn; the old holder fires at its printed F2.
+    assert!(!f
+        .battle
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == other)));
+    f.fire("AII-2DIV", z(Defender, Right));
+    assert_eq!(f.volley(), (4, 2));
+    f.act(BattleAction::Hits(0));
+    f.done();
+    f.fire("G-INF", z(Defender, Right));
+    f.act(BattleAction::Hits(0));
+    f.done();
+    // Next turn the new holder fires F3; once one has fired, no more swapping.
+    f.fire("AII-4DIV", z(Defender, Right));
+    assert_eq!(f.volley(), (3, 3));
+    f.act(BattleAction::Hits(0));
+    assert!(!f
+        .battle
+        .legal_actions()
+        .contains(&BattleAction::Occupy(holder)));
+}

@@ -443,7 +443,8 @@ pub enum Step {
     Losses,
     /// Reinforcements (6.3.4).
     Reinforcement,
-    /// A rout's retreat (7.4).
+    /// Blocks leave the field for neighbouring towns: a rout (7.4), a skirmish's loser (6.6)
+    /// or a stalemated attacker (6.7).
     Rout,
     /// The battle is over.
     Over,
@@ -627,7 +628,7 @@ pub enum BattleEvent {
     Fired {
         /// The block.
         block: BlockId,
-        /// At what zone.
+        /// At what zone (in a skirmish, which has no zones, the defender's centre).
         at: Zone,
         /// How many dice.
         dice: u8,
