@@ -1760,8 +1760,25 @@ fn each_allied_army_commands_its_own_blocks() {
     ]);
     f.mv("II-INF1", at(Defender, Left));
     f.done();
-    // The Allied turn: the Anglo-Dutch fight first, then the Prussians.
+    // The Allied turn: the Anglo-Dutch fight first, then the Prussians; the Prussian player
+    // must wait.
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert_eq!(
+        f.battle.check_as(Army::Prussian, &BattleAction::Done),
+        Err(BattleIllegal::NotYourTurn(BattleActor::Army(
+            Army::AngloDutch
+        )))
+    );
+    assert_eq!(
+        f.battle
+            .check_as(Army::Prussian, &BattleAction::Done)
+            .map_err(|e| e.to_string()),
+        Err("the Anglo-Dutch player acts now: wait".to_string())
+    );
+    assert_eq!(
+        f.battle.check_as(Army::AngloDutch, &BattleAction::Done),
+        Ok(())
+    );
     f.done();
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
 }

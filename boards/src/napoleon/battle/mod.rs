@@ -476,7 +476,9 @@ impl fmt::Display for BattleIllegal {
             BattleIllegal::NotYourTurn(BattleActor::Army(a)) => {
                 write!(f, "the {a} player acts now: wait")
             }
-            BattleIllegal::NotYourTurn(_) => f.write_str("it is not your turn"),
+            BattleIllegal::NotYourTurn(_) => {
+                f.write_str("roll the dice first: it is not your turn")
+            }
             BattleIllegal::NotYourBlock => {
                 f.write_str("that is not one of your blocks in this battle: pick one of yours")
             }

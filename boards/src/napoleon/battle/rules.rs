@@ -464,6 +464,21 @@ impl Battle {
         Err(self.why_not(actor, action))
     }
 
+    /// Whether `army` may play `action` now: [`Battle::check`], after checking that `army` is the
+    /// one to act (in the three-player game each Allied player acts only for his own blocks,
+    /// 11).
+    ///
+    /// # Errors
+    /// [`BattleIllegal::NotYourTurn`] when another army or chance acts, else as
+    /// [`Battle::check`].
+    pub fn check_as(&self, army: Army, action: &BattleAction) -> Result<(), BattleIllegal> {
+        match self.actor() {
+            BattleActor::Army(a) if a != army => Err(BattleIllegal::NotYourTurn(self.actor())),
+            BattleActor::Chance => Err(BattleIllegal::NotYourTurn(BattleActor::Chance)),
+            _ => self.check(action),
+        }
+    }
+
     /// Why a well-kinded `action` of `actor` is not in the legal list.
     fn why_not(&self, actor: BattleActor, action: &BattleAction) -> BattleIllegal {
         let BattleActor::Army(army) = actor else {
@@ -1599,7 +1614,7 @@ impl Battle {
             if self.in_combat(i) {
                 self.rout_loss(i, ev);
                 if !self.is_on_field(i) {
-                    self.roads[r].retreated[side.index()] += 1;
+                    // Lost on the way out: it never takes the road.
                     self.settle(ev);
                     return;
                 }
