@@ -193,6 +193,14 @@ fn check_views(battle: &Battle, fired: &BTreeMap<BlockId, bool>, reveal_on_conta
             if Some(army) == viewer {
                 continue;
             }
+            assert!(
+                !matches!(
+                    view.step,
+                    boards::napoleon::battle::Step::Terrain
+                        | boards::napoleon::battle::Step::Deployment
+                ),
+                "{viewer:?} sees an enemy block before the battle starts: {b:?}"
+            );
             if battle.is_skirmish() {
                 assert!(
                     matches!(

@@ -443,7 +443,8 @@ pub enum Step {
     Losses,
     /// Reinforcements (6.3.4).
     Reinforcement,
-    /// A rout's retreat (7.4).
+    /// Blocks leave the field for neighbouring towns: a rout (7.4), a skirmish's loser (6.6)
+    /// or a stalemated attacker (6.7).
     Rout,
     /// The battle is over.
     Over,
@@ -475,7 +476,9 @@ impl fmt::Display for BattleIllegal {
             BattleIllegal::NotYourTurn(BattleActor::Army(a)) => {
                 write!(f, "the {a} player acts now: wait")
             }
-            BattleIllegal::NotYourTurn(_) => f.write_str("it is not your turn"),
+            BattleIllegal::NotYourTurn(_) => {
+                f.write_str("roll the dice first: it is not your turn")
+            }
             BattleIllegal::NotYourBlock => {
                 f.write_str("that is not one of your blocks in this battle: pick one of yours")
             }
@@ -627,7 +630,7 @@ pub enum BattleEvent {
     Fired {
         /// The block.
         block: BlockId,
-        /// At what zone.
+        /// At what zone (in a skirmish, which has no zones, the defender's centre).
         at: Zone,
         /// How many dice.
         dice: u8,
@@ -850,6 +853,8 @@ pub struct Battle {
     idle: u8,
     /// Whether the attacker fired, engaged or retreated this turn.
     active_this_turn: bool,
+    /// Whether the attacker's current turn began with reinforcements still waiting (6.7).
+    reinforcements_due: bool,
     ending: Option<Ending>,
 }
 

@@ -192,6 +192,7 @@ impl Battle {
             stream_crossings: [0; 3],
             idle: 0,
             active_this_turn: false,
+            reinforcements_due: false,
             ending: None,
         };
         if skirmish {
@@ -288,6 +289,10 @@ impl Battle {
         let f = &self.fighters[i];
         if self.skirmish {
             return f.shown && self.is_on_field(i);
+        }
+        // Nothing is laid flat before both sides have set up (6.2.2, 6.2.4).
+        if matches!(self.phase, Phase::Terrain { .. } | Phase::Deploy { .. }) {
+            return false;
         }
         match f.at {
             Loc::Field(Place::Zone(z)) => {
@@ -457,6 +462,21 @@ impl Battle {
             return Ok(());
         }
         Err(self.why_not(actor, action))
+    }
+
+    /// Whether `army` may play `action` now: [`Battle::check`], after checking that `army` is the
+    /// one to act (in the three-player game each Allied player acts only for his own blocks,
+    /// 11).
+    ///
+    /// # Errors
+    /// [`BattleIllegal::NotYourTurn`] when another army or chance acts, else as
+    /// [`Battle::check`].
+    pub fn check_as(&self, army: Army, action: &BattleAction) -> Result<(), BattleIllegal> {
+        match self.actor() {
+            BattleActor::Army(a) if a != army => Err(BattleIllegal::NotYourTurn(self.actor())),
+            BattleActor::Chance => Err(BattleIllegal::NotYourTurn(BattleActor::Chance)),
+            _ => self.check(action),
+        }
     }
 
     /// Why a well-kinded `action` of `actor` is not in the legal list.
@@ -1327,6 +1347,12 @@ impl Battle {
         }
         self.stream_crossings = [0; 3];
         self.active_this_turn = false;
+        if side == Side::Attacker {
+            self.reinforcements_due = self
+                .fighters
+                .iter()
+                .any(|f| f.side == Side::Attacker && matches!(f.at, Loc::Waiting(_)));
+        }
         ev.push(BattleEvent::TurnBegan {
             side,
             turn: self.turn,
@@ -1588,7 +1614,7 @@ impl Battle {
             if self.in_combat(i) {
                 self.rout_loss(i, ev);
                 if !self.is_on_field(i) {
-                    self.roads[r].retreated[side.index()] += 1;
+                    // Lost on the way out: it never takes the road.
                     self.settle(ev);
                     return;
                 }
@@ -1719,11 +1745,8 @@ impl Battle {
     /// Ends `side`'s turn: the stalemate count (6.7), then the other side's turn.
     fn end_turn(&mut self, side: Side, ev: &mut Vec<BattleEvent>) {
         if side == Side::Attacker {
-            let waiting = self
-                .fighters
-                .iter()
-                .any(|f| f.side == Side::Attacker && matches!(f.at, Loc::Waiting(_)));
-            if self.active_this_turn || waiting {
+            // Only turns begun with every reinforcement in count (6.7).
+            if self.active_this_turn || self.reinforcements_due {
                 self.idle = 0;
             } else {
                 self.idle += 1;
