@@ -101,6 +101,6 @@ mod tests {
         }
         assert!(postcard::from_bytes::<Card>(&[5]).is_err());
         assert!(postcard::from_bytes::<Action>(&[200]).is_err());
-        assert!(postcard::from_bytes::<(Seat, Card)>(&[2, 0]).is_err());
+        assert!(postcard::from_bytes::<(Seat, Card)>(&[3, 0]).is_err());
     }
 }

@@ -9,8 +9,10 @@ use crate::decode::OutOfRange;
 
 /// A player's place at the table, numbered in turn order from 0.
 ///
-/// Two-player games use [`Seat::FIRST`] and [`Seat::SECOND`]; Napoleon has three seats. What a
-/// seat is called (Red, French, ...) belongs to each game. Decodes only below [`Seat::LIMIT`].
+/// Two-player games use [`Seat::FIRST`] and [`Seat::SECOND`]; Napoléon has a third,
+/// [`Seat::THIRD`], when the Allies are two players. What a seat is called (Red, French, ...)
+/// belongs to each game. Decodes only below [`Seat::LIMIT`]; a two-player game's journal reader
+/// refuses a third seat itself (its [`BySeat`] holds two), as the firmware's table session does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "u8")]
 pub struct Seat(u8);
@@ -25,7 +27,7 @@ impl TryFrom<u8> for Seat {
             Err(OutOfRange::new(
                 "a seat",
                 index,
-                "0 or 1: every game has two seats",
+                "0 to 2: no game has more than three seats",
             ))
         }
     }
@@ -36,9 +38,13 @@ impl Seat {
     pub const FIRST: Seat = Seat(0);
     /// The seat that acts second in a two-player game.
     pub const SECOND: Seat = Seat(1);
-    /// How many seats a decoded seat may index: every game of this build has two, the length
-    /// of [`BySeat`] (raise it with Napoleon's three).
-    pub const LIMIT: usize = 2;
+    /// The third seat: Napoléon's Prussian player when the Allies are two players (rulebook
+    /// 11). Never a seat of a two-player game, nor an index of [`BySeat`].
+    pub const THIRD: Seat = Seat(2);
+    /// How many seats a decoded seat may index: the most any game has (Napoléon's three).
+    /// Two-player games keep [`BySeat`], of length [`BySeat::SEATS`], and take only seats below
+    /// that from their players and journals.
+    pub const LIMIT: usize = 3;
 
     /// The seat with this turn-order index.
     pub const fn new(index: u8) -> Seat {
@@ -50,7 +56,7 @@ impl Seat {
         self.0 as usize
     }
 
-    /// The other seat of a two-player game.
+    /// The other seat of a two-player game (for [`Seat::FIRST`] and [`Seat::SECOND`] only).
     #[must_use]
     pub const fn opponent(self) -> Seat {
         Seat(self.0 ^ 1)
@@ -70,6 +76,15 @@ impl fmt::Display for Seat {
 pub struct BySeat<T>(pub [T; 2]);
 
 impl<T> BySeat<T> {
+    /// How many seats it holds: two. A seat at or beyond this (Napoléon's [`Seat::THIRD`]) is
+    /// not one of its indexes; [`BySeat::get`] answers `None` for it.
+    pub const SEATS: usize = 2;
+
+    /// `seat`'s value, or `None` for a seat a two-player game does not have.
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.index())
+    }
+
     /// Builds the value of each seat from the seat.
     pub fn from_fn(mut f: impl FnMut(Seat) -> T) -> Self {
         BySeat(core::array::from_fn(|i| f(Seat(i as u8))))
@@ -114,9 +129,19 @@ mod tests {
     fn a_seat_beyond_the_table_does_not_decode() {
         use crate::decode::testing::from_value;
         assert_eq!(from_value::<Seat, u8>(1), Ok(Seat::SECOND));
-        let err = from_value::<Seat, u8>(2).unwrap_err();
-        assert!(err.contains("a seat 2 is out of range"), "{err}");
+        assert_eq!(from_value::<Seat, u8>(2), Ok(Seat::THIRD));
+        let err = from_value::<Seat, u8>(3).unwrap_err();
+        assert!(err.contains("a seat 3 is out of range"), "{err}");
         assert!(postcard::from_bytes::<Seat>(&[255, 1]).is_err());
+    }
+
+    /// Napoléon's third seat decodes, but a two-player game's pair has no place for it.
+    #[test]
+    fn a_third_seat_is_no_index_of_a_pair() {
+        let pair = BySeat([1, 2]);
+        assert_eq!(pair.get(Seat::SECOND), Some(&2));
+        assert_eq!(pair.get(Seat::THIRD), None);
+        assert_eq!(BySeat::<u8>::SEATS, 2);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Napoléon, the Waterloo campaign of 1815 (the rulebook *Napoléon*, in Dutch): the game's
-//! data. The rules come later; this module holds what they will read.
+//! data and its campaign rules.
 //!
+//! - [`Napoleon`]: the game ([`Game`](crate::Game)) for two or three players, with its
+//!   [`Options`] (the named rulings), [`Setup`] and per-seat [`View`].
 //! - [`Map`]: the strategic map ([`DEFAULT_MAP`]): towns and cities, which army sets up where,
 //!   roads with their widths, limits and rivers, the Allied supply cities and the battle-board
 //!   terrain pool. Its [`RoadMap`](crate::geometry::roads::RoadMap) is built from the file, so the
@@ -33,10 +35,23 @@
 //!
 #![doc = include_str!("README.md")]
 
+pub mod battle;
+mod game;
 mod map;
 mod oob;
+#[cfg(test)]
+mod rules_tests;
 mod turns;
+mod view;
 
+pub use game::{
+    defeat_threshold, groups_per_turn, Action, EndReason, Event, Illegal, Napoleon, Options,
+    Placement, Players, Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+    SKIRMISH_BELOW, STRAGGLERS_ON, SUPPLY_CITIES_TO_WIN,
+};
+pub use view::{HiddenBlocks, OwnBlock, View};
+
+pub use battle::Battle;
 pub use map::{
     Map, RoadKind, RoadLimits, SupplyCity, TerrainKind, TerrainPool, TownInfo, Width, DEFAULT_MAP,
 };

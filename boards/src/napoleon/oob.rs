@@ -130,9 +130,10 @@ impl fmt::Display for Firepower {
     }
 }
 
-/// A block of an [`OrderOfBattle`], numbered from 0 in file order. Only an order of battle
-/// hands these out, so one is always one of its blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// A block of an [`OrderOfBattle`], numbered from 0 in file order. An order of battle hands
+/// these out; one decoded from a journal may name no block, and every rule that reads it
+/// (`OrderOfBattle::block`, the game's `check`) refuses it then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct BlockId(u8);
 
 impl BlockId {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use boards::geometry::grid::Cell;
-use boards::{Problems, Seat};
+use boards::{BySeat, Problems, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::occupancy::{Occupancy, MAX_CELLS};
@@ -78,8 +78,10 @@ impl fmt::Display for TrayKind {
     }
 }
 
-/// Where a sensed piece stands, in game terms.
+/// Where a sensed piece stands, in game terms. Decodes only with a tray of one of a table's two
+/// seats (the core's seats go up to Napoléon's third).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawPlace")]
 pub enum Place {
     /// A square of the board.
     Square(Cell),
@@ -92,6 +94,35 @@ pub enum Place {
         /// The slot, from 0.
         slot: u8,
     },
+}
+
+/// A [`Place`] as decoded, before its seat is checked; the same variants in the same order.
+#[derive(Deserialize)]
+enum RawPlace {
+    Square(Cell),
+    Tray {
+        tray: TrayKind,
+        seat: Seat,
+        slot: u8,
+    },
+}
+
+impl TryFrom<RawPlace> for Place {
+    type Error = boards::decode::OutOfRange;
+
+    fn try_from(raw: RawPlace) -> Result<Place, Self::Error> {
+        match raw {
+            RawPlace::Square(cell) => Ok(Place::Square(cell)),
+            RawPlace::Tray { tray, seat, slot } if seat.index() < BySeat::<()>::SEATS => {
+                Ok(Place::Tray { tray, seat, slot })
+            }
+            RawPlace::Tray { seat, .. } => Err(boards::decode::OutOfRange::new(
+                "a tray's seat",
+                seat.index() as u8,
+                "0 or 1: a table's trays belong to its two seats",
+            )),
+        }
+    }
 }
 
 impl fmt::Display for Place {

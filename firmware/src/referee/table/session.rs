@@ -625,7 +625,12 @@ pub fn rebuild_table<T: TableGame>(
         }
         let entry = match T::read_record(record).map_err(bad)? {
             Journaled::Army(seat, army) => {
-                if !out.history.is_empty() || seat.index() > 1 {
+                if out.armies.get(seat).is_none() {
+                    return Err(bad(format!(
+                        "an army for {seat}, which this game does not have"
+                    )));
+                }
+                if !out.history.is_empty() {
                     return Err(bad("a set-up after the game began".into()));
                 }
                 out.armies[seat] = Some(army);

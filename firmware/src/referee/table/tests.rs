@@ -726,6 +726,30 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     assert!(screen.contains("b1"), "{screen}");
 }
 
+/// The core decodes Napoléon's third seat; a two-player journal naming it for an army is
+/// refused with a reason, never used to index the pair of armies (which would panic).
+#[test]
+fn a_journaled_army_for_a_third_seat_is_refused() {
+    let mut b = Bench::new();
+    b.set_up();
+    let mut records = b.records.clone();
+    let Some(Record::Army { seat, .. }) = records
+        .iter_mut()
+        .find(|r| matches!(r, Record::Army { .. }))
+    else {
+        panic!("no army record in {:?}", b.records)
+    };
+    *seat = Seat::THIRD;
+    let Err(err) = rebuild_table::<Skirmish>((), &records) else {
+        panic!("a third seat's army was accepted")
+    };
+    assert!(
+        matches!(&err, crate::referee::RebuildError::Record { problem, .. }
+            if problem.contains("does not have")),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn fire_is_select_then_lift_and_the_end_is_announced() {
     let mut b = Bench::new();

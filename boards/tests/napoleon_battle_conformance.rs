@@ -1,0 +1,345 @@
+//! Seeded random battles of Napoléon played to their end: the legal list and `check` agree
+//! after every action, chance weights are exact and positive, strengths only fall, no view holds
+//! an enemy block the rules keep hidden, every battle ends, and replay from the action list is
+//! exact.
+
+use std::collections::BTreeMap;
+
+use boards::napoleon::battle::{
+    Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleOptions, BattleSetup,
+    BlockView, Fate, Place, Side, Target, Unit, Zone,
+};
+use boards::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// The battles played; each is bounded, so the whole run stays within a few seconds in debug.
+const BATTLES: u64 = 300;
+/// No battle may need more actions than this.
+const MAX_ACTIONS: usize = 20_000;
+
+fn data() -> (Map, OrderOfBattle) {
+    let map = Map::standard().expect("the default map is valid");
+    let oob = OrderOfBattle::standard(&map).expect("the default order of battle is valid");
+    (map, oob)
+}
+
+/// A random battle: a random town, random sides of random strength, random neighbours.
+fn random_setup(rng: &mut Pcg64, map: &Map, oob: &OrderOfBattle) -> BattleSetup {
+    let towns: Vec<_> = map.graph().towns().map(|(id, _)| id).collect();
+    let town = towns[rng.random_range(0..towns.len())];
+    let french_attack = rng.random_bool(0.5);
+    let mut french: Vec<(BlockId, u8)> = oob
+        .army(Army::French)
+        .map(|(id, b)| (id, b.strength))
+        .collect();
+    let mut allied: Vec<(BlockId, u8)> = oob
+        .blocks()
+        .filter(|(_, b)| b.army.is_allied())
+        .filter(|(_, b)| {
+            // Sometimes only one Allied army, sometimes both.
+            b.army == Army::AngloDutch || rng.random_bool(0.5)
+        })
+        .map(|(id, b)| (id, b.strength))
+        .collect();
+    shuffle(rng, &mut french);
+    shuffle(rng, &mut allied);
+    let take = |pool: &mut Vec<(BlockId, u8)>, n: usize, rng: &mut Pcg64| -> Vec<Unit> {
+        let n = n.min(pool.len());
+        pool.drain(..n)
+            .map(|(block, max)| Unit {
+                block,
+                strength: rng.random_range(1..=max),
+            })
+            .collect()
+    };
+    let big = |rng: &mut Pcg64| {
+        if rng.random_bool(0.2) {
+            rng.random_range(1..=2)
+        } else {
+            rng.random_range(3..=9)
+        }
+    };
+    let (na, nd) = (big(rng), big(rng));
+    let (attackers, defenders, mut att_pool, mut def_pool) = if french_attack {
+        let a = take(&mut french, na, rng);
+        let d = take(&mut allied, nd, rng);
+        (a, d, french, allied)
+    } else {
+        let a = take(&mut allied, na, rng);
+        let d = take(&mut french, nd, rng);
+        (a, d, allied, french)
+    };
+    let mut approaches = Vec::new();
+    let neighbours: Vec<_> = map.graph().neighbours(town).collect();
+    for n in neighbours {
+        let held_by = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(Side::Attacker),
+            _ => Some(Side::Defender),
+        };
+        let battle = rng.random_bool(0.1);
+        let reinforcements = match held_by {
+            Some(Side::Attacker) if !battle => {
+                let k = rng.random_range(0..=3);
+                take(&mut att_pool, k, rng)
+            }
+            Some(Side::Defender) if !battle => {
+                let k = rng.random_range(0..=3);
+                take(&mut def_pool, k, rng)
+            }
+            _ => Vec::new(),
+        };
+        approaches.push(Approach {
+            town: n.town,
+            held_by,
+            attacked_from: held_by != Some(Side::Defender) && rng.random_bool(0.6),
+            battle,
+            reinforcements,
+        });
+    }
+    BattleSetup {
+        town,
+        attackers,
+        defenders,
+        approaches,
+        options: BattleOptions {
+            reveal_on_contact: rng.random_bool(0.3),
+            ..BattleOptions::default()
+        },
+    }
+}
+
+fn shuffle<T>(rng: &mut Pcg64, v: &mut [T]) {
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+/// Candidate actions beyond the legal list, to check that `check` refuses exactly those.
+fn candidates(
+    rng: &mut Pcg64,
+    blocks: &[BlockId],
+    towns: &[boards::geometry::roads::TownId],
+) -> Vec<BattleAction> {
+    let block = blocks[rng.random_range(0..blocks.len())];
+    let zone = Zone::ALL[rng.random_range(0..6)];
+    let place = if rng.random_bool(0.3) {
+        Place::Reserve
+    } else {
+        Place::Zone(zone)
+    };
+    let town = towns[rng.random_range(0..towns.len())];
+    vec![
+        BattleAction::Done,
+        BattleAction::Move { block, to: place },
+        BattleAction::Fire {
+            block,
+            at: zone,
+            target: Target::Line,
+        },
+        BattleAction::Deploy { block, to: place },
+        BattleAction::Retreat { block, to: town },
+        BattleAction::Reinforce(block),
+        BattleAction::TakeHit(block),
+        BattleAction::Reveal(block),
+        BattleAction::FormSquare(block),
+        BattleAction::Occupy(block),
+        BattleAction::PlaceTerrain(boards::napoleon::battle::Wing::Left),
+        BattleAction::Die(rng.random_range(0..=7)),
+        BattleAction::Hits(rng.random_range(0..=5)),
+        BattleAction::DrawTerrain(TerrainKind::Woods),
+    ]
+}
+
+/// Blocks that fired since they last moved, from the events: a revealed block in woods.
+fn track_fire(fired: &mut BTreeMap<BlockId, bool>, events: &[BattleEvent]) {
+    for e in events {
+        match *e {
+            BattleEvent::Fired { block, .. } => {
+                fired.insert(block, true);
+            }
+            BattleEvent::Moved { block, .. } => {
+                fired.insert(block, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// No view names an enemy block the rules keep hidden: never in the reserve or before set-up;
+/// in woods only in combat or having fired (6.2.4); with the option, only in combat or fired.
+fn check_views(battle: &Battle, fired: &BTreeMap<BlockId, bool>, reveal_on_contact: bool) {
+    let truth = battle.view_of(&Army::ALL);
+    for viewer in [
+        None,
+        Some(Army::French),
+        Some(Army::AngloDutch),
+        Some(Army::Prussian),
+    ] {
+        let view = battle.view(viewer);
+        for b in &view.blocks {
+            let BlockView::Known {
+                block,
+                army,
+                side,
+                place,
+                ..
+            } = *b
+            else {
+                continue;
+            };
+            if Some(army) == viewer {
+                continue;
+            }
+            assert!(
+                !matches!(
+                    view.step,
+                    boards::napoleon::battle::Step::Terrain
+                        | boards::napoleon::battle::Step::Deployment
+                ),
+                "{viewer:?} sees an enemy block before the battle starts: {b:?}"
+            );
+            if battle.is_skirmish() {
+                assert!(
+                    matches!(
+                        view.step,
+                        boards::napoleon::battle::Step::SkirmishFire
+                            | boards::napoleon::battle::Step::Losses
+                            | boards::napoleon::battle::Step::Rout
+                            | boards::napoleon::battle::Step::Over
+                    ),
+                    "a skirmish block is shown before both sides chose"
+                );
+                continue;
+            }
+            let Some(Place::Zone(zone)) = place else {
+                panic!("{viewer:?} sees a block in the reserve or not set up: {b:?}");
+            };
+            let in_combat = truth.blocks.iter().any(|o| {
+                matches!(*o, BlockView::Known { side: s, place: Some(Place::Zone(z)), .. }
+                    if s != side && z == zone)
+            });
+            let woods = view
+                .terrain
+                .iter()
+                .any(|&(z, k)| z == zone && k == TerrainKind::Woods);
+            if woods || reveal_on_contact {
+                assert!(
+                    in_combat || fired.get(&block).copied().unwrap_or(false),
+                    "{viewer:?} sees a hidden block in {zone}: {b:?}"
+                );
+            }
+        }
+    }
+}
+
+fn strengths(battle: &Battle) -> BTreeMap<BlockId, u8> {
+    battle
+        .view_of(&Army::ALL)
+        .blocks
+        .iter()
+        .filter_map(|b| match *b {
+            BlockView::Known {
+                block, strength, ..
+            } => Some((block, strength)),
+            BlockView::Hidden { .. } => None,
+        })
+        .collect()
+}
+
+#[test]
+fn random_battles_keep_every_rule_and_replay_exactly() {
+    let (map, oob) = data();
+    let all_blocks: Vec<BlockId> = oob.blocks().map(|(id, _)| id).collect();
+    let all_towns: Vec<_> = map.graph().towns().map(|(id, _)| id).collect();
+    let mut endings = BTreeMap::new();
+    let mut total_actions = 0;
+    for seed in 0..BATTLES {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let setup = random_setup(&mut rng, &map, &oob);
+        let options = setup.options;
+        let mut battle = Battle::new(&oob, &map, setup.clone())
+            .unwrap_or_else(|p| panic!("seed {seed}: the set-up is refused: {p}"));
+        let mut actions = Vec::new();
+        let mut fired = BTreeMap::new();
+        let mut before = strengths(&battle);
+        while battle.actor() != BattleActor::Over {
+            assert!(
+                actions.len() < MAX_ACTIONS,
+                "seed {seed}: the battle does not end"
+            );
+            let legal = battle.legal_actions();
+            assert!(
+                !legal.is_empty(),
+                "seed {seed}: {:?} has nothing to do",
+                battle.actor()
+            );
+            for a in &legal {
+                assert_eq!(battle.check(a), Ok(()), "seed {seed}: legal {a:?} refused");
+            }
+            for a in candidates(&mut rng, &all_blocks, &all_towns) {
+                assert_eq!(
+                    battle.check(&a).is_ok(),
+                    legal.contains(&a),
+                    "seed {seed}: check and the legal list disagree on {a:?}"
+                );
+            }
+            let action = if battle.actor() == BattleActor::Chance {
+                let outcomes = battle.chance_outcomes();
+                assert!(outcomes.iter().all(|&(_, w)| w > 0));
+                let total: u32 = outcomes.iter().map(|&(_, w)| w).sum();
+                let mut pick = rng.random_range(0..total);
+                let mut chosen = outcomes[0].0;
+                for &(a, w) in &outcomes {
+                    if pick < w {
+                        chosen = a;
+                        break;
+                    }
+                    pick -= w;
+                }
+                chosen
+            } else {
+                // Lean towards fighting so battles are decided, not only stalemated.
+                let fights: Vec<_> = legal
+                    .iter()
+                    .filter(|a| matches!(a, BattleAction::Fire { .. } | BattleAction::Move { .. }))
+                    .collect();
+                if !fights.is_empty() && rng.random_bool(0.6) {
+                    *fights[rng.random_range(0..fights.len())]
+                } else {
+                    legal[rng.random_range(0..legal.len())]
+                }
+            };
+            let events = battle.play(&action).expect("a legal action is accepted");
+            actions.push(action);
+            track_fire(&mut fired, &events);
+            check_views(&battle, &fired, options.reveal_on_contact);
+            let after = strengths(&battle);
+            for (block, s) in &after {
+                if let Some(old) = before.get(block) {
+                    assert!(s <= old, "seed {seed}: a strength rose");
+                }
+            }
+            before = after;
+        }
+        let result = battle.result().expect("an ended battle has a result");
+        for o in &result.blocks {
+            assert_eq!(
+                o.strength == 0,
+                o.fate == Fate::Eliminated,
+                "seed {seed}: {o:?}"
+            );
+        }
+        *endings.entry(format!("{:?}", result.ending)).or_insert(0) += 1;
+        total_actions += actions.len();
+        let mut replay = Battle::new(&oob, &map, setup).expect("the set-up was accepted");
+        for a in &actions {
+            replay.play(a).expect("replay accepts every action");
+        }
+        assert_eq!(replay, battle, "seed {seed}: replay differs");
+    }
+    println!("{endings:?}, {total_actions} actions");
+    assert!(endings.len() >= 4, "too few kinds of ending: {endings:?}");
+}

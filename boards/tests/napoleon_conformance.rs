@@ -1,0 +1,304 @@
+//! Random-game conformance suite for the Napoléon campaign (OpenSpiel's `RandomSimTest`).
+//!
+//! Seeded games on the default data, for two and three players, from the historical set-up and
+//! from random legal set-ups, each played with uniformly random legal actions and chance
+//! outcomes sampled by their weights. After every action it checks that
+//! - every listed action passes `check`, the list has no duplicates, and random actions (any
+//!   block along random paths, any phase's action) pass `check` exactly when listed;
+//! - `to_act`, `status` and the chance list agree;
+//! - a block's strength never rises and an eliminated block never comes back;
+//! - every seat's view shows its own blocks as they are and every other block only as a count
+//!   per town and army, the counts adding up to the truth; on a battle board another seat's
+//!   block shows its type and strength only while the battle reveals it;
+//!
+//! and at the end that replaying the action list through the checked path reproduces the game
+//! exactly. The default run (30 games for each number of players, a few seconds in debug) is a
+//! sample; `NAPOLEON_GAMES=n` plays `n` games each, and from 100 on also checks that every
+//! victory condition of section 10 was reached (the aggressive games attack and take supply
+//! cities whenever they can).
+
+use std::collections::BTreeMap;
+
+use boards::game::replay;
+use boards::napoleon::battle::BlockView;
+use boards::napoleon::{
+    Action, Army, BlockId, Campaign, EndReason, Napoleon, Options, Placement, Players, Setup,
+};
+use boards::sba::Face;
+use boards::{Actor, Game, Seat, Status};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Actions after which a game is abandoned as too long (none should come near).
+const SAFETY_CAP: usize = 200_000;
+
+fn games_per_config() -> usize {
+    std::env::var("NAPOLEON_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30)
+}
+
+fn block_id(n: u8) -> BlockId {
+    postcard::from_bytes(&[n]).expect("a block id decodes from any byte")
+}
+
+/// A random legal set-up: each army's blocks spread at random over its own towns, within the
+/// caps (4.1, 4.2).
+fn random_setup(c: &Campaign, rng: &mut Pcg64Mcg) -> Setup {
+    let map = c.map();
+    let mut allies = Vec::new();
+    let mut french = Vec::new();
+    for army in Army::ALL {
+        let mut towns: Vec<_> = map.set_up_area(army).collect();
+        towns.shuffle(rng);
+        let cap = if army == Army::French { 12 } else { 4 };
+        let mut counts = vec![0usize; towns.len()];
+        for (_, b) in c.order_of_battle().army(army) {
+            let i = loop {
+                let i = rng.random_range(0..towns.len().min(6));
+                if counts[i] < cap {
+                    break i;
+                }
+            };
+            counts[i] += 1;
+            let p = Placement::new(&b.name, map.code(towns[i]).expect("a town"), b.strength);
+            if army == Army::French {
+                french.push(p);
+            } else {
+                allies.push(p);
+            }
+        }
+    }
+    Setup::Placed { allies, french }
+}
+
+fn sample_chance(g: &Napoleon, rng: &mut Pcg64Mcg) -> Action {
+    let outs = g.chance_outcomes();
+    assert!(!outs.is_empty(), "chance to act with no outcomes");
+    let total: u32 = outs.iter().map(|(_, w)| *w).sum();
+    let mut r = rng.random_range(0..total);
+    for (a, w) in &outs {
+        if r < *w {
+            return a.clone();
+        }
+        r -= w;
+    }
+    outs[0].0.clone()
+}
+
+/// A random action of any phase, often plausible (a block along roads from its town).
+fn random_action(g: &Napoleon, c: &Campaign, rng: &mut Pcg64Mcg) -> Action {
+    let graph = c.map().graph();
+    let towns = graph.town_count() as u16;
+    let block = block_id(rng.random_range(0..c.order_of_battle().len() as u8 + 2));
+    let town = boards::geometry::roads::TownId::new(rng.random_range(0..towns + 1));
+    match rng.random_range(0..10) {
+        0 => Action::EndMoves,
+        1 => Action::ShowLeader(rng.random()),
+        2 => Action::Die(Face::ALL[rng.random_range(0..6)]),
+        3 => Action::Fight(town),
+        4 => Action::Regroup { block, to: town },
+        5 => Action::EndRegroup,
+        6 => Action::SupplyLoss(block),
+        _ => {
+            let mut at = g.town_of(block).unwrap_or(town);
+            let mut path = Vec::new();
+            for _ in 0..rng.random_range(1..=4) {
+                let next: Vec<_> = graph.neighbours(at).map(|n| n.town).collect();
+                at = if next.is_empty() || rng.random_range(0..8) == 0 {
+                    town
+                } else {
+                    next[rng.random_range(0..next.len())]
+                };
+                path.push(at);
+            }
+            Action::Move { block, path }
+        }
+    }
+}
+
+/// Checks the invariants of one position.
+fn check_position(g: &Napoleon, c: &Campaign, rng: &mut Pcg64Mcg) {
+    let legal = g.legal_actions();
+    for (i, a) in legal.iter().enumerate() {
+        assert!(g.check(a).is_ok(), "listed {a:?} refused: {:?}", g.check(a));
+        assert!(!legal[..i].contains(a), "{a:?} listed twice");
+    }
+    for _ in 0..8 {
+        let a = random_action(g, c, rng);
+        assert_eq!(g.check(&a).is_ok(), legal.contains(&a), "{a:?}");
+    }
+    match g.to_act() {
+        Actor::Chance => {
+            assert!(g.status().is_ongoing());
+            assert!(!g.chance_outcomes().is_empty());
+        }
+        Actor::Seat(_) => {
+            assert!(g.status().is_ongoing());
+            assert!(g.chance_outcomes().is_empty());
+            assert!(!legal.is_empty(), "a seat to act with nothing to do");
+        }
+        Actor::Nobody => assert!(!g.status().is_ongoing(), "nobody acts in a game going on"),
+    }
+    let seats = g.options().seats();
+    for s in 0..seats {
+        let seat = Seat::new(s as u8);
+        let view = g.view(seat);
+        let mut counts: BTreeMap<(u16, Army), u8> = BTreeMap::new();
+        for (id, b) in c.order_of_battle().blocks() {
+            let Some(town) = g.town_of(id) else { continue };
+            if g.options().commands(seat, b.army) {
+                let own = view
+                    .own
+                    .iter()
+                    .find(|o| o.block == id)
+                    .expect("an own block is in its view");
+                assert_eq!((own.town, own.strength), (town, g.strength_of(id)));
+            } else {
+                *counts.entry((town.index() as u16, b.army)).or_default() += 1;
+                assert!(
+                    view.own.iter().all(|o| o.block != id),
+                    "another seat's block shown face up"
+                );
+            }
+        }
+        let seen: BTreeMap<(u16, Army), u8> = view
+            .others
+            .iter()
+            .map(|h| ((h.town.index() as u16, h.army), h.count))
+            .collect();
+        assert_eq!(seen, counts, "hidden blocks counted per town");
+        // On a battle board, another seat's block shows its face only while revealed.
+        for b in view.battle.iter().flat_map(|b| &b.blocks) {
+            if let BlockView::Known { army, revealed, .. } = b {
+                assert!(
+                    g.options().commands(seat, *army) || *revealed,
+                    "an unrevealed {army} block in {seat}'s battle view"
+                );
+            }
+        }
+    }
+}
+
+/// Whether `action` moves a block into enemies or, for the French, into a supply city.
+fn bold(g: &Napoleon, c: &Campaign, action: &Action) -> bool {
+    let Action::Move { block, path } = action else {
+        return false;
+    };
+    let (Some(&to), Some(mover)) = (path.last(), c.order_of_battle().block(*block)) else {
+        return false;
+    };
+    c.map().supply_city(to).is_some() && !mover.army.is_allied()
+        || g.blocks_in(to).any(|b| {
+            c.order_of_battle()
+                .block(b)
+                .is_some_and(|b| b.army.is_allied() != mover.army.is_allied())
+        })
+}
+
+fn play_game(
+    options: Options,
+    setup: Setup,
+    aggressive: bool,
+    rng: &mut Pcg64Mcg,
+    ends: &mut BTreeMap<String, usize>,
+) {
+    let c = options.campaign.clone();
+    let mut g = Napoleon::start(options.clone(), setup.clone()).expect("a legal set-up");
+    let mut actions = Vec::new();
+    let mut strength: Vec<u8> = (0..c.order_of_battle().len() as u8)
+        .map(|i| g.strength_of(block_id(i)))
+        .collect();
+    while g.status().is_ongoing() {
+        assert!(actions.len() < SAFETY_CAP, "the game runs on");
+        // The full checks on a sample of positions keep debug runs short.
+        if actions.len() % 7 == 0 {
+            check_position(&g, &c, rng);
+        }
+        let action = match g.to_act() {
+            Actor::Chance => sample_chance(&g, rng),
+            Actor::Seat(_) => {
+                let legal = g.legal_actions();
+                assert!(
+                    !legal.is_empty(),
+                    "{:?} to act with nothing to do: {:?}",
+                    g.to_act(),
+                    g.view(Seat::FIRST).battle
+                );
+                let bold: Vec<&Action> = if aggressive {
+                    legal.iter().filter(|a| bold(&g, &c, a)).collect()
+                } else {
+                    Vec::new()
+                };
+                // Aggressive games attack and take cities when they can; all end their moves
+                // now and then, so turns are not all long.
+                if !bold.is_empty() && rng.random_range(0..4) != 0 {
+                    bold[rng.random_range(0..bold.len())].clone()
+                } else if legal.contains(&Action::EndMoves) && rng.random_range(0..12) == 0 {
+                    Action::EndMoves
+                } else {
+                    legal[rng.random_range(0..legal.len())].clone()
+                }
+            }
+            Actor::Nobody => panic!("nobody acts in a game going on"),
+        };
+        g.play(&action).expect("a listed action plays");
+        actions.push(action);
+        for (i, s) in strength.iter_mut().enumerate() {
+            let now = g.strength_of(block_id(i as u8));
+            assert!(now <= *s, "block {i} grew from {s} to {now}");
+            *s = now;
+        }
+    }
+    check_position(&g, &c, rng);
+    let reason = match g.status() {
+        Status::Won { reason, .. } | Status::Drawn { reason } => reason,
+        Status::Ongoing => unreachable!(),
+    };
+    *ends.entry(format!("{reason:?}")).or_default() += 1;
+    *ends.entry("actions".into()).or_default() += actions.len();
+    *ends.entry("battle actions".into()).or_default() += actions
+        .iter()
+        .filter(|a| matches!(a, Action::Battle(_)))
+        .count();
+    *ends.entry("moves".into()).or_default() += actions
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .count();
+    let again = replay::<Napoleon>(options, setup, &actions).expect("the game replays");
+    assert_eq!(again, g, "replay is exact");
+}
+
+#[test]
+fn random_campaigns_keep_the_rules() {
+    let c = Campaign::standard().expect("the default data");
+    let mut rng = Pcg64Mcg::seed_from_u64(1815);
+    let mut ends = BTreeMap::new();
+    for players in [Players::Two, Players::Three] {
+        let options = Options::new(c.clone(), players);
+        for n in 0..games_per_config() {
+            let setup = if n % 2 == 0 {
+                Setup::Historical
+            } else {
+                random_setup(&c, &mut rng)
+            };
+            play_game(options.clone(), setup, n % 4 >= 2, &mut rng, &mut ends);
+        }
+    }
+    println!("ends: {ends:?}");
+    if games_per_config() >= 100 {
+        for reason in [
+            EndReason::AlliesDefeated,
+            EndReason::SupplyCitiesHeld,
+            EndReason::FrenchDefeated,
+            EndReason::TimeRanOut,
+        ] {
+            assert!(
+                ends.contains_key(&format!("{reason:?}")),
+                "{reason:?} never reached"
+            );
+        }
+    }
+}
