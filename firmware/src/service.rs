@@ -483,6 +483,7 @@ const OLED: &str = "OLED";
 const BUZZER: &str = "buzzer";
 const NFC: &str = "NFC readers";
 const LEDS: &str = "LEDs";
+const WEB: &str = "phone pages";
 
 /// How often the OLED is set up and redrawn whole even without an error: a panel that browned
 /// out may come back dark without ever refusing a write. A full frame and the init sequence are
@@ -515,6 +516,8 @@ pub struct Service<C: Chance> {
     leds: Option<crate::guidance::LedGuidance>,
     /// The screen the LEDs were last computed for.
     on_leds: Option<Screen>,
+    /// The phone pages' publisher, if `[web]` is enabled.
+    web: Option<crate::web::Publisher>,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -633,6 +636,7 @@ impl<C: Chance> Service<C> {
             oled_refresh: now.plus(OLED_REFRESH_MS),
             leds: None,
             on_leds: None,
+            web: None,
         })
     }
 
@@ -644,6 +648,16 @@ impl<C: Chance> Service<C> {
     /// Fits the LED guidance chain: it lights what the OLED shows, from the next step on.
     pub fn set_leds(&mut self, leds: Option<crate::guidance::LedGuidance>) {
         self.leds = leds;
+    }
+
+    /// Publishes each step's table to the phone pages' server ([`crate::web`]).
+    pub fn set_web(&mut self, web: Option<crate::web::Publisher>) {
+        self.web = web;
+    }
+
+    /// The phone pages' publisher, if fitted (its tokens, for the seats' addresses).
+    pub fn web(&self) -> Option<&crate::web::Publisher> {
+        self.web.as_ref()
     }
 
     /// Fits the OLED (after start: the boot keeps it to show faults until the service runs).
@@ -719,6 +733,11 @@ impl<C: Chance> Service<C> {
         self.beep(&step.decisions, now, &mut step.trouble);
         self.push_screen(now, &mut step.trouble);
         self.push_leds(step.screen.is_some(), &mut step.trouble);
+        if let Some(web) = self.web.as_mut() {
+            let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
+            web.update(self.pipeline.referee(), &wanted);
+            step.trouble.extend(self.faults.set(WEB, web.trouble()));
+        }
         step
     }
 
