@@ -189,6 +189,11 @@ struct DemoArgs {
     /// Write every OLED frame the umpire shows as a PNG into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     frames: Option<std::path::PathBuf>,
+    /// Serve the phone pages on PORT (the table's page and each seat's, addresses printed),
+    /// play at a pace a browser can follow, and keep serving after the game until Ctrl-C
+    /// (Stratego Original and Duel).
+    #[arg(long, value_name = "PORT", conflicts_with = "frames")]
+    serve: Option<u16>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -299,6 +304,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 std::fs::create_dir_all(dir).with_context(|| {
                     format!("cannot create the frames folder {}", dir.display())
                 })?;
+            }
+            if let Some(port) = args.serve {
+                if args.game.table()?.is_some() {
+                    anyhow::bail!(
+                        "--serve plays Stratego Original and Duel for now: choose classic or duel"
+                    );
+                }
+                let slot = firmware::web::Slot::new();
+                let listener =
+                    std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
+                        format!("cannot listen on port {port}: choose a free one with --serve")
+                    })?;
+                let _server = firmware::web::server::Server::start(listener, slot.clone())
+                    .context("cannot start the phone pages' server")?;
+                let serve = demo::Serve {
+                    publisher: firmware::web::Publisher::new(slot),
+                    address: format!("localhost:{port}"),
+                    pace: std::time::Duration::from_millis(400),
+                };
+                let mut out = io::stdout().lock();
+                demo::run_served(&args.to_demo(), serve, &mut out).context("the demo failed")?;
+                writeln!(out, "The game is over; the pages stay up until Ctrl-C.")?;
+                out.flush()?;
+                loop {
+                    std::thread::park();
+                }
             }
             let mut out = BufWriter::new(io::stdout().lock());
             let played = match args.game.table()? {

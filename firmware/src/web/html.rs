@@ -54,13 +54,17 @@ pub fn document(title: &str, body: &str) -> String {
     )
 }
 
-/// The screen's words and the announcements before them.
-fn words(out: &mut String, public: &PublicPage) {
+/// The screen's words.
+fn oled(out: &mut String, public: &PublicPage) {
     out.push_str("<section class=\"oled\" aria-label=\"The umpire's screen\">");
     for line in &public.screen {
         let _ = write!(out, "<p>{}</p>", escape(line));
     }
     out.push_str("</section>");
+}
+
+/// The announcements before the screen, newest first.
+fn story(out: &mut String, public: &PublicPage) {
     if !public.announcements.is_empty() {
         out.push_str("<h2>Before</h2><ol class=\"story\">");
         for said in &public.announcements {
@@ -73,7 +77,8 @@ fn words(out: &mut String, public: &PublicPage) {
 /// The public page's body: the OLED's words, nothing else.
 pub fn public_body(page: &PublicPage) -> String {
     let mut out = String::from("<h1>The table</h1>");
-    words(&mut out, page);
+    oled(&mut out, page);
+    story(&mut out, page);
     out
 }
 
@@ -212,7 +217,7 @@ pub fn seat_body(page: &SeatPage) -> String {
             escape(why)
         );
     }
-    words(&mut out, &page.public);
+    oled(&mut out, &page.public);
     board_svg(&mut out, page);
     let own: Vec<&PiecePage> = page
         .pieces
@@ -231,6 +236,7 @@ pub fn seat_body(page: &SeatPage) -> String {
         }
         out.push_str("</ul>");
     }
+    story(&mut out, &page.public);
     out
 }
 
