@@ -241,3 +241,79 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
     assert!(battles > 0, "no battle was played");
     assert!(red_differs, "Red's page never showed its own swapped ranks");
 }
+
+/// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant), played
+/// by the seeded bots:
+/// at every step, each seat's page names no piece the seat's own view does not (a piece the
+/// umpire's eyes name otherwise than the seat's view) unless the table was told it, and the
+/// public page is the OLED's screen.
+#[test]
+fn table_game_pages_hold_only_what_the_seat_may_see() {
+    use firmware::referee::games;
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+
+    const STEPS: u32 = 40;
+    let mut checked = 0u32;
+    let mut hidden = 0u32;
+    for (name, variants) in games::menu() {
+        // The first variant of each game: the suite stays within a few seconds.
+        for (label, _) in variants.into_iter().take(1) {
+            let entry = find_game(name, Some(&label)).expect("on the menu");
+            let game = format!("{name} {label}");
+            let mut rng = Pcg64Mcg::seed_from_u64(1);
+            let mut table =
+                SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
+            let slot = Slot::new();
+            table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+            choose_game(&mut table, &entry).expect("chosen");
+            set_up(&mut table, &mut rng).expect("set up");
+            let mut said = std::collections::BTreeSet::new();
+            for _ in 0..STEPS {
+                let snapshot = slot.current();
+                let public = snapshot.public.as_ref().expect("published");
+                assert_eq!(
+                    public.screen,
+                    screen_lines(table.referee().screen()),
+                    "{game}"
+                );
+                said.extend(public.screen.iter().chain(&public.announcements).cloned());
+                let v = view(&table).expect("a game");
+                let umpire = v.umpire_board();
+                let public_board = v.expected();
+                let tokens = table.web().expect("served").tokens();
+                for (i, token) in tokens.iter().enumerate() {
+                    let seat = boards::Seat::new(u8::try_from(i).unwrap());
+                    let entry = snapshot.seat(&token.hex()).expect("a page per seat");
+                    let body = html::seat_document(&entry.page);
+                    let own = v.seat_board(seat);
+                    for (place, named) in &umpire {
+                        if own.get(place) == Some(&named.name) {
+                            continue;
+                        }
+                        hidden += 1;
+                        assert!(
+                            !body.contains(&named.name)
+                                || said.iter().any(|s: &String| s.contains(&named.name))
+                                || public_board.values().any(|p| *p == named.name)
+                                || own.values().any(|p| *p == named.name),
+                            "{game}: {}'s page names the hidden {} on {place}",
+                            v.seat_view(seat).seat_names[i],
+                            named.name
+                        );
+                    }
+                    checked += 1;
+                }
+                match bot_step(&mut table, &mut rng) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(e) => panic!("{game}: {e}"),
+                }
+                if view(&table).is_ok_and(|v| v.result().is_some()) {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pages checked");
+    assert!(hidden > 500, "only {hidden} hidden pieces checked");
+}
