@@ -133,6 +133,10 @@ struct PlayArgs {
     /// `replay`).
     #[arg(long, value_name = "FILE")]
     journal: Option<std::path::PathBuf>,
+    /// Serve the phone pages on PORT: the table's page and each seat's (the addresses are
+    /// printed once the game is chosen).
+    #[arg(long, value_name = "PORT")]
+    serve: Option<u16>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -316,11 +320,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
                         format!("cannot listen on port {port}: choose a free one with --serve")
                     })?;
-                let _server = firmware::web::server::Server::start(listener, slot.clone())
+                let server = firmware::web::server::Server::start(listener, slot.clone())
                     .context("cannot start the phone pages' server")?;
                 let serve = demo::Serve {
                     publisher: firmware::web::Publisher::new(slot),
-                    address: format!("localhost:{port}"),
+                    address: format!("localhost:{}", server.addr().port()),
                     pace: std::time::Duration::from_millis(400),
                 };
                 let mut out = io::stdout().lock();
@@ -386,14 +390,31 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     )
                 }
             };
+            let mut _server = None;
+            let serve = match args.serve {
+                Some(port) => {
+                    let slot = firmware::web::Slot::new();
+                    let listener =
+                        std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
+                            format!("cannot listen on port {port}: choose a free one with --serve")
+                        })?;
+                    let server = firmware::web::server::Server::start(listener, slot.clone())
+                        .context("cannot start the phone pages' server")?;
+                    let address = format!("localhost:{}", server.addr().port());
+                    _server = Some(server);
+                    Some((firmware::web::Publisher::new(slot), address))
+                }
+                None => None,
+            };
             let stdin = io::stdin().lock();
             let mut out = io::stdout().lock();
-            host::play::run_journaled(
+            host::play::run_served(
                 &line,
                 &title,
                 args.seed,
                 layout,
                 args.journal.as_deref(),
+                serve,
                 stdin,
                 &mut out,
             )?;

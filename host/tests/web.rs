@@ -317,3 +317,50 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
     assert!(checked > 100, "only {checked} pages checked");
     assert!(hidden > 500, "only {hidden} hidden pieces checked");
 }
+
+/// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
+/// seat's page, fetched over HTTP, shows the move just played; a made-up token gets 403.
+#[test]
+fn play_serves_the_pages_and_prints_their_addresses() {
+    use std::io::{Read, Write};
+    let slot = Slot::new();
+    let server = firmware::web::server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let address = server.addr().to_string();
+    let mut out = Vec::new();
+    host::play::run_served(
+        host::play::stratego_line(Variant::Duel),
+        "Duel",
+        1,
+        firmware::referee::games::BoardLayout::shipped(),
+        None,
+        Some((Publisher::new(Arc::clone(&slot)), address.clone())),
+        "setup\nmove a2 a3\n".as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(&format!("The table's page: http://{address}/")),
+        "{text}"
+    );
+    let red = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("Red's page: http://{address}")))
+        .expect("Red's address printed");
+    assert!(text.contains("Blue's page: http://"), "{text}");
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let page = get(red);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("a2-a3"), "{page}");
+    assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
+}
