@@ -359,6 +359,7 @@ impl Publisher {
             }
             if !chosen {
                 self.tokens.clear();
+                self.trouble = None;
             } else if self.tokens.is_empty() {
                 match (0..boards::Seat::LIMIT)
                     .map(|_| Token::fresh())
