@@ -180,6 +180,8 @@ pub struct Umpire<C: Chance> {
     pager: crate::screens::Pager,
     shown_page: usize,
     last_step: Millis,
+    /// The phone pages' publisher, handed to the service when it starts.
+    web: Option<crate::web::Publisher>,
 }
 
 impl<C: Chance> fmt::Debug for Umpire<C> {
@@ -211,6 +213,15 @@ impl<C: Chance> Umpire<C> {
             pager: crate::screens::Pager::default(),
             shown_page: 0,
             last_step: Millis(0),
+            web: None,
+        }
+    }
+
+    /// Publishes the running service's table to the phone pages' server ([`crate::web`]).
+    pub fn set_web(&mut self, web: Option<crate::web::Publisher>) {
+        match self.running.as_mut() {
+            Some(service) => service.set_web(web),
+            None => self.web = web,
         }
     }
 
@@ -251,6 +262,7 @@ impl<C: Chance> Umpire<C> {
                         service.set_oled(self.oled.take());
                         service.set_buzzer(parts.buzzer);
                         service.set_leds(parts.leds);
+                        service.set_web(self.web.take());
                         let first = service.step(now);
                         step.decisions = first.decisions;
                         step.screen = first.screen;

@@ -89,6 +89,10 @@
 //! chip_select = "ce0"       # names the device node (/dev/spidev1.0); not wired to the chain
 //! brightness = 32           # 1 to 64 of 255 (64: the hard cap)
 //! order = "serpentine"      # cells | serpentine: how the strip runs (default: the pin map's)
+//!
+//! [web]                     # optional phone pages (see crate::web): off unless enabled
+//! enabled = false
+//! port = 8080               # 1024 to 65535: the service user may not bind below 1024
 //! ```
 //!
 //! Every `[sensor.*]` sub-section present is checked, but only the one `kind` names is wired:
@@ -500,7 +504,19 @@ pub struct Config {
     pub cells: Option<Vec<Option<SensedCell>>>,
     /// The LED guidance chain (`[leds]`), if fitted and enabled (off by default).
     pub leds: Option<LedsConfig>,
+    /// The phone pages' server (`[web]`), if enabled (off by default).
+    pub web: Option<WebConfig>,
 }
+
+/// The phone pages' server (`[web]`, see [`crate::web`]): listens on every address of the Pi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WebConfig {
+    /// The TCP port.
+    pub port: u16,
+}
+
+/// `[web] port` when not given.
+pub const DEFAULT_WEB_PORT: u16 = 8080;
 
 /// The WS2812B guidance chain (`[leds]`): on an SPI bus of its own, clocked at
 /// [`crate::drivers::leds::SPI_HZ`].
@@ -569,7 +585,7 @@ const KINDS: [&str; 5] = [
 
 /// The top-level sections.
 const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
-     [buzzer], [nfc], [journal], [waterloo], [leds], [sba]";
+     [buzzer], [nfc], [journal], [waterloo], [leds], [sba], [web]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -1300,6 +1316,9 @@ impl Config {
         // [leds]
         let leds = r.leds(&mut root, &mut uses);
 
+        // [web]
+        let web = r.web(&mut root);
+
         for (key, value) in &root {
             r.problem(
                 value.span.start.min(key.span.start),
@@ -1336,6 +1355,7 @@ impl Config {
             journal_dir,
             cells: cell_list,
             leds,
+            web,
         })
     }
 
@@ -2035,6 +2055,27 @@ impl Reader<'_> {
             brightness: brightness?,
             order: order?,
         })
+    }
+
+    /// `[web]`: off unless `enabled = true`; a port the service user may bind.
+    fn web(&mut self, root: &mut Table<'_>) -> Option<WebConfig> {
+        let (mut t, _) = self.section(root, "web", "web", &["enabled", "port"])?;
+        let enabled = self.boolean(&mut t, "enabled", "web").unwrap_or(false);
+        let port = match self.int(&mut t, "port", "web", (0, 65535)) {
+            Some((p, _)) if p >= 1024 => u16::try_from(p).ok(),
+            Some((p, at)) => {
+                self.problem(
+                    at,
+                    format!(
+                        "[web] port = {p}: use 1024 to 65535 (the umpire runs as its own user, \
+                         which may not listen below 1024), e.g. port = {DEFAULT_WEB_PORT}"
+                    ),
+                );
+                None
+            }
+            None => Some(DEFAULT_WEB_PORT),
+        };
+        (enabled).then_some(WebConfig { port: port? })
     }
 
     /// `[[nfc.reader]]`: each reader's `cells`, squares by name, none twice.

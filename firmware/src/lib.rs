@@ -27,3 +27,4 @@ pub mod service;
 pub mod setup;
 pub mod sim;
 pub mod ui;
+pub mod web;

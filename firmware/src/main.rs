@@ -1145,6 +1145,29 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     let path = cli.config.clone();
     let boot = Instant::now();
     let mut umpire = Umpire::new(oled, Box::new(move || open_parts(&path, boot)), || OsChance);
+    // The phone pages, beside the loop: a port that cannot be opened is said, and the umpire
+    // runs without them (the table needs nothing from a phone).
+    let mut _web_server = None;
+    if let Some(web) = first.as_ref().and_then(|c| c.web) {
+        let slot = firmware::web::Slot::new();
+        let started = std::net::TcpListener::bind(("0.0.0.0", web.port))
+            .and_then(|listener| firmware::web::server::Server::start(listener, slot.clone()));
+        match started {
+            Ok(server) => {
+                println!(
+                    "umpire: phone pages on port {}: the table's page at /",
+                    web.port
+                );
+                umpire.set_web(Some(firmware::web::Publisher::new(slot)));
+                _web_server = Some(server);
+            }
+            Err(e) => eprintln!(
+                "umpire: the phone pages cannot listen on port {} ({e}): choose a free port in \
+                 [web] port, or set enabled = false",
+                web.port
+            ),
+        }
+    }
     let mut notifier = Notifier::from_env().context("cannot reach systemd's notify socket")?;
     let now = || Millis(u64::try_from(boot.elapsed().as_millis()).unwrap_or(u64::MAX));
     let mut running = false;

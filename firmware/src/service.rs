@@ -578,6 +578,7 @@ const OLED: &str = "OLED";
 const BUZZER: &str = "buzzer";
 const NFC: &str = "NFC readers";
 const LEDS: &str = "LEDs";
+const WEB: &str = "phone pages";
 
 /// How often the OLED is set up and redrawn whole even without an error: a panel that browned
 /// out may come back dark without ever refusing a write. A full frame and the init sequence are
@@ -612,6 +613,8 @@ pub struct Service<C: Chance> {
     on_leds_fault: Option<bool>,
     /// The latest time fed to the pipeline (scans from a scan thread never go back before it).
     fed: Millis,
+    /// The phone pages' publisher, if `[web]` is enabled.
+    web: Option<crate::web::Publisher>,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -731,6 +734,7 @@ impl<C: Chance> Service<C> {
             leds: None,
             on_leds_fault: None,
             fed: now,
+            web: None,
         })
     }
 
@@ -742,6 +746,16 @@ impl<C: Chance> Service<C> {
     /// Fits the LED guidance chain: it lights what the OLED shows, from the next step on.
     pub fn set_leds(&mut self, leds: Option<crate::guidance::LedGuidance>) {
         self.leds = leds;
+    }
+
+    /// Publishes each step's table to the phone pages' server ([`crate::web`]).
+    pub fn set_web(&mut self, web: Option<crate::web::Publisher>) {
+        self.web = web;
+    }
+
+    /// The phone pages' publisher, if fitted (its tokens, for the seats' addresses).
+    pub fn web(&self) -> Option<&crate::web::Publisher> {
+        self.web.as_ref()
     }
 
     /// Fits the OLED (after start: the boot keeps it to show faults until the service runs).
@@ -808,6 +822,10 @@ impl<C: Chance> Service<C> {
                 step.trouble
                     .extend(self.faults.set(LEDS, result.err().as_deref()));
             }
+        }
+        if let Some(web) = self.web.as_mut() {
+            web.update(self.pipeline.referee(), &wanted);
+            step.trouble.extend(self.faults.set(WEB, web.trouble()));
         }
         step
     }

@@ -145,6 +145,7 @@ fn a_good_file_reads_back_exactly() {
         journal_dir: PathBuf::from("/tmp/umpire-journals"),
         cells: None,
         leds: None,
+        web: None,
     };
     assert_eq!(c, expected);
     assert_eq!(c.spi_path(nfc_spi), Path::new("/dev/spidev9.1"));

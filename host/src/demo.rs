@@ -194,6 +194,35 @@ pub fn run_with_frames(
     frames: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<Played, Error> {
+    run_inner(demo, frames, None, out)
+}
+
+/// A demo served to the phone pages (`demo --serve`): where, and how slowly.
+#[derive(Debug)]
+pub struct Serve {
+    /// Publishes the table to the server.
+    pub publisher: firmware::web::Publisher,
+    /// The address printed for the pages (`http://ADDRESS/...`).
+    pub address: String,
+    /// How long each screen stays before the hands go on, so a browser can follow.
+    pub pace: std::time::Duration,
+}
+
+/// Like [`run`], played at `serve`'s pace with every change published to the phone pages; the
+/// pages' addresses are printed once the game is chosen (the seats' tokens are made then).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_served(demo: &Demo, serve: Serve, out: &mut impl Write) -> Result<Played, Error> {
+    run_inner(demo, None, Some(serve), out)
+}
+
+fn run_inner(
+    demo: &Demo,
+    frames: Option<&Path>,
+    serve: Option<Serve>,
+    out: &mut impl Write,
+) -> Result<Played, Error> {
     let options = demo.rules.options(demo.variant);
     let mut rng = Pcg64Mcg::seed_from_u64(demo.seed);
     let mut setup = Setup::shuffled(demo.variant, |n| rng.random_range(0..n));
@@ -217,7 +246,12 @@ pub fn run_with_frames(
         written: 0,
         seen: Vec::new(),
         leds: crate::leds::SimLeds::new().map_err(|e| Error::Table(e.to_string()))?,
+        pace: serve.as_ref().map(|s| s.pace),
     };
+    let address = serve.as_ref().map(|s| s.address.clone());
+    if let Some(serve) = serve {
+        table.set_web(Some(serve.publisher));
+    }
 
     write_header(demo, &options, out)?;
     // Choose the game on the menu, then set up rank group by rank group, as players would.
@@ -226,6 +260,9 @@ pub fn run_with_frames(
     }
     table.press(Button::Ok);
     table.press(Button::Ok);
+    if let Some(address) = address {
+        write_addresses(&table, &address, out)?;
+    }
     tell(&mut table, &mut oled, out)?;
     for seat in [RED, BLUE] {
         for rank in Rank::ALL
@@ -388,6 +425,28 @@ pub(crate) struct Oled<'a> {
     pub(crate) seen: Vec<Screen>,
     /// The LED guidance, fed every screen shown.
     pub(crate) leds: crate::leds::SimLeds,
+    /// When served: how long each screen stays.
+    pub(crate) pace: Option<std::time::Duration>,
+}
+
+/// Prints the phone pages' addresses: the public page, and each seat's (with its token).
+///
+/// # Errors
+/// `out` fails.
+pub fn write_addresses(table: &SimTable, address: &str, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "The table's page: http://{address}/")?;
+    let Some(web) = table.web() else {
+        return Ok(());
+    };
+    for (i, token) in web.tokens().iter().enumerate() {
+        let name = u8::try_from(i)
+            .ok()
+            .and_then(|i| table.referee().seat_view(Seat::new(i)))
+            .and_then(|v| v.seat_names.get(i).cloned())
+            .unwrap_or_else(|| format!("Seat {}", i + 1));
+        writeln!(out, "{name}'s page: http://{address}/seat/{}", token.hex())?;
+    }
+    Ok(())
 }
 
 /// Prints (and draws) the OLED screens shown since the last call, one `OLED|` line each.
@@ -400,6 +459,10 @@ pub(crate) fn tell(
         if let Told::Screen(screen) = told {
             oled.show(&screen, out)?;
             oled.show_leds(table, &screen)?;
+            if let Some(pace) = oled.pace {
+                out.flush()?;
+                std::thread::sleep(pace);
+            }
         }
     }
     Ok(())

@@ -151,6 +151,10 @@ struct PlayArgs {
     /// `replay`).
     #[arg(long, value_name = "FILE")]
     journal: Option<std::path::PathBuf>,
+    /// Serve the phone pages on PORT: the table's page and each seat's (the addresses are
+    /// printed once the game is chosen).
+    #[arg(long, value_name = "PORT")]
+    serve: Option<u16>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -207,6 +211,11 @@ struct DemoArgs {
     /// Write every OLED frame the umpire shows as a PNG into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     frames: Option<std::path::PathBuf>,
+    /// Serve the phone pages on PORT (the table's page and each seat's, addresses printed),
+    /// play at a pace a browser can follow, and keep serving after the game until Ctrl-C
+    /// (Stratego Original and Duel).
+    #[arg(long, value_name = "PORT", conflicts_with = "frames")]
+    serve: Option<u16>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -318,6 +327,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     format!("cannot create the frames folder {}", dir.display())
                 })?;
             }
+            if let Some(port) = args.serve {
+                if args.game.table()?.is_some() {
+                    anyhow::bail!(
+                        "--serve plays Stratego Original and Duel for now: choose classic or duel"
+                    );
+                }
+                let slot = firmware::web::Slot::new();
+                let listener =
+                    std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
+                        format!("cannot listen on port {port}: choose a free one with --serve")
+                    })?;
+                let server = firmware::web::server::Server::start(listener, slot.clone())
+                    .context("cannot start the phone pages' server")?;
+                let serve = demo::Serve {
+                    publisher: firmware::web::Publisher::new(slot),
+                    address: format!("localhost:{}", server.addr().port()),
+                    pace: std::time::Duration::from_millis(400),
+                };
+                let mut out = io::stdout().lock();
+                demo::run_served(&args.to_demo(), serve, &mut out).context("the demo failed")?;
+                writeln!(out, "The game is over; the pages stay up until Ctrl-C.")?;
+                out.flush()?;
+                loop {
+                    std::thread::park();
+                }
+            }
             let mut out = BufWriter::new(io::stdout().lock());
             let played = match args.game.table()? {
                 Some(entry) => host::table::demo(
@@ -373,14 +408,31 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     )
                 }
             };
+            let mut _server = None;
+            let serve = match args.serve {
+                Some(port) => {
+                    let slot = firmware::web::Slot::new();
+                    let listener =
+                        std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
+                            format!("cannot listen on port {port}: choose a free one with --serve")
+                        })?;
+                    let server = firmware::web::server::Server::start(listener, slot.clone())
+                        .context("cannot start the phone pages' server")?;
+                    let address = format!("localhost:{}", server.addr().port());
+                    _server = Some(server);
+                    Some((firmware::web::Publisher::new(slot), address))
+                }
+                None => None,
+            };
             let stdin = io::stdin().lock();
             let mut out = io::stdout().lock();
-            host::play::run_journaled(
+            host::play::run_served(
                 &line,
                 &title,
                 args.seed,
                 layout,
                 args.journal.as_deref(),
+                serve,
                 stdin,
                 &mut out,
             )?;

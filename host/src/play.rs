@@ -306,10 +306,33 @@ pub fn run_journaled(
     seed: u64,
     layout: BoardLayout,
     journal: Option<&Path>,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    run_served(game_line, title, seed, layout, journal, None, input, out)
+}
+
+/// [`run_journaled`], also publishing the table to the phone pages through `serve` (the
+/// publisher, and the address printed for the pages): the pages' addresses are printed once
+/// the game is chosen (its seats' tokens are made then), and again for each new game.
+///
+/// # Errors
+/// As [`run_journaled`].
+#[allow(clippy::too_many_arguments)]
+pub fn run_served(
+    game_line: &str,
+    title: &str,
+    seed: u64,
+    layout: BoardLayout,
+    journal: Option<&Path>,
+    serve: Option<(firmware::web::Publisher, String)>,
     mut input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut session = Session::on_layout(layout);
+    // The tokens whose addresses were printed last.
+    let mut printed: Vec<String> = Vec::new();
+    let (mut publisher, address) = serve.map_or((None, None), |(p, a)| (Some(p), Some(a)));
     if let Err(e) = session.run_line(game_line) {
         writeln!(out, "! {e}")?;
         return Ok(());
@@ -411,6 +434,21 @@ pub fn run_journaled(
         }
         for l in draw_oled(&mut session) {
             writeln!(out, "{l}")?;
+        }
+        if let (Some(address), Ok(table)) = (address.as_deref(), session.table()) {
+            if table.web().is_none() {
+                table.set_web(publisher.take());
+            }
+            let tokens: Vec<String> = table
+                .web()
+                .map(|w| w.tokens().iter().map(firmware::web::Token::hex).collect())
+                .unwrap_or_default();
+            if tokens != printed {
+                if !tokens.is_empty() {
+                    crate::demo::write_addresses(table, address, out)?;
+                }
+                printed = tokens;
+            }
         }
         if let Ok(table) = session.table() {
             let screen = table.referee().screen().clone();

@@ -282,6 +282,8 @@ pub struct SimTable {
     /// With NFC readers: how many new tagged pieces came out of the box (see
     /// [`SimTable::place`]).
     fresh: u32,
+    /// The phone pages' publisher, if the table is served (`--serve`).
+    web: Option<firmware::web::Publisher>,
 }
 
 impl SimTable {
@@ -321,6 +323,7 @@ impl SimTable {
             powered: true,
             hand: Vec::new(),
             fresh: 0,
+            web: None,
         };
         table.note(&[], &mut Vec::new());
         Ok(table)
@@ -478,6 +481,21 @@ impl SimTable {
         if let Some(screen) = self.pipeline.new_screen() {
             self.told.push(Told::Screen(screen.clone()));
         }
+        if let Some(web) = self.web.as_mut() {
+            web.update(self.pipeline.referee(), self.pipeline.screen());
+        }
+    }
+
+    /// Publishes the table to the phone pages ([`firmware::web`]) after every change, as the
+    /// `umpire` service does after every step; the table as it stands at once.
+    pub fn set_web(&mut self, web: Option<firmware::web::Publisher>) {
+        self.web = web;
+        self.note(&[], &mut Vec::new());
+    }
+
+    /// The phone pages' publisher, if the table is served.
+    pub fn web(&self) -> Option<&firmware::web::Publisher> {
+        self.web.as_ref()
     }
 
     /// The referee's journal as it stands (empty before a game is chosen).

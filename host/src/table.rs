@@ -640,6 +640,7 @@ pub fn demo(
         written: 0,
         seen: Vec::new(),
         leds: crate::leds::SimLeds::new().map_err(|e| e.to_string())?,
+        pace: None,
     };
     writeln!(
         out,

@@ -875,6 +875,12 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.session().map(|s| s as &dyn TableView)
     }
 
+    /// What `seat` may see of the game in progress (its private web page's only source);
+    /// `None` at the menu.
+    pub fn seat_view(&self, seat: boards::Seat) -> Option<super::table::SeatView> {
+        self.session().map(|s| s.seat_view(seat))
+    }
+
     /// The game's session (a [`Session`] of its game), for the simulator to look at with the
     /// umpire's eyes; `None` at the menu.
     pub fn table_session(&self) -> Option<&dyn std::any::Any> {

@@ -568,4 +568,30 @@ pub trait TableView {
     /// A place as this game names it to the players ([`TableGame::place_name`], with the
     /// game's choice): how the simulator names the lit tray slots in its LED legend.
     fn place_name(&self, place: &Place) -> String;
+    /// What `seat` may see of the game, for its private page ([`crate::web`]): nothing the
+    /// seat's own view ([`TableGame::seat_board`]) and the public status do not hold.
+    fn seat_view(&self, seat: Seat) -> SeatView;
+}
+
+/// What one seat may see of the game in progress: the only thing its private web page is
+/// built from ([`crate::web::SeatPage`]), so a page can hold no secret the seat's view does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: Seat,
+    /// Each seat's name, in turn order ("Red", "Blue").
+    pub seat_names: Vec<String>,
+    /// The game's name ("Stratego Duel").
+    pub title: String,
+    /// Every place of the game's layout (the board's geometry, public).
+    pub places: Vec<Place>,
+    /// The places holding a piece as the seat sees them, each with the place's name and the
+    /// piece in words: the seat's own pieces named, the enemy's as the rules allow.
+    pub board: Vec<(Place, String, String)>,
+    /// The status line, once in play (public: the OLED shows it).
+    pub status: Option<StatusLine>,
+    /// During set-up: the seat placing and the group's number from 1.
+    pub setup: Option<(String, usize)>,
+    /// The result once over: (who won or "Draw", why); public.
+    pub result: Option<(String, String)>,
 }

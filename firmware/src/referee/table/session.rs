@@ -2775,4 +2775,29 @@ impl<T: TableGame> TableView for Session<T> {
     fn place_name(&self, place: &Place) -> String {
         T::place_name(self.choice, place)
     }
+
+    fn seat_view(&self, seat: Seat) -> super::SeatView {
+        let order = T::setup_order(self.choice);
+        let mut seats = order.to_vec();
+        seats.sort();
+        super::SeatView {
+            seat,
+            seat_names: seats.iter().map(|&s| T::seat_name(s).to_string()).collect(),
+            title: T::title(self.choice),
+            places: T::layout(self.choice)
+                .places
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect(),
+            board: TableView::seat_board(self, seat)
+                .into_iter()
+                .map(|(place, piece)| (place, T::place_name(self.choice, &place), piece))
+                .collect(),
+            status: self.game().map(TableGame::status_line),
+            setup: self
+                .setup_step()
+                .map(|(s, step)| (T::seat_name(s).to_string(), step + 1)),
+            result: TableView::result(self),
+        }
+    }
 }

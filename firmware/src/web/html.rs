@@ -1,0 +1,251 @@
+//! The pages in HTML: built from a [`PublicPage`] or a [`SeatPage`] alone, every word escaped,
+//! CSS, script and the board's SVG inline (no internet at the table).
+//!
+//! A page is a shell ([`document`]) around a body ([`public_body`], [`seat_body`]); the live
+//! stream sends the new body, which the shell's script puts in place. The shell holds no token:
+//! its script finds the stream from the page's own address.
+
+use std::fmt::Write as _;
+
+use super::{PiecePage, PublicPage, SeatPage};
+use crate::sensing::Place;
+use crate::ui::StatusLine;
+
+/// `text` with the characters HTML gives a meaning escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}\
+main{max-width:40rem;margin:auto;padding:.6rem}h1{font-size:1.2rem;margin:.2rem 0}\
+h2{font-size:1rem;margin:.8rem 0 .3rem}.oled{background:#111;color:#9ef;padding:.5rem;\
+border-radius:.3rem;font-family:monospace}.oled p{margin:.2rem 0}.status{font-weight:bold}\
+ol.story{padding-left:1.4rem;color:#444}svg{width:100%;height:auto;display:block}\
+.live{font-size:.8rem;color:#777}.live.off{color:#b00}ul{padding-left:1.2rem}";
+
+const SCRIPT: &str = "(function(){var m=document.getElementById('page'),\
+l=document.getElementById('live'),u=location.pathname.replace(/\\/+$/,'')+'/events',\
+s=new EventSource(u);s.addEventListener('page',function(e){m.innerHTML=e.data;\
+document.body.setAttribute('data-version',e.lastEventId);l.textContent='live';\
+l.className='live';});s.onerror=function(){l.textContent='reconnecting to the umpire...';\
+l.className='live off';};})();";
+
+/// A whole page around `body`: the `title`, the style, and the script that keeps the body
+/// live from the page's event stream.
+pub fn document(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <meta name=\"referrer\" content=\"no-referrer\"><title>{}</title><style>{STYLE}</style>\
+         </head><body><main><p id=\"live\" class=\"live\">connecting...</p>\
+         <div id=\"page\">{body}</div></main><script>{SCRIPT}</script></body></html>",
+        escape(title)
+    )
+}
+
+/// The screen's words.
+fn oled(out: &mut String, public: &PublicPage) {
+    out.push_str("<section class=\"oled\" aria-label=\"The umpire's screen\">");
+    for line in &public.screen {
+        let _ = write!(out, "<p>{}</p>", escape(line));
+    }
+    out.push_str("</section>");
+}
+
+/// The announcements before the screen, newest first.
+fn story(out: &mut String, public: &PublicPage) {
+    if !public.announcements.is_empty() {
+        out.push_str("<h2>Before</h2><ol class=\"story\">");
+        for said in &public.announcements {
+            let _ = write!(out, "<li>{}</li>", escape(said));
+        }
+        out.push_str("</ol>");
+    }
+}
+
+/// The public page's body: the OLED's words, nothing else.
+pub fn public_body(page: &PublicPage) -> String {
+    let mut out = String::from("<h1>The table</h1>");
+    oled(&mut out, page);
+    story(&mut out, page);
+    out
+}
+
+/// The status line in words.
+fn status_words(status: &StatusLine) -> String {
+    let mut s = format!("Turn {}", status.turn);
+    if let Some(c) = status.clock {
+        let _ = write!(s, ", {:02}:{:02}", c.hour, c.minute);
+    }
+    let _ = write!(s, "; to act: {}", status.to_act);
+    if let Some(n) = status.actions_left {
+        let _ = write!(s, ", {n} action{} left", if n == 1 { "" } else { "s" });
+    }
+    if let Some(n) = status.reinforcements_in {
+        let _ = write!(s, "; reinforcements in {n}");
+    }
+    s
+}
+
+/// Colours of the seats' pieces, in turn order.
+const SIDES: [(&str, &str); 3] = [
+    ("#c0392b", "#fff"),
+    ("#2462a8", "#fff"),
+    ("#2e7d32", "#fff"),
+];
+
+/// A piece's few letters for its square: the words after the seat's name, shortened.
+fn code(piece: &PiecePage, names: &[String]) -> String {
+    let mut words: Vec<&str> = piece.piece.split_whitespace().collect();
+    if let Some(side) = piece.side {
+        if names.get(side).map(String::as_str) == words.first().copied() {
+            words.remove(0);
+        }
+    }
+    match words.as_slice() {
+        [] => String::new(),
+        ["piece"] => String::new(),
+        [one] => one.chars().take(4).collect(),
+        [first, second, ..] => {
+            let mut c: String = first.chars().take(2).collect();
+            c.extend(second.chars().take(2));
+            c
+        }
+    }
+}
+
+/// The board as SVG, seen from `page`'s seat (its home edge at the bottom).
+fn board_svg(out: &mut String, page: &SeatPage) {
+    let (cols, rows) = page.grid;
+    if cols == 0 || rows == 0 {
+        return;
+    }
+    const S: u32 = 40;
+    let (w, h) = (u32::from(cols) * S, u32::from(rows) * S);
+    let flip = page.seat % 2 == 1;
+    let at = |col: u8, row: u8| {
+        let (c, r) = if flip {
+            (cols - 1 - col, row)
+        } else {
+            (col, rows - 1 - row)
+        };
+        (u32::from(c) * S, u32::from(r) * S)
+    };
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" role=\"img\" \
+         aria-label=\"The board as {} sees it\"><rect width=\"{w}\" height=\"{h}\" fill=\"#e8dcc0\"/>",
+        escape(page.seat_name())
+    );
+    for col in 0..cols {
+        for row in 0..rows {
+            if (col + row) % 2 == 0 {
+                let (x, y) = at(col, row);
+                let _ = write!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{S}\" height=\"{S}\" fill=\"#d8c8a4\"/>"
+                );
+            }
+        }
+    }
+    for piece in &page.pieces {
+        let Place::Square(cell) = piece.place else {
+            continue;
+        };
+        let (x, y) = at(cell.col, cell.row);
+        let (fill, ink) = piece
+            .side
+            .and_then(|s| SIDES.get(s).copied())
+            .unwrap_or(("#777", "#fff"));
+        let _ = write!(
+            out,
+            "<g><title>{}: {}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"5\" \
+             fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\" \
+             fill=\"{ink}\" font-family=\"sans-serif\">{}</text></g>",
+            escape(&piece.place_name),
+            escape(&piece.piece),
+            x + 3,
+            y + 3,
+            S - 6,
+            S - 6,
+            x + S / 2,
+            y + S / 2 + 5,
+            escape(&code(piece, &page.seat_names)),
+        );
+    }
+    out.push_str("</svg>");
+}
+
+/// A seat's page body: the status, the OLED's words, the board, the seat's pieces in words
+/// and the announcements before.
+pub fn seat_body(page: &SeatPage) -> String {
+    let mut out = format!(
+        "<h1>{}: {}</h1>",
+        escape(&page.title),
+        escape(page.seat_name())
+    );
+    if let Some(status) = &page.status {
+        let _ = write!(
+            out,
+            "<p class=\"status\">{}</p>",
+            escape(&status_words(status))
+        );
+    }
+    if let Some((who, group)) = &page.setup {
+        let _ = write!(
+            out,
+            "<p class=\"status\">Set-up: {} places group {group}</p>",
+            escape(who)
+        );
+    }
+    if let Some((who, why)) = &page.result {
+        let _ = write!(
+            out,
+            "<p class=\"status\">Over: {}: {}</p>",
+            escape(who),
+            escape(why)
+        );
+    }
+    oled(&mut out, &page.public);
+    board_svg(&mut out, page);
+    let own: Vec<&PiecePage> = page
+        .pieces
+        .iter()
+        .filter(|p| p.side == Some(page.seat))
+        .collect();
+    if !own.is_empty() {
+        out.push_str("<h2>Your pieces</h2><ul>");
+        for p in own {
+            let _ = write!(
+                out,
+                "<li>{}: {}</li>",
+                escape(&p.place_name),
+                escape(&p.piece)
+            );
+        }
+        out.push_str("</ul>");
+    }
+    story(&mut out, &page.public);
+    out
+}
+
+/// The public page, whole.
+pub fn public_document(page: &PublicPage) -> String {
+    document("Umpire: the table", &public_body(page))
+}
+
+/// A seat's page, whole.
+pub fn seat_document(page: &SeatPage) -> String {
+    document(&format!("Umpire: {}", page.seat_name()), &seat_body(page))
+}

@@ -1,0 +1,413 @@
+//! Phone views: the umpire serves a private page per seat and a public table page over the
+//! local network (`[web]` in `umpire.toml`, off by default), beside the scan loop.
+//!
+//! **Secrecy lives here, in one place.** A seat's page is built by [`SeatPage::build`] from
+//! that seat's [`SeatView`] (its own pieces named, the enemy's as the rules allow) and the
+//! public screen words; the public page by [`PublicPage::build`] from the OLED's words alone.
+//! The HTML ([`html`]) sees only these two structs, never the game. A seat's page is reached
+//! with a [`Token`] of 128 bits from the OS's random source, fresh for each seat of each game
+//! (a new game makes new ones and the old die), compared in constant time; a wrong or old token
+//! gets 403 with an empty body.
+//!
+//! **The scan loop never waits for a phone.** The service hands each changed state to a
+//! [`Publisher`] once per step: it builds the pages and puts them in a latest-wins slot with a
+//! `try_lock` (a slot busy for the moment keeps the snapshot for the next step); the server's
+//! threads ([`server`]) read the slot, at most [`server::MAX_CONNECTIONS`] connections at once,
+//! and push each new page to the browsers that listen (server-sent events).
+
+pub mod html;
+pub mod server;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::{Arc, Condvar, Mutex, TryLockError};
+
+use boards::Seat;
+
+use crate::journal::Store;
+use crate::referee::table::SeatView;
+use crate::referee::{screen_lines, Chance, Referee};
+use crate::sensing::Place;
+use crate::ui::{Screen, StatusLine};
+
+/// How many earlier screens the pages list as the last announcements.
+pub const ANNOUNCEMENTS: usize = 8;
+
+/// A seat's key to its private page: 128 bits from the OS's random source.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token([u8; 16]);
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never in a log: a token is a key.
+        f.write_str("Token(..)")
+    }
+}
+
+/// The OS's random source failed: no token can be made, so no private page is served.
+#[derive(Debug)]
+pub struct TokenError(pub String);
+
+impl fmt::Display for TokenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the OS random source failed ({}): the seats' pages are not served; restart the \
+             umpire, and check the kernel's entropy source if it persists",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TokenError {}
+
+impl Token {
+    /// A fresh token from the OS's random source.
+    ///
+    /// # Errors
+    /// The random source failed.
+    pub fn fresh() -> Result<Token, TokenError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| TokenError(e.to_string()))?;
+        Ok(Token(bytes))
+    }
+
+    /// The token as written in a page's address: 32 lowercase hex digits.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Whether `text` is this token written in hex, taking the same time whatever `text`
+    /// holds up to its length (so timing tells a guesser nothing of the token).
+    pub fn matches(&self, text: &str) -> bool {
+        let text = text.as_bytes();
+        let mine = self.hex();
+        let mine = mine.as_bytes();
+        let mut diff = u8::from(text.len() != mine.len());
+        for (i, &m) in mine.iter().enumerate() {
+            diff |= m ^ text.get(i).copied().unwrap_or(0);
+        }
+        diff == 0
+    }
+}
+
+/// The public table page: exactly the words the OLED may show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicPage {
+    /// The OLED's current screen, paragraph by paragraph, as the OLED draws it.
+    pub screen: Vec<String>,
+    /// The screens shown before it, newest first (at most [`ANNOUNCEMENTS`]).
+    pub announcements: Vec<String>,
+}
+
+impl PublicPage {
+    /// The public page from the OLED's `screen` and the words of the screens before it.
+    pub fn build(screen: &Screen, earlier: &VecDeque<String>) -> PublicPage {
+        PublicPage {
+            screen: screen_lines(screen),
+            announcements: earlier.iter().cloned().collect(),
+        }
+    }
+}
+
+/// A piece on a seat's page: where it stands and what the seat knows of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PiecePage {
+    /// The place.
+    pub place: Place,
+    /// The place as the players name it ("e4", "French reserve slot 2").
+    pub place_name: String,
+    /// The piece in the seat's words ("Red Scout", "Blue piece").
+    pub piece: String,
+    /// Whose it looks like: the index of the seat whose name begins the words, if any.
+    pub side: Option<usize>,
+}
+
+/// A seat's private page: the seat's view and the public words, nothing else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatPage {
+    /// The seat's index.
+    pub seat: usize,
+    /// Each seat's name, in turn order.
+    pub seat_names: Vec<String>,
+    /// The game's name.
+    pub title: String,
+    /// The board's squares (columns, rows); 0 x 0 for a game without squares.
+    pub grid: (u8, u8),
+    /// The pieces, as the seat sees them.
+    pub pieces: Vec<PiecePage>,
+    /// The status line, once in play.
+    pub status: Option<StatusLine>,
+    /// During set-up: who places, and which group.
+    pub setup: Option<(String, usize)>,
+    /// The result once over.
+    pub result: Option<(String, String)>,
+    /// The public page (the OLED's words: the announcement, the hand steps).
+    pub public: PublicPage,
+}
+
+impl SeatPage {
+    /// The seat's page from its `view` and the `public` page: the only way one is made.
+    pub fn build(view: SeatView, public: PublicPage) -> SeatPage {
+        let (mut cols, mut rows) = (0u8, 0u8);
+        for place in &view.places {
+            if let Place::Square(cell) = place {
+                cols = cols.max(cell.col.saturating_add(1));
+                rows = rows.max(cell.row.saturating_add(1));
+            }
+        }
+        let side = |piece: &str| {
+            view.seat_names
+                .iter()
+                .position(|name| piece.split_whitespace().next() == Some(name.as_str()))
+        };
+        SeatPage {
+            seat: view.seat.index(),
+            pieces: view
+                .board
+                .into_iter()
+                .map(|(place, place_name, piece)| PiecePage {
+                    side: side(&piece),
+                    place,
+                    place_name,
+                    piece,
+                })
+                .collect(),
+            seat_names: view.seat_names,
+            title: view.title,
+            grid: (cols, rows),
+            status: view.status,
+            setup: view.setup,
+            result: view.result,
+            public,
+        }
+    }
+
+    /// The seat's own name.
+    pub fn seat_name(&self) -> &str {
+        self.seat_names.get(self.seat).map_or("", String::as_str)
+    }
+}
+
+/// One seat's entry in a snapshot: its token and its page.
+#[derive(Debug)]
+pub struct SeatEntry {
+    /// The key to the page.
+    pub token: Token,
+    /// The page.
+    pub page: SeatPage,
+}
+
+/// What the pages show at one moment: the public page and each seat's, with their tokens.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    /// Counts up with every published change (the event stream's id).
+    pub version: u64,
+    /// The public page; `None` before the first step.
+    pub public: Option<PublicPage>,
+    /// The seats' pages while a game is chosen; empty at the menu.
+    pub seats: Vec<SeatEntry>,
+}
+
+impl Snapshot {
+    /// The seat page `token` opens, if it is a live token; every entry is compared, in
+    /// constant time, whatever matches.
+    pub fn seat(&self, token: &str) -> Option<&SeatEntry> {
+        let mut found = None;
+        for entry in &self.seats {
+            if entry.token.matches(token) {
+                found = Some(entry);
+            }
+        }
+        found
+    }
+}
+
+/// The latest-wins slot between the scan loop and the server: a snapshot and a signal.
+#[derive(Debug, Default)]
+pub struct Slot {
+    current: Mutex<Arc<Snapshot>>,
+    changed: Condvar,
+}
+
+impl Slot {
+    /// A new, empty slot, shared.
+    pub fn new() -> Arc<Slot> {
+        Arc::new(Slot::default())
+    }
+
+    /// The snapshot now (a poisoned lock still holds a whole snapshot: it is only replaced).
+    pub fn current(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.current.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Waits up to `timeout` for a snapshot newer than `version`; the newest then.
+    pub fn wait_newer(&self, version: u64, timeout: std::time::Duration) -> Arc<Snapshot> {
+        let guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = self
+            .changed
+            .wait_timeout_while(guard, timeout, |s| s.version <= version)
+            .unwrap_or_else(|e| e.into_inner());
+        Arc::clone(&guard)
+    }
+
+    /// Puts `snapshot` in without waiting: `Err` gives it back when a reader holds the slot
+    /// this instant.
+    fn try_put(&self, snapshot: Arc<Snapshot>) -> Result<(), Arc<Snapshot>> {
+        match self.current.try_lock() {
+            Ok(mut current) => {
+                *current = snapshot;
+                drop(current);
+                self.changed.notify_all();
+                Ok(())
+            }
+            Err(TryLockError::Poisoned(e)) => {
+                *e.into_inner() = snapshot;
+                self.changed.notify_all();
+                Ok(())
+            }
+            Err(TryLockError::WouldBlock) => Err(snapshot),
+        }
+    }
+}
+
+/// What the last publish was built from: a change of any of it makes new pages.
+#[derive(Clone, Debug, PartialEq)]
+struct Built {
+    screen: Screen,
+    actions: Option<u32>,
+    in_play: bool,
+    chosen: bool,
+    over: bool,
+}
+
+/// Builds the pages from the referee each step the table changed, and hands them to the
+/// server's [`Slot`] without ever waiting. Owns the game's tokens.
+#[derive(Debug)]
+pub struct Publisher {
+    slot: Arc<Slot>,
+    tokens: Vec<Token>,
+    built: Option<Built>,
+    earlier: VecDeque<String>,
+    version: u64,
+    pending: Option<Arc<Snapshot>>,
+    /// Snapshots a busy slot made wait for a later step (for tests and the log).
+    deferred: u64,
+    trouble: Option<String>,
+}
+
+impl Publisher {
+    /// A publisher into `slot`.
+    pub fn new(slot: Arc<Slot>) -> Publisher {
+        Publisher {
+            slot,
+            tokens: Vec::new(),
+            built: None,
+            earlier: VecDeque::new(),
+            version: 0,
+            pending: None,
+            deferred: 0,
+            trouble: None,
+        }
+    }
+
+    /// The tokens of the game in progress, one per seat in turn order (empty at the menu):
+    /// for the OLED's link screen and the simulator's printed addresses.
+    pub fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// How many times a snapshot waited for a later step because a reader held the slot.
+    pub fn deferred(&self) -> u64 {
+        self.deferred
+    }
+
+    /// What is wrong: the OS random source failed to make the game's tokens (the public page
+    /// is still published; the seats' pages are not, until a later change makes them).
+    pub fn trouble(&self) -> Option<&str> {
+        self.trouble.as_deref()
+    }
+
+    /// Publishes the table as `referee` holds it and `screen` (what the OLED shows) says, if
+    /// anything changed since the last call. Never blocks.
+    pub fn update<S: Store, C: Chance>(&mut self, referee: &Referee<S, C>, screen: &Screen) {
+        let chosen = referee.table().is_some();
+        let actions = referee.table().and_then(|t| t.actions());
+        let in_play = referee.in_play();
+        let over = referee.is_over();
+        let same = self.built.as_ref().is_some_and(|b| {
+            b.screen == *screen
+                && b.actions == actions
+                && b.in_play == in_play
+                && b.chosen == chosen
+                && b.over == over
+        });
+        if !same {
+            if let Some(before) = &self.built {
+                if before.screen != *screen {
+                    self.earlier
+                        .push_front(screen_lines(&before.screen).join(" "));
+                    self.earlier.truncate(ANNOUNCEMENTS);
+                }
+                // A game left for the menu, or a finished game followed by a new set-up: its
+                // story and its tokens die with it.
+                let new_game = (before.chosen && !chosen) || (before.over && !over && !in_play);
+                if new_game {
+                    self.earlier.clear();
+                    self.tokens.clear();
+                }
+            }
+            if !chosen {
+                self.tokens.clear();
+                self.trouble = None;
+            } else if self.tokens.is_empty() {
+                match (0..boards::Seat::LIMIT)
+                    .map(|_| Token::fresh())
+                    .collect::<Result<Vec<_>, _>>()
+                {
+                    Ok(tokens) => {
+                        self.tokens = tokens;
+                        self.trouble = None;
+                    }
+                    Err(e) => self.trouble = Some(e.to_string()),
+                }
+            }
+            self.version += 1;
+            let public = PublicPage::build(screen, &self.earlier);
+            let seats = self
+                .tokens
+                .iter()
+                .enumerate()
+                .filter_map(|(i, token)| {
+                    let seat = Seat::new(u8::try_from(i).ok()?);
+                    let view = referee.seat_view(seat)?;
+                    Some(SeatEntry {
+                        token: token.clone(),
+                        page: SeatPage::build(view, public.clone()),
+                    })
+                })
+                .collect();
+            self.pending = Some(Arc::new(Snapshot {
+                version: self.version,
+                public: Some(public),
+                seats,
+            }));
+            self.built = Some(Built {
+                screen: screen.clone(),
+                actions,
+                in_play,
+                chosen,
+                over,
+            });
+        }
+        if let Some(snapshot) = self.pending.take() {
+            if let Err(back) = self.slot.try_put(snapshot) {
+                self.deferred += 1;
+                self.pending = Some(back);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,300 @@
+//! A small HTTP/1.1 server on `std::net`: one request per connection, at most
+//! [`MAX_CONNECTIONS`] at once (one thread each; the next gets 503 and is closed), requests
+//! capped at [`MAX_REQUEST`] bytes and [`READ_TIMEOUT`], writes at [`WRITE_TIMEOUT`] (a phone
+//! that stops reading is dropped).
+//!
+//! | path | answer |
+//! |---|---|
+//! | `/` | the public table page |
+//! | `/events` | its live body (server-sent events) |
+//! | `/seat/<token>` | the seat's private page; a wrong or old token: 403, empty |
+//! | `/seat/<token>/events` | its live body, until the token dies (a new game) |
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use super::{html, Slot, Snapshot};
+
+/// The most connections served at once (ten phones on a page and its stream fit).
+pub const MAX_CONNECTIONS: usize = 24;
+/// The longest request head read, in bytes.
+pub const MAX_REQUEST: usize = 4096;
+/// How long a request may take to arrive.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a write may wait for a phone to read.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often a quiet event stream says it is alive (and finds a phone gone).
+pub const KEEPALIVE: Duration = Duration::from_secs(15);
+/// Each connection thread's stack.
+const STACK: usize = 128 * 1024;
+
+/// A running server: its address, and a way to stop it.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    active: Arc<AtomicUsize>,
+}
+
+impl Server {
+    /// Serves the pages in `slot` on `listener`, from a thread of its own.
+    ///
+    /// # Errors
+    /// The listener has no address, or the thread cannot start.
+    pub fn start(listener: TcpListener, slot: Arc<Slot>) -> io::Result<Server> {
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let active = Arc::new(AtomicUsize::new(0));
+        let (s, a) = (Arc::clone(&stop), Arc::clone(&active));
+        thread::Builder::new()
+            .name("web".into())
+            .stack_size(STACK)
+            .spawn(move || accept(&listener, &slot, &s, &a))?;
+        Ok(Server { addr, stop, active })
+    }
+
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Connections being served now.
+    pub fn active(&self) -> usize {
+        self.active.load(Ordering::SeqCst)
+    }
+
+    /// Stops accepting (connections being served finish by themselves).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Holds one of the connection places until dropped.
+struct Place(Arc<AtomicUsize>);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn accept(listener: &TcpListener, slot: &Arc<Slot>, stop: &AtomicBool, active: &Arc<AtomicUsize>) {
+    for stream in listener.incoming() {
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(mut stream) = stream else {
+            // A connection that failed before it was accepted: the next one may be fine.
+            continue;
+        };
+        let taken = active.fetch_add(1, Ordering::SeqCst);
+        let place = Place(Arc::clone(active));
+        if taken >= MAX_CONNECTIONS {
+            let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+            let _ = stream.write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 2\r\n\
+                  Connection: close\r\n\r\n",
+            );
+            drop(place);
+            continue;
+        }
+        let slot = Arc::clone(slot);
+        let spawned = thread::Builder::new()
+            .name("web-conn".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                let _place = place;
+                let _ = serve(stream, &slot);
+            });
+        // A thread that cannot start drops its connection (and its place) with it.
+        drop(spawned);
+    }
+}
+
+/// What a request asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Route<'a> {
+    Public,
+    PublicEvents,
+    Seat(&'a str),
+    SeatEvents(&'a str),
+    NotFound,
+}
+
+fn route(path: &str) -> Route<'_> {
+    let path = path.split('?').next().unwrap_or("");
+    match path {
+        "/" => Route::Public,
+        "/events" => Route::PublicEvents,
+        _ => match path.strip_prefix("/seat/") {
+            Some(rest) => match rest.strip_suffix("/events") {
+                Some(token) => Route::SeatEvents(token),
+                None => Route::Seat(rest.trim_end_matches('/')),
+            },
+            None => Route::NotFound,
+        },
+    }
+}
+
+/// Reads the request head: its method and path, or the status to answer.
+fn read_head(stream: &mut TcpStream) -> Result<(String, String), &'static str> {
+    let mut head = Vec::with_capacity(512);
+    let mut buf = [0u8; 512];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        if head.len() >= MAX_REQUEST {
+            return Err("431 Request Header Fields Too Large");
+        }
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return Err(""),
+            Ok(n) => head.extend_from_slice(&buf[..n.min(MAX_REQUEST + 4 - head.len())]),
+        }
+    }
+    let text = std::str::from_utf8(&head).map_err(|_| "400 Bad Request")?;
+    let mut words = text.lines().next().unwrap_or("").split(' ');
+    match (words.next(), words.next(), words.next()) {
+        (Some(method), Some(path), Some(v)) if v.starts_with("HTTP/1.") => {
+            Ok((method.to_string(), path.to_string()))
+        }
+        _ => Err("400 Bad Request"),
+    }
+}
+
+/// Headers every answer carries: no caching, no referrer (the address holds the token), and
+/// nothing loaded from anywhere else.
+const HEADERS: &str = "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n\
+    X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; \
+    style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:\r\n\
+    Connection: close\r\n";
+
+fn answer(stream: &mut TcpStream, status: &str, kind: &str, body: &str) -> io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{HEADERS}\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body.as_bytes())?;
+    stream.flush()
+}
+
+fn empty(stream: &mut TcpStream, status: &str) -> io::Result<()> {
+    let head = format!("HTTP/1.1 {status}\r\nContent-Length: 0\r\n{HEADERS}\r\n");
+    stream.write_all(head.as_bytes())
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+
+fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
+    stream.set_read_timeout(Some(READ_TIMEOUT))?;
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+    let (method, path) = match read_head(&mut stream) {
+        Ok(head) => head,
+        Err("") => return Ok(()),
+        Err(status) => return empty(&mut stream, status),
+    };
+    if method != "GET" {
+        return empty(&mut stream, "405 Method Not Allowed");
+    }
+    let snapshot = slot.current();
+    match route(&path) {
+        Route::Public => match &snapshot.public {
+            Some(page) => answer(&mut stream, "200 OK", HTML, &html::public_document(page)),
+            None => empty(&mut stream, "503 Service Unavailable"),
+        },
+        Route::Seat(token) => match snapshot.seat(token) {
+            Some(entry) => answer(
+                &mut stream,
+                "200 OK",
+                HTML,
+                &html::seat_document(&entry.page),
+            ),
+            None => empty(&mut stream, "403 Forbidden"),
+        },
+        Route::PublicEvents => stream_events(stream, slot, snapshot, |s| {
+            s.public.as_ref().map(html::public_body)
+        }),
+        Route::SeatEvents(token) => {
+            if snapshot.seat(token).is_none() {
+                return empty(&mut stream, "403 Forbidden");
+            }
+            let token = token.to_string();
+            stream_events(stream, slot, snapshot, move |s| {
+                s.seat(&token).map(|e| html::seat_body(&e.page))
+            })
+        }
+        Route::NotFound => empty(&mut stream, "404 Not Found"),
+    }
+}
+
+/// One server-sent event carrying `body` (each of its lines a `data:` line).
+pub fn event(version: u64, body: &str) -> String {
+    let mut out = format!("event: page\nid: {version}\n");
+    for line in body.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line.trim_end_matches('\r'));
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+/// Sends the body `page` makes of each new snapshot, the current one first, until the phone
+/// goes or `page` has nothing (the token died).
+fn stream_events(
+    mut stream: TcpStream,
+    slot: &Slot,
+    mut snapshot: Arc<Snapshot>,
+    page: impl Fn(&Snapshot) -> Option<String>,
+) -> io::Result<()> {
+    let head = format!("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{HEADERS}\r\n");
+    stream.write_all(head.as_bytes())?;
+    let mut sent = None;
+    loop {
+        if sent != Some(snapshot.version) {
+            let Some(body) = page(&snapshot) else {
+                return Ok(());
+            };
+            stream.write_all(event(snapshot.version, &body).as_bytes())?;
+            stream.flush()?;
+            sent = Some(snapshot.version);
+        } else {
+            stream.write_all(b": alive\n\n")?;
+        }
+        snapshot = slot.wait_newer(snapshot.version, KEEPALIVE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_are_read_from_the_path() {
+        assert_eq!(route("/"), Route::Public);
+        assert_eq!(route("/?x=1"), Route::Public);
+        assert_eq!(route("/events"), Route::PublicEvents);
+        assert_eq!(route("/seat/ab12"), Route::Seat("ab12"));
+        assert_eq!(route("/seat/ab12/"), Route::Seat("ab12"));
+        assert_eq!(route("/seat/ab12/events"), Route::SeatEvents("ab12"));
+        assert_eq!(route("/favicon.ico"), Route::NotFound);
+    }
+
+    #[test]
+    fn an_event_carries_every_line_of_the_body() {
+        assert_eq!(
+            event(7, "<p>a</p>\n<p>b</p>"),
+            "event: page\nid: 7\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! The phone pages hold no secret: over random Stratego Duel games, two tables whose set-ups
+//! differ only in the hidden ranks of two Red pieces, played with the same hands, give Blue
+//! byte-identical pages and stream events (and the same public page) at every change, until a
+//! battle would reveal one of the two ranks; and Red's pieces on Blue's page are named exactly
+//! as the public board names them. Red's page does differ (the swap is real and Red sees it).
+
+use std::sync::Arc;
+
+use boards::stratego::{BattleResult, Move, Rank, Setup, Variant, BLUE, RED};
+use boards::Game;
+use firmware::referee::{screen_lines, Decision, RefereeConfig};
+use firmware::sensing::Button;
+use firmware::web::{html, server, Publisher, SeatPage, Slot, Snapshot};
+use host::sim::{square_place, SimTable};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+const GAMES: u64 = 5;
+const MAX_PLIES: u32 = 50;
+
+/// A Duel table with `setup` set out, published to a slot.
+fn table_with(setup: &Setup) -> (SimTable, Arc<Slot>) {
+    let mut table = SimTable::new(RefereeConfig::default(), 3, false).expect("table");
+    let slot = Slot::new();
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    table.press(Button::Die);
+    table.press(Button::Ok);
+    table.press(Button::Ok);
+    for seat in [RED, BLUE] {
+        for rank in Rank::ALL
+            .iter()
+            .rev()
+            .filter(|r| Variant::Duel.count(**r) > 0)
+        {
+            let places: Vec<_> = setup.deployments[seat]
+                .placements
+                .iter()
+                .filter(|(_, r)| r == rank)
+                .map(|(s, _)| (square_place(*s), None))
+                .collect();
+            table.place_many(&places).expect("free squares");
+            table.press(Button::Ok);
+        }
+    }
+    assert!(table.referee().in_play(), "{}", table.screen_text());
+    (table, slot)
+}
+
+/// What a table's pages said at one moment, as the server would send it.
+#[derive(Debug, PartialEq)]
+struct Sent {
+    public: String,
+    blue: String,
+    blue_event: String,
+    blue_page: SeatPage,
+}
+
+struct Watched {
+    table: SimTable,
+    slot: Arc<Slot>,
+    sent: Vec<Sent>,
+    red: Vec<String>,
+    /// Every word the OLED said so far.
+    said: String,
+}
+
+impl Watched {
+    fn new(setup: &Setup) -> Watched {
+        let (table, slot) = table_with(setup);
+        let mut w = Watched {
+            table,
+            slot,
+            sent: Vec::new(),
+            red: Vec::new(),
+            said: String::new(),
+        };
+        w.look();
+        w
+    }
+
+    fn look(&mut self) {
+        let snapshot: Arc<Snapshot> = self.slot.current();
+        let public = snapshot.public.as_ref().expect("published");
+        // The public page is the OLED's words and nothing else.
+        assert_eq!(
+            public.screen,
+            screen_lines(self.table.referee().screen()),
+            "the public page is the OLED's screen"
+        );
+        for said in public.screen.iter().chain(&public.announcements) {
+            self.said.push_str(said);
+            self.said.push('\n');
+        }
+        let tokens = self.table.web().expect("served").tokens();
+        assert_eq!(tokens.len(), 2, "a token per seat");
+        let blue = snapshot.seat(&tokens[1].hex()).expect("Blue's page");
+        let red = snapshot.seat(&tokens[0].hex()).expect("Red's page");
+        self.red.push(html::seat_body(&red.page));
+        let sent = Sent {
+            public: html::public_document(public),
+            blue: html::seat_document(&blue.page),
+            blue_event: server::event(snapshot.version, &html::seat_body(&blue.page)),
+            blue_page: blue.page.clone(),
+        };
+        // Red's pieces on Blue's page are exactly what the whole table may be told of them
+        // (the public board: a rank only once the rules revealed it), and no Red rank is
+        // named anywhere on the page that neither the public board nor the OLED says.
+        let public_board = self.table.referee().table().expect("a game").expected();
+        for piece in blue.page.pieces.iter().filter(|p| p.side == Some(0)) {
+            assert_eq!(
+                public_board.get(&piece.place),
+                Some(&piece.piece),
+                "Blue's page names {} more than the public board",
+                piece.place_name
+            );
+        }
+        for rank in Rank::ALL {
+            let named = format!("Red {rank}");
+            if sent.blue.contains(&named) {
+                assert!(
+                    self.said.contains(&named) || public_board.values().any(|v| *v == named),
+                    "Blue's page names a {named} the table was never told: {}",
+                    sent.blue
+                );
+            }
+        }
+        if self.sent.last() != Some(&sent) {
+            self.sent.push(sent);
+        }
+    }
+}
+
+/// Plays `mv` with the hands on `w`, looking at the pages after each hand.
+fn play(w: &mut Watched, mv: Move, attack: bool, hold: u64) -> Option<BattleResult> {
+    let from = square_place(mv.from);
+    let to = square_place(mv.to);
+    w.table.lift(from).expect("lift");
+    w.look();
+    let result = if attack {
+        let mut decided = w.table.lift(to).expect("lift the defender");
+        decided.extend(w.table.wait(hold));
+        let battle = decided.iter().find_map(|d| match d {
+            Decision::Battle(b) => Some(b.result),
+            _ => None,
+        });
+        w.look();
+        if battle.is_some_and(|r| r != BattleResult::BothRemoved) {
+            w.table.place(to, None).expect("place the winner");
+        }
+        battle
+    } else {
+        w.table.place(to, None).expect("place");
+        None
+    };
+    w.look();
+    result
+}
+
+#[test]
+fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
+    let hold = u64::from(RefereeConfig::default().attack_hold_ms);
+    let mut pages = 0;
+    let mut red_differs = false;
+    let mut battles = 0;
+    for seed in 0..GAMES {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+        let red = &setup.deployments[RED].placements;
+        let movable: Vec<usize> = (0..red.len())
+            .filter(|&i| red[i].1.is_movable() && red[i].1 != Rank::Scout)
+            .collect();
+        let a = movable[0];
+        let b = *movable[1..]
+            .iter()
+            .find(|&&i| red[i].1 != red[a].1)
+            .expect("two ranks");
+        let mut twin = setup.clone();
+        let (ra, rb) = (red[a].1, red[b].1);
+        twin.deployments[RED].placements[a].1 = rb;
+        twin.deployments[RED].placements[b].1 = ra;
+        let mut secret = [red[a].0, red[b].0];
+
+        let mut one = Watched::new(&setup);
+        let mut two = Watched::new(&twin);
+        for _ in 0..MAX_PLIES {
+            let Some(position) = one.table.referee().position().cloned() else {
+                break;
+            };
+            if !position.status().is_ongoing() {
+                break;
+            }
+            // A move that reveals neither swapped rank (no Scouts are swapped, so both games
+            // have the same legal moves): no battle of a swapped piece.
+            let legal: Vec<Move> = position
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let attack = position.piece_at(m.to).is_some();
+                    !(attack && (secret.contains(&m.from) || secret.contains(&m.to)))
+                })
+                .collect();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())];
+            let attack = position.piece_at(mv.to).is_some();
+            let r1 = play(&mut one, mv, attack, hold);
+            let r2 = play(&mut two, mv, attack, hold);
+            assert_eq!(r1, r2, "game {seed}: a battle of unswapped pieces");
+            battles += u32::from(r1.is_some());
+            for s in &mut secret {
+                if *s == mv.from {
+                    *s = mv.to;
+                }
+            }
+            assert_eq!(
+                one.sent.len(),
+                two.sent.len(),
+                "game {seed}: Blue's pages changed a different number of times after {mv}"
+            );
+            if let Some((i, (x, y))) = one
+                .sent
+                .iter()
+                .zip(&two.sent)
+                .enumerate()
+                .find(|(_, (x, y))| x != y)
+            {
+                panic!(
+                    "game {seed}: Blue's page {i} differs between set-ups that differ only in \
+                     hidden Red ranks, after {mv}:\n{}\n----\n{}",
+                    x.blue, y.blue
+                );
+            }
+        }
+        red_differs |= one.red != two.red;
+        pages += one.sent.len();
+    }
+    // Not vacuous: many pages, battles among them, and Red's own page shows the swap.
+    assert!(pages > 100, "only {pages} pages");
+    assert!(battles > 0, "no battle was played");
+    assert!(red_differs, "Red's page never showed its own swapped ranks");
+}
+
+/// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant), played
+/// by the seeded bots:
+/// at every step, each seat's page names no piece the seat's own view does not (a piece the
+/// umpire's eyes name otherwise than the seat's view) unless the table was told it, and the
+/// public page is the OLED's screen.
+#[test]
+fn table_game_pages_hold_only_what_the_seat_may_see() {
+    use firmware::referee::games;
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+
+    const STEPS: u32 = 40;
+    let mut checked = 0u32;
+    let mut hidden = 0u32;
+    for (name, variants) in games::menu() {
+        // The first variant of each game: the suite stays within a few seconds.
+        for (label, _) in variants.into_iter().take(1) {
+            let entry = find_game(name, Some(&label)).expect("on the menu");
+            let game = format!("{name} {label}");
+            let mut rng = Pcg64Mcg::seed_from_u64(1);
+            let mut table =
+                SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
+            let slot = Slot::new();
+            table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+            choose_game(&mut table, &entry).expect("chosen");
+            set_up(&mut table, &mut rng).expect("set up");
+            let mut said = std::collections::BTreeSet::new();
+            for _ in 0..STEPS {
+                let snapshot = slot.current();
+                let public = snapshot.public.as_ref().expect("published");
+                assert_eq!(
+                    public.screen,
+                    screen_lines(table.referee().screen()),
+                    "{game}"
+                );
+                said.extend(public.screen.iter().chain(&public.announcements).cloned());
+                let v = view(&table).expect("a game");
+                let umpire = v.umpire_board();
+                let public_board = v.expected();
+                let tokens = table.web().expect("served").tokens();
+                for (i, token) in tokens.iter().enumerate() {
+                    let seat = boards::Seat::new(u8::try_from(i).unwrap());
+                    let entry = snapshot.seat(&token.hex()).expect("a page per seat");
+                    let body = html::seat_document(&entry.page);
+                    let own = v.seat_board(seat);
+                    for (place, named) in &umpire {
+                        if own.get(place) == Some(&named.name) {
+                            continue;
+                        }
+                        hidden += 1;
+                        assert!(
+                            !body.contains(&named.name)
+                                || said.iter().any(|s: &String| s.contains(&named.name))
+                                || public_board.values().any(|p| *p == named.name)
+                                || own.values().any(|p| *p == named.name),
+                            "{game}: {}'s page names the hidden {} on {place}",
+                            v.seat_view(seat).seat_names[i],
+                            named.name
+                        );
+                    }
+                    checked += 1;
+                }
+                match bot_step(&mut table, &mut rng) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(e) => panic!("{game}: {e}"),
+                }
+                if view(&table).is_ok_and(|v| v.result().is_some()) {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pages checked");
+    assert!(hidden > 500, "only {hidden} hidden pieces checked");
+}
+
+/// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
+/// seat's page, fetched over HTTP, shows the move just played; a made-up token gets 403.
+#[test]
+fn play_serves_the_pages_and_prints_their_addresses() {
+    use std::io::{Read, Write};
+    let slot = Slot::new();
+    let server = firmware::web::server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let address = server.addr().to_string();
+    let mut out = Vec::new();
+    host::play::run_served(
+        host::play::stratego_line(Variant::Duel),
+        "Duel",
+        1,
+        firmware::referee::games::BoardLayout::shipped(),
+        None,
+        Some((Publisher::new(Arc::clone(&slot)), address.clone())),
+        "setup\nmove a2 a3\n".as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(&format!("The table's page: http://{address}/")),
+        "{text}"
+    );
+    let red = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("Red's page: http://{address}")))
+        .expect("Red's address printed");
+    assert!(text.contains("Blue's page: http://"), "{text}");
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let page = get(red);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("a2-a3"), "{page}");
+    assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
+}
