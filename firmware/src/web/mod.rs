@@ -361,7 +361,11 @@ impl Publisher {
                 self.tokens.clear();
                 self.trouble = None;
             } else if self.tokens.is_empty() {
-                match (0..boards::Seat::LIMIT)
+                // One token for each seat the chosen game has.
+                let seats = referee
+                    .seat_view(Seat::FIRST)
+                    .map_or(0, |v| v.seat_names.len());
+                match (0..seats)
                     .map(|_| Token::fresh())
                     .collect::<Result<Vec<_>, _>>()
                 {
