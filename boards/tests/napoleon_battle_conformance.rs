@@ -44,6 +44,15 @@ fn random_setup(rng: &mut Pcg64, map: &Map, oob: &OrderOfBattle) -> BattleSetup 
         .collect();
     shuffle(rng, &mut french);
     shuffle(rng, &mut allied);
+    // Now and then one camp brings only its guns, which cannot hold woods (ruling R23).
+    if rng.random_bool(0.1) {
+        let pool = if rng.random_bool(0.5) {
+            &mut french
+        } else {
+            &mut allied
+        };
+        pool.retain(|&(id, _)| oob.block(id).is_some_and(|b| b.kind.is_artillery()));
+    }
     let take = |pool: &mut Vec<(BlockId, u8)>, n: usize, rng: &mut Pcg64| -> Vec<Unit> {
         let n = n.min(pool.len());
         pool.drain(..n)
@@ -270,12 +279,25 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
                 actions.len() < MAX_ACTIONS,
                 "seed {seed}: the battle does not end"
             );
+            // While the battle goes on, someone can always act (ruling R23 ends the one
+            // deadlock found: a side unable to fill its three wings at deployment).
+            assert!(
+                battle.result().is_none(),
+                "seed {seed}: a result mid-battle"
+            );
             let legal = battle.legal_actions();
             assert!(
                 !legal.is_empty(),
-                "seed {seed}: {:?} has nothing to do",
-                battle.actor()
+                "seed {seed}: {:?} has nothing to do in {:?}",
+                battle.actor(),
+                battle.step()
             );
+            if battle.actor() == BattleActor::Chance {
+                assert!(
+                    !battle.chance_outcomes().is_empty(),
+                    "seed {seed}: chance has no outcomes"
+                );
+            }
             for a in &legal {
                 assert_eq!(battle.check(a), Ok(()), "seed {seed}: legal {a:?} refused");
             }

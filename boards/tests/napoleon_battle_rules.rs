@@ -1932,3 +1932,45 @@ fn a_farms_holder_may_hand_it_over_before_acting() {
         .legal_actions()
         .contains(&BattleAction::Occupy(holder)));
 }
+
+/// Ruling R23: 6.2.2 asks "minstens 1 eenheid" on each of the three wings, but a side of
+/// artillery alone cannot hold woods (6.2.1). The wings it cannot fill stay empty and it fills
+/// the others. On the old code no deployment was legal here and nobody could act.
+#[test]
+fn a_side_that_cannot_fill_every_wing_fills_those_it_can() {
+    let guns: &[(&str, u8)] = &[("AR-ART", 3), ("AII-ART", 3), ("AC-HA", 2)];
+    let mut f = Field::waterloo(FRENCH, guns);
+    f.terrain([(Hill, Left), (Woods, Left), (Woods, Centre)]);
+    assert_eq!(f.battle.step(), Step::Deployment);
+    let legal = f.battle.legal_actions();
+    assert!(!legal.is_empty(), "the defender must be able to set up");
+    // No gun may go into the woods.
+    let ar = f.id("AR-ART");
+    for to in [at(Defender, Left), at(Defender, Centre)] {
+        assert_eq!(
+            f.battle.check(&BattleAction::Deploy { block: ar, to }),
+            Err(BattleIllegal::CannotGoThere),
+            "{to}"
+        );
+    }
+    f.deploy(&[("AII-ART", Place::Reserve), ("AC-HA", Place::Reserve)]);
+    // The last gun must hold the open right wing, the one wing this side can fill.
+    assert_eq!(
+        f.battle.check(&BattleAction::Deploy {
+            block: ar,
+            to: Place::Reserve
+        }),
+        Err(BattleIllegal::CannotGoThere)
+    );
+    f.deploy(&[("AR-ART", at(Defender, Right))]);
+    // The attacker sets up as usual: every wing.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    f.deploy(&[
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    assert_eq!(f.battle.step(), Step::Fight);
+}

@@ -701,10 +701,28 @@ impl Battle {
             }
         }
         // The blocks left must still be able to fill every empty zone, one each, artillery
-        // never in woods (6.2.2 asks at least one block per zone).
+        // never in woods (6.2.2 asks at least one block per zone); when they cannot fill them
+        // all, as many as they can (ruling R23).
+        let filled = |to: Option<Place>| {
+            Wing::ALL
+                .iter()
+                .filter(|&&w| {
+                    let z = Zone::new(side, w);
+                    to == Some(Place::Zone(z)) || self.any_in_zone(z, side)
+                })
+                .count()
+        };
+        let before = filled(None) + self.fillable(side, None, None);
+        let after = filled(Some(to)) + self.fillable(side, Some(i), Some(to));
+        after == before
+    }
+
+    /// How many of `side`'s empty zones (`to` counted as taken) its undeployed blocks but
+    /// `placed` can still fill, one block each, artillery never in woods (6.2.2, 6.2.1).
+    fn fillable(&self, side: Side, placed: Option<usize>, to: Option<Place>) -> usize {
         let (mut artillery, mut others) = (0, 0);
         for (j, g) in self.fighters.iter().enumerate() {
-            if j != i && g.side == side && g.at == Loc::Undeployed {
+            if Some(j) != placed && g.side == side && g.at == Loc::Undeployed {
                 if g.kind.is_artillery() {
                     artillery += 1;
                 } else {
@@ -715,7 +733,7 @@ impl Battle {
         let (mut woods, mut open) = (0, 0);
         for w in Wing::ALL {
             let z = Zone::new(side, w);
-            if to == Place::Zone(z) || self.any_in_zone(z, side) {
+            if to == Some(Place::Zone(z)) || self.any_in_zone(z, side) {
                 continue;
             }
             if self.woods(z) {
@@ -724,7 +742,9 @@ impl Battle {
                 open += 1;
             }
         }
-        others >= woods && artillery + others >= woods + open
+        // Woods take only non-artillery; the open zones take whatever is left.
+        let in_woods = usize::min(others, woods);
+        in_woods + usize::min(artillery + others - in_woods, open)
     }
 
     /// Whether zone `z` keeps corps integrity with fighter `i` added (6.2.3): one corps, or
