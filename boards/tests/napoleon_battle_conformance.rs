@@ -1,7 +1,7 @@
 //! Seeded random battles of Napoléon played to their end: the legal list and `check` agree
 //! after every action, chance weights are exact and positive, strengths only fall, no view holds
-//! an enemy block the rules keep hidden, every battle ends, and replay from the action list is
-//! exact.
+//! an enemy block the rules keep hidden, every battle ends, every action reads back from its
+//! journal encoding, and replay from the action list is exact.
 
 use std::collections::BTreeMap;
 
@@ -334,6 +334,12 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
                     legal[rng.random_range(0..legal.len())]
                 }
             };
+            let bytes = postcard::to_allocvec(&action).expect("an action encodes");
+            assert_eq!(
+                postcard::from_bytes::<BattleAction>(&bytes),
+                Ok(action),
+                "seed {seed}: {action:?} does not read back from a journal"
+            );
             let events = battle.play(&action).expect("a legal action is accepted");
             actions.push(action);
             track_fire(&mut fired, &events);

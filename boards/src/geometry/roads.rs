@@ -22,8 +22,25 @@ use serde::{Deserialize, Serialize};
 use crate::game::Problems;
 
 /// A town of a [`RoadMap`], numbered from 0 in the order the set-up lists the towns.
+/// It decodes only below [`MAX_ROAD_MAP_ITEMS`], the most towns a road map holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u16")]
 pub struct TownId(u16);
+
+impl TryFrom<u16> for TownId {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(n: u16) -> Result<TownId, Self::Error> {
+        if usize::from(n) < MAX_ROAD_MAP_ITEMS {
+            Ok(TownId(n))
+        } else {
+            Err(crate::decode::OutOfRange::new(
+                "a town number",
+                n,
+                "0 to 65534",
+            ))
+        }
+    }
+}
 
 impl TownId {
     /// The town with this number. Only meaningful for the map it came from.

@@ -246,8 +246,9 @@ impl fmt::Display for SetupProblem {
     }
 }
 
-/// Something a seat, or chance, does.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+/// Something a seat, or chance, does. It decodes from a journal only with its numbers in range
+/// (a block, town, die face or battle value outside its type's range is refused).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Move `block` from its town along `path` (the towns it enters, in order, the last where
     /// it stops); moving into enemies is an attack (5, 6.1). Beyond the block's distance it is

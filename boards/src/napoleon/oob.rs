@@ -19,7 +19,7 @@ pub const DEFAULT_ORDER_OF_BATTLE: &str = include_str!("oob.txt");
 /// The most blocks an order of battle may hold.
 const MAX_BLOCKS: usize = u8::MAX as usize;
 /// The most strength a block has: a block has four edges (3.4).
-const MAX_STRENGTH: u16 = 4;
+pub(crate) const MAX_STRENGTH: u16 = 4;
 
 /// What a block is (3.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -132,9 +132,26 @@ impl fmt::Display for Firepower {
 
 /// A block of an [`OrderOfBattle`], numbered from 0 in file order. An order of battle hands
 /// these out; one decoded from a journal may name no block, and every rule that reads it
-/// (`OrderOfBattle::block`, the game's `check`) refuses it then.
+/// (`OrderOfBattle::block`, the game's `check`) refuses it then. It decodes only below
+/// [`MAX_BLOCKS`], the most blocks any order of battle holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct BlockId(u8);
+
+impl TryFrom<u8> for BlockId {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(n: u8) -> Result<BlockId, Self::Error> {
+        if usize::from(n) < MAX_BLOCKS {
+            Ok(BlockId(n))
+        } else {
+            Err(crate::decode::OutOfRange::new(
+                "a Napoléon block number",
+                n,
+                "0 to 254",
+            ))
+        }
+    }
+}
 
 impl BlockId {
     /// The number, usable to index per-block arrays.

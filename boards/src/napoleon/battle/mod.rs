@@ -314,7 +314,7 @@ pub enum BattleActor {
 
 /// What a square formation is fired at, or a fire's target group (6.5.1): the blocks of the
 /// zone outside squares, or one square (with the unit it shelters).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Target {
     /// The zone's blocks that are not in a square.
     Line,
@@ -322,8 +322,11 @@ pub enum Target {
     Square(BlockId),
 }
 
-/// Something a player, or chance, does in a battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// Something a player, or chance, does in a battle. It decodes from a journal only with a die
+/// of 1 to 6 and hits no more than a volley's dice (its blocks and towns are checked by their
+/// own types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawBattleAction")]
 pub enum BattleAction {
     /// Chance: the terrain block drawn (6.2.1), weighted by how many of its kind are left.
     DrawTerrain(TerrainKind),
@@ -389,6 +392,76 @@ pub enum BattleAction {
     /// Ends this army's part of the current step: deployment, skirmish reveal, fight or
     /// reinforcement.
     Done,
+}
+
+/// [`BattleAction`] as decoded, before its numbers are checked: the same variants in the same
+/// order, so it reads exactly what a `BattleAction` writes (the round-trip tests hold them
+/// together).
+#[derive(Deserialize)]
+#[serde(rename = "BattleAction")]
+enum RawBattleAction {
+    DrawTerrain(TerrainKind),
+    Die(u8),
+    Hits(u8),
+    PlaceTerrain(Wing),
+    Deploy {
+        block: BlockId,
+        to: Place,
+    },
+    Reveal(BlockId),
+    Move {
+        block: BlockId,
+        to: Place,
+    },
+    Fire {
+        block: BlockId,
+        at: Zone,
+        target: Target,
+    },
+    TakeHit(BlockId),
+    FormSquare(BlockId),
+    Shelter {
+        block: BlockId,
+        square: BlockId,
+    },
+    Occupy(BlockId),
+    Retreat {
+        block: BlockId,
+        to: TownId,
+    },
+    Reinforce(BlockId),
+    Done,
+}
+
+impl TryFrom<RawBattleAction> for BattleAction {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(raw: RawBattleAction) -> Result<BattleAction, Self::Error> {
+        use crate::decode::OutOfRange;
+        type R = RawBattleAction;
+        Ok(match raw {
+            R::Die(face) if !(1..=rules::FACES).contains(&face) => {
+                return Err(OutOfRange::new("a morale die", face, "1 to 6"));
+            }
+            R::Hits(hits) if u16::from(hits) > super::oob::MAX_STRENGTH => {
+                return Err(OutOfRange::new("a volley's hits", hits, "0 to 4"));
+            }
+            R::DrawTerrain(kind) => BattleAction::DrawTerrain(kind),
+            R::Die(face) => BattleAction::Die(face),
+            R::Hits(hits) => BattleAction::Hits(hits),
+            R::PlaceTerrain(wing) => BattleAction::PlaceTerrain(wing),
+            R::Deploy { block, to } => BattleAction::Deploy { block, to },
+            R::Reveal(block) => BattleAction::Reveal(block),
+            R::Move { block, to } => BattleAction::Move { block, to },
+            R::Fire { block, at, target } => BattleAction::Fire { block, at, target },
+            R::TakeHit(block) => BattleAction::TakeHit(block),
+            R::FormSquare(block) => BattleAction::FormSquare(block),
+            R::Shelter { block, square } => BattleAction::Shelter { block, square },
+            R::Occupy(block) => BattleAction::Occupy(block),
+            R::Retreat { block, to } => BattleAction::Retreat { block, to },
+            R::Reinforce(block) => BattleAction::Reinforce(block),
+            R::Done => BattleAction::Done,
+        })
+    }
 }
 
 /// Why an action is refused now. The wording never names a block the actor may not see.

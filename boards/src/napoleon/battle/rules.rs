@@ -18,7 +18,7 @@ const SKIRMISH_SHOW: usize = 4;
 /// Units that may cross a stream per battle turn (6.2.1).
 const STREAM_LIMIT: u8 = 2;
 /// The highest die face.
-const FACES: u8 = 6;
+pub(super) const FACES: u8 = 6;
 
 /// Whether `to` is the reserve or a zone of `side`'s own half.
 fn own_half(to: Place, side: Side) -> bool {
