@@ -133,7 +133,7 @@ impl fmt::Display for Firepower {
 /// A block of an [`OrderOfBattle`], numbered from 0 in file order. An order of battle hands
 /// these out; one decoded from a journal may name no block, and every rule that reads it
 /// (`OrderOfBattle::block`, the game's `check`) refuses it then. It decodes only below
-/// [`MAX_BLOCKS`], the most blocks any order of battle holds.
+/// 255, the most blocks any order of battle holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "u8")]
 pub struct BlockId(u8);
