@@ -781,9 +781,7 @@ impl<C: Chance> Service<C> {
                 }
             }
             if idle {
-                let at = now.max(self.fed);
-                step.decisions.extend(self.pipeline.idle(at));
-                self.fed = at;
+                step.decisions.extend(self.pipeline.idle(now.max(self.fed)));
             }
         } else if let Some(due) = due {
             step.missed_scans = due.missed;
@@ -791,7 +789,6 @@ impl<C: Chance> Service<C> {
             self.take_scan(now, scanned, &mut step);
         } else {
             step.decisions.extend(self.pipeline.idle(now));
-            self.fed = now;
         }
         if let Some(buttons) = self.buttons.as_mut() {
             let events = buttons.poll(now);

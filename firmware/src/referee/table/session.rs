@@ -404,6 +404,27 @@ struct Correction<A> {
     made: Gesture,
 }
 
+/// The correction of the action `was` made on `before` into the one `made` makes, when each
+/// gesture reads as exactly one action there.
+fn one_correction<T: TableGame>(
+    before: &T,
+    was: &Gesture,
+    made: Gesture,
+    from: Option<Place>,
+) -> Option<Correction<T::Action>> {
+    let mut was = before.matching(was);
+    let mut now = before.matching(&made);
+    match (was.len(), now.len()) {
+        (1, 1) => Some(Correction {
+            was: was.remove(0).1,
+            now: now.remove(0).1,
+            from,
+            made,
+        }),
+        _ => None,
+    }
+}
+
 /// How long after a slide decided at once its piece may be lifted again and still be the same
 /// hand carrying it on into an attack, in ms: the settle window the decision no longer waits
 /// for. No opponent reads the move and answers it that soon.
@@ -1962,11 +1983,14 @@ impl<T: TableGame> Session<T> {
                 selected,
                 ..Gesture::default()
             };
-            let chosen = calm
-                && selected.is_some()
-                && (!game.matching(&alone).is_empty() || !game.shaped(&alone).is_empty());
-            return waiting.iter().any(|&(_, up)| !up)
-                && (!chosen || (open && unheld(game.matching(&alone))));
+            let selecting = if calm && selected.is_some() {
+                game.matching(&alone)
+            } else {
+                Vec::new()
+            };
+            let chosen = !selecting.is_empty()
+                || (calm && selected.is_some() && !game.shaped(&alone).is_empty());
+            return waiting.iter().any(|&(_, up)| !up) && (!chosen || (open && unheld(selecting)));
         }
         if !open {
             return false;
@@ -2025,17 +2049,7 @@ impl<T: TableGame> Session<T> {
             }
             _ => return None,
         };
-        let mut was = before.matching(&was);
-        let mut now = before.matching(&made);
-        match (was.len(), now.len()) {
-            (1, 1) => Some(Correction {
-                was: was.remove(0).1,
-                now: now.remove(0).1,
-                from,
-                made,
-            }),
-            _ => None,
-        }
+        one_correction(before, &was, made, from)
     }
 
     /// The last action was a slide A-C decided as the piece touched C (see
@@ -2065,18 +2079,12 @@ impl<T: TableGame> Session<T> {
             return None;
         }
         let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;
-        let made = Gesture::lift_two(from, target);
-        let mut was = before.matching(&Gesture::slide(from, c));
-        let mut now = before.matching(&made);
-        match (was.len(), now.len()) {
-            (1, 1) => Some(Correction {
-                was: was.remove(0).1,
-                now: now.remove(0).1,
-                from: None,
-                made,
-            }),
-            _ => None,
-        }
+        one_correction(
+            before,
+            &Gesture::slide(from, c),
+            Gesture::lift_two(from, target),
+            None,
+        )
     }
 
     /// Takes back the last action (journaled) and plays `now`, the slide `from`-`to`, instead.
