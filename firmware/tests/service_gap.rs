@@ -355,9 +355,17 @@ fn the_scan_thread_keeps_its_rate_while_the_buses_are_slow() {
          {PERIOD_MS} ms)",
         gaps.len() + 1
     );
+    // The 99th percentile holds the tight bound; the single worst gap only stays under one
+    // journal sync (the old loop's is 188 ms and more), so one preemption of a loaded machine
+    // does not fail it.
+    let p99_ms = gaps[gaps.len() * 99 / 100].div_ceil(1000);
     assert!(
-        worst <= PERIOD_MS + SLACK_MS,
-        "worst gap between two scans {worst} ms, over {PERIOD_MS} + {SLACK_MS} ms"
+        p99_ms <= PERIOD_MS + SLACK_MS,
+        "99th percentile gap {p99_ms} ms, over {PERIOD_MS} + {SLACK_MS} ms"
+    );
+    assert!(
+        worst < SYNC_MS,
+        "worst gap between two scans {worst} ms, not under one sync ({SYNC_MS} ms)"
     );
 }
 
@@ -438,14 +446,26 @@ fn a_sensor_fault_on_the_scan_thread_is_reported_once_and_cleared_once() {
     run(100, &mut trouble);
     assert!(trouble.is_empty(), "{trouble:?}");
     failing.store(true, Ordering::Relaxed);
-    run(300, &mut trouble);
+    // Until the fault is said (5 s at most: a loaded machine or QEMU may be slow to step).
+    for _ in 0..50 {
+        run(100, &mut trouble);
+        if !trouble.is_empty() {
+            break;
+        }
+    }
+    run(100, &mut trouble);
     assert_eq!(trouble.len(), 1, "{trouble:?}");
     assert!(
         trouble[0].contains("sensors") && trouble[0].contains("check the cable"),
         "{trouble:?}"
     );
     failing.store(false, Ordering::Relaxed);
-    run(100, &mut trouble);
+    for _ in 0..50 {
+        run(100, &mut trouble);
+        if trouble.len() > 1 {
+            break;
+        }
+    }
     assert_eq!(trouble.len(), 2, "{trouble:?}");
     assert!(trouble[1].contains("works again"), "{trouble:?}");
 }

@@ -195,7 +195,9 @@ fn ten_phones_do_not_slow_the_scan_loop_and_see_each_change_within_a_second() {
         slowest < Duration::from_secs(1),
         "an update took {slowest:?}"
     );
-    // Loose enough for the QEMU runs of the cross targets; on this machine it is about 2 ms.
-    assert!(worst < Duration::from_millis(500), "a step took {worst:?}");
+    // Loose enough for a loaded machine and the QEMU runs of the cross targets; on this
+    // machine it is about 2 ms (printed above). A step that waited for a phone would wait for
+    // the whole flood.
+    assert!(worst < Duration::from_secs(3), "a step took {worst:?}");
     std::fs::remove_dir_all(&tmp).ok();
 }

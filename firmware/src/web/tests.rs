@@ -238,7 +238,9 @@ fn publishing_never_waits_for_a_reader() {
     let held = slot.current.lock().unwrap();
     let start = Instant::now();
     publisher.update(&referee, referee.screen());
-    assert!(start.elapsed() < Duration::from_millis(100));
+    // A publisher that waited for the held lock would never return (this thread holds it);
+    // the bound only catches a slow path, loose enough for a loaded machine or QEMU.
+    assert!(start.elapsed() < Duration::from_secs(2));
     assert_eq!(publisher.deferred(), 1);
     drop(held);
     assert_eq!(slot.current().version, 0, "not yet in");
