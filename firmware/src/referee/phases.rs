@@ -881,6 +881,12 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.session().map(|s| s.seat_view(seat))
     }
 
+    /// The game in progress revealed whole, once it is over (the pages' replay); `None` while
+    /// it runs and at the menu.
+    pub fn replay(&self) -> Option<super::table::Replay> {
+        self.session().and_then(|s| s.replay())
+    }
+
     /// The game's session (a [`Session`] of its game), for the simulator to look at with the
     /// umpire's eyes; `None` at the menu.
     pub fn table_session(&self) -> Option<&dyn std::any::Any> {

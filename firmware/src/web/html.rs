@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use super::{PiecePage, PublicPage, SeatPage};
+use crate::referee::table::Replay;
 use crate::sensing::Place;
 use crate::ui::StatusLine;
 
@@ -31,7 +32,7 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;background:#
 main{max-width:40rem;margin:auto;padding:.6rem}h1{font-size:1.2rem;margin:.2rem 0}\
 h2{font-size:1rem;margin:.8rem 0 .3rem}.oled{background:#111;color:#9ef;padding:.5rem;\
 border-radius:.3rem;font-family:monospace}.oled p{margin:.2rem 0}.status{font-weight:bold}\
-ol.story{padding-left:1.4rem;color:#444}svg{width:100%;height:auto;display:block}\
+ol.story,ul.story{padding-left:1.4rem;color:#444}svg{width:100%;height:auto;display:block}\
 .live{font-size:.8rem;color:#777}.live.off{color:#b00}ul{padding-left:1.2rem}";
 
 const SCRIPT: &str = "(function(){var m=document.getElementById('page'),\
@@ -74,11 +75,66 @@ fn story(out: &mut String, public: &PublicPage) {
     }
 }
 
-/// The public page's body: the OLED's words, nothing else.
+/// The hand steps the screen lists, one to a line.
+fn hands(out: &mut String, public: &PublicPage) {
+    if !public.hands.is_empty() {
+        out.push_str("<h2>Hand steps</h2><ul class=\"hands\">");
+        for step in &public.hands {
+            let _ = write!(out, "<li>{}</li>", escape(step));
+        }
+        out.push_str("</ul>");
+    }
+}
+
+/// A board in words: each place and what stands there.
+fn board_list(out: &mut String, board: &[(String, String)]) {
+    out.push_str("<ul class=\"board\">");
+    for (place, piece) in board {
+        let _ = write!(out, "<li>{}: {}</li>", escape(place), escape(piece));
+    }
+    out.push_str("</ul>");
+}
+
+/// The finished game revealed: the start, every action in full, the final board.
+pub fn replay_section(replay: &Replay) -> String {
+    let (who, why) = &replay.result;
+    let mut out = format!(
+        "<section id=\"replay\"><h2>The whole game revealed</h2><p class=\"status\">{}: {}: \
+         {}</p><details><summary>Every piece at the start</summary>",
+        escape(&replay.title),
+        escape(who),
+        escape(why)
+    );
+    board_list(&mut out, &replay.start);
+    out.push_str("</details><h2>Every action</h2><ol class=\"replay\">");
+    for (_, action, told) in &replay.actions {
+        let _ = write!(out, "<li>{}", escape(action));
+        for line in told {
+            let _ = write!(out, "; {}", escape(line));
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ol><h2>The final board</h2>");
+    board_list(&mut out, &replay.end);
+    out.push_str("</section>");
+    out
+}
+
+/// The replay, when the game is over.
+fn replay(out: &mut String, public: &PublicPage) {
+    if let Some(replay) = &public.replay {
+        out.push_str(&replay_section(replay));
+    }
+}
+
+/// The public page's body: the OLED's words, nothing else (and once the game is over, the
+/// whole game revealed).
 pub fn public_body(page: &PublicPage) -> String {
     let mut out = String::from("<h1>The table</h1>");
     oled(&mut out, page);
+    hands(&mut out, page);
     story(&mut out, page);
+    replay(&mut out, page);
     out
 }
 
@@ -218,6 +274,7 @@ pub fn seat_body(page: &SeatPage) -> String {
         );
     }
     oled(&mut out, &page.public);
+    hands(&mut out, &page.public);
     board_svg(&mut out, page);
     let own: Vec<&PiecePage> = page
         .pieces
@@ -236,13 +293,36 @@ pub fn seat_body(page: &SeatPage) -> String {
         }
         out.push_str("</ul>");
     }
+    out.push_str("<h2>Your secrets</h2>");
+    if page.secrets.is_empty() {
+        out.push_str("<p>None besides your pieces in this game.</p>");
+    } else {
+        out.push_str("<ul class=\"secrets\">");
+        for secret in &page.secrets {
+            let _ = write!(out, "<li>{}</li>", escape(secret));
+        }
+        out.push_str("</ul>");
+    }
     story(&mut out, &page.public);
+    if !page.story.is_empty() {
+        out.push_str("<details><summary>The story so far</summary><ul class=\"story\">");
+        for said in &page.story {
+            let _ = write!(out, "<li>{}</li>", escape(&said.words()));
+        }
+        out.push_str("</ul></details>");
+    }
+    replay(&mut out, &page.public);
     out
 }
 
 /// The public page, whole.
 pub fn public_document(page: &PublicPage) -> String {
     document("Umpire: the table", &public_body(page))
+}
+
+/// The finished game's replay, whole.
+pub fn replay_document(replay: &Replay) -> String {
+    document("Umpire: the game revealed", &replay_section(replay))
 }
 
 /// A seat's page, whole.

@@ -25,7 +25,7 @@ use std::sync::{Arc, Condvar, Mutex, TryLockError};
 use boards::Seat;
 
 use crate::journal::Store;
-use crate::referee::table::SeatView;
+use crate::referee::table::{Replay, SeatStory, SeatView};
 use crate::referee::{screen_lines, Chance, Referee};
 use crate::sensing::Place;
 use crate::ui::{Screen, StatusLine};
@@ -96,17 +96,34 @@ impl Token {
 pub struct PublicPage {
     /// The OLED's current screen, paragraph by paragraph, as the OLED draws it.
     pub screen: Vec<String>,
+    /// The hand steps the screen lists, each in full, as a list to tick off.
+    pub hands: Vec<String>,
     /// The screens shown before it, newest first (at most [`ANNOUNCEMENTS`]).
     pub announcements: Vec<String>,
+    /// Once the game is over: the whole game revealed ([`Referee::replay`]); never before.
+    pub replay: Option<Arc<Replay>>,
 }
 
 impl PublicPage {
     /// The public page from the OLED's `screen` and the words of the screens before it.
     pub fn build(screen: &Screen, earlier: &VecDeque<String>) -> PublicPage {
+        let hands = match screen {
+            Screen::Battle { hands, .. } | Screen::Told { hands, .. } => hands.clone(),
+            _ => Vec::new(),
+        };
         PublicPage {
             screen: screen_lines(screen),
+            hands,
             announcements: earlier.iter().cloned().collect(),
+            replay: None,
         }
+    }
+
+    /// The page with the finished game's `replay` ([`Referee::replay`], `None` while the
+    /// game runs).
+    pub fn with_replay(mut self, replay: Option<Arc<Replay>>) -> PublicPage {
+        self.replay = replay;
+        self
     }
 }
 
@@ -142,6 +159,10 @@ pub struct SeatPage {
     pub setup: Option<(String, usize)>,
     /// The result once over.
     pub result: Option<(String, String)>,
+    /// What the rules let this seat alone know besides its pieces (its line of retreat).
+    pub secrets: Vec<String>,
+    /// The game's story worded for this seat, oldest first.
+    pub story: Vec<SeatStory>,
     /// The public page (the OLED's words: the announcement, the hand steps).
     pub public: PublicPage,
 }
@@ -179,6 +200,8 @@ impl SeatPage {
             status: view.status,
             setup: view.setup,
             result: view.result,
+            secrets: view.secrets,
+            story: view.story,
             public,
         }
     }
@@ -377,7 +400,10 @@ impl Publisher {
                 }
             }
             self.version += 1;
-            let public = PublicPage::build(screen, &self.earlier);
+            // The replay exists only once the game is over: `Referee::replay` says `None`
+            // before.
+            let replay = referee.replay().map(Arc::new);
+            let public = PublicPage::build(screen, &self.earlier).with_replay(replay);
             let seats = self
                 .tokens
                 .iter()

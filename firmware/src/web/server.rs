@@ -9,6 +9,7 @@
 //! | `/events` | its live body (server-sent events) |
 //! | `/seat/<token>` | the seat's private page; a wrong or old token: 403, empty |
 //! | `/seat/<token>/events` | its live body, until the token dies (a new game) |
+//! | `/replay` | once the game is over, the whole game revealed; before: 404, empty |
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -131,6 +132,7 @@ enum Route<'a> {
     Seat(&'a str),
     SeatEvents(&'a str),
     NotFound,
+    Replay,
 }
 
 fn route(path: &str) -> Route<'_> {
@@ -138,6 +140,7 @@ fn route(path: &str) -> Route<'_> {
     match path {
         "/" => Route::Public,
         "/events" => Route::PublicEvents,
+        "/replay" => Route::Replay,
         _ => match path.strip_prefix("/seat/") {
             Some(rest) => match rest.strip_suffix("/events") {
                 Some(token) => Route::SeatEvents(token),
@@ -234,6 +237,11 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
             })
         }
         Route::NotFound => empty(&mut stream, "404 Not Found"),
+        // Nothing of the revealed game before it is over.
+        Route::Replay => match snapshot.public.as_ref().and_then(|p| p.replay.as_ref()) {
+            Some(replay) => answer(&mut stream, "200 OK", HTML, &html::replay_document(replay)),
+            None => empty(&mut stream, "404 Not Found"),
+        },
     }
 }
 
@@ -288,6 +296,7 @@ mod tests {
         assert_eq!(route("/seat/ab12/"), Route::Seat("ab12"));
         assert_eq!(route("/seat/ab12/events"), Route::SeatEvents("ab12"));
         assert_eq!(route("/favicon.ico"), Route::NotFound);
+        assert_eq!(route("/replay"), Route::Replay);
     }
 
     #[test]

@@ -13,7 +13,9 @@ use crate::referee::{RefereeConfig, SeededChance};
 fn page(words: &str) -> PublicPage {
     PublicPage {
         screen: vec![words.to_string()],
+        hands: Vec::new(),
         announcements: Vec::new(),
+        replay: None,
     }
 }
 
@@ -32,6 +34,8 @@ fn seat_page(seat: usize, words: &str) -> SeatPage {
         status: None,
         setup: None,
         result: None,
+        secrets: Vec::new(),
+        story: Vec::new(),
         public: page(words),
     }
 }
@@ -124,6 +128,56 @@ fn a_wrong_or_old_token_gets_403_and_nothing_else() {
         "{public}"
     );
     assert!(get(&server, "/nothing").starts_with("HTTP/1.1 404"));
+}
+
+/// The revealed game is served only once it is over: `/replay` is 404 and empty while the
+/// snapshot has no replay, and the whole game once it has.
+#[test]
+fn the_replay_is_refused_until_the_game_is_over() {
+    let (server, slot) = server();
+    let token = Token::fresh().unwrap();
+    put(&slot, snapshot(1, "Red to move", &token));
+    let answer = get(&server, "/replay");
+    assert!(answer.starts_with("HTTP/1.1 404 Not Found\r\n"), "{answer}");
+    assert!(answer.ends_with("\r\n\r\n"), "an empty body: {answer}");
+    for path in ["/".to_string(), format!("/seat/{}", token.hex())] {
+        assert!(!get(&server, &path).contains("revealed"), "{path}");
+    }
+    let replay = Arc::new(crate::referee::table::Replay {
+        title: "Stratego Duel".into(),
+        result: ("Red".into(), "the flag is captured".into()),
+        start: vec![("a1".into(), "Blue Bomb".into())],
+        actions: vec![(1, "a2-a3 (Red Scout)".into(), vec!["Red wins".into()])],
+        end: vec![("a3".into(), "Red Scout".into())],
+    });
+    let mut over = seat_page(0, "Red wins");
+    over.public.replay = Some(Arc::clone(&replay));
+    put(
+        &slot,
+        Arc::new(Snapshot {
+            version: 2,
+            public: Some(page("Red wins").with_replay(Some(replay))),
+            seats: vec![SeatEntry {
+                token: token.clone(),
+                page: over,
+            }],
+        }),
+    );
+    for path in [
+        "/replay".to_string(),
+        "/".to_string(),
+        format!("/seat/{}", token.hex()),
+    ] {
+        let answer = get(&server, &path);
+        assert!(answer.starts_with("HTTP/1.1 200 OK"), "{path}: {answer}");
+        for words in [
+            "Blue Bomb",
+            "a2-a3 (Red Scout); Red wins",
+            "the flag is captured",
+        ] {
+            assert!(answer.contains(words), "{path} lacks {words}: {answer}");
+        }
+    }
 }
 
 #[test]

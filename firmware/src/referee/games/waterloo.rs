@@ -1978,6 +1978,27 @@ impl TableGame for WaterlooTable {
         board
     }
 
+    /// The seat's line of retreat, drawn in secret (Basic and Standard), as its own view holds
+    /// it: "Before the game can start, both players randomly choose a Line of Retreat card of
+    /// their own colour ... and make sure the opponent doesn't see it."
+    fn seat_secrets(&self, seat: Seat) -> Vec<String> {
+        let view = self.game.view(seat);
+        view.line_of_retreat()
+            .map(|flank| {
+                let grids = match flank {
+                    boards::waterloo::Flank::Left => "1-4",
+                    boards::waterloo::Flank::Centre => "5-8",
+                    boards::waterloo::Flank::Right => "9-12",
+                };
+                format!(
+                    "Your line of retreat: your {flank} (grids {grids}). Two enemy units on it \
+                     end the game: keep it defended; the enemy does not know it."
+                )
+            })
+            .into_iter()
+            .collect()
+    }
+
     fn army_words(_choice: WaterlooChoice, _seat: Seat, army: &WaterlooArmy) -> Vec<String> {
         let mut places: BTreeMap<Unit, Vec<String>> = BTreeMap::new();
         for (cell, unit) in &army.placements {

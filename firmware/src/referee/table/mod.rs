@@ -501,6 +501,14 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = (choice, seat, army);
         Vec::new()
     }
+
+    /// What the rules let `seat` alone know besides its own pieces (Waterloo's line of
+    /// retreat), in words, read from the seat's own view of the game and nothing else: the
+    /// seat's private page lists it. By default nothing (the game has no such secret).
+    fn seat_secrets(&self, seat: Seat) -> Vec<String> {
+        let _ = seat;
+        Vec::new()
+    }
 }
 
 /// A piece (or a stack) named for the umpire's eyes: a short code for a board diagram and the
@@ -571,6 +579,56 @@ pub trait TableView {
     /// What `seat` may see of the game, for its private page ([`crate::web`]): nothing the
     /// seat's own view ([`TableGame::seat_board`]) and the public status do not hold.
     fn seat_view(&self, seat: Seat) -> SeatView;
+    /// The whole game revealed, once it is over (`None` while it runs or before it began):
+    /// every piece where it started, each action with every secret named, the final board.
+    fn replay(&self) -> Option<Replay>;
+}
+
+/// One action of the game's story as `seat` may read it: the public words, what the table was
+/// told besides, and the seat's own piece that acted when the public words do not name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatStory {
+    /// The action's number from 1.
+    pub number: u32,
+    /// The action in the words the whole table reads ("a2-a3").
+    pub public: String,
+    /// The seat's own piece that made it, as the seat's view names it ("Red Scout"), when
+    /// the public board names it otherwise; `None` for an enemy's or a public piece.
+    pub own: Option<String>,
+    /// What the table was told besides (battles, results, the die's meaning): public.
+    pub told: Vec<String>,
+}
+
+impl SeatStory {
+    /// The entry in one line of full words.
+    pub fn words(&self) -> String {
+        let mut s = format!("{}. {}", self.number, self.public);
+        if let Some(own) = &self.own {
+            s.push_str(&format!(" (your {own})"));
+        }
+        for told in &self.told {
+            s.push_str("; ");
+            s.push_str(told);
+        }
+        s
+    }
+}
+
+/// A finished game with everything revealed, for the pages' replay (the umpire's eyes: built
+/// only once the game is over, [`TableView::replay`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// The game's name.
+    pub title: String,
+    /// The result: (who won or "Draw", why).
+    pub result: (String, String),
+    /// Every piece where it stood when play began, each place by its name, every piece named.
+    pub start: Vec<(String, String)>,
+    /// Each action in order: its number, the action with every secret named, and what the
+    /// table was told besides.
+    pub actions: Vec<(u32, String, Vec<String>)>,
+    /// The final board, every piece named.
+    pub end: Vec<(String, String)>,
 }
 
 /// What one seat may see of the game in progress: the only thing its private web page is
@@ -594,4 +652,9 @@ pub struct SeatView {
     pub setup: Option<(String, usize)>,
     /// The result once over: (who won or "Draw", why); public.
     pub result: Option<(String, String)>,
+    /// What the rules let this seat alone know besides its pieces
+    /// ([`TableGame::seat_secrets`]); empty when the game has no such secret.
+    pub secrets: Vec<String>,
+    /// The game's story since play began, worded for this seat, oldest first.
+    pub story: Vec<SeatStory>,
 }

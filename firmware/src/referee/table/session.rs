@@ -326,10 +326,44 @@ struct Menu<A> {
     board: Option<BTreeSet<Place>>,
 }
 
+/// One action in words, kept as it is played (`PlayState::story`): what the seats' pages tell
+/// of it, and the action revealed for the replay once the game is over.
+#[derive(Clone, Debug)]
+struct Said {
+    /// The action in public words ([`TableGame::label`]).
+    public: String,
+    /// What the table was told besides ([`TableGame::told`]).
+    told: Vec<String>,
+    /// The piece that acted as each seat's own view named it, where the public board did not.
+    own: BySeat<Option<String>>,
+    /// The action with every secret named ([`TableGame::revealed`]): the replay's only.
+    revealed: String,
+}
+
+impl Said {
+    /// `action`, played on `before` and giving `after`, in words.
+    fn of<T: TableGame>(before: &T, action: &T::Action, after: &T) -> Said {
+        let from = before.label_places(action).moved.first().copied();
+        let public = from.and_then(|place| before.board().remove(&place));
+        let own = BySeat::from_fn(|seat| {
+            let mine = before.seat_board(seat).remove(&from?)?;
+            (public.as_ref() != Some(&mine)).then_some(mine)
+        });
+        Said {
+            public: before.label(action),
+            told: after.told(),
+            own,
+            revealed: before.revealed(action),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct PlayState<T: TableGame> {
     /// `history[k]`: the game after `k` actions with its occupied places; the last is now.
     history: Vec<(T, BTreeSet<Place>)>,
+    /// `story[k]`: action `k + 1` in words (one fewer than `history`).
+    story: Vec<Said>,
     /// The public board of the game now ([`TableGame::board`]), listed when first read and
     /// kept until the game changes: the screen reads it at every scan while the hands work.
     expected: std::cell::RefCell<Option<BTreeMap<Place, String>>>,
@@ -439,8 +473,15 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
 }
 
 impl<T: TableGame> PlayState<T> {
-    fn new(history: Vec<T>) -> PlayState<T> {
+    /// Play from `history[k]`, the game after `k` actions, `actions[k]` taking it to the next.
+    fn new(history: Vec<T>, actions: &[T::Action]) -> PlayState<T> {
+        let story = history
+            .windows(2)
+            .zip(actions)
+            .map(|(games, action)| Said::of(&games[0], action, &games[1]))
+            .collect();
         PlayState {
+            story,
             expected: std::cell::RefCell::new(None),
             steps: std::cell::RefCell::new(None),
             history: history
@@ -496,6 +537,10 @@ impl<T: TableGame> PlayState<T> {
     /// Goes back to the game after `to` actions (see [`take_back`]).
     fn back_to(&mut self, to: u32) -> bool {
         let done = take_back(&mut self.history, to);
+        if done {
+            self.story
+                .truncate(usize::try_from(to).unwrap_or(usize::MAX));
+        }
         *self.expected.get_mut() = None;
         *self.steps.get_mut() = None;
         done
@@ -599,6 +644,8 @@ pub struct TableRebuilt<T: TableGame> {
     pub armies: BySeat<Option<T::Army>>,
     /// Once both armies are placed: `history[k]` is the game after `k` actions.
     pub history: Vec<T>,
+    /// `actions[k]` took `history[k]` to `history[k + 1]`.
+    pub actions: Vec<T::Action>,
     /// What happened, in journal order.
     pub entries: Vec<TableEntry>,
 }
@@ -636,6 +683,7 @@ pub fn rebuild_table<T: TableGame>(
     let mut out = TableRebuilt {
         armies: BySeat::default(),
         history: Vec::new(),
+        actions: Vec::new(),
         entries: Vec::new(),
     };
     for (index, record) in records.iter().enumerate() {
@@ -687,12 +735,15 @@ pub fn rebuild_table<T: TableGame>(
                     told: next.told(),
                 };
                 out.history.push(next);
+                out.actions.push(action);
                 entry
             }
             Journaled::Takeback(to_ply) => {
                 if !take_back(&mut out.history, to_ply) {
                     return Err(bad(format!("a takeback to action {to_ply}")));
                 }
+                out.actions
+                    .truncate(usize::try_from(to_ply).unwrap_or(usize::MAX));
                 TableEntry {
                     number: to_ply,
                     actor: Actor::Nobody,
@@ -1018,7 +1069,7 @@ impl<T: TableGame> Session<T> {
                 }
             }
         } else {
-            let mut play = PlayState::new(rebuilt.history);
+            let mut play = PlayState::new(rebuilt.history, &rebuilt.actions);
             play.mismatch_shown = true;
             play.must_match = true;
             play.off = true;
@@ -1223,7 +1274,7 @@ impl<T: TableGame> Session<T> {
     fn begin(&mut self, ctx: &mut Ctx<'_>, game: T, out: &mut Vec<Decision>) {
         out.push(Decision::GameStarted);
         let over = game.result();
-        self.stage = Stage::Play(Box::new(PlayState::new(vec![game])));
+        self.stage = Stage::Play(Box::new(PlayState::new(vec![game], &[])));
         if let Some((result, reason)) = over {
             out.push(Decision::GameOver { result, reason });
         }
@@ -1461,6 +1512,7 @@ impl<T: TableGame> Session<T> {
         let mut next = game.clone();
         let screen = next.play(action).naming(game.label_places(action));
         out.push(game.acted(action, &next));
+        let said = Said::of(game, action, &next);
         let board = next.occupied();
         play.swaps = next
             .exchanged()
@@ -1470,6 +1522,7 @@ impl<T: TableGame> Session<T> {
         play.hands = &board != ctx.sensed || !play.swaps.is_empty();
         play.acted_on = Some(ctx.sensed.clone());
         let over = next.result();
+        play.story.push(said);
         play.history.push((next, board));
         play.forget();
         play.announcement = Some(screen);
@@ -2806,6 +2859,46 @@ impl<T: TableGame> TableView for Session<T> {
                 .setup_step()
                 .map(|(s, step)| (T::seat_name(s).to_string(), step + 1)),
             result: TableView::result(self),
+            secrets: self
+                .game()
+                .map(|g| g.seat_secrets(seat))
+                .unwrap_or_default(),
+            story: match &self.stage {
+                Stage::Play(p) => (1u32..)
+                    .zip(&p.story)
+                    .map(|(number, said)| super::SeatStory {
+                        number,
+                        public: said.public.clone(),
+                        own: said.own[seat].clone(),
+                        told: said.told.clone(),
+                    })
+                    .collect(),
+                Stage::Setup(_) => Vec::new(),
+            },
         }
+    }
+
+    fn replay(&self) -> Option<super::Replay> {
+        let Stage::Play(p) = &self.stage else {
+            return None;
+        };
+        let (last, _) = p.history.last()?;
+        let result = last.result()?;
+        let named = |game: &T| -> Vec<(String, String)> {
+            game.umpire_board()
+                .into_iter()
+                .map(|(place, n)| (T::place_name(self.choice, &place), n.name))
+                .collect()
+        };
+        Some(super::Replay {
+            title: T::title(self.choice),
+            result,
+            start: p.history.first().map(|(g, _)| named(g)).unwrap_or_default(),
+            actions: (1u32..)
+                .zip(&p.story)
+                .map(|(number, said)| (number, said.revealed.clone(), said.told.clone()))
+                .collect(),
+            end: named(last),
+        })
     }
 }
