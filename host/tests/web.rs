@@ -1,37 +1,42 @@
-//! The phone pages hold no secret: over random Stratego Duel games, two tables whose set-ups
-//! differ only in the hidden ranks of two Red pieces, played with the same hands, give Blue
-//! byte-identical pages and stream events (and the same public page) at every change, until a
-//! battle would reveal one of the two ranks; and Red's pieces on Blue's page are named exactly
-//! as the public board names them. Red's page does differ (the swap is real and Red sees it).
+//! The phone pages hold no secret: over random Stratego games (Original and Duel), two tables
+//! whose set-ups differ only in the hidden ranks of two Red pieces, played with the same hands,
+//! give Blue byte-identical pages and stream events (and the same public page) at every change,
+//! story included, until a battle would reveal one of the two ranks; and Red's pieces on Blue's
+//! page are named exactly as the public board names them. Red's page does differ (the swap is
+//! real and Red sees it). Over random games of every other table game, each seat's page names
+//! nothing its own view, the public board and the OLED never told it, holds no other seat's
+//! secret, and shows the revealed game only once it is over.
 
 use std::sync::Arc;
 
 use boards::stratego::{BattleResult, Move, Rank, Setup, Variant, BLUE, RED};
 use boards::Game;
+use std::collections::{BTreeMap, BTreeSet};
+
 use firmware::referee::{screen_lines, Decision, RefereeConfig};
 use firmware::sensing::Button;
+use firmware::sensing::Place;
+use firmware::ui::Screen;
 use firmware::web::{html, server, Publisher, SeatPage, Slot, Snapshot};
 use host::sim::{square_place, SimTable};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-const GAMES: u64 = 5;
 const MAX_PLIES: u32 = 50;
 
-/// A Duel table with `setup` set out, published to a slot.
-fn table_with(setup: &Setup) -> (SimTable, Arc<Slot>) {
+/// A Stratego table of `variant` with `setup` set out, published to a slot.
+fn table_with(variant: Variant, setup: &Setup) -> (SimTable, Arc<Slot>) {
     let mut table = SimTable::new(RefereeConfig::default(), 3, false).expect("table");
     let slot = Slot::new();
     table.set_web(Some(Publisher::new(Arc::clone(&slot))));
-    table.press(Button::Die);
+    // The menu: Stratego Original first, Stratego Duel second (Die moves down).
+    if variant == Variant::Duel {
+        table.press(Button::Die);
+    }
     table.press(Button::Ok);
     table.press(Button::Ok);
     for seat in [RED, BLUE] {
-        for rank in Rank::ALL
-            .iter()
-            .rev()
-            .filter(|r| Variant::Duel.count(**r) > 0)
-        {
+        for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
             let places: Vec<_> = setup.deployments[seat]
                 .placements
                 .iter()
@@ -65,8 +70,8 @@ struct Watched {
 }
 
 impl Watched {
-    fn new(setup: &Setup) -> Watched {
-        let (table, slot) = table_with(setup);
+    fn new(variant: Variant, setup: &Setup) -> Watched {
+        let (table, slot) = table_with(variant, setup);
         let mut w = Watched {
             table,
             slot,
@@ -156,15 +161,22 @@ fn play(w: &mut Watched, mv: Move, attack: bool, hold: u64) -> Option<BattleResu
     result
 }
 
+/// Blue's pages, story included, are the same bytes whichever of two hidden ranks two Red
+/// pieces have, in Stratego Duel and Original.
 #[test]
 fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
     let hold = u64::from(RefereeConfig::default().attack_hold_ms);
     let mut pages = 0;
     let mut red_differs = false;
     let mut battles = 0;
-    for seed in 0..GAMES {
+    let mut stories = 0;
+    // Five Duel games, one of the Original (forty pieces a side: slower to set up).
+    let games = (0..5u64)
+        .map(|seed| (Variant::Duel, seed))
+        .chain([(Variant::Classic, 0)]);
+    for (variant, seed) in games {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+        let setup = Setup::shuffled(variant, |n| rng.random_range(0..n));
         let red = &setup.deployments[RED].placements;
         let movable: Vec<usize> = (0..red.len())
             .filter(|&i| red[i].1.is_movable() && red[i].1 != Rank::Scout)
@@ -180,8 +192,8 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
         twin.deployments[RED].placements[b].1 = ra;
         let mut secret = [red[a].0, red[b].0];
 
-        let mut one = Watched::new(&setup);
-        let mut two = Watched::new(&twin);
+        let mut one = Watched::new(variant, &setup);
+        let mut two = Watched::new(variant, &twin);
         for _ in 0..MAX_PLIES {
             let Some(position) = one.table.referee().position().cloned() else {
                 break;
@@ -207,7 +219,10 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
             let attack = position.piece_at(mv.to).is_some();
             let r1 = play(&mut one, mv, attack, hold);
             let r2 = play(&mut two, mv, attack, hold);
-            assert_eq!(r1, r2, "game {seed}: a battle of unswapped pieces");
+            assert_eq!(
+                r1, r2,
+                "{variant:?} game {seed}: a battle of unswapped pieces"
+            );
             battles += u32::from(r1.is_some());
             for s in &mut secret {
                 if *s == mv.from {
@@ -217,7 +232,7 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
             assert_eq!(
                 one.sent.len(),
                 two.sent.len(),
-                "game {seed}: Blue's pages changed a different number of times after {mv}"
+                "{variant:?} game {seed}: Blue's pages changed a different number of times after {mv}"
             );
             if let Some((i, (x, y))) = one
                 .sent
@@ -227,7 +242,7 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
                 .find(|(_, (x, y))| x != y)
             {
                 panic!(
-                    "game {seed}: Blue's page {i} differs between set-ups that differ only in \
+                    "{variant:?} game {seed}: Blue's page {i} differs between set-ups that differ only in \
                      hidden Red ranks, after {mv}:\n{}\n----\n{}",
                     x.blue, y.blue
                 );
@@ -235,87 +250,263 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
         }
         red_differs |= one.red != two.red;
         pages += one.sent.len();
+        stories += one.sent.last().map_or(0, |sent| sent.blue_page.story.len());
     }
     // Not vacuous: many pages, battles among them, and Red's own page shows the swap.
     assert!(pages > 100, "only {pages} pages");
     assert!(battles > 0, "no battle was played");
     assert!(red_differs, "Red's page never showed its own swapped ranks");
+    assert!(stories > 100, "only {stories} story entries compared");
 }
 
-/// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant), played
-/// by the seeded bots:
-/// at every step, each seat's page names no piece the seat's own view does not (a piece the
-/// umpire's eyes name otherwise than the seat's view) unless the table was told it, and the
-/// public page is the OLED's screen.
+/// What one page may name, learned only from what its reader was shown at some step so far: the
+/// seat's own view of the board, the public board and the OLED's words. The independent
+/// tracker of the table games' secrecy: it reads the rules' views and the OLED, never a page.
+#[derive(Default)]
+struct Known {
+    names: BTreeSet<String>,
+    said: BTreeSet<String>,
+}
+
+impl Known {
+    fn learn(&mut self, board: &BTreeMap<Place, String>, said: &[String]) {
+        self.names.extend(board.values().cloned());
+        self.said.extend(said.iter().cloned());
+    }
+
+    fn may_name(&self, name: &str) -> bool {
+        self.names.contains(name) || self.said.iter().any(|s| s.contains(name))
+    }
+}
+
+/// Words only the replay section has.
+const REVEALED: &str = "The whole game revealed";
+
+/// Checks every byte the pages in `slot` send against what each reader was shown (`known[0]`
+/// the public page's, `known[1 + i]` seat `i`'s); counts the hidden pieces checked.
+fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]) -> u32 {
+    use host::table::view;
+    let snapshot = slot.current();
+    let public = snapshot.public.as_ref().expect("published");
+    let screen = table.referee().screen();
+    assert_eq!(
+        public.screen,
+        screen_lines(screen),
+        "{game}: the OLED's words"
+    );
+    let hands = match screen {
+        Screen::Battle { hands, .. } | Screen::Told { hands, .. } => hands.clone(),
+        _ => Vec::new(),
+    };
+    assert_eq!(public.hands, hands, "{game}: the screen's hand steps");
+    let said: Vec<String> = public
+        .screen
+        .iter()
+        .chain(&public.announcements)
+        .chain(&public.hands)
+        .cloned()
+        .collect();
+    let v = view(table).expect("a game");
+    let over = v.result().is_some();
+    assert_eq!(
+        public.replay.is_some(),
+        over,
+        "{game}: the replay once over, never before"
+    );
+    let umpire = v.umpire_board();
+    let public_board = v.expected();
+    known[0].learn(&public_board, &said);
+    let mut hidden = 0;
+    // The public page: nothing the OLED and the public board do not say.
+    let page = html::public_document(public);
+    let event = server::event(snapshot.version, &html::public_body(public));
+    if !over {
+        // Each name once: many pieces look alike.
+        let names: BTreeSet<&String> = umpire
+            .iter()
+            .filter(|(place, named)| public_board.get(*place) != Some(&named.name))
+            .map(|(_, named)| &named.name)
+            .collect();
+        for name in names {
+            hidden += 1;
+            for sent in [&page, &event] {
+                assert!(
+                    known[0].names.contains(name)
+                        || !sent.contains(name.as_str())
+                        || known[0].may_name(name),
+                    "{game}: the public page names the hidden {name}"
+                );
+            }
+        }
+        assert!(!page.contains(REVEALED), "{game}: a replay before the end");
+    }
+    let tokens = table.web().expect("served").tokens();
+    let views: Vec<_> = (0..tokens.len())
+        .map(|i| v.seat_view(boards::Seat::new(u8::try_from(i).unwrap())))
+        .collect();
+    for (i, token) in tokens.iter().enumerate() {
+        let seat = boards::Seat::new(u8::try_from(i).unwrap());
+        let entry = snapshot.seat(&token.hex()).expect("a page per seat");
+        let own = v.seat_board(seat);
+        let name = &views[i].seat_names[i];
+        known[1 + i].learn(&public_board, &said);
+        known[1 + i].learn(&own, &[]);
+        let page = html::seat_document(&entry.page);
+        let event = server::event(snapshot.version, &html::seat_body(&entry.page));
+        for secret in &views[i].secrets {
+            assert!(
+                page.contains(&html::escape(secret)),
+                "{game}: {name}'s secret"
+            );
+        }
+        if over {
+            continue;
+        }
+        assert!(!page.contains(REVEALED), "{game}: a replay before the end");
+        let names: BTreeSet<&String> = umpire
+            .iter()
+            .filter(|(place, named)| own.get(*place) != Some(&named.name))
+            .map(|(_, named)| &named.name)
+            .collect();
+        for piece in names {
+            hidden += 1;
+            for sent in [&page, &event] {
+                assert!(
+                    known[1 + i].names.contains(piece)
+                        || !sent.contains(piece.as_str())
+                        || known[1 + i].may_name(piece),
+                    "{game}: {name}'s page names the hidden {piece}"
+                );
+            }
+        }
+        // No other seat's secret (a line of retreat) unless it happens to be worded alike.
+        for (j, other) in views.iter().enumerate().filter(|(j, _)| *j != i) {
+            for secret in other
+                .secrets
+                .iter()
+                .filter(|s| !views[i].secrets.contains(s))
+            {
+                assert!(
+                    !page.contains(&html::escape(secret)),
+                    "{game}: {name}'s page holds {}'s secret: {secret}",
+                    other.seat_names[j]
+                );
+            }
+        }
+    }
+    hidden
+}
+
+/// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant, and
+/// Waterloo Standard, whose lines of retreat are secret too), played by the seeded bots: at
+/// each of the first steps every byte of each seat's page and stream names no piece its
+/// tracker ([`Known`]) was not shown, and no other seat's secret, and the public page nothing
+/// the OLED and the public board did not say; no page has the revealed game while it runs.
+/// Once it is over (the bots play on unwatched), every page holds the whole game revealed:
+/// each action in full and every piece at the start and at the end named.
 #[test]
 fn table_game_pages_hold_only_what_the_seat_may_see() {
     use firmware::referee::games;
     use host::table::{bot_step, choose_game, find_game, set_up, view};
 
     const STEPS: u32 = 40;
+    const TO_THE_END: u32 = 150;
     let mut checked = 0u32;
     let mut hidden = 0u32;
-    for (name, variants) in games::menu() {
-        // The first variant of each game: the suite stays within a few seconds.
-        for (label, _) in variants.into_iter().take(1) {
-            let entry = find_game(name, Some(&label)).expect("on the menu");
-            let game = format!("{name} {label}");
-            let mut rng = Pcg64Mcg::seed_from_u64(1);
-            let mut table =
-                SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
-            let slot = Slot::new();
-            table.set_web(Some(Publisher::new(Arc::clone(&slot))));
-            choose_game(&mut table, &entry).expect("chosen");
-            set_up(&mut table, &mut rng).expect("set up");
-            let mut said = std::collections::BTreeSet::new();
-            for _ in 0..STEPS {
-                let snapshot = slot.current();
-                let public = snapshot.public.as_ref().expect("published");
-                assert_eq!(
-                    public.screen,
-                    screen_lines(table.referee().screen()),
-                    "{game}"
-                );
-                said.extend(public.screen.iter().chain(&public.announcements).cloned());
-                let v = view(&table).expect("a game");
-                let umpire = v.umpire_board();
-                let public_board = v.expected();
-                let tokens = table.web().expect("served").tokens();
-                for (i, token) in tokens.iter().enumerate() {
-                    let seat = boards::Seat::new(u8::try_from(i).unwrap());
-                    let entry = snapshot.seat(&token.hex()).expect("a page per seat");
-                    let body = html::seat_document(&entry.page);
-                    let own = v.seat_board(seat);
-                    for (place, named) in &umpire {
-                        if own.get(place) == Some(&named.name) {
-                            continue;
-                        }
-                        hidden += 1;
-                        assert!(
-                            !body.contains(&named.name)
-                                || said.iter().any(|s: &String| s.contains(&named.name))
-                                || public_board.values().any(|p| *p == named.name)
-                                || own.values().any(|p| *p == named.name),
-                            "{game}: {}'s page names the hidden {} on {place}",
-                            v.seat_view(seat).seat_names[i],
-                            named.name
-                        );
-                    }
-                    checked += 1;
-                }
-                match bot_step(&mut table, &mut rng) {
-                    Ok(Some(_)) => {}
-                    Ok(None) => break,
-                    Err(e) => panic!("{game}: {e}"),
-                }
-                if view(&table).is_ok_and(|v| v.result().is_some()) {
-                    break;
-                }
+    let mut secrets = 0usize;
+    let mut stories = 0usize;
+    let mut ended = 0u32;
+    let mut games: Vec<(String, String)> = games::menu()
+        .into_iter()
+        .filter_map(|(name, variants)| Some((name.to_string(), variants.into_iter().next()?.0)))
+        .collect();
+    games.push(("Stratego: Waterloo".into(), "Standard".into()));
+    for (name, label) in games {
+        let entry = find_game(&name, Some(&label)).expect("on the menu");
+        let game = format!("{name} {label}");
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let mut table =
+            SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
+        let slot = Slot::new();
+        table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        choose_game(&mut table, &entry).expect("chosen");
+        set_up(&mut table, &mut rng).expect("set up");
+        let mut known: [Known; 3] = Default::default();
+        for _ in 0..STEPS {
+            hidden += check_pages(&game, &table, &slot, &mut known);
+            checked += 1;
+            match bot_step(&mut table, &mut rng) {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => panic!("{game}: {e}"),
+            }
+            if view(&table).is_ok_and(|v| v.result().is_some()) {
+                break;
+            }
+        }
+        let snapshot = slot.current();
+        for seat in &snapshot.seats {
+            secrets += seat.page.secrets.len();
+            stories += seat.page.story.len();
+        }
+        // On to the end, unwatched (a page built at every step of a long game is slow).
+        table.set_web(None);
+        for _ in 0..TO_THE_END {
+            if view(&table).is_ok_and(|v| v.result().is_some()) {
+                break;
+            }
+            match bot_step(&mut table, &mut rng) {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => panic!("{game}: {e}"),
+            }
+        }
+        let v = view(&table).expect("a game");
+        let Some((who, _)) = v.result() else {
+            continue;
+        };
+        let end: Vec<String> = v.umpire_board().into_values().map(|n| n.name).collect();
+        ended += 1;
+        table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        check_pages(&game, &table, &slot, &mut known);
+        let snapshot = slot.current();
+        let public = snapshot.public.as_ref().expect("published");
+        let replay = public.replay.as_ref().expect("the replay once over");
+        assert_eq!(
+            u32::try_from(replay.actions.len()).unwrap(),
+            view(&table).unwrap().actions().unwrap(),
+            "{game}: every action in the replay"
+        );
+        assert_eq!(
+            replay
+                .end
+                .iter()
+                .map(|(_, n)| n.clone())
+                .collect::<Vec<_>>(),
+            end,
+            "{game}: the final board, every piece named"
+        );
+        let mut pages = vec![html::public_document(public), html::replay_document(replay)];
+        pages.extend(snapshot.seats.iter().map(|s| html::seat_document(&s.page)));
+        for page in &pages {
+            assert!(page.contains(REVEALED), "{game}");
+            assert!(page.contains(&html::escape(&who)), "{game}");
+            for (_, action, _) in &replay.actions {
+                assert!(page.contains(&html::escape(action)), "{game}: {action}");
+            }
+            for (_, piece) in replay.start.iter().chain(&replay.end) {
+                assert!(page.contains(&html::escape(piece)), "{game}: {piece}");
             }
         }
     }
-    assert!(checked > 100, "only {checked} pages checked");
-    assert!(hidden > 500, "only {hidden} hidden pieces checked");
+    assert!(checked > 150, "only {checked} pages checked");
+    assert!(hidden > 1000, "only {hidden} hidden pieces checked");
+    assert!(
+        secrets >= 4,
+        "the lines of retreat of both Waterloo games: {secrets}"
+    );
+    assert!(stories > 100, "only {stories} story entries");
+    assert!(ended >= 2, "only {ended} games reached their end");
 }
 
 /// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
