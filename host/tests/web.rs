@@ -67,6 +67,8 @@ struct Watched {
     red: Vec<String>,
     /// Every word the OLED said so far.
     said: String,
+    /// Story entries that named the seat's own piece.
+    own_named: u32,
 }
 
 impl Watched {
@@ -78,6 +80,7 @@ impl Watched {
             sent: Vec::new(),
             red: Vec::new(),
             said: String::new(),
+            own_named: 0,
         };
         w.look();
         w
@@ -101,6 +104,23 @@ impl Watched {
         let blue = snapshot.seat(&tokens[1].hex()).expect("Blue's page");
         let red = snapshot.seat(&tokens[0].hex()).expect("Red's page");
         self.red.push(html::seat_body(&red.page));
+        // Each story names the seat's own piece that moved, and only its own; the public words
+        // of every action are the same on both pages.
+        for (page, own) in [(&red.page, "Red "), (&blue.page, "Blue ")] {
+            for said in &page.story {
+                if let Some(piece) = &said.own {
+                    assert!(piece.starts_with(own), "{own}page: {}", said.words());
+                    self.own_named += 1;
+                }
+            }
+        }
+        let publics = |page: &SeatPage| -> Vec<(u32, String)> {
+            page.story
+                .iter()
+                .map(|s| (s.number, s.public.clone()))
+                .collect()
+        };
+        assert_eq!(publics(&red.page), publics(&blue.page));
         let sent = Sent {
             public: html::public_document(public),
             blue: html::seat_document(&blue.page),
@@ -249,6 +269,10 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
             }
         }
         red_differs |= one.red != two.red;
+        assert!(
+            one.own_named > 0,
+            "{variant:?} game {seed}: no story named a piece"
+        );
         pages += one.sent.len();
         stories += one.sent.last().map_or(0, |sent| sent.blue_page.story.len());
     }

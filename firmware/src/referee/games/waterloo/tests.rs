@@ -659,6 +659,25 @@ fn draws_nobody_sees_are_never_named() {
     );
 }
 
+/// Each seat's page lists its own line of retreat, never the enemy's: nothing before the draw.
+#[test]
+fn each_seat_is_told_its_own_line_of_retreat_alone() {
+    let mut t = from_position(Version::Basic, &[], &[], Default::default());
+    assert!(t.seat_secrets(ALLIED).is_empty(), "nothing drawn yet");
+    t.play(&WaterlooAction::rules(Action::Chance(
+        ChanceAction::Retreat(Flank::Right),
+    )));
+    t.play(&WaterlooAction::rules(Action::Chance(
+        ChanceAction::Retreat(Flank::Centre),
+    )));
+    let allied = t.seat_secrets(ALLIED).join(" ");
+    let french = t.seat_secrets(FRENCH).join(" ");
+    assert!(allied.contains("your right flank (grids 9-12)"), "{allied}");
+    assert!(!allied.contains("centre"), "{allied}");
+    assert!(french.contains("your centre (grids 5-8)"), "{french}");
+    assert!(!french.contains("right"), "{french}");
+}
+
 #[test]
 fn the_prussians_come_from_staging_onto_their_entry_squares() {
     // "After the 12th turn, the Allied player may take two Prussian pieces without looking at
