@@ -3,7 +3,12 @@
 //! page the browser built shows the move (its script put in the body the stream pushed), and
 //! the browser's screenshots of the seat's and the public page are pictures of them.
 //!
-//! Without Chromium the test says so loudly and passes, except on CI (`CI` set and not
+//! A second test opens a seat's page and the public page of every game (Stratego Original and
+//! Duel, Stratego: Waterloo, Piecepack at Waterloo, Sa Belle Alliance) a few bot moves in, and
+//! checks the DOM Chromium built and its screenshot; with `UMPIRE_WEB_SHOTS=<folder>` the
+//! screenshots are kept there (how the README's pictures in `docs/` are made).
+//!
+//! Without Chromium the tests say so loudly and pass, except on CI (`CI` set and not
 //! "false", as `scripts/test` reads it), where it fails: `.ci/run` installs it.
 
 use std::io::{Read, Write};
@@ -23,6 +28,9 @@ use firmware::web::{Publisher, Slot};
 use host::sim::{square_place, SimTable};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+/// One test drives Chromium at a time: two headless browsers at once fail on a loaded machine.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The browser, if installed.
 fn chromium() -> Option<PathBuf> {
@@ -66,20 +74,24 @@ fn tempdir(what: &str) -> PathBuf {
 
 /// A Duel table in play, published, and its server.
 fn served_table() -> (SimTable, Server) {
+    served_stratego(Variant::Duel)
+}
+
+/// A Stratego table of `variant` in play, published, and its server.
+fn served_stratego(variant: Variant) -> (SimTable, Server) {
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+    let setup = Setup::shuffled(variant, |n| rng.random_range(0..n));
     let mut table = SimTable::new(RefereeConfig::default(), 1, false).expect("table");
     let slot = Slot::new();
     table.set_web(Some(Publisher::new(Arc::clone(&slot))));
-    table.press(Button::Die);
+    // The menu: Stratego Original first, Stratego Duel second (Die moves down).
+    if variant == Variant::Duel {
+        table.press(Button::Die);
+    }
     table.press(Button::Ok);
     table.press(Button::Ok);
     for seat in [RED, BLUE] {
-        for rank in Rank::ALL
-            .iter()
-            .rev()
-            .filter(|r| Variant::Duel.count(**r) > 0)
-        {
+        for rank in Rank::ALL.iter().rev().filter(|r| variant.count(**r) > 0) {
             let places: Vec<_> = setup.deployments[seat]
                 .placements
                 .iter()
@@ -159,6 +171,7 @@ fn a_seats_page_in_chromium_shows_the_move_its_stream_pushed() {
         );
         return;
     };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let (mut table, server) = served_table();
     let token = table.web().unwrap().tokens()[0].hex();
     // Red's first legal move, played by the hands.
@@ -229,8 +242,133 @@ fn a_seats_page_in_chromium_shows_the_move_its_stream_pushed() {
             "{name}: a picture, not a blank ({} bytes)",
             bytes.len()
         );
-        if let Some(dir) = std::env::var_os("UMPIRE_WEB_SHOTS") {
-            std::fs::copy(&png, Path::new(&dir).join(format!("web-{name}.png"))).unwrap();
+    }
+}
+
+/// `moves` quiet Stratego moves of the seeded bot, played by the hands.
+fn quiet_moves(table: &mut SimTable, moves: u32) {
+    let mut rng = Pcg64Mcg::seed_from_u64(2);
+    for _ in 0..moves {
+        let position = table.referee().position().cloned().expect("in play");
+        let quiet: Vec<_> = position
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| position.piece_at(m.to).is_none())
+            .collect();
+        let Some(mv) = quiet.get(rng.random_range(0..quiet.len().max(1))) else {
+            return;
+        };
+        table.lift(square_place(mv.from)).unwrap();
+        table.place(square_place(mv.to), None).unwrap();
+    }
+}
+
+/// A table of the table game `name`, `variant`, served, `steps` seeded bot steps in.
+fn served_game(name: &str, variant: &str, steps: u32) -> (SimTable, Server) {
+    use host::table::{bot_step, choose_game, find_game, set_up};
+    let entry = find_game(name, Some(variant)).expect("on the menu");
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let mut table =
+        SimTable::with_layout(RefereeConfig::default(), 3, entry.layout()).expect("layout");
+    let slot = Slot::new();
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    choose_game(&mut table, &entry).expect("chosen");
+    set_up(&mut table, &mut rng).expect("set up");
+    for _ in 0..steps {
+        if !matches!(bot_step(&mut table, &mut rng), Ok(Some(_))) {
+            break;
+        }
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    (table, Server::start(listener, slot).unwrap())
+}
+
+/// Every game's seat page and public page, a few moves in, as Chromium builds and draws them:
+/// the seat's page has its board, its secrets' heading and its story; the public page the
+/// OLED's words; each screenshot is a picture. With `UMPIRE_WEB_SHOTS` set, they are kept
+/// there as `web-<game>-seat.png` and `web-<game>-public.png`.
+#[test]
+fn every_games_pages_in_chromium() {
+    let Some(chromium) = chromium() else {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
+        assert!(
+            !ci,
+            "chromium is not installed, and CI must run the browser test"
+        );
+        eprintln!("\n\n*** SKIPPED: every game's pages need Debian's `chromium` ***\n\n");
+        return;
+    };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let shots = tempdir("games");
+    let games: [(&str, Box<dyn Fn() -> (SimTable, Server)>); 5] = [
+        (
+            "original",
+            Box::new(|| {
+                let (mut table, server) = served_stratego(Variant::Classic);
+                quiet_moves(&mut table, 6);
+                (table, server)
+            }),
+        ),
+        (
+            "duel",
+            Box::new(|| {
+                let (mut table, server) = served_stratego(Variant::Duel);
+                quiet_moves(&mut table, 6);
+                (table, server)
+            }),
+        ),
+        (
+            "waterloo",
+            Box::new(|| served_game("stratego-waterloo", "basic", 40)),
+        ),
+        (
+            "piecepack",
+            Box::new(|| served_game("piecepack", "rules-as-written", 30)),
+        ),
+        (
+            "sba",
+            Box::new(|| served_game("sa-belle-alliance", "card-set-and-map", 8)),
+        ),
+    ];
+    for (game, make) in games {
+        let (table, server) = make();
+        let token = table.web().unwrap().tokens()[0].hex();
+        let title = table
+            .referee()
+            .seat_view(boards::Seat::FIRST)
+            .unwrap()
+            .title;
+        for (page, path) in [("seat", format!("/seat/{token}")), ("public", "/".into())] {
+            let png = shots.join(format!("web-{game}-{page}.png"));
+            let dom = browse(
+                &chromium,
+                &format!("http://{}{path}", server.addr()),
+                &[
+                    &format!("--screenshot={}", png.display()),
+                    "--dump-dom",
+                    "--window-size=400,760",
+                    "--hide-scrollbars",
+                ],
+            );
+            if page == "seat" {
+                for words in [title.as_str(), "<svg", "Your secrets", "The story so far"] {
+                    assert!(
+                        dom.contains(words),
+                        "{game}: {words} on the seat page: {dom}"
+                    );
+                }
+            } else {
+                assert!(dom.contains("The table"), "{game}: {dom}");
+            }
+            assert!(!dom.contains("The whole game revealed"), "{game}: {dom}");
+            let bytes = std::fs::read(&png).expect("a screenshot");
+            assert!(bytes.starts_with(b"\x89PNG"), "{game} {page}: a PNG");
+            assert!(bytes.len() > 5_000, "{game} {page}: a picture, not a blank");
+            if let Some(dir) = std::env::var_os("UMPIRE_WEB_SHOTS") {
+                std::fs::copy(&png, Path::new(&dir).join(format!("web-{game}-{page}.png")))
+                    .unwrap();
+            }
         }
     }
 }

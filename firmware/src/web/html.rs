@@ -243,8 +243,9 @@ fn board_svg(out: &mut String, page: &SeatPage) {
     out.push_str("</svg>");
 }
 
-/// A seat's page body: the status, the OLED's words, the board, the seat's pieces in words
-/// and the announcements before.
+/// A seat's page body: the status, the OLED's words and hand steps, the board, the seat's
+/// secrets, the announcements before, the story in the seat's words, the seat's pieces in
+/// words, and once the game is over the whole game revealed.
 pub fn seat_body(page: &SeatPage) -> String {
     let mut out = format!(
         "<h1>{}: {}</h1>",
@@ -276,23 +277,6 @@ pub fn seat_body(page: &SeatPage) -> String {
     oled(&mut out, &page.public);
     hands(&mut out, &page.public);
     board_svg(&mut out, page);
-    let own: Vec<&PiecePage> = page
-        .pieces
-        .iter()
-        .filter(|p| p.side == Some(page.seat))
-        .collect();
-    if !own.is_empty() {
-        out.push_str("<h2>Your pieces</h2><ul>");
-        for p in own {
-            let _ = write!(
-                out,
-                "<li>{}: {}</li>",
-                escape(&p.place_name),
-                escape(&p.piece)
-            );
-        }
-        out.push_str("</ul>");
-    }
     out.push_str("<h2>Your secrets</h2>");
     if page.secrets.is_empty() {
         out.push_str("<p>None besides your pieces in this game.</p>");
@@ -305,9 +289,35 @@ pub fn seat_body(page: &SeatPage) -> String {
     }
     story(&mut out, &page.public);
     if !page.story.is_empty() {
-        out.push_str("<details><summary>The story so far</summary><ul class=\"story\">");
+        let _ = write!(
+            out,
+            "<details><summary>The story so far ({} actions, in your words)</summary>\
+             <ul class=\"story\">",
+            page.story.len()
+        );
         for said in &page.story {
             let _ = write!(out, "<li>{}</li>", escape(&said.words()));
+        }
+        out.push_str("</ul></details>");
+    }
+    let own: Vec<&PiecePage> = page
+        .pieces
+        .iter()
+        .filter(|p| p.side == Some(page.seat))
+        .collect();
+    if !own.is_empty() {
+        let _ = write!(
+            out,
+            "<details><summary>Your pieces ({})</summary><ul>",
+            own.len()
+        );
+        for p in own {
+            let _ = write!(
+                out,
+                "<li>{}: {}</li>",
+                escape(&p.place_name),
+                escape(&p.piece)
+            );
         }
         out.push_str("</ul></details>");
     }
