@@ -579,3 +579,181 @@ fn play_serves_the_pages_and_prints_their_addresses() {
     assert!(page.contains("a2-a3"), "{page}");
     assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
 }
+
+/// A phone listening to `path`'s event stream: sends (when, the event's id) for each event
+/// until `stop`.
+fn listening_phone(
+    addr: std::net::SocketAddr,
+    path: String,
+    seen: std::sync::mpsc::Sender<(std::time::Instant, u64)>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) {
+    use std::io::{BufRead, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_millis(200)))
+        .unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+    let mut reader = std::io::BufReader::new(s);
+    let mut line = String::new();
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return,
+            Ok(_) => {
+                if let Some(id) = line.strip_prefix("id: ") {
+                    let _ = seen.send((std::time::Instant::now(), id.trim().parse().unwrap()));
+                }
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// A phone asking for whole pages again and again (the seats' real pages among them: the
+/// heaviest answer, the story included); how many it got.
+fn flooding_phone(
+    addr: std::net::SocketAddr,
+    paths: Vec<String>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> u32 {
+    use std::io::{Read, Write};
+    let mut answered = 0;
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+            continue;
+        };
+        let path = &paths[answered as usize % paths.len()];
+        if write!(s, "GET {path} HTTP/1.1\r\n\r\n").is_ok() {
+            let mut out = Vec::new();
+            let _ = s.read_to_end(&mut out);
+            answered += u32::from(out.starts_with(b"HTTP/1.1 "));
+        }
+    }
+    answered
+}
+
+/// Ten phones on loopback beside a Stratego: Waterloo game in play (seeded bots): six
+/// listening to the seats' and the table's streams, four flooding the seats' pages, the public
+/// page and `/replay`. The publish (all the scan loop does for the pages: the pages built from
+/// the views, the story growing with every action) is timed at every step, and every change
+/// must reach the listening phones within a second; the figures are printed (a debug build:
+/// the README gives them as one-off figures of this machine).
+#[test]
+fn ten_phones_beside_a_game_in_play_see_each_change_within_a_second() {
+    use host::table::{bot_step, choose_game, find_game, set_up};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    let entry = find_game("stratego-waterloo", Some("basic")).expect("on the menu");
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut table =
+        SimTable::with_layout(RefereeConfig::default(), 5, entry.layout()).expect("layout");
+    choose_game(&mut table, &entry).expect("chosen");
+    set_up(&mut table, &mut rng).expect("set up");
+    let slot = Slot::new();
+    let mut publisher = Publisher::new(Arc::clone(&slot));
+    publisher.update(table.referee(), table.referee().screen());
+    let server = server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let seats: Vec<String> = publisher
+        .tokens()
+        .iter()
+        .map(|t| format!("/seat/{}", t.hex()))
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (seen_tx, seen) = std::sync::mpsc::channel();
+    let mut phones = Vec::new();
+    let streams = [
+        format!("{}/events", seats[0]),
+        format!("{}/events", seats[1]),
+        "/events".to_string(),
+    ];
+    for path in streams.iter().cycle().take(6) {
+        let (addr, tx, stop, path) = (
+            server.addr(),
+            seen_tx.clone(),
+            Arc::clone(&stop),
+            path.clone(),
+        );
+        phones.push(std::thread::spawn(move || {
+            listening_phone(addr, path, tx, stop);
+            0
+        }));
+    }
+    for _ in 0..4 {
+        let mut paths = seats.clone();
+        paths.extend(["/".to_string(), "/replay".to_string()]);
+        let (addr, stop) = (server.addr(), Arc::clone(&stop));
+        phones.push(std::thread::spawn(move || {
+            flooding_phone(addr, paths, stop)
+        }));
+    }
+    drop(seen_tx);
+    std::thread::sleep(Duration::from_millis(200));
+
+    let mut worst = Duration::ZERO;
+    let mut publishes = Vec::new();
+    let mut changed: Vec<(u64, Instant)> = Vec::new();
+    for _ in 0..150 {
+        if !matches!(bot_step(&mut table, &mut rng), Ok(Some(_))) {
+            break;
+        }
+        let before = slot.current().version;
+        let start = Instant::now();
+        publisher.update(table.referee(), table.referee().screen());
+        let took = start.elapsed();
+        worst = worst.max(took);
+        publishes.push(took);
+        let after = slot.current().version;
+        if after != before {
+            changed.push((after, Instant::now()));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    stop.store(true, Ordering::SeqCst);
+    let answered: u32 = phones.into_iter().map(|p| p.join().unwrap()).sum();
+    let seen: Vec<(Instant, u64)> = seen.into_iter().collect();
+    let mut slowest = Duration::ZERO;
+    for (version, at) in &changed {
+        let got: Vec<Instant> = seen
+            .iter()
+            .filter(|(_, v)| v == version)
+            .map(|(t, _)| *t)
+            .collect();
+        // Each listening phone gets each change, or a newer one at once (latest wins).
+        assert!(
+            got.len() == 6 || seen.iter().any(|(_, v)| v > version),
+            "version {version} reached {} phones",
+            got.len()
+        );
+        for t in got {
+            slowest = slowest.max(t.saturating_duration_since(*at));
+        }
+    }
+    publishes.sort();
+    let story = slot
+        .current()
+        .seats
+        .first()
+        .map_or(0, |s| s.page.story.len());
+    eprintln!(
+        "ten phones beside Waterloo in play (debug build): publish median {:?}, worst {worst:?}; \
+         slowest page update {slowest:?}; {} changes, {story} actions in the story, {answered} \
+         flood requests answered",
+        publishes[publishes.len() / 2],
+        changed.len()
+    );
+    assert!(changed.len() >= 50, "only {} changes", changed.len());
+    assert!(story >= 40, "only {story} actions");
+    assert!(answered > 20, "the flood was real: {answered}");
+    // Loose for a loaded machine: a publish that waited for a phone would wait for the flood.
+    assert!(
+        slowest < Duration::from_secs(1),
+        "an update took {slowest:?}"
+    );
+    assert!(worst < Duration::from_secs(1), "a publish took {worst:?}");
+}
