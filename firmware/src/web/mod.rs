@@ -2,8 +2,11 @@
 //! local network (`[web]` in `umpire.toml`, off by default), beside the scan loop.
 //!
 //! **Secrecy lives here, in one place.** A seat's page is built by [`SeatPage::build`] from
-//! that seat's [`SeatView`] (its own pieces named, the enemy's as the rules allow) and the
-//! public screen words; the public page by [`PublicPage::build`] from the OLED's words alone.
+//! that seat's [`SeatView`] (its own pieces named, the enemy's as the rules allow; its secrets
+//! read from its own rules view, such as Waterloo's line of retreat; the story worded for it)
+//! and the public screen words; the public page by [`PublicPage::build`] from the OLED's words
+//! alone. Once the game is over both add the whole game revealed ([`Referee::replay`], `None`
+//! while the game runs, so nothing of it can be shown before).
 //! The HTML ([`html`]) sees only these two structs, never the game. A seat's page is reached
 //! with a [`Token`] of 128 bits from the OS's random source, fresh for each seat of each game
 //! (a new game makes new ones and the old die), compared in constant time; a wrong or old token
