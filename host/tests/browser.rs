@@ -72,8 +72,14 @@ fn tempdir(what: &str) -> PathBuf {
     dir
 }
 
+/// A table in play, published, and its server.
+type Served = (SimTable, Server);
+
+/// Makes one game's served table.
+type MakeTable = fn() -> Served;
+
 /// A Duel table in play, published, and its server.
-fn served_table() -> (SimTable, Server) {
+fn served_table() -> Served {
     served_stratego(Variant::Duel)
 }
 
@@ -301,35 +307,24 @@ fn every_games_pages_in_chromium() {
     };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let shots = tempdir("games");
-    let games: [(&str, Box<dyn Fn() -> (SimTable, Server)>); 5] = [
-        (
-            "original",
-            Box::new(|| {
-                let (mut table, server) = served_stratego(Variant::Classic);
-                quiet_moves(&mut table, 6);
-                (table, server)
-            }),
-        ),
-        (
-            "duel",
-            Box::new(|| {
-                let (mut table, server) = served_stratego(Variant::Duel);
-                quiet_moves(&mut table, 6);
-                (table, server)
-            }),
-        ),
-        (
-            "waterloo",
-            Box::new(|| served_game("stratego-waterloo", "basic", 40)),
-        ),
-        (
-            "piecepack",
-            Box::new(|| served_game("piecepack", "rules-as-written", 30)),
-        ),
-        (
-            "sba",
-            Box::new(|| served_game("sa-belle-alliance", "card-set-and-map", 8)),
-        ),
+    let games: [(&str, MakeTable); 5] = [
+        ("original", || {
+            let (mut table, server) = served_stratego(Variant::Classic);
+            quiet_moves(&mut table, 6);
+            (table, server)
+        }),
+        ("duel", || {
+            let (mut table, server) = served_stratego(Variant::Duel);
+            quiet_moves(&mut table, 6);
+            (table, server)
+        }),
+        ("waterloo", || served_game("stratego-waterloo", "basic", 40)),
+        ("piecepack", || {
+            served_game("piecepack", "rules-as-written", 30)
+        }),
+        ("sba", || {
+            served_game("sa-belle-alliance", "card-set-and-map", 8)
+        }),
     ];
     for (game, make) in games {
         let (table, server) = make();
