@@ -724,6 +724,19 @@ fn play_through_every_path_and_rebuild_from_the_journal() {
     let resumed = Session::resume((), false, rebuilt, &sensed);
     let screen = crate::referee::screen_text(&resumed.screen(&sensed));
     assert!(screen.contains("b1"), "{screen}");
+    // The seats' stories: one entry per action of the game as it stands (the pass taken back
+    // is gone), the same after the resume, which rebuilds them from the journal; no replay
+    // while the game runs.
+    for seat in [Seat::FIRST, Seat::SECOND] {
+        let live = TableView::seat_view(&b.session, seat).story;
+        assert_eq!(
+            u32::try_from(live.len()).ok(),
+            TableView::actions(&b.session)
+        );
+        assert!(live.iter().any(|s| s.public == "a1-a2"), "{live:?}");
+        assert_eq!(TableView::seat_view(&resumed, seat).story, live);
+    }
+    assert!(TableView::replay(&b.session).is_none());
 }
 
 /// The core decodes Napoléon's third seat; a two-player journal naming it for an army is
