@@ -7,6 +7,12 @@
 //! and the public screen words; the public page by [`PublicPage::build`] from the OLED's words
 //! alone. Once the game is over both add the whole game revealed ([`Referee::replay`], `None`
 //! while the game runs, so nothing of it can be shown before).
+//!
+//! A seat's secrets besides its pieces ([`TableGame::seat_secrets`]): Stratego: Waterloo
+//! Basic and Standard, its line of retreat; none in Stratego Original and Duel, Waterloo Expert
+//! (fixed lines), Piecepack at Waterloo and Sa Belle Alliance (nothing secret at all).
+//!
+//! [`TableGame::seat_secrets`]: crate::referee::table::TableGame::seat_secrets
 //! The HTML ([`html`]) sees only these two structs, never the game. A seat's page is reached
 //! with a [`Token`] of 128 bits from the OS's random source, fresh for each seat of each game
 //! (a new game makes new ones and the old die), compared in constant time; a wrong or old token
