@@ -9,6 +9,9 @@
 //! | `/events` | its live body (server-sent events) |
 //! | `/seat/<token>` | the seat's private page; a wrong or old token: 403, empty |
 //! | `/seat/<token>/events` | its live body, until the token dies (a new game) |
+//!
+//! `/S/<token>` (or `/s/`) is the same seat page: the short address the OLED's code holds
+//! ([`super::link`]), the token in base32 of either case or in hex.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -138,7 +141,11 @@ fn route(path: &str) -> Route<'_> {
     match path {
         "/" => Route::Public,
         "/events" => Route::PublicEvents,
-        _ => match path.strip_prefix("/seat/") {
+        _ => match path
+            .strip_prefix("/seat/")
+            .or_else(|| path.strip_prefix("/S/"))
+            .or_else(|| path.strip_prefix("/s/"))
+        {
             Some(rest) => match rest.strip_suffix("/events") {
                 Some(token) => Route::SeatEvents(token),
                 None => Route::Seat(rest.trim_end_matches('/')),
@@ -287,6 +294,8 @@ mod tests {
         assert_eq!(route("/seat/ab12"), Route::Seat("ab12"));
         assert_eq!(route("/seat/ab12/"), Route::Seat("ab12"));
         assert_eq!(route("/seat/ab12/events"), Route::SeatEvents("ab12"));
+        assert_eq!(route("/S/AB12"), Route::Seat("AB12"));
+        assert_eq!(route("/s/ab12/events"), Route::SeatEvents("ab12"));
         assert_eq!(route("/favicon.ico"), Route::NotFound);
     }
 
