@@ -452,6 +452,7 @@ impl Bench {
             hands: &mut self.hands,
             attack_hold_ms: HOLD_MS,
             tags: &TagRegistry::new(),
+            phone_pages: false,
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
