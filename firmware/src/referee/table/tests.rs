@@ -635,7 +635,10 @@ fn the_ok_menu_offers_the_phone_pages_only_when_served() {
     let Some(Decision::MenuOpened { entries, .. }) = out.first() else {
         panic!("{out:?}")
     };
-    assert_eq!(entries.last().map(String::as_str), Some(crate::referee::PHONE_PAGES));
+    assert_eq!(
+        entries.last().map(String::as_str),
+        Some(crate::referee::PHONE_PAGES)
+    );
     for _ in 1..entries.len() {
         b.press(Button::Die);
     }
@@ -647,11 +650,18 @@ fn the_ok_menu_offers_the_phone_pages_only_when_served() {
     assert!(!b.screen().contains("Phone pages"), "{}", b.screen());
     // Die wraps round past it to the first action.
     let out = b.press(Button::Ok);
-    assert!(matches!(out.first(), Some(Decision::MenuOpened { .. })), "{out:?}");
+    assert!(
+        matches!(out.first(), Some(Decision::MenuOpened { .. })),
+        "{out:?}"
+    );
     for _ in 0..entries.len() {
         b.press(Button::Die);
     }
-    assert!(b.screen().contains(&format!("> {}", entries[0])), "{}", b.screen());
+    assert!(
+        b.screen().contains(&format!("> {}", entries[0])),
+        "{}",
+        b.screen()
+    );
 }
 
 #[test]
