@@ -512,6 +512,14 @@ impl SimTable {
         self.note(&[], &mut Vec::new());
     }
 
+    /// What the OLED shows now: the phone codes while handed out, else the referee's screen.
+    pub fn oled_screen(&self) -> Screen {
+        self.handout
+            .as_ref()
+            .and_then(|(h, _)| h.screen())
+            .unwrap_or_else(|| self.pipeline.screen().clone())
+    }
+
     /// Whether the phone codes are being handed out (they take the buttons).
     pub fn handing_out(&self) -> bool {
         self.handout.as_ref().is_some_and(|(h, _)| h.is_open())

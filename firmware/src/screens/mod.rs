@@ -815,18 +815,23 @@ fn phone_code(seat: &str, url: &str) -> Vec<Page> {
     // The text beside it: the seat, the address, what OK does.
     let x = lit + 2;
     let cols = Font::Small.columns(W - x);
-    let shown = match url.split_once("/S/") {
+    // The host and port, then the path from a line of its own.
+    let parts = match url.split_once("/S/") {
         Some((origin, token)) => {
             let host = origin.strip_prefix("HTTP://").unwrap_or(origin);
-            format!("{}/s/{token}", host.to_ascii_lowercase())
+            [host.to_ascii_lowercase(), format!("/s/{token}")]
         }
-        None => url.to_string(),
+        None => [url.to_string(), String::new()],
     };
-    let chunks: Vec<String> = shown
-        .chars()
-        .collect::<Vec<_>>()
-        .chunks(cols.max(1))
-        .map(|c| c.iter().collect())
+    let chunks: Vec<String> = parts
+        .iter()
+        .flat_map(|part| {
+            part.chars()
+                .collect::<Vec<_>>()
+                .chunks(cols.max(1))
+                .map(|c| c.iter().collect::<String>())
+                .collect::<Vec<_>>()
+        })
         .collect();
     let rows = Font::Small.rows(H);
     let with_address = chunks.len() + 2 <= rows;

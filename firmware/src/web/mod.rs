@@ -9,6 +9,11 @@
 //! (a new game makes new ones and the old die), compared in constant time; a wrong or old token
 //! gets 403 with an empty body.
 //!
+//! **A seat reaches its page through the OLED.** [`handout`] shows each seat its page's
+//! address as a QR code, seat by seat, only after that seat pressed OK; [`link`] makes the
+//! short address (the Pi's LAN address or `[web] url`, `/S/` and the token in base32, which
+//! [`Token::matches`] takes in either case) and the code.
+//!
 //! **The scan loop never waits for a phone.** The service hands each changed state to a
 //! [`Publisher`] once per step: it builds the pages and puts them in a latest-wins slot with a
 //! `try_lock` (a slot busy for the moment keeps the snapshot for the next step); the server's
