@@ -246,7 +246,7 @@ fn each_seats_code_shows_only_after_its_own_ok_and_decodes_to_its_address() {
     // Red's OK: Red's code, and only Red's.
     rig.tap(Button::Ok);
     let red_url = format!("HTTP://192.168.1.23:8080/S/{}", tokens[0].0);
-    assert_eq!(rig.codes_on_panel(), [red_url.clone()]);
+    assert_eq!(rig.codes_on_panel(), std::slice::from_ref(&red_url));
     let Screen::PhoneCode { seat, url } = rig.oled() else {
         panic!("{:?}", rig.oled())
     };
