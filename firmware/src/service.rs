@@ -823,6 +823,7 @@ impl<C: Chance> Service<C> {
             if let Some(handout) = self.handout.as_mut() {
                 let sensed = self.pipeline.referee().sensed();
                 handout.follow(web, sensed);
+                handout.tick(now);
                 if step.decisions.contains(&Decision::PhonePages) {
                     handout.open(web, sensed);
                 }

@@ -291,6 +291,28 @@ fn each_seats_code_shows_only_after_its_own_ok_and_decodes_to_its_address() {
     assert!(!rig.decisions.contains(&Decision::PhonePages));
 }
 
+/// A code left up is hidden by itself after `CODE_SHOWN_MS`, as OK would (the next seat is
+/// asked), so it is not there for whoever looks next.
+#[test]
+fn a_code_left_up_is_hidden_after_30_seconds() {
+    let mut rig = Rig::new("handout-timeout", true);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    assert!(matches!(rig.oled(), Screen::PhoneCode { .. }));
+    rig.run(firmware::web::handout::CODE_SHOWN_MS - 1000);
+    assert!(matches!(rig.oled(), Screen::PhoneCode { .. }), "still up");
+    rig.run(1000);
+    assert_eq!(rig.codes_on_panel(), Vec::<String>::new());
+    assert_eq!(
+        rig.oled(),
+        Screen::PhoneAsk {
+            seat: "Blue".into(),
+            more: false
+        }
+    );
+}
+
 /// Die skips a seat, Back closes the hand-out; the buttons are the referee's again after.
 #[test]
 fn die_skips_a_seat_and_back_closes() {

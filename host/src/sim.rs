@@ -490,6 +490,7 @@ impl SimTable {
                 // As the service does: the codes cover the OLED only while handed out.
                 let sensed = self.pipeline.referee().sensed();
                 handout.follow(web, sensed);
+                handout.tick(self.board.now);
                 if decisions.contains(&Decision::PhonePages) {
                     handout.open(web, sensed);
                 }

@@ -10,7 +10,8 @@
 //! | "Red: press OK to show your code (others look away)" ([`Screen::PhoneAsk`]) | shows Red's code | next seat | closes |
 //! | Red's QR code and address ([`Screen::PhoneCode`]) | hides it, next seat | hides it, next seat | hides it, closes |
 //!
-//! After the last seat the game's own screen is back. A seat's code is built only when that
+//! A code left up for [`CODE_SHOWN_MS`] is hidden by itself, as by OK. After the last seat the
+//! game's own screen is back. A seat's code is built only when that
 //! seat presses OK on its own question, and dropped as soon as anything happens: so no screen
 //! before it holds it, and the next seat's question never does.
 //!
@@ -24,11 +25,15 @@
 
 use std::collections::BTreeSet;
 
-use crate::sensing::{Button, Place};
+use crate::sensing::{Button, Millis, Place};
 use crate::ui::{Screen, SeatUrl};
 
 use super::link::Address;
 use super::Publisher;
+
+/// How long a code stays up without a press: then it is hidden as by OK (the next seat is
+/// asked), so a code left on the OLED is not there for whoever looks next.
+pub const CODE_SHOWN_MS: u64 = 30_000;
 
 /// The seat-by-seat hand-out of the phone codes: closed, or at one seat.
 #[derive(Debug)]
@@ -50,6 +55,8 @@ struct Walk {
     board: BTreeSet<Place>,
     /// The token generation its seats belong to.
     generation: u64,
+    /// When the code on the screen was first seen up by [`Handout::tick`].
+    since: Option<Millis>,
 }
 
 impl Handout {
@@ -95,6 +102,7 @@ impl Handout {
             shown: None,
             board: board.clone(),
             generation: publisher.generation(),
+            since: None,
         });
     }
 
@@ -150,6 +158,30 @@ impl Handout {
             }
         }
         true
+    }
+
+    /// Time passes (every step): a code up for [`CODE_SHOWN_MS`] is hidden and the next seat
+    /// asked, as OK would.
+    pub fn tick(&mut self, now: Millis) {
+        let Some(walk) = self.walk.as_mut() else {
+            return;
+        };
+        if walk.shown.is_none() {
+            walk.since = None;
+            return;
+        }
+        match walk.since {
+            None => walk.since = Some(now),
+            Some(since) if now.0.saturating_sub(since.0) >= CODE_SHOWN_MS => {
+                walk.shown = None;
+                walk.since = None;
+                walk.at += 1;
+                if walk.at >= walk.seats.len() {
+                    self.walk = None;
+                }
+            }
+            Some(_) => {}
+        }
     }
 
     /// What the OLED shows instead of the game's screen while open.
