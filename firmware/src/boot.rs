@@ -182,6 +182,8 @@ pub struct Umpire<C: Chance> {
     last_step: Millis,
     /// The phone pages' publisher, handed to the service when it starts.
     web: Option<crate::web::Publisher>,
+    /// The phone codes' hand-out, for the service once it runs.
+    handout: Option<crate::web::handout::Handout>,
 }
 
 impl<C: Chance> fmt::Debug for Umpire<C> {
@@ -214,6 +216,16 @@ impl<C: Chance> Umpire<C> {
             shown_page: 0,
             last_step: Millis(0),
             web: None,
+            handout: None,
+        }
+    }
+
+    /// Hands the seats their phone codes on the OLED ([`crate::web::handout`]), with the
+    /// phone pages set by [`Umpire::set_web`].
+    pub fn set_handout(&mut self, handout: Option<crate::web::handout::Handout>) {
+        match self.running.as_mut() {
+            Some(service) => service.set_handout(handout),
+            None => self.handout = handout,
         }
     }
 
@@ -263,6 +275,7 @@ impl<C: Chance> Umpire<C> {
                         service.set_buzzer(parts.buzzer);
                         service.set_leds(parts.leds);
                         service.set_web(self.web.take());
+                        service.set_handout(self.handout.take());
                         let first = service.step(now);
                         step.decisions = first.decisions;
                         step.screen = first.screen;

@@ -93,6 +93,8 @@
 //! [web]                     # optional phone pages (see crate::web): off unless enabled
 //! enabled = false
 //! port = 8080               # 1024 to 65535: the service user may not bind below 1024
+//! url = "http://umpire.local:8080"  # optional: the address the phones open, for the OLED's
+//!                           # codes; without it the Pi's address on the local network is found
 //! ```
 //!
 //! Every `[sensor.*]` sub-section present is checked, but only the one `kind` names is wired:
@@ -509,10 +511,23 @@ pub struct Config {
 }
 
 /// The phone pages' server (`[web]`, see [`crate::web`]): listens on every address of the Pi.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WebConfig {
     /// The TCP port.
     pub port: u16,
+    /// `[web] url`: where the phones reach the Pi (`http://umpire.local:8080`), for the codes
+    /// the OLED shows; `None`: found from the Pi's interfaces when a code is shown.
+    pub url: Option<crate::web::link::Origin>,
+}
+
+impl WebConfig {
+    /// How the seats' codes learn the Pi's address: `url`, or found on port `port`.
+    pub fn address(&self) -> crate::web::link::Address {
+        match &self.url {
+            Some(origin) => crate::web::link::Address::Fixed(origin.clone()),
+            None => crate::web::link::Address::Detect { port: self.port },
+        }
+    }
 }
 
 /// `[web] port` when not given.
@@ -2059,7 +2074,7 @@ impl Reader<'_> {
 
     /// `[web]`: off unless `enabled = true`; a port the service user may bind.
     fn web(&mut self, root: &mut Table<'_>) -> Option<WebConfig> {
-        let (mut t, _) = self.section(root, "web", "web", &["enabled", "port"])?;
+        let (mut t, _) = self.section(root, "web", "web", &["enabled", "port", "url"])?;
         let enabled = self.boolean(&mut t, "enabled", "web").unwrap_or(false);
         let port = match self.int(&mut t, "port", "web", (0, 65535)) {
             Some((p, _)) if p >= 1024 => u16::try_from(p).ok(),
@@ -2075,7 +2090,20 @@ impl Reader<'_> {
             }
             None => Some(DEFAULT_WEB_PORT),
         };
-        (enabled).then_some(WebConfig { port: port? })
+        let url = match self.string(&mut t, "url", "web", &[]) {
+            Some((text, at)) => match crate::web::link::Origin::parse(&text) {
+                Ok(origin) => Some(Some(origin)),
+                Err(e) => {
+                    self.problem(at, format!("[web] url = \"{text}\": {e}"));
+                    None
+                }
+            },
+            None => Some(None),
+        };
+        enabled.then_some(WebConfig {
+            port: port?,
+            url: url?,
+        })
     }
 
     /// `[[nfc.reader]]`: each reader's `cells`, squares by name, none twice.

@@ -165,7 +165,12 @@ impl Guide {
                 self.last_move.clone_from(&places.moved);
                 light(&mut lit, &self.last_move, Meaning::LastMove);
             }
-            Screen::Play { .. } | Screen::DieRoll { .. } | Screen::Takeback { .. } => {
+            // The phone codes cover the game for a moment: its last move stays lit.
+            Screen::Play { .. }
+            | Screen::DieRoll { .. }
+            | Screen::Takeback { .. }
+            | Screen::PhoneAsk { .. }
+            | Screen::PhoneCode { .. } => {
                 light(&mut lit, &self.last_move, Meaning::LastMove);
             }
             // Outside play: nothing lit, and the next game starts without a last move.

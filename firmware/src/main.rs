@@ -1086,6 +1086,8 @@ fn open_parts(
                 waterloo_layout,
                 // A set that did not read is a start fault above: never the shipped one.
                 sba_set: sba_set.unwrap_or_default(),
+                // The OK menu offers the seats' phone codes again when the pages are served.
+                phone_pages: config.web.is_some(),
                 ..RefereeConfig::default()
             };
             // The switches and the buttons are read on a thread of their own, so that the OLED,
@@ -1148,7 +1150,7 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     // The phone pages, beside the loop: a port that cannot be opened is said, and the umpire
     // runs without them (the table needs nothing from a phone).
     let mut _web_server = None;
-    if let Some(web) = first.as_ref().and_then(|c| c.web) {
+    if let Some(web) = first.as_ref().and_then(|c| c.web.clone()) {
         let slot = firmware::web::Slot::new();
         let started = std::net::TcpListener::bind(("0.0.0.0", web.port))
             .and_then(|listener| firmware::web::server::Server::start(listener, slot.clone()));
@@ -1159,6 +1161,8 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
                     web.port
                 );
                 umpire.set_web(Some(firmware::web::Publisher::new(slot)));
+                // The OLED hands each seat its code (on the Pi's LAN address or `[web] url`).
+                umpire.set_handout(Some(firmware::web::handout::Handout::new(web.address())));
                 _web_server = Some(server);
             }
             Err(e) => eprintln!(

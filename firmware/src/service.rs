@@ -615,6 +615,8 @@ pub struct Service<C: Chance> {
     fed: Millis,
     /// The phone pages' publisher, if `[web]` is enabled.
     web: Option<crate::web::Publisher>,
+    /// The seats' phone codes handed out on the OLED, with the phone pages.
+    handout: Option<crate::web::handout::Handout>,
 }
 
 impl<C: Chance> fmt::Debug for Service<C> {
@@ -735,6 +737,7 @@ impl<C: Chance> Service<C> {
             on_leds_fault: None,
             fed: now,
             web: None,
+            handout: None,
         })
     }
 
@@ -756,6 +759,18 @@ impl<C: Chance> Service<C> {
     /// The phone pages' publisher, if fitted (its tokens, for the seats' addresses).
     pub fn web(&self) -> Option<&crate::web::Publisher> {
         self.web.as_ref()
+    }
+
+    /// Hands each seat its phone code on the OLED when a game's tokens are made and from the
+    /// OK menu's "Phone pages" ([`crate::web::handout`]); needs the publisher
+    /// ([`Service::set_web`]). While it is open it takes the buttons, never the scans.
+    pub fn set_handout(&mut self, handout: Option<crate::web::handout::Handout>) {
+        self.handout = handout;
+    }
+
+    /// The phone codes' hand-out, if fitted.
+    pub fn handout(&self) -> Option<&crate::web::handout::Handout> {
+        self.handout.as_ref()
     }
 
     /// Fits the OLED (after start: the boot keeps it to show faults until the service runs).
@@ -802,6 +817,26 @@ impl<C: Chance> Service<C> {
         // The wanted screen, worked out once and fed to the OLED and the LEDs alike.
         let wanted = Self::wanted_screen(&self.faults, &self.pipeline);
         let sensors_fault = self.faults.is_active(SENSORS);
+        if let Some(web) = self.web.as_mut() {
+            web.update(self.pipeline.referee(), &wanted);
+            step.trouble.extend(self.faults.set(WEB, web.trouble()));
+            if let Some(handout) = self.handout.as_mut() {
+                let sensed = self.pipeline.referee().sensed();
+                handout.follow(web, sensed);
+                handout.tick(now);
+                if step.decisions.contains(&Decision::PhonePages) {
+                    handout.open(web, sensed);
+                }
+            }
+        }
+        // The phone codes cover the game's screen on the OLED only (never the LEDs, the public
+        // page or the log), and never a sensors' fault.
+        let code = self
+            .handout
+            .as_ref()
+            .filter(|_| self.web.is_some() && !sensors_fault)
+            .and_then(crate::web::handout::Handout::screen);
+        let shown = code.as_ref().unwrap_or(&wanted);
         let oled = OledOut {
             sink: self.oled.as_mut(),
             on: &mut self.on_oled,
@@ -809,7 +844,7 @@ impl<C: Chance> Service<C> {
             retry: &mut self.oled_retry,
             refresh: &mut self.oled_refresh,
         };
-        oled.push(&wanted, now, &mut self.faults, &mut step.trouble);
+        oled.push(shown, now, &mut self.faults, &mut step.trouble);
         if let Some(leds) = self.leds.as_mut() {
             // The LEDs follow a new screen of the game, and the sensors' fault taking the
             // OLED or giving it back.
@@ -819,10 +854,6 @@ impl<C: Chance> Service<C> {
                 step.trouble
                     .extend(self.faults.set(LEDS, result.err().as_deref()));
             }
-        }
-        if let Some(web) = self.web.as_mut() {
-            web.update(self.pipeline.referee(), &wanted);
-            step.trouble.extend(self.faults.set(WEB, web.trouble()));
         }
         step
     }
@@ -872,7 +903,16 @@ impl<C: Chance> Service<C> {
             Ok(events) => {
                 step.trouble.extend(self.faults.set(BUTTONS, None));
                 for event in &events {
-                    match self.gestures.feed(event) {
+                    let gesture = self.gestures.feed(event);
+                    if let (Some(Gesture::Press(p) | Gesture::Hold(p)), Some(handout), Some(web)) =
+                        (gesture, self.handout.as_mut(), self.web.as_ref())
+                    {
+                        // While the codes are handed out the buttons are theirs.
+                        if handout.press(p.button, web) {
+                            continue;
+                        }
+                    }
+                    match gesture {
                         Some(Gesture::Press(p)) => {
                             step.decisions.extend(self.pipeline.press(p.at, p.button));
                         }

@@ -250,6 +250,34 @@ pub enum Screen {
         /// How many other faults wait behind this one.
         more: u16,
     },
+    /// Handing out the phone pages' codes ([`crate::web::handout`]): asks one seat to press
+    /// OK for its code while the others look away. Holds no code.
+    PhoneAsk {
+        /// The seat asked ("Red").
+        seat: String,
+        /// Whether other seats follow (Die moves on to them).
+        more: bool,
+    },
+    /// One seat's phone code: its page's address as a QR code and in text. Shown only after
+    /// that seat pressed OK, closed by the next button or a moved piece, and never logged:
+    /// it is the one screen that holds a secret, the seat's own key.
+    PhoneCode {
+        /// The seat it belongs to ("Red").
+        seat: String,
+        /// The page's address.
+        url: SeatUrl,
+    },
+}
+
+/// A seat's page address (with its token), as the OLED's code shows it: never in a log, so
+/// its `Debug` hides it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatUrl(pub String);
+
+impl core::fmt::Debug for SeatUrl {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SeatUrl(..)")
+    }
 }
 
 impl Screen {

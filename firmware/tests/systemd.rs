@@ -73,7 +73,14 @@ fn the_service_is_confined_to_its_devices_and_needs() {
     let service = &s["Service"];
     for (key, value) in [
         ("DevicePolicy", "closed"),
-        ("RestrictAddressFamilies", "AF_UNIX"),
+        // IPv4 for the phone pages, and only with the local networks (the unit once had a
+        // private network namespace and AF_UNIX only: no phone could reach the pages).
+        ("RestrictAddressFamilies", "AF_UNIX AF_INET"),
+        ("IPAddressDeny", "any"),
+        (
+            "IPAddressAllow",
+            "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16",
+        ),
         ("ProtectKernelModules", "yes"),
         ("ProtectClock", "yes"),
         ("LockPersonality", "yes"),

@@ -206,15 +206,24 @@ pub struct Serve {
     pub address: String,
     /// How long each screen stays before the hands go on, so a browser can follow.
     pub pace: std::time::Duration,
+    /// The OLED hands each seat its phone code once the game is chosen (the demo's hands
+    /// press OK for each seat in turn).
+    pub handout: Option<firmware::web::handout::Handout>,
 }
 
 /// Like [`run`], played at `serve`'s pace with every change published to the phone pages; the
-/// pages' addresses are printed once the game is chosen (the seats' tokens are made then).
+/// pages' addresses are printed once the game is chosen (the seats' tokens are made then),
+/// and the OLED hands out each seat's code (drawn into `frames` too, if given).
 ///
 /// # Errors
 /// As [`run`].
-pub fn run_served(demo: &Demo, serve: Serve, out: &mut impl Write) -> Result<Played, Error> {
-    run_inner(demo, None, Some(serve), out)
+pub fn run_served(
+    demo: &Demo,
+    frames: Option<&Path>,
+    serve: Serve,
+    out: &mut impl Write,
+) -> Result<Played, Error> {
+    run_inner(demo, frames, Some(serve), out)
 }
 
 fn run_inner(
@@ -251,6 +260,7 @@ fn run_inner(
     let address = serve.as_ref().map(|s| s.address.clone());
     if let Some(serve) = serve {
         table.set_web(Some(serve.publisher));
+        table.set_handout(serve.handout);
     }
 
     write_header(demo, &options, out)?;
@@ -264,6 +274,11 @@ fn run_inner(
         write_addresses(&table, &address, out)?;
     }
     tell(&mut table, &mut oled, out)?;
+    // Each seat in turn: OK shows its code, OK hides it and asks the next.
+    while table.handing_out() {
+        table.press(Button::Ok);
+        tell(&mut table, &mut oled, out)?;
+    }
     for seat in [RED, BLUE] {
         for rank in Rank::ALL
             .iter()

@@ -344,9 +344,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     publisher: firmware::web::Publisher::new(slot),
                     address: format!("localhost:{}", server.addr().port()),
                     pace: std::time::Duration::from_millis(400),
+                    // The codes point at this machine's address on the local network, so a
+                    // phone can scan them off the printed OLED or the frames.
+                    handout: Some(firmware::web::handout::Handout::new(
+                        firmware::web::link::Address::Detect {
+                            port: server.addr().port(),
+                        },
+                    )),
                 };
                 let mut out = io::stdout().lock();
-                demo::run_served(&args.to_demo(), serve, &mut out).context("the demo failed")?;
+                demo::run_served(&args.to_demo(), args.frames.as_deref(), serve, &mut out)
+                    .context("the demo failed")?;
                 writeln!(out, "The game is over; the pages stay up until Ctrl-C.")?;
                 out.flush()?;
                 loop {

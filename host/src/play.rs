@@ -217,7 +217,7 @@ pub fn draw_oled(session: &mut Session) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let layout = screens::layout(table.referee().screen());
+    let layout = screens::layout(&table.oled_screen());
     let width = 25;
     let mut out = vec![format!("+{}+", "-".repeat(width + 2))];
     for (n, page) in layout.pages.iter().enumerate() {
@@ -238,9 +238,9 @@ pub fn draw_oled_art(session: &mut Session) -> Vec<String> {
     let Ok(table) = session.table() else {
         return Vec::new();
     };
-    let screen = table.referee().screen();
-    (0..screens::page_count(screen))
-        .flat_map(|page| crate::frames::text_art(&screens::render_page(screen, page)))
+    let screen = table.oled_screen();
+    (0..screens::page_count(&screen))
+        .flat_map(|page| crate::frames::text_art(&screens::render_page(&screen, page)))
         .collect()
 }
 
@@ -310,6 +310,21 @@ pub fn run_journaled(
     out: &mut impl Write,
 ) -> io::Result<()> {
     run_served(game_line, title, seed, layout, journal, None, input, out)
+}
+
+/// Where the phone codes point for a table served at `address` (`host:port`): this machine's
+/// address on the local network on that port, so a phone can open it.
+fn phone_address(address: &str) -> firmware::web::link::Address {
+    use firmware::web::link::{Address, Origin};
+    match address.rsplit(':').next().and_then(|p| p.parse().ok()) {
+        Some(port) => Address::Detect { port },
+        None => Origin::parse(&format!("http://{address}")).map_or(
+            Address::Detect {
+                port: firmware::config::DEFAULT_WEB_PORT,
+            },
+            Address::Fixed,
+        ),
+    }
 }
 
 /// [`run_journaled`], also publishing the table to the phone pages through `serve` (the
@@ -438,6 +453,11 @@ pub fn run_served(
         if let (Some(address), Ok(table)) = (address.as_deref(), session.table()) {
             if table.web().is_none() {
                 table.set_web(publisher.take());
+                // The OLED hands each seat its code, as the umpire does: OK shows a seat's,
+                // Die skips it, Back closes (placing pieces closes it too).
+                table.set_handout(Some(firmware::web::handout::Handout::new(phone_address(
+                    address,
+                ))));
             }
             let tokens: Vec<String> = table
                 .web()

@@ -190,6 +190,7 @@ pub fn decision_kind(d: &Decision) -> &'static str {
         Decision::Fault(_) => "fault",
         Decision::JournalFailed(_) => "journal-failed",
         Decision::Ghost { .. } => "ghost",
+        Decision::PhonePages => "phone-pages",
     }
 }
 
@@ -234,6 +235,7 @@ pub fn decision_text(d: &Decision) -> String {
             None => place.clone(),
         },
         Decision::MenuClosed
+        | Decision::PhonePages
         | Decision::GameStarted
         | Decision::HandsDone
         | Decision::BoardMatches

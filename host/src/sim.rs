@@ -284,6 +284,8 @@ pub struct SimTable {
     fresh: u32,
     /// The phone pages' publisher, if the table is served (`--serve`).
     web: Option<firmware::web::Publisher>,
+    /// The seats' phone codes handed out on the OLED, if set, and what it last showed.
+    handout: Option<(firmware::web::handout::Handout, Option<Screen>)>,
 }
 
 impl SimTable {
@@ -324,6 +326,7 @@ impl SimTable {
             hand: Vec::new(),
             fresh: 0,
             web: None,
+            handout: None,
         };
         table.note(&[], &mut Vec::new());
         Ok(table)
@@ -483,7 +486,56 @@ impl SimTable {
         }
         if let Some(web) = self.web.as_mut() {
             web.update(self.pipeline.referee(), self.pipeline.screen());
+            if let Some((handout, shown)) = self.handout.as_mut() {
+                // As the service does: the codes cover the OLED only while handed out.
+                let sensed = self.pipeline.referee().sensed();
+                handout.follow(web, sensed);
+                handout.tick(self.board.now);
+                if decisions.contains(&Decision::PhonePages) {
+                    handout.open(web, sensed);
+                }
+                let now = handout.screen();
+                if now != *shown {
+                    let screen = now
+                        .clone()
+                        .unwrap_or_else(|| self.pipeline.screen().clone());
+                    self.told.push(Told::Screen(screen));
+                    *shown = now;
+                }
+            }
         }
+    }
+
+    /// Hands the seats their phone codes on the OLED, as the service does
+    /// ([`firmware::web::handout`]); needs [`SimTable::set_web`].
+    pub fn set_handout(&mut self, handout: Option<firmware::web::handout::Handout>) {
+        self.handout = handout.map(|h| (h, None));
+        self.note(&[], &mut Vec::new());
+    }
+
+    /// What the OLED shows now: the phone codes while handed out, else the referee's screen.
+    pub fn oled_screen(&self) -> Screen {
+        self.handout
+            .as_ref()
+            .and_then(|(h, _)| h.screen())
+            .unwrap_or_else(|| self.pipeline.screen().clone())
+    }
+
+    /// Whether the phone codes are being handed out (they take the buttons).
+    pub fn handing_out(&self) -> bool {
+        self.handout.as_ref().is_some_and(|(h, _)| h.is_open())
+    }
+
+    /// A button pressed while the codes are handed out: theirs (true), or the referee's.
+    fn handout_press(&mut self, button: Button) -> bool {
+        let (Some((handout, _)), Some(web)) = (self.handout.as_mut(), self.web.as_ref()) else {
+            return false;
+        };
+        if !handout.press(button, web) {
+            return false;
+        }
+        self.note(&[], &mut Vec::new());
+        true
     }
 
     /// Publishes the table to the phone pages ([`firmware::web`]) after every change, as the
@@ -611,6 +663,9 @@ impl SimTable {
             button,
         };
         self.board.log(Sensed::Press(press));
+        if self.handout_press(button) {
+            return self.run(50);
+        }
         let decisions = self.pipeline.press(press.at, button);
         let mut out = Vec::new();
         self.note(&decisions, &mut out);
@@ -632,6 +687,10 @@ impl SimTable {
             button,
         };
         self.board.log(Sensed::Hold(press));
+        if self.handout_press(button) {
+            out.extend(self.run(50));
+            return out;
+        }
         let decisions = self.pipeline.hold(press.at, button);
         self.note(&decisions, &mut out);
         out.extend(self.run(50));

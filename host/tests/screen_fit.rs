@@ -126,6 +126,14 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
             first.push(fix.clone());
         }
         Screen::Calibrate { .. } => {}
+        // The phone codes: what to press, whole on page 1 (the code's own pixels are decoded in
+        // firmware/tests/phone_code.rs).
+        Screen::PhoneAsk { seat, .. } => {
+            first.push(format!(
+                "{seat}: press OK to show your code (others look away)"
+            ));
+        }
+        Screen::PhoneCode { seat, .. } => first.extend([seat.clone(), "OK: hide".into()]),
         Screen::Recovery {
             found,
             detail,

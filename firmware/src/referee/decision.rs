@@ -131,4 +131,10 @@ pub enum Decision {
         /// public words.
         undone: Option<String>,
     },
+    /// "Phone pages" was chosen in the OK menu (`[web]` on): the OLED hands each seat its
+    /// phone code again ([`crate::web::handout`]). Nothing is journaled.
+    PhonePages,
 }
+
+/// The OK menu's last entry while the phone pages are served: hands out the seats' codes.
+pub const PHONE_PAGES: &str = "Phone pages";

@@ -114,7 +114,7 @@ mod tests;
 
 pub use crate::screens::{screen_lines, screen_text};
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
-pub use decision::Decision;
+pub use decision::{Decision, PHONE_PAGES};
 pub use games::stratego::rebuild;
 pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;

@@ -55,6 +55,9 @@ pub struct RefereeConfig {
     /// The card set and map Sa Belle Alliance is played with (`[sba] cards` and `layout`; the
     /// shipped ones by default).
     pub sba_set: games::sba::SbaSet,
+    /// The phone pages are served (`[web]` on): the OK menu in play ends with "Phone pages"
+    /// ([`Decision::PhonePages`]). Off by default.
+    pub phone_pages: bool,
 }
 
 /// The entries the game menu highlights: the game, and its variant once the game is chosen
@@ -80,6 +83,7 @@ impl Default for RefereeConfig {
             menu_start: MenuStart::default(),
             waterloo_layout: BoardLayout::shipped(),
             sba_set: games::sba::SbaSet::shipped(),
+            phone_pages: false,
         }
     }
 }
@@ -866,6 +870,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             hands: &mut self.hands,
             attack_hold_ms: self.config.attack_hold_ms,
             tags: &self.config.tags,
+            phone_pages: self.config.phone_pages,
         };
         Some(f(session.as_mut(), &mut ctx, out))
     }

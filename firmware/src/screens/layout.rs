@@ -138,6 +138,8 @@ pub enum Mark {
     Rule(i32),
     /// One lit pixel.
     Dot(Point),
+    /// A dark rectangle on what is lit (a QR code's dark modules).
+    Clear(Rectangle),
 }
 
 /// One page of a screen: what is painted on it, in order.
@@ -220,6 +222,9 @@ impl Page {
                     .into_styled(PrimitiveStyle::with_stroke(BinaryColor::On, 1))
                     .draw(target)?,
                 Mark::Dot(p) => Pixel(*p, BinaryColor::On).draw(target)?,
+                Mark::Clear(r) => r
+                    .into_styled(PrimitiveStyle::with_fill(BinaryColor::Off))
+                    .draw(target)?,
             }
         }
         Ok(())

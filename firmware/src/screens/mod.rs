@@ -110,6 +110,8 @@ pub fn layout(screen: &Screen) -> Layout {
             fix,
             more,
         } => fix_screen(part, problem, fix, *more),
+        Screen::PhoneAsk { seat, more } => phone_ask(seat, *more),
+        Screen::PhoneCode { seat, url } => phone_code(seat, &url.0),
     };
     Layout { pages }
 }
@@ -740,6 +742,127 @@ fn fix_screen(part: &str, problem: &str, fix: &str, more: u16) -> Vec<Page> {
         &[Font::Body, Font::Small],
         false,
     )
+}
+
+/// A seat is asked to press OK for its phone code, the others to look away.
+fn phone_ask(seat: &str, more: bool) -> Vec<Page> {
+    let header = |page: &mut Page| title_bar(page, "Phone code");
+    let next = if more { "Die: next seat" } else { "Die: done" };
+    let blocks = [
+        Block::plain(format!(
+            "{seat}: press OK to show your code (others look away)"
+        ))
+        .essential(),
+        Block::plain(format!("{next}, Back: close")),
+    ];
+    paged(
+        &header,
+        H,
+        &blocks,
+        &blocks,
+        &[Font::Body, Font::Small],
+        false,
+    )
+}
+
+/// Pixels a QR module takes on the OLED.
+pub const QR_MODULE: i32 = 2;
+
+/// A seat's phone code: its address as a QR code, dark modules on a lit square with a quiet
+/// zone, [`QR_MODULE`] pixels a module, at the left; the seat and the address in small text at
+/// the right when they fit (the host and port in lower case, the token as the code has it).
+fn phone_code(seat: &str, url: &str) -> Vec<Page> {
+    let Some(code) = crate::web::link::qr(url) else {
+        // Never for an address the umpire builds (its length is checked with the config).
+        return fix_screen(
+            "Phone code",
+            "The address is too long for a code",
+            "set a shorter [web] url",
+            0,
+        );
+    };
+    let mut page = Page::default();
+    let n = i32::try_from(code.size()).unwrap_or(0);
+    let side = n * QR_MODULE;
+    let top = (H - side) / 2;
+    let left = top.max(3 * QR_MODULE);
+    let lit = side + 2 * left;
+    page.marks.push(layout::Mark::Fill(rect(0, 0, lit, H)));
+    for y in 0..code.size() {
+        let mut x = 0;
+        while x < code.size() {
+            if !code.dark(x, y) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < code.size() && code.dark(x, y) {
+                x += 1;
+            }
+            let (sx, sy, run) = (
+                i32::try_from(start).unwrap_or(0),
+                i32::try_from(y).unwrap_or(0),
+                i32::try_from(x - start).unwrap_or(0),
+            );
+            page.marks.push(layout::Mark::Clear(rect(
+                left + sx * QR_MODULE,
+                top + sy * QR_MODULE,
+                run * QR_MODULE,
+                QR_MODULE,
+            )));
+        }
+    }
+    // The text beside it: the seat, the address, what OK does.
+    let x = lit + 2;
+    let cols = Font::Small.columns(W - x);
+    // The host and port, then the path from a line of its own.
+    let parts = match url.split_once("/S/") {
+        Some((origin, token)) => {
+            let host = origin.strip_prefix("HTTP://").unwrap_or(origin);
+            [host.to_ascii_lowercase(), format!("/s/{token}")]
+        }
+        None => [url.to_string(), String::new()],
+    };
+    let chunks: Vec<String> = parts
+        .iter()
+        .flat_map(|part| {
+            part.chars()
+                .collect::<Vec<_>>()
+                .chunks(cols.max(1))
+                .map(|c| c.iter().collect::<String>())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let rows = Font::Small.rows(H);
+    let with_address = chunks.len() + 2 <= rows;
+    page.text(
+        Font::Small,
+        truncate(seat, cols),
+        Point::new(x, 0),
+        Ink::Inverted,
+    );
+    if with_address {
+        for (i, chunk) in chunks.iter().enumerate() {
+            let y = Font::Small.height() * i32::try_from(i + 1).unwrap_or(0);
+            page.marks.push(layout::Mark::Text(layout::Drawn {
+                text: chunk.clone(),
+                font: Font::Small,
+                at: Point::new(x, y),
+                ink: Ink::Normal,
+                chip: 0,
+                clip: None,
+                continues: i > 0,
+                glued: i > 0,
+            }));
+        }
+    }
+    page.text(
+        Font::Small,
+        "OK: hide",
+        Point::new(x, H - Font::Small.height()),
+        Ink::Normal,
+    );
+    std::vec![page]
 }
 
 /// The boot's recovery choice: what was found and what a choice does above, the choices as

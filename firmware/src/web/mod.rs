@@ -18,13 +18,20 @@
 //! (a new game makes new ones and the old die), compared in constant time; a wrong or old token
 //! gets 403 with an empty body.
 //!
+//! **A seat reaches its page through the OLED.** [`handout`] shows each seat its page's
+//! address as a QR code, seat by seat, only after that seat pressed OK; [`link`] makes the
+//! short address (the Pi's LAN address or `[web] url`, `/S/` and the token in base32, which
+//! [`Token::matches`] takes in either case) and the code.
+//!
 //! **The scan loop never waits for a phone.** The service hands each changed state to a
 //! [`Publisher`] once per step: it builds the pages and puts them in a latest-wins slot with a
 //! `try_lock` (a slot busy for the moment keeps the snapshot for the next step); the server's
 //! threads ([`server`]) read the slot, at most [`server::MAX_CONNECTIONS`] connections at once,
 //! and push each new page to the browsers that listen (server-sent events).
 
+pub mod handout;
 pub mod html;
+pub mod link;
 pub mod server;
 
 use std::collections::VecDeque;
@@ -86,17 +93,43 @@ impl Token {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// Whether `text` is this token written in hex, taking the same time whatever `text`
-    /// holds up to its length (so timing tells a guesser nothing of the token).
+    /// The token as the OLED's code writes it: 26 upper-case base32 letters and digits
+    /// (RFC 4648, no padding), all 128 bits, in the QR code's compact alphanumeric mode.
+    pub fn base32(&self) -> String {
+        const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        let mut out = String::with_capacity(26);
+        let (mut acc, mut bits) = (0u32, 0u32);
+        for &b in &self.0 {
+            acc = (acc << 8) | u32::from(b);
+            bits += 8;
+            while bits >= 5 {
+                bits -= 5;
+                out.push(char::from(ALPHABET[((acc >> bits) & 31) as usize]));
+            }
+            acc &= (1 << bits) - 1;
+        }
+        if bits > 0 {
+            out.push(char::from(ALPHABET[((acc << (5 - bits)) & 31) as usize]));
+        }
+        out
+    }
+
+    /// Whether `text` is this token, written in hex ([`Token::hex`]) or in base32 in either
+    /// case ([`Token::base32`]: a phone may lower-case a typed address), taking the same time
+    /// whatever `text` holds up to its length (so timing tells a guesser nothing of the token).
     pub fn matches(&self, text: &str) -> bool {
         let text = text.as_bytes();
-        let mine = self.hex();
-        let mine = mine.as_bytes();
-        let mut diff = u8::from(text.len() != mine.len());
-        for (i, &m) in mine.iter().enumerate() {
-            diff |= m ^ text.get(i).copied().unwrap_or(0);
-        }
-        diff == 0
+        let same = |mine: &[u8], fold: bool| {
+            let mut diff = u8::from(text.len() != mine.len());
+            for (i, &m) in mine.iter().enumerate() {
+                let t = text.get(i).copied().unwrap_or(0);
+                diff |= m ^ if fold { t.to_ascii_uppercase() } else { t };
+            }
+            diff == 0
+        };
+        let hex = same(self.hex().as_bytes(), false);
+        let base32 = same(self.base32().as_bytes(), true);
+        hex | base32
     }
 }
 
@@ -326,6 +359,10 @@ pub struct Publisher {
     /// Snapshots a busy slot made wait for a later step (for tests and the log).
     deferred: u64,
     trouble: Option<String>,
+    /// Counts the sets of tokens made: a new count is a new game's codes to hand out.
+    generation: u64,
+    /// The seats' names, in turn order, for the game the tokens belong to.
+    seat_names: Vec<String>,
 }
 
 impl Publisher {
@@ -340,7 +377,20 @@ impl Publisher {
             pending: None,
             deferred: 0,
             trouble: None,
+            generation: 0,
+            seat_names: Vec::new(),
         }
+    }
+
+    /// How many sets of tokens have been made: it changes when a new game's tokens are made
+    /// (the seats' codes must then be handed out, see [`handout`]).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The seats' names, in turn order, for the tokens of [`Publisher::tokens`].
+    pub fn seat_names(&self) -> &[String] {
+        &self.seat_names
     }
 
     /// The tokens of the game in progress, one per seat in turn order (empty at the menu):
@@ -394,16 +444,19 @@ impl Publisher {
                 self.trouble = None;
             } else if self.tokens.is_empty() {
                 // One token for each seat the chosen game has.
-                let seats = referee
+                let names = referee
                     .seat_view(Seat::FIRST)
-                    .map_or(0, |v| v.seat_names.len());
-                match (0..seats)
+                    .map(|v| v.seat_names)
+                    .unwrap_or_default();
+                match (0..names.len())
                     .map(|_| Token::fresh())
                     .collect::<Result<Vec<_>, _>>()
                 {
                     Ok(tokens) => {
                         self.tokens = tokens;
                         self.trouble = None;
+                        self.generation += 1;
+                        self.seat_names = names;
                     }
                     Err(e) => self.trouble = Some(e.to_string()),
                 }

@@ -10,6 +10,9 @@
 //! | `/seat/<token>` | the seat's private page; a wrong or old token: 403, empty |
 //! | `/seat/<token>/events` | its live body, until the token dies (a new game) |
 //! | `/replay` | once the game is over, the whole game revealed; before: 404, empty |
+//!
+//! `/S/<token>` (or `/s/`) is the same seat page: the short address the OLED's code holds
+//! ([`super::link`]), the token in base32 of either case or in hex.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -141,7 +144,11 @@ fn route(path: &str) -> Route<'_> {
         "/" => Route::Public,
         "/events" => Route::PublicEvents,
         "/replay" => Route::Replay,
-        _ => match path.strip_prefix("/seat/") {
+        _ => match path
+            .strip_prefix("/seat/")
+            .or_else(|| path.strip_prefix("/S/"))
+            .or_else(|| path.strip_prefix("/s/"))
+        {
             Some(rest) => match rest.strip_suffix("/events") {
                 Some(token) => Route::SeatEvents(token),
                 None => Route::Seat(rest.trim_end_matches('/')),
@@ -295,6 +302,8 @@ mod tests {
         assert_eq!(route("/seat/ab12"), Route::Seat("ab12"));
         assert_eq!(route("/seat/ab12/"), Route::Seat("ab12"));
         assert_eq!(route("/seat/ab12/events"), Route::SeatEvents("ab12"));
+        assert_eq!(route("/S/AB12"), Route::Seat("AB12"));
+        assert_eq!(route("/s/ab12/events"), Route::SeatEvents("ab12"));
         assert_eq!(route("/favicon.ico"), Route::NotFound);
         assert_eq!(route("/replay"), Route::Replay);
     }

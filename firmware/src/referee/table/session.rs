@@ -35,6 +35,8 @@ pub(crate) struct Ctx<'a> {
     pub attack_hold_ms: u32,
     /// The NFC tags registered to pieces.
     pub tags: &'a TagRegistry,
+    /// The OK menu ends with "Phone pages" ([`RefereeConfig::phone_pages`](crate::referee::RefereeConfig::phone_pages)).
+    pub phone_pages: bool,
 }
 
 impl Ctx<'_> {
@@ -324,6 +326,19 @@ struct Menu<A> {
     selected: usize,
     /// Opened because a gesture meant several actions: the sensed board it was opened on.
     board: Option<BTreeSet<Place>>,
+    /// Ends with "Phone pages", after the actions.
+    phone: bool,
+}
+
+impl<A> Menu<A> {
+    /// The entries' labels as shown, "Phone pages" last when it is there.
+    fn labels(&self) -> Vec<String> {
+        let mut labels: Vec<String> = self.entries.iter().map(|e| e.0.clone()).collect();
+        if self.phone {
+            labels.push(crate::referee::PHONE_PAGES.to_string());
+        }
+        labels
+    }
 }
 
 /// One action in words, kept as it is played (`PlayState::story`): what the seats' pages tell
@@ -1886,6 +1901,7 @@ impl<T: TableGame> Session<T> {
                     entries,
                     selected: 0,
                     board: Some(sensed.clone()),
+                    phone: false,
                 });
                 play.refused = None;
                 play.unmatched_since = None;
@@ -2275,7 +2291,8 @@ impl<T: TableGame> Session<T> {
         if let Some(menu) = &mut play.menu {
             match button {
                 Button::Die => {
-                    menu.selected = (menu.selected + 1) % menu.entries.len().max(1);
+                    let len = menu.entries.len() + usize::from(menu.phone);
+                    menu.selected = (menu.selected + 1) % len.max(1);
                 }
                 Button::Back => {
                     play.menu_declined = menu.board.clone();
@@ -2284,6 +2301,11 @@ impl<T: TableGame> Session<T> {
                     if play.menu_declined.is_some() {
                         play.unmatched_since = Some(ctx.now);
                     }
+                }
+                Button::Ok if menu.phone && menu.selected == menu.entries.len() => {
+                    // Not an action of the game: the service hands out the phone codes.
+                    play.menu = None;
+                    out.push(Decision::PhonePages);
                 }
                 Button::Ok => {
                     let Some((_, action)) = menu.entries.get(menu.selected).cloned() else {
@@ -2371,21 +2393,23 @@ impl<T: TableGame> Session<T> {
             }
             (Button::Ok, None) => {
                 let entries = game.choices();
-                if entries.is_empty() {
+                if entries.is_empty() && !ctx.phone_pages {
                     let why = "nothing to choose now".to_string();
                     play.prompt = Some(why.clone());
                     out.push(Decision::Ignored { button, why });
                 } else {
-                    out.push(Decision::MenuOpened {
-                        title: "Actions".to_string(),
-                        entries: entries.iter().map(|e| e.0.clone()).collect(),
-                    });
-                    play.menu = Some(Menu {
+                    let menu = Menu {
                         title: "Die: next, OK: do it".to_string(),
                         entries,
                         selected: 0,
                         board: None,
+                        phone: ctx.phone_pages,
+                    };
+                    out.push(Decision::MenuOpened {
+                        title: "Actions".to_string(),
+                        entries: menu.labels(),
                     });
+                    play.menu = Some(menu);
                 }
             }
             (Button::Die, None) => {
@@ -2474,7 +2498,7 @@ impl<T: TableGame> Session<T> {
         if let Some(menu) = &play.menu {
             return Screen::Choice {
                 title: menu.title.clone(),
-                entries: menu.entries.iter().map(|e| e.0.clone()).collect(),
+                entries: menu.labels(),
                 selected: menu.selected,
             };
         }
@@ -2768,10 +2792,7 @@ impl<T: TableGame> TableView for Session<T> {
 
     fn menu(&self) -> Option<(Vec<String>, usize)> {
         match &self.stage {
-            Stage::Play(p) => p
-                .menu
-                .as_ref()
-                .map(|m| (m.entries.iter().map(|e| e.0.clone()).collect(), m.selected)),
+            Stage::Play(p) => p.menu.as_ref().map(|m| (m.labels(), m.selected)),
             Stage::Setup(_) => None,
         }
     }

@@ -411,6 +411,8 @@ struct Bench {
     fail_writes: bool,
     log: Vec<Decision>,
     hands: Hands,
+    /// The phone pages are served: the OK menu ends with "Phone pages".
+    phone_pages: bool,
 }
 
 impl Bench {
@@ -425,6 +427,7 @@ impl Bench {
             fail_writes: false,
             log: Vec::new(),
             hands: Hands::default(),
+            phone_pages: false,
         }
     }
 
@@ -452,6 +455,7 @@ impl Bench {
             hands: &mut self.hands,
             attack_hold_ms: HOLD_MS,
             tags: &TagRegistry::new(),
+            phone_pages: self.phone_pages,
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
@@ -606,6 +610,58 @@ fn a_group_undone_off_a_stack_leaves_the_piece_under_it_taken() {
     b.put(sq("d4"));
     let out = b.press(Button::Ok);
     assert!(out.contains(&Decision::GameStarted), "{out:?}");
+}
+
+/// With the phone pages served, the OK menu ends with "Phone pages": Die reaches it, OK
+/// closes the menu and asks for the codes, nothing is journaled and the game is unchanged.
+/// Without them the menu holds only the game's actions.
+#[test]
+fn the_ok_menu_offers_the_phone_pages_only_when_served() {
+    let mut b = Bench::new();
+    b.set_up();
+    let out = b.press(Button::Ok);
+    let Some(Decision::MenuOpened { entries, .. }) = out.first() else {
+        panic!("{out:?}")
+    };
+    assert!(!entries.iter().any(|e| e == crate::referee::PHONE_PAGES));
+    b.press(Button::Back);
+
+    let mut b = Bench::new();
+    b.phone_pages = true;
+    b.set_up();
+    let records = b.records.len();
+    let before = b.game().clone();
+    let out = b.press(Button::Ok);
+    let Some(Decision::MenuOpened { entries, .. }) = out.first() else {
+        panic!("{out:?}")
+    };
+    assert_eq!(
+        entries.last().map(String::as_str),
+        Some(crate::referee::PHONE_PAGES)
+    );
+    for _ in 1..entries.len() {
+        b.press(Button::Die);
+    }
+    assert!(b.screen().contains("> Phone pages"), "{}", b.screen());
+    let out = b.press(Button::Ok);
+    assert_eq!(out, [Decision::PhonePages]);
+    assert_eq!(b.records.len(), records, "nothing journaled");
+    assert_eq!(b.game().to_act, before.to_act);
+    assert!(!b.screen().contains("Phone pages"), "{}", b.screen());
+    // Die wraps round past it to the first action.
+    let out = b.press(Button::Ok);
+    assert!(
+        matches!(out.first(), Some(Decision::MenuOpened { .. })),
+        "{out:?}"
+    );
+    for _ in 0..entries.len() {
+        b.press(Button::Die);
+    }
+    assert!(
+        b.screen().contains(&format!("> {}", entries[0])),
+        "{}",
+        b.screen()
+    );
 }
 
 #[test]
