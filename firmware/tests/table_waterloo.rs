@@ -1011,7 +1011,7 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
     // times slower) a sample checks the same invariants after every step, and the coverage of
     // every action kind is left to the full run.
     let full = cfg!(target_arch = "x86_64");
-    let games = if full { 300 } else { 12 };
+    let games = if full { 300 } else { 24 };
     let mut ended = 0;
     let mut kinds = BTreeSet::new();
     for seed in 0..games {
