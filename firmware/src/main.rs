@@ -993,6 +993,7 @@ fn service_config(path: &std::path::Path) -> Result<Config, Vec<firmware::boot::
 fn open_parts(
     path: &std::path::Path,
     epoch: std::time::Instant,
+    served: bool,
 ) -> Result<firmware::boot::Parts, Vec<firmware::boot::StartFault>> {
     use firmware::boot::{Parts, StartFault};
     use firmware::platform::pi;
@@ -1086,8 +1087,9 @@ fn open_parts(
                 waterloo_layout,
                 // A set that did not read is a start fault above: never the shipped one.
                 sba_set: sba_set.unwrap_or_default(),
-                // The OK menu offers the seats' phone codes again when the pages are served.
-                phone_pages: config.web.is_some(),
+                // The OK menu offers the seats' phone codes again only when the pages are
+                // served: a server that could not listen offers no entry that does nothing.
+                phone_pages: served && config.web.is_some(),
                 ..RefereeConfig::default()
             };
             // The switches and the buttons are read on a thread of their own, so that the OLED,
@@ -1146,9 +1148,10 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
     });
     let path = cli.config.clone();
     let boot = Instant::now();
-    let mut umpire = Umpire::new(oled, Box::new(move || open_parts(&path, boot)), || OsChance);
-    // The phone pages, beside the loop: a port that cannot be opened is said, and the umpire
-    // runs without them (the table needs nothing from a phone).
+    // The phone pages, beside the loop: a port that cannot be opened is said (in the log, and
+    // by the OK menu having no "Phone pages"), and the umpire runs without them (the table needs
+    // nothing from a phone).
+    let mut web_parts = None;
     let mut _web_server = None;
     if let Some(web) = first.as_ref().and_then(|c| c.web.clone()) {
         let slot = firmware::web::Slot::new();
@@ -1160,17 +1163,27 @@ fn serve(cli: &Cli) -> Result<ExitCode> {
                     "umpire: phone pages on port {}: the table's page at /",
                     web.port
                 );
-                umpire.set_web(Some(firmware::web::Publisher::new(slot)));
-                // The OLED hands each seat its code (on the Pi's LAN address or `[web] url`).
-                umpire.set_handout(Some(firmware::web::handout::Handout::new(web.address())));
+                web_parts = Some((slot, web));
                 _web_server = Some(server);
             }
             Err(e) => eprintln!(
                 "umpire: the phone pages cannot listen on port {} ({e}): choose a free port in \
-                 [web] port, or set enabled = false",
+                 [web] port, or set enabled = false; the OK menu offers no \"Phone pages\" \
+                 until then",
                 web.port
             ),
         }
+    }
+    let served = web_parts.is_some();
+    let mut umpire = Umpire::new(
+        oled,
+        Box::new(move || open_parts(&path, boot, served)),
+        || OsChance,
+    );
+    if let Some((slot, web)) = web_parts {
+        umpire.set_web(Some(firmware::web::Publisher::new(slot)));
+        // The OLED hands each seat its code (on the Pi's LAN address or `[web] url`).
+        umpire.set_handout(Some(firmware::web::handout::Handout::new(web.address())));
     }
     let mut notifier = Notifier::from_env().context("cannot reach systemd's notify socket")?;
     let now = || Millis(u64::try_from(boot.elapsed().as_millis()).unwrap_or(u64::MAX));
