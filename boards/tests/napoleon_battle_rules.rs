@@ -227,90 +227,160 @@ fn standard_field() -> Field {
     f
 }
 
-/// 6.3.3's worked example, reproduced: "Voorbeeld: 3F3 en 3F2 cavalerie bewegen vanuit de
-/// reserve om 4F2 infanterie en 4F1 cavalerie aan te vallen in de Britse linkse sector. De
+/// The order of battle of 6.3.3's worked example: its four blocks at their printed figures
+/// (the French 3F3 and 3F2 cavalry, the British 4F2 infantry and 4F1 cavalry), the three
+/// leaders every order of battle holds (3.6.1), and the infantry that fill the other wings,
+/// which a battle needs (6.2.2: "minstens 1 eenheid" on each wing).
+const EXAMPLE_OOB: &str = "\
+block NAPOLEON   french -    leader          1 F1 BEA
+block FR-INF1    french I    infantry        4 F2 BEA
+block FR-INF2    french I    infantry        4 F2 BEA
+block FR-INF3    french II   infantry        4 F2 BEA
+block FR-HEAVY   french 3CC  heavy-cavalry   3 F3 BEA
+block FR-LIGHT   french 1CC  light-cavalry   3 F2 BEA
+block BLUCHER    pr     -    leader          1 F1 NAM
+block WELLINGTON ad     -    leader          1 F1 BRU
+block BR-INF     ad     I    infantry        4 F2 BRU
+block BR-CAV     ad     I    light-cavalry   4 F1 BRU
+block BR-INF2    ad     II   infantry        4 F2 BRU
+block BR-INF3    ad     II   infantry        4 F2 BRU
+";
+
+/// Exact weights of `dice` dice hitting on `fire` or less: `C(n,k) F^k (6-F)^(n-k)` for k hits.
+fn weights(dice: u8, fire: u8) -> Vec<(BattleAction, u32)> {
+    let dice = u32::from(dice);
+    let fire = u32::from(fire);
+    (0..=dice)
+        .map(|k| {
+            let choose = (0..k).fold(1, |c, i| c * (dice - i) / (i + 1));
+            let hits = u8::try_from(k).expect("at most 4 dice");
+            (
+                BattleAction::Hits(hits),
+                choose * fire.pow(k) * (6 - fire).pow(dice - k),
+            )
+        })
+        .collect()
+}
+
+/// 6.3.3's worked example, reproduced exactly: "Voorbeeld: 3F3 en 3F2 cavalerie bewegen vanuit
+/// de reserve om 4F2 infanterie en 4F1 cavalerie aan te vallen in de Britse linkse sector. De
 /// Britse infanterie vuurt met 4F2 en de Britse cavalerie vuurt met 4F1 (geen schokeffect). In
 /// de veronderstelling dat er tweemaal raak werd geschoten zal de Franse cavalerie vuren met
 /// 2F4 en 2F3 (met schokeffect)." (3F3 and 3F2 cavalry move from the reserve to attack 4F2
-/// infantry and 4F1 cavalry on the British left. The British infantry fires 4F2, the British
-/// cavalry at its printed firepower, without shock. Two hits: the French cavalry fires 2F4 and
-/// 2F3, with shock.)
+/// infantry and 4F1 cavalry on the British left. The British infantry fires 4F2 and the
+/// British cavalry 4F1, without shock. Supposing two hits, the French cavalry fires 2F4 and
+/// 2F3, with shock.) With 6.4: "Elk raak schot wordt apart toegepast op de sterkste vijandelijke
+/// eenheid in die positie. Indien twee of meerdere vijandelijke eenheden even sterk zijn beslist
+/// de eigenaar" (each hit goes to the strongest enemy unit there; between equals the owner
+/// decides).
 ///
-/// The order of battle types cavalry by weight (3.6.3: light F2, heavy F3), so no cavalry block
-/// is printed F1; the British cavalry here is a light F2 block raised to strength 4, and the
-/// test checks that it fires at its printed firepower, without the shock bonus, as the example
-/// says. Everything else is the example's numbers.
+/// The example is built from an order of battle holding its own blocks, among them a light
+/// cavalry block printed F1: the data refused one before (light cavalry had to be F2), so this
+/// test failed on the old code.
 #[test]
 fn the_cavalry_example_of_6_3_3() {
-    let oob = DEFAULT_ORDER_OF_BATTLE.replace(
-        "light-cavalry    3   F2   GER",
-        "light-cavalry    4   F2   GER",
-    );
     let mut f = Field::with(
-        &oob,
+        EXAMPLE_OOB,
         "WAT",
-        FRENCH,
         &[
-            ("WELLINGTON", 1),
-            ("AR-5DIV", 4),
-            ("AC-LC", 4),
-            ("AI-1DIV", 4),
-            ("AII-2DIV", 4),
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-HEAVY", 3),
+            ("FR-LIGHT", 3),
         ],
+        &[("BR-INF", 4), ("BR-CAV", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
         &[("QB", Some(Attacker), true, &[])],
         BattleOptions::default(),
     );
     f.plain();
-    // Two corps on one wing need their leader there (6.2.3).
     f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AC-LC", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
+        ("BR-INF", at(Defender, Left)),
+        ("BR-CAV", at(Defender, Left)),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-HEAVY", Place::Reserve),
+        ("FR-LIGHT", Place::Reserve),
     ]);
     // The 3F3 and 3F2 cavalry move from the reserve onto the British left: two moves each.
-    for cav in ["G-CAV", "1CC-CAV"] {
+    for cav in ["FR-HEAVY", "FR-LIGHT"] {
         f.mv(cav, at(Attacker, Right));
         f.mv(cav, at(Defender, Left));
     }
     f.done();
-    // The British turn: the infantry fires 4F2, the cavalry 4 dice at its printed F2, no shock.
+
+    // The British turn: the infantry fires 4F2.
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
-    f.fire("AR-5DIV", z(Defender, Left));
+    f.fire("BR-INF", z(Defender, Left));
     assert_eq!(f.volley(), (4, 2));
+    assert_eq!(f.battle.chance_outcomes(), weights(4, 2));
+    assert_eq!(
+        weights(4, 2).iter().map(|w| w.1).collect::<Vec<_>>(),
+        [256, 512, 384, 128, 16]
+    );
     f.act(BattleAction::Hits(1));
-    // Both French cavalry are strength 3: the French player picks which takes the hit (6.4).
+    // Both French cavalry are strength 3, the strongest there: the French player picks (6.4),
+    // between those two and no other block.
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
-    let g_cav = f.id("G-CAV");
-    f.act(BattleAction::TakeHit(g_cav));
-    f.fire("AC-LC", z(Defender, Left));
-    assert_eq!(f.volley(), (4, 2));
+    let (heavy, light) = (f.id("FR-HEAVY"), f.id("FR-LIGHT"));
+    assert_eq!(
+        f.battle.legal_actions(),
+        [BattleAction::TakeHit(heavy), BattleAction::TakeHit(light)]
+    );
+    f.act(BattleAction::TakeHit(heavy));
+    assert_eq!((f.strength("FR-HEAVY"), f.strength("FR-LIGHT")), (2, 3));
+
+    // The British cavalry fires 4F1: its printed firepower, no shock (it did not engage).
+    f.fire("BR-CAV", z(Defender, Left));
+    assert_eq!(f.volley(), (4, 1));
+    assert_eq!(f.battle.chance_outcomes(), weights(4, 1));
+    assert_eq!(
+        weights(4, 1).iter().map(|w| w.1).collect::<Vec<_>>(),
+        [625, 500, 150, 20, 1]
+    );
     f.act(BattleAction::Hits(1));
-    // The second hit goes to the strongest, now the light cavalry.
-    assert_eq!((f.strength("G-CAV"), f.strength("1CC-CAV")), (2, 2));
+    // The second hit goes to the strongest, now the light cavalry alone: no choice is asked.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert_eq!((f.strength("FR-HEAVY"), f.strength("FR-LIGHT")), (2, 2));
     f.done();
-    // The French turn: 2F4 and 2F3, with shock.
+
+    // The French turn: two hits taken, the cavalry fires 2F4 and 2F3, with shock.
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
-    f.fire("G-CAV", z(Defender, Left));
+    f.fire("FR-HEAVY", z(Defender, Left));
     assert_eq!(f.volley(), (2, 4));
-    // Exact weights of 2 dice hitting on 1-4: 2x2, 2x4x2, 4x4 (of 36).
     assert_eq!(
         f.battle.chance_outcomes(),
-        vec![
+        [
             (BattleAction::Hits(0), 4),
             (BattleAction::Hits(1), 16),
             (BattleAction::Hits(2), 16)
         ]
     );
     f.act(BattleAction::Hits(0));
-    f.fire("1CC-CAV", z(Defender, Left));
+    f.fire("FR-LIGHT", z(Defender, Left));
     assert_eq!(f.volley(), (2, 3));
+    assert_eq!(
+        f.battle.chance_outcomes(),
+        [
+            (BattleAction::Hits(0), 9),
+            (BattleAction::Hits(1), 18),
+            (BattleAction::Hits(2), 9)
+        ]
+    );
+    f.act(BattleAction::Hits(2));
+    // Each hit to the strongest: the 4F2 infantry and the 4F1 cavalry are equal, so the
+    // British player picks for the first; the second goes to the one left at 4.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    let (inf, cav) = (f.id("BR-INF"), f.id("BR-CAV"));
+    assert_eq!(
+        f.battle.legal_actions(),
+        [BattleAction::TakeHit(inf), BattleAction::TakeHit(cav)]
+    );
+    f.act(BattleAction::TakeHit(cav));
+    assert_eq!((f.strength("BR-INF"), f.strength("BR-CAV")), (3, 3));
 }
 
 /// 6.3.3: "Om een eenheid te laten vuren werp men zoveel dobbelstenen als wordt aangegeven
