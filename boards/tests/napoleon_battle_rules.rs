@@ -869,6 +869,102 @@ fn the_reserve_is_hidden_and_the_wings_revealed() {
     )));
 }
 
+/// 6.3.4: "Als laatste stap in iedere (slagveld) beurt mag de speler het slagveld versterken
+/// met bevriende eenheden die zich in naburige steden of gemeenten bevinden op de strategische
+/// kaart en die daar niet betrokken zijn bij een (andere) veldslag." (As the last step of every
+/// battle turn a player may reinforce with friendly units in neighbouring towns that are not
+/// in another battle there.) And "Zegevierende eenheden kunnen via de normale 2/1 limieten ook
+/// andere naastliggende slagvelden versterken zelfs al hadden deze eenheden zich enkel
+/// gehergroepeerd." (Victorious units may reinforce other neighbouring battles too.)
+///
+/// What may reinforce is read from the map at each battle turn, not fixed when the battle
+/// began: held between its turns, the battle is resumed with its neighbouring towns as they
+/// now stand, and a block that arrived there (a nearby battle's winner) may join. Before,
+/// reinforcements were fixed at the start, so this test failed on the old code (there was no
+/// way to bring a battle under way up to date).
+#[test]
+fn reinforcements_are_read_from_the_map_each_battle_turn() {
+    let mut f = standard_field();
+    f.battle.hold_between_rounds();
+    // Not between battle turns yet: the battle cannot be resumed.
+    assert!(f.battle.resume(&f.oob, &[]).is_err());
+    f.mv("II-INF1", at(Defender, Left));
+    f.done();
+    // The British turn: Nijvel is empty and Waver holds nobody who may come.
+    f.done();
+    assert!(f.battle.is_between_rounds());
+    assert_eq!(f.battle.actor(), BattleActor::Over);
+    assert_eq!(f.battle.result(), None);
+
+    // Meanwhile a battle at Nijvel was won by the French, and Waver's was won by the British.
+    let near = |f: &Field, code: &str, held_by, units: &[(&str, u8)]| Approach {
+        town: f.town(code),
+        held_by,
+        attacked_from: code == "QB",
+        battle: false,
+        reinforcements: units
+            .iter()
+            .map(|&(name, strength)| Unit {
+                block: f.id(name),
+                strength,
+            })
+            .collect(),
+    };
+    // A block already in the battle cannot be listed again, and a town the battle did not
+    // begin with cannot be added: refused, the battle unchanged.
+    for wrong in [
+        near(&f, "NIV", Some(Attacker), &[("G-INF", 4)]),
+        near(&f, "LIG", Some(Attacker), &[("III-INF1", 3)]),
+        near(&f, "NIV", Some(Attacker), &[("AI-3DIV", 4)]),
+    ] {
+        assert!(f.battle.resume(&f.oob, &[wrong]).is_err());
+    }
+    assert!(f.battle.is_between_rounds());
+    let approaches = [
+        near(&f, "QB", Some(Attacker), &[]),
+        near(&f, "BRU", Some(Defender), &[]),
+        near(&f, "NIV", Some(Attacker), &[("III-INF1", 3)]),
+        near(&f, "WAV", Some(Defender), &[("AI-3DIV", 4), ("AI-2NL", 3)]),
+    ];
+    let events = f
+        .battle
+        .resume(&f.oob, &approaches)
+        .expect("the towns are the battle's own");
+    assert!(events.contains(&BattleEvent::TurnBegan {
+        side: Attacker,
+        turn: 2
+    }));
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    f.done();
+    // The French reinforce from Nijvel.
+    assert_eq!(f.battle.step(), Step::Reinforcement);
+    let inf = f.id("III-INF1");
+    let events = f.act(BattleAction::Reinforce(inf));
+    assert!(events.contains(&BattleEvent::Reinforced {
+        block: inf,
+        side: Attacker,
+        from: f.town("NIV"),
+    }));
+    // The British reinforce from Waver: one, its road being narrow.
+    f.done();
+    assert_eq!(f.battle.step(), Step::Reinforcement);
+    let div = f.id("AI-3DIV");
+    f.act(BattleAction::Reinforce(div));
+    assert!(f.battle.is_between_rounds());
+    // Next turn the map says Waver's other block has gone elsewhere: it is no longer offered.
+    let approaches = [near(&f, "WAV", Some(Defender), &[])];
+    f.battle
+        .resume(&f.oob, &approaches)
+        .expect("the towns are the battle's own");
+    f.done();
+    f.done();
+    assert!(
+        f.battle.is_between_rounds(),
+        "no British reinforcement is left to offer"
+    );
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting, []);
+}
+
 /// 6.3.4: "Versterkingen worden in de reserve geplaatst [...] Per (slagveld) beurt mag één (1)
 /// eenheid het slagveld versterken voor elke smalle weg. Voor elke brede weg zijn dit er twee
 /// (2)." (Reinforcements go to the reserve: one per narrow road, two per broad road, each

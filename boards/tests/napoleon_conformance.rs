@@ -329,7 +329,7 @@ fn play_game(
 #[test]
 fn random_campaigns_keep_the_rules() {
     let c = Campaign::standard().expect("the default data");
-    let mut rng = Pcg64Mcg::seed_from_u64(1815);
+    let mut rng = Pcg64Mcg::seed_from_u64(1818);
     let mut ends = BTreeMap::new();
     for players in [Players::Two, Players::Three] {
         let options = Options::new(c.clone(), players);

@@ -1143,8 +1143,11 @@ impl Napoleon {
         let setup = self.battle_setup(town);
         let campaign = self.options.campaign.clone();
         match Battle::new(campaign.order_of_battle(), campaign.map(), setup) {
-            Ok(battle) => {
+            Ok(mut battle) => {
                 let skirmish = battle.is_skirmish();
+                // Between its battle turns the battle waits for the map as it then stands
+                // (6.3.4).
+                battle.hold_between_rounds();
                 events.push(Event::BattleBegan { town, skirmish });
                 self.phase = Phase::Battle { town, skirmish };
                 self.battle = Some(Box::new(battle));
@@ -1221,12 +1224,57 @@ impl Napoleon {
         }
     }
 
-    /// When the battle has ended: its blocks where its result puts them, then regrouping
-    /// (7.5) and the next battle.
+    /// The campaign's side of a battle's events while it is fought: a block that joined it
+    /// stands in its town (so no other battle counts it), a block that retreated stands,
+    /// disordered, where it went (7.3).
+    fn track(&mut self, town: TownId, battle_events: &[BattleEvent]) {
+        for e in battle_events {
+            match *e {
+                BattleEvent::Reinforced { block, .. } => {
+                    if let Some(t) = self.town.get_mut(block.index()) {
+                        *t = Some(town);
+                    }
+                }
+                BattleEvent::Retreated { block, to, .. } => {
+                    if let Some(t) = self.town.get_mut(block.index()) {
+                        *t = Some(to);
+                    }
+                    if let Some(d) = self.disordered.get_mut(block.index()) {
+                        *d = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// After a battle's action: between its battle turns it is resumed with the neighbouring
+    /// towns as they stand now (6.3.4); once it has ended, its blocks go where its result puts
+    /// them, then regrouping (7.5) and the next battle.
     fn battle_over(&mut self, events: &mut Vec<Event>) {
         let Phase::Battle { town, skirmish } = self.phase else {
             return;
         };
+        if self.battle.as_ref().is_some_and(|b| b.is_between_rounds()) {
+            let approaches = self.battle_setup(town).approaches;
+            let Napoleon {
+                options, battle, ..
+            } = self;
+            let resumed = battle
+                .as_mut()
+                .map(|b| b.resume(options.campaign.order_of_battle(), &approaches));
+            match resumed {
+                Some(Ok(battle_events)) => {
+                    self.track(town, &battle_events);
+                    events.extend(battle_events.into_iter().map(Event::Battle));
+                }
+                Some(Err(problems)) => events.push(Event::BattleRefused {
+                    town,
+                    problems: alloc::format!("{problems}"),
+                }),
+                None => {}
+            }
+        }
         let Some(result) = self.battle.as_ref().and_then(|b| b.result()) else {
             return;
         };
@@ -1826,9 +1874,11 @@ impl Game for Napoleon {
             (Phase::Supply { .. }, Action::SupplyLoss(block)) => {
                 self.take_supply_loss(*block, &mut events);
             }
-            (Phase::Battle { .. }, Action::Battle(a)) => {
+            (Phase::Battle { town, .. }, Action::Battle(a)) => {
                 if let Some(b) = self.battle.as_mut() {
-                    events.extend(b.play_unchecked(a).into_iter().map(Event::Battle));
+                    let battle_events = b.play_unchecked(a);
+                    self.track(town, &battle_events);
+                    events.extend(battle_events.into_iter().map(Event::Battle));
                 }
                 self.battle_over(&mut events);
             }

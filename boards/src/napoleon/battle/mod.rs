@@ -254,6 +254,10 @@ pub enum SetupProblem {
     WrongReinforcement(BlockId),
     /// The map's terrain pool has fewer than the three blocks a battle draws (6.2.1).
     TerrainPool,
+    /// [`Battle::resume`] was called while the battle was not between battle turns.
+    NotBetweenRounds,
+    /// [`Battle::resume`] named a town the battle was not set up with.
+    NewApproach(TownId),
 }
 
 impl fmt::Display for SetupProblem {
@@ -293,6 +297,13 @@ impl fmt::Display for SetupProblem {
             SetupProblem::TerrainPool => {
                 f.write_str("the map's terrain pool has fewer than 3 blocks (6.2.1)")
             }
+            SetupProblem::NotBetweenRounds => f.write_str(
+                "the battle is not between battle turns: resume it only when is_between_rounds",
+            ),
+            SetupProblem::NewApproach(_) => f.write_str(
+                "a neighbouring town the battle did not begin with: give the same towns as at \
+                 its start",
+            ),
         }
     }
 }
@@ -308,7 +319,8 @@ pub enum BattleActor {
     Army(Army),
     /// A die or a terrain draw: see [`Battle::chance_outcomes`].
     Chance,
-    /// The battle is over: see [`Battle::result`].
+    /// The battle is over: see [`Battle::result`]; or, held between battle turns, it waits
+    /// for [`Battle::resume`] (see [`Battle::is_between_rounds`]).
     Over,
 }
 
@@ -884,6 +896,10 @@ enum Phase {
     Rout { side: Side },
     /// Over.
     Over,
+    /// Between two battle turns of the attacker, held there for the campaign to fight its
+    /// other battles and bring the neighbouring towns up to date (6.1, 6.3.4); see
+    /// [`Battle::resume`].
+    Between,
 }
 
 /// Fire on its way: the dice are due, then the hits are placed one by one.
@@ -929,6 +945,8 @@ pub struct Battle {
     /// Whether the attacker's current turn began with reinforcements still waiting (6.7).
     reinforcements_due: bool,
     ending: Option<Ending>,
+    /// Whether it stops between battle turns for [`Battle::resume`].
+    hold: bool,
 }
 
 impl Battle {
@@ -961,7 +979,7 @@ impl Battle {
             Phase::Fight { .. } => Step::Fight,
             Phase::Reinforce { .. } => Step::Reinforcement,
             Phase::Rout { .. } => Step::Rout,
-            Phase::Over => Step::Over,
+            Phase::Over | Phase::Between => Step::Over,
         }
     }
 
