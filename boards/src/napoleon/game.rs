@@ -637,6 +637,9 @@ pub struct Napoleon {
     pub(crate) supply_due: Vec<(Army, u8)>,
     /// The battle being fought, while the phase is [`Phase::Battle`].
     pub(crate) battle: Option<Box<Battle>>,
+    /// The battles begun and held between battle turns, in the order they take their next
+    /// turns (6.1: fought side by side in the attacker's order).
+    pub(crate) live: Vec<Battle>,
 }
 
 /// The side of an army: French or Allied.
@@ -1131,10 +1134,42 @@ impl Napoleon {
             .collect();
         self.battles = still;
         match self.fightable().as_slice() {
-            [] => self.after_battles(events),
-            [only] => self.fight(*only, events),
-            _ => self.phase = Phase::ChooseBattle,
+            [] => {}
+            [only] => return self.fight(*only, events),
+            _ => {
+                self.phase = Phase::ChooseBattle;
+                return;
+            }
         }
+        // Every battle has begun: the next one in the attacker's order takes its turns (6.1),
+        // with its neighbouring towns as they stand now (6.3.4).
+        if self.live.is_empty() {
+            return self.after_battles(events);
+        }
+        let mut battle = self.live.remove(0);
+        let town = battle.town();
+        let approaches = self.battle_setup(town).approaches;
+        let oob = self.options.campaign.order_of_battle();
+        let battle_events = match battle.resume(oob, &approaches) {
+            Ok(battle_events) => battle_events,
+            Err(problems) => {
+                // Not reached: the campaign gives the battle's own towns. Say so, and go on
+                // with the towns as the battle last knew them, so the game never stops.
+                events.push(Event::BattleRefused {
+                    town,
+                    problems: alloc::format!("{problems}"),
+                });
+                battle.resume(oob, &[]).unwrap_or_default()
+            }
+        };
+        self.track(town, &battle_events);
+        events.extend(battle_events.into_iter().map(Event::Battle));
+        self.phase = Phase::Battle {
+            town,
+            skirmish: false,
+        };
+        self.battle = Some(Box::new(battle));
+        self.battle_over(events);
     }
 
     /// Starts the battle in `town` (6.1): the active side attacks.
@@ -1248,32 +1283,19 @@ impl Napoleon {
         }
     }
 
-    /// After a battle's action: between its battle turns it is resumed with the neighbouring
-    /// towns as they stand now (6.3.4); once it has ended, its blocks go where its result puts
-    /// them, then regrouping (7.5) and the next battle.
+    /// After a battle's action: between its battle turns it waits behind the other battles
+    /// (6.1: "Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een andere
+    /// veldslag"); once it has ended, its blocks go where its result puts them, then
+    /// regrouping (7.5) and the next battle.
     fn battle_over(&mut self, events: &mut Vec<Event>) {
         let Phase::Battle { town, skirmish } = self.phase else {
             return;
         };
         if self.battle.as_ref().is_some_and(|b| b.is_between_rounds()) {
-            let approaches = self.battle_setup(town).approaches;
-            let Napoleon {
-                options, battle, ..
-            } = self;
-            let resumed = battle
-                .as_mut()
-                .map(|b| b.resume(options.campaign.order_of_battle(), &approaches));
-            match resumed {
-                Some(Ok(battle_events)) => {
-                    self.track(town, &battle_events);
-                    events.extend(battle_events.into_iter().map(Event::Battle));
-                }
-                Some(Err(problems)) => events.push(Event::BattleRefused {
-                    town,
-                    problems: alloc::format!("{problems}"),
-                }),
-                None => {}
+            if let Some(battle) = self.battle.take() {
+                self.live.push(*battle);
             }
+            return self.next_battle(events);
         }
         let Some(result) = self.battle.as_ref().and_then(|b| b.result()) else {
             return;
@@ -1709,6 +1731,7 @@ impl Game for Napoleon {
             defeated: [false; 3],
             supply_due: Vec::new(),
             battle: None,
+            live: Vec::new(),
         };
         let mut events = Vec::new();
         game.begin_turn(&mut events);

@@ -1056,3 +1056,123 @@ fn the_attacker_chooses_the_order_of_battles() {
     }));
     assert_eq!(g.pending_battles(), &[town("THU")]);
 }
+
+/// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten in een sequentie bepaald
+/// door de aanvaller. Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een
+/// andere veldslag. Herhaal dit tot alle hangende veldslagen werden beslecht." (The battles are
+/// fought simultaneously in a sequence the attacker decides: both players end their turn in one
+/// battle, then go on to another, until every pending battle is settled.) With 6.3.4: units
+/// "die daar niet betrokken zijn bij een (andere) veldslag" reinforce (units not in another
+/// battle), so a town's blocks join a neighbouring battle once their own battle is over.
+///
+/// The French attack Charleroi and Thuin, next to each other; the attacker starts Charleroi,
+/// then the battles alternate turn by turn: Charleroi 1, Thuin 1, Charleroi 2, Thuin 2. Nobody
+/// fires and the French engage only at Thuin, so Charleroi ends in stalemate at the end of its
+/// second French turn (6.7) and the Prussians keep it; in Thuin's second turn those Prussians may reinforce, in its first they
+/// could not. Failed on the old code, which fought Charleroi to its end before Thuin began.
+#[test]
+fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    let mut events = play(&mut g, Action::Fight(cha));
+    // Each battle turn begun, with its battle's town, in the order played.
+    let mut turns: Vec<(TownId, battle::Side, u16)> = Vec::new();
+    let mut at = cha;
+    let mut thuin_waiting: Vec<Vec<BlockId>> = Vec::new();
+    let mut engaged = false;
+    use battle::Side::{Attacker, Defender};
+    for _ in 0..2_000 {
+        for e in &events {
+            match e {
+                Event::BattleBegan { town, .. } => at = *town,
+                Event::Battle(battle::BattleEvent::TurnBegan { side, turn }) => {
+                    let town = g.battle.as_ref().map_or(at, |b| b.town());
+                    turns.push((town, *side, *turn));
+                }
+                _ => {}
+            }
+        }
+        let Some(b) = g.battle.as_ref() else {
+            break;
+        };
+        if b.town() == thu && b.step() == battle::Step::Reinforcement {
+            let waiting = b.view(Some(Army::Prussian)).waiting;
+            thuin_waiting.push(waiting.iter().map(|w| w.0).collect());
+        }
+        if thuin_waiting.last().is_some_and(|w| !w.is_empty()) {
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        // At Thuin the French engage once, so that battle is not stalemated too.
+        let engage = legal.iter().find(|a| {
+            matches!(a, Action::Battle(battle::BattleAction::Move {
+                to: battle::Place::Zone(z), ..
+            }) if z.half == Defender)
+        });
+        let action = match (g.to_act(), engage) {
+            (Actor::Chance, _) => g.chance_outcomes()[0].0.clone(),
+            (_, Some(engage)) if b.town() == thu && !engaged => {
+                engaged = true;
+                engage.clone()
+            }
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        events = play(&mut g, action);
+    }
+    assert_eq!(
+        turns.get(..6),
+        Some(
+            &[
+                (cha, Attacker, 1),
+                (cha, Defender, 1),
+                (thu, Attacker, 1),
+                (thu, Defender, 1),
+                (cha, Attacker, 2),
+                (thu, Attacker, 2),
+            ][..]
+        ),
+        "{turns:?}"
+    );
+    // Charleroi's second French turn ended it in stalemate; the Prussians hold it.
+    assert!(g
+        .blocks_in(cha)
+        .all(|b| g.army_of(b) == Some(Army::Prussian)));
+    // In Thuin's second turn Charleroi's Prussians wait to reinforce it.
+    let waiting = thuin_waiting.last().expect("Thuin's Prussians reinforce");
+    let mut from_cha: Vec<BlockId> = g.blocks_in(cha).collect();
+    from_cha.sort_by_key(|b| b.index());
+    let mut waiting = waiting.clone();
+    waiting.sort_by_key(|b| b.index());
+    assert_eq!(waiting, from_cha);
+    let b = g.battle.as_ref().expect("Thuin is fought");
+    assert_eq!(b.turn(), 2);
+    let pii = block("PII-INF1");
+    assert!(g
+        .legal_actions()
+        .contains(&Action::Battle(battle::BattleAction::Reinforce(pii))));
+}

@@ -243,9 +243,9 @@ impl Battle {
     /// Begins the attacker's next battle turn with the neighbouring towns as they stand now
     /// (6.3.4: "Als laatste stap in iedere (slagveld) beurt mag de speler het slagveld
     /// versterken met bevriende eenheden die zich in naburige steden of gemeenten bevinden"):
-    /// who holds each town, whether a battle is fought there, and the blocks that may reinforce
-    /// from it replace those the battle began with. The towns are the ones it began with; a
-    /// block that joined the battle stays in it.
+    /// who holds each town given, whether a battle is fought there, and the blocks that may
+    /// reinforce from it replace what the battle knew; towns left out stay as they were. The
+    /// towns are among those it began with; a block that joined the battle stays in it.
     ///
     /// # Errors
     /// The battle is not between battle turns, a town is new, or a reinforcement is unknown,
@@ -310,8 +310,14 @@ impl Battle {
         if !problems.is_empty() {
             return Err(Problems(problems));
         }
+        // The towns given replace their waiting blocks; the others keep theirs.
+        let given: Vec<usize> = approaches
+            .iter()
+            .filter_map(|a| roads.iter().position(|r| r.town == a.town))
+            .collect();
         self.roads = roads;
-        self.fighters.retain(|f| !matches!(f.at, Loc::Waiting(_)));
+        self.fighters
+            .retain(|f| !matches!(f.at, Loc::Waiting(r) if given.contains(&r)));
         self.fighters.extend(waiting);
         let mut ev = Vec::new();
         self.begin_turn(Side::Attacker, &mut ev);
