@@ -441,8 +441,11 @@ impl fmt::Display for EndReason {
 }
 
 /// Something that happened, for the referee to announce. Events name blocks: the referee tells
-/// each seat only what its view may hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+/// each seat only what its view may hold. It decodes from a journal only with its numbers in
+/// range (a turn from 1, a supply loss of 1 to 9; blocks, towns, faces and battle events are
+/// checked by their own types).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawEvent")]
 pub enum Event {
     /// A turn began.
     TurnBegan {
@@ -547,6 +550,123 @@ pub enum Event {
     Defeated(Army),
     /// The game ended.
     Ended(EndReason),
+}
+
+/// [`Event`] as decoded, before its numbers are checked: the same variants in the same order,
+/// so it reads exactly what an `Event` writes (the round-trip tests hold them together).
+#[derive(Deserialize)]
+#[serde(rename = "Event")]
+enum RawEvent {
+    TurnBegan {
+        turn: u8,
+        mover: Mover,
+        night: bool,
+    },
+    Moved {
+        block: BlockId,
+        from: TownId,
+        to: TownId,
+        forced: bool,
+        attack: bool,
+    },
+    LeaderShown {
+        army: Army,
+        town: TownId,
+    },
+    ForcedMarch {
+        block: BlockId,
+        face: Face,
+        bonus: bool,
+        lost: bool,
+    },
+    Eliminated {
+        block: BlockId,
+        army: Army,
+    },
+    BattlePending {
+        town: TownId,
+        skirmish: bool,
+    },
+    BattleBegan {
+        town: TownId,
+        skirmish: bool,
+    },
+    Regrouped {
+        block: BlockId,
+        to: TownId,
+    },
+    SupplyCut {
+        city: TownId,
+        army: Army,
+        loss: u8,
+    },
+    SupplyLossTaken {
+        block: BlockId,
+    },
+    Battle(BattleEvent),
+    BattleEnded {
+        town: TownId,
+        ending: Ending,
+    },
+    BattleRefused {
+        town: TownId,
+        problems: String,
+    },
+    Defeated(Army),
+    Ended(EndReason),
+}
+
+impl TryFrom<RawEvent> for Event {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(raw: RawEvent) -> Result<Event, Self::Error> {
+        use crate::decode::OutOfRange;
+        type R = RawEvent;
+        Ok(match raw {
+            R::TurnBegan { turn: 0, .. } => {
+                return Err(OutOfRange::new("a turn", 0u8, "1 to 255"));
+            }
+            R::SupplyCut { loss, .. } if !(1..=super::map::MAX_SUPPLY_LOSS).contains(&loss) => {
+                return Err(OutOfRange::new("a supply loss", loss, "1 to 9"));
+            }
+            R::TurnBegan { turn, mover, night } => Event::TurnBegan { turn, mover, night },
+            R::Moved {
+                block,
+                from,
+                to,
+                forced,
+                attack,
+            } => Event::Moved {
+                block,
+                from,
+                to,
+                forced,
+                attack,
+            },
+            R::LeaderShown { army, town } => Event::LeaderShown { army, town },
+            R::ForcedMarch {
+                block,
+                face,
+                bonus,
+                lost,
+            } => Event::ForcedMarch {
+                block,
+                face,
+                bonus,
+                lost,
+            },
+            R::Eliminated { block, army } => Event::Eliminated { block, army },
+            R::BattlePending { town, skirmish } => Event::BattlePending { town, skirmish },
+            R::BattleBegan { town, skirmish } => Event::BattleBegan { town, skirmish },
+            R::Regrouped { block, to } => Event::Regrouped { block, to },
+            R::SupplyCut { city, army, loss } => Event::SupplyCut { city, army, loss },
+            R::SupplyLossTaken { block } => Event::SupplyLossTaken { block },
+            R::Battle(e) => Event::Battle(e),
+            R::BattleEnded { town, ending } => Event::BattleEnded { town, ending },
+            R::BattleRefused { town, problems } => Event::BattleRefused { town, problems },
+            R::Defeated(army) => Event::Defeated(army),
+            R::Ended(reason) => Event::Ended(reason),
+        })
+    }
 }
 
 /// A group move opened this turn (5.1): an army's blocks leaving one town.
