@@ -305,6 +305,18 @@ fn play_game(
         Status::Ongoing => unreachable!(),
     };
     *ends.entry(format!("{reason:?}")).or_default() += 1;
+    // The winners are every seat of the winning side: both Allied seats with three players.
+    let mut seats: Vec<Seat> = reason
+        .winning_armies()
+        .iter()
+        .map(|&a| options.seat_of(a))
+        .collect();
+    seats.dedup();
+    assert_eq!(g.winners(), seats, "{reason:?}");
+    assert_eq!(
+        g.winners().len(),
+        1 + usize::from(reason.allies_won() && options.seats() == 3)
+    );
     *ends.entry("actions".into()).or_default() += actions.len();
     *ends.entry("battle actions".into()).or_default() += actions
         .iter()

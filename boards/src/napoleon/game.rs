@@ -420,12 +420,30 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// The side that won: the French, or the Allies (with three players, both Allied seats).
+    /// The first army of the side that won: the French, or for the Allies the Anglo-Dutch
+    /// (whose seat [`Status::Won`](crate::Status) names); [`EndReason::winning_armies`] lists
+    /// the whole side.
     pub const fn winner(self) -> Army {
         match self {
             EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => Army::French,
             EndReason::FrenchDefeated | EndReason::TimeRanOut => Army::AngloDutch,
         }
+    }
+
+    /// Every army of the side that won: the French alone, or both Allied armies (10.2: "De
+    /// geallieerden winnen").
+    pub const fn winning_armies(self) -> &'static [Army] {
+        match self {
+            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => &[Army::French],
+            EndReason::FrenchDefeated | EndReason::TimeRanOut => {
+                &[Army::AngloDutch, Army::Prussian]
+            }
+        }
+    }
+
+    /// Whether the Allies won.
+    pub const fn allies_won(self) -> bool {
+        self.winner().is_allied()
     }
 }
 
@@ -2032,5 +2050,19 @@ impl Game for Napoleon {
 
     fn view(&self, seat: Seat) -> View {
         View::new(self, seat)
+    }
+
+    /// The seats of the winning side: with three players an Allied win is both Allied seats'.
+    fn winners(&self) -> Vec<Seat> {
+        let Phase::Over(reason) = self.phase else {
+            return Vec::new();
+        };
+        let mut seats: Vec<Seat> = reason
+            .winning_armies()
+            .iter()
+            .map(|&a| self.options.seat_of(a))
+            .collect();
+        seats.dedup();
+        seats
     }
 }

@@ -747,6 +747,35 @@ fn the_french_win_by_defeating_both_allied_armies() {
             reason: EndReason::AlliesDefeated
         }
     );
+    assert_eq!(g.winners(), [Seat::FIRST]);
+    assert!(!EndReason::AlliesDefeated.allies_won());
+}
+
+/// 10.2: "De geallieerden winnen wanneer ze twaalf (12) of meer Franse eenheden vernietigen."
+/// (The Allies win when they destroy 12 or more French units.) With three players (11: "Twee
+/// spelers voeren het bevel over de geallieerden: een Pruisische en een Britse") the Allies are
+/// two seats, and an Allied win is both seats' win, not the Anglo-Dutch seat's alone. The old
+/// code named only seat 1 (`Status::Won`'s one seat) and had no way to say the side.
+#[test]
+fn an_allied_win_names_both_allied_seats_with_three_players() {
+    let mut g = start(Players::Three, &[]);
+    assert_eq!(g.winners(), [], "no winner while the game goes on");
+    lose(&mut g, Army::French, 12);
+    play(&mut g, Action::EndMoves);
+    assert!(!g.status().is_ongoing());
+    assert_eq!(g.winners(), [Seat::SECOND, Seat::THIRD]);
+    assert!(EndReason::FrenchDefeated.allies_won());
+    assert_eq!(
+        EndReason::TimeRanOut.winning_armies(),
+        [Army::AngloDutch, Army::Prussian]
+    );
+    // The French alone win theirs, with three players too.
+    let mut h = start(Players::Three, &[]);
+    lose(&mut h, Army::AngloDutch, 8);
+    lose(&mut h, Army::Prussian, 9);
+    play(&mut h, Action::EndMoves);
+    assert_eq!(h.winners(), [Seat::FIRST]);
+    assert_eq!(EndReason::AlliesDefeated.winning_armies(), [Army::French]);
 }
 
 /// "De geallieerden winnen wanneer ze twaalf (12) of meer Franse eenheden vernietigen."
@@ -765,6 +794,8 @@ fn the_allies_win_by_defeating_the_french_unless_all_fall_together() {
             reason: EndReason::FrenchDefeated
         }
     );
+    // One Allied player: the win is his seat's.
+    assert_eq!(g.winners(), [Seat::SECOND]);
     let mut h = start(Players::Two, &[]);
     lose(&mut h, Army::French, 12);
     lose(&mut h, Army::AngloDutch, 8);
