@@ -383,6 +383,73 @@ fn the_cavalry_example_of_6_3_3() {
     assert_eq!((f.strength("BR-INF"), f.strength("BR-CAV")), (3, 3));
 }
 
+/// 6.3.3: "Eenheden met een gewijzigde vuurkracht naar F0 kunnen niet vuren maar kunnen zelf
+/// wel geraakt worden." (Units whose firepower is changed to F0 cannot fire, but can be hit.)
+/// 6.5.1: cavalry attacking a square "verliest de +1 schok bonus en vuren -1" (loses its shock
+/// and fires one lower), so 6.3.3's 4F1 cavalry is F0 at a square. And "Eenheden die zich in
+/// reserve bevinden kunnen niet vuren" (units in the reserve cannot fire).
+#[test]
+fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
+    let mut f = Field::with(
+        EXAMPLE_OOB,
+        "WAT",
+        &[
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-HEAVY", 3),
+            ("FR-LIGHT", 3),
+        ],
+        &[("BR-INF", 4), ("BR-CAV", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("BR-INF", at(Defender, Left)),
+        ("BR-CAV", Place::Reserve),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-HEAVY", Place::Reserve),
+        ("FR-LIGHT", Place::Reserve),
+    ]);
+    let fires = |f: &Field, name: &str| {
+        let id = f.id(name);
+        f.battle
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == id))
+    };
+    // The French right forms a square; the reserve has no fire.
+    let square = f.id("FR-INF3");
+    f.act(BattleAction::FormSquare(square));
+    assert!(!fires(&f, "FR-HEAVY") && !fires(&f, "FR-LIGHT"));
+    f.done();
+    // The British 4F1 cavalry charges the square from the reserve.
+    f.mv("BR-CAV", at(Defender, Left));
+    f.mv("BR-CAV", at(Attacker, Right));
+    f.done();
+    // The square fires and hits the cavalry: an F0 unit is hit like any other.
+    f.fire("FR-INF3", z(Attacker, Right));
+    f.act(BattleAction::Hits(1));
+    assert_eq!(f.strength("BR-CAV"), 3);
+    f.done();
+    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(!fires(&f, "BR-CAV"));
+    assert!(matches!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Err(_)
+    ));
+}
+
 /// 6.3.3: "Om een eenheid te laten vuren werp men zoveel dobbelstenen als wordt aangegeven
 /// door zijn huidige sterkte. Een raak shot wordt bepaald door een waarde kleiner of gelijk aan
 /// de vuurkracht van die eenheid." (A unit fires as many dice as its current strength; a die

@@ -1339,7 +1339,7 @@ impl Napoleon {
     /// The battle's starting point: each side's blocks in `town` with their strengths, and
     /// each neighbouring town with who holds it, whether the attacker came from it, and the
     /// blocks that may reinforce from it (6.3.4: not in another battle; 7.3: not disordered).
-    fn battle_setup(&self, town: TownId) -> BattleSetup {
+    pub(crate) fn battle_setup(&self, town: TownId) -> BattleSetup {
         let attacker_allied = self.allies_move();
         let unit = |id: BlockId| Unit {
             block: id,

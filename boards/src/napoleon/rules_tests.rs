@@ -1134,6 +1134,7 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
     let mut at = cha;
     let mut thuin_waiting: Vec<Vec<BlockId>> = Vec::new();
     let mut engaged = false;
+    let mut retreat_to_cha: Vec<(u16, bool)> = Vec::new();
     use battle::Side::{Attacker, Defender};
     for _ in 0..2_000 {
         for e in &events {
@@ -1149,6 +1150,15 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
         let Some(b) = g.battle.as_ref() else {
             break;
         };
+        if b.town() == thu
+            && b.step() == battle::Step::Fight
+            && b.actor() == battle::BattleActor::Army(Army::Prussian)
+        {
+            let to_cha = g.legal_actions().iter().any(|a| {
+                matches!(a, Action::Battle(battle::BattleAction::Retreat { to, .. }) if *to == cha)
+            });
+            retreat_to_cha.push((b.turn(), to_cha));
+        }
         if b.town() == thu && b.step() == battle::Step::Reinforcement {
             let waiting = b.view(Some(Army::Prussian)).waiting;
             thuin_waiting.push(waiting.iter().map(|w| w.0).collect());
@@ -1202,8 +1212,59 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
     assert_eq!(waiting, from_cha);
     let b = g.battle.as_ref().expect("Thuin is fought");
     assert_eq!(b.turn(), 2);
+    // 7.1: "Geen enkele speler kan terugtrekken naar een ander slagveld." (No one retreats to
+    // another battlefield.) Charleroi is closed to Thuin's Prussians while its battle goes on,
+    // open once it is over and theirs.
+    retreat_to_cha.dedup();
+    assert_eq!(retreat_to_cha, [(1, false), (2, true)]);
     let pii = block("PII-INF1");
     assert!(g
         .legal_actions()
         .contains(&Action::Battle(battle::BattleAction::Reinforce(pii))));
+}
+
+/// "Na de initiële plaatsing van de eenheden is er geen beperking op het aantal eenheden dat men
+/// in een stad of gemeente kan plaatsen. De grenzen spelen nadien geen rol meer." (4: after the
+/// set-up there is no limit to the units in a town, and the borders play no further part.)
+/// Five Anglo-Dutch blocks, more than the set-up's 4 a town (4.1), march from Brussel into
+/// Waver, east of the brown line.
+#[test]
+fn after_the_set_up_towns_hold_any_number_and_borders_do_not_count() {
+    let names = ["AR-5DIV", "AR-6DIV", "AR-BK", "AR-NAS", "AR-ART"];
+    let moves: Vec<(&str, &str)> = names.iter().map(|&n| (n, "BRU")).collect();
+    let mut g = start(Players::Two, &moves);
+    play(&mut g, Action::EndMoves);
+    for name in names {
+        play(&mut g, go(name, &["WAV"]));
+    }
+    assert_eq!(
+        campaign().map().info(town("WAV")).map(|i| i.area),
+        Some(Army::Prussian)
+    );
+    assert_eq!(g.blocks_in(town("WAV")).count(), 5);
+}
+
+/// "Eenheden die zich terugtrekken zijn in wanorde [...] Eenheden in wanorde kunnen niet dienen
+/// als versterking voor slagvelden tijdens die beurt. Na die speler zijn beurt zal de orde in
+/// die eenheid zich herstellen." (7.3: retreating units are disordered and reinforce no battle
+/// that turn; after that turn their order is restored.)
+#[test]
+fn disorder_lasts_until_the_turn_ends() {
+    let mut g = start(Players::Two, &[("PI-INF1", "GEM")]);
+    let id = block("PI-INF1");
+    g.disordered[id.index()] = true;
+    // A battle next door this turn does not count the disordered block.
+    let reinforcing = |g: &Napoleon| {
+        g.battle_setup(town("LIG"))
+            .approaches
+            .iter()
+            .any(|a| a.reinforcements.iter().any(|u| u.block == id))
+    };
+    assert!(!reinforcing(&g));
+    play(&mut g, Action::EndMoves);
+    assert!(
+        !g.disordered[id.index()],
+        "order is restored after the turn"
+    );
+    assert!(reinforcing(&g));
 }
