@@ -440,14 +440,14 @@ fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
     // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
     assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
     assert!(!fires(&f, "BR-CAV"));
-    assert!(matches!(
+    assert_eq!(
         f.battle.check(&BattleAction::Fire {
             block: f.id("BR-CAV"),
             at: z(Attacker, Right),
             target: Target::Square(square),
         }),
-        Err(_)
-    ));
+        Err(BattleIllegal::CannotFire)
+    );
 }
 
 /// 6.3.3: "Om een eenheid te laten vuren werp men zoveel dobbelstenen als wordt aangegeven
