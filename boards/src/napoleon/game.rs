@@ -1612,7 +1612,13 @@ impl Napoleon {
     /// from the town to a neighbouring town the army's side holds, or from a neighbouring town
     /// into the battle's town, within the 2/1 limit of the road; a town with a battle still to
     /// fight is no part of it.
-    fn regroup_road(&self, town: TownId, army: Army, block: BlockId, to: TownId) -> Option<RoadId> {
+    pub(crate) fn regroup_road(
+        &self,
+        town: TownId,
+        army: Army,
+        block: BlockId,
+        to: TownId,
+    ) -> Option<RoadId> {
         let map = self.campaign().map();
         let from = self.town_of(block)?;
         if self.army_of(block)? != army || from == to {

@@ -1268,3 +1268,41 @@ fn disorder_lasts_until_the_turn_ends() {
     );
     assert!(reinforcing(&g));
 }
+
+/// 5.4: "Eens het maximale aantal eenheden zich via een weg heeft verplaatst kan deze weg niet
+/// meer gebruikt worden behalve voor terugtrekken, versterkingen en hergroeperingen." (Once a
+/// road has carried its limit it cannot be used again, except for retreats, reinforcements and
+/// regrouping.) Ligny-Gembloux has carried its moves this turn; Gembloux's Prussians still
+/// reinforce a battle at Ligny along it, and a winner at Ligny still regroups along it.
+#[test]
+fn a_full_road_still_carries_reinforcements_and_regroups() {
+    let mut g = start(
+        Players::Two,
+        &[("PI-INF1", "GEM"), ("PI-INF2", "LIG"), ("PI-ART", "GEM")],
+    );
+    let map = campaign().map().clone();
+    let road = map
+        .graph()
+        .road_between(town("LIG"), town("GEM"))
+        .expect("Ligny-Gembloux");
+    let limit = map.move_limit(road).expect("a road's limit");
+    // The Allied turn, the road full.
+    play(&mut g, Action::EndMoves);
+    assert!(g.legal_actions().contains(&go("PI-ART", &["LIG"])));
+    g.traffic[road.index()] = limit;
+    assert!(!g.legal_actions().contains(&go("PI-ART", &["LIG"])));
+    assert!(g.check(&go("PI-ART", &["LIG"])).is_err());
+    // Reinforcements and regrouping along it are not.
+    let reinforcements: Vec<BlockId> = g
+        .battle_setup(town("LIG"))
+        .approaches
+        .iter()
+        .filter(|a| a.town == town("GEM"))
+        .flat_map(|a| a.reinforcements.iter().map(|u| u.block))
+        .collect();
+    assert!(reinforcements.contains(&block("PI-INF1")));
+    assert_eq!(
+        g.regroup_road(town("LIG"), Army::Prussian, block("PI-INF2"), town("GEM")),
+        Some(road)
+    );
+}
