@@ -450,6 +450,63 @@ fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
     );
 }
 
+/// 6.5: "Vierkant formaties kunnen niet gevormd worden in bossen of in hoeves. Infanterie in
+/// vierkant formatie heeft een +1 moreel." (Squares cannot be formed in woods or in farms;
+/// infantry in square has +1 morale.)
+#[test]
+fn no_square_in_woods_or_a_farm_and_a_square_adds_one_to_morale() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("WELLINGTON", 1),
+            ("AR-5DIV", 4),
+            ("AR-6DIV", 3),
+            ("AI-1DIV", 1),
+            ("AII-2DIV", 4),
+        ],
+    );
+    // Woods on the French left; a farm on the British left (its first infantry holds it).
+    f.terrain([(Woods, Left), (Farm, Left), (Hill, Right)]);
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    let may_square = |f: &Field, name: &str| {
+        f.battle
+            .legal_actions()
+            .contains(&BattleAction::FormSquare(f.id(name)))
+    };
+    // In the woods no square; on open ground one may form.
+    assert!(!may_square(&f, "G-INF"));
+    assert!(may_square(&f, "I-INF1"));
+    f.done();
+    // The farm's holder forms none; the centre does.
+    assert!(!may_square(&f, "AR-5DIV"));
+    let centre = f.id("AI-1DIV");
+    f.act(BattleAction::FormSquare(centre));
+    f.done();
+    // The French engage the square of strength 1.
+    f.mv("I-INF1", at(Defender, Centre));
+    f.done();
+    // Its morale check: a die of 3 fails alone (1-3), but the square adds 1: 4 holds.
+    assert_eq!(f.battle.step(), Step::Morale);
+    let events = f.act(BattleAction::Die(3));
+    assert!(events.contains(&BattleEvent::Morale {
+        block: centre,
+        total: 4,
+        held: true
+    }));
+    assert_eq!(f.strength("AI-1DIV"), 1);
+}
+
 /// 6.3.3: "Om een eenheid te laten vuren werp men zoveel dobbelstenen als wordt aangegeven
 /// door zijn huidige sterkte. Een raak shot wordt bepaald door een waarde kleiner of gelijk aan
 /// de vuurkracht van die eenheid." (A unit fires as many dice as its current strength; a die
