@@ -1306,3 +1306,64 @@ fn a_full_road_still_carries_reinforcements_and_regroups() {
         Some(road)
     );
 }
+
+/// 6.6: "Alle schermutselingen worden beslecht alvorens er een veldslag plaatsvindt [...]
+/// Eenheden die een schermutseling winnen kunnen gebruikt worden als versterking voor een
+/// nabijgelegen veldslag." (Every skirmish is settled before any battle; units that win a
+/// skirmish may reinforce a nearby battle.) The French skirmish at Charleroi, two against one,
+/// and fight a battle at Thuin next door: Charleroi is fought first, and its winners wait to
+/// reinforce Thuin.
+#[test]
+fn a_skirmishs_winners_reinforce_a_nearby_battle() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("I-INF1", "BEA"),
+            ("I-INF2", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["I-INF1", "I-INF2"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    let events = play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    // The skirmish is fought first, without asking.
+    assert!(events.contains(&Event::BattleBegan {
+        town: cha,
+        skirmish: true
+    }));
+    for _ in 0..200 {
+        if g.battle.as_ref().is_some_and(|b| b.town() == thu) {
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        play(&mut g, action);
+    }
+    // The French won Charleroi and hold it; the battle of Thuin has begun.
+    assert!(g.blocks_in(cha).all(|b| g.army_of(b) == Some(Army::French)));
+    let b = g.battle.as_ref().expect("Thuin is fought");
+    assert_eq!(b.town(), thu);
+    let mut waiting: Vec<(BlockId, TownId)> = b.view(Some(Army::French)).waiting;
+    waiting.sort_by_key(|w| w.0.index());
+    let mut winners: Vec<(BlockId, TownId)> = [block("I-INF1"), block("I-INF2")]
+        .map(|b| (b, cha))
+        .to_vec();
+    winners.sort_by_key(|w| w.0.index());
+    assert_eq!(waiting, winners);
+}
