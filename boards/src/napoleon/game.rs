@@ -833,6 +833,12 @@ impl Napoleon {
         &self.battles
     }
 
+    /// The towns of the battles begun and waiting for their next battle turn while another is
+    /// fought (6.1), in the order they resume.
+    pub fn battles_under_way(&self) -> Vec<TownId> {
+        self.live.iter().map(Battle::town).collect()
+    }
+
     /// The block ids on the map, with their army and town.
     pub(crate) fn on_map(&self) -> impl Iterator<Item = (BlockId, Army, TownId)> + '_ {
         self.campaign()

@@ -1129,6 +1129,7 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
     play(&mut g, Action::EndMoves);
     let (cha, thu) = (town("CHA"), town("THU"));
     let mut events = play(&mut g, Action::Fight(cha));
+    let mut thuin_began = false;
     // Each battle turn begun, with its battle's town, in the order played.
     let mut turns: Vec<(TownId, battle::Side, u16)> = Vec::new();
     let mut at = cha;
@@ -1150,6 +1151,12 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
         let Some(b) = g.battle.as_ref() else {
             break;
         };
+        if b.town() == thu && b.turn() <= 1 {
+            // Charleroi has played its first battle turns and waits while Thuin is fought.
+            assert_eq!(g.battles_under_way(), [cha]);
+            assert_eq!(g.view(Seat::SECOND).under_way, [cha]);
+            thuin_began = true;
+        }
         if b.town() == thu
             && b.step() == battle::Step::Fight
             && b.actor() == battle::BattleActor::Army(Army::Prussian)
@@ -1185,6 +1192,7 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
         };
         events = play(&mut g, action);
     }
+    assert!(thuin_began);
     assert_eq!(
         turns.get(..6),
         Some(
