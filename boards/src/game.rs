@@ -170,6 +170,16 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
 
     /// What `seat` may see now.
     fn view(&self, seat: Seat) -> Self::View;
+
+    /// Every seat that won, in seat order: a side of several seats wins together (Napoléon's
+    /// Allies with three players, rulebook 11), where [`Status::Won`] names one seat of it.
+    /// Empty while the game goes on and after a draw.
+    fn winners(&self) -> Vec<Seat> {
+        match self.status() {
+            Status::Won { winner, .. } => alloc::vec![winner],
+            Status::Drawn { .. } | Status::Ongoing => Vec::new(),
+        }
+    }
 }
 
 /// Why a replay stopped.

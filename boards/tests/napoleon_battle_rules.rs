@@ -227,45 +227,250 @@ fn standard_field() -> Field {
     f
 }
 
-/// 6.3.3's worked example, reproduced: "Voorbeeld: 3F3 en 3F2 cavalerie bewegen vanuit de
-/// reserve om 4F2 infanterie en 4F1 cavalerie aan te vallen in de Britse linkse sector. De
+/// The order of battle of 6.3.3's worked example: its four blocks at their printed figures
+/// (the French 3F3 and 3F2 cavalry, the British 4F2 infantry and 4F1 cavalry), the three
+/// leaders every order of battle holds (3.6.1), and the infantry that fill the other wings,
+/// which a battle needs (6.2.2: "minstens 1 eenheid" on each wing).
+const EXAMPLE_OOB: &str = "\
+block NAPOLEON   french -    leader          1 F1 BEA
+block FR-INF1    french I    infantry        4 F2 BEA
+block FR-INF2    french I    infantry        4 F2 BEA
+block FR-INF3    french II   infantry        4 F2 BEA
+block FR-HEAVY   french 3CC  heavy-cavalry   3 F3 BEA
+block FR-LIGHT   french 1CC  light-cavalry   3 F2 BEA
+block BLUCHER    pr     -    leader          1 F1 NAM
+block WELLINGTON ad     -    leader          1 F1 BRU
+block BR-INF     ad     I    infantry        4 F2 BRU
+block BR-CAV     ad     I    light-cavalry   4 F1 BRU
+block BR-INF2    ad     II   infantry        4 F2 BRU
+block BR-INF3    ad     II   infantry        4 F2 BRU
+";
+
+/// Exact weights of `dice` dice hitting on `fire` or less: `C(n,k) F^k (6-F)^(n-k)` for k hits.
+fn weights(dice: u8, fire: u8) -> Vec<(BattleAction, u32)> {
+    let dice = u32::from(dice);
+    let fire = u32::from(fire);
+    (0..=dice)
+        .map(|k| {
+            let choose = (0..k).fold(1, |c, i| c * (dice - i) / (i + 1));
+            let hits = u8::try_from(k).expect("at most 4 dice");
+            (
+                BattleAction::Hits(hits),
+                choose * fire.pow(k) * (6 - fire).pow(dice - k),
+            )
+        })
+        .collect()
+}
+
+/// 6.3.3's worked example, reproduced exactly: "Voorbeeld: 3F3 en 3F2 cavalerie bewegen vanuit
+/// de reserve om 4F2 infanterie en 4F1 cavalerie aan te vallen in de Britse linkse sector. De
 /// Britse infanterie vuurt met 4F2 en de Britse cavalerie vuurt met 4F1 (geen schokeffect). In
 /// de veronderstelling dat er tweemaal raak werd geschoten zal de Franse cavalerie vuren met
 /// 2F4 en 2F3 (met schokeffect)." (3F3 and 3F2 cavalry move from the reserve to attack 4F2
-/// infantry and 4F1 cavalry on the British left. The British infantry fires 4F2, the British
-/// cavalry at its printed firepower, without shock. Two hits: the French cavalry fires 2F4 and
-/// 2F3, with shock.)
+/// infantry and 4F1 cavalry on the British left. The British infantry fires 4F2 and the
+/// British cavalry 4F1, without shock. Supposing two hits, the French cavalry fires 2F4 and
+/// 2F3, with shock.) With 6.4: "Elk raak schot wordt apart toegepast op de sterkste vijandelijke
+/// eenheid in die positie. Indien twee of meerdere vijandelijke eenheden even sterk zijn beslist
+/// de eigenaar" (each hit goes to the strongest enemy unit there; between equals the owner
+/// decides).
 ///
-/// The order of battle types cavalry by weight (3.6.3: light F2, heavy F3), so no cavalry block
-/// is printed F1; the British cavalry here is a light F2 block raised to strength 4, and the
-/// test checks that it fires at its printed firepower, without the shock bonus, as the example
-/// says. Everything else is the example's numbers.
+/// The example is built from an order of battle holding its own blocks, among them a light
+/// cavalry block printed F1: the data refused one before (light cavalry had to be F2), so this
+/// test failed on the old code.
 #[test]
 fn the_cavalry_example_of_6_3_3() {
-    let oob = DEFAULT_ORDER_OF_BATTLE.replace(
-        "light-cavalry    3   F2   GER",
-        "light-cavalry    4   F2   GER",
-    );
     let mut f = Field::with(
-        &oob,
+        EXAMPLE_OOB,
         "WAT",
-        FRENCH,
         &[
-            ("WELLINGTON", 1),
-            ("AR-5DIV", 4),
-            ("AC-LC", 4),
-            ("AI-1DIV", 4),
-            ("AII-2DIV", 4),
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-HEAVY", 3),
+            ("FR-LIGHT", 3),
         ],
+        &[("BR-INF", 4), ("BR-CAV", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
         &[("QB", Some(Attacker), true, &[])],
         BattleOptions::default(),
     );
     f.plain();
-    // Two corps on one wing need their leader there (6.2.3).
+    f.deploy(&[
+        ("BR-INF", at(Defender, Left)),
+        ("BR-CAV", at(Defender, Left)),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-HEAVY", Place::Reserve),
+        ("FR-LIGHT", Place::Reserve),
+    ]);
+    // The 3F3 and 3F2 cavalry move from the reserve onto the British left: two moves each.
+    for cav in ["FR-HEAVY", "FR-LIGHT"] {
+        f.mv(cav, at(Attacker, Right));
+        f.mv(cav, at(Defender, Left));
+    }
+    f.done();
+
+    // The British turn: the infantry fires 4F2.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    f.fire("BR-INF", z(Defender, Left));
+    assert_eq!(f.volley(), (4, 2));
+    assert_eq!(f.battle.chance_outcomes(), weights(4, 2));
+    assert_eq!(
+        weights(4, 2).iter().map(|w| w.1).collect::<Vec<_>>(),
+        [256, 512, 384, 128, 16]
+    );
+    f.act(BattleAction::Hits(1));
+    // Both French cavalry are strength 3, the strongest there: the French player picks (6.4),
+    // between those two and no other block.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    let (heavy, light) = (f.id("FR-HEAVY"), f.id("FR-LIGHT"));
+    assert_eq!(
+        f.battle.legal_actions(),
+        [BattleAction::TakeHit(heavy), BattleAction::TakeHit(light)]
+    );
+    f.act(BattleAction::TakeHit(heavy));
+    assert_eq!((f.strength("FR-HEAVY"), f.strength("FR-LIGHT")), (2, 3));
+
+    // The British cavalry fires 4F1: its printed firepower, no shock (it did not engage).
+    f.fire("BR-CAV", z(Defender, Left));
+    assert_eq!(f.volley(), (4, 1));
+    assert_eq!(f.battle.chance_outcomes(), weights(4, 1));
+    assert_eq!(
+        weights(4, 1).iter().map(|w| w.1).collect::<Vec<_>>(),
+        [625, 500, 150, 20, 1]
+    );
+    f.act(BattleAction::Hits(1));
+    // The second hit goes to the strongest, now the light cavalry alone: no choice is asked.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert_eq!((f.strength("FR-HEAVY"), f.strength("FR-LIGHT")), (2, 2));
+    f.done();
+
+    // The French turn: two hits taken, the cavalry fires 2F4 and 2F3, with shock.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    f.fire("FR-HEAVY", z(Defender, Left));
+    assert_eq!(f.volley(), (2, 4));
+    assert_eq!(
+        f.battle.chance_outcomes(),
+        [
+            (BattleAction::Hits(0), 4),
+            (BattleAction::Hits(1), 16),
+            (BattleAction::Hits(2), 16)
+        ]
+    );
+    f.act(BattleAction::Hits(0));
+    f.fire("FR-LIGHT", z(Defender, Left));
+    assert_eq!(f.volley(), (2, 3));
+    assert_eq!(
+        f.battle.chance_outcomes(),
+        [
+            (BattleAction::Hits(0), 9),
+            (BattleAction::Hits(1), 18),
+            (BattleAction::Hits(2), 9)
+        ]
+    );
+    f.act(BattleAction::Hits(2));
+    // Each hit to the strongest: the 4F2 infantry and the 4F1 cavalry are equal, so the
+    // British player picks for the first; the second goes to the one left at 4.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    let (inf, cav) = (f.id("BR-INF"), f.id("BR-CAV"));
+    assert_eq!(
+        f.battle.legal_actions(),
+        [BattleAction::TakeHit(inf), BattleAction::TakeHit(cav)]
+    );
+    f.act(BattleAction::TakeHit(cav));
+    assert_eq!((f.strength("BR-INF"), f.strength("BR-CAV")), (3, 3));
+}
+
+/// 6.3.3: "Eenheden met een gewijzigde vuurkracht naar F0 kunnen niet vuren maar kunnen zelf
+/// wel geraakt worden." (Units whose firepower is changed to F0 cannot fire, but can be hit.)
+/// 6.5.1: cavalry attacking a square "verliest de +1 schok bonus en vuren -1" (loses its shock
+/// and fires one lower), so 6.3.3's 4F1 cavalry is F0 at a square. And "Eenheden die zich in
+/// reserve bevinden kunnen niet vuren" (units in the reserve cannot fire).
+#[test]
+fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
+    let mut f = Field::with(
+        EXAMPLE_OOB,
+        "WAT",
+        &[
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-HEAVY", 3),
+            ("FR-LIGHT", 3),
+        ],
+        &[("BR-INF", 4), ("BR-CAV", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("BR-INF", at(Defender, Left)),
+        ("BR-CAV", Place::Reserve),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-HEAVY", Place::Reserve),
+        ("FR-LIGHT", Place::Reserve),
+    ]);
+    let fires = |f: &Field, name: &str| {
+        let id = f.id(name);
+        f.battle
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == id))
+    };
+    // The French right forms a square; the reserve has no fire.
+    let square = f.id("FR-INF3");
+    f.act(BattleAction::FormSquare(square));
+    assert!(!fires(&f, "FR-HEAVY") && !fires(&f, "FR-LIGHT"));
+    f.done();
+    // The British 4F1 cavalry charges the square from the reserve.
+    f.mv("BR-CAV", at(Defender, Left));
+    f.mv("BR-CAV", at(Attacker, Right));
+    f.done();
+    // The square fires and hits the cavalry: an F0 unit is hit like any other.
+    f.fire("FR-INF3", z(Attacker, Right));
+    f.act(BattleAction::Hits(1));
+    assert_eq!(f.strength("BR-CAV"), 3);
+    f.done();
+    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(!fires(&f, "BR-CAV"));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Err(BattleIllegal::CannotFire)
+    );
+}
+
+/// 6.5: "Vierkant formaties kunnen niet gevormd worden in bossen of in hoeves. Infanterie in
+/// vierkant formatie heeft een +1 moreel." (Squares cannot be formed in woods or in farms;
+/// infantry in square has +1 morale.)
+#[test]
+fn no_square_in_woods_or_a_farm_and_a_square_adds_one_to_morale() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("WELLINGTON", 1),
+            ("AR-5DIV", 4),
+            ("AR-6DIV", 3),
+            ("AI-1DIV", 1),
+            ("AII-2DIV", 4),
+        ],
+    );
+    // Woods on the French left; a farm on the British left (its first infantry holds it).
+    f.terrain([(Woods, Left), (Farm, Left), (Hill, Right)]);
     f.deploy(&[
         ("WELLINGTON", at(Defender, Left)),
         ("AR-5DIV", at(Defender, Left)),
-        ("AC-LC", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
         ("AI-1DIV", at(Defender, Centre)),
         ("AII-2DIV", at(Defender, Right)),
         ("G-INF", at(Attacker, Left)),
@@ -274,43 +479,32 @@ fn the_cavalry_example_of_6_3_3() {
         ("G-CAV", Place::Reserve),
         ("1CC-CAV", Place::Reserve),
     ]);
-    // The 3F3 and 3F2 cavalry move from the reserve onto the British left: two moves each.
-    for cav in ["G-CAV", "1CC-CAV"] {
-        f.mv(cav, at(Attacker, Right));
-        f.mv(cav, at(Defender, Left));
-    }
+    let may_square = |f: &Field, name: &str| {
+        f.battle
+            .legal_actions()
+            .contains(&BattleAction::FormSquare(f.id(name)))
+    };
+    // In the woods no square; on open ground one may form.
+    assert!(!may_square(&f, "G-INF"));
+    assert!(may_square(&f, "I-INF1"));
     f.done();
-    // The British turn: the infantry fires 4F2, the cavalry 4 dice at its printed F2, no shock.
-    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
-    f.fire("AR-5DIV", z(Defender, Left));
-    assert_eq!(f.volley(), (4, 2));
-    f.act(BattleAction::Hits(1));
-    // Both French cavalry are strength 3: the French player picks which takes the hit (6.4).
-    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
-    let g_cav = f.id("G-CAV");
-    f.act(BattleAction::TakeHit(g_cav));
-    f.fire("AC-LC", z(Defender, Left));
-    assert_eq!(f.volley(), (4, 2));
-    f.act(BattleAction::Hits(1));
-    // The second hit goes to the strongest, now the light cavalry.
-    assert_eq!((f.strength("G-CAV"), f.strength("1CC-CAV")), (2, 2));
+    // The farm's holder forms none; the centre does.
+    assert!(!may_square(&f, "AR-5DIV"));
+    let centre = f.id("AI-1DIV");
+    f.act(BattleAction::FormSquare(centre));
     f.done();
-    // The French turn: 2F4 and 2F3, with shock.
-    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
-    f.fire("G-CAV", z(Defender, Left));
-    assert_eq!(f.volley(), (2, 4));
-    // Exact weights of 2 dice hitting on 1-4: 2x2, 2x4x2, 4x4 (of 36).
-    assert_eq!(
-        f.battle.chance_outcomes(),
-        vec![
-            (BattleAction::Hits(0), 4),
-            (BattleAction::Hits(1), 16),
-            (BattleAction::Hits(2), 16)
-        ]
-    );
-    f.act(BattleAction::Hits(0));
-    f.fire("1CC-CAV", z(Defender, Left));
-    assert_eq!(f.volley(), (2, 3));
+    // The French engage the square of strength 1.
+    f.mv("I-INF1", at(Defender, Centre));
+    f.done();
+    // Its morale check: a die of 3 fails alone (1-3), but the square adds 1: 4 holds.
+    assert_eq!(f.battle.step(), Step::Morale);
+    let events = f.act(BattleAction::Die(3));
+    assert!(events.contains(&BattleEvent::Morale {
+        block: centre,
+        total: 4,
+        held: true
+    }));
+    assert_eq!(f.strength("AI-1DIV"), 1);
 }
 
 /// 6.3.3: "Om een eenheid te laten vuren werp men zoveel dobbelstenen als wordt aangegeven
@@ -797,6 +991,102 @@ fn the_reserve_is_hidden_and_the_wings_revealed() {
             ..
         }
     )));
+}
+
+/// 6.3.4: "Als laatste stap in iedere (slagveld) beurt mag de speler het slagveld versterken
+/// met bevriende eenheden die zich in naburige steden of gemeenten bevinden op de strategische
+/// kaart en die daar niet betrokken zijn bij een (andere) veldslag." (As the last step of every
+/// battle turn a player may reinforce with friendly units in neighbouring towns that are not
+/// in another battle there.) And "Zegevierende eenheden kunnen via de normale 2/1 limieten ook
+/// andere naastliggende slagvelden versterken zelfs al hadden deze eenheden zich enkel
+/// gehergroepeerd." (Victorious units may reinforce other neighbouring battles too.)
+///
+/// What may reinforce is read from the map at each battle turn, not fixed when the battle
+/// began: held between its turns, the battle is resumed with its neighbouring towns as they
+/// now stand, and a block that arrived there (a nearby battle's winner) may join. Before,
+/// reinforcements were fixed at the start, so this test failed on the old code (there was no
+/// way to bring a battle under way up to date).
+#[test]
+fn reinforcements_are_read_from_the_map_each_battle_turn() {
+    let mut f = standard_field();
+    f.battle.hold_between_rounds();
+    // Not between battle turns yet: the battle cannot be resumed.
+    assert!(f.battle.resume(&f.oob, &[]).is_err());
+    f.mv("II-INF1", at(Defender, Left));
+    f.done();
+    // The British turn: Nijvel is empty and Waver holds nobody who may come.
+    f.done();
+    assert!(f.battle.is_between_rounds());
+    assert_eq!(f.battle.actor(), BattleActor::Over);
+    assert_eq!(f.battle.result(), None);
+
+    // Meanwhile a battle at Nijvel was won by the French, and Waver's was won by the British.
+    let near = |f: &Field, code: &str, held_by, units: &[(&str, u8)]| Approach {
+        town: f.town(code),
+        held_by,
+        attacked_from: code == "QB",
+        battle: false,
+        reinforcements: units
+            .iter()
+            .map(|&(name, strength)| Unit {
+                block: f.id(name),
+                strength,
+            })
+            .collect(),
+    };
+    // A block already in the battle cannot be listed again, and a town the battle did not
+    // begin with cannot be added: refused, the battle unchanged.
+    for wrong in [
+        near(&f, "NIV", Some(Attacker), &[("G-INF", 4)]),
+        near(&f, "LIG", Some(Attacker), &[("III-INF1", 3)]),
+        near(&f, "NIV", Some(Attacker), &[("AI-3DIV", 4)]),
+    ] {
+        assert!(f.battle.resume(&f.oob, &[wrong]).is_err());
+    }
+    assert!(f.battle.is_between_rounds());
+    let approaches = [
+        near(&f, "QB", Some(Attacker), &[]),
+        near(&f, "BRU", Some(Defender), &[]),
+        near(&f, "NIV", Some(Attacker), &[("III-INF1", 3)]),
+        near(&f, "WAV", Some(Defender), &[("AI-3DIV", 4), ("AI-2NL", 3)]),
+    ];
+    let events = f
+        .battle
+        .resume(&f.oob, &approaches)
+        .expect("the towns are the battle's own");
+    assert!(events.contains(&BattleEvent::TurnBegan {
+        side: Attacker,
+        turn: 2
+    }));
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    f.done();
+    // The French reinforce from Nijvel.
+    assert_eq!(f.battle.step(), Step::Reinforcement);
+    let inf = f.id("III-INF1");
+    let events = f.act(BattleAction::Reinforce(inf));
+    assert!(events.contains(&BattleEvent::Reinforced {
+        block: inf,
+        side: Attacker,
+        from: f.town("NIV"),
+    }));
+    // The British reinforce from Waver: one, its road being narrow.
+    f.done();
+    assert_eq!(f.battle.step(), Step::Reinforcement);
+    let div = f.id("AI-3DIV");
+    f.act(BattleAction::Reinforce(div));
+    assert!(f.battle.is_between_rounds());
+    // Next turn the map says Waver's other block has gone elsewhere: it is no longer offered.
+    let approaches = [near(&f, "WAV", Some(Defender), &[])];
+    f.battle
+        .resume(&f.oob, &approaches)
+        .expect("the towns are the battle's own");
+    f.done();
+    f.done();
+    assert!(
+        f.battle.is_between_rounds(),
+        "no British reinforcement is left to offer"
+    );
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting, []);
 }
 
 /// 6.3.4: "Versterkingen worden in de reserve geplaatst [...] Per (slagveld) beurt mag één (1)

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use boards::game::replay;
 use boards::napoleon::battle::{BattleAction, BlockView};
 use boards::napoleon::{
-    Action, Army, BlockId, Campaign, EndReason, Napoleon, Options, Placement, Players, Setup,
+    Action, Army, BlockId, Campaign, EndReason, Event, Napoleon, Options, Placement, Players, Setup,
 };
 use boards::sba::Face;
 use boards::{Actor, Game, Seat, Status};
@@ -233,6 +233,7 @@ fn play_game(
     let c = options.campaign.clone();
     let mut g = Napoleon::start(options.clone(), setup.clone()).expect("a legal set-up");
     let mut actions = Vec::new();
+    let mut events: Vec<Event> = Vec::new();
     let mut strength: Vec<u8> = (0..c.order_of_battle().len() as u8)
         .map(|i| g.strength_of(block_id(i)))
         .collect();
@@ -290,7 +291,7 @@ fn play_game(
             }
             Actor::Nobody => panic!("nobody acts in a game going on"),
         };
-        g.play(&action).expect("a listed action plays");
+        events.extend(g.play(&action).expect("a listed action plays"));
         actions.push(action);
         for (i, s) in strength.iter_mut().enumerate() {
             let now = g.strength_of(block_id(i as u8));
@@ -304,6 +305,18 @@ fn play_game(
         Status::Ongoing => unreachable!(),
     };
     *ends.entry(format!("{reason:?}")).or_default() += 1;
+    // The winners are every seat of the winning side: both Allied seats with three players.
+    let mut seats: Vec<Seat> = reason
+        .winning_armies()
+        .iter()
+        .map(|&a| options.seat_of(a))
+        .collect();
+    seats.dedup();
+    assert_eq!(g.winners(), seats, "{reason:?}");
+    assert_eq!(
+        g.winners().len(),
+        1 + usize::from(reason.allies_won() && options.seats() == 3)
+    );
     *ends.entry("actions".into()).or_default() += actions.len();
     *ends.entry("battle actions".into()).or_default() += actions
         .iter()
@@ -322,6 +335,15 @@ fn play_game(
             "{a:?} does not read back"
         );
     }
+    // And every event, the battles' with them.
+    for e in &events {
+        let bytes = postcard::to_allocvec(e).expect("an event encodes");
+        assert_eq!(
+            postcard::from_bytes::<Event>(&bytes).as_ref(),
+            Ok(e),
+            "{e:?} does not read back"
+        );
+    }
     let again = replay::<Napoleon>(options, setup, &actions).expect("the game replays");
     assert_eq!(again, g, "replay is exact");
 }
@@ -329,7 +351,7 @@ fn play_game(
 #[test]
 fn random_campaigns_keep_the_rules() {
     let c = Campaign::standard().expect("the default data");
-    let mut rng = Pcg64Mcg::seed_from_u64(1815);
+    let mut rng = Pcg64Mcg::seed_from_u64(1818);
     let mut ends = BTreeMap::new();
     for players in [Players::Two, Players::Three] {
         let options = Options::new(c.clone(), players);
@@ -438,4 +460,177 @@ fn journaled_actions_read_back_and_refuse_out_of_range_values() {
     // No variant past the last.
     assert!(decode(&[9]).is_err());
     assert!(decode(&[8, 15]).is_err());
+}
+
+/// A journal's Napoléon events decode only with their numbers in range: a turn of 0, a supply
+/// loss of 0 or 10, a strength above 4, a volley of 0 or 5 dice, a hitting face of 0 or 7, hits
+/// above 4, a strength after a hit above 3, a morale total of 0 or 9, a battle turn of 0, a
+/// block number of 255, an unknown army or side. On the old code `Event` and `BattleEvent`
+/// could not be decoded at all.
+#[test]
+fn journaled_events_read_back_and_refuse_out_of_range_values() {
+    use boards::geometry::roads::TownId;
+    use boards::napoleon::battle::{BattleEvent, Defeat, Ending, Side, Wing, Zone};
+    use boards::napoleon::Mover;
+
+    let decode = |bytes: &[u8]| postcard::from_bytes::<Event>(bytes);
+    let encode = |e: &Event| postcard::to_allocvec(e).expect("an event encodes");
+    let b = |e: BattleEvent| Event::Battle(e);
+    let good = [
+        Event::TurnBegan {
+            turn: 23,
+            mover: Mover::French,
+            night: true,
+        },
+        Event::SupplyCut {
+            city: TownId::new(4),
+            army: Army::Prussian,
+            loss: 2,
+        },
+        Event::BattleRefused {
+            town: TownId::new(1),
+            problems: "block #3 is given twice".into(),
+        },
+        Event::Ended(EndReason::TimeRanOut),
+        b(BattleEvent::Fired {
+            block: block_id(5),
+            at: Zone::new(Side::Defender, Wing::Left),
+            dice: 4,
+            hits_on: 4,
+        }),
+        b(BattleEvent::Morale {
+            block: block_id(5),
+            total: 8,
+            held: true,
+        }),
+        b(BattleEvent::Hit {
+            block: block_id(5),
+            strength: 0,
+        }),
+        b(BattleEvent::Over(Ending::Won {
+            winner: Side::Attacker,
+            how: Defeat::Routed,
+        })),
+        b(BattleEvent::TurnBegan {
+            side: Side::Defender,
+            turn: 40,
+        }),
+    ];
+    for e in &good {
+        assert_eq!(decode(&encode(e)).as_ref(), Ok(e), "{e:?}");
+    }
+    // The last byte of each encoding set out of range.
+    let bad = [
+        (
+            Event::SupplyCut {
+                city: TownId::new(4),
+                army: Army::Prussian,
+                loss: 2,
+            },
+            0,
+        ),
+        (
+            Event::SupplyCut {
+                city: TownId::new(4),
+                army: Army::Prussian,
+                loss: 2,
+            },
+            10,
+        ),
+        (Event::Defeated(Army::French), 3),
+        (Event::SupplyLossTaken { block: block_id(0) }, 255),
+        (
+            b(BattleEvent::Revealed {
+                block: block_id(0),
+                strength: 1,
+            }),
+            5,
+        ),
+        (
+            b(BattleEvent::Revealed {
+                block: block_id(0),
+                strength: 1,
+            }),
+            0,
+        ),
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 1,
+            }),
+            0,
+        ),
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 1,
+            }),
+            7,
+        ),
+        (b(BattleEvent::Hits { hits: 0 }), 5),
+        (
+            b(BattleEvent::Hit {
+                block: block_id(0),
+                strength: 0,
+            }),
+            4,
+        ),
+        (b(BattleEvent::Rout(Side::Attacker)), 2),
+    ];
+    for (e, byte) in &bad {
+        let mut bytes = encode(e);
+        *bytes.last_mut().expect("not empty") = *byte;
+        assert!(decode(&bytes).is_err(), "{e:?} with {byte} decoded");
+        // The same bytes were a good event with the good value.
+        assert_eq!(decode(&encode(e)).as_ref(), Ok(e));
+    }
+    // Fields before the last: a volley of 0 or 5 dice, a morale total of 0 or 9, turns of 0.
+    let fired = |dice| {
+        b(BattleEvent::Fired {
+            block: block_id(0),
+            at: Zone::new(Side::Attacker, Wing::Left),
+            dice,
+            hits_on: 2,
+        })
+    };
+    let morale = |total| {
+        b(BattleEvent::Morale {
+            block: block_id(0),
+            total,
+            held: false,
+        })
+    };
+    for (e, at, byte) in [
+        (fired(1), 2, 0),
+        (fired(1), 2, 5),
+        (morale(1), 2, 0),
+        (morale(1), 2, 9),
+    ] {
+        let mut bytes = encode(&e);
+        let i = bytes.len() - at;
+        bytes[i] = byte;
+        assert!(decode(&bytes).is_err(), "{e:?} with {byte} decoded");
+    }
+    let turn = Event::TurnBegan {
+        turn: 1,
+        mover: Mover::Allies,
+        night: false,
+    };
+    let mut bytes = encode(&turn);
+    bytes[1] = 0;
+    assert!(decode(&bytes).is_err(), "turn 0 decoded");
+    let battle_turn = b(BattleEvent::TurnBegan {
+        side: Side::Attacker,
+        turn: 1,
+    });
+    let mut bytes = encode(&battle_turn);
+    *bytes.last_mut().expect("not empty") = 0;
+    assert!(decode(&bytes).is_err(), "battle turn 0 decoded");
+    // No variant past the last.
+    assert!(decode(&[16]).is_err());
+    assert!(decode(&[10, 19]).is_err());
 }

@@ -567,8 +567,8 @@ block P1 pr I infantry 4 F2 LIE
             "line 2: block NAPOLEON is listed twice (first on line 1): rename one",
             "line 3: block G-CAV: heavy cavalry is F3 (3.6.3), not F2: fix the firepower or \
              make it light-cavalry",
-            "line 4: block LC: light cavalry is F2 (3.6.3), not F3: fix the firepower or make \
-             it heavy-cavalry",
+            "line 4: block LC: light cavalry is F2, or F1 as in 6.3.3's example (3.6.3), not F3: \
+             fix the firepower or make it heavy-cavalry",
             "line 5: block X1: the strength must be a whole number from 1 to 4, not '5'",
             "line 5: block X1: unknown firepower 'F4': write F1, F2 or F3",
             "line 5: block X1: no town PARIS on the map; use a town code from the map file",

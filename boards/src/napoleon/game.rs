@@ -420,12 +420,30 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// The side that won: the French, or the Allies (with three players, both Allied seats).
+    /// The first army of the side that won: the French, or for the Allies the Anglo-Dutch
+    /// (whose seat [`Status::Won`](crate::Status) names); [`EndReason::winning_armies`] lists
+    /// the whole side.
     pub const fn winner(self) -> Army {
         match self {
             EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => Army::French,
             EndReason::FrenchDefeated | EndReason::TimeRanOut => Army::AngloDutch,
         }
+    }
+
+    /// Every army of the side that won: the French alone, or both Allied armies (10.2: "De
+    /// geallieerden winnen").
+    pub const fn winning_armies(self) -> &'static [Army] {
+        match self {
+            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => &[Army::French],
+            EndReason::FrenchDefeated | EndReason::TimeRanOut => {
+                &[Army::AngloDutch, Army::Prussian]
+            }
+        }
+    }
+
+    /// Whether the Allies won.
+    pub const fn allies_won(self) -> bool {
+        self.winner().is_allied()
     }
 }
 
@@ -441,8 +459,11 @@ impl fmt::Display for EndReason {
 }
 
 /// Something that happened, for the referee to announce. Events name blocks: the referee tells
-/// each seat only what its view may hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+/// each seat only what its view may hold. It decodes from a journal only with its numbers in
+/// range (a turn from 1, a supply loss of 1 to 9; blocks, towns, faces and battle events are
+/// checked by their own types).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawEvent")]
 pub enum Event {
     /// A turn began.
     TurnBegan {
@@ -549,6 +570,123 @@ pub enum Event {
     Ended(EndReason),
 }
 
+/// [`Event`] as decoded, before its numbers are checked: the same variants in the same order,
+/// so it reads exactly what an `Event` writes (the round-trip tests hold them together).
+#[derive(Deserialize)]
+#[serde(rename = "Event")]
+enum RawEvent {
+    TurnBegan {
+        turn: u8,
+        mover: Mover,
+        night: bool,
+    },
+    Moved {
+        block: BlockId,
+        from: TownId,
+        to: TownId,
+        forced: bool,
+        attack: bool,
+    },
+    LeaderShown {
+        army: Army,
+        town: TownId,
+    },
+    ForcedMarch {
+        block: BlockId,
+        face: Face,
+        bonus: bool,
+        lost: bool,
+    },
+    Eliminated {
+        block: BlockId,
+        army: Army,
+    },
+    BattlePending {
+        town: TownId,
+        skirmish: bool,
+    },
+    BattleBegan {
+        town: TownId,
+        skirmish: bool,
+    },
+    Regrouped {
+        block: BlockId,
+        to: TownId,
+    },
+    SupplyCut {
+        city: TownId,
+        army: Army,
+        loss: u8,
+    },
+    SupplyLossTaken {
+        block: BlockId,
+    },
+    Battle(BattleEvent),
+    BattleEnded {
+        town: TownId,
+        ending: Ending,
+    },
+    BattleRefused {
+        town: TownId,
+        problems: String,
+    },
+    Defeated(Army),
+    Ended(EndReason),
+}
+
+impl TryFrom<RawEvent> for Event {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(raw: RawEvent) -> Result<Event, Self::Error> {
+        use crate::decode::OutOfRange;
+        type R = RawEvent;
+        Ok(match raw {
+            R::TurnBegan { turn: 0, .. } => {
+                return Err(OutOfRange::new("a turn", 0u8, "1 to 255"));
+            }
+            R::SupplyCut { loss, .. } if !(1..=super::map::MAX_SUPPLY_LOSS).contains(&loss) => {
+                return Err(OutOfRange::new("a supply loss", loss, "1 to 9"));
+            }
+            R::TurnBegan { turn, mover, night } => Event::TurnBegan { turn, mover, night },
+            R::Moved {
+                block,
+                from,
+                to,
+                forced,
+                attack,
+            } => Event::Moved {
+                block,
+                from,
+                to,
+                forced,
+                attack,
+            },
+            R::LeaderShown { army, town } => Event::LeaderShown { army, town },
+            R::ForcedMarch {
+                block,
+                face,
+                bonus,
+                lost,
+            } => Event::ForcedMarch {
+                block,
+                face,
+                bonus,
+                lost,
+            },
+            R::Eliminated { block, army } => Event::Eliminated { block, army },
+            R::BattlePending { town, skirmish } => Event::BattlePending { town, skirmish },
+            R::BattleBegan { town, skirmish } => Event::BattleBegan { town, skirmish },
+            R::Regrouped { block, to } => Event::Regrouped { block, to },
+            R::SupplyCut { city, army, loss } => Event::SupplyCut { city, army, loss },
+            R::SupplyLossTaken { block } => Event::SupplyLossTaken { block },
+            R::Battle(e) => Event::Battle(e),
+            R::BattleEnded { town, ending } => Event::BattleEnded { town, ending },
+            R::BattleRefused { town, problems } => Event::BattleRefused { town, problems },
+            R::Defeated(army) => Event::Defeated(army),
+            R::Ended(reason) => Event::Ended(reason),
+        })
+    }
+}
+
 /// A group move opened this turn (5.1): an army's blocks leaving one town.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Group {
@@ -637,6 +775,9 @@ pub struct Napoleon {
     pub(crate) supply_due: Vec<(Army, u8)>,
     /// The battle being fought, while the phase is [`Phase::Battle`].
     pub(crate) battle: Option<Box<Battle>>,
+    /// The battles begun and held between battle turns, in the order they take their next
+    /// turns (6.1: fought side by side in the attacker's order).
+    pub(crate) live: Vec<Battle>,
 }
 
 /// The side of an army: French or Allied.
@@ -690,6 +831,12 @@ impl Napoleon {
     /// The towns where a battle waits to be fought.
     pub fn pending_battles(&self) -> &[TownId] {
         &self.battles
+    }
+
+    /// The towns of the battles begun and waiting for their next battle turn while another is
+    /// fought (6.1), in the order they resume.
+    pub fn battles_under_way(&self) -> Vec<TownId> {
+        self.live.iter().map(Battle::town).collect()
     }
 
     /// The block ids on the map, with their army and town.
@@ -1131,10 +1278,42 @@ impl Napoleon {
             .collect();
         self.battles = still;
         match self.fightable().as_slice() {
-            [] => self.after_battles(events),
-            [only] => self.fight(*only, events),
-            _ => self.phase = Phase::ChooseBattle,
+            [] => {}
+            [only] => return self.fight(*only, events),
+            _ => {
+                self.phase = Phase::ChooseBattle;
+                return;
+            }
         }
+        // Every battle has begun: the next one in the attacker's order takes its turns (6.1),
+        // with its neighbouring towns as they stand now (6.3.4).
+        if self.live.is_empty() {
+            return self.after_battles(events);
+        }
+        let mut battle = self.live.remove(0);
+        let town = battle.town();
+        let approaches = self.battle_setup(town).approaches;
+        let oob = self.options.campaign.order_of_battle();
+        let battle_events = match battle.resume(oob, &approaches) {
+            Ok(battle_events) => battle_events,
+            Err(problems) => {
+                // Not reached: the campaign gives the battle's own towns. Say so, and go on
+                // with the towns as the battle last knew them, so the game never stops.
+                events.push(Event::BattleRefused {
+                    town,
+                    problems: alloc::format!("{problems}"),
+                });
+                battle.resume(oob, &[]).unwrap_or_default()
+            }
+        };
+        self.track(town, &battle_events);
+        events.extend(battle_events.into_iter().map(Event::Battle));
+        self.phase = Phase::Battle {
+            town,
+            skirmish: false,
+        };
+        self.battle = Some(Box::new(battle));
+        self.battle_over(events);
     }
 
     /// Starts the battle in `town` (6.1): the active side attacks.
@@ -1143,8 +1322,11 @@ impl Napoleon {
         let setup = self.battle_setup(town);
         let campaign = self.options.campaign.clone();
         match Battle::new(campaign.order_of_battle(), campaign.map(), setup) {
-            Ok(battle) => {
+            Ok(mut battle) => {
                 let skirmish = battle.is_skirmish();
+                // Between its battle turns the battle waits for the map as it then stands
+                // (6.3.4).
+                battle.hold_between_rounds();
                 events.push(Event::BattleBegan { town, skirmish });
                 self.phase = Phase::Battle { town, skirmish };
                 self.battle = Some(Box::new(battle));
@@ -1163,7 +1345,7 @@ impl Napoleon {
     /// The battle's starting point: each side's blocks in `town` with their strengths, and
     /// each neighbouring town with who holds it, whether the attacker came from it, and the
     /// blocks that may reinforce from it (6.3.4: not in another battle; 7.3: not disordered).
-    fn battle_setup(&self, town: TownId) -> BattleSetup {
+    pub(crate) fn battle_setup(&self, town: TownId) -> BattleSetup {
         let attacker_allied = self.allies_move();
         let unit = |id: BlockId| Unit {
             block: id,
@@ -1221,12 +1403,44 @@ impl Napoleon {
         }
     }
 
-    /// When the battle has ended: its blocks where its result puts them, then regrouping
-    /// (7.5) and the next battle.
+    /// The campaign's side of a battle's events while it is fought: a block that joined it
+    /// stands in its town (so no other battle counts it), a block that retreated stands,
+    /// disordered, where it went (7.3).
+    fn track(&mut self, town: TownId, battle_events: &[BattleEvent]) {
+        for e in battle_events {
+            match *e {
+                BattleEvent::Reinforced { block, .. } => {
+                    if let Some(t) = self.town.get_mut(block.index()) {
+                        *t = Some(town);
+                    }
+                }
+                BattleEvent::Retreated { block, to, .. } => {
+                    if let Some(t) = self.town.get_mut(block.index()) {
+                        *t = Some(to);
+                    }
+                    if let Some(d) = self.disordered.get_mut(block.index()) {
+                        *d = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// After a battle's action: between its battle turns it waits behind the other battles
+    /// (6.1: "Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een andere
+    /// veldslag"); once it has ended, its blocks go where its result puts them, then
+    /// regrouping (7.5) and the next battle.
     fn battle_over(&mut self, events: &mut Vec<Event>) {
         let Phase::Battle { town, skirmish } = self.phase else {
             return;
         };
+        if self.battle.as_ref().is_some_and(|b| b.is_between_rounds()) {
+            if let Some(battle) = self.battle.take() {
+                self.live.push(*battle);
+            }
+            return self.next_battle(events);
+        }
         let Some(result) = self.battle.as_ref().and_then(|b| b.result()) else {
             return;
         };
@@ -1404,7 +1618,13 @@ impl Napoleon {
     /// from the town to a neighbouring town the army's side holds, or from a neighbouring town
     /// into the battle's town, within the 2/1 limit of the road; a town with a battle still to
     /// fight is no part of it.
-    fn regroup_road(&self, town: TownId, army: Army, block: BlockId, to: TownId) -> Option<RoadId> {
+    pub(crate) fn regroup_road(
+        &self,
+        town: TownId,
+        army: Army,
+        block: BlockId,
+        to: TownId,
+    ) -> Option<RoadId> {
         let map = self.campaign().map();
         let from = self.town_of(block)?;
         if self.army_of(block)? != army || from == to {
@@ -1661,6 +1881,7 @@ impl Game for Napoleon {
             defeated: [false; 3],
             supply_due: Vec::new(),
             battle: None,
+            live: Vec::new(),
         };
         let mut events = Vec::new();
         game.begin_turn(&mut events);
@@ -1826,9 +2047,11 @@ impl Game for Napoleon {
             (Phase::Supply { .. }, Action::SupplyLoss(block)) => {
                 self.take_supply_loss(*block, &mut events);
             }
-            (Phase::Battle { .. }, Action::Battle(a)) => {
+            (Phase::Battle { town, .. }, Action::Battle(a)) => {
                 if let Some(b) = self.battle.as_mut() {
-                    events.extend(b.play_unchecked(a).into_iter().map(Event::Battle));
+                    let battle_events = b.play_unchecked(a);
+                    self.track(town, &battle_events);
+                    events.extend(battle_events.into_iter().map(Event::Battle));
                 }
                 self.battle_over(&mut events);
             }
@@ -1839,5 +2062,19 @@ impl Game for Napoleon {
 
     fn view(&self, seat: Seat) -> View {
         View::new(self, seat)
+    }
+
+    /// The seats of the winning side: with three players an Allied win is both Allied seats'.
+    fn winners(&self) -> Vec<Seat> {
+        let Phase::Over(reason) = self.phase else {
+            return Vec::new();
+        };
+        let mut seats: Vec<Seat> = reason
+            .winning_armies()
+            .iter()
+            .map(|&a| self.options.seat_of(a))
+            .collect();
+        seats.dedup();
+        seats
     }
 }

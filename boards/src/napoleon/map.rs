@@ -16,6 +16,9 @@ use crate::Problems;
 /// The default map, embedded: a graded reconstruction of the 4th-edition board.
 pub const DEFAULT_MAP: &str = include_str!("map.txt");
 
+/// The most units a supply city may cost its army a turn (9).
+pub(crate) const MAX_SUPPLY_LOSS: u8 = 9;
+
 /// The width of a road, as drawn on the board: thick (broad) or thin (narrow) (rulebook 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Width {
@@ -442,7 +445,16 @@ impl<'a> Draft<'a> {
                 None
             }
         };
-        let loss = number(report, line, &subject, "the loss", loss, 1, 9).map(|n| n as u8);
+        let loss = number(
+            report,
+            line,
+            &subject,
+            "the loss",
+            loss,
+            1,
+            MAX_SUPPLY_LOSS.into(),
+        )
+        .map(|n| n as u8);
         self.supply.push(RawSupply {
             line,
             town,

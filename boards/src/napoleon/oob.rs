@@ -30,7 +30,7 @@ pub enum UnitType {
     Infantry,
     /// Crossed sabres, F3 (3.6.3).
     HeavyCavalry,
-    /// Crossed sabres, F2 (3.6.3).
+    /// Crossed sabres, F2 (3.6.3), or F1 like 6.3.3's example's "4F1 cavalerie".
     LightCavalry,
     /// Artillery that moves like infantry (3.6.4).
     FootArtillery,
@@ -433,22 +433,27 @@ impl Draft {
                     ok = false;
                 }
             }
-            UnitType::HeavyCavalry | UnitType::LightCavalry => {
-                let (this, needs, other) = if kind == UnitType::HeavyCavalry {
-                    ("heavy", Firepower::F3, "light")
-                } else {
-                    ("light", Firepower::F2, "heavy")
-                };
-                if firepower != needs {
-                    report.at(
-                        line,
-                        format!(
-                            "{subject}: {this} cavalry is {needs} (3.6.3), not {firepower}: fix \
-                             the firepower or make it {other}-cavalry"
-                        ),
-                    );
-                    ok = false;
-                }
+            // 3.6.3 marks heavy cavalry F3 and light F2, and 6.3.3's worked example fires a
+            // "4F1 cavalerie" block at its printed F1: light cavalry is any cavalry below F3.
+            UnitType::HeavyCavalry if firepower != Firepower::F3 => {
+                report.at(
+                    line,
+                    format!(
+                        "{subject}: heavy cavalry is F3 (3.6.3), not {firepower}: fix the \
+                         firepower or make it light-cavalry"
+                    ),
+                );
+                ok = false;
+            }
+            UnitType::LightCavalry if firepower == Firepower::F3 => {
+                report.at(
+                    line,
+                    format!(
+                        "{subject}: light cavalry is F2, or F1 as in 6.3.3's example (3.6.3), not \
+                         F3: fix the firepower or make it heavy-cavalry"
+                    ),
+                );
+                ok = false;
             }
             _ => {}
         }

@@ -747,6 +747,35 @@ fn the_french_win_by_defeating_both_allied_armies() {
             reason: EndReason::AlliesDefeated
         }
     );
+    assert_eq!(g.winners(), [Seat::FIRST]);
+    assert!(!EndReason::AlliesDefeated.allies_won());
+}
+
+/// 10.2: "De geallieerden winnen wanneer ze twaalf (12) of meer Franse eenheden vernietigen."
+/// (The Allies win when they destroy 12 or more French units.) With three players (11: "Twee
+/// spelers voeren het bevel over de geallieerden: een Pruisische en een Britse") the Allies are
+/// two seats, and an Allied win is both seats' win, not the Anglo-Dutch seat's alone. The old
+/// code named only seat 1 (`Status::Won`'s one seat) and had no way to say the side.
+#[test]
+fn an_allied_win_names_both_allied_seats_with_three_players() {
+    let mut g = start(Players::Three, &[]);
+    assert_eq!(g.winners(), [], "no winner while the game goes on");
+    lose(&mut g, Army::French, 12);
+    play(&mut g, Action::EndMoves);
+    assert!(!g.status().is_ongoing());
+    assert_eq!(g.winners(), [Seat::SECOND, Seat::THIRD]);
+    assert!(EndReason::FrenchDefeated.allies_won());
+    assert_eq!(
+        EndReason::TimeRanOut.winning_armies(),
+        [Army::AngloDutch, Army::Prussian]
+    );
+    // The French alone win theirs, with three players too.
+    let mut h = start(Players::Three, &[]);
+    lose(&mut h, Army::AngloDutch, 8);
+    lose(&mut h, Army::Prussian, 9);
+    play(&mut h, Action::EndMoves);
+    assert_eq!(h.winners(), [Seat::FIRST]);
+    assert_eq!(EndReason::AlliesDefeated.winning_armies(), [Army::French]);
 }
 
 /// "De geallieerden winnen wanneer ze twaalf (12) of meer Franse eenheden vernietigen."
@@ -765,6 +794,8 @@ fn the_allies_win_by_defeating_the_french_unless_all_fall_together() {
             reason: EndReason::FrenchDefeated
         }
     );
+    // One Allied player: the win is his seat's.
+    assert_eq!(g.winners(), [Seat::SECOND]);
     let mut h = start(Players::Two, &[]);
     lose(&mut h, Army::French, 12);
     lose(&mut h, Army::AngloDutch, 8);
@@ -1055,4 +1086,292 @@ fn the_attacker_chooses_the_order_of_battles() {
         skirmish: false
     }));
     assert_eq!(g.pending_battles(), &[town("THU")]);
+}
+
+/// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten in een sequentie bepaald
+/// door de aanvaller. Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een
+/// andere veldslag. Herhaal dit tot alle hangende veldslagen werden beslecht." (The battles are
+/// fought simultaneously in a sequence the attacker decides: both players end their turn in one
+/// battle, then go on to another, until every pending battle is settled.) With 6.3.4: units
+/// "die daar niet betrokken zijn bij een (andere) veldslag" reinforce (units not in another
+/// battle), so a town's blocks join a neighbouring battle once their own battle is over.
+///
+/// The French attack Charleroi and Thuin, next to each other; the attacker starts Charleroi,
+/// then the battles alternate turn by turn: Charleroi 1, Thuin 1, Charleroi 2, Thuin 2. Nobody
+/// fires and the French engage only at Thuin, so Charleroi ends in stalemate at the end of its
+/// second French turn (6.7) and the Prussians keep it; in Thuin's second turn those Prussians may reinforce, in its first they
+/// could not. Failed on the old code, which fought Charleroi to its end before Thuin began.
+#[test]
+fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    let mut events = play(&mut g, Action::Fight(cha));
+    let mut thuin_began = false;
+    // Each battle turn begun, with its battle's town, in the order played.
+    let mut turns: Vec<(TownId, battle::Side, u16)> = Vec::new();
+    let mut at = cha;
+    let mut thuin_waiting: Vec<Vec<BlockId>> = Vec::new();
+    let mut engaged = false;
+    let mut retreat_to_cha: Vec<(u16, bool)> = Vec::new();
+    use battle::Side::{Attacker, Defender};
+    for _ in 0..2_000 {
+        for e in &events {
+            match e {
+                Event::BattleBegan { town, .. } => at = *town,
+                Event::Battle(battle::BattleEvent::TurnBegan { side, turn }) => {
+                    let town = g.battle.as_ref().map_or(at, |b| b.town());
+                    turns.push((town, *side, *turn));
+                }
+                _ => {}
+            }
+        }
+        let Some(b) = g.battle.as_ref() else {
+            break;
+        };
+        if b.town() == thu && b.turn() <= 1 {
+            // Charleroi has played its first battle turns and waits while Thuin is fought.
+            assert_eq!(g.battles_under_way(), [cha]);
+            assert_eq!(g.view(Seat::SECOND).under_way, [cha]);
+            thuin_began = true;
+        }
+        if b.town() == thu
+            && b.step() == battle::Step::Fight
+            && b.actor() == battle::BattleActor::Army(Army::Prussian)
+        {
+            let to_cha = g.legal_actions().iter().any(|a| {
+                matches!(a, Action::Battle(battle::BattleAction::Retreat { to, .. }) if *to == cha)
+            });
+            retreat_to_cha.push((b.turn(), to_cha));
+        }
+        if b.town() == thu && b.step() == battle::Step::Reinforcement {
+            let waiting = b.view(Some(Army::Prussian)).waiting;
+            thuin_waiting.push(waiting.iter().map(|w| w.0).collect());
+        }
+        if thuin_waiting.last().is_some_and(|w| !w.is_empty()) {
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        // At Thuin the French engage once, so that battle is not stalemated too.
+        let engage = legal.iter().find(|a| {
+            matches!(a, Action::Battle(battle::BattleAction::Move {
+                to: battle::Place::Zone(z), ..
+            }) if z.half == Defender)
+        });
+        let action = match (g.to_act(), engage) {
+            (Actor::Chance, _) => g.chance_outcomes()[0].0.clone(),
+            (_, Some(engage)) if b.town() == thu && !engaged => {
+                engaged = true;
+                engage.clone()
+            }
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        events = play(&mut g, action);
+    }
+    assert!(thuin_began);
+    assert_eq!(
+        turns.get(..6),
+        Some(
+            &[
+                (cha, Attacker, 1),
+                (cha, Defender, 1),
+                (thu, Attacker, 1),
+                (thu, Defender, 1),
+                (cha, Attacker, 2),
+                (thu, Attacker, 2),
+            ][..]
+        ),
+        "{turns:?}"
+    );
+    // Charleroi's second French turn ended it in stalemate; the Prussians hold it.
+    assert!(g
+        .blocks_in(cha)
+        .all(|b| g.army_of(b) == Some(Army::Prussian)));
+    // In Thuin's second turn Charleroi's Prussians wait to reinforce it.
+    let waiting = thuin_waiting.last().expect("Thuin's Prussians reinforce");
+    let mut from_cha: Vec<BlockId> = g.blocks_in(cha).collect();
+    from_cha.sort_by_key(|b| b.index());
+    let mut waiting = waiting.clone();
+    waiting.sort_by_key(|b| b.index());
+    assert_eq!(waiting, from_cha);
+    let b = g.battle.as_ref().expect("Thuin is fought");
+    assert_eq!(b.turn(), 2);
+    // 7.1: "Geen enkele speler kan terugtrekken naar een ander slagveld." (No one retreats to
+    // another battlefield.) Charleroi is closed to Thuin's Prussians while its battle goes on,
+    // open once it is over and theirs.
+    retreat_to_cha.dedup();
+    assert_eq!(retreat_to_cha, [(1, false), (2, true)]);
+    let pii = block("PII-INF1");
+    assert!(g
+        .legal_actions()
+        .contains(&Action::Battle(battle::BattleAction::Reinforce(pii))));
+}
+
+/// "Na de initiële plaatsing van de eenheden is er geen beperking op het aantal eenheden dat men
+/// in een stad of gemeente kan plaatsen. De grenzen spelen nadien geen rol meer." (4: after the
+/// set-up there is no limit to the units in a town, and the borders play no further part.)
+/// Five Anglo-Dutch blocks, more than the set-up's 4 a town (4.1), march from Brussel into
+/// Waver, east of the brown line.
+#[test]
+fn after_the_set_up_towns_hold_any_number_and_borders_do_not_count() {
+    let names = ["AR-5DIV", "AR-6DIV", "AR-BK", "AR-NAS", "AR-ART"];
+    let moves: Vec<(&str, &str)> = names.iter().map(|&n| (n, "BRU")).collect();
+    let mut g = start(Players::Two, &moves);
+    play(&mut g, Action::EndMoves);
+    for name in names {
+        play(&mut g, go(name, &["WAV"]));
+    }
+    assert_eq!(
+        campaign().map().info(town("WAV")).map(|i| i.area),
+        Some(Army::Prussian)
+    );
+    assert_eq!(g.blocks_in(town("WAV")).count(), 5);
+}
+
+/// "Eenheden die zich terugtrekken zijn in wanorde [...] Eenheden in wanorde kunnen niet dienen
+/// als versterking voor slagvelden tijdens die beurt. Na die speler zijn beurt zal de orde in
+/// die eenheid zich herstellen." (7.3: retreating units are disordered and reinforce no battle
+/// that turn; after that turn their order is restored.)
+#[test]
+fn disorder_lasts_until_the_turn_ends() {
+    let mut g = start(Players::Two, &[("PI-INF1", "GEM")]);
+    let id = block("PI-INF1");
+    g.disordered[id.index()] = true;
+    // A battle next door this turn does not count the disordered block.
+    let reinforcing = |g: &Napoleon| {
+        g.battle_setup(town("LIG"))
+            .approaches
+            .iter()
+            .any(|a| a.reinforcements.iter().any(|u| u.block == id))
+    };
+    assert!(!reinforcing(&g));
+    play(&mut g, Action::EndMoves);
+    assert!(
+        !g.disordered[id.index()],
+        "order is restored after the turn"
+    );
+    assert!(reinforcing(&g));
+}
+
+/// 5.4: "Eens het maximale aantal eenheden zich via een weg heeft verplaatst kan deze weg niet
+/// meer gebruikt worden behalve voor terugtrekken, versterkingen en hergroeperingen." (Once a
+/// road has carried its limit it cannot be used again, except for retreats, reinforcements and
+/// regrouping.) Ligny-Gembloux has carried its moves this turn; Gembloux's Prussians still
+/// reinforce a battle at Ligny along it, and a winner at Ligny still regroups along it.
+#[test]
+fn a_full_road_still_carries_reinforcements_and_regroups() {
+    let mut g = start(
+        Players::Two,
+        &[("PI-INF1", "GEM"), ("PI-INF2", "LIG"), ("PI-ART", "GEM")],
+    );
+    let map = campaign().map().clone();
+    let road = map
+        .graph()
+        .road_between(town("LIG"), town("GEM"))
+        .expect("Ligny-Gembloux");
+    let limit = map.move_limit(road).expect("a road's limit");
+    // The Allied turn, the road full.
+    play(&mut g, Action::EndMoves);
+    assert!(g.legal_actions().contains(&go("PI-ART", &["LIG"])));
+    g.traffic[road.index()] = limit;
+    assert!(!g.legal_actions().contains(&go("PI-ART", &["LIG"])));
+    assert!(g.check(&go("PI-ART", &["LIG"])).is_err());
+    // Reinforcements and regrouping along it are not.
+    let reinforcements: Vec<BlockId> = g
+        .battle_setup(town("LIG"))
+        .approaches
+        .iter()
+        .filter(|a| a.town == town("GEM"))
+        .flat_map(|a| a.reinforcements.iter().map(|u| u.block))
+        .collect();
+    assert!(reinforcements.contains(&block("PI-INF1")));
+    assert_eq!(
+        g.regroup_road(town("LIG"), Army::Prussian, block("PI-INF2"), town("GEM")),
+        Some(road)
+    );
+}
+
+/// 6.6: "Alle schermutselingen worden beslecht alvorens er een veldslag plaatsvindt [...]
+/// Eenheden die een schermutseling winnen kunnen gebruikt worden als versterking voor een
+/// nabijgelegen veldslag." (Every skirmish is settled before any battle; units that win a
+/// skirmish may reinforce a nearby battle.) The French skirmish at Charleroi, two against one,
+/// and fight a battle at Thuin next door: Charleroi is fought first, and its winners wait to
+/// reinforce Thuin.
+#[test]
+fn a_skirmishs_winners_reinforce_a_nearby_battle() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("I-INF1", "BEA"),
+            ("I-INF2", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["I-INF1", "I-INF2"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    let events = play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    // The skirmish is fought first, without asking.
+    assert!(events.contains(&Event::BattleBegan {
+        town: cha,
+        skirmish: true
+    }));
+    for _ in 0..200 {
+        if g.battle.as_ref().is_some_and(|b| b.town() == thu) {
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        play(&mut g, action);
+    }
+    // The French won Charleroi and hold it; the battle of Thuin has begun.
+    assert!(g.blocks_in(cha).all(|b| g.army_of(b) == Some(Army::French)));
+    let b = g.battle.as_ref().expect("Thuin is fought");
+    assert_eq!(b.town(), thu);
+    let mut waiting: Vec<(BlockId, TownId)> = b.view(Some(Army::French)).waiting;
+    waiting.sort_by_key(|w| w.0.index());
+    let mut winners: Vec<(BlockId, TownId)> = [block("I-INF1"), block("I-INF2")]
+        .map(|b| (b, cha))
+        .to_vec();
+    winners.sort_by_key(|w| w.0.index());
+    assert_eq!(waiting, winners);
 }

@@ -72,6 +72,9 @@ pub struct View {
     pub defeated: [bool; 3],
     /// Battles waiting, by town.
     pub battles: Vec<TownId>,
+    /// Battles begun and waiting for their next battle turn while another is fought (6.1), by
+    /// town, in the order they resume.
+    pub under_way: Vec<TownId>,
     /// The battle being fought, and whether it is a skirmish.
     pub fighting: Option<(TownId, bool)>,
     /// What the seat may see of the battle being fought (6.2.4): its own blocks, enemy and
@@ -144,6 +147,7 @@ impl View {
             eliminated: Army::ALL.map(|a| game.eliminated(a)),
             defeated: Army::ALL.map(|a| game.is_defeated(a)),
             battles: game.pending_battles().to_vec(),
+            under_way: game.battles_under_way(),
             fighting: match game.phase {
                 Phase::Battle { town, skirmish } => Some((town, skirmish)),
                 _ => None,

@@ -254,6 +254,10 @@ pub enum SetupProblem {
     WrongReinforcement(BlockId),
     /// The map's terrain pool has fewer than the three blocks a battle draws (6.2.1).
     TerrainPool,
+    /// [`Battle::resume`] was called while the battle was not between battle turns.
+    NotBetweenRounds,
+    /// [`Battle::resume`] named a town the battle was not set up with.
+    NewApproach(TownId),
 }
 
 impl fmt::Display for SetupProblem {
@@ -293,6 +297,13 @@ impl fmt::Display for SetupProblem {
             SetupProblem::TerrainPool => {
                 f.write_str("the map's terrain pool has fewer than 3 blocks (6.2.1)")
             }
+            SetupProblem::NotBetweenRounds => f.write_str(
+                "the battle is not between battle turns: resume it only when is_between_rounds",
+            ),
+            SetupProblem::NewApproach(_) => f.write_str(
+                "a neighbouring town the battle did not begin with: give the same towns as at \
+                 its start",
+            ),
         }
     }
 }
@@ -308,7 +319,8 @@ pub enum BattleActor {
     Army(Army),
     /// A die or a terrain draw: see [`Battle::chance_outcomes`].
     Chance,
-    /// The battle is over: see [`Battle::result`].
+    /// The battle is over: see [`Battle::result`]; or, held between battle turns, it waits
+    /// for [`Battle::resume`] (see [`Battle::is_between_rounds`]).
     Over,
 }
 
@@ -658,7 +670,11 @@ impl BattleResult {
 
 /// Something that happened, for the referee and its journal. These are the truth: a block they
 /// name may be secret from the other side, so players are shown [`Battle::view`], never these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// It decodes from a journal only with its numbers in range (strengths, dice and hits up to 4,
+/// a hit-on face of 1 to 6, a morale total of 1 to 8, a battle turn from 1; blocks, towns and
+/// places are checked by their own types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawBattleEvent")]
 pub enum BattleEvent {
     /// A side drew a terrain block (its kind is secret until placed).
     TerrainDrawn {
@@ -784,6 +800,153 @@ pub enum BattleEvent {
     Over(Ending),
 }
 
+/// [`BattleEvent`] as decoded, before its numbers are checked: the same variants in the same
+/// order, so it reads exactly what a `BattleEvent` writes (the round-trip tests hold them
+/// together).
+#[derive(Deserialize)]
+#[serde(rename = "BattleEvent")]
+enum RawBattleEvent {
+    TerrainDrawn {
+        side: Side,
+        kind: TerrainKind,
+    },
+    TerrainPlaced {
+        zone: Zone,
+        kind: TerrainKind,
+    },
+    Deployed {
+        block: BlockId,
+        side: Side,
+        to: Place,
+    },
+    Revealed {
+        block: BlockId,
+        strength: u8,
+    },
+    Moved {
+        block: BlockId,
+        side: Side,
+        to: Place,
+    },
+    Fired {
+        block: BlockId,
+        at: Zone,
+        dice: u8,
+        hits_on: u8,
+    },
+    Hits {
+        hits: u8,
+    },
+    Hit {
+        block: BlockId,
+        strength: u8,
+    },
+    HitLost,
+    Eliminated {
+        block: BlockId,
+        side: Side,
+    },
+    Morale {
+        block: BlockId,
+        total: u8,
+        held: bool,
+    },
+    SquareFormed(BlockId),
+    Sheltered {
+        block: BlockId,
+        square: BlockId,
+    },
+    Occupied(BlockId),
+    Reinforced {
+        block: BlockId,
+        side: Side,
+        from: TownId,
+    },
+    Retreated {
+        block: BlockId,
+        side: Side,
+        to: TownId,
+    },
+    Rout(Side),
+    TurnBegan {
+        side: Side,
+        turn: u16,
+    },
+    Over(Ending),
+}
+
+/// The highest morale total: a die of 6 with a leader's +1 (8.2) and a square's +1 (6.5).
+const MAX_MORALE_TOTAL: u8 = rules::FACES + 2;
+
+impl TryFrom<RawBattleEvent> for BattleEvent {
+    type Error = crate::decode::OutOfRange;
+    fn try_from(raw: RawBattleEvent) -> Result<BattleEvent, Self::Error> {
+        use crate::decode::OutOfRange;
+        type R = RawBattleEvent;
+        let max = super::oob::MAX_STRENGTH;
+        let at_most = |what, n: u8, top: u16, allowed| {
+            if u16::from(n) > top {
+                Err(OutOfRange::new(what, n, allowed))
+            } else {
+                Ok(n)
+            }
+        };
+        let from_one = |what, n: u8, top: u16, allowed| {
+            if n == 0 {
+                Err(OutOfRange::new(what, n, allowed))
+            } else {
+                at_most(what, n, top, allowed)
+            }
+        };
+        Ok(match raw {
+            R::TerrainDrawn { side, kind } => BattleEvent::TerrainDrawn { side, kind },
+            R::TerrainPlaced { zone, kind } => BattleEvent::TerrainPlaced { zone, kind },
+            R::Deployed { block, side, to } => BattleEvent::Deployed { block, side, to },
+            R::Revealed { block, strength } => BattleEvent::Revealed {
+                block,
+                strength: from_one("a block's strength", strength, max, "1 to 4")?,
+            },
+            R::Moved { block, side, to } => BattleEvent::Moved { block, side, to },
+            R::Fired {
+                block,
+                at,
+                dice,
+                hits_on,
+            } => BattleEvent::Fired {
+                block,
+                at,
+                dice: from_one("a volley's dice", dice, max, "1 to 4")?,
+                hits_on: from_one("a hitting face", hits_on, rules::FACES.into(), "1 to 6")?,
+            },
+            R::Hits { hits } => BattleEvent::Hits {
+                hits: at_most("a volley's hits", hits, max, "0 to 4")?,
+            },
+            R::Hit { block, strength } => BattleEvent::Hit {
+                block,
+                strength: at_most("a strength after a hit", strength, max - 1, "0 to 3")?,
+            },
+            R::HitLost => BattleEvent::HitLost,
+            R::Eliminated { block, side } => BattleEvent::Eliminated { block, side },
+            R::Morale { block, total, held } => BattleEvent::Morale {
+                block,
+                total: from_one("a morale total", total, MAX_MORALE_TOTAL.into(), "1 to 8")?,
+                held,
+            },
+            R::SquareFormed(block) => BattleEvent::SquareFormed(block),
+            R::Sheltered { block, square } => BattleEvent::Sheltered { block, square },
+            R::Occupied(block) => BattleEvent::Occupied(block),
+            R::Reinforced { block, side, from } => BattleEvent::Reinforced { block, side, from },
+            R::Retreated { block, side, to } => BattleEvent::Retreated { block, side, to },
+            R::Rout(side) => BattleEvent::Rout(side),
+            R::TurnBegan { turn: 0, .. } => {
+                return Err(OutOfRange::new("a battle turn", 0u8, "1 or more"));
+            }
+            R::TurnBegan { side, turn } => BattleEvent::TurnBegan { side, turn },
+            R::Over(ending) => BattleEvent::Over(ending),
+        })
+    }
+}
+
 /// A participant as the battle keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 struct Fighter {
@@ -884,6 +1047,10 @@ enum Phase {
     Rout { side: Side },
     /// Over.
     Over,
+    /// Between two battle turns of the attacker, held there for the campaign to fight its
+    /// other battles and bring the neighbouring towns up to date (6.1, 6.3.4); see
+    /// [`Battle::resume`].
+    Between,
 }
 
 /// Fire on its way: the dice are due, then the hits are placed one by one.
@@ -929,6 +1096,8 @@ pub struct Battle {
     /// Whether the attacker's current turn began with reinforcements still waiting (6.7).
     reinforcements_due: bool,
     ending: Option<Ending>,
+    /// Whether it stops between battle turns for [`Battle::resume`].
+    hold: bool,
 }
 
 impl Battle {
@@ -961,7 +1130,7 @@ impl Battle {
             Phase::Fight { .. } => Step::Fight,
             Phase::Reinforce { .. } => Step::Reinforcement,
             Phase::Rout { .. } => Step::Rout,
-            Phase::Over => Step::Over,
+            Phase::Over | Phase::Between => Step::Over,
         }
     }
 

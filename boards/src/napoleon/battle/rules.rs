@@ -33,6 +33,32 @@ const fn allied(army: Army) -> bool {
     army.is_allied()
 }
 
+impl Fighter {
+    /// `unit` of `block`, taking part on `side`, at `at`, fresh.
+    fn new(unit: super::Unit, block: &crate::napoleon::Block, side: Side, at: Loc) -> Fighter {
+        Fighter {
+            block: unit.block,
+            army: block.army,
+            side,
+            kind: block.kind,
+            corps: block.corps,
+            fire: block.firepower.hits_on(),
+            strength: unit.strength,
+            at,
+            moves: 0,
+            fired: false,
+            engaged: false,
+            disengaged: false,
+            busy: false,
+            shock: false,
+            canister: true,
+            square: false,
+            sheltered_in: None,
+            shown: false,
+        }
+    }
+}
+
 impl Battle {
     /// Checks `setup` against the order of battle and the map and starts the battle: a
     /// skirmish (6.6) when a side has fewer than 3 units, else the terrain draw (6.2.1).
@@ -73,26 +99,7 @@ impl Battle {
                 problems.push(SetupProblem::BadStrength(unit.block, unit.strength));
                 return;
             }
-            fighters.push(Fighter {
-                block: unit.block,
-                army: block.army,
-                side,
-                kind: block.kind,
-                corps: block.corps,
-                fire: block.firepower.hits_on(),
-                strength: unit.strength,
-                at,
-                moves: 0,
-                fired: false,
-                engaged: false,
-                disengaged: false,
-                busy: false,
-                shock: false,
-                canister: true,
-                square: false,
-                sheltered_in: None,
-                shown: false,
-            });
+            fighters.push(Fighter::new(*unit, block, side, at));
         };
         for (side, units) in [
             (Side::Attacker, &setup.attackers),
@@ -194,6 +201,7 @@ impl Battle {
             active_this_turn: false,
             reinforcements_due: false,
             ending: None,
+            hold: false,
         };
         if skirmish {
             for f in &mut battle.fighters {
@@ -217,6 +225,104 @@ impl Battle {
             };
         }
         Ok(battle)
+    }
+
+    /// Holds the battle after each pair of battle turns (the defender's turn ends) until
+    /// [`Battle::resume`]: the campaign fights its battles side by side (6.1) and brings each
+    /// battle's neighbouring towns up to date between its turns (6.3.4). Without it a battle
+    /// plays on by itself.
+    pub fn hold_between_rounds(&mut self) {
+        self.hold = true;
+    }
+
+    /// Whether the battle is held between battle turns, waiting for [`Battle::resume`].
+    pub fn is_between_rounds(&self) -> bool {
+        self.phase == Phase::Between && self.ending.is_none()
+    }
+
+    /// Begins the attacker's next battle turn with the neighbouring towns as they stand now
+    /// (6.3.4: "Als laatste stap in iedere (slagveld) beurt mag de speler het slagveld
+    /// versterken met bevriende eenheden die zich in naburige steden of gemeenten bevinden"):
+    /// who holds each town given, whether a battle is fought there, and the blocks that may
+    /// reinforce from it replace what the battle knew; towns left out stay as they were. The
+    /// towns are among those it began with; a block that joined the battle stays in it.
+    ///
+    /// # Errors
+    /// The battle is not between battle turns, a town is new, or a reinforcement is unknown,
+    /// given twice, already in the battle, of the wrong camp or at a wrong strength; the battle
+    /// is then unchanged.
+    pub fn resume(
+        &mut self,
+        oob: &OrderOfBattle,
+        approaches: &[Approach],
+    ) -> Result<Vec<BattleEvent>, Problems<SetupProblem>> {
+        let mut problems = Vec::new();
+        if !self.is_between_rounds() {
+            problems.push(SetupProblem::NotBetweenRounds);
+        }
+        let camp = |side: Side| {
+            self.fighters
+                .iter()
+                .find(|f| f.side == side)
+                .map(|f| allied(f.army))
+        };
+        let mut seen: Vec<BlockId> = Vec::new();
+        let mut waiting: Vec<Fighter> = Vec::new();
+        let mut roads = self.roads.clone();
+        for approach in approaches {
+            let Some(r) = roads.iter().position(|r| r.town == approach.town) else {
+                problems.push(SetupProblem::NewApproach(approach.town));
+                continue;
+            };
+            let road = &mut roads[r];
+            road.held_by = approach.held_by;
+            road.battle = approach.battle;
+            road.attacked_from |= approach.attacked_from;
+            for unit in &approach.reinforcements {
+                let Some(block) = oob.block(unit.block) else {
+                    problems.push(SetupProblem::UnknownBlock(unit.block));
+                    continue;
+                };
+                let joined = self
+                    .fighter(unit.block)
+                    .is_some_and(|i| !matches!(self.fighters[i].at, Loc::Waiting(_)));
+                if seen.contains(&unit.block) || joined {
+                    problems.push(SetupProblem::Duplicate(unit.block));
+                    continue;
+                }
+                seen.push(unit.block);
+                let side = match approach.held_by {
+                    Some(side) if !approach.battle && camp(side) == Some(allied(block.army)) => {
+                        side
+                    }
+                    _ => {
+                        problems.push(SetupProblem::WrongReinforcement(unit.block));
+                        continue;
+                    }
+                };
+                if unit.strength == 0 || unit.strength > block.strength {
+                    problems.push(SetupProblem::BadStrength(unit.block, unit.strength));
+                    continue;
+                }
+                waiting.push(Fighter::new(*unit, block, side, Loc::Waiting(r)));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Problems(problems));
+        }
+        // The towns given replace their waiting blocks; the others keep theirs.
+        let given: Vec<usize> = approaches
+            .iter()
+            .filter_map(|a| roads.iter().position(|r| r.town == a.town))
+            .collect();
+        self.roads = roads;
+        self.fighters
+            .retain(|f| !matches!(f.at, Loc::Waiting(r) if given.contains(&r)));
+        self.fighters.extend(waiting);
+        let mut ev = Vec::new();
+        self.begin_turn(Side::Attacker, &mut ev);
+        self.advance(&mut ev);
+        Ok(ev)
     }
 
     // ---------------------------------------------------------------- queries
@@ -404,7 +510,7 @@ impl Battle {
             Phase::Rout { side } => self
                 .withdraw_army(*side)
                 .map_or(BattleActor::Over, BattleActor::Army),
-            Phase::Over => BattleActor::Over,
+            Phase::Over | Phase::Between => BattleActor::Over,
         }
     }
 
@@ -1776,6 +1882,12 @@ impl Battle {
                 return;
             }
         }
+        if side == Side::Defender && self.hold {
+            // Both sides have ended their turn here: the campaign goes on to its other battles
+            // and resumes this one with the map as it then stands (6.1, 6.3.4).
+            self.phase = Phase::Between;
+            return;
+        }
         self.begin_turn(side.other(), ev);
     }
 
@@ -2036,7 +2148,7 @@ impl Battle {
                     };
                     self.finish(ending, ev);
                 }
-                Phase::Over => return,
+                Phase::Over | Phase::Between => return,
             }
         }
     }
