@@ -32,8 +32,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use boards::geometry::roads::TownId;
 use boards::napoleon::{
-    Action, Army, Campaign, Event, Napoleon, Options, Placement, Players, Setup, SetupProblem,
-    ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+    Action, Army, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
+    SetupProblem, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -846,11 +846,12 @@ impl TableGame for NapoleonTable {
     fn check(&self, action: &NapoleonAction) -> Result<(), String> {
         self.game.check(&action.action).map_err(|why| {
             let fix = match &why {
-                boards::napoleon::Illegal::TooFar { .. } => ": stop nearer",
-                boards::napoleon::Illegal::NoAttackAtNight
-                | boards::napoleon::Illegal::NoForcedMarchAtNight => ": put it back",
-                boards::napoleon::Illegal::CommandControl => ": put it back",
-                boards::napoleon::Illegal::NotYourBlock => ": put it back",
+                Illegal::TooFar { .. } => ": stop nearer",
+                Illegal::NoAttackAtNight | Illegal::NoForcedMarchAtNight => ": put it back",
+                Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
+                    ": put it back"
+                }
+                Illegal::NoGroupLeft { .. } => "",
                 _ => "",
             };
             format!("{why}{fix}")

@@ -371,3 +371,85 @@ fn a_move_too_far_is_refused_with_the_reason() {
     assert_eq!(b.game().place_of(block), Some(from));
     assert_eq!(b.game().game().legal_actions().len(), actions);
 }
+
+/// The French slide blocks from Beaumont into Thuin, held by a Prussian block, across the
+/// Sambre: the narrow road's attack limit is halved to 3 (5.5), so the fourth is refused the
+/// moment it settles, with the limit, and not played.
+#[test]
+fn a_road_limit_is_refused_the_moment_the_block_settles() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let (bea, thu) = (town(c, "BEA"), town(c, "THU"));
+    let mut moved = 0;
+    loop {
+        let t = b.game();
+        let Some((block, from)) = c.blocks(FRENCH).into_iter().find_map(|id| {
+            let from = t.place_of(id)?;
+            (t.town_of(&from) == Some(bea)
+                && !t
+                    .game()
+                    .check(&Action::Move {
+                        block: id,
+                        path: vec![thu],
+                    })
+                    .is_err_and(|e| e == boards::napoleon::Illegal::AlreadyMoved))
+            .then_some((id, from))
+        }) else {
+            panic!("no French block left in Beaumont");
+        };
+        let to = t.free_slots(thu)[0];
+        b.lift(from);
+        b.put(to);
+        // Two roads there (direct, or a forced march round by Solre): the menu asks which.
+        for _ in 0..8 {
+            let screen = b.screen();
+            if !screen.starts_with("Which?") {
+                break;
+            }
+            let chosen = screen
+                .split(" / ")
+                .find(|l| l.starts_with("> "))
+                .unwrap_or("");
+            if chosen.contains("via") {
+                b.press(Button::Die);
+            } else {
+                b.press(Button::Ok);
+            }
+        }
+        if moved < 3 {
+            assert_eq!(b.game().place_of(block), Some(to), "{}", b.screen());
+            moved += 1;
+            continue;
+        }
+        let screen = b.screen();
+        assert!(screen.contains("across a river: 3"), "{screen}");
+        assert_eq!(b.game().place_of(block), Some(from));
+        break;
+    }
+}
+
+/// In a night turn (the track's third box) an attack is refused with the rule (5.7).
+#[test]
+fn a_night_attack_is_refused() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let mut t = b.game().clone();
+    while t.game().turn() < 3 {
+        t.play(&NapoleonAction::rules(Action::EndMoves));
+    }
+    assert_eq!(t.to_act(), Actor::Seat(FRENCH));
+    let (bea, thu) = (town(c, "BEA"), town(c, "THU"));
+    let from = c
+        .blocks(FRENCH)
+        .into_iter()
+        .find_map(|id| t.place_of(id).filter(|p| t.town_of(p) == Some(bea)))
+        .unwrap();
+    let to = t.free_slots(thu)[0];
+    let g = Gesture::slide(from, to);
+    assert!(t.matching(&g).is_empty());
+    let shaped = t.shaped(&g);
+    assert_eq!(shaped.len(), 1);
+    let why = t.check(&shaped[0]).unwrap_err();
+    assert!(why.contains("no attacks at night"), "{why}");
+    assert!(t.prompt().starts_with("French: move"), "{}", t.prompt());
+}
