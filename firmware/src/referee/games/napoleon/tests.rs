@@ -453,3 +453,55 @@ fn a_night_attack_is_refused() {
     assert!(why.contains("no attacks at night"), "{why}");
     assert!(t.prompt().starts_with("French: move"), "{}", t.prompt());
 }
+
+/// A forced march (one town beyond the block's distance, 5.6) is rolled after the moves on the
+/// Die button; a low die is told as what the hand must do on the block's slot, never naming it.
+#[test]
+fn a_forced_march_die_says_what_the_hand_must_do() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let mut t = b.game().clone();
+    let names = block_names(b.session.choice());
+    let (action, slot) = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find_map(|a| match &a {
+            Action::Move { block, path } if path.len() == 2 => {
+                let kind = b
+                    .session
+                    .choice()
+                    .campaign()
+                    .order_of_battle()
+                    .block(*block)?
+                    .kind;
+                let slot = *t.free_slots(*path.last()?).first()?;
+                (!kind.is_fast()).then_some((a.clone(), slot))
+            }
+            _ => None,
+        })
+        .expect("an infantry forced march");
+    let marched = NapoleonAction {
+        action,
+        slot: Some(slot),
+    };
+    t.check(&marched).unwrap();
+    t.play(&marched);
+    t.play(&NapoleonAction::rules(Action::EndMoves));
+    assert_eq!(t.to_act(), Actor::Chance);
+    assert!(t.die_button());
+    let low = t
+        .chance()
+        .into_iter()
+        .map(|(a, _)| a)
+        .find(|a| matches!(a.action, Action::Die(f) if f.pips() == 1))
+        .unwrap();
+    let screen = t.play(&low);
+    let told = t.told();
+    let expected = format!(
+        "{}: turn the block one step down",
+        b.session.choice().place_name(&slot)
+    );
+    assert!(told.contains(&expected), "{told:?}");
+    let text = crate::referee::screen_text(&screen);
+    assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
+}
