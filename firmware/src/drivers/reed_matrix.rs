@@ -1009,10 +1009,10 @@ mod tests {
             })
         );
         assert_eq!(
-            CellMap::from_table(vec![Some(cell(256))]),
+            CellMap::from_table(vec![Some(cell(MAX_CELLS as u16))]),
             Err(CellMapError::CellOutOfRange {
                 input: 0,
-                cell: cell(256)
+                cell: cell(MAX_CELLS as u16)
             })
         );
         assert!(CellMap::identity(MAX_CELLS).is_ok());

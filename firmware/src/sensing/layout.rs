@@ -415,10 +415,10 @@ mod tests {
             let d: U16Deserializer<Error> = n.into_deserializer();
             SensedCell::deserialize(d).map_err(|e| e.to_string())
         };
-        assert_eq!(cell(255), Ok(SensedCell::new(255)));
-        let err = cell(256).unwrap_err();
+        assert_eq!(cell(1023), Ok(SensedCell::new(1023)));
+        let err = cell(1024).unwrap_err();
         assert!(
-            err.contains("a sensed cell number 256 is out of range"),
+            err.contains("a sensed cell number 1024 is out of range"),
             "{err}"
         );
 
@@ -533,11 +533,11 @@ mod tests {
         let problems = LayoutSetup::default().validate().unwrap_err();
         assert_eq!(problems.as_slice(), [LayoutProblem::NoPlaces]);
 
-        // 20x20 squares: 400 inputs. One problem, not 144 out-of-range cells.
-        let problems = LayoutSetup::grid(20, 20).validate().unwrap_err();
+        // 26x40 squares: 1040 inputs. One problem, not 16 out-of-range cells.
+        let problems = LayoutSetup::grid(26, 40).validate().unwrap_err();
         assert_eq!(
             problems.as_slice(),
-            [LayoutProblem::TooManyCells { count: 400 }]
+            [LayoutProblem::TooManyCells { count: 1040 }]
         );
     }
 }

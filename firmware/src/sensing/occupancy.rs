@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::SensedCell;
 
-/// The most sensed cells one board can have: 12x10 squares plus generous tray rows fit.
-pub const MAX_CELLS: usize = 256;
+/// The most sensed cells one board can have: 12x10 squares plus generous tray rows fit, and
+/// Napoléon's map of 39 towns with their slots, two battle boards and three trays (806 cells
+/// on its 26 x 31 grid).
+pub const MAX_CELLS: usize = 1024;
 
 const WORDS: usize = MAX_CELLS / 64;
 
@@ -195,12 +197,13 @@ mod tests {
     #[test]
     fn cells_beyond_the_capacity_are_never_members() {
         let mut o = Occupancy::EMPTY;
-        o.insert(SensedCell::new(255));
-        o.insert(SensedCell::new(256));
+        let last = SensedCell::new(MAX_CELLS as u16 - 1);
+        o.insert(last);
+        o.insert(SensedCell::new(MAX_CELLS as u16));
         o.insert(SensedCell::new(u16::MAX));
-        assert_eq!(o.iter().collect::<Vec<_>>(), [SensedCell::new(255)]);
-        assert!(!o.contains(SensedCell::new(256)));
-        o.remove(SensedCell::new(255));
+        assert_eq!(o.iter().collect::<Vec<_>>(), [last]);
+        assert!(!o.contains(SensedCell::new(MAX_CELLS as u16)));
+        o.remove(last);
         assert!(o.is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! The [`TableGame`] adapters of every game the referee plays, and the menu entries that start
 //! them.
 
+pub mod napoleon;
 pub mod piecepack;
 pub mod sba;
 pub mod stratego;

@@ -206,6 +206,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn setup_order(choice: Self::Choice) -> [Seat; 2];
     /// A seat's name ("Allied").
     fn seat_name(seat: Seat) -> &'static str;
+    /// Who places `seat`'s set-up group `group`, as the prompt names them: by default the
+    /// seat's name. A game whose seat sets up for several players (Napoléon's Allies, two
+    /// players with three at the table) names the player.
+    fn group_actor(choice: Self::Choice, seat: Seat, group: usize) -> String {
+        let _ = (choice, group);
+        Self::seat_name(seat).to_string()
+    }
     /// A place as the players read it in hand steps and differences ("a5", "Allied reserve
     /// slot 3"); by default the sensing layer's name, which can only number the seats.
     fn place_name(_choice: Self::Choice, place: &Place) -> String {

@@ -1444,8 +1444,9 @@ impl<T: TableGame> Session<T> {
                 } else {
                     ""
                 };
+                let seat = T::group_actor(self.choice, order[state.turn.min(1)], state.step);
                 Screen::Setup {
-                    seat: seat.to_string(),
+                    seat: seat.clone(),
                     instruction: format!("{seat}: place {}{more}, then press OK", group.label),
                     placed: u16::try_from(placed).unwrap_or(u16::MAX),
                     needed: u16::from(group.count),

@@ -1,0 +1,1043 @@
+//! Napoléon 1815 at the table: the [`TableGame`] adapter over [`boards::napoleon`], on the
+//! physical board of a [`layout`] file.
+//!
+//! - **Seats**: the table seats are the two sides, the French ([`FRENCH`]) and the Allies
+//!   ([`ALLIES`]); with three players the Allied side is two players, and every prompt names
+//!   the player who acts (French, Anglo-Dutch, Prussian).
+//! - **Set-up** by groups behind a screen, one block a group, the Allies first (4): "Anglo-Dutch:
+//!   place WELLINGTON in a slot of an Anglo-Dutch town, then press OK". A slot outside the
+//!   army's set-up area (4.1, 4.2), or over a town's set-up cap (4 Allied, 12 French), is
+//!   refused the moment the block settles, naming the slot, never the block; the army is then
+//!   checked against every set-up rule of the rules, every problem at once. The historical
+//!   set-up (4.3) is a choice: each block to its historical town.
+//! - **Group moves**: lift a block from a town's slot and put it on a free slot of another
+//!   town; each block of a group one hand after another, each move played as soon as it is
+//!   unambiguous (two roads to the same town: a menu). A move the rules refuse (road limits,
+//!   distance, command control, night) is refused at once with the reason and the fix. OK
+//!   opens the menu: end the moves, the leader's choice.
+//! - **Secrets**: the OLED never names a block on the map: "the block on Bergen slot 2".
+//!
+//! Not yet: battles at the table (the battle boards are in the layout, the adapter does not
+//! referee a battle), regrouping and supply losses by gesture, NFC.
+
+pub mod layout;
+#[cfg(test)]
+mod tests;
+
+pub use layout::{BattleBoard, LayoutProblems, NapoleonLayout, Spot, DEFAULT_LAYOUT};
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use boards::geometry::roads::TownId;
+use boards::napoleon::{
+    Action, Army, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
+    SetupProblem, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+};
+use boards::{Actor, BySeat, Game, Seat, Status};
+use serde::{Deserialize, Serialize};
+
+use super::super::table::{Gesture, Group, Placing, TableGame};
+use crate::sensing::{LayoutSetup, Place};
+use crate::ui::{Screen, StatusLine};
+
+/// The game's name.
+pub const TITLE: &str = "Napoleon 1815";
+
+/// The French side's table seat (the rules' seat 0).
+pub const FRENCH: Seat = Seat::FIRST;
+/// The Allied side's table seat: both Allied armies (the rules' seats 1 and, with three
+/// players, 2).
+pub const ALLIES: Seat = Seat::SECOND;
+
+/// One file of the layout, as read: where from, and its whole text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapoleonFile {
+    /// Where it was read, in words.
+    pub source: String,
+    /// Its whole text.
+    pub text: String,
+}
+
+/// A campaign and the layout of its table, kept for the life of the process.
+struct Kept {
+    campaign: Arc<Campaign>,
+    layout: NapoleonLayout,
+    file: NapoleonFile,
+}
+
+/// Every layout read from a file, kept for the life of the process.
+static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
+
+/// The campaign (the default map, order of battle and turn track) and the table's layout the
+/// game is played on. `Copy`, so the choice carries it.
+#[derive(Clone, Copy)]
+pub struct NapoleonSet(&'static Kept);
+
+impl NapoleonSet {
+    /// The default campaign on the shipped layout ([`DEFAULT_LAYOUT`]).
+    ///
+    /// # Panics
+    /// Never: both are checked by this module's tests.
+    pub fn shipped() -> NapoleonSet {
+        static SHIPPED: OnceLock<Kept> = OnceLock::new();
+        NapoleonSet(SHIPPED.get_or_init(|| {
+            #[allow(clippy::expect_used)]
+            let campaign = Campaign::standard().expect("the default campaign is checked");
+            #[allow(clippy::expect_used)]
+            let layout = NapoleonLayout::parse(DEFAULT_LAYOUT, &campaign)
+                .expect("the shipped layout is checked");
+            Kept {
+                campaign: Arc::new(campaign),
+                layout,
+                file: NapoleonFile {
+                    source: "the shipped layout".to_string(),
+                    text: DEFAULT_LAYOUT.to_string(),
+                },
+            }
+        }))
+    }
+
+    /// The layout file `file` on the default campaign, kept for the life of the process (once,
+    /// however often the same file is read).
+    ///
+    /// # Errors
+    /// Every problem of the layout, each with its line.
+    pub fn read(file: NapoleonFile) -> Result<NapoleonSet, LayoutProblems> {
+        let shipped = NapoleonSet::shipped();
+        if file.text == shipped.0.file.text {
+            return Ok(shipped);
+        }
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(k) = kept.iter().find(|k| k.file.text == file.text) {
+            return Ok(NapoleonSet(k));
+        }
+        let campaign = shipped.0.campaign.clone();
+        let layout = NapoleonLayout::parse(&file.text, &campaign)?;
+        let k: &'static Kept = Box::leak(Box::new(Kept {
+            campaign,
+            layout,
+            file,
+        }));
+        kept.push(k);
+        Ok(NapoleonSet(k))
+    }
+
+    /// The campaign.
+    pub fn campaign(self) -> &'static Campaign {
+        &self.0.campaign
+    }
+
+    /// The layout.
+    pub fn layout(self) -> &'static NapoleonLayout {
+        &self.0.layout
+    }
+
+    /// The layout file it was read from.
+    pub fn file(self) -> &'static NapoleonFile {
+        &self.0.file
+    }
+}
+
+impl Default for NapoleonSet {
+    fn default() -> NapoleonSet {
+        NapoleonSet::shipped()
+    }
+}
+
+impl PartialEq for NapoleonSet {
+    fn eq(&self, other: &NapoleonSet) -> bool {
+        std::ptr::eq(self.0, other.0) || self.0.layout == other.0.layout
+    }
+}
+
+impl Eq for NapoleonSet {}
+
+impl fmt::Debug for NapoleonSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NapoleonSet({})", self.0.file.source)
+    }
+}
+
+/// What the menu chose: two or three players, the historical set-up or the players' own, and
+/// the layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NapoleonChoice {
+    /// Two or three players.
+    pub players: Players,
+    /// Each block to its historical town (4.3) rather than where its owner chooses (4.1, 4.2).
+    pub historical: bool,
+    /// The campaign and layout.
+    pub set: NapoleonSet,
+}
+
+impl NapoleonChoice {
+    /// The rules' options for this choice.
+    fn options(self) -> Options {
+        Options {
+            campaign: self.set.0.campaign.clone(),
+            ..Options::new(self.set.campaign().clone(), self.players)
+        }
+    }
+
+    fn campaign(self) -> &'static Campaign {
+        self.set.campaign()
+    }
+
+    fn layout(self) -> &'static NapoleonLayout {
+        self.set.layout()
+    }
+
+    /// The blocks `seat` sets up, in group order: the Allies' Anglo-Dutch then Prussian
+    /// blocks, the French's own.
+    fn blocks(self, seat: Seat) -> Vec<boards::napoleon::BlockId> {
+        let armies: &[Army] = if seat == FRENCH {
+            &[Army::French]
+        } else {
+            &[Army::AngloDutch, Army::Prussian]
+        };
+        let oob = self.campaign().order_of_battle();
+        armies
+            .iter()
+            .flat_map(|&a| oob.army(a).map(|(id, _)| id))
+            .collect()
+    }
+
+    /// A town's name on the map.
+    fn town_name(self, town: TownId) -> &'static str {
+        self.campaign().map().name(town).unwrap_or("?")
+    }
+
+    /// `place` as the players read it.
+    fn place_name(self, place: &Place) -> String {
+        self.layout()
+            .name(self.campaign(), place)
+            .unwrap_or_else(|| place.to_string())
+    }
+}
+
+/// "a French town", "an Anglo-Dutch town", "a Prussian town".
+fn area_words(army: Army) -> &'static str {
+    match army {
+        Army::French => "a French town",
+        Army::AngloDutch => "an Anglo-Dutch town",
+        Army::Prussian => "a Prussian town",
+    }
+}
+
+/// The side's set-up cap in one town (4.1, 4.2).
+const fn cap(army: Army) -> usize {
+    if army.is_allied() {
+        ALLIED_SET_UP_CAP
+    } else {
+        FRENCH_SET_UP_CAP
+    }
+}
+
+/// One side's set-up: each block's slot, in group order. Journaled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NapoleonArmy {
+    /// Each block's slot, in the side's group order.
+    pub slots: Vec<Place>,
+}
+
+/// An action as the table plays it: the rules' action and, for a move, the slot the block was
+/// put on. Journaled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NapoleonAction {
+    /// The rules' action.
+    pub action: Action,
+    /// The slot a moved block stands on.
+    pub slot: Option<Place>,
+}
+
+impl NapoleonAction {
+    fn rules(action: Action) -> NapoleonAction {
+        NapoleonAction { action, slot: None }
+    }
+}
+
+/// Napoléon at the table. See the [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapoleonTable {
+    choice: NapoleonChoice,
+    game: Napoleon,
+    /// Per block: the place it stands on (a town's slot, or its army's eliminated tray).
+    at: Vec<Option<Place>>,
+    /// What the last action told the table.
+    told: Vec<String>,
+}
+
+impl NapoleonTable {
+    /// The rules' game (every secret: the umpire's eyes only).
+    pub fn game(&self) -> &Napoleon {
+        &self.game
+    }
+
+    /// The place block `block` stands on.
+    pub fn place_of(&self, block: boards::napoleon::BlockId) -> Option<Place> {
+        self.at.get(block.index()).copied().flatten()
+    }
+
+    fn block_on(&self, place: &Place) -> Option<boards::napoleon::BlockId> {
+        let i = self.at.iter().position(|p| p.as_ref() == Some(place))?;
+        self.choice
+            .campaign()
+            .order_of_battle()
+            .blocks()
+            .nth(i)
+            .map(|(id, _)| id)
+    }
+
+    fn army_of(&self, block: boards::napoleon::BlockId) -> Option<Army> {
+        self.choice
+            .campaign()
+            .order_of_battle()
+            .block(block)
+            .map(|b| b.army)
+    }
+
+    /// The free slots of `town`.
+    fn free_slots(&self, town: TownId) -> Vec<Place> {
+        self.choice
+            .layout()
+            .town(town)
+            .iter()
+            .filter(|p| !self.at.contains(&Some(**p)))
+            .copied()
+            .collect()
+    }
+
+    /// The army acting now, by the rules' seat: the French, or the Allied army whose player
+    /// acts (with two players the Allied player: "Allies").
+    fn acting(&self) -> &'static str {
+        match self.game.to_act() {
+            Actor::Seat(s) if s == Seat::FIRST => "French",
+            Actor::Seat(s) if s == Seat::THIRD => "Prussian",
+            Actor::Seat(_) => match self.choice.players {
+                Players::Three => "Anglo-Dutch",
+                Players::Two => "Allies",
+            },
+            Actor::Chance => "the umpire",
+            Actor::Nobody => "nobody",
+        }
+    }
+
+    /// The town a place is a slot of.
+    fn town_of(&self, place: &Place) -> Option<TownId> {
+        match self.choice.layout().spot(place)? {
+            Spot::Town { town, .. } => Some(town),
+            _ => None,
+        }
+    }
+
+    /// Puts each block where the rules have it, keeping those still in their town on their
+    /// slot; a block that left the map goes to its army's next free tray slot.
+    fn follow(&mut self) {
+        let oob = self.choice.campaign().order_of_battle();
+        let ids: Vec<_> = oob.blocks().map(|(id, b)| (id, b.army)).collect();
+        for (id, army) in ids {
+            let now = self.game.town_of(id);
+            let here = self.at[id.index()];
+            match now {
+                Some(town) => {
+                    if here.and_then(|p| self.town_of(&p)) != Some(town) {
+                        self.at[id.index()] = self.free_slots(town).first().copied();
+                    }
+                }
+                None => {
+                    let tray = self.choice.layout().eliminated(army);
+                    if here.is_none_or(|p| !tray.contains(&p)) {
+                        let free = tray.iter().find(|p| !self.at.contains(&Some(**p))).copied();
+                        self.at[id.index()] = free;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The path a slide from `from` to `to` looks like: the shortest by road.
+    fn shortest(&self, from: TownId, to: TownId) -> Option<Vec<TownId>> {
+        let path = self
+            .choice
+            .campaign()
+            .map()
+            .graph()
+            .shortest_path(from, to, |_| true)?;
+        Some(path.into_iter().filter(|t| *t != from).collect())
+    }
+
+    fn told_events(&self, events: &[Event]) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in events {
+            match e {
+                Event::TurnBegan { turn, mover, night } => out.push(format!(
+                    "turn {turn}: {mover:?} move{}",
+                    if *night { ", night" } else { "" }
+                )),
+                Event::ForcedMarch { block, lost, .. } => {
+                    let on = self
+                        .place_of(*block)
+                        .map_or_else(String::new, |p| self.choice.place_name(&p));
+                    out.push(if *lost {
+                        format!("{on}: turn the block one step down")
+                    } else {
+                        format!("{on}: no loss")
+                    });
+                }
+                Event::Eliminated { army, .. } => out.push(format!("a {army} block is eliminated")),
+                Event::BattlePending { town, skirmish } => out.push(format!(
+                    "{} at {}",
+                    if *skirmish { "skirmish" } else { "battle" },
+                    self.choice.town_name(*town)
+                )),
+                Event::LeaderShown { army, town } => out.push(format!(
+                    "the {army} leader shows himself at {}",
+                    self.choice.town_name(*town)
+                )),
+                Event::Ended(reason) => out.push(reason.to_string()),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+impl TableGame for NapoleonTable {
+    type Choice = NapoleonChoice;
+    type Action = NapoleonAction;
+    type Army = NapoleonArmy;
+
+    const STACKS: bool = false;
+
+    fn title(choice: NapoleonChoice) -> String {
+        let players = match choice.players {
+            Players::Two => "2 players",
+            Players::Three => "3 players",
+        };
+        let setup = if choice.historical {
+            ", historical"
+        } else {
+            ""
+        };
+        format!("{TITLE}, {players}{setup}")
+    }
+
+    fn layout(choice: NapoleonChoice) -> LayoutSetup {
+        choice.layout().setup()
+    }
+
+    fn setup_order(_choice: NapoleonChoice) -> [Seat; 2] {
+        // The Allies set up first (4).
+        [ALLIES, FRENCH]
+    }
+
+    fn seat_name(seat: Seat) -> &'static str {
+        if seat == FRENCH {
+            "French"
+        } else {
+            "Allies"
+        }
+    }
+
+    fn group_actor(choice: NapoleonChoice, seat: Seat, group: usize) -> String {
+        let oob = choice.campaign().order_of_battle();
+        let army = choice
+            .blocks(seat)
+            .get(group)
+            .and_then(|&id| oob.block(id))
+            .map(|b| b.army);
+        match (army, choice.players) {
+            (Some(Army::French), _) => "French".to_string(),
+            (Some(Army::Prussian), Players::Three) => "Prussian".to_string(),
+            (Some(Army::AngloDutch), Players::Three) => "Anglo-Dutch".to_string(),
+            _ => Self::seat_name(seat).to_string(),
+        }
+    }
+
+    fn place_name(choice: NapoleonChoice, place: &Place) -> String {
+        choice.place_name(place)
+    }
+
+    fn groups(choice: NapoleonChoice, seat: Seat) -> Vec<Group> {
+        let oob = choice.campaign().order_of_battle();
+        choice
+            .blocks(seat)
+            .into_iter()
+            .filter_map(|id| oob.block(id))
+            .map(|b| {
+                let town = if choice.historical {
+                    choice.town_name(b.start).to_string()
+                } else {
+                    area_words(b.army).to_string()
+                };
+                Group {
+                    label: format!("{} ({}) in a slot of {town}", b.name, b.army),
+                    count: 1,
+                    min: 1,
+                    counted: true,
+                }
+            })
+            .collect()
+    }
+
+    fn may_place(
+        choice: NapoleonChoice,
+        seat: Seat,
+        group: usize,
+        place: &Place,
+    ) -> Result<(), String> {
+        let name = choice.place_name(place);
+        let oob = choice.campaign().order_of_battle();
+        let Some(block) = choice.blocks(seat).get(group).and_then(|&id| oob.block(id)) else {
+            return Err(format!("{name}: no block to place now: take it off"));
+        };
+        let Some(Spot::Town { town, .. }) = choice.layout().spot(place) else {
+            return Err(format!(
+                "{name} is no town's slot: put the block beside a town of the map"
+            ));
+        };
+        if choice.historical && town != block.start {
+            return Err(format!(
+                "{name}: historical set-up: put it in {}",
+                choice.town_name(block.start)
+            ));
+        }
+        let area = choice.campaign().map().info(town).map(|i| i.area);
+        if area != Some(block.army) {
+            return Err(format!(
+                "{name} is not {}: set up there (4.1, 4.2)",
+                area_words(block.army)
+            ));
+        }
+        Ok(())
+    }
+
+    fn may_place_among(choice: NapoleonChoice, at: &Placing<'_, Self>) -> Result<(), String> {
+        Self::may_place(choice, at.seat, at.group, at.place)?;
+        if choice.historical && choice.options().historical_exempt_from_caps {
+            return Ok(());
+        }
+        let layout = choice.layout();
+        let town = match layout.spot(at.place) {
+            Some(Spot::Town { town, .. }) => town,
+            _ => return Ok(()),
+        };
+        let army = if at.seat == FRENCH {
+            Army::French
+        } else {
+            Army::AngloDutch
+        };
+        let already = at
+            .earlier
+            .iter()
+            .filter(
+                |(_, p)| matches!(layout.spot(p), Some(Spot::Town { town: t, .. }) if t == town),
+            )
+            .count();
+        if already >= cap(army) {
+            return Err(format!(
+                "{} holds {} blocks at set-up (4.1, 4.2): use another town",
+                choice.town_name(town),
+                cap(army)
+            ));
+        }
+        Ok(())
+    }
+
+    fn army(
+        choice: NapoleonChoice,
+        seat: Seat,
+        filled: &[Vec<Place>],
+    ) -> Result<NapoleonArmy, Vec<String>> {
+        let blocks = choice.blocks(seat);
+        let mut problems = Vec::new();
+        let mut slots = Vec::new();
+        let oob = choice.campaign().order_of_battle();
+        for (i, id) in blocks.iter().enumerate() {
+            let name = oob.block(*id).map_or("?", |b| b.name.as_str());
+            match filled.get(i).map(Vec::as_slice) {
+                Some([one]) => slots.push(*one),
+                _ => problems.push(format!("{name} is not placed: place it")),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let army = NapoleonArmy { slots };
+        // Every set-up rule of the rules, this side's blocks beside the other side's
+        // historical set-up (which is checked by the rules' own tests).
+        let mine = placements(choice, seat, &army);
+        let other_seat = if seat == FRENCH { ALLIES } else { FRENCH };
+        let other = historical_placements(choice, other_seat);
+        let setup = if seat == FRENCH {
+            Setup::Placed {
+                allies: other,
+                french: mine,
+            }
+        } else {
+            Setup::Placed {
+                allies: mine,
+                french: other,
+            }
+        };
+        match Napoleon::start(choice.options(), setup) {
+            Ok(_) => Ok(army),
+            Err(p) => {
+                let side_of = |p: &SetupProblem| -> bool {
+                    let block = match p {
+                        SetupProblem::UnknownBlock(b)
+                        | SetupProblem::Twice(b)
+                        | SetupProblem::Missing(b) => b,
+                        SetupProblem::UnknownTown { block, .. }
+                        | SetupProblem::WrongList { block, .. }
+                        | SetupProblem::WrongArea { block, .. }
+                        | SetupProblem::NotFullStrength { block, .. } => block,
+                        SetupProblem::TooMany { cap, .. } => {
+                            return (*cap == ALLIED_SET_UP_CAP) == (seat == ALLIES)
+                        }
+                    };
+                    oob.find(block)
+                        .and_then(|id| oob.block(id))
+                        .is_some_and(|b| b.army.is_allied() == (seat == ALLIES))
+                };
+                // The historical set-up stands as printed under the rules' ruling.
+                let exempt = choice.historical && choice.options().historical_exempt_from_caps;
+                let words: Vec<String> =
+                    p.0.iter()
+                        .filter(|p| side_of(p))
+                        .filter(|p| !(exempt && matches!(p, SetupProblem::TooMany { .. })))
+                        .map(|p| public_problem(choice, p))
+                        .collect();
+                if words.is_empty() {
+                    Ok(army)
+                } else {
+                    Err(words)
+                }
+            }
+        }
+    }
+
+    fn army_places(army: &NapoleonArmy) -> Option<BTreeSet<Place>> {
+        Some(army.slots.iter().copied().collect())
+    }
+
+    fn start(choice: NapoleonChoice, armies: &BySeat<NapoleonArmy>) -> Result<Self, Vec<String>> {
+        let setup = if choice.historical {
+            Setup::Historical
+        } else {
+            Setup::Placed {
+                allies: placements(choice, ALLIES, &armies[ALLIES]),
+                french: placements(choice, FRENCH, &armies[FRENCH]),
+            }
+        };
+        let game = Napoleon::start(choice.options(), setup).map_err(|p| {
+            p.0.iter()
+                .map(|p| public_problem(choice, p))
+                .collect::<Vec<_>>()
+        })?;
+        let oob = choice.campaign().order_of_battle();
+        let mut at = vec![None; oob.len()];
+        for seat in [ALLIES, FRENCH] {
+            for (id, slot) in choice.blocks(seat).into_iter().zip(&armies[seat].slots) {
+                if choice.layout().spot(slot).is_none() {
+                    return Err(vec![format!("{slot} is no slot of the layout")]);
+                }
+                at[id.index()] = Some(*slot);
+            }
+        }
+        if at.iter().any(Option::is_none) {
+            return Err(vec!["a block has no slot: set up every block".to_string()]);
+        }
+        // A slot given twice, or a slot in another town than the rules have (historical).
+        let distinct: BTreeSet<_> = at.iter().flatten().collect();
+        if distinct.len() != at.len() {
+            return Err(vec!["two blocks on one slot: one block a slot".to_string()]);
+        }
+        let table = NapoleonTable {
+            choice,
+            game,
+            at,
+            told: Vec::new(),
+        };
+        for (id, _) in oob.blocks() {
+            let town = table.place_of(id).and_then(|p| table.town_of(&p));
+            if town != table.game.town_of(id) {
+                return Err(vec![format!(
+                    "{}: not in its set-up town",
+                    table
+                        .place_of(id)
+                        .map_or_else(String::new, |p| choice.place_name(&p))
+                )]);
+            }
+        }
+        Ok(table)
+    }
+
+    fn board(&self) -> BTreeMap<Place, String> {
+        let oob = self.choice.campaign().order_of_battle();
+        oob.blocks()
+            .filter_map(|(id, b)| {
+                let place = self.place_of(id)?;
+                let words = if self.game.town_of(id).is_some() {
+                    format!("{} block", b.army)
+                } else {
+                    format!("eliminated {} block", b.army)
+                };
+                Some((place, words))
+            })
+            .collect()
+    }
+
+    fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
+        let oob = self.choice.campaign().order_of_battle();
+        let mut board = self.board();
+        for (id, b) in oob.blocks() {
+            let own = (seat == FRENCH) != b.army.is_allied();
+            if let (true, Some(place), Some(_)) = (own, self.place_of(id), self.game.town_of(id)) {
+                board.insert(place, format!("{} {}", b.name, self.game.strength_of(id)));
+            }
+        }
+        board
+    }
+
+    fn status_line(&self) -> StatusLine {
+        StatusLine {
+            turn: u32::from(self.game.turn()),
+            clock: None,
+            to_act: self.acting().to_string(),
+            actions_left: None,
+            reinforcements_in: None,
+            elapsed_s: 0,
+            limit_s: None,
+        }
+    }
+
+    fn to_act(&self) -> Actor {
+        match self.game.to_act() {
+            Actor::Seat(s) if s == Seat::FIRST => Actor::Seat(FRENCH),
+            Actor::Seat(_) => Actor::Seat(ALLIES),
+            other => other,
+        }
+    }
+
+    fn result(&self) -> Option<(String, String)> {
+        match self.game.status() {
+            Status::Won { reason, .. } => {
+                let who = if reason.winner() == Army::French {
+                    "French"
+                } else {
+                    "Allies"
+                };
+                Some((who.to_string(), reason.to_string()))
+            }
+            Status::Ongoing => None,
+            _ => Some(("Draw".to_string(), "the game ended".to_string())),
+        }
+    }
+
+    fn gestures(&self) -> Vec<(Gesture, NapoleonAction)> {
+        let mut out = Vec::new();
+        for action in self.game.legal_actions() {
+            if let Action::Move { block, path } = &action {
+                let (Some(from), Some(&to)) = (self.place_of(*block), path.last()) else {
+                    continue;
+                };
+                for slot in self.free_slots(to) {
+                    out.push((
+                        Gesture::slide(from, slot),
+                        NapoleonAction {
+                            action: action.clone(),
+                            slot: Some(slot),
+                        },
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    fn matching(&self, gesture: &Gesture) -> Vec<(Gesture, NapoleonAction)> {
+        let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
+            return Vec::new();
+        };
+        let (Some(block), Some(town)) = (self.block_on(from), self.town_of(to)) else {
+            return Vec::new();
+        };
+        if !self.free_slots(town).contains(to) {
+            return Vec::new();
+        }
+        self.game
+            .legal_actions()
+            .into_iter()
+            .filter(|a| matches!(a, Action::Move { block: b, path } if *b == block && path.last() == Some(&town)))
+            .map(|action| {
+                (
+                    Gesture::slide(*from, *to),
+                    NapoleonAction {
+                        action,
+                        slot: Some(*to),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn in_hand(&self, place: &Place) -> bool {
+        // Any block of the side moving may be lifted: which can move is not said by a lift.
+        let Some(block) = self.block_on(place) else {
+            return false;
+        };
+        let Some(army) = self.army_of(block) else {
+            return false;
+        };
+        self.game.town_of(block).is_some()
+            && self
+                .game
+                .legal_actions()
+                .iter()
+                .any(|a| matches!(a, Action::EndMoves))
+            && self.to_act() == Actor::Seat(if army.is_allied() { ALLIES } else { FRENCH })
+    }
+
+    fn choices(&self) -> Vec<(String, NapoleonAction)> {
+        self.game
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| {
+                let label = match &a {
+                    Action::EndMoves => "end the moves".to_string(),
+                    Action::ShowLeader(true) => "the leader shows himself".to_string(),
+                    Action::ShowLeader(false) => "the leader stays hidden".to_string(),
+                    Action::Fight(town) => format!("fight at {}", self.choice.town_name(*town)),
+                    Action::EndRegroup => "end regrouping".to_string(),
+                    _ => return None,
+                };
+                Some((label, NapoleonAction::rules(a)))
+            })
+            .collect()
+    }
+
+    fn held(&self, _action: &NapoleonAction) -> bool {
+        false
+    }
+
+    fn shaped(&self, gesture: &Gesture) -> Vec<NapoleonAction> {
+        let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
+            return Vec::new();
+        };
+        let (Some(block), Some(town), Some(start)) =
+            (self.block_on(from), self.town_of(to), self.town_of(from))
+        else {
+            return Vec::new();
+        };
+        let Some(path) = self.shortest(start, town) else {
+            return Vec::new();
+        };
+        vec![NapoleonAction {
+            action: Action::Move { block, path },
+            slot: Some(*to),
+        }]
+    }
+
+    fn check(&self, action: &NapoleonAction) -> Result<(), String> {
+        self.game.check(&action.action).map_err(|why| {
+            let fix = match &why {
+                Illegal::TooFar { .. } => ": stop nearer",
+                Illegal::NoAttackAtNight | Illegal::NoForcedMarchAtNight => ": put it back",
+                Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
+                    ": put it back"
+                }
+                Illegal::NoGroupLeft { .. } => "",
+                _ => "",
+            };
+            format!("{why}{fix}")
+        })?;
+        if let (Action::Move { path, .. }, Some(slot)) = (&action.action, action.slot) {
+            let town = path.last().copied();
+            if self.town_of(&slot) != town || self.at.contains(&Some(slot)) {
+                return Err(format!(
+                    "{}: not a free slot there: use another",
+                    self.choice.place_name(&slot)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, action: &NapoleonAction) -> Screen {
+        let title = self.label(action);
+        let moved = match (&action.action, action.slot) {
+            (Action::Move { block, .. }, Some(slot)) => Some((*block, slot)),
+            _ => None,
+        };
+        let events = self.game.play_unchecked(&action.action);
+        if let Some((block, slot)) = moved {
+            if self.game.town_of(block).is_some() {
+                self.at[block.index()] = Some(slot);
+            }
+        }
+        self.follow();
+        self.told = self.told_events(&events);
+        Screen::Told {
+            status: self.status_line(),
+            title,
+            lines: self.told.clone(),
+            hands: Vec::new(),
+            places: self.label_places(action),
+        }
+    }
+
+    fn told(&self) -> Vec<String> {
+        self.told.clone()
+    }
+
+    fn chance(&self) -> Vec<(NapoleonAction, u32)> {
+        self.game
+            .chance_outcomes()
+            .into_iter()
+            .map(|(a, w)| (NapoleonAction::rules(a), w))
+            .collect()
+    }
+
+    fn die_button(&self) -> bool {
+        self.game
+            .chance_outcomes()
+            .iter()
+            .any(|(a, _)| matches!(a, Action::Die(_)))
+    }
+
+    fn label(&self, action: &NapoleonAction) -> String {
+        match &action.action {
+            Action::Move { block, path } => {
+                let from = self
+                    .place_of(*block)
+                    .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p));
+                let to = action
+                    .slot
+                    .map(|s| self.choice.place_name(&s))
+                    .or_else(|| path.last().map(|t| self.choice.town_name(*t).to_string()))
+                    .unwrap_or_default();
+                if path.len() > 1 {
+                    let via: Vec<&str> = path[..path.len() - 1]
+                        .iter()
+                        .map(|t| self.choice.town_name(*t))
+                        .collect();
+                    format!("{from} to {to} via {}", via.join(", "))
+                } else {
+                    format!("{from} to {to}")
+                }
+            }
+            Action::EndMoves => format!("{} end the moves", self.acting()),
+            Action::Die(face) => format!("forced march die: {face}"),
+            Action::ShowLeader(true) => "the leader shows himself".to_string(),
+            Action::ShowLeader(false) => "the leader stays hidden".to_string(),
+            Action::Fight(t) => format!("fight at {}", self.choice.town_name(*t)),
+            Action::EndRegroup => "end regrouping".to_string(),
+            Action::Regroup { to, .. } => {
+                format!("a block regroups to {}", self.choice.town_name(*to))
+            }
+            Action::SupplyLoss(_) => "a supply loss is taken".to_string(),
+            Action::Battle(_) => "a battle action".to_string(),
+        }
+    }
+
+    fn label_places(&self, action: &NapoleonAction) -> crate::ui::Places {
+        let moved = match (&action.action, action.slot) {
+            (Action::Move { block, .. }, Some(slot)) => {
+                self.place_of(*block).into_iter().chain([slot]).collect()
+            }
+            _ => Vec::new(),
+        };
+        crate::ui::Places {
+            moved,
+            ..crate::ui::Places::default()
+        }
+    }
+
+    fn prompt(&self) -> String {
+        let who = self.acting();
+        let legal = self.game.legal_actions();
+        if legal.iter().any(|a| matches!(a, Action::EndMoves)) {
+            format!("{who}: move blocks town to town, then OK")
+        } else if legal.iter().any(|a| matches!(a, Action::ShowLeader(_))) {
+            format!("{who}: OK, show the leader or not")
+        } else if self.to_act() == Actor::Chance {
+            "press Die for the forced march".to_string()
+        } else {
+            format!("{who}: battles are not refereed yet")
+        }
+    }
+
+    fn turn_key(&self) -> u32 {
+        let seat = match self.game.to_act() {
+            Actor::Seat(s) => s.index() as u32,
+            _ => 3,
+        };
+        u32::from(self.game.turn()) * 4 + seat
+    }
+}
+
+/// `seat`'s set-up as the rules read it: each block in its slot's town at full strength.
+fn placements(choice: NapoleonChoice, seat: Seat, army: &NapoleonArmy) -> Vec<Placement> {
+    let oob = choice.campaign().order_of_battle();
+    let map = choice.campaign().map();
+    choice
+        .blocks(seat)
+        .into_iter()
+        .zip(&army.slots)
+        .filter_map(|(id, slot)| {
+            let b = oob.block(id)?;
+            let town = match choice.layout().spot(slot) {
+                Some(Spot::Town { town, .. }) => map.code(town).unwrap_or("?"),
+                _ => "?",
+            };
+            Some(Placement::new(&b.name, town, b.strength))
+        })
+        .collect()
+}
+
+/// `seat`'s historical set-up (4.3) as placements.
+fn historical_placements(choice: NapoleonChoice, seat: Seat) -> Vec<Placement> {
+    let oob = choice.campaign().order_of_battle();
+    let map = choice.campaign().map();
+    choice
+        .blocks(seat)
+        .into_iter()
+        .filter_map(|id| {
+            let b = oob.block(id)?;
+            Some(Placement::new(&b.name, map.code(b.start)?, b.strength))
+        })
+        .collect()
+}
+
+/// A set-up problem in words the whole table may read: never a block with its town.
+fn public_problem(choice: NapoleonChoice, p: &SetupProblem) -> String {
+    let town = |code: &str| {
+        choice
+            .campaign()
+            .map()
+            .town(code)
+            .map_or_else(|| code.to_string(), |t| choice.town_name(t).to_string())
+    };
+    match p {
+        SetupProblem::WrongArea { town: t, army, .. } => {
+            format!(
+                "a block in {} is outside the {army} set-up area: move it",
+                town(t)
+            )
+        }
+        SetupProblem::TooMany {
+            town: t,
+            count,
+            cap,
+        } => {
+            format!("{count} blocks in {} (max {cap}): move some", town(t))
+        }
+        SetupProblem::UnknownTown { .. } => "a block is on no town: move it".to_string(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,507 @@
+//! The adapter through the table session, from raw sensed events: set-up by groups (the
+//! player named, every refusal naming the slot and never the block), the historical set-up,
+//! the journal resumed, group moves and their refusals.
+
+use std::collections::BTreeSet;
+
+use boards::napoleon::{Action, Army, BlockId, Players};
+use boards::{Actor, Game};
+
+use super::*;
+use crate::referee::chance::SeededChance;
+use crate::referee::decision::Decision;
+use crate::referee::hands::Hands;
+use crate::referee::record::Record;
+use crate::referee::table::session::{AnySession, Ctx};
+use crate::referee::table::{rebuild_table, Session};
+use crate::referee::tags::TagRegistry;
+use crate::sensing::{Button, Millis};
+
+fn choice(players: Players, historical: bool) -> NapoleonChoice {
+    NapoleonChoice {
+        players,
+        historical,
+        set: NapoleonSet::shipped(),
+    }
+}
+
+/// The session with a journal in memory and the board as the hands leave it.
+struct Bench {
+    session: Session<NapoleonTable>,
+    sensed: BTreeSet<Place>,
+    now: u64,
+    records: Vec<Record>,
+    chance: SeededChance,
+    error: Option<String>,
+    hands: Hands,
+}
+
+impl Bench {
+    fn new(choice: NapoleonChoice) -> Bench {
+        Bench {
+            session: Session::new(choice),
+            sensed: BTreeSet::new(),
+            now: 0,
+            records: Vec::new(),
+            chance: SeededChance::new(7),
+            error: None,
+            hands: Hands::default(),
+        }
+    }
+
+    fn with(
+        &mut self,
+        f: impl FnOnce(&mut Session<NapoleonTable>, &mut Ctx<'_>, &mut Vec<Decision>),
+    ) -> Vec<Decision> {
+        let records = &mut self.records;
+        let mut write = |r: &Record| {
+            records.push(r.clone());
+            Ok(())
+        };
+        let mut ctx = Ctx {
+            sensed: &self.sensed,
+            now: Millis(self.now),
+            mismatch_after_ms: 3000,
+            chance: &mut self.chance,
+            write: &mut write,
+            journal_error: &mut self.error,
+            hands: &mut self.hands,
+            attack_hold_ms: 1500,
+            tags: &TagRegistry::new(),
+        };
+        let mut out = Vec::new();
+        f(&mut self.session, &mut ctx, &mut out);
+        out
+    }
+
+    fn lift(&mut self, p: Place) -> Vec<Decision> {
+        self.now += 250;
+        assert!(self.sensed.remove(&p), "nothing on {p}");
+        self.hands.lifted(p, Millis(self.now));
+        self.session.lifted(&p);
+        self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    fn put(&mut self, p: Place) -> Vec<Decision> {
+        self.now += 250;
+        assert!(self.sensed.insert(p), "already a block on {p}");
+        self.hands.placed(p, Millis(self.now));
+        self.session.placed(&p);
+        self.with(|s, ctx, out| s.settled(ctx, out))
+    }
+
+    fn press(&mut self, b: Button) -> Vec<Decision> {
+        self.now += 50;
+        self.with(|s, ctx, out| s.button(ctx, b, out))
+    }
+
+    fn screen(&self) -> String {
+        crate::referee::screen_text(&self.session.screen(&self.sensed))
+    }
+
+    fn game(&self) -> &NapoleonTable {
+        self.session.game().expect("in play")
+    }
+
+    /// Sets up both sides, each block on the first free slot of its historical town.
+    fn historical(choice: NapoleonChoice) -> Bench {
+        let mut b = Bench::new(choice);
+        let oob = choice.campaign().order_of_battle();
+        for seat in [ALLIES, FRENCH] {
+            for id in choice.blocks(seat) {
+                let town = oob.block(id).unwrap().start;
+                let slot = *choice
+                    .layout()
+                    .town(town)
+                    .iter()
+                    .find(|p| !b.sensed.contains(p))
+                    .unwrap();
+                b.put(slot);
+                b.press(Button::Ok);
+            }
+            // After the last group: OK checks the side's set-up.
+            if b.session.game().is_none() {
+                b.press(Button::Ok);
+            }
+        }
+        assert!(b.session.game().is_some(), "{}", b.screen());
+        b
+    }
+}
+
+fn town(choice: NapoleonChoice, code: &str) -> TownId {
+    choice.campaign().map().town(code).unwrap()
+}
+
+/// Every block name of the order of battle.
+fn block_names(choice: NapoleonChoice) -> Vec<String> {
+    choice
+        .campaign()
+        .order_of_battle()
+        .blocks()
+        .map(|(_, b)| b.name.clone())
+        .collect()
+}
+
+/// With three players each Allied prompt names the Anglo-Dutch or the Prussian player and the
+/// block; with two, the Allies.
+#[test]
+fn every_set_up_prompt_names_the_player_who_acts() {
+    let three = choice(Players::Three, false);
+    let mut b = Bench::new(three);
+    let screen = b.screen();
+    assert!(screen.contains("Anglo-Dutch: place"), "{screen}");
+    assert!(screen.contains("an Anglo-Dutch town"), "{screen}");
+    let ad = three
+        .campaign()
+        .order_of_battle()
+        .army(Army::AngloDutch)
+        .count();
+    // Each Anglo-Dutch block in Brussel, Gent and Aalst: at most 4 a town (4.1).
+    let towns = ["BRU", "GHE", "AAL", "NIN"];
+    for i in 0..ad {
+        let slots = three.layout().town(town(three, towns[i / 4]));
+        b.put(slots[i % 4]);
+        b.press(Button::Ok);
+    }
+    let screen = b.screen();
+    assert!(screen.contains("Prussian: place"), "{screen}");
+    assert!(screen.contains("a Prussian town"), "{screen}");
+    let two = Bench::new(choice(Players::Two, false));
+    assert!(two.screen().contains("Allies: place"), "{}", two.screen());
+}
+
+/// A block put outside its army's set-up area, or as the fifth Allied block of a town, is
+/// refused at once, naming the slot and the fix, never the block.
+#[test]
+fn a_wrong_slot_is_refused_at_once_naming_the_slot_only() {
+    let c = choice(Players::Two, false);
+    let mut b = Bench::new(c);
+    let names = block_names(c);
+    // The first Anglo-Dutch block on a Prussian town's slot (Namen).
+    let namen = c.layout().town(town(c, "NAM"))[0];
+    b.put(namen);
+    let screen = b.screen();
+    assert!(screen.contains("Namen slot 1"), "{screen}");
+    assert!(screen.contains("not an Anglo-Dutch town"), "{screen}");
+    assert!(
+        !names.iter().any(|n| screen.contains(n.as_str())),
+        "{screen}"
+    );
+    b.lift(namen);
+    // Four in Brussel, then a fifth.
+    let bru = c.layout().town(town(c, "BRU"));
+    for slot in &bru[..4] {
+        b.put(*slot);
+        b.press(Button::Ok);
+    }
+    b.put(bru[4]);
+    let screen = b.screen();
+    assert!(screen.contains("Brussel holds 4 blocks"), "{screen}");
+    assert!(
+        !names.iter().any(|n| screen.contains(n.as_str())),
+        "{screen}"
+    );
+    // A battle board's space is no town's slot.
+    b.lift(bru[4]);
+    let zone = c.layout().boards()[0].reserve(boards::napoleon::battle::Side::Attacker)[0];
+    b.put(zone);
+    assert!(b.screen().contains("is no town's slot"), "{}", b.screen());
+}
+
+/// The historical set-up (a menu choice) puts each block in its historical town: another town
+/// is refused with the town to use; set up whole, the umpire knows each block's slot, and the
+/// journal rebuilds the same game and resumes in play.
+#[test]
+fn the_historical_set_up_is_followed_and_the_journal_resumes() {
+    let c = choice(Players::Three, true);
+    let mut probe = Bench::new(c);
+    let oob = c.campaign().order_of_battle();
+    let first = c.blocks(ALLIES)[0];
+    let start = oob.block(first).unwrap().start;
+    let elsewhere = c.layout().town(town(
+        c,
+        if start == town(c, "GHE") {
+            "BRU"
+        } else {
+            "GHE"
+        },
+    ))[0];
+    probe.put(elsewhere);
+    let screen = probe.screen();
+    assert!(
+        screen.contains(&format!("put it in {}", c.town_name(start))),
+        "{screen}"
+    );
+
+    let mut b = Bench::historical(c);
+    let game = b.game().clone();
+    let game = &game;
+    for (id, block) in oob.blocks() {
+        let slot = game.place_of(id).unwrap();
+        assert!(
+            c.layout().town(block.start).contains(&slot),
+            "{}",
+            block.name
+        );
+    }
+    // The two armies are journaled; the journal rebuilds the game and resumes in play.
+    let armies = b
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Army { .. }))
+        .count();
+    assert_eq!(armies, 2);
+    let rebuilt = rebuild_table::<NapoleonTable>(c, &b.records).unwrap();
+    assert_eq!(rebuilt.history.last(), Some(game));
+    let resumed = Session::resume(c, false, rebuilt, &b.sensed);
+    assert_eq!(resumed.game(), Some(game));
+    // The board as it stands matches: play goes on where it was.
+    b.session = resumed;
+    b.now += 100;
+    b.with(|s, ctx, out| {
+        s.settled(ctx, out);
+    });
+    let screen = b.screen();
+    assert!(screen.contains("French: move blocks"), "{screen}");
+}
+
+/// The players' own set-up, checked by the rules when the side is done: each block's slot is
+/// journaled and the game starts with each block where it was put.
+#[test]
+fn an_own_set_up_starts_the_game_with_each_block_on_its_slot() {
+    let c = choice(Players::Two, false);
+    let mut b = Bench::new(c);
+    let oob = c.campaign().order_of_battle();
+    let mut next: std::collections::BTreeMap<TownId, usize> = Default::default();
+    let mut put = Vec::new();
+    for seat in [ALLIES, FRENCH] {
+        for id in c.blocks(seat) {
+            let army = oob.block(id).unwrap().army;
+            // The first town of the army's area with room under its cap.
+            let cap = if army.is_allied() { 4 } else { 12 };
+            let (t, _) = c
+                .campaign()
+                .map()
+                .graph()
+                .towns()
+                .find(|(t, info)| info.info.area == army && next.get(t).copied().unwrap_or(0) < cap)
+                .unwrap();
+            let k = next.entry(t).or_default();
+            let slot = c.layout().town(t)[*k];
+            *k += 1;
+            b.put(slot);
+            b.press(Button::Ok);
+            put.push((id, slot));
+        }
+        if b.session.game().is_none() {
+            b.press(Button::Ok);
+        }
+    }
+    let game = b.game();
+    for (id, slot) in put {
+        assert_eq!(game.place_of(id), Some(slot));
+        assert_eq!(game.game().town_of(id), game.town_of(&slot));
+    }
+}
+
+/// The first legal one-town move of `block`'s kind for the French, as a slide.
+fn a_french_move(t: &NapoleonTable) -> (BlockId, Place, Place) {
+    t.game()
+        .legal_actions()
+        .into_iter()
+        .find_map(|a| match a {
+            Action::Move { block, path } if path.len() == 1 => {
+                let from = t.place_of(block)?;
+                let to = *t.free_slots(path[0]).first()?;
+                Some((block, from, to))
+            }
+            _ => None,
+        })
+        .expect("a French move")
+}
+
+/// A slide from one town's slot to a free slot of the next town plays the move at once, named
+/// by its slots, never by the block; the block is then known on its new slot.
+#[test]
+fn a_slide_plays_a_group_move_naming_slots_only() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    assert_eq!(b.game().to_act(), Actor::Seat(FRENCH));
+    let (block, from, to) = a_french_move(b.game());
+    b.lift(from);
+    let out = b.put(to);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::Acted { .. })),
+        "{out:?}"
+    );
+    assert_eq!(b.game().place_of(block), Some(to));
+    let screen = b.screen();
+    let names = block_names(b.session.choice());
+    assert!(
+        !names.iter().any(|n| screen.contains(n.as_str())),
+        "{screen}"
+    );
+    // A second block of the same town, one hand after the other.
+    let (second, from2, to2) = a_french_move(b.game());
+    b.lift(from2);
+    b.put(to2);
+    assert_eq!(b.game().place_of(second), Some(to2));
+}
+
+/// A slide too far for the block is refused at once with the reason and the fix, and nothing
+/// is played.
+#[test]
+fn a_move_too_far_is_refused_with_the_reason() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let actions = b.game().game().legal_actions().len();
+    // A French block from Beaumont to Brussel: many towns away.
+    let (block, from, _) = a_french_move(b.game());
+    let start = b.game().town_of(&from).unwrap();
+    assert_eq!(b.game().game().town_of(block), Some(start));
+    let far = c.layout().town(town(c, "GHE"))[5];
+    b.lift(from);
+    b.put(far);
+    b.now += 4000;
+    let out = b.with(|s, ctx, out| {
+        s.tick(ctx, out);
+    });
+    let screen = b.screen();
+    assert!(screen.contains("too far"), "{screen} {out:?}");
+    assert_eq!(b.game().place_of(block), Some(from));
+    assert_eq!(b.game().game().legal_actions().len(), actions);
+}
+
+/// The French slide blocks from Beaumont into Thuin, held by a Prussian block, across the
+/// Sambre: the narrow road's attack limit is halved to 3 (5.5), so the fourth is refused the
+/// moment it settles, with the limit, and not played.
+#[test]
+fn a_road_limit_is_refused_the_moment_the_block_settles() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let (bea, thu) = (town(c, "BEA"), town(c, "THU"));
+    let mut moved = 0;
+    loop {
+        let t = b.game();
+        let Some((block, from)) = c.blocks(FRENCH).into_iter().find_map(|id| {
+            let from = t.place_of(id)?;
+            (t.town_of(&from) == Some(bea)
+                && !t
+                    .game()
+                    .check(&Action::Move {
+                        block: id,
+                        path: vec![thu],
+                    })
+                    .is_err_and(|e| e == boards::napoleon::Illegal::AlreadyMoved))
+            .then_some((id, from))
+        }) else {
+            panic!("no French block left in Beaumont");
+        };
+        let to = t.free_slots(thu)[0];
+        b.lift(from);
+        b.put(to);
+        // Two roads there (direct, or a forced march round by Solre): the menu asks which.
+        for _ in 0..8 {
+            let screen = b.screen();
+            if !screen.starts_with("Which?") {
+                break;
+            }
+            let chosen = screen
+                .split(" / ")
+                .find(|l| l.starts_with("> "))
+                .unwrap_or("");
+            if chosen.contains("via") {
+                b.press(Button::Die);
+            } else {
+                b.press(Button::Ok);
+            }
+        }
+        if moved < 3 {
+            assert_eq!(b.game().place_of(block), Some(to), "{}", b.screen());
+            moved += 1;
+            continue;
+        }
+        let screen = b.screen();
+        assert!(screen.contains("across a river: 3"), "{screen}");
+        assert_eq!(b.game().place_of(block), Some(from));
+        break;
+    }
+}
+
+/// In a night turn (the track's third box) an attack is refused with the rule (5.7).
+#[test]
+fn a_night_attack_is_refused() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let mut t = b.game().clone();
+    while t.game().turn() < 3 {
+        t.play(&NapoleonAction::rules(Action::EndMoves));
+    }
+    assert_eq!(t.to_act(), Actor::Seat(FRENCH));
+    let (bea, thu) = (town(c, "BEA"), town(c, "THU"));
+    let from = c
+        .blocks(FRENCH)
+        .into_iter()
+        .find_map(|id| t.place_of(id).filter(|p| t.town_of(p) == Some(bea)))
+        .unwrap();
+    let to = t.free_slots(thu)[0];
+    let g = Gesture::slide(from, to);
+    assert!(t.matching(&g).is_empty());
+    let shaped = t.shaped(&g);
+    assert_eq!(shaped.len(), 1);
+    let why = t.check(&shaped[0]).unwrap_err();
+    assert!(why.contains("no attacks at night"), "{why}");
+    assert!(t.prompt().starts_with("French: move"), "{}", t.prompt());
+}
+
+/// A forced march (one town beyond the block's distance, 5.6) is rolled after the moves on the
+/// Die button; a low die is told as what the hand must do on the block's slot, never naming it.
+#[test]
+fn a_forced_march_die_says_what_the_hand_must_do() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let mut t = b.game().clone();
+    let names = block_names(b.session.choice());
+    let (action, slot) = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find_map(|a| match &a {
+            Action::Move { block, path } if path.len() == 2 => {
+                let kind = b
+                    .session
+                    .choice()
+                    .campaign()
+                    .order_of_battle()
+                    .block(*block)?
+                    .kind;
+                let slot = *t.free_slots(*path.last()?).first()?;
+                (!kind.is_fast()).then_some((a.clone(), slot))
+            }
+            _ => None,
+        })
+        .expect("an infantry forced march");
+    let marched = NapoleonAction {
+        action,
+        slot: Some(slot),
+    };
+    t.check(&marched).unwrap();
+    t.play(&marched);
+    t.play(&NapoleonAction::rules(Action::EndMoves));
+    assert_eq!(t.to_act(), Actor::Chance);
+    assert!(t.die_button());
+    let low = t
+        .chance()
+        .into_iter()
+        .map(|(a, _)| a)
+        .find(|a| matches!(a.action, Action::Die(f) if f.pips() == 1))
+        .unwrap();
+    let screen = t.play(&low);
+    let told = t.told();
+    let expected = format!(
+        "{}: turn the block one step down",
+        b.session.choice().place_name(&slot)
+    );
+    assert!(told.contains(&expected), "{told:?}");
+    let text = crate::referee::screen_text(&screen);
+    assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
+}
