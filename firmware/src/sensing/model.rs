@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::debounce::{ScanCell, ScanRule};
 use super::{
     BoardEvent, ButtonPress, Millis, Occupancy, Place, SensedCell, SensingFault, SensorInput,
-    SensorLayout, TagFailure, TagRead, TagUid, MAX_CELLS,
+    SensorLayout, TagFailure, TagRead, TagUid,
 };
 
 /// The timing of the sensing model. The defaults suit reed switches scanned at 100 Hz; every
@@ -225,12 +225,15 @@ pub struct Sensing {
 }
 
 impl Sensing {
-    /// A model of the board `layout`, starting empty at time 0.
+    /// A model of the board `layout`, starting empty at time 0. It tracks the inputs the
+    /// scanner reads ([`SensorLayout::cell_count`]) and any other seen closed, not all
+    /// [`MAX_CELLS`](super::MAX_CELLS): a scan costs what the board has, so a small board pays
+    /// nothing for the largest one the model allows.
     pub fn new(layout: SensorLayout, config: SensingConfig) -> Sensing {
         Sensing {
+            cells: vec![Track::NEW; usize::from(layout.cell_count())],
             layout,
             config,
-            cells: vec![Track::NEW; MAX_CELLS],
             now: Millis(0),
             last_change: Millis(0),
             last_report: Millis(0),
@@ -587,6 +590,13 @@ impl Sensing {
     /// Takes one scan.
     fn apply_frame(&mut self, at: Millis, occupied: &Occupancy, out: &mut Vec<BoardEvent>) {
         let rule = self.config.scan_rule();
+        // An input beyond the layout's count that closes (a chain longer than configured) is
+        // watched from then on, so it is reported as an unmapped input like any other.
+        if let Some(last) = occupied.iter().map(|c| c.index()).max() {
+            if last >= self.cells.len() {
+                self.cells.resize(last + 1, Track::NEW);
+            }
+        }
         for (i, t) in self.cells.iter_mut().enumerate() {
             let cell = SensedCell::new(i as u16);
             let place = self.layout.place(cell);

@@ -68,6 +68,7 @@ impl Bench {
             hands: &mut self.hands,
             attack_hold_ms: 1500,
             tags: &TagRegistry::new(),
+            phone_pages: false,
         };
         let mut out = Vec::new();
         f(&mut self.session, &mut ctx, &mut out);
