@@ -184,10 +184,28 @@ fn the_replay_is_refused_until_the_game_is_over() {
 fn connections_beyond_the_cap_get_503_and_are_closed() {
     let (server, slot) = server();
     put(&slot, snapshot(1, "Red to move", &Token::fresh().unwrap()));
-    // Phones that connect and say nothing hold their places (until the read timeout).
+    // Slow phones hold their places: each sends its request a byte at a time, well inside the
+    // read timeout, so a loaded machine cannot free a place before the checks below.
     let idle: Vec<TcpStream> = (0..MAX_CONNECTIONS)
         .map(|_| TcpStream::connect(server.addr()).unwrap())
         .collect();
+    let trickling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let trickle = {
+        let streams: Vec<TcpStream> = idle.iter().map(|s| s.try_clone().unwrap()).collect();
+        let trickling = Arc::clone(&trickling);
+        std::thread::spawn(move || {
+            let mut streams = streams;
+            for s in &mut streams {
+                let _ = s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ");
+            }
+            while trickling.load(std::sync::atomic::Ordering::SeqCst) {
+                for s in &mut streams {
+                    let _ = s.write_all(b"a");
+                }
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        })
+    };
     let start = Instant::now();
     while server.active() < MAX_CONNECTIONS && start.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(5));
@@ -206,6 +224,8 @@ fn connections_beyond_the_cap_get_503_and_are_closed() {
         MAX_CONNECTIONS,
         "the extra one held no place"
     );
+    trickling.store(false, std::sync::atomic::Ordering::SeqCst);
+    trickle.join().unwrap();
     drop(idle);
     // Their places come back once they go.
     let start = Instant::now();
