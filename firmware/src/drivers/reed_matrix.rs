@@ -149,7 +149,7 @@ impl CellMap {
     /// # Errors
     /// A cell at or beyond [`MAX_CELLS`], or a cell named by two inputs.
     pub fn from_table(table: Vec<Option<SensedCell>>) -> Result<CellMap, CellMapError> {
-        let mut seen: [Option<usize>; MAX_CELLS] = [None; MAX_CELLS];
+        let mut seen: Vec<Option<usize>> = vec![None; MAX_CELLS];
         for (input, cell) in table.iter().enumerate() {
             let Some(cell) = cell else { continue };
             let Some(slot) = seen.get_mut(cell.index()) else {

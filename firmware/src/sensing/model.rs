@@ -592,9 +592,9 @@ impl Sensing {
         let rule = self.config.scan_rule();
         // An input beyond the layout's count that closes (a chain longer than configured) is
         // watched from then on, so it is reported as an unmapped input like any other.
-        if let Some(last) = occupied.iter().map(|c| c.index()).max() {
-            if last >= self.cells.len() {
-                self.cells.resize(last + 1, Track::NEW);
+        if let Some(last) = occupied.last() {
+            if last.index() >= self.cells.len() {
+                self.cells.resize(last.index() + 1, Track::NEW);
             }
         }
         for (i, t) in self.cells.iter_mut().enumerate() {

@@ -7,7 +7,7 @@
 //! - **Set-up** by groups behind a screen, one block a group, the Allies first (4): "Anglo-Dutch:
 //!   place WELLINGTON in a slot of an Anglo-Dutch town, then press OK". A slot outside the
 //!   army's set-up area (4.1, 4.2), or over a town's set-up cap (4 Allied, 12 French), is
-//!   refused the moment the block settles, naming the slot, never the block; the army is then
+//!   refused the moment the block settles; the army is then
 //!   checked against every set-up rule of the rules, every problem at once. The historical
 //!   set-up (4.3) is a choice: each block to its historical town.
 //! - **Group moves**: lift a block from a town's slot and put it on a free slot of another
