@@ -4,7 +4,8 @@
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleIllegal, BattleOptions,
-    BattleSetup, BlockView, Defeat, Ending, Fate, Place, Side, Step, Target, Unit, Wing, Zone,
+    BattleSetup, BlockView, Defeat, Ending, Fate, Place, SetupProblem, Side, Step, Target, Unit,
+    Wing, Zone,
 };
 use boards::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind, DEFAULT_ORDER_OF_BATTLE};
 
@@ -1087,6 +1088,75 @@ fn reinforcements_are_read_from_the_map_each_battle_turn() {
         "no British reinforcement is left to offer"
     );
     assert_eq!(f.battle.view_of(&Army::ALL).waiting, []);
+}
+
+/// `Battle::resume` never makes a block twice nor takes a town twice: a block waiting at
+/// Waver, listed next at Nijvel with Waver left out (so Waver's waiting blocks stay), would
+/// wait in both towns; and a town given twice is refused as `Battle::new` refuses it. Both
+/// were accepted on the old code, which only checked blocks already on the field.
+#[test]
+fn resuming_refuses_a_block_twice_and_a_town_twice() {
+    let mut f = standard_field();
+    f.battle.hold_between_rounds();
+    let near = |f: &Field, code: &str, held_by, units: &[(&str, u8)]| Approach {
+        town: f.town(code),
+        held_by,
+        attacked_from: code == "QB",
+        battle: false,
+        reinforcements: units
+            .iter()
+            .map(|&(name, strength)| Unit {
+                block: f.id(name),
+                strength,
+            })
+            .collect(),
+    };
+    let to_between = |f: &mut Field| {
+        for _ in 0..6 {
+            if f.battle.is_between_rounds() {
+                return;
+            }
+            f.done();
+        }
+        panic!("the battle turns end");
+    };
+    f.mv("II-INF1", at(Defender, Left));
+    to_between(&mut f);
+    f.battle
+        .resume(&f.oob, &[near(&f, "WAV", Some(Defender), &[("AI-2NL", 3)])])
+        .expect("the towns are the battle's own");
+    to_between(&mut f);
+    let nl = f.id("AI-2NL");
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting.len(), 1);
+    let twice = f
+        .battle
+        .resume(&f.oob, &[near(&f, "NIV", Some(Defender), &[("AI-2NL", 3)])])
+        .expect_err("AI-2NL still waits at Waver");
+    assert_eq!(twice.0, [SetupProblem::Duplicate(nl)]);
+    let wav = f.town("WAV");
+    let town_twice = f
+        .battle
+        .resume(
+            &f.oob,
+            &[
+                near(&f, "WAV", Some(Defender), &[]),
+                near(&f, "WAV", Some(Defender), &[]),
+            ],
+        )
+        .expect_err("Waver is given twice");
+    assert_eq!(town_twice.0, [SetupProblem::ApproachTwice(wav)]);
+    // Refused, the battle is unchanged; listed with Waver given too, AI-2NL simply moves.
+    assert!(f.battle.is_between_rounds());
+    f.battle
+        .resume(
+            &f.oob,
+            &[
+                near(&f, "WAV", Some(Defender), &[]),
+                near(&f, "NIV", Some(Defender), &[("AI-2NL", 3)]),
+            ],
+        )
+        .expect("Waver's waiting blocks are replaced");
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting.len(), 1);
 }
 
 /// 6.3.4: "Versterkingen worden in de reserve geplaatst [...] Per (slagveld) beurt mag één (1)
