@@ -492,6 +492,9 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
             problems: "block #3 is given twice".into(),
         },
         Event::Ended(EndReason::TimeRanOut),
+        Event::BattleNotUpdated {
+            town: TownId::new(2),
+        },
         b(BattleEvent::Fired {
             block: block_id(5),
             at: Zone::new(Side::Defender, Wing::Left),
@@ -571,6 +574,25 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
             }),
             7,
         ),
+        // A volley hits on at most 4 (F3 and one bonus): 5 and 6 are never written.
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 4,
+            }),
+            5,
+        ),
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 4,
+            }),
+            6,
+        ),
         (b(BattleEvent::Hits { hits: 0 }), 5),
         (
             b(BattleEvent::Hit {
@@ -615,6 +637,16 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
         bytes[i] = byte;
         assert!(decode(&bytes).is_err(), "{e:?} with {byte} decoded");
     }
+    // A morale check holds exactly when its total reaches 4 (6.3.1): a mark that disagrees
+    // with the total is refused (accepted on the old code).
+    for (total, held) in [(4, false), (8, false), (3, true), (1, true)] {
+        let e = b(BattleEvent::Morale {
+            block: block_id(0),
+            total,
+            held,
+        });
+        assert!(decode(&encode(&e)).is_err(), "{e:?} decoded");
+    }
     let turn = Event::TurnBegan {
         turn: 1,
         mover: Mover::Allies,
@@ -630,7 +662,14 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
     let mut bytes = encode(&battle_turn);
     *bytes.last_mut().expect("not empty") = 0;
     assert!(decode(&bytes).is_err(), "battle turn 0 decoded");
-    // No variant past the last.
+    // No variant past the last: `BattleNotUpdated`, the 16th, is written as 15.
+    assert_eq!(
+        encode(&Event::BattleNotUpdated {
+            town: TownId::new(0)
+        })
+        .first(),
+        Some(&15)
+    );
     assert!(decode(&[16]).is_err());
     assert!(decode(&[10, 19]).is_err());
 }

@@ -568,6 +568,14 @@ pub enum Event {
     Defeated(Army),
     /// The game ended.
     Ended(EndReason),
+    /// The battle in `town` could not be brought up to date between its battle turns (a fault
+    /// of the program, never of the players): it goes on with its neighbouring towns as it
+    /// last knew them (6.3.4), so the game goes on. No words: the battle's problems name
+    /// blocks, which the rules keep secret.
+    BattleNotUpdated {
+        /// Where.
+        town: TownId,
+    },
 }
 
 /// [`Event`] as decoded, before its numbers are checked: the same variants in the same order,
@@ -632,6 +640,9 @@ enum RawEvent {
     },
     Defeated(Army),
     Ended(EndReason),
+    BattleNotUpdated {
+        town: TownId,
+    },
 }
 
 impl TryFrom<RawEvent> for Event {
@@ -683,6 +694,7 @@ impl TryFrom<RawEvent> for Event {
             R::BattleRefused { town, problems } => Event::BattleRefused { town, problems },
             R::Defeated(army) => Event::Defeated(army),
             R::Ended(reason) => Event::Ended(reason),
+            R::BattleNotUpdated { town } => Event::BattleNotUpdated { town },
         })
     }
 }
@@ -1328,13 +1340,12 @@ impl Napoleon {
         let oob = self.options.campaign.order_of_battle();
         let battle_events = match battle.resume(oob, &approaches) {
             Ok(battle_events) => battle_events,
-            Err(problems) => {
-                // Not reached: the campaign gives the battle's own towns. Say so, and go on
-                // with the towns as the battle last knew them, so the game never stops.
-                events.push(Event::BattleRefused {
-                    town,
-                    problems: alloc::format!("{problems}"),
-                });
+            Err(_) => {
+                // Not reached: the campaign gives the battle's own towns, each block in one.
+                // Say so, without the problems' words (they name blocks), and go on with the
+                // towns as the battle last knew them: the battle is between its turns, so that
+                // resume is accepted, and the game never stops.
+                events.push(Event::BattleNotUpdated { town });
                 battle.resume(oob, &[]).unwrap_or_default()
             }
         };

@@ -1180,6 +1180,71 @@ fn the_attacker_fixes_the_whole_order_of_battles_before_the_first_begins() {
     assert_eq!(began, [sol, cha, thu]);
 }
 
+/// A battle that cannot be brought up to date between its turns (a fault of the program: here
+/// a Prussian fighting in Charleroi is also put in Ligny, next to it) says so with its own
+/// event, which names no block, and goes on with the towns it last knew. Failed on the old
+/// code, which reported it as a `BattleRefused` (a battle not fought) whose words named the
+/// block's number and strength.
+#[test]
+fn a_battle_not_brought_up_to_date_says_so_without_naming_blocks() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let cha = town("CHA");
+    assert_eq!(
+        g.phase,
+        Phase::Battle {
+            town: cha,
+            skirmish: false
+        }
+    );
+    // The fault: a block of the battle stands, for the campaign, in Ligny too.
+    g.town[block("PII-INF1").index()] = Some(town("LIG"));
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        let events = play(&mut g, action);
+        let resumed = events.contains(&Event::Battle(battle::BattleEvent::TurnBegan {
+            side: battle::Side::Attacker,
+            turn: 2,
+        }));
+        seen.extend(events);
+        if resumed {
+            break;
+        }
+    }
+    assert!(
+        seen.contains(&Event::BattleNotUpdated { town: cha }),
+        "{seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, Event::BattleRefused { .. })),
+        "{seen:?}"
+    );
+    // It went on: the battle's second turn began, in Charleroi.
+    assert_eq!(g.battle.as_ref().map(|b| b.town()), Some(cha));
+}
+
 /// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten in een sequentie bepaald
 /// door de aanvaller. Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een
 /// andere veldslag. Herhaal dit tot alle hangende veldslagen werden beslecht." (The battles are

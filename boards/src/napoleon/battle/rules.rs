@@ -12,7 +12,10 @@ use crate::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind, UnitType};
 use crate::Problems;
 
 /// A morale die of this or more holds (6.3.1: 1-3 fails, 4-6 holds).
-const MORALE_HOLDS: u8 = 4;
+pub(super) const MORALE_HOLDS: u8 = 4;
+/// The highest face a volley hits on: F3 and one bonus (6.3.3). Fire values are capped here,
+/// so every volley the battle writes decodes.
+pub(super) const MAX_HITS_ON: u8 = 4;
 /// The most blocks a side shows in a skirmish's round (6.6).
 const SKIRMISH_SHOW: usize = 4;
 /// Units that may cross a stream per battle turn (6.2.1).
@@ -1127,7 +1130,7 @@ impl Battle {
                 f.fire
             }
         };
-        Some(value.min(FACES))
+        Some(value.min(MAX_HITS_ON))
     }
 
     /// Whether fighter `i` may form a square now (6.5).
