@@ -351,7 +351,14 @@ fn play_game(
 #[test]
 fn random_campaigns_keep_the_rules() {
     let c = Campaign::standard().expect("the default data");
-    let mut rng = Pcg64Mcg::seed_from_u64(1818);
+    // The seed decides which games are played, so which endings the default run reaches.
+    // Measured when battles came to be ordered in full before the first begins (games ending
+    // AlliesDefeated / SupplyCitiesHeld / FrenchDefeated / TimeRanOut): 1815: 3/3/9/65,
+    // 1818: 1/3/12/64, 1816: 0/1/8/71, 1817: 0/1/17/62, 2024: 2/1/10/67. 1815 reaches every
+    // ending, the rarest (the French beating both armies) three times, so a small change to
+    // the rules does not lose it by chance (1818, used for a while with no reason written,
+    // reaches it once). If a change loses one, measure a few seeds again and say so here.
+    let mut rng = Pcg64Mcg::seed_from_u64(1815);
     let mut ends = BTreeMap::new();
     for players in [Players::Two, Players::Three] {
         let options = Options::new(c.clone(), players);
