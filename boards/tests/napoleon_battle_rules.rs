@@ -391,8 +391,52 @@ fn the_cavalry_example_of_6_3_3() {
 /// reserve bevinden kunnen niet vuren" (units in the reserve cannot fire).
 #[test]
 fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
+    let (f, square) = the_cavalry_charges_a_square(EXAMPLE_OOB);
+    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(!cavalry_fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Err(BattleIllegal::CannotFire)
+    );
+    // The control: the same cavalry printed F2 is F1 at the square, and fires from the same
+    // spot.
+    let f2 = EXAMPLE_OOB.replace(
+        "BR-CAV     ad     I    light-cavalry   4 F1",
+        "BR-CAV     ad     I    light-cavalry   4 F2",
+    );
+    assert_ne!(f2, EXAMPLE_OOB);
+    let (f, square) = the_cavalry_charges_a_square(&f2);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(cavalry_fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Ok(())
+    );
+}
+
+/// Whether the British cavalry may fire now.
+fn cavalry_fires(f: &Field) -> bool {
+    let id = f.id("BR-CAV");
+    f.battle
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == id))
+}
+
+/// 6.3.3's British cavalry (as `oob` prints it) charges a French square from the reserve and is
+/// hit once; returns the battle at the British turn after, with the square's block.
+fn the_cavalry_charges_a_square(oob: &str) -> (Field, BlockId) {
     let mut f = Field::with(
-        EXAMPLE_OOB,
+        oob,
         "WAT",
         &[
             ("FR-INF1", 4),
@@ -438,16 +482,70 @@ fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
     f.act(BattleAction::Hits(1));
     assert_eq!(f.strength("BR-CAV"), 3);
     f.done();
-    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
-    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
-    assert!(!fires(&f, "BR-CAV"));
+    (f, square)
+}
+
+/// 6.3.3: "Eenheden die zich in reserve bevinden kunnen niet vuren" (units in the reserve
+/// cannot fire), artillery too, though its long-range fire reaches other zones: foot artillery
+/// in the reserve has no fire at all; moved to a wing, it fires at long range in its next turn.
+#[test]
+fn foot_artillery_in_the_reserve_has_no_fire_until_it_moves_to_a_wing() {
+    let oob = format!("{EXAMPLE_OOB}block FR-ART     french I    foot-artillery  3 F1 BEA\n");
+    let mut f = Field::with(
+        &oob,
+        "WAT",
+        &[
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-ART", 3),
+        ],
+        &[("BR-INF", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("BR-INF", at(Defender, Left)),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-ART", Place::Reserve),
+    ]);
+    let art = f.id("FR-ART");
+    let fires = |f: &Field| {
+        f.battle
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == art))
+    };
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    assert!(!fires(&f), "the reserve never fires");
     assert_eq!(
         f.battle.check(&BattleAction::Fire {
-            block: f.id("BR-CAV"),
-            at: z(Attacker, Right),
-            target: Target::Square(square),
+            block: art,
+            at: z(Defender, Centre),
+            target: Target::Line,
         }),
         Err(BattleIllegal::CannotFire)
+    );
+    // To the centre: having moved, it fires no more this turn (6.3.3).
+    f.mv("FR-ART", at(Attacker, Centre));
+    assert!(!fires(&f));
+    f.done();
+    f.done();
+    // Next turn, from its wing, it reaches the British centre at long range.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    assert!(fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: art,
+            at: z(Defender, Centre),
+            target: Target::Line,
+        }),
+        Ok(())
     );
 }
 
