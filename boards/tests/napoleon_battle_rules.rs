@@ -587,8 +587,10 @@ fn no_square_in_woods_or_a_farm_and_a_square_adds_one_to_morale() {
     assert!(!may_square(&f, "G-INF"));
     assert!(may_square(&f, "I-INF1"));
     f.done();
-    // The farm's holder forms none; the centre does.
+    // The farm's holder forms none; beside it in the same zone, outside the farm, AR-6DIV
+    // may (the control: the zone is not what forbids it), and the centre does.
     assert!(!may_square(&f, "AR-5DIV"));
+    assert!(may_square(&f, "AR-6DIV"));
     let centre = f.id("AI-1DIV");
     f.act(BattleAction::FormSquare(centre));
     f.done();
