@@ -488,6 +488,7 @@ fn the_cavalry_charges_a_square(oob: &str) -> (Field, BlockId) {
 /// 6.3.3: "Eenheden die zich in reserve bevinden kunnen niet vuren" (units in the reserve
 /// cannot fire), artillery too, though its long-range fire reaches other zones: foot artillery
 /// in the reserve has no fire at all; moved to a wing, it fires at long range in its next turn.
+/// And 6.3.2: foot artillery never engages (the infantry beside it may).
 #[test]
 fn foot_artillery_in_the_reserve_has_no_fire_until_it_moves_to_a_wing() {
     let oob = format!("{EXAMPLE_OOB}block FR-ART     french I    foot-artillery  3 F1 BEA\n");
@@ -547,6 +548,14 @@ fn foot_artillery_in_the_reserve_has_no_fire_until_it_moves_to_a_wing() {
         }),
         Ok(())
     );
+    // 6.3.2: foot artillery never engages: it may not step into the British centre, where
+    // the infantry beside it may.
+    let engage = |name: &str| BattleAction::Move {
+        block: f.id(name),
+        to: at(Defender, Centre),
+    };
+    assert!(f.battle.check(&engage("FR-ART")).is_err());
+    assert_eq!(f.battle.check(&engage("FR-INF2")), Ok(()));
 }
 
 /// 6.5: "Vierkant formaties kunnen niet gevormd worden in bossen of in hoeves. Infanterie in
