@@ -1338,7 +1338,16 @@ fn reinforcements_come_two_by_a_broad_road_and_one_by_a_narrow_one() {
     f.fire("II-INF1", z(Defender, Left));
     f.act(BattleAction::Hits(0));
     f.done();
-    // Next British turn, the rest may come.
+    // "usable next turn": in the British turn after it arrived, Brussel's AR-BK leaves the
+    // reserve for the centre.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    let to_centre = BattleAction::Move {
+        block: bk,
+        to: at(Defender, Centre),
+    };
+    assert_eq!(f.battle.check(&to_centre), Ok(()));
+    f.act(to_centre);
+    // Then the rest may come.
     f.done();
     assert_eq!(f.battle.step(), Step::Reinforcement);
     let art = f.id("AR-ART");
