@@ -266,7 +266,8 @@ pub enum Action {
     ShowLeader(bool),
     /// Chance: a die shows this face (a forced march, 5.6).
     Die(Face),
-    /// The active side chooses the battle to fight next (6.1: skirmishes first, 6.6).
+    /// The active side puts this battle next in its order (6.1: skirmishes first, 6.6); the
+    /// battles begin once every one is in the order (the last needs no choice).
     Fight(TownId),
     /// The battle's winner moves `block` between the battle's town and a neighbouring town
     /// (7.5).
