@@ -4,7 +4,8 @@
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleIllegal, BattleOptions,
-    BattleSetup, BlockView, Defeat, Ending, Fate, Place, Side, Step, Target, Unit, Wing, Zone,
+    BattleSetup, BlockView, Defeat, Ending, Fate, Place, SetupProblem, Side, Step, Target, Unit,
+    Wing, Zone,
 };
 use boards::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind, DEFAULT_ORDER_OF_BATTLE};
 
@@ -390,8 +391,52 @@ fn the_cavalry_example_of_6_3_3() {
 /// reserve bevinden kunnen niet vuren" (units in the reserve cannot fire).
 #[test]
 fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
+    let (f, square) = the_cavalry_charges_a_square(EXAMPLE_OOB);
+    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(!cavalry_fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Err(BattleIllegal::CannotFire)
+    );
+    // The control: the same cavalry printed F2 is F1 at the square, and fires from the same
+    // spot.
+    let f2 = EXAMPLE_OOB.replace(
+        "BR-CAV     ad     I    light-cavalry   4 F1",
+        "BR-CAV     ad     I    light-cavalry   4 F2",
+    );
+    assert_ne!(f2, EXAMPLE_OOB);
+    let (f, square) = the_cavalry_charges_a_square(&f2);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(cavalry_fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: f.id("BR-CAV"),
+            at: z(Attacker, Right),
+            target: Target::Square(square),
+        }),
+        Ok(())
+    );
+}
+
+/// Whether the British cavalry may fire now.
+fn cavalry_fires(f: &Field) -> bool {
+    let id = f.id("BR-CAV");
+    f.battle
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == id))
+}
+
+/// 6.3.3's British cavalry (as `oob` prints it) charges a French square from the reserve and is
+/// hit once; returns the battle at the British turn after, with the square's block.
+fn the_cavalry_charges_a_square(oob: &str) -> (Field, BlockId) {
     let mut f = Field::with(
-        EXAMPLE_OOB,
+        oob,
         "WAT",
         &[
             ("FR-INF1", 4),
@@ -437,17 +482,80 @@ fn f0_cannot_fire_but_is_hit_and_the_reserve_never_fires() {
     f.act(BattleAction::Hits(1));
     assert_eq!(f.strength("BR-CAV"), 3);
     f.done();
-    // The cavalry is in combat and did not move this turn, but at F0 it cannot fire.
-    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
-    assert!(!fires(&f, "BR-CAV"));
+    (f, square)
+}
+
+/// 6.3.3: "Eenheden die zich in reserve bevinden kunnen niet vuren" (units in the reserve
+/// cannot fire), artillery too, though its long-range fire reaches other zones: foot artillery
+/// in the reserve has no fire at all; moved to a wing, it fires at long range in its next turn.
+/// And 6.3.2: foot artillery never engages (the infantry beside it may).
+#[test]
+fn foot_artillery_in_the_reserve_has_no_fire_until_it_moves_to_a_wing() {
+    let oob = format!("{EXAMPLE_OOB}block FR-ART     french I    foot-artillery  3 F1 BEA\n");
+    let mut f = Field::with(
+        &oob,
+        "WAT",
+        &[
+            ("FR-INF1", 4),
+            ("FR-INF2", 4),
+            ("FR-INF3", 4),
+            ("FR-ART", 3),
+        ],
+        &[("BR-INF", 4), ("BR-INF2", 4), ("BR-INF3", 4)],
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("BR-INF", at(Defender, Left)),
+        ("BR-INF2", at(Defender, Centre)),
+        ("BR-INF3", at(Defender, Right)),
+        ("FR-INF1", at(Attacker, Left)),
+        ("FR-INF2", at(Attacker, Centre)),
+        ("FR-INF3", at(Attacker, Right)),
+        ("FR-ART", Place::Reserve),
+    ]);
+    let art = f.id("FR-ART");
+    let fires = |f: &Field| {
+        f.battle
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, BattleAction::Fire { block, .. } if *block == art))
+    };
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    assert!(!fires(&f), "the reserve never fires");
     assert_eq!(
         f.battle.check(&BattleAction::Fire {
-            block: f.id("BR-CAV"),
-            at: z(Attacker, Right),
-            target: Target::Square(square),
+            block: art,
+            at: z(Defender, Centre),
+            target: Target::Line,
         }),
         Err(BattleIllegal::CannotFire)
     );
+    // To the centre: having moved, it fires no more this turn (6.3.3).
+    f.mv("FR-ART", at(Attacker, Centre));
+    assert!(!fires(&f));
+    f.done();
+    f.done();
+    // Next turn, from its wing, it reaches the British centre at long range.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    assert!(fires(&f));
+    assert_eq!(
+        f.battle.check(&BattleAction::Fire {
+            block: art,
+            at: z(Defender, Centre),
+            target: Target::Line,
+        }),
+        Ok(())
+    );
+    // 6.3.2: foot artillery never engages: it may not step into the British centre, where
+    // the infantry beside it may.
+    let engage = |name: &str| BattleAction::Move {
+        block: f.id(name),
+        to: at(Defender, Centre),
+    };
+    assert!(f.battle.check(&engage("FR-ART")).is_err());
+    assert_eq!(f.battle.check(&engage("FR-INF2")), Ok(()));
 }
 
 /// 6.5: "Vierkant formaties kunnen niet gevormd worden in bossen of in hoeves. Infanterie in
@@ -488,8 +596,10 @@ fn no_square_in_woods_or_a_farm_and_a_square_adds_one_to_morale() {
     assert!(!may_square(&f, "G-INF"));
     assert!(may_square(&f, "I-INF1"));
     f.done();
-    // The farm's holder forms none; the centre does.
+    // The farm's holder forms none; beside it in the same zone, outside the farm, AR-6DIV
+    // may (the control: the zone is not what forbids it), and the centre does.
     assert!(!may_square(&f, "AR-5DIV"));
+    assert!(may_square(&f, "AR-6DIV"));
     let centre = f.id("AI-1DIV");
     f.act(BattleAction::FormSquare(centre));
     f.done();
@@ -1089,6 +1199,75 @@ fn reinforcements_are_read_from_the_map_each_battle_turn() {
     assert_eq!(f.battle.view_of(&Army::ALL).waiting, []);
 }
 
+/// `Battle::resume` never makes a block twice nor takes a town twice: a block waiting at
+/// Waver, listed next at Nijvel with Waver left out (so Waver's waiting blocks stay), would
+/// wait in both towns; and a town given twice is refused as `Battle::new` refuses it. Both
+/// were accepted on the old code, which only checked blocks already on the field.
+#[test]
+fn resuming_refuses_a_block_twice_and_a_town_twice() {
+    let mut f = standard_field();
+    f.battle.hold_between_rounds();
+    let near = |f: &Field, code: &str, held_by, units: &[(&str, u8)]| Approach {
+        town: f.town(code),
+        held_by,
+        attacked_from: code == "QB",
+        battle: false,
+        reinforcements: units
+            .iter()
+            .map(|&(name, strength)| Unit {
+                block: f.id(name),
+                strength,
+            })
+            .collect(),
+    };
+    let to_between = |f: &mut Field| {
+        for _ in 0..6 {
+            if f.battle.is_between_rounds() {
+                return;
+            }
+            f.done();
+        }
+        panic!("the battle turns end");
+    };
+    f.mv("II-INF1", at(Defender, Left));
+    to_between(&mut f);
+    f.battle
+        .resume(&f.oob, &[near(&f, "WAV", Some(Defender), &[("AI-2NL", 3)])])
+        .expect("the towns are the battle's own");
+    to_between(&mut f);
+    let nl = f.id("AI-2NL");
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting.len(), 1);
+    let twice = f
+        .battle
+        .resume(&f.oob, &[near(&f, "NIV", Some(Defender), &[("AI-2NL", 3)])])
+        .expect_err("AI-2NL still waits at Waver");
+    assert_eq!(twice.0, [SetupProblem::Duplicate(nl)]);
+    let wav = f.town("WAV");
+    let town_twice = f
+        .battle
+        .resume(
+            &f.oob,
+            &[
+                near(&f, "WAV", Some(Defender), &[]),
+                near(&f, "WAV", Some(Defender), &[]),
+            ],
+        )
+        .expect_err("Waver is given twice");
+    assert_eq!(town_twice.0, [SetupProblem::ApproachTwice(wav)]);
+    // Refused, the battle is unchanged; listed with Waver given too, AI-2NL simply moves.
+    assert!(f.battle.is_between_rounds());
+    f.battle
+        .resume(
+            &f.oob,
+            &[
+                near(&f, "WAV", Some(Defender), &[]),
+                near(&f, "NIV", Some(Defender), &[("AI-2NL", 3)]),
+            ],
+        )
+        .expect("Waver's waiting blocks are replaced");
+    assert_eq!(f.battle.view_of(&Army::ALL).waiting.len(), 1);
+}
+
 /// 6.3.4: "Versterkingen worden in de reserve geplaatst [...] Per (slagveld) beurt mag één (1)
 /// eenheid het slagveld versterken voor elke smalle weg. Voor elke brede weg zijn dit er twee
 /// (2)." (Reinforcements go to the reserve: one per narrow road, two per broad road, each
@@ -1159,7 +1338,16 @@ fn reinforcements_come_two_by_a_broad_road_and_one_by_a_narrow_one() {
     f.fire("II-INF1", z(Defender, Left));
     f.act(BattleAction::Hits(0));
     f.done();
-    // Next British turn, the rest may come.
+    // "usable next turn": in the British turn after it arrived, Brussel's AR-BK leaves the
+    // reserve for the centre.
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    let to_centre = BattleAction::Move {
+        block: bk,
+        to: at(Defender, Centre),
+    };
+    assert_eq!(f.battle.check(&to_centre), Ok(()));
+    f.act(to_centre);
+    // Then the rest may come.
     f.done();
     assert_eq!(f.battle.step(), Step::Reinforcement);
     let art = f.id("AR-ART");

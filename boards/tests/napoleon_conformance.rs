@@ -351,7 +351,14 @@ fn play_game(
 #[test]
 fn random_campaigns_keep_the_rules() {
     let c = Campaign::standard().expect("the default data");
-    let mut rng = Pcg64Mcg::seed_from_u64(1818);
+    // The seed decides which games are played, so which endings the default run reaches.
+    // Measured when battles came to be ordered in full before the first begins (games ending
+    // AlliesDefeated / SupplyCitiesHeld / FrenchDefeated / TimeRanOut): 1815: 3/3/9/65,
+    // 1818: 1/3/12/64, 1816: 0/1/8/71, 1817: 0/1/17/62, 2024: 2/1/10/67. 1815 reaches every
+    // ending, the rarest (the French beating both armies) three times, so a small change to
+    // the rules does not lose it by chance (1818, used for a while with no reason written,
+    // reaches it once). If a change loses one, measure a few seeds again and say so here.
+    let mut rng = Pcg64Mcg::seed_from_u64(1815);
     let mut ends = BTreeMap::new();
     for players in [Players::Two, Players::Three] {
         let options = Options::new(c.clone(), players);
@@ -492,6 +499,9 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
             problems: "block #3 is given twice".into(),
         },
         Event::Ended(EndReason::TimeRanOut),
+        Event::BattleNotUpdated {
+            town: TownId::new(2),
+        },
         b(BattleEvent::Fired {
             block: block_id(5),
             at: Zone::new(Side::Defender, Wing::Left),
@@ -571,6 +581,25 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
             }),
             7,
         ),
+        // A volley hits on at most 4 (F3 and one bonus): 5 and 6 are never written.
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 4,
+            }),
+            5,
+        ),
+        (
+            b(BattleEvent::Fired {
+                block: block_id(0),
+                at: Zone::new(Side::Attacker, Wing::Left),
+                dice: 1,
+                hits_on: 4,
+            }),
+            6,
+        ),
         (b(BattleEvent::Hits { hits: 0 }), 5),
         (
             b(BattleEvent::Hit {
@@ -615,6 +644,16 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
         bytes[i] = byte;
         assert!(decode(&bytes).is_err(), "{e:?} with {byte} decoded");
     }
+    // A morale check holds exactly when its total reaches 4 (6.3.1): a mark that disagrees
+    // with the total is refused (accepted on the old code).
+    for (total, held) in [(4, false), (8, false), (3, true), (1, true)] {
+        let e = b(BattleEvent::Morale {
+            block: block_id(0),
+            total,
+            held,
+        });
+        assert!(decode(&encode(&e)).is_err(), "{e:?} decoded");
+    }
     let turn = Event::TurnBegan {
         turn: 1,
         mover: Mover::Allies,
@@ -630,7 +669,14 @@ fn journaled_events_read_back_and_refuse_out_of_range_values() {
     let mut bytes = encode(&battle_turn);
     *bytes.last_mut().expect("not empty") = 0;
     assert!(decode(&bytes).is_err(), "battle turn 0 decoded");
-    // No variant past the last.
+    // No variant past the last: `BattleNotUpdated`, the 16th, is written as 15.
+    assert_eq!(
+        encode(&Event::BattleNotUpdated {
+            town: TownId::new(0)
+        })
+        .first(),
+        Some(&15)
+    );
     assert!(decode(&[16]).is_err());
     assert!(decode(&[10, 19]).is_err());
 }

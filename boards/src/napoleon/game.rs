@@ -266,7 +266,8 @@ pub enum Action {
     ShowLeader(bool),
     /// Chance: a die shows this face (a forced march, 5.6).
     Die(Face),
-    /// The active side chooses the battle to fight next (6.1: skirmishes first, 6.6).
+    /// The active side puts this battle next in its order (6.1: skirmishes first, 6.6); the
+    /// battles begin once every one is in the order (the last needs no choice).
     Fight(TownId),
     /// The battle's winner moves `block` between the battle's town and a neighbouring town
     /// (7.5).
@@ -568,6 +569,14 @@ pub enum Event {
     Defeated(Army),
     /// The game ended.
     Ended(EndReason),
+    /// The battle in `town` could not be brought up to date between its battle turns (a fault
+    /// of the program, never of the players): it goes on with its neighbouring towns as it
+    /// last knew them (6.3.4), so the game goes on. No words: the battle's problems name
+    /// blocks, which the rules keep secret.
+    BattleNotUpdated {
+        /// Where.
+        town: TownId,
+    },
 }
 
 /// [`Event`] as decoded, before its numbers are checked: the same variants in the same order,
@@ -632,6 +641,9 @@ enum RawEvent {
     },
     Defeated(Army),
     Ended(EndReason),
+    BattleNotUpdated {
+        town: TownId,
+    },
 }
 
 impl TryFrom<RawEvent> for Event {
@@ -683,6 +695,7 @@ impl TryFrom<RawEvent> for Event {
             R::BattleRefused { town, problems } => Event::BattleRefused { town, problems },
             R::Defeated(army) => Event::Defeated(army),
             R::Ended(reason) => Event::Ended(reason),
+            R::BattleNotUpdated { town } => Event::BattleNotUpdated { town },
         })
     }
 }
@@ -703,7 +716,7 @@ pub(crate) enum Phase {
     ShowLeader(Army),
     /// Chance rolls the forced-march die of `forced[0]` (5.6).
     ForcedMarch,
-    /// The active side chooses the next battle (6.1).
+    /// The active side puts the next battle in its order (6.1), all before the first begins.
     ChooseBattle,
     /// A battle is being fought in `town`.
     Battle {
@@ -765,8 +778,13 @@ pub struct Napoleon {
     pub(crate) forced: Vec<BlockId>,
     /// Per army: its leader showed himself this turn (8.1).
     pub(crate) shown: [bool; 3],
-    /// Towns where a battle waits, in the order they began.
+    /// Towns where a battle waits: first the `ordered` ones in the attacker's order, then
+    /// those the attacker has still to place in it.
     pub(crate) battles: Vec<TownId>,
+    /// How many of `battles`, from the front, the attacker has put in order. The order is
+    /// whole before the first battle begins (6.1: "in een sequentie bepaald door de
+    /// aanvaller"), so no battle's terrain or volleys bear on it.
+    pub(crate) ordered: usize,
     /// Per army: blocks eliminated.
     pub(crate) eliminated: [u8; 3],
     /// Per army: defeated (10).
@@ -1253,37 +1271,64 @@ impl Napoleon {
             || self.units_of_side(town, false) < SKIRMISH_BELOW
     }
 
-    /// The battles that may be fought next: skirmishes first (6.6).
+    /// The battles the attacker may put next in the order: skirmishes first (6.6).
     fn fightable(&self) -> Vec<TownId> {
-        let skirmishes: Vec<TownId> = self
-            .battles
+        let unordered = self.battles.get(self.ordered..).unwrap_or_default();
+        let skirmishes: Vec<TownId> = unordered
             .iter()
             .copied()
             .filter(|&t| self.is_skirmish(t))
             .collect();
         if skirmishes.is_empty() {
-            self.battles.clone()
+            unordered.to_vec()
         } else {
             skirmishes
         }
     }
 
+    /// Puts `town`'s battle next in the attacker's order (6.1).
+    fn order_battle(&mut self, town: TownId) {
+        let Some(at) = self.battles.iter().position(|&t| t == town) else {
+            return;
+        };
+        if at < self.ordered {
+            return;
+        }
+        let town = self.battles.remove(at);
+        self.battles.insert(self.ordered, town);
+        self.ordered += 1;
+    }
+
     fn next_battle(&mut self, events: &mut Vec<Event>) {
-        // A battle whose town no longer holds both sides (a forced march emptied it) is over.
-        let still: Vec<TownId> = self
-            .battles
-            .iter()
-            .copied()
-            .filter(|&t| self.side_in(t, true) && self.side_in(t, false))
-            .collect();
-        self.battles = still;
-        match self.fightable().as_slice() {
-            [] => {}
-            [only] => return self.fight(*only, events),
-            _ => {
-                self.phase = Phase::ChooseBattle;
-                return;
+        // A battle whose town no longer holds both sides (a forced march or a retreat emptied
+        // it) is over; the order of the others stands.
+        let mut kept_ordered = 0;
+        let mut still = Vec::new();
+        for (i, &t) in self.battles.iter().enumerate() {
+            if self.side_in(t, true) && self.side_in(t, false) {
+                still.push(t);
+                if i < self.ordered {
+                    kept_ordered += 1;
+                }
             }
+        }
+        self.battles = still;
+        self.ordered = kept_ordered;
+        // The attacker orders every pending battle before the first begins (6.1); a choice of
+        // one needs no question.
+        loop {
+            match self.fightable().as_slice() {
+                [] => break,
+                [only] => self.order_battle(*only),
+                _ => {
+                    self.phase = Phase::ChooseBattle;
+                    return;
+                }
+            }
+        }
+        if let Some(&first) = self.battles.first() {
+            self.ordered = self.ordered.saturating_sub(1);
+            return self.fight(first, events);
         }
         // Every battle has begun: the next one in the attacker's order takes its turns (6.1),
         // with its neighbouring towns as they stand now (6.3.4).
@@ -1296,13 +1341,12 @@ impl Napoleon {
         let oob = self.options.campaign.order_of_battle();
         let battle_events = match battle.resume(oob, &approaches) {
             Ok(battle_events) => battle_events,
-            Err(problems) => {
-                // Not reached: the campaign gives the battle's own towns. Say so, and go on
-                // with the towns as the battle last knew them, so the game never stops.
-                events.push(Event::BattleRefused {
-                    town,
-                    problems: alloc::format!("{problems}"),
-                });
+            Err(_) => {
+                // Not reached: the campaign gives the battle's own towns, each block in one.
+                // Say so, without the problems' words (they name blocks), and go on with the
+                // towns as the battle last knew them: the battle is between its turns, so that
+                // resume is accepted, and the game never stops.
+                events.push(Event::BattleNotUpdated { town });
                 battle.resume(oob, &[]).unwrap_or_default()
             }
         };
@@ -1877,6 +1921,7 @@ impl Game for Napoleon {
             forced: Vec::new(),
             shown: [false; 3],
             battles: Vec::new(),
+            ordered: 0,
             eliminated: [0; 3],
             defeated: [false; 3],
             supply_due: Vec::new(),
@@ -2026,7 +2071,10 @@ impl Game for Napoleon {
                 }
             }
             (Phase::ForcedMarch, Action::Die(face)) => self.roll_forced(*face, &mut events),
-            (Phase::ChooseBattle, Action::Fight(town)) => self.fight(*town, &mut events),
+            (Phase::ChooseBattle, Action::Fight(town)) => {
+                self.order_battle(*town);
+                self.next_battle(&mut events);
+            }
             (Phase::Regroup { town, army }, Action::Regroup { block, to }) => {
                 if let Some(road) = self.regroup_road(town, army, *block, *to) {
                     self.regroup_traffic[road.index()] += 1;

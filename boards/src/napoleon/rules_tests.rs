@@ -1089,6 +1089,163 @@ fn the_attacker_chooses_the_order_of_battles() {
 }
 
 /// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten in een sequentie bepaald
+/// door de aanvaller." The attacker fixes the whole sequence before any battle begins: with
+/// three battles, choosing the first begins none, choosing the second begins the first, and
+/// the battles then begin in the order chosen, never asking again. Failed on the old code,
+/// which began the first battle at once and asked for the next after its first battle turns
+/// (so the attacker chose knowing the first battle's terrain and volleys).
+#[test]
+fn the_attacker_fixes_the_whole_order_of_battles_before_the_first_begins() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("I-INF1", "BEA"),
+            ("I-INF2", "BEA"),
+            ("I-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+            ("PIII-INF1", "SOL"),
+            ("PIII-INF2", "SOL"),
+            ("PIII-ART", "SOL"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    for name in ["I-INF1", "I-INF2", "I-ART"] {
+        play(&mut g, go(name, &["SOL"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let (cha, thu, sol) = (town("CHA"), town("THU"), town("SOL"));
+    let events = play(&mut g, Action::Fight(sol));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::BattleBegan { .. })),
+        "{events:?}"
+    );
+    assert!(g.battle.is_none());
+    assert_eq!(g.phase, Phase::ChooseBattle);
+    let mut legal = g.legal_actions();
+    legal.sort_by_key(|a| match a {
+        Action::Fight(t) => t.index(),
+        _ => usize::MAX,
+    });
+    let mut rest = vec![Action::Fight(thu), Action::Fight(cha)];
+    rest.sort_by_key(|a| match a {
+        Action::Fight(t) => t.index(),
+        _ => usize::MAX,
+    });
+    assert_eq!(legal, rest);
+    assert_eq!(refused(&g, Action::Fight(sol)), Illegal::NotAPendingBattle);
+    let events = play(&mut g, Action::Fight(cha));
+    assert!(events.contains(&Event::BattleBegan {
+        town: sol,
+        skirmish: false
+    }));
+    assert_eq!(g.pending_battles(), &[cha, thu]);
+    // Play on: the battles begin in the order chosen and the attacker is never asked again.
+    let mut began = vec![sol];
+    for _ in 0..2_000 {
+        if g.battle.is_none() && g.live.is_empty() {
+            break;
+        }
+        assert_ne!(g.phase, Phase::ChooseBattle);
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        for e in play(&mut g, action) {
+            if let Event::BattleBegan { town, .. } = e {
+                began.push(town);
+            }
+        }
+    }
+    assert_eq!(began, [sol, cha, thu]);
+}
+
+/// A battle that cannot be brought up to date between its turns (a fault of the program: here
+/// a Prussian fighting in Charleroi is also put in Ligny, next to it) says so with its own
+/// event, which names no block, and goes on with the towns it last knew. Failed on the old
+/// code, which reported it as a `BattleRefused` (a battle not fought) whose words named the
+/// block's number and strength.
+#[test]
+fn a_battle_not_brought_up_to_date_says_so_without_naming_blocks() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let cha = town("CHA");
+    assert_eq!(
+        g.phase,
+        Phase::Battle {
+            town: cha,
+            skirmish: false
+        }
+    );
+    // The fault: a block of the battle stands, for the campaign, in Ligny too.
+    g.town[block("PII-INF1").index()] = Some(town("LIG"));
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        let events = play(&mut g, action);
+        let resumed = events.contains(&Event::Battle(battle::BattleEvent::TurnBegan {
+            side: battle::Side::Attacker,
+            turn: 2,
+        }));
+        seen.extend(events);
+        if resumed {
+            break;
+        }
+    }
+    assert!(
+        seen.contains(&Event::BattleNotUpdated { town: cha }),
+        "{seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, Event::BattleRefused { .. })),
+        "{seen:?}"
+    );
+    // It went on: the battle's second turn began, in Charleroi.
+    assert_eq!(g.battle.as_ref().map(|b| b.town()), Some(cha));
+}
+
+/// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten in een sequentie bepaald
 /// door de aanvaller. Beide spelers beëindigen hun beurt in een veldslag en gaan dan naar een
 /// andere veldslag. Herhaal dit tot alle hangende veldslagen werden beslecht." (The battles are
 /// fought simultaneously in a sequence the attacker decides: both players end their turn in one

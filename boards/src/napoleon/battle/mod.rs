@@ -916,7 +916,12 @@ impl TryFrom<RawBattleEvent> for BattleEvent {
                 block,
                 at,
                 dice: from_one("a volley's dice", dice, max, "1 to 4")?,
-                hits_on: from_one("a hitting face", hits_on, rules::FACES.into(), "1 to 6")?,
+                hits_on: from_one(
+                    "a hitting face",
+                    hits_on,
+                    rules::MAX_HITS_ON.into(),
+                    "1 to 4",
+                )?,
             },
             R::Hits { hits } => BattleEvent::Hits {
                 hits: at_most("a volley's hits", hits, max, "0 to 4")?,
@@ -927,11 +932,22 @@ impl TryFrom<RawBattleEvent> for BattleEvent {
             },
             R::HitLost => BattleEvent::HitLost,
             R::Eliminated { block, side } => BattleEvent::Eliminated { block, side },
-            R::Morale { block, total, held } => BattleEvent::Morale {
-                block,
-                total: from_one("a morale total", total, MAX_MORALE_TOTAL.into(), "1 to 8")?,
-                held,
-            },
+            R::Morale { block, total, held } => {
+                let total = from_one("a morale total", total, MAX_MORALE_TOTAL.into(), "1 to 8")?;
+                // Held exactly when the total reaches the holding face (6.3.1).
+                if held != (total >= rules::MORALE_HOLDS) {
+                    return Err(OutOfRange::new(
+                        "a morale total for its held mark",
+                        total,
+                        if held {
+                            "4 to 8 when held"
+                        } else {
+                            "1 to 3 when not held"
+                        },
+                    ));
+                }
+                BattleEvent::Morale { block, total, held }
+            }
             R::SquareFormed(block) => BattleEvent::SquareFormed(block),
             R::Sheltered { block, square } => BattleEvent::Sheltered { block, square },
             R::Occupied(block) => BattleEvent::Occupied(block),

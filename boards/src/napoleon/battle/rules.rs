@@ -12,7 +12,10 @@ use crate::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind, UnitType};
 use crate::Problems;
 
 /// A morale die of this or more holds (6.3.1: 1-3 fails, 4-6 holds).
-const MORALE_HOLDS: u8 = 4;
+pub(super) const MORALE_HOLDS: u8 = 4;
+/// The highest face a volley hits on: F3 and one bonus (6.3.3). Fire values are capped here,
+/// so every volley the battle writes decodes.
+pub(super) const MAX_HITS_ON: u8 = 4;
 /// The most blocks a side shows in a skirmish's round (6.6).
 const SKIRMISH_SHOW: usize = 4;
 /// Units that may cross a stream per battle turn (6.2.1).
@@ -248,9 +251,9 @@ impl Battle {
     /// towns are among those it began with; a block that joined the battle stays in it.
     ///
     /// # Errors
-    /// The battle is not between battle turns, a town is new, or a reinforcement is unknown,
-    /// given twice, already in the battle, of the wrong camp or at a wrong strength; the battle
-    /// is then unchanged.
+    /// The battle is not between battle turns, a town is new or given twice, or a reinforcement
+    /// is unknown, given twice, already in the battle (or waiting at a town not given), of the
+    /// wrong camp or at a wrong strength; the battle is then unchanged.
     pub fn resume(
         &mut self,
         oob: &OrderOfBattle,
@@ -269,7 +272,18 @@ impl Battle {
         let mut seen: Vec<BlockId> = Vec::new();
         let mut waiting: Vec<Fighter> = Vec::new();
         let mut roads = self.roads.clone();
+        // The towns given: their waiting blocks are replaced by the ones listed now.
+        let given: Vec<usize> = approaches
+            .iter()
+            .filter_map(|a| roads.iter().position(|r| r.town == a.town))
+            .collect();
+        let mut towns_seen: Vec<TownId> = Vec::new();
         for approach in approaches {
+            if towns_seen.contains(&approach.town) {
+                problems.push(SetupProblem::ApproachTwice(approach.town));
+                continue;
+            }
+            towns_seen.push(approach.town);
             let Some(r) = roads.iter().position(|r| r.town == approach.town) else {
                 problems.push(SetupProblem::NewApproach(approach.town));
                 continue;
@@ -283,9 +297,11 @@ impl Battle {
                     problems.push(SetupProblem::UnknownBlock(unit.block));
                     continue;
                 };
-                let joined = self
-                    .fighter(unit.block)
-                    .is_some_and(|i| !matches!(self.fighters[i].at, Loc::Waiting(_)));
+                // Already in the battle, or waiting at a town not given now (whose waiting
+                // blocks stay): listing it again would make it twice.
+                let joined = self.fighter(unit.block).is_some_and(
+                    |i| !matches!(self.fighters[i].at, Loc::Waiting(w) if given.contains(&w)),
+                );
                 if seen.contains(&unit.block) || joined {
                     problems.push(SetupProblem::Duplicate(unit.block));
                     continue;
@@ -311,10 +327,6 @@ impl Battle {
             return Err(Problems(problems));
         }
         // The towns given replace their waiting blocks; the others keep theirs.
-        let given: Vec<usize> = approaches
-            .iter()
-            .filter_map(|a| roads.iter().position(|r| r.town == a.town))
-            .collect();
         self.roads = roads;
         self.fighters
             .retain(|f| !matches!(f.at, Loc::Waiting(r) if given.contains(&r)));
@@ -1118,7 +1130,7 @@ impl Battle {
                 f.fire
             }
         };
-        Some(value.min(FACES))
+        Some(value.min(MAX_HITS_ON))
     }
 
     /// Whether fighter `i` may form a square now (6.5).
