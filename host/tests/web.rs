@@ -17,12 +17,29 @@ use firmware::referee::{screen_lines, Decision, RefereeConfig};
 use firmware::sensing::Button;
 use firmware::sensing::Place;
 use firmware::ui::Screen;
-use firmware::web::{html, server, Publisher, SeatPage, Slot, Snapshot};
+use firmware::web::{html, server, PublicPage, Publisher, SeatPage, Slot, Snapshot};
 use host::sim::{square_place, SimTable};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 const MAX_PLIES: u32 = 50;
+
+/// The public page's screen words and the OLED's, the turn clock's line left out of both (the
+/// page ticks it on by itself: the clock alone publishes nothing).
+fn clock_aside(public: &PublicPage, screen: &Screen) -> (Vec<String>, Vec<String>) {
+    let mut oled = screen_lines(screen);
+    let mut shown = public.screen.clone();
+    if let Some(clock) = &public.clock {
+        for lines in [&mut oled, &mut shown] {
+            for &i in &clock.lines {
+                if let Some(line) = lines.get_mut(i) {
+                    line.clear();
+                }
+            }
+        }
+    }
+    (shown, oled)
+}
 
 /// A Stratego table of `variant` with `setup` set out, published to a slot.
 fn table_with(variant: Variant, setup: &Setup) -> (SimTable, Arc<Slot>) {
@@ -89,12 +106,10 @@ impl Watched {
     fn look(&mut self) {
         let snapshot: Arc<Snapshot> = self.slot.current();
         let public = snapshot.public.as_ref().expect("published");
-        // The public page is the OLED's words and nothing else.
-        assert_eq!(
-            public.screen,
-            screen_lines(self.table.referee().screen()),
-            "the public page is the OLED's screen"
-        );
+        // The public page is the OLED's words and nothing else (the turn clock aside: the
+        // page ticks it on by itself, the clock alone publishes nothing).
+        let (shown, oled) = clock_aside(public, self.table.referee().screen());
+        assert_eq!(shown, oled, "the public page is the OLED's screen");
         for said in public.screen.iter().chain(&public.announcements) {
             self.said.push_str(said);
             self.said.push('\n');
@@ -313,11 +328,8 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
     let snapshot = slot.current();
     let public = snapshot.public.as_ref().expect("published");
     let screen = table.referee().screen();
-    assert_eq!(
-        public.screen,
-        screen_lines(screen),
-        "{game}: the OLED's words"
-    );
+    let (shown, oled) = clock_aside(public, screen);
+    assert_eq!(shown, oled, "{game}: the OLED's words");
     let hands = match screen {
         Screen::Battle { hands, .. } | Screen::Told { hands, .. } => hands.clone(),
         _ => Vec::new(),
@@ -756,4 +768,42 @@ fn ten_phones_beside_a_game_in_play_see_each_change_within_a_second() {
         "an update took {slowest:?}"
     );
     assert!(worst < Duration::from_secs(1), "a publish took {worst:?}");
+}
+
+/// The turn clock alone never re-publishes the pages (it used to, once a second, pushing the
+/// same screen into the last announcements until the real ones were gone): ten idle seconds in
+/// play leave the version and the announcements as they were, while the page's clock, served
+/// that much later, reads what the OLED reads. Fails on the old code (version +10, the
+/// announcements all the same screen).
+#[test]
+fn the_turn_clock_alone_never_republishes_the_pages() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+    let (mut table, slot) = table_with(Variant::Duel, &setup);
+    let before = slot.current();
+    let public = before.public.clone().expect("published");
+    assert!(!public.announcements.is_empty(), "the set-up was announced");
+    let clock = public
+        .clock
+        .expect("the play screen's clock is on the page");
+    for _ in 0..10 {
+        table.wait(1000);
+    }
+    let after = slot.current();
+    assert_eq!(after.version, before.version, "the clock alone published");
+    let now = after.public.as_ref().expect("published");
+    assert_eq!(now.announcements, public.announcements);
+    // The OLED's clock went on ten seconds; the page, served ten seconds on, says the same.
+    let oled = screen_lines(table.referee().screen());
+    let aged = now.aged(10);
+    assert_ne!(
+        oled[clock.lines[0]], public.screen[clock.lines[0]],
+        "{oled:?}"
+    );
+    assert_eq!(aged.screen, oled);
+    // The page holds the clock for its script to tick, from the published seconds.
+    let document = html::public_document(now);
+    let mark = format!("<p class=\"clock\" data-s=\"{}\"", clock.elapsed_s);
+    assert!(document.contains(&mark), "{document}");
+    assert!(html::public_document(&aged).contains(&format!("data-s=\"{}\"", clock.elapsed_s + 10)));
 }
