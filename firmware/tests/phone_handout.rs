@@ -268,6 +268,8 @@ fn each_seats_code_shows_only_after_its_own_ok_and_decodes_to_its_address() {
     for screen in &rig.shown.borrow()[before..upto_blue] {
         assert!(!Rig::holds(&screen_text(screen), &tokens[1]), "{screen:?}");
     }
+    // Blue's OK, once the question has been up a moment (a quicker OK is ignored).
+    rig.run(firmware::web::handout::ASK_CALM_MS);
     rig.tap(Button::Ok);
     let blue_url = format!("HTTP://192.168.1.23:8080/S/{}", tokens[1].0);
     assert_eq!(rig.codes_on_panel(), [blue_url]);
@@ -387,4 +389,65 @@ fn with_the_pages_off_no_phone_screen_appears() {
         d,
         Decision::MenuOpened { entries, .. } if entries.iter().any(|e| e == PHONE_PAGES)
     )));
+}
+
+/// OK, OK, OK at once (a bounce, an impatient press): Red's code, hidden, and the third OK,
+/// meant for nothing, never puts Blue's code on the panel; Blue's own OK a moment later does.
+/// Fails on the code before the calm (the third OK showed Blue's code).
+#[test]
+fn a_quick_double_ok_never_shows_the_next_seats_code() {
+    let mut rig = Rig::new("handout-bounce", true);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    let tokens = rig.tokens();
+    let blue_url = format!("HTTP://192.168.1.23:8080/S/{}", tokens[1].0);
+    let before = rig.shown.borrow().len();
+    // Three presses, one poll apart (10 ms), then some time for the screens.
+    for _ in 0..3 {
+        rig.buttons
+            .0
+            .borrow_mut()
+            .extend([(true, Button::Ok), (false, Button::Ok)]);
+    }
+    rig.run(200);
+    assert_eq!(
+        rig.oled(),
+        Screen::PhoneAsk {
+            seat: "Blue".into(),
+            more: false
+        }
+    );
+    assert_eq!(rig.codes_on_panel(), Vec::<String>::new());
+    // And taps 100 ms apart, as a hand would: Red's code, hidden, Blue's still not shown.
+    let mut rig2 = Rig::new("handout-bounce-taps", true);
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    let tokens2 = rig2.tokens();
+    let before2 = rig2.shown.borrow().len();
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    assert!(!rig2
+        .codes_on_panel()
+        .iter()
+        .any(|c| c.contains(&tokens2[1].0)));
+    for (r, from, blue) in [(&rig, before, &tokens[1]), (&rig2, before2, &tokens2[1])] {
+        for screen in &r.shown.borrow()[from..] {
+            assert!(!Rig::holds(&screen_text(screen), blue), "{screen:?}");
+            assert!(
+                !matches!(screen, Screen::PhoneCode { seat, .. } if seat == "Blue"),
+                "Blue's code was shown"
+            );
+        }
+    }
+    // Die and Back still work at once; Blue's OK after the calm shows Blue's code.
+    rig.run(firmware::web::handout::ASK_CALM_MS);
+    rig.tap(Button::Ok);
+    assert_eq!(rig.codes_on_panel(), [blue_url]);
+    rig2.tap(Button::Back);
+    assert!(
+        matches!(rig2.oled(), Screen::Setup { .. }),
+        "{:?}",
+        rig2.oled()
+    );
 }
