@@ -21,7 +21,8 @@
 //! **The table goes on.** The hand-out takes only the buttons; the scans reach the referee as
 //! ever. A piece lifted or put down (the sensed board changes) closes the hand-out at once (a
 //! code on the screen is hidden) and the move is handled as it would have been, its screen
-//! shown. The buttons are the hand-out's only while it is open.
+//! shown. The buttons are the hand-out's only while it is open; the service closes it when the
+//! sensors' fault takes the OLED (a code cannot be shown then, nor a press be seen).
 //!
 //! **Never logged.** The service logs the referee's screens only; a [`Screen::PhoneCode`]
 //! lives only in the OLED's frame and in this struct, and its `Debug` hides the address.
