@@ -300,7 +300,8 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
 
 /// What one page may name, learned only from what its reader was shown at some step so far: the
 /// seat's own view of the board, the public board and the OLED's words. The independent
-/// tracker of the table games' secrecy: it reads the rules' views and the OLED, never a page.
+/// tracker of the table games' secrecy: it reads the rules' views and every screen the OLED
+/// showed ([`Known::hear`], from the simulator's record), never a page.
 #[derive(Default)]
 struct Known {
     names: BTreeSet<String>,
@@ -308,13 +309,31 @@ struct Known {
 }
 
 impl Known {
-    fn learn(&mut self, board: &BTreeMap<Place, String>, said: &[String]) {
+    fn learn(&mut self, board: &BTreeMap<Place, String>) {
         self.names.extend(board.values().cloned());
-        self.said.extend(said.iter().cloned());
+    }
+
+    /// The OLED showed `screen`: its words as drawn, and its hand steps in full.
+    fn hear(&mut self, screen: &Screen) {
+        self.said.extend(screen_lines(screen));
+        if let Screen::Battle { hands, .. } | Screen::Told { hands, .. } = screen {
+            self.said.extend(hands.iter().cloned());
+        }
     }
 
     fn may_name(&self, name: &str) -> bool {
         self.names.contains(name) || self.said.iter().any(|s| s.contains(name))
+    }
+}
+
+/// Every screen the OLED showed since the last call, heard by every reader's tracker.
+fn hear(table: &mut SimTable, known: &mut [Known; 3]) {
+    for told in table.take_told() {
+        if let host::sim::Told::Screen(screen) = told {
+            for k in known.iter_mut() {
+                k.hear(&screen);
+            }
+        }
     }
 }
 
@@ -335,13 +354,6 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
         _ => Vec::new(),
     };
     assert_eq!(public.hands, hands, "{game}: the screen's hand steps");
-    let said: Vec<String> = public
-        .screen
-        .iter()
-        .chain(&public.announcements)
-        .chain(&public.hands)
-        .cloned()
-        .collect();
     let v = view(table).expect("a game");
     let over = v.result().is_some();
     assert_eq!(
@@ -351,7 +363,7 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
     );
     let umpire = v.umpire_board();
     let public_board = v.expected();
-    known[0].learn(&public_board, &said);
+    known[0].learn(&public_board);
     let mut hidden = 0;
     // The public page: nothing the OLED and the public board do not say.
     let page = html::public_document(public);
@@ -385,8 +397,31 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
         let entry = snapshot.seat(&token.hex()).expect("a page per seat");
         let own = v.seat_board(seat);
         let name = &views[i].seat_names[i];
-        known[1 + i].learn(&public_board, &said);
-        known[1 + i].learn(&own, &[]);
+        known[1 + i].learn(&public_board);
+        known[1 + i].learn(&own);
+        // The page's pieces, place by place, are the seat's own view of the board: every piece
+        // as the public board names it, or beyond it only where no other seat sees it so (a
+        // piece of the seat's own: the enemy's own view names its pieces in full).
+        let pieces: BTreeMap<Place, String> = entry
+            .page
+            .pieces
+            .iter()
+            .map(|p| (p.place, p.piece.clone()))
+            .collect();
+        assert_eq!(pieces, own, "{game}: {name}'s pieces are its own view");
+        for (place, piece) in &pieces {
+            let public_name = public_board.get(place) == Some(piece);
+            let own_piece = (0..tokens.len()).filter(|&j| j != i).all(|j| {
+                v.seat_board(boards::Seat::new(u8::try_from(j).unwrap()))
+                    .get(place)
+                    != Some(piece)
+            });
+            assert!(
+                public_name || own_piece,
+                "{game}: {name}'s page names {piece} at {place:?}, neither the public board's \
+                 name nor its own piece"
+            );
+        }
         let page = html::seat_document(&entry.page);
         let event = server::event(snapshot.version, &html::seat_body(&entry.page));
         for secret in &views[i].secrets {
@@ -436,7 +471,10 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
 /// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant, and
 /// Waterloo Standard, whose lines of retreat are secret too), played by the seeded bots: at
 /// each of the first steps every byte of each seat's page and stream names no piece its
-/// tracker ([`Known`]) was not shown, and no other seat's secret, and the public page nothing
+/// tracker ([`Known`]: the rules' views and every screen the OLED showed, never a page) was not
+/// shown, its pieces place by place are its own view of the board (the public board's names,
+/// or more only where no other seat sees it so), and no other seat's secret, and the public
+/// page nothing
 /// the OLED and the public board did not say; no page has the revealed game while it runs.
 /// Once it is over (the bots play on unwatched), every page holds the whole game revealed:
 /// each action in full and every piece at the start and at the end named.
@@ -445,7 +483,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
     use firmware::referee::games;
     use host::table::{bot_step, choose_game, find_game, set_up, view};
 
-    const STEPS: u32 = 40;
+    const STEPS: u32 = 90;
     const TO_THE_END: u32 = 150;
     let mut checked = 0u32;
     let mut hidden = 0u32;
@@ -469,6 +507,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         set_up(&mut table, &mut rng).expect("set up");
         let mut known: [Known; 3] = Default::default();
         for _ in 0..STEPS {
+            hear(&mut table, &mut known);
             hidden += check_pages(&game, &table, &slot, &mut known);
             checked += 1;
             match bot_step(&mut table, &mut rng) {
@@ -504,6 +543,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         let end: Vec<String> = v.umpire_board().into_values().map(|n| n.name).collect();
         ended += 1;
         table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        hear(&mut table, &mut known);
         check_pages(&game, &table, &slot, &mut known);
         let snapshot = slot.current();
         let public = snapshot.public.as_ref().expect("published");
