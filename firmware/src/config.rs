@@ -439,6 +439,25 @@ impl Config {
                 fix: "add [oled] with bus = \"i2c1\" and address = 0x3C (the pin map's)".into(),
             });
         }
+        if let Some(web) = &self.web {
+            if let Some(url) = web.url.as_ref().filter(|u| u.port() != web.port) {
+                out.push(ConfigWarning {
+                    problem: format!(
+                        "[web] url = \"{url}\" names port {} but [web] port = {}: the phones' \
+                         codes reach the umpire only through something forwarding {} to {}",
+                        url.port(),
+                        web.port,
+                        url.port(),
+                        web.port
+                    ),
+                    fix: format!(
+                        "write the same port in both (url = \"http://<host>:{}\"), unless a \
+                         proxy forwards it",
+                        web.port
+                    ),
+                });
+            }
+        }
         out
     }
 

@@ -805,6 +805,13 @@ impl<C: Chance> Service<C> {
         } else {
             step.decisions.extend(self.pipeline.idle(now));
         }
+        // The sensors' fault takes the OLED: the phone codes cannot be shown, so the hand-out
+        // closes (a code up is hidden) and takes no button unseen; "Phone pages" reopens it.
+        if self.faults.is_active(SENSORS) {
+            if let Some(handout) = self.handout.as_mut() {
+                handout.close();
+            }
+        }
         if let Some(buttons) = self.buttons.as_mut() {
             let events = buttons.poll(now);
             self.take_buttons(events, &mut step);
@@ -907,7 +914,11 @@ impl<C: Chance> Service<C> {
                     if let (Some(Gesture::Press(p) | Gesture::Hold(p)), Some(handout), Some(web)) =
                         (gesture, self.handout.as_mut(), self.web.as_ref())
                     {
-                        // While the codes are handed out the buttons are theirs.
+                        // While the codes are handed out the buttons are theirs (never while
+                        // the sensors' fault hides them: the hand-out is closed then).
+                        if self.faults.is_active(SENSORS) {
+                            handout.close();
+                        }
                         if handout.press(p.button, web) {
                             continue;
                         }

@@ -742,6 +742,23 @@ fn a_configuration_without_a_display_is_a_warning() {
     assert!(Config::parse(&shipped).unwrap().warnings().is_empty());
 }
 
+/// `[web] url` naming another port than `[web] port`: the codes would point where the umpire
+/// does not listen (unless a proxy forwards it), a warning naming both ports.
+#[test]
+fn a_web_url_with_another_port_is_a_warning() {
+    let web = |url: &str| format!("{GOOD}\n[web]\nenabled = true\nport = 8080\nurl = \"{url}\"\n");
+    let c = Config::parse(&web("http://umpire.local:9090")).unwrap();
+    let warnings = c.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].problem.contains("port 9090") && warnings[0].problem.contains("port = 8080"),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].fix.contains(":8080"), "{warnings:?}");
+    let same = Config::parse(&web("http://umpire.local:8080")).unwrap();
+    assert!(same.warnings().is_empty(), "{:?}", same.warnings());
+}
+
 /// `[waterloo] layout` names the board's data file; the shipped configuration names the
 /// shipped copy beside it, which is the compiled-in layout, and it reads.
 #[test]

@@ -6,7 +6,7 @@
 //! handled as ever; with the pages off no phone screen appears. All of it fails on the code
 //! before the hand-out (no screen ever held a seat's link).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 use std::rc::Rc;
@@ -23,9 +23,13 @@ use firmware::web::handout::Handout;
 use firmware::web::link::{Address, Origin};
 use firmware::web::{Publisher, Slot};
 
-struct Board(Rc<RefCell<SimBoard>>);
+/// The simulated board; while `.1` is set every scan fails (the sensors' fault).
+struct Board(Rc<RefCell<SimBoard>>, Rc<Cell<bool>>);
 impl firmware::platform::Scanner for Board {
     fn scan(&mut self) -> Result<firmware::sensing::Occupancy, String> {
+        if self.1.get() {
+            return Err("the switch matrix does not answer".into());
+        }
         Ok(self.0.borrow_mut().read())
     }
 }
@@ -70,6 +74,7 @@ impl ScreenSink for Oled {
 struct Rig {
     service: Service<SeededChance>,
     board: Rc<RefCell<SimBoard>>,
+    scan_fails: Rc<Cell<bool>>,
     buttons: Script,
     bus: SimI2c,
     shown: Rc<RefCell<Vec<Screen>>>,
@@ -86,6 +91,7 @@ impl Rig {
         let _ = std::fs::remove_dir_all(&tmp);
         let journals = JournalDir::open(&tmp).unwrap();
         let board = Rc::new(RefCell::new(SimBoard::new(10, 10)));
+        let scan_fails = Rc::new(Cell::new(false));
         let buttons = Script::default();
         let bus = SimI2c::default().with_panel(DEFAULT_ADDRESS);
         let shown = Rc::new(RefCell::new(Vec::new()));
@@ -98,7 +104,7 @@ impl Rig {
             || SeededChance::new(5),
             &journals,
             Hardware {
-                scanner: Box::new(Board(Rc::clone(&board))),
+                scanner: Box::new(Board(Rc::clone(&board), Rc::clone(&scan_fails))),
                 buttons: Some(Box::new(buttons.clone())),
                 tags: None,
                 oled: Some(Box::new(Oled {
@@ -119,6 +125,7 @@ impl Rig {
         let mut rig = Rig {
             service,
             board,
+            scan_fails,
             buttons,
             bus,
             shown,
@@ -268,6 +275,8 @@ fn each_seats_code_shows_only_after_its_own_ok_and_decodes_to_its_address() {
     for screen in &rig.shown.borrow()[before..upto_blue] {
         assert!(!Rig::holds(&screen_text(screen), &tokens[1]), "{screen:?}");
     }
+    // Blue's OK, once the question has been up a moment (a quicker OK is ignored).
+    rig.run(firmware::web::handout::ASK_CALM_MS);
     rig.tap(Button::Ok);
     let blue_url = format!("HTTP://192.168.1.23:8080/S/{}", tokens[1].0);
     assert_eq!(rig.codes_on_panel(), [blue_url]);
@@ -387,4 +396,106 @@ fn with_the_pages_off_no_phone_screen_appears() {
         d,
         Decision::MenuOpened { entries, .. } if entries.iter().any(|e| e == PHONE_PAGES)
     )));
+}
+
+/// OK, OK, OK at once (a bounce, an impatient press): Red's code, hidden, and the third OK,
+/// meant for nothing, never puts Blue's code on the panel; Blue's own OK a moment later does.
+/// Fails on the code before the calm (the third OK showed Blue's code).
+#[test]
+fn a_quick_double_ok_never_shows_the_next_seats_code() {
+    let mut rig = Rig::new("handout-bounce", true);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    let tokens = rig.tokens();
+    let blue_url = format!("HTTP://192.168.1.23:8080/S/{}", tokens[1].0);
+    let before = rig.shown.borrow().len();
+    // Three presses, one poll apart (10 ms), then some time for the screens.
+    for _ in 0..3 {
+        rig.buttons
+            .0
+            .borrow_mut()
+            .extend([(true, Button::Ok), (false, Button::Ok)]);
+    }
+    rig.run(200);
+    assert_eq!(
+        rig.oled(),
+        Screen::PhoneAsk {
+            seat: "Blue".into(),
+            more: false
+        }
+    );
+    assert_eq!(rig.codes_on_panel(), Vec::<String>::new());
+    // And taps 100 ms apart, as a hand would: Red's code, hidden, Blue's still not shown.
+    let mut rig2 = Rig::new("handout-bounce-taps", true);
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    let tokens2 = rig2.tokens();
+    let before2 = rig2.shown.borrow().len();
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    rig2.tap(Button::Ok);
+    assert!(!rig2
+        .codes_on_panel()
+        .iter()
+        .any(|c| c.contains(&tokens2[1].0)));
+    for (r, from, blue) in [(&rig, before, &tokens[1]), (&rig2, before2, &tokens2[1])] {
+        for screen in &r.shown.borrow()[from..] {
+            assert!(!Rig::holds(&screen_text(screen), blue), "{screen:?}");
+            assert!(
+                !matches!(screen, Screen::PhoneCode { seat, .. } if seat == "Blue"),
+                "Blue's code was shown"
+            );
+        }
+    }
+    // Die and Back still work at once; Blue's OK after the calm shows Blue's code.
+    rig.run(firmware::web::handout::ASK_CALM_MS);
+    rig.tap(Button::Ok);
+    assert_eq!(rig.codes_on_panel(), [blue_url]);
+    rig2.tap(Button::Back);
+    assert!(
+        matches!(rig2.oled(), Screen::Setup { .. }),
+        "{:?}",
+        rig2.oled()
+    );
+}
+
+/// The sensors' fault takes the OLED while Red's code is up: the hand-out closes (the code is
+/// hidden) and the buttons pressed meanwhile are not its (unseen, they would walk it on to
+/// Blue's code); once the sensors work again the game's screen is back, no code. Fails on the
+/// code before (the hand-out stayed open behind the fault and took the presses).
+#[test]
+fn a_sensors_fault_closes_the_handout_and_takes_no_button_for_it() {
+    let mut rig = Rig::new("handout-fault", true);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    rig.tap(Button::Ok);
+    assert!(matches!(rig.oled(), Screen::PhoneCode { .. }));
+    rig.scan_fails.set(true);
+    rig.run(500);
+    assert!(
+        matches!(rig.oled(), Screen::Fault { .. }),
+        "{:?}",
+        rig.oled()
+    );
+    assert!(
+        !rig.service.handout().unwrap().is_open(),
+        "closed by the fault"
+    );
+    // Presses under the fault: OK (would hide Red's code and ask Blue), then OK again once
+    // Blue's question would take it.
+    rig.tap(Button::Ok);
+    rig.run(firmware::web::handout::ASK_CALM_MS);
+    rig.tap(Button::Ok);
+    assert!(!rig.service.handout().unwrap().is_open());
+    rig.scan_fails.set(false);
+    rig.run(500);
+    assert!(
+        !matches!(
+            rig.oled(),
+            Screen::PhoneCode { .. } | Screen::PhoneAsk { .. } | Screen::Fault { .. }
+        ),
+        "{:?}",
+        rig.oled()
+    );
+    assert_eq!(rig.codes_on_panel(), Vec::<String>::new());
 }

@@ -274,8 +274,12 @@ fn run_inner(
         write_addresses(&table, &address, out)?;
     }
     tell(&mut table, &mut oled, out)?;
-    // Each seat in turn: OK shows its code, OK hides it and asks the next.
+    // Each seat in turn: OK shows its code, OK hides it and asks the next (whose question
+    // takes OK only a moment after the code before was hidden).
     while table.handing_out() {
+        if matches!(table.oled_screen(), Screen::PhoneAsk { .. }) {
+            table.wait(firmware::web::handout::ASK_CALM_MS);
+        }
         table.press(Button::Ok);
         tell(&mut table, &mut oled, out)?;
     }

@@ -17,12 +17,29 @@ use firmware::referee::{screen_lines, Decision, RefereeConfig};
 use firmware::sensing::Button;
 use firmware::sensing::Place;
 use firmware::ui::Screen;
-use firmware::web::{html, server, Publisher, SeatPage, Slot, Snapshot};
+use firmware::web::{html, server, PublicPage, Publisher, SeatPage, Slot, Snapshot};
 use host::sim::{square_place, SimTable};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 const MAX_PLIES: u32 = 50;
+
+/// The public page's screen words and the OLED's, the turn clock's line left out of both (the
+/// page ticks it on by itself: the clock alone publishes nothing).
+fn clock_aside(public: &PublicPage, screen: &Screen) -> (Vec<String>, Vec<String>) {
+    let mut oled = screen_lines(screen);
+    let mut shown = public.screen.clone();
+    if let Some(clock) = &public.clock {
+        for lines in [&mut oled, &mut shown] {
+            for &i in &clock.lines {
+                if let Some(line) = lines.get_mut(i) {
+                    line.clear();
+                }
+            }
+        }
+    }
+    (shown, oled)
+}
 
 /// A Stratego table of `variant` with `setup` set out, published to a slot.
 fn table_with(variant: Variant, setup: &Setup) -> (SimTable, Arc<Slot>) {
@@ -89,12 +106,10 @@ impl Watched {
     fn look(&mut self) {
         let snapshot: Arc<Snapshot> = self.slot.current();
         let public = snapshot.public.as_ref().expect("published");
-        // The public page is the OLED's words and nothing else.
-        assert_eq!(
-            public.screen,
-            screen_lines(self.table.referee().screen()),
-            "the public page is the OLED's screen"
-        );
+        // The public page is the OLED's words and nothing else (the turn clock aside: the
+        // page ticks it on by itself, the clock alone publishes nothing).
+        let (shown, oled) = clock_aside(public, self.table.referee().screen());
+        assert_eq!(shown, oled, "the public page is the OLED's screen");
         for said in public.screen.iter().chain(&public.announcements) {
             self.said.push_str(said);
             self.said.push('\n');
@@ -285,7 +300,8 @@ fn a_seats_pages_never_depend_on_a_hidden_enemy_rank() {
 
 /// What one page may name, learned only from what its reader was shown at some step so far: the
 /// seat's own view of the board, the public board and the OLED's words. The independent
-/// tracker of the table games' secrecy: it reads the rules' views and the OLED, never a page.
+/// tracker of the table games' secrecy: it reads the rules' views and every screen the OLED
+/// showed ([`Known::hear`], from the simulator's record), never a page.
 #[derive(Default)]
 struct Known {
     names: BTreeSet<String>,
@@ -293,13 +309,31 @@ struct Known {
 }
 
 impl Known {
-    fn learn(&mut self, board: &BTreeMap<Place, String>, said: &[String]) {
+    fn learn(&mut self, board: &BTreeMap<Place, String>) {
         self.names.extend(board.values().cloned());
-        self.said.extend(said.iter().cloned());
+    }
+
+    /// The OLED showed `screen`: its words as drawn, and its hand steps in full.
+    fn hear(&mut self, screen: &Screen) {
+        self.said.extend(screen_lines(screen));
+        if let Screen::Battle { hands, .. } | Screen::Told { hands, .. } = screen {
+            self.said.extend(hands.iter().cloned());
+        }
     }
 
     fn may_name(&self, name: &str) -> bool {
         self.names.contains(name) || self.said.iter().any(|s| s.contains(name))
+    }
+}
+
+/// Every screen the OLED showed since the last call, heard by every reader's tracker.
+fn hear(table: &mut SimTable, known: &mut [Known; 3]) {
+    for told in table.take_told() {
+        if let host::sim::Told::Screen(screen) = told {
+            for k in known.iter_mut() {
+                k.hear(&screen);
+            }
+        }
     }
 }
 
@@ -313,23 +347,13 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
     let snapshot = slot.current();
     let public = snapshot.public.as_ref().expect("published");
     let screen = table.referee().screen();
-    assert_eq!(
-        public.screen,
-        screen_lines(screen),
-        "{game}: the OLED's words"
-    );
+    let (shown, oled) = clock_aside(public, screen);
+    assert_eq!(shown, oled, "{game}: the OLED's words");
     let hands = match screen {
         Screen::Battle { hands, .. } | Screen::Told { hands, .. } => hands.clone(),
         _ => Vec::new(),
     };
     assert_eq!(public.hands, hands, "{game}: the screen's hand steps");
-    let said: Vec<String> = public
-        .screen
-        .iter()
-        .chain(&public.announcements)
-        .chain(&public.hands)
-        .cloned()
-        .collect();
     let v = view(table).expect("a game");
     let over = v.result().is_some();
     assert_eq!(
@@ -339,7 +363,7 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
     );
     let umpire = v.umpire_board();
     let public_board = v.expected();
-    known[0].learn(&public_board, &said);
+    known[0].learn(&public_board);
     let mut hidden = 0;
     // The public page: nothing the OLED and the public board do not say.
     let page = html::public_document(public);
@@ -373,8 +397,31 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
         let entry = snapshot.seat(&token.hex()).expect("a page per seat");
         let own = v.seat_board(seat);
         let name = &views[i].seat_names[i];
-        known[1 + i].learn(&public_board, &said);
-        known[1 + i].learn(&own, &[]);
+        known[1 + i].learn(&public_board);
+        known[1 + i].learn(&own);
+        // The page's pieces, place by place, are the seat's own view of the board: every piece
+        // as the public board names it, or beyond it only where no other seat sees it so (a
+        // piece of the seat's own: the enemy's own view names its pieces in full).
+        let pieces: BTreeMap<Place, String> = entry
+            .page
+            .pieces
+            .iter()
+            .map(|p| (p.place, p.piece.clone()))
+            .collect();
+        assert_eq!(pieces, own, "{game}: {name}'s pieces are its own view");
+        for (place, piece) in &pieces {
+            let public_name = public_board.get(place) == Some(piece);
+            let own_piece = (0..tokens.len()).filter(|&j| j != i).all(|j| {
+                v.seat_board(boards::Seat::new(u8::try_from(j).unwrap()))
+                    .get(place)
+                    != Some(piece)
+            });
+            assert!(
+                public_name || own_piece,
+                "{game}: {name}'s page names {piece} at {place:?}, neither the public board's \
+                 name nor its own piece"
+            );
+        }
         let page = html::seat_document(&entry.page);
         let event = server::event(snapshot.version, &html::seat_body(&entry.page));
         for secret in &views[i].secrets {
@@ -424,7 +471,10 @@ fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]
 /// Every table game (Waterloo, Piecepack, Sa Belle Alliance: each one's first variant, and
 /// Waterloo Standard, whose lines of retreat are secret too), played by the seeded bots: at
 /// each of the first steps every byte of each seat's page and stream names no piece its
-/// tracker ([`Known`]) was not shown, and no other seat's secret, and the public page nothing
+/// tracker ([`Known`]: the rules' views and every screen the OLED showed, never a page) was not
+/// shown, its pieces place by place are its own view of the board (the public board's names,
+/// or more only where no other seat sees it so), and no other seat's secret, and the public
+/// page nothing
 /// the OLED and the public board did not say; no page has the revealed game while it runs.
 /// Once it is over (the bots play on unwatched), every page holds the whole game revealed:
 /// each action in full and every piece at the start and at the end named.
@@ -433,7 +483,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
     use firmware::referee::games;
     use host::table::{bot_step, choose_game, find_game, set_up, view};
 
-    const STEPS: u32 = 40;
+    const STEPS: u32 = 90;
     const TO_THE_END: u32 = 150;
     let mut checked = 0u32;
     let mut hidden = 0u32;
@@ -457,6 +507,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         set_up(&mut table, &mut rng).expect("set up");
         let mut known: [Known; 3] = Default::default();
         for _ in 0..STEPS {
+            hear(&mut table, &mut known);
             hidden += check_pages(&game, &table, &slot, &mut known);
             checked += 1;
             match bot_step(&mut table, &mut rng) {
@@ -492,6 +543,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         let end: Vec<String> = v.umpire_board().into_values().map(|n| n.name).collect();
         ended += 1;
         table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        hear(&mut table, &mut known);
         check_pages(&game, &table, &slot, &mut known);
         let snapshot = slot.current();
         let public = snapshot.public.as_ref().expect("published");
@@ -756,4 +808,42 @@ fn ten_phones_beside_a_game_in_play_see_each_change_within_a_second() {
         "an update took {slowest:?}"
     );
     assert!(worst < Duration::from_secs(1), "a publish took {worst:?}");
+}
+
+/// The turn clock alone never re-publishes the pages (it used to, once a second, pushing the
+/// same screen into the last announcements until the real ones were gone): ten idle seconds in
+/// play leave the version and the announcements as they were, while the page's clock, served
+/// that much later, reads what the OLED reads. Fails on the old code (version +10, the
+/// announcements all the same screen).
+#[test]
+fn the_turn_clock_alone_never_republishes_the_pages() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let setup = Setup::shuffled(Variant::Duel, |n| rng.random_range(0..n));
+    let (mut table, slot) = table_with(Variant::Duel, &setup);
+    let before = slot.current();
+    let public = before.public.clone().expect("published");
+    assert!(!public.announcements.is_empty(), "the set-up was announced");
+    let clock = public
+        .clock
+        .expect("the play screen's clock is on the page");
+    for _ in 0..10 {
+        table.wait(1000);
+    }
+    let after = slot.current();
+    assert_eq!(after.version, before.version, "the clock alone published");
+    let now = after.public.as_ref().expect("published");
+    assert_eq!(now.announcements, public.announcements);
+    // The OLED's clock went on ten seconds; the page, served ten seconds on, says the same.
+    let oled = screen_lines(table.referee().screen());
+    let aged = now.aged(10);
+    assert_ne!(
+        oled[clock.lines[0]], public.screen[clock.lines[0]],
+        "{oled:?}"
+    );
+    assert_eq!(aged.screen, oled);
+    // The page holds the clock for its script to tick, from the published seconds.
+    let document = html::public_document(now);
+    let mark = format!("<p class=\"clock\" data-s=\"{}\"", clock.elapsed_s);
+    assert!(document.contains(&mark), "{document}");
+    assert!(html::public_document(&aged).contains(&format!("data-s=\"{}\"", clock.elapsed_s + 10)));
 }

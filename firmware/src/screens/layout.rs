@@ -653,8 +653,9 @@ impl Pager {
     }
 }
 
-/// `screen` with its status line's running clock cleared.
-fn without_clock(screen: &crate::ui::Screen) -> crate::ui::Screen {
+/// `screen` with its status line's running clock cleared: what changes only with the clock
+/// is the same screen (the pager keeps its page; the phone pages are not re-sent).
+pub fn without_clock(screen: &crate::ui::Screen) -> crate::ui::Screen {
     use crate::ui::Screen;
     let mut screen = screen.clone();
     match &mut screen {

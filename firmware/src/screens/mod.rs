@@ -25,7 +25,7 @@ pub mod text;
 pub use frame::{
     diff, diff_regions, wire_bytes, Frame, Region, DATA_CHUNK, FRAME_BYTES, HEIGHT, PAGES, WIDTH,
 };
-pub use layout::{Drawn, Font, Layout, Mark, Page, Pager, PAGE_MS};
+pub use layout::{without_clock, Drawn, Font, Layout, Mark, Page, Pager, PAGE_MS};
 
 use std::format;
 use std::string::{String, ToString};
@@ -225,8 +225,8 @@ fn centred(page: &mut Page, value: &str, fonts: &[Font], y: i32, height: i32) ->
     None
 }
 
-/// "mm:ss", or "h:mm:ss" from an hour on.
-fn mm_ss(seconds: u32) -> String {
+/// "mm:ss", or "h:mm:ss" from an hour on: the status line's time.
+pub fn mm_ss(seconds: u32) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     if h > 0 {
         format!("{h}:{m:02}:{s:02}")

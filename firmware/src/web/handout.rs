@@ -10,7 +10,10 @@
 //! | "Red: press OK to show your code (others look away)" ([`Screen::PhoneAsk`]) | shows Red's code | next seat | closes |
 //! | Red's QR code and address ([`Screen::PhoneCode`]) | hides it, next seat | hides it, next seat | hides it, closes |
 //!
-//! A code left up for [`CODE_SHOWN_MS`] is hidden by itself, as by OK. After the last seat the
+//! A code left up for [`CODE_SHOWN_MS`] is hidden by itself, as by OK. After a code is hidden
+//! the next seat's question ignores OK for [`ASK_CALM_MS`] (Die and Back still work): a bounce
+//! or an impatient double press on the last code must not put the next seat's code up before
+//! that seat is at the OLED. After the last seat the
 //! game's own screen is back. A seat's code is built only when that
 //! seat presses OK on its own question, and dropped as soon as anything happens: so no screen
 //! before it holds it, and the next seat's question never does.
@@ -18,7 +21,8 @@
 //! **The table goes on.** The hand-out takes only the buttons; the scans reach the referee as
 //! ever. A piece lifted or put down (the sensed board changes) closes the hand-out at once (a
 //! code on the screen is hidden) and the move is handled as it would have been, its screen
-//! shown. The buttons are the hand-out's only while it is open.
+//! shown. The buttons are the hand-out's only while it is open; the service closes it when the
+//! sensors' fault takes the OLED (a code cannot be shown then, nor a press be seen).
 //!
 //! **Never logged.** The service logs the referee's screens only; a [`Screen::PhoneCode`]
 //! lives only in the OLED's frame and in this struct, and its `Debug` hides the address.
@@ -34,6 +38,10 @@ use super::Publisher;
 /// How long a code stays up without a press: then it is hidden as by OK (the next seat is
 /// asked), so a code left on the OLED is not there for whoever looks next.
 pub const CODE_SHOWN_MS: u64 = 30_000;
+
+/// How long the next seat's question ignores OK after a code was hidden: a quick second press
+/// meant for the code just hidden never shows the next seat's.
+pub const ASK_CALM_MS: u64 = 1_500;
 
 /// The seat-by-seat hand-out of the phone codes: closed, or at one seat.
 #[derive(Debug)]
@@ -57,6 +65,22 @@ struct Walk {
     generation: u64,
     /// When the code on the screen was first seen up by [`Handout::tick`].
     since: Option<Millis>,
+    /// A code was just hidden: OK is ignored until [`ASK_CALM_MS`] after [`Handout::tick`]
+    /// first saw it (`Some(None)`: hidden, not yet seen by a tick).
+    calm: Option<Option<Millis>>,
+}
+
+impl Walk {
+    /// The next seat asked (the code on the screen, if any, hidden: OK is then calmed);
+    /// `false` after the last.
+    fn next_seat(&mut self) -> bool {
+        if self.shown.take().is_some() {
+            self.calm = Some(None);
+        }
+        self.since = None;
+        self.at += 1;
+        self.at < self.seats.len()
+    }
 }
 
 impl Handout {
@@ -103,6 +127,7 @@ impl Handout {
             board: board.clone(),
             generation: publisher.generation(),
             since: None,
+            calm: None,
         });
     }
 
@@ -123,8 +148,10 @@ impl Handout {
         let Some(walk) = self.walk.as_mut() else {
             return false;
         };
-        let showing = walk.shown.take().is_some();
+        let showing = walk.shown.is_some();
         match (button, showing) {
+            // Too soon after the last code was hidden: not this seat's OK yet.
+            (Button::Ok, false) if walk.calm.is_some() => {}
             (Button::Ok, false) => {
                 let seat = walk.seats.get(walk.at).cloned().unwrap_or_default();
                 walk.shown = Some(match publisher.tokens().get(walk.at) {
@@ -151,8 +178,7 @@ impl Handout {
             }
             (Button::Back, _) => self.walk = None,
             (Button::Ok | Button::Die, _) => {
-                walk.at += 1;
-                if walk.at >= walk.seats.len() {
+                if !walk.next_seat() {
                     self.walk = None;
                 }
             }
@@ -166,6 +192,11 @@ impl Handout {
         let Some(walk) = self.walk.as_mut() else {
             return;
         };
+        match walk.calm {
+            Some(None) => walk.calm = Some(Some(now)),
+            Some(Some(since)) if now.0.saturating_sub(since.0) >= ASK_CALM_MS => walk.calm = None,
+            _ => {}
+        }
         if walk.shown.is_none() {
             walk.since = None;
             return;
@@ -173,10 +204,7 @@ impl Handout {
         match walk.since {
             None => walk.since = Some(now),
             Some(since) if now.0.saturating_sub(since.0) >= CODE_SHOWN_MS => {
-                walk.shown = None;
-                walk.since = None;
-                walk.at += 1;
-                if walk.at >= walk.seats.len() {
+                if !walk.next_seat() {
                     self.walk = None;
                 }
             }

@@ -37,10 +37,14 @@ ol.story,ul.story{padding-left:1.4rem;color:#444}svg{width:100%;height:auto;disp
 
 const SCRIPT: &str = "(function(){var m=document.getElementById('page'),\
 l=document.getElementById('live'),u=location.pathname.replace(/\\/+$/,'')+'/events',\
-s=new EventSource(u);s.addEventListener('page',function(e){m.innerHTML=e.data;\
+s=new EventSource(u),t=Date.now();s.addEventListener('page',function(e){m.innerHTML=e.data;t=Date.now();\
 document.body.setAttribute('data-version',e.lastEventId);l.textContent='live';\
 l.className='live';});s.onerror=function(){l.textContent='reconnecting to the umpire...';\
-l.className='live off';};})();";
+l.className='live off';};\
+setInterval(function(){document.querySelectorAll('.clock').forEach(function(c){var n=+c.getAttribute('data-s')+Math.floor((Date.now()-t)/1000),h=Math.floor(n/3600),\
+p=function(x){return (x<10?'0':'')+x;},w=(h>0?h+':'+p(Math.floor(n/60)%60):p(Math.floor(n/60)))\
++':'+p(n%60),k=c.getAttribute('data-limit');\
+c.textContent=(k!==null&&n>+k?'!':'')+w;});},1000);})();";
 
 /// A whole page around `body`: the `title`, the style, and the script that keeps the body
 /// live from the page's event stream.
@@ -58,8 +62,25 @@ pub fn document(title: &str, body: &str) -> String {
 /// The screen's words.
 fn oled(out: &mut String, public: &PublicPage) {
     out.push_str("<section class=\"oled\" aria-label=\"The umpire's screen\">");
-    for line in &public.screen {
-        let _ = write!(out, "<p>{}</p>", escape(line));
+    for (i, line) in public.screen.iter().enumerate() {
+        match public.clock.as_ref().filter(|c| c.lines.contains(&i)) {
+            // The turn clock: the script ticks it on from the published seconds.
+            Some(clock) => {
+                let _ = write!(
+                    out,
+                    "<p class=\"clock\" data-s=\"{}\"{}>{}</p>",
+                    clock.elapsed_s,
+                    clock
+                        .limit_s
+                        .map(|l| format!(" data-limit=\"{l}\""))
+                        .unwrap_or_default(),
+                    escape(line)
+                );
+            }
+            None => {
+                let _ = write!(out, "<p>{}</p>", escape(line));
+            }
+        }
     }
     out.push_str("</section>");
 }

@@ -98,6 +98,14 @@ impl Origin {
         Origin(format!("HTTP://{ip}:{port}"))
     }
 
+    /// The port the phones reach: the address's own, or HTTP's 80.
+    pub fn port(&self) -> u16 {
+        self.0
+            .rsplit_once(':')
+            .and_then(|(_, p)| p.parse().ok())
+            .unwrap_or(80)
+    }
+
     /// Reads `[web] url`: `http://host[:port]`, no path; short enough for the OLED's code.
     ///
     /// # Errors
@@ -294,7 +302,10 @@ pub fn networks(route_table: &str) -> Vec<Ipv4Addr> {
         if bits == 0 || bits == u32::MAX {
             continue;
         }
-        let first = Ipv4Addr::from(u32::from(dest) + 1);
+        // A network's first host; none past the last address (a route to 255.255.255.255).
+        let Some(first) = u32::from(dest).checked_add(1).map(Ipv4Addr::from) else {
+            continue;
+        };
         if !out.contains(&first) {
             out.push(first);
         }
@@ -485,6 +496,26 @@ mod tests {
             [Ipv4Addr::new(192, 168, 1, 1), Ipv4Addr::new(10, 0, 0, 1)]
         );
         assert!(networks("").is_empty());
+    }
+
+    /// A route to the last address (255.255.255.255 with a network's mask) has no first host
+    /// after it: skipped, where `dest + 1` overflowed (a panic in a checked build).
+    #[test]
+    fn a_route_to_the_last_address_is_skipped() {
+        let table = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\n\
+            eth0\tFFFFFFFF\t00000000\t0001\t0\t0\t0\t00FFFFFF\n\
+            eth0\t0000000A\t00000000\t0001\t0\t0\t100\t000000FF\n";
+        assert_eq!(networks(table), [Ipv4Addr::new(10, 0, 0, 1)]);
+    }
+
+    #[test]
+    fn an_origins_port_is_its_own_or_80() {
+        assert_eq!(
+            Origin::parse("http://umpire.local:9090").unwrap().port(),
+            9090
+        );
+        assert_eq!(Origin::parse("http://umpire.local").unwrap().port(), 80);
+        assert_eq!(Origin::lan(Ipv4Addr::new(10, 0, 0, 2), 8080).port(), 8080);
     }
 
     #[test]

@@ -27,7 +27,10 @@
 //! [`Publisher`] once per step: it builds the pages and puts them in a latest-wins slot with a
 //! `try_lock` (a slot busy for the moment keeps the snapshot for the next step); the server's
 //! threads ([`server`]) read the slot, at most [`server::MAX_CONNECTIONS`] connections at once,
-//! and push each new page to the browsers that listen (server-sent events).
+//! and push each new page to the browsers that listen (server-sent events). The turn clock
+//! alone is no change ([`without_clock`]): a page ticks it on by itself from the seconds it
+//! was published with ([`PageClock`]), served that much later as the snapshot ages, so an idle
+//! turn neither re-sends the pages nor pushes the same screen into the last announcements.
 
 pub mod handout;
 pub mod html;
@@ -37,12 +40,14 @@ pub mod server;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, TryLockError};
+use std::time::Instant;
 
 use boards::Seat;
 
 use crate::journal::Store;
 use crate::referee::table::{Replay, SeatStory, SeatView};
 use crate::referee::{screen_lines, Chance, Referee};
+use crate::screens::{mm_ss, without_clock};
 use crate::sensing::Place;
 use crate::ui::{Screen, StatusLine};
 
@@ -144,6 +149,22 @@ pub struct PublicPage {
     pub announcements: Vec<String>,
     /// Once the game is over: the whole game revealed ([`Referee::replay`]); never before.
     pub replay: Option<Arc<Replay>>,
+    /// The turn clock in `screen`, which the page's script ticks on by itself: the clock
+    /// alone never re-publishes the pages.
+    pub clock: Option<PageClock>,
+}
+
+/// The status line's running time on a page: which lines of the screen show it (each page of
+/// the screen repeats the status line), and the seconds it showed when published (the page
+/// counts on from there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageClock {
+    /// The indices in [`PublicPage::screen`] of the lines that are the time ("01:05").
+    pub lines: Vec<usize>,
+    /// Real seconds the side to act had used.
+    pub elapsed_s: u32,
+    /// The per-turn limit, past which the time is flagged ("!01:05").
+    pub limit_s: Option<u32>,
 }
 
 impl PublicPage {
@@ -153,12 +174,53 @@ impl PublicPage {
             Screen::Battle { hands, .. } | Screen::Told { hands, .. } => hands.clone(),
             _ => Vec::new(),
         };
+        let lines = screen_lines(screen);
+        let clock = match screen {
+            Screen::Play { status, .. }
+            | Screen::MoveAccepted { status, .. }
+            | Screen::Illegal { status, .. }
+            | Screen::Told { status, .. } => {
+                let time = mm_ss(status.elapsed_s);
+                let flagged = format!("!{time}");
+                let at: Vec<usize> = (0..lines.len())
+                    .filter(|&i| lines[i] == time || lines[i] == flagged)
+                    .collect();
+                (!at.is_empty()).then_some(PageClock {
+                    lines: at,
+                    elapsed_s: status.elapsed_s,
+                    limit_s: status.limit_s,
+                })
+            }
+            _ => None,
+        };
         PublicPage {
-            screen: screen_lines(screen),
+            screen: lines,
             hands,
             announcements: earlier.iter().cloned().collect(),
             replay: None,
+            clock,
         }
+    }
+
+    /// The page with its clock `seconds` on (a snapshot served a while after it was made),
+    /// the time line redrawn to match.
+    pub fn aged(&self, seconds: u32) -> PublicPage {
+        let mut page = self.clone();
+        if let Some(clock) = &mut page.clock {
+            clock.elapsed_s = clock.elapsed_s.saturating_add(seconds);
+            let time = mm_ss(clock.elapsed_s);
+            let over = clock.limit_s.is_some_and(|limit| clock.elapsed_s > limit);
+            for &i in &clock.lines {
+                if let Some(line) = page.screen.get_mut(i) {
+                    *line = if over {
+                        format!("!{time}")
+                    } else {
+                        time.clone()
+                    };
+                }
+            }
+        }
+        page
     }
 
     /// The page with the finished game's `replay` ([`Referee::replay`], `None` while the
@@ -252,6 +314,13 @@ impl SeatPage {
     pub fn seat_name(&self) -> &str {
         self.seat_names.get(self.seat).map_or("", String::as_str)
     }
+
+    /// The page with its clock `seconds` on ([`PublicPage::aged`]).
+    pub fn aged(&self, seconds: u32) -> SeatPage {
+        let mut page = self.clone();
+        page.public = page.public.aged(seconds);
+        page
+    }
 }
 
 /// One seat's entry in a snapshot: its token and its page.
@@ -272,9 +341,18 @@ pub struct Snapshot {
     pub public: Option<PublicPage>,
     /// The seats' pages while a game is chosen; empty at the menu.
     pub seats: Vec<SeatEntry>,
+    /// When it was made: the pages' clock is served this much on.
+    pub at: Option<Instant>,
 }
 
 impl Snapshot {
+    /// Whole seconds since the snapshot was made (0 without a time).
+    pub fn age_s(&self) -> u32 {
+        self.at.map_or(0, |at| {
+            u32::try_from(at.elapsed().as_secs()).unwrap_or(u32::MAX)
+        })
+    }
+
     /// The seat page `token` opens, if it is a live token; every entry is compared, in
     /// constant time, whatever matches.
     pub fn seat(&self, token: &str) -> Option<&SeatEntry> {
@@ -339,7 +417,11 @@ impl Slot {
 /// What the last publish was built from: a change of any of it makes new pages.
 #[derive(Clone, Debug, PartialEq)]
 struct Built {
+    /// The screen without its running clock ([`without_clock`]): the clock alone changes
+    /// nothing (the pages tick it themselves).
     screen: Screen,
+    /// The screen as published, clock and all: its words become an announcement.
+    shown: Screen,
     actions: Option<u32>,
     in_play: bool,
     chosen: bool,
@@ -417,8 +499,9 @@ impl Publisher {
         let actions = referee.table().and_then(|t| t.actions());
         let in_play = referee.in_play();
         let over = referee.is_over();
+        let still = without_clock(screen);
         let same = self.built.as_ref().is_some_and(|b| {
-            b.screen == *screen
+            b.screen == still
                 && b.actions == actions
                 && b.in_play == in_play
                 && b.chosen == chosen
@@ -426,9 +509,9 @@ impl Publisher {
         });
         if !same {
             if let Some(before) = &self.built {
-                if before.screen != *screen {
+                if before.screen != still {
                     self.earlier
-                        .push_front(screen_lines(&before.screen).join(" "));
+                        .push_front(screen_lines(&before.shown).join(" "));
                     self.earlier.truncate(ANNOUNCEMENTS);
                 }
                 // A game left for the menu, or a finished game followed by a new set-up: its
@@ -483,9 +566,11 @@ impl Publisher {
                 version: self.version,
                 public: Some(public),
                 seats,
+                at: Some(Instant::now()),
             }));
             self.built = Some(Built {
-                screen: screen.clone(),
+                screen: still,
+                shown: screen.clone(),
                 actions,
                 in_play,
                 chosen,

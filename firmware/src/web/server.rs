@@ -217,9 +217,16 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
         return empty(&mut stream, "405 Method Not Allowed");
     }
     let snapshot = slot.current();
+    // The pages' clock as it stands now, however long ago the snapshot was made.
+    let age = snapshot.age_s();
     match route(&path) {
         Route::Public => match &snapshot.public {
-            Some(page) => answer(&mut stream, "200 OK", HTML, &html::public_document(page)),
+            Some(page) => answer(
+                &mut stream,
+                "200 OK",
+                HTML,
+                &html::public_document(&page.aged(age)),
+            ),
             None => empty(&mut stream, "503 Service Unavailable"),
         },
         Route::Seat(token) => match snapshot.seat(token) {
@@ -227,12 +234,14 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
                 &mut stream,
                 "200 OK",
                 HTML,
-                &html::seat_document(&entry.page),
+                &html::seat_document(&entry.page.aged(age)),
             ),
             None => empty(&mut stream, "403 Forbidden"),
         },
         Route::PublicEvents => stream_events(stream, slot, snapshot, |s| {
-            s.public.as_ref().map(html::public_body)
+            s.public
+                .as_ref()
+                .map(|p| html::public_body(&p.aged(s.age_s())))
         }),
         Route::SeatEvents(token) => {
             if snapshot.seat(token).is_none() {
@@ -240,7 +249,8 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
             }
             let token = token.to_string();
             stream_events(stream, slot, snapshot, move |s| {
-                s.seat(&token).map(|e| html::seat_body(&e.page))
+                s.seat(&token)
+                    .map(|e| html::seat_body(&e.page.aged(s.age_s())))
             })
         }
         Route::NotFound => empty(&mut stream, "404 Not Found"),

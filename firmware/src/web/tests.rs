@@ -16,6 +16,7 @@ fn page(words: &str) -> PublicPage {
         hands: Vec::new(),
         announcements: Vec::new(),
         replay: None,
+        clock: None,
     }
 }
 
@@ -48,6 +49,7 @@ fn snapshot(version: u64, words: &str, token: &Token) -> Arc<Snapshot> {
             token: token.clone(),
             page: seat_page(0, words),
         }],
+        at: None,
     })
 }
 
@@ -161,6 +163,7 @@ fn the_replay_is_refused_until_the_game_is_over() {
                 token: token.clone(),
                 page: over,
             }],
+            at: None,
         }),
     );
     for path in [

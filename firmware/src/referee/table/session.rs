@@ -360,7 +360,13 @@ impl Said {
     fn of<T: TableGame>(before: &T, action: &T::Action, after: &T) -> Said {
         let from = before.label_places(action).moved.first().copied();
         let public = from.and_then(|place| before.board().remove(&place));
+        // Only the acting seat's own piece: a piece another seat's view names beyond the
+        // public board (one it was shown) is not "yours".
+        let actor = before.to_act();
         let own = BySeat::from_fn(|seat| {
+            if actor != Actor::Seat(seat) {
+                return None;
+            }
             let mine = before.seat_board(seat).remove(&from?)?;
             (public.as_ref() != Some(&mine)).then_some(mine)
         });
