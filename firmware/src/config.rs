@@ -19,6 +19,12 @@
 //! cards = "my-cards.toml"   # the card set (boards/src/sba/example-cards.toml's shape)
 //! layout = "sba-layout.txt" # which sensed square is each box's space
 //!
+//! [napoleon]                # optional: Napoléon 1815's data files (default: the shipped ones)
+//! map = "napoleon-map.txt"  # towns, roads, rivers, set-up areas, supply cities, terrain pool
+//! order_of_battle = "oob.txt"   # the 58 blocks
+//! turns = "turns.txt"       # the turn track
+//! layout = "napoleon-layout.txt"   # which sensed squares are each town's slots, the battle boards
+//!
 //! [board]
 //! columns = 12
 //! rows = 10
@@ -476,6 +482,50 @@ impl Config {
     }
 }
 
+/// Napoléon 1815's data files as `[napoleon]` names them; each `None` is the shipped one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NapoleonPaths {
+    /// `[napoleon] map`: the strategic map.
+    pub map: Option<PathBuf>,
+    /// `[napoleon] order_of_battle`: the blocks.
+    pub order_of_battle: Option<PathBuf>,
+    /// `[napoleon] turns`: the turn track.
+    pub turns: Option<PathBuf>,
+    /// `[napoleon] layout`: the physical board.
+    pub layout: Option<PathBuf>,
+}
+
+impl NapoleonPaths {
+    /// The section's keys.
+    pub const KEYS: [&'static str; 4] = ["map", "order_of_battle", "turns", "layout"];
+
+    /// The path `key` names, if set (`None` for a key the section does not have).
+    pub fn get(&self, key: &str) -> Option<&Path> {
+        match key {
+            "map" => self.map.as_deref(),
+            "order_of_battle" => self.order_of_battle.as_deref(),
+            "turns" => self.turns.as_deref(),
+            "layout" => self.layout.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn get_mut(&mut self, key: &str) -> Option<&mut Option<PathBuf>> {
+        match key {
+            "map" => Some(&mut self.map),
+            "order_of_battle" => Some(&mut self.order_of_battle),
+            "turns" => Some(&mut self.turns),
+            "layout" => Some(&mut self.layout),
+            _ => None,
+        }
+    }
+
+    /// Whether every file is the shipped one.
+    pub fn all_shipped(&self) -> bool {
+        Self::KEYS.iter().all(|k| self.get(k).is_none())
+    }
+}
+
 /// The whole configuration, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -494,6 +544,9 @@ pub struct Config {
     pub sba_cards: Option<PathBuf>,
     /// Sa Belle Alliance's map layout file (`[sba] layout`); `None`: the shipped layout.
     pub sba_layout: Option<PathBuf>,
+    /// Napoléon 1815's data files (`[napoleon]`, relative as above), each `None`: the shipped
+    /// one. Read and checked together by [`crate::game_data::napoleon_set`].
+    pub napoleon: NapoleonPaths,
     /// Its rules (`[game] rules`).
     pub rules: RulesName,
     /// Board columns (`[board] columns`).
@@ -619,7 +672,7 @@ const KINDS: [&str; 5] = [
 
 /// The top-level sections.
 const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
-     [buzzer], [nfc], [journal], [waterloo], [leds], [sba], [web]";
+     [buzzer], [nfc], [journal], [waterloo], [leds], [sba], [napoleon], [web]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -1176,6 +1229,27 @@ impl Config {
             }
         }
 
+        // [napoleon]
+        let mut napoleon = NapoleonPaths::default();
+        if let Some((mut t, _)) = r.section(&mut root, "napoleon", "napoleon", &NapoleonPaths::KEYS)
+        {
+            for key in NapoleonPaths::KEYS {
+                if let Some((path, at)) = r.string(&mut t, key, "napoleon", &[]) {
+                    if path.trim().is_empty() {
+                        r.problem(
+                            at,
+                            format!(
+                                "[napoleon] {key} is empty: give the file's path, or remove the \
+                                 line to use the shipped one"
+                            ),
+                        );
+                    } else if let Some(slot) = napoleon.get_mut(key) {
+                        *slot = Some(PathBuf::from(path));
+                    }
+                }
+            }
+        }
+
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
         let mut trays = Vec::new();
@@ -1375,6 +1449,7 @@ impl Config {
             waterloo_layout,
             sba_cards,
             sba_layout,
+            napoleon,
             rules,
             columns,
             rows,

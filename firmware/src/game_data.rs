@@ -58,6 +58,8 @@ pub enum DataFileError {
         /// Why.
         source: std::io::Error,
     },
+    /// Several files of one game cannot be used: each file's error, in the order they are read.
+    Several(Vec<DataFileError>),
     /// The file holds problems: every one, with its line.
     Invalid {
         /// What the file holds ("Waterloo layout").
@@ -74,6 +76,7 @@ impl DataFileError {
     /// shows the first and counts the others; the log lists them all).
     pub fn faults(&self) -> Vec<StartFault> {
         match self {
+            DataFileError::Several(errors) => errors.iter().flat_map(Self::faults).collect(),
             DataFileError::Unreadable { what, path, source } => vec![StartFault::new(
                 *what,
                 format!("cannot read {}: {source}", path.display()),
@@ -105,6 +108,15 @@ impl DataFileError {
 impl fmt::Display for DataFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            DataFileError::Several(errors) => {
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("\n")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
             DataFileError::Unreadable { what, path, source } => {
                 write!(f, "cannot read the {what} {}: {source}", path.display())
             }
@@ -258,6 +270,62 @@ pub fn sba_set(
     })
 }
 
+/// Napoléon 1815's four data files of `config` (`[napoleon] map`, `order_of_battle`,
+/// `turns` and `layout`, a relative path read from `config_file`'s folder), each else the
+/// shipped one, checked together: the order of battle and the layout against the map.
+///
+/// # Errors
+/// Every named file that cannot be read, or every problem of every file, each with its file
+/// and line: never the shipped files instead.
+pub fn napoleon_set(
+    config: &crate::config::Config,
+    config_file: &Path,
+) -> Result<crate::referee::games::napoleon::NapoleonSet, DataFileError> {
+    use crate::referee::games::napoleon::{NapoleonFileKey, NapoleonFiles, NapoleonSet};
+    if config.napoleon.all_shipped() {
+        return Ok(NapoleonSet::shipped());
+    }
+    let mut files = NapoleonFiles::shipped();
+    let mut unreadable = Vec::new();
+    for key in NapoleonFileKey::ALL {
+        if let Some(path) = config.napoleon.get(key.key()) {
+            let path = in_config_folder(config_file, path);
+            match read_text(key.what(), &path) {
+                Ok(text) => {
+                    *files.get_mut(key) = crate::referee::games::napoleon::NapoleonFile {
+                        source: path.display().to_string(),
+                        text,
+                    }
+                }
+                Err(e) => unreadable.push(e),
+            }
+        }
+    }
+    let one_or_several = |mut errors: Vec<DataFileError>| match errors.len() {
+        1 => errors.remove(0),
+        _ => DataFileError::Several(errors),
+    };
+    if !unreadable.is_empty() {
+        return Err(one_or_several(unreadable));
+    }
+    NapoleonSet::read(files).map_err(|problems| {
+        one_or_several(
+            problems
+                .0
+                .into_iter()
+                .map(|(key, problems)| DataFileError::Invalid {
+                    what: key.what(),
+                    path: config.napoleon.get(key.key()).map_or_else(
+                        || PathBuf::from(format!("(the shipped {})", key.what())),
+                        |p| in_config_folder(config_file, p),
+                    ),
+                    problems,
+                })
+                .collect(),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,5 +442,128 @@ mod tests {
         let again = waterloo_layout(&config, &path.with_file_name("umpire.toml")).unwrap();
         assert!(std::ptr::eq(layout.layout(), again.layout()));
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    /// The line of `text` that starts with `start`, from 1.
+    fn line_of(text: &str, start: &str) -> usize {
+        text.lines().position(|l| l.starts_with(start)).unwrap() + 1
+    }
+
+    /// Napoléon's files are read by path, relative to the configuration's folder: a broken map
+    /// and a broken order of battle are every problem of both, each with its file and line,
+    /// never the shipped files instead; a file that cannot be read is named with its path.
+    #[test]
+    fn broken_napoleon_files_stop_the_game_with_every_problem_of_every_file() {
+        use crate::referee::games::napoleon::{NapoleonSet, DEFAULT_LAYOUT};
+        use boards::napoleon::{DEFAULT_MAP, DEFAULT_ORDER_OF_BATTLE};
+        let dir = std::env::temp_dir().join(format!("umpire-napoleon-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let config_file = |dir: &Path| dir.join("umpire.toml");
+        // The map: a road to a town that does not exist.
+        let map = DEFAULT_MAP.replace("road BRU ", "road XYZ ");
+        let map_path = file("napoleon-map.txt", &map);
+        // The order of battle: a block with strength 9 and one with no firepower.
+        let oob = DEFAULT_ORDER_OF_BATTLE
+            .replace(
+                "infantry         4   F2   BEA",
+                "infantry         9   F2   BEA",
+            )
+            .replace(
+                "leader           1   F1   BEA",
+                "leader           1   F9   BEA",
+            );
+        let oob_path = file("napoleon-oob.txt", &oob);
+        let config = Config::parse(
+            "[sensor]\nkind = \"simulated\"\n[napoleon]\nmap = \"napoleon-map.txt\"\n\
+             order_of_battle = \"napoleon-oob.txt\"\n",
+        )
+        .unwrap();
+        let err = napoleon_set(&config, &config_file(&dir)).unwrap_err();
+        let DataFileError::Several(errors) = &err else {
+            panic!("two files with problems, not {err}");
+        };
+        assert_eq!(errors.len(), 2, "{err}");
+        let faults = err.faults();
+        let road = line_of(&map, "road XYZ ");
+        assert!(
+            faults
+                .iter()
+                .any(|f| f.part == format!("Napoleon map line {road}") && f.problem.contains("XYZ")),
+            "{faults:?}"
+        );
+        let strong = line_of(&oob, "block G-INF");
+        let fire = line_of(&oob, "block NAPOLEON");
+        for line in [strong, fire] {
+            assert!(
+                faults
+                    .iter()
+                    .any(|f| f.part == format!("Napoleon order of battle line {line}")),
+                "line {line}: {faults:?}"
+            );
+        }
+        let text = err.to_string();
+        assert!(text.contains(&map_path.display().to_string()), "{text}");
+        assert!(text.contains(&oob_path.display().to_string()), "{text}");
+        assert!(
+            faults.iter().all(|f| f.fix.starts_with("edit ")),
+            "{faults:?}"
+        );
+
+        // A file that cannot be read: named with its path, read from the configuration's folder.
+        let config = Config::parse(
+            "[sensor]\nkind = \"simulated\"\n[napoleon]\nturns = \"no-such-turns.txt\"\n",
+        )
+        .unwrap();
+        let err = napoleon_set(&config, &config_file(&dir)).unwrap_err();
+        let DataFileError::Unreadable { what, path, .. } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(*what, "Napoleon turn track");
+        assert_eq!(*path, dir.join("no-such-turns.txt"));
+
+        // A layout naming a town the map lacks: its own line.
+        let layout = DEFAULT_LAYOUT.replace("town AAL:", "town ZZZ:");
+        let layout_path = file("napoleon-layout.txt", &layout);
+        let config = Config::parse(&format!(
+            "[sensor]\nkind = \"simulated\"\n[napoleon]\nlayout = \"{}\"\n",
+            layout_path.display()
+        ))
+        .unwrap();
+        let err = napoleon_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap_err();
+        let line = line_of(&layout, "town ZZZ:");
+        assert!(
+            err.faults()
+                .iter()
+                .any(|f| f.part == format!("Napoleon layout line {line}")),
+            "{err}"
+        );
+
+        // Without [napoleon], the shipped files; an edited map that is still good is the one
+        // played on, kept with where it was read.
+        let config = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
+        assert_eq!(
+            napoleon_set(&config, Path::new("/etc/umpire/umpire.toml")).unwrap(),
+            NapoleonSet::shipped()
+        );
+        let map = format!("{DEFAULT_MAP}\n# checked against my board, 2026\n");
+        let map_path = file("napoleon-map.txt", &map);
+        let config = Config::parse(
+            "[sensor]\nkind = \"simulated\"\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
+        )
+        .unwrap();
+        let set = napoleon_set(&config, &config_file(&dir)).unwrap();
+        assert_eq!(set.files().map.text, map);
+        assert_eq!(set.files().map.source, map_path.display().to_string());
+        assert_ne!(set, NapoleonSet::shipped());
+        assert_eq!(
+            set.campaign().map().town("BRU"),
+            NapoleonSet::shipped().campaign().map().town("BRU")
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 }

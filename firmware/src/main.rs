@@ -160,6 +160,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::CheckConfig => {
             firmware::game_data::waterloo_layout(&config, &cli.config)?;
             firmware::game_data::sba_set(&config, &cli.config)?;
+            firmware::game_data::napoleon_set(&config, &cli.config)?;
             let warnings = config.warnings();
             println!(
                 "{}: {} — {}x{} board, {}, {} GPIO pins wired",
@@ -241,6 +242,14 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
         out.push(Finding {
             severity: Severity::Problem,
             subject: "Sa Belle Alliance data".into(),
+            detail: e.to_string(),
+            fix: "fix every line listed; the game does not start without it".into(),
+        });
+    }
+    if let Err(e) = firmware::game_data::napoleon_set(config, path) {
+        out.push(Finding {
+            severity: Severity::Problem,
+            subject: "Napoleon data".into(),
             detail: e.to_string(),
             fix: "fix every line listed; the game does not start without it".into(),
         });

@@ -422,3 +422,45 @@ fn the_units_subcommands_exist() {
         );
     }
 }
+
+/// An owner who edits Napoléon's map and runs `umpire check-config` hears every problem of the
+/// file with its path and line, read from beside the configuration.
+#[test]
+fn check_config_reads_napoleons_files_by_path() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-napoleon-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
+            .unwrap();
+    std::fs::write(
+        &path,
+        format!("{shipped}\n[napoleon]\nmap = \"napoleon-map.txt\"\n"),
+    )
+    .unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
+        dir.join("waterloo-layout.txt"),
+    )
+    .unwrap();
+    let map = boards::napoleon::DEFAULT_MAP.replacen("road BRU WAT", "road BRU QQQ", 1);
+    let line = map
+        .lines()
+        .position(|l| l.starts_with("road BRU QQQ"))
+        .unwrap()
+        + 1;
+    std::fs::write(dir.join("napoleon-map.txt"), &map).unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    // Fixed, the same configuration checks fine.
+    std::fs::write(dir.join("napoleon-map.txt"), boards::napoleon::DEFAULT_MAP).unwrap();
+    let (fixed, fine) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("Napoleon map"), "{text}");
+    assert!(
+        text.contains(&format!("napoleon-map.txt:{line}:")),
+        "{text}"
+    );
+    assert!(text.contains("QQQ"), "{text}");
+    assert_eq!(fixed, 0, "{fine}");
+}

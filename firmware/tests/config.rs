@@ -105,6 +105,7 @@ fn a_good_file_reads_back_exactly() {
         waterloo_layout: None,
         sba_cards: None,
         sba_layout: None,
+        napoleon: Default::default(),
         rules: RulesName::Plain,
         columns: 10,
         rows: 10,
@@ -787,4 +788,30 @@ fn the_waterloo_layout_file_is_configured_and_shipped() {
         got.contains("unknown setting `file` in [waterloo]"),
         "{got}"
     );
+}
+
+/// `[napoleon]` names each of Napoléon's four data files; an empty path or a key the section
+/// does not have is a problem on its line, with what to write instead.
+#[test]
+fn napoleon_files_are_named_in_their_own_section() {
+    let c = Config::parse(
+        "[sensor]\nkind = \"simulated\"\n[napoleon]\nmap = \"my-map.txt\"\nturns = \"t.txt\"\n",
+    )
+    .unwrap();
+    assert_eq!(c.napoleon.map, Some(PathBuf::from("my-map.txt")));
+    assert_eq!(c.napoleon.turns, Some(PathBuf::from("t.txt")));
+    assert_eq!(c.napoleon.order_of_battle, None);
+    assert_eq!(c.napoleon.layout, None);
+    assert!(!c.napoleon.all_shipped());
+    let err = Config::parse(
+        "[sensor]\nkind = \"simulated\"\n[napoleon]\nmap = \" \"\noob = \"blocks.txt\"\n",
+    )
+    .unwrap_err();
+    let lines: Vec<usize> = err.0.iter().map(|p| p.line).collect();
+    assert_eq!(lines, vec![4, 5], "{err}");
+    assert!(
+        err.0[0].message.contains("[napoleon] map is empty"),
+        "{err}"
+    );
+    assert!(err.0[1].message.contains("order_of_battle"), "{err}");
 }

@@ -51,7 +51,7 @@ pub const FRENCH: Seat = Seat::FIRST;
 /// players, 2).
 pub const ALLIES: Seat = Seat::SECOND;
 
-/// One file of the layout, as read: where from, and its whole text.
+/// One data file of the table, as read: where from, and its whole text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NapoleonFile {
     /// Where it was read, in words.
@@ -60,18 +60,161 @@ pub struct NapoleonFile {
     pub text: String,
 }
 
+/// Which of the four data files a Napoléon table is played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NapoleonFileKey {
+    /// The strategic map (`[napoleon] map`; [`boards::napoleon::DEFAULT_MAP`]'s shape).
+    Map,
+    /// The order of battle (`[napoleon] order_of_battle`).
+    OrderOfBattle,
+    /// The turn track (`[napoleon] turns`).
+    TurnTrack,
+    /// The physical board (`[napoleon] layout`; [`DEFAULT_LAYOUT`]'s shape).
+    Layout,
+}
+
+impl NapoleonFileKey {
+    /// Every file, in the order they are read and reported.
+    pub const ALL: [NapoleonFileKey; 4] = [
+        NapoleonFileKey::Map,
+        NapoleonFileKey::OrderOfBattle,
+        NapoleonFileKey::TurnTrack,
+        NapoleonFileKey::Layout,
+    ];
+
+    /// What the file holds, for messages.
+    pub const fn what(self) -> &'static str {
+        match self {
+            NapoleonFileKey::Map => "Napoleon map",
+            NapoleonFileKey::OrderOfBattle => "Napoleon order of battle",
+            NapoleonFileKey::TurnTrack => "Napoleon turn track",
+            NapoleonFileKey::Layout => "Napoleon layout",
+        }
+    }
+
+    /// The configuration key that names the file in `[napoleon]`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            NapoleonFileKey::Map => "map",
+            NapoleonFileKey::OrderOfBattle => "order_of_battle",
+            NapoleonFileKey::TurnTrack => "turns",
+            NapoleonFileKey::Layout => "layout",
+        }
+    }
+
+    /// The shipped file's text.
+    pub const fn shipped_text(self) -> &'static str {
+        match self {
+            NapoleonFileKey::Map => boards::napoleon::DEFAULT_MAP,
+            NapoleonFileKey::OrderOfBattle => boards::napoleon::DEFAULT_ORDER_OF_BATTLE,
+            NapoleonFileKey::TurnTrack => boards::napoleon::DEFAULT_TURN_TRACK,
+            NapoleonFileKey::Layout => DEFAULT_LAYOUT,
+        }
+    }
+
+    /// The shipped file, as read.
+    pub fn shipped(self) -> NapoleonFile {
+        NapoleonFile {
+            source: format!("the shipped {}", self.what()),
+            text: self.shipped_text().to_string(),
+        }
+    }
+
+    /// The key of the campaign's own file kind.
+    fn of(file: boards::napoleon::DataFile) -> NapoleonFileKey {
+        match file {
+            boards::napoleon::DataFile::Map => NapoleonFileKey::Map,
+            boards::napoleon::DataFile::OrderOfBattle => NapoleonFileKey::OrderOfBattle,
+            boards::napoleon::DataFile::TurnTrack => NapoleonFileKey::TurnTrack,
+        }
+    }
+}
+
+/// The four data files of a Napoléon table: the campaign's map, order of battle and turn track,
+/// and the physical board's layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapoleonFiles {
+    /// The strategic map.
+    pub map: NapoleonFile,
+    /// The order of battle; its start towns are on the map.
+    pub order_of_battle: NapoleonFile,
+    /// The turn track.
+    pub turn_track: NapoleonFile,
+    /// The physical board; its towns are on the map.
+    pub layout: NapoleonFile,
+}
+
+impl NapoleonFiles {
+    /// The shipped files.
+    pub fn shipped() -> NapoleonFiles {
+        NapoleonFiles {
+            map: NapoleonFileKey::Map.shipped(),
+            order_of_battle: NapoleonFileKey::OrderOfBattle.shipped(),
+            turn_track: NapoleonFileKey::TurnTrack.shipped(),
+            layout: NapoleonFileKey::Layout.shipped(),
+        }
+    }
+
+    /// The file `key`.
+    pub fn get(&self, key: NapoleonFileKey) -> &NapoleonFile {
+        match key {
+            NapoleonFileKey::Map => &self.map,
+            NapoleonFileKey::OrderOfBattle => &self.order_of_battle,
+            NapoleonFileKey::TurnTrack => &self.turn_track,
+            NapoleonFileKey::Layout => &self.layout,
+        }
+    }
+
+    /// The file `key`, to replace.
+    pub fn get_mut(&mut self, key: NapoleonFileKey) -> &mut NapoleonFile {
+        match key {
+            NapoleonFileKey::Map => &mut self.map,
+            NapoleonFileKey::OrderOfBattle => &mut self.order_of_battle,
+            NapoleonFileKey::TurnTrack => &mut self.turn_track,
+            NapoleonFileKey::Layout => &mut self.layout,
+        }
+    }
+
+    /// Whether every file holds the same text as `other`'s (where each was read from does
+    /// not matter).
+    fn same_texts(&self, other: &NapoleonFiles) -> bool {
+        NapoleonFileKey::ALL
+            .iter()
+            .all(|&k| self.get(k).text == other.get(k).text)
+    }
+}
+
+/// Every problem of a Napoléon table's files: per file with problems, each problem's line
+/// (from 1; 0 for the file as a whole) and what to do, in file then line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapoleonFileProblems(pub Vec<(NapoleonFileKey, Vec<(usize, String)>)>);
+
+impl fmt::Display for NapoleonFileProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (key, problems)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}: {}", key.what(), LayoutProblems(problems.clone()))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NapoleonFileProblems {}
+
 /// A campaign and the layout of its table, kept for the life of the process.
 struct Kept {
     campaign: Arc<Campaign>,
     layout: NapoleonLayout,
-    file: NapoleonFile,
+    files: NapoleonFiles,
 }
 
-/// Every layout read from a file, kept for the life of the process.
+/// Every set of files read, kept for the life of the process.
 static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
 
-/// The campaign (the default map, order of battle and turn track) and the table's layout the
-/// game is played on. `Copy`, so the choice carries it.
+/// The campaign (map, order of battle and turn track) and the table's layout the game is
+/// played on. `Copy`, so the choice carries it.
 #[derive(Clone, Copy)]
 pub struct NapoleonSet(&'static Kept);
 
@@ -79,7 +222,7 @@ impl NapoleonSet {
     /// The default campaign on the shipped layout ([`DEFAULT_LAYOUT`]).
     ///
     /// # Panics
-    /// Never: both are checked by this module's tests.
+    /// Never: the shipped files are checked by this module's tests.
     pub fn shipped() -> NapoleonSet {
         static SHIPPED: OnceLock<Kept> = OnceLock::new();
         NapoleonSet(SHIPPED.get_or_init(|| {
@@ -91,36 +234,63 @@ impl NapoleonSet {
             Kept {
                 campaign: Arc::new(campaign),
                 layout,
-                file: NapoleonFile {
-                    source: "the shipped layout".to_string(),
-                    text: DEFAULT_LAYOUT.to_string(),
-                },
+                files: NapoleonFiles::shipped(),
             }
         }))
     }
 
-    /// The layout file `file` on the default campaign, kept for the life of the process (once,
-    /// however often the same file is read).
+    /// The campaign and layout of `files`, checked against each other and kept for the life of
+    /// the process (once, however often the same files are read).
     ///
     /// # Errors
-    /// Every problem of the layout, each with its line.
-    pub fn read(file: NapoleonFile) -> Result<NapoleonSet, LayoutProblems> {
+    /// Every problem of every file, each with its line. The layout is checked against the map,
+    /// so while the campaign's files hold problems the layout's own wait until they are fixed.
+    pub fn read(files: NapoleonFiles) -> Result<NapoleonSet, NapoleonFileProblems> {
         let shipped = NapoleonSet::shipped();
-        if file.text == shipped.0.file.text {
+        if files.same_texts(&shipped.0.files) {
             return Ok(shipped);
         }
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(k) = kept.iter().find(|k| k.file.text == file.text) {
+        if let Some(k) = kept.iter().find(|k| k.files.same_texts(&files)) {
             return Ok(NapoleonSet(k));
         }
-        let campaign = shipped.0.campaign.clone();
-        let layout = NapoleonLayout::parse(&file.text, &campaign)?;
+        let campaign = if files.map.text == shipped.0.files.map.text
+            && files.order_of_battle.text == shipped.0.files.order_of_battle.text
+            && files.turn_track.text == shipped.0.files.turn_track.text
+        {
+            shipped.0.campaign.clone()
+        } else {
+            let campaign = Campaign::parse(
+                &files.map.text,
+                &files.order_of_battle.text,
+                &files.turn_track.text,
+            )
+            .map_err(|problems| {
+                let mut by_file: Vec<(NapoleonFileKey, Vec<(usize, String)>)> = Vec::new();
+                for p in problems.0 {
+                    let key = NapoleonFileKey::of(p.file);
+                    let line = (p.problem.line, p.problem.message);
+                    match by_file.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, list)) => list.push(line),
+                        None => by_file.push((key, vec![line])),
+                    }
+                }
+                by_file.sort_by_key(|(k, _)| NapoleonFileKey::ALL.iter().position(|a| a == k));
+                for (_, list) in &mut by_file {
+                    list.sort_by_key(|p| p.0);
+                }
+                NapoleonFileProblems(by_file)
+            })?;
+            Arc::new(campaign)
+        };
+        let layout = NapoleonLayout::parse(&files.layout.text, &campaign)
+            .map_err(|p| NapoleonFileProblems(vec![(NapoleonFileKey::Layout, p.0)]))?;
         let k: &'static Kept = Box::leak(Box::new(Kept {
             campaign,
             layout,
-            file,
+            files,
         }));
         kept.push(k);
         Ok(NapoleonSet(k))
@@ -136,9 +306,9 @@ impl NapoleonSet {
         &self.0.layout
     }
 
-    /// The layout file it was read from.
-    pub fn file(self) -> &'static NapoleonFile {
-        &self.0.file
+    /// The files it was read from.
+    pub fn files(self) -> &'static NapoleonFiles {
+        &self.0.files
     }
 }
 
@@ -150,7 +320,7 @@ impl Default for NapoleonSet {
 
 impl PartialEq for NapoleonSet {
     fn eq(&self, other: &NapoleonSet) -> bool {
-        std::ptr::eq(self.0, other.0) || self.0.layout == other.0.layout
+        std::ptr::eq(self.0, other.0) || self.0.files.same_texts(&other.0.files)
     }
 }
 
@@ -158,7 +328,7 @@ impl Eq for NapoleonSet {}
 
 impl fmt::Debug for NapoleonSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "NapoleonSet({})", self.0.file.source)
+        write!(f, "NapoleonSet({})", self.0.files.layout.source)
     }
 }
 
