@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use boards::geometry::roads::TownId;
 use boards::napoleon::{
-    Action, Army, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
+    Action, Army, BlockId, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
     SetupProblem, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
@@ -540,8 +540,22 @@ impl NapoleonTable {
         Some(path.into_iter().filter(|t| *t != from).collect())
     }
 
-    fn told_events(&self, events: &[Event]) -> Vec<String> {
+    /// What `events` tell the table, the blocks having stood on `before` when the action
+    /// began (a block's slot is named as the hands found it).
+    fn told_events(&self, events: &[Event], before: &[Option<Place>]) -> Vec<String> {
         let mut out = Vec::new();
+        let was_on = |block: BlockId| {
+            before
+                .get(block.index())
+                .copied()
+                .flatten()
+                .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
+        };
+        let eliminated = |block: BlockId| {
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Eliminated { block: b, .. } if *b == block))
+        };
         for e in events {
             match e {
                 Event::TurnBegan { turn, mover, night } => out.push(format!(
@@ -549,13 +563,17 @@ impl NapoleonTable {
                     if *night { ", night" } else { "" }
                 )),
                 Event::ForcedMarch { block, lost, .. } => {
-                    let on = self
-                        .place_of(*block)
-                        .map_or_else(String::new, |p| self.choice.place_name(&p));
-                    out.push(if *lost {
-                        format!("{on}: turn the block one step down")
-                    } else {
+                    let on = was_on(*block);
+                    out.push(if !*lost {
                         format!("{on}: no loss")
+                    } else if eliminated(*block) {
+                        // Its last step: the block leaves the map for its army's tray.
+                        let tray = self
+                            .place_of(*block)
+                            .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
+                        format!("{on}: the block's last step is lost: put it on {tray}")
+                    } else {
+                        format!("{on}: turn the block one step down")
                     });
                 }
                 Event::Eliminated { army, .. } => out.push(format!("a {army} block is eliminated")),
@@ -1015,8 +1033,12 @@ impl TableGame for NapoleonTable {
 
     fn check(&self, action: &NapoleonAction) -> Result<(), String> {
         self.game.check(&action.action).map_err(|why| {
+            // How far a block may go tells its type (5.3), which only its owner may know: the
+            // table hears that it is too far, never how far it could go.
+            if matches!(why, Illegal::TooFar { .. }) {
+                return "too far for this block: stop nearer, or put it back".to_string();
+            }
             let fix = match &why {
-                Illegal::TooFar { .. } => ": stop nearer",
                 Illegal::NoAttackAtNight | Illegal::NoForcedMarchAtNight => ": put it back",
                 Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
                     ": put it back"
@@ -1044,6 +1066,7 @@ impl TableGame for NapoleonTable {
             (Action::Move { block, .. }, Some(slot)) => Some((*block, slot)),
             _ => None,
         };
+        let before = self.at.clone();
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
             if self.game.town_of(block).is_some() {
@@ -1051,7 +1074,7 @@ impl TableGame for NapoleonTable {
             }
         }
         self.follow();
-        self.told = self.told_events(&events);
+        self.told = self.told_events(&events, &before);
         Screen::Told {
             status: self.status_line(),
             title,

@@ -506,3 +506,99 @@ fn a_forced_march_die_says_what_the_hand_must_do() {
     let text = crate::referee::screen_text(&screen);
     assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
 }
+
+/// A forced march that costs a block its last step (a leader, strength 1, marching three
+/// towns, 5.6) is told as the hand's move from the slot it was put on to its army's tray,
+/// never as a step down on the tray slot, and never naming the block.
+#[test]
+fn a_forced_march_that_eliminates_says_where_the_block_goes() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let mut t = b.game().clone();
+    let c = b.session.choice();
+    let names = block_names(c);
+    let (action, slot) = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find_map(|a| match &a {
+            Action::Move { block, path } if path.len() == 3 => {
+                let kind = c.campaign().order_of_battle().block(*block)?.kind;
+                let slot = *t.free_slots(*path.last()?).first()?;
+                (kind == boards::napoleon::UnitType::Leader && t.game().strength_of(*block) == 1)
+                    .then_some((a.clone(), slot))
+            }
+            _ => None,
+        })
+        .expect("a leader's forced march");
+    let Action::Move { block, .. } = action else {
+        unreachable!()
+    };
+    let marched = NapoleonAction {
+        action,
+        slot: Some(slot),
+    };
+    t.check(&marched).unwrap();
+    t.play(&marched);
+    // The leader's bonus, if offered, declined: a 1 loses the step either way.
+    t.play(&NapoleonAction::rules(Action::EndMoves));
+    while let Actor::Seat(_) = t.to_act() {
+        t.play(&NapoleonAction::rules(Action::ShowLeader(false)));
+    }
+    assert_eq!(t.to_act(), Actor::Chance);
+    let one = t
+        .chance()
+        .into_iter()
+        .map(|(a, _)| a)
+        .find(|a| matches!(a.action, Action::Die(f) if f.pips() == 1))
+        .unwrap();
+    t.play(&one);
+    assert_eq!(t.game().strength_of(block), 0);
+    let tray = t
+        .place_of(block)
+        .expect("the leader goes to his army's tray");
+    let army = c.campaign().order_of_battle().block(block).unwrap().army;
+    assert!(c.layout().eliminated(army).contains(&tray), "{tray}");
+    let told = t.told();
+    let expected = format!(
+        "{}: the block's last step is lost: put it on {}",
+        c.place_name(&slot),
+        c.place_name(&tray)
+    );
+    assert!(told.contains(&expected), "{told:?}");
+    assert!(!told.iter().any(|l| l.contains("step down")), "{told:?}");
+    let text = told.join(" ");
+    assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
+}
+
+/// How far a block may go tells its type (5.3): a move too far is refused in the same words
+/// for a fast block (cavalry, two towns) and a slow one (infantry, one town).
+#[test]
+fn a_move_too_far_is_refused_in_words_that_tell_no_type() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let t = b.game();
+    let c = b.session.choice();
+    let ghe = town(c, "GHE");
+    let slot = t.free_slots(ghe)[0];
+    let refusal = |fast: bool| {
+        c.blocks(FRENCH)
+            .into_iter()
+            .find_map(|id| {
+                let kind = c.campaign().order_of_battle().block(id)?.kind;
+                if kind.is_fast() != fast || kind == boards::napoleon::UnitType::Leader {
+                    return None;
+                }
+                let from = t.game().town_of(id)?;
+                let path = t.shortest(from, ghe)?;
+                t.check(&NapoleonAction {
+                    action: Action::Move { block: id, path },
+                    slot: Some(slot),
+                })
+                .err()
+            })
+            .expect("a French block too far from Gent")
+    };
+    let (fast, slow) = (refusal(true), refusal(false));
+    assert_eq!(fast, slow);
+    assert!(fast.contains("too far"), "{fast}");
+    assert!(!fast.chars().any(|ch| ch.is_ascii_digit()), "{fast}");
+}
