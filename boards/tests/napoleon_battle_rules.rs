@@ -74,6 +74,7 @@ impl Field {
                 })
                 .collect(),
             options,
+            terrain_elsewhere: Vec::new(),
         };
         let battle = Battle::new(&oob, &map, setup).expect("the set-up is valid");
         Field { map, oob, battle }
@@ -949,6 +950,67 @@ fn terrain_is_drawn_one_and_two_from_the_pool() {
     // The woods are gone from the pool.
     assert_eq!(f.battle.step(), Step::Deployment);
     assert_eq!(f.battle.view(None).terrain.len(), 3);
+}
+
+/// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten" (the battles are fought
+/// at the same time) and 6.2.1: "schudt je de terreinblokken" (the terrain blocks are shuffled
+/// and drawn). Blocks lying on another battle board are not in the pool; when too few are left
+/// the attacker draws first and the defender what remains, and with none the battle is set up
+/// without terrain (ruling R24). Naming more blocks elsewhere than the map has is refused.
+#[test]
+fn terrain_on_other_battlefields_is_not_drawn() {
+    let map = map();
+    let oob = OrderOfBattle::standard(&map).expect("valid");
+    let unit = |&(name, strength): &(&str, u8)| Unit {
+        block: oob.find(name).expect("a block"),
+        strength,
+    };
+    let setup = |elsewhere: Vec<TerrainKind>| BattleSetup {
+        town: town(&map, "WAT"),
+        attackers: FRENCH.iter().map(unit).collect(),
+        defenders: BRITISH.iter().map(unit).collect(),
+        approaches: vec![],
+        options: BattleOptions::default(),
+        terrain_elsewhere: elsewhere,
+    };
+    let kinds = |list: &[(TerrainKind, usize)]| -> Vec<TerrainKind> {
+        list.iter()
+            .flat_map(|&(k, n)| std::iter::repeat_n(k, n))
+            .collect()
+    };
+    // Two woods on another board: one left.
+    let b = Battle::new(&oob, &map, setup(kinds(&[(Woods, 2)]))).expect("valid");
+    assert_eq!(
+        b.chance_outcomes(),
+        vec![
+            (BattleAction::DrawTerrain(Woods), 1),
+            (BattleAction::DrawTerrain(Farm), 3),
+            (BattleAction::DrawTerrain(Stream), 3),
+            (BattleAction::DrawTerrain(Hill), 3)
+        ]
+    );
+    // Eleven elsewhere: the attacker draws the last hill; the defender has none to draw.
+    let most = kinds(&[(Woods, 3), (Farm, 3), (Stream, 3), (Hill, 2)]);
+    let mut b = Battle::new(&oob, &map, setup(most)).expect("valid");
+    assert_eq!(
+        b.chance_outcomes(),
+        vec![(BattleAction::DrawTerrain(Hill), 1)]
+    );
+    b.play(&BattleAction::DrawTerrain(Hill)).expect("drawn");
+    assert_eq!(b.terrain_held(), [Hill]);
+    b.play(&BattleAction::PlaceTerrain(Left)).expect("placed");
+    assert_eq!(b.step(), Step::Deployment);
+    assert_eq!(b.actor(), BattleActor::Army(Army::AngloDutch));
+    assert_eq!(b.terrain_held(), [Hill]);
+    // All twelve elsewhere: no terrain at all.
+    let all = kinds(&[(Woods, 3), (Farm, 3), (Stream, 3), (Hill, 3)]);
+    let b = Battle::new(&oob, &map, setup(all)).expect("valid");
+    assert_eq!(b.step(), Step::Deployment);
+    assert!(b.chance_outcomes().is_empty());
+    assert!(b.terrain_held().is_empty());
+    // A fourth woods does not exist.
+    let problems = Battle::new(&oob, &map, setup(kinds(&[(Woods, 4)]))).expect_err("refused");
+    assert_eq!(problems.0, [SetupProblem::TerrainElsewhere(Woods)]);
 }
 
 /// 6.2.1, woods: "Cavalerie vecht als F1 (geen schokeffect) in bossen en moet stoppen wanneer
@@ -1871,6 +1933,7 @@ fn bad_set_ups_list_every_problem() {
             reinforcements: vec![],
         }],
         options: BattleOptions::default(),
+        terrain_elsewhere: Vec::new(),
     };
     let problems = Battle::new(&oob, &map, setup).expect_err("refused");
     let text = problems.to_string();

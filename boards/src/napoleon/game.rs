@@ -1444,6 +1444,13 @@ impl Napoleon {
             defenders: here(!attacker_allied),
             approaches,
             options: BattleOptions::default(),
+            // 6.1: the battles under way hold their terrain blocks on their own boards.
+            terrain_elsewhere: self
+                .live
+                .iter()
+                .chain(self.battle.as_deref())
+                .flat_map(Battle::terrain_held)
+                .collect(),
         }
     }
 

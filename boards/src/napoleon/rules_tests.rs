@@ -1388,6 +1388,74 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
         .contains(&Action::Battle(battle::BattleAction::Reinforce(pii))));
 }
 
+/// "Verschillende veldslagen kunnen zich tegelijkertijd voordoen. De verschillende veldslagen
+/// worden gelijktijdig uitgevochten" (6.1: several battles are fought at the same time) and
+/// "Vooraleer er eenheden op het slagveld worden geplaatst schudt je de terreinblokken" (6.2.1:
+/// before a battle the terrain blocks are shuffled and drawn). The terrain lying on a battle
+/// board under way is not in the pool: Charleroi's three woods leave Thuin's draw without woods,
+/// each other kind still weighing its three blocks.
+#[test]
+fn a_battle_under_way_keeps_its_terrain_out_of_the_next_draw() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    play(&mut g, Action::Fight(cha));
+    let woods = Action::Battle(battle::BattleAction::DrawTerrain(TerrainKind::Woods));
+    let mut thuin_draws = None;
+    for _ in 0..2_000 {
+        let Some(b) = g.battle.as_ref() else {
+            break;
+        };
+        if b.town() == thu && b.step() == battle::Step::Terrain && g.to_act() == Actor::Chance {
+            thuin_draws = Some(g.chance_outcomes());
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            // Charleroi draws every woods block of the pool.
+            Actor::Chance if legal.contains(&woods) => woods.clone(),
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        play(&mut g, action);
+    }
+    assert_eq!(g.battles_under_way(), [cha]);
+    assert_eq!(g.live[0].terrain_held(), [TerrainKind::Woods; 3]);
+    let draw = |kind| Action::Battle(battle::BattleAction::DrawTerrain(kind));
+    assert_eq!(
+        thuin_draws.expect("Thuin draws its terrain"),
+        [
+            (draw(TerrainKind::Farm), 3),
+            (draw(TerrainKind::Stream), 3),
+            (draw(TerrainKind::Hill), 3),
+        ]
+    );
+}
+
 /// "Na de initiële plaatsing van de eenheden is er geen beperking op het aantal eenheden dat men
 /// in een stad of gemeente kan plaatsen. De grenzen spelen nadien geen rol meer." (4: after the
 /// set-up there is no limit to the units in a town, and the borders play no further part.)
