@@ -904,14 +904,19 @@ fn the_allies_win_by_defeating_the_french_unless_all_fall_together() {
     lose(&mut h, Army::French, 12);
     lose(&mut h, Army::AngloDutch, 8);
     lose(&mut h, Army::Prussian, 9);
-    play(&mut h, Action::EndMoves);
+    let events = play(&mut h, Action::EndMoves);
+    // Its own ending: the French win although the Allies destroyed 12 French units.
+    assert!(events.contains(&Event::Ended(EndReason::AllDefeated)));
     assert_eq!(
         h.status(),
         Status::Won {
             winner: Seat::FIRST,
-            reason: EndReason::AlliesDefeated
+            reason: EndReason::AllDefeated
         }
     );
+    assert_eq!(h.winners(), [Seat::FIRST]);
+    assert!(!EndReason::AllDefeated.allies_won());
+    assert_eq!(EndReason::AllDefeated.winning_armies(), [Army::French]);
 }
 
 /// "De Fransen kunnen ook winnen als ze ongeslagen zijn en twee geallieerde
