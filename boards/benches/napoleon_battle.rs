@@ -69,6 +69,7 @@ fn data() -> Data {
             },
         ],
         options: BattleOptions::default(),
+        terrain_elsewhere: Vec::new(),
     };
     Data { map, oob, setup }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use boards::napoleon::battle::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleOptions, BattleSetup,
-    BlockView, Fate, Place, Side, Target, Unit, Zone,
+    BlockView, Fate, Place, Side, Step, Target, Unit, Zone,
 };
 use boards::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind};
 use rand::{Rng, SeedableRng};
@@ -116,7 +116,35 @@ fn random_setup(rng: &mut Pcg64, map: &Map, oob: &OrderOfBattle) -> BattleSetup 
             reveal_on_contact: rng.random_bool(0.3),
             ..BattleOptions::default()
         },
+        terrain_elsewhere: Vec::new(),
     }
+}
+
+/// Terrain blocks lying on other battlefields (6.1): now and then a random part of the map's
+/// pool, at times all of it (ruling R24). Drawn from its own generator, so the battles' other
+/// random choices stay as they were.
+fn random_elsewhere(seed: u64, map: &Map) -> Vec<TerrainKind> {
+    let mut rng = Pcg64::seed_from_u64(seed ^ 0x5eed_7e77);
+    if !rng.random_bool(0.4) {
+        return Vec::new();
+    }
+    let mut all: Vec<TerrainKind> = TerrainKind::ALL
+        .into_iter()
+        .flat_map(|k| (0..map.terrain().count(k)).map(move |_| k))
+        .collect();
+    shuffle(&mut rng, &mut all);
+    let n = rng.random_range(0..=all.len());
+    all.truncate(n);
+    all
+}
+
+/// Per terrain kind, the blocks a battle may still draw: the map's pool, less those on other
+/// battlefields and those it drew.
+fn terrain_left(map: &Map, elsewhere: &[TerrainKind], drawn: &[TerrainKind]) -> [u32; 4] {
+    TerrainKind::ALL.map(|k| {
+        let out = elsewhere.iter().chain(drawn).filter(|&&d| d == k).count();
+        u32::from(map.terrain().count(k)) - out as u32
+    })
 }
 
 fn shuffle<T>(rng: &mut Pcg64, v: &mut [T]) {
@@ -265,10 +293,14 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
     let all_towns: Vec<_> = map.graph().towns().map(|(id, _)| id).collect();
     let mut endings = BTreeMap::new();
     let mut total_actions = 0;
+    // Battles begun with fewer than 3 terrain blocks left to draw.
+    let mut dry = 0;
     for seed in 0..BATTLES {
         let mut rng = Pcg64::seed_from_u64(seed);
-        let setup = random_setup(&mut rng, &map, &oob);
+        let mut setup = random_setup(&mut rng, &map, &oob);
+        setup.terrain_elsewhere = random_elsewhere(seed, &map);
         let options = setup.options;
+        let mut drawn: Vec<TerrainKind> = Vec::new();
         let mut battle = Battle::new(&oob, &map, setup.clone())
             .unwrap_or_else(|p| panic!("seed {seed}: the set-up is refused: {p}"));
         let mut actions = Vec::new();
@@ -311,6 +343,18 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             let action = if battle.actor() == BattleActor::Chance {
                 let outcomes = battle.chance_outcomes();
                 assert!(outcomes.iter().all(|&(_, w)| w > 0));
+                if battle.step() == Step::Terrain {
+                    // 6.1, 6.2.1: each kind weighs the blocks of it left to draw, the other
+                    // battlefields' and this battle's drawn ones out.
+                    let left = terrain_left(&map, &setup.terrain_elsewhere, &drawn);
+                    let expected: Vec<_> = TerrainKind::ALL
+                        .into_iter()
+                        .zip(left)
+                        .filter(|&(_, n)| n > 0)
+                        .map(|(k, n)| (BattleAction::DrawTerrain(k), n))
+                        .collect();
+                    assert_eq!(outcomes, expected, "seed {seed}: terrain weights");
+                }
                 let total: u32 = outcomes.iter().map(|&(_, w)| w).sum();
                 let mut pick = rng.random_range(0..total);
                 let mut chosen = outcomes[0].0;
@@ -343,6 +387,10 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             let events = battle.play(&action).expect("a legal action is accepted");
             actions.push(action);
             track_fire(&mut fired, &events);
+            drawn.extend(events.iter().filter_map(|e| match *e {
+                BattleEvent::TerrainDrawn { kind, .. } => Some(kind),
+                _ => None,
+            }));
             check_views(&battle, &fired, options.reveal_on_contact);
             let after = strengths(&battle);
             for (block, s) in &after {
@@ -352,6 +400,18 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             }
             before = after;
         }
+        // A battle draws 1 + 2 terrain blocks, as many as are left when the other battlefields
+        // hold the rest (ruling R24); a skirmish none.
+        let available: u32 = terrain_left(&map, &setup.terrain_elsewhere, &[])
+            .iter()
+            .sum();
+        let draws = if battle.is_skirmish() {
+            0
+        } else {
+            available.min(3) as usize
+        };
+        assert_eq!(drawn.len(), draws, "seed {seed}: terrain drawn");
+        dry += usize::from(!battle.is_skirmish() && available < 3);
         let result = battle.result().expect("an ended battle has a result");
         for o in &result.blocks {
             assert_eq!(
@@ -368,6 +428,7 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
         }
         assert_eq!(replay, battle, "seed {seed}: replay differs");
     }
-    println!("{endings:?}, {total_actions} actions");
+    println!("{endings:?}, {total_actions} actions, {dry} battles short of terrain");
     assert!(endings.len() >= 4, "too few kinds of ending: {endings:?}");
+    assert!(dry > 0, "no battle drew from a nearly empty terrain pool");
 }

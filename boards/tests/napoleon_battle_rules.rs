@@ -74,6 +74,7 @@ impl Field {
                 })
                 .collect(),
             options,
+            terrain_elsewhere: Vec::new(),
         };
         let battle = Battle::new(&oob, &map, setup).expect("the set-up is valid");
         Field { map, oob, battle }
@@ -949,6 +950,67 @@ fn terrain_is_drawn_one_and_two_from_the_pool() {
     // The woods are gone from the pool.
     assert_eq!(f.battle.step(), Step::Deployment);
     assert_eq!(f.battle.view(None).terrain.len(), 3);
+}
+
+/// 6.1: "De verschillende veldslagen worden gelijktijdig uitgevochten" (the battles are fought
+/// at the same time) and 6.2.1: "schudt je de terreinblokken" (the terrain blocks are shuffled
+/// and drawn). Blocks lying on another battle board are not in the pool; when too few are left
+/// the attacker draws first and the defender what remains, and with none the battle is set up
+/// without terrain (ruling R24). Naming more blocks elsewhere than the map has is refused.
+#[test]
+fn terrain_on_other_battlefields_is_not_drawn() {
+    let map = map();
+    let oob = OrderOfBattle::standard(&map).expect("valid");
+    let unit = |&(name, strength): &(&str, u8)| Unit {
+        block: oob.find(name).expect("a block"),
+        strength,
+    };
+    let setup = |elsewhere: Vec<TerrainKind>| BattleSetup {
+        town: town(&map, "WAT"),
+        attackers: FRENCH.iter().map(unit).collect(),
+        defenders: BRITISH.iter().map(unit).collect(),
+        approaches: vec![],
+        options: BattleOptions::default(),
+        terrain_elsewhere: elsewhere,
+    };
+    let kinds = |list: &[(TerrainKind, usize)]| -> Vec<TerrainKind> {
+        list.iter()
+            .flat_map(|&(k, n)| std::iter::repeat_n(k, n))
+            .collect()
+    };
+    // Two woods on another board: one left.
+    let b = Battle::new(&oob, &map, setup(kinds(&[(Woods, 2)]))).expect("valid");
+    assert_eq!(
+        b.chance_outcomes(),
+        vec![
+            (BattleAction::DrawTerrain(Woods), 1),
+            (BattleAction::DrawTerrain(Farm), 3),
+            (BattleAction::DrawTerrain(Stream), 3),
+            (BattleAction::DrawTerrain(Hill), 3)
+        ]
+    );
+    // Eleven elsewhere: the attacker draws the last hill; the defender has none to draw.
+    let most = kinds(&[(Woods, 3), (Farm, 3), (Stream, 3), (Hill, 2)]);
+    let mut b = Battle::new(&oob, &map, setup(most)).expect("valid");
+    assert_eq!(
+        b.chance_outcomes(),
+        vec![(BattleAction::DrawTerrain(Hill), 1)]
+    );
+    b.play(&BattleAction::DrawTerrain(Hill)).expect("drawn");
+    assert_eq!(b.terrain_held(), [Hill]);
+    b.play(&BattleAction::PlaceTerrain(Left)).expect("placed");
+    assert_eq!(b.step(), Step::Deployment);
+    assert_eq!(b.actor(), BattleActor::Army(Army::AngloDutch));
+    assert_eq!(b.terrain_held(), [Hill]);
+    // All twelve elsewhere: no terrain at all.
+    let all = kinds(&[(Woods, 3), (Farm, 3), (Stream, 3), (Hill, 3)]);
+    let b = Battle::new(&oob, &map, setup(all)).expect("valid");
+    assert_eq!(b.step(), Step::Deployment);
+    assert!(b.chance_outcomes().is_empty());
+    assert!(b.terrain_held().is_empty());
+    // A fourth woods does not exist.
+    let problems = Battle::new(&oob, &map, setup(kinds(&[(Woods, 4)]))).expect_err("refused");
+    assert_eq!(problems.0, [SetupProblem::TerrainElsewhere(Woods)]);
 }
 
 /// 6.2.1, woods: "Cavalerie vecht als F1 (geen schokeffect) in bossen en moet stoppen wanneer
@@ -1871,6 +1933,7 @@ fn bad_set_ups_list_every_problem() {
             reinforcements: vec![],
         }],
         options: BattleOptions::default(),
+        terrain_elsewhere: Vec::new(),
     };
     let problems = Battle::new(&oob, &map, setup).expect_err("refused");
     let text = problems.to_string();
@@ -2451,4 +2514,298 @@ fn a_side_that_cannot_fill_every_wing_fills_those_it_can() {
         ("1CC-CAV", Place::Reserve),
     ]);
     assert_eq!(f.battle.step(), Step::Fight);
+}
+
+/// 6.5.1: "Artillerie die op een vierkant formatie vuurt op lange afstand krijgt een +1 bonus
+/// (F1 = F2). Artillerie te paard die op korte afstand vuurt op een vierkant formatie zijn F3
+/// voor het eerste schot en F2 voor de verdere schoten." (Artillery firing at a square at long
+/// range gets +1; horse artillery firing at a square at short range is F3 for the first shot
+/// and F2 after.) The control: the same guns fire at the line beside the square at F1.
+#[test]
+fn artillery_fires_one_higher_at_a_square() {
+    let mut f = Field::waterloo(
+        &[
+            ("G-INF", 4),
+            ("G-ART1", 3),
+            ("G-ART2", 3),
+            ("I-INF1", 4),
+            ("II-INF1", 4),
+        ],
+        &[
+            ("AR-5DIV", 4),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+            ("AII-4DIV", 3),
+        ],
+    );
+    // No hill under the guns: the French hill on their right, the British on their left and
+    // centre, where no artillery stands.
+    f.terrain([(Hill, Right), (Hill, Left), (Hill, Centre)]);
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("AII-4DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("G-ART1", at(Attacker, Left)),
+        ("G-ART2", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+    ]);
+    f.done();
+    // The British right, facing the French left, forms a square beside its line.
+    let square = f.id("AII-2DIV");
+    f.act(BattleAction::FormSquare(square));
+    f.done();
+    let art = f.id("G-ART1");
+    let shoot = |f: &mut Field, block: BlockId, target: Target| {
+        f.act(BattleAction::Fire {
+            block,
+            at: z(Defender, Right),
+            target,
+        });
+        let volley = f.volley();
+        f.act(BattleAction::Hits(0));
+        volley
+    };
+    // Long range at the line: F1; at the square: F2.
+    assert_eq!(shoot(&mut f, art, Target::Line), (3, 1));
+    f.done();
+    f.done();
+    assert_eq!(shoot(&mut f, art, Target::Square(square)), (3, 2));
+    // Horse artillery engages and fires at the square at short range: F3 the first time...
+    f.mv("G-ART2", at(Defender, Right));
+    let ha = f.id("G-ART2");
+    assert_eq!(shoot(&mut f, ha, Target::Square(square)), (3, 3));
+    f.done();
+    f.done();
+    // ...then F2.
+    assert_eq!(shoot(&mut f, ha, Target::Square(square)), (3, 2));
+    // The line beside it, at short range after its canister: F1.
+    f.done();
+    f.done();
+    assert_eq!(shoot(&mut f, ha, Target::Line), (3, 1));
+}
+
+/// 6.2.1, stream: "Eenheden die boven deze drempel zitten omwille van laag moreel worden van
+/// het slagveld verwijderd." (Units over the stream's limit because of low morale are removed
+/// from the battlefield; ruling R11: eliminated.) Three French blocks of strength 1 fight
+/// across the British stream and all lose their morale: two fall back across it, the third
+/// is over the limit of 2 and is removed.
+#[test]
+fn units_falling_back_over_a_full_stream_are_removed() {
+    let mut f = Field::waterloo(
+        &[
+            ("G-INF", 1),
+            ("I-INF1", 4),
+            ("I-INF2", 1),
+            ("II-INF1", 4),
+            ("II-INF2", 1),
+        ],
+        BRITISH,
+    );
+    // The British lay a stream on their right, which faces the French left.
+    f.terrain([(Hill, Right), (Stream, Right), (Hill, Left)]);
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("I-INF2", Place::Reserve),
+        ("II-INF2", Place::Reserve),
+    ]);
+    // Two cross a turn: G-INF now, the other two next turn.
+    f.mv("I-INF2", at(Attacker, Left));
+    f.mv("II-INF2", at(Attacker, Left));
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    f.done();
+    f.act(BattleAction::Die(6));
+    f.mv("I-INF2", at(Defender, Right));
+    f.mv("II-INF2", at(Defender, Right));
+    f.done();
+    f.done();
+    // All three fail their morale and must fall back across the stream.
+    let mut fell = Vec::new();
+    for _ in 0..3 {
+        assert_eq!(f.battle.step(), Step::Morale);
+        f.act(BattleAction::Die(1));
+        let block = f
+            .battle
+            .legal_actions()
+            .iter()
+            .find_map(|a| match *a {
+                BattleAction::Move { block, to } if to == at(Attacker, Left) => Some(block),
+                _ => None,
+            })
+            .expect("the broken block steps back across the stream");
+        let events = f.act(BattleAction::Move {
+            block,
+            to: at(Attacker, Left),
+        });
+        let removed = events
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Eliminated { block: b, .. } if *b == block));
+        fell.push(removed);
+    }
+    assert_eq!(fell, [false, false, true]);
+    let left_french: usize = ["G-INF", "I-INF2", "II-INF2"]
+        .iter()
+        .filter(|n| f.strength(n) > 0)
+        .count();
+    assert_eq!(left_french, 2);
+}
+
+/// 6.2.1: "Spelers mogen een hoeve of heuvel innemen nadat de verdedigende eenheid werd
+/// geëlimineerd. Het innemen van een hoeve of een heuvel neemt 1 (slagveld) beurt in beslag"
+/// (Players may take a farm or hill once its defending unit is eliminated; taking it takes a
+/// battle turn.) The French may not take the British farm while its holder stands; once it
+/// falls they take it, fire no more that turn, and fire from it one higher the next.
+#[test]
+fn a_farm_is_taken_once_its_holder_is_eliminated() {
+    let mut f = Field::waterloo(
+        &[("G-INF", 4), ("I-INF1", 4), ("II-INF1", 4)],
+        &[
+            ("AR-5DIV", 4),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 1),
+            ("AII-4DIV", 1),
+        ],
+    );
+    f.terrain([(Hill, Left), (Farm, Right), (Hill, Left)]);
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("AII-4DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+    ]);
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    // The British strength-1 blocks hold their morale.
+    f.act(BattleAction::Die(6));
+    f.act(BattleAction::Die(6));
+    f.done();
+    let (g, holder) = (f.id("G-INF"), f.id("AII-2DIV"));
+    // The holder stands: the farm is not the French to take.
+    assert!(!f.battle.legal_actions().contains(&BattleAction::Occupy(g)));
+    f.fire("G-INF", z(Defender, Right));
+    assert_eq!(f.volley(), (4, 2));
+    f.act(BattleAction::Hits(1));
+    // Two equally strong: the British pick the holder.
+    f.act(BattleAction::TakeHit(holder));
+    assert_eq!(f.strength("AII-2DIV"), 0);
+    f.done();
+    f.act(BattleAction::Die(6));
+    f.done();
+    // Next turn G-INF takes the farm; that is its turn.
+    f.act(BattleAction::Occupy(g));
+    assert!(!f
+        .battle
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, BattleAction::Fire { block, .. } | BattleAction::Move { block, .. } if *block == g)));
+    f.done();
+    f.act(BattleAction::Die(6));
+    f.done();
+    // From the farm it fires one higher.
+    f.fire("G-INF", z(Defender, Right));
+    assert_eq!(f.volley(), (4, 3));
+}
+
+/// 6.5: "Infanterie eenheden kunnen tijdens gevechten vierkant formaties aannemen (dit vergt 1
+/// beurt)" (Infantry may form a square during combat; it takes a turn.) A block in combat
+/// that could fire forms a square and has no fire or move left that turn; a block that has
+/// fired forms none.
+#[test]
+fn forming_a_square_takes_the_units_turn() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("AR-5DIV", 4),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+            ("AII-4DIV", 3),
+        ],
+    );
+    f.plain();
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("AII-4DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    let (a2, a4) = (f.id("AII-2DIV"), f.id("AII-4DIV"));
+    let acts = |f: &Field, b: BlockId| -> Vec<BattleAction> {
+        f.battle
+            .legal_actions()
+            .into_iter()
+            .filter(|a| {
+                matches!(a, BattleAction::Fire { block, .. } | BattleAction::Move { block, .. }
+                    | BattleAction::FormSquare(block) if *block == b)
+            })
+            .collect()
+    };
+    // Before: both may fire, move or form a square.
+    for b in [a2, a4] {
+        let list = acts(&f, b);
+        assert!(list.contains(&BattleAction::FormSquare(b)));
+        assert!(list.iter().any(|a| matches!(a, BattleAction::Fire { .. })));
+    }
+    f.act(BattleAction::FormSquare(a2));
+    assert!(acts(&f, a2).is_empty(), "{:?}", acts(&f, a2));
+    f.fire("AII-4DIV", z(Defender, Right));
+    f.act(BattleAction::Hits(0));
+    assert!(!acts(&f, a4).contains(&BattleAction::FormSquare(a4)));
+}
+
+/// 6.2.3: "Eens het gevecht is begonnen kan elke eenheid (van gelijk welk korps) geplaatst
+/// worden op gelijk welke locatie op het slagveld." (Once the fight has begun any unit, of
+/// any corps, may go to any position.) At deployment the 1st cavalry corps may not join the
+/// Guard on the French left; in the first battle turn it may.
+#[test]
+fn any_corps_may_go_anywhere_once_the_fight_has_begun() {
+    let mut f = Field::waterloo(FRENCH, BRITISH);
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+    ]);
+    let cav = f.id("1CC-CAV");
+    assert_eq!(
+        f.battle.check(&BattleAction::Deploy {
+            block: cav,
+            to: at(Attacker, Left)
+        }),
+        Err(BattleIllegal::CannotGoThere)
+    );
+    f.deploy(&[("1CC-CAV", Place::Reserve), ("G-CAV", Place::Reserve)]);
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.mv("1CC-CAV", at(Attacker, Left));
+    // The Guard cavalry joins the I corps in the centre; next turn the 1st cavalry corps
+    // engages the British II corps with the Guard.
+    f.mv("G-CAV", at(Attacker, Centre));
+    f.done();
+    f.done();
+    f.mv("1CC-CAV", at(Defender, Right));
+    f.mv("G-INF", at(Defender, Right));
 }

@@ -410,7 +410,8 @@ impl fmt::Display for Illegal {
 /// Why the game ended (10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EndReason {
-    /// Both Allied armies are defeated (10.1), perhaps with the French at the same time.
+    /// Both Allied armies are defeated, the French not (10.1: "De Fransen winnen indien ze
+    /// beide geallieerde legers verslaan").
     AlliesDefeated,
     /// The French, undefeated, hold two supply cities after the last French turn (10.1).
     SupplyCitiesHeld,
@@ -418,6 +419,10 @@ pub enum EndReason {
     FrenchDefeated,
     /// The last turn passed without a French victory (10.2).
     TimeRanOut,
+    /// All three armies are defeated at once: the French win (10.1: "De Fransen winnen ook
+    /// indien alle drie legers gelijktijdig zouden worden verslagen"), though the Allies have
+    /// destroyed the 12 French units of 10.2. Last, so journals written before it still read.
+    AllDefeated,
 }
 
 impl EndReason {
@@ -426,7 +431,9 @@ impl EndReason {
     /// the whole side.
     pub const fn winner(self) -> Army {
         match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => Army::French,
+            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
+                Army::French
+            }
             EndReason::FrenchDefeated | EndReason::TimeRanOut => Army::AngloDutch,
         }
     }
@@ -435,7 +442,9 @@ impl EndReason {
     /// geallieerden winnen").
     pub const fn winning_armies(self) -> &'static [Army] {
         match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld => &[Army::French],
+            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
+                &[Army::French]
+            }
             EndReason::FrenchDefeated | EndReason::TimeRanOut => {
                 &[Army::AngloDutch, Army::Prussian]
             }
@@ -455,6 +464,7 @@ impl fmt::Display for EndReason {
             EndReason::SupplyCitiesHeld => "the French hold two supply cities",
             EndReason::FrenchDefeated => "the Allies defeated the French",
             EndReason::TimeRanOut => "time ran out: the Allies win",
+            EndReason::AllDefeated => "all three armies fell at once: the French win",
         })
     }
 }
@@ -1444,6 +1454,13 @@ impl Napoleon {
             defenders: here(!attacker_allied),
             approaches,
             options: BattleOptions::default(),
+            // 6.1: the battles under way hold their terrain blocks on their own boards.
+            terrain_elsewhere: self
+                .live
+                .iter()
+                .chain(self.battle.as_deref())
+                .flat_map(Battle::terrain_held)
+                .collect(),
         }
     }
 
@@ -1594,7 +1611,9 @@ impl Napoleon {
             }
         }
         let [french, ad, pr] = self.defeated;
-        let end = if ad && pr {
+        let end = if ad && pr && french {
+            Some(EndReason::AllDefeated)
+        } else if ad && pr {
             Some(EndReason::AlliesDefeated)
         } else if french {
             Some(EndReason::FrenchDefeated)

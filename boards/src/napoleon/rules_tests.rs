@@ -688,6 +688,110 @@ fn french_in_a_supply_city_cost_the_allies_units() {
     ));
 }
 
+/// 9: "Luik: Pruisisch leger -2 eenheden. De eenheden die in mindering gebracht worden,
+/// worden bepaald door de geallieerde speler" (Luik costs the Prussian army 2 units, chosen
+/// by the Allied player). With three players the Prussian seat picks both, one at a time.
+#[test]
+fn luik_costs_the_prussians_two_units() {
+    let mut g = start(Players::Three, &[("G-CAV", "HUY")]);
+    let (lie, huy) = (town("LIE"), town("HUY"));
+    // The Prussians of Luik stand in Hoei instead; the French cavalry rides into Luik.
+    let in_luik: Vec<BlockId> = g.blocks_in(lie).collect();
+    for b in &in_luik {
+        g.town[b.index()] = Some(huy);
+    }
+    g.town[block("G-CAV").index()] = Some(town("HAN"));
+    for b in g.blocks_in(town("HAN")).collect::<Vec<_>>() {
+        if g.army_of(b) == Some(Army::Prussian) {
+            g.town[b.index()] = Some(town("TIE"));
+        }
+    }
+    play(&mut g, go("G-CAV", &["LIE"]));
+    let events = play(&mut g, Action::EndMoves);
+    assert!(events.contains(&Event::SupplyCut {
+        city: lie,
+        army: Army::Prussian,
+        loss: 2
+    }));
+    assert!(matches!(
+        g.phase,
+        Phase::Supply {
+            army: Army::Prussian,
+            owed: 2
+        }
+    ));
+    assert_eq!(
+        g.to_act(),
+        Actor::Seat(Seat::THIRD),
+        "the Prussian player chooses"
+    );
+    play(&mut g, Action::SupplyLoss(in_luik[0]));
+    assert_eq!(g.to_act(), Actor::Seat(Seat::THIRD), "one more to choose");
+    play(&mut g, Action::SupplyLoss(in_luik[1]));
+    assert_eq!(g.eliminated(Army::Prussian), 2);
+    assert_eq!(g.eliminated(Army::AngloDutch), 0);
+    assert_eq!(g.turn(), 2);
+}
+
+/// 9: "De bezetting van zo'n bevoorradingsstad moet gehandhaafd worden door minstens één (1)
+/// Franse eenheid om effectief te blijven. Indien de bevoorradingsstad heroverd wordt door de
+/// geallieerden, stoppen de verliezen." (The occupation must be kept by at least one French
+/// unit; if the Allies recapture the city, the losses stop.) The French cavalry in Brussel
+/// costs a unit; the Anglo-Dutch throw it out in their turn; the next French turn costs
+/// nothing.
+#[test]
+fn a_recaptured_supply_city_costs_no_more() {
+    let mut g = start(Players::Three, &[("G-CAV", "HAL")]);
+    let bru = town("BRU");
+    play(&mut g, go("G-CAV", &["BRU"]));
+    let events = play(&mut g, Action::EndMoves);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::SupplyCut { city, .. } if *city == bru)));
+    let oud = g
+        .blocks_in(town("OUD"))
+        .next()
+        .expect("a block in Oudenaarde");
+    play(&mut g, Action::SupplyLoss(oud));
+    // The Allied turn: the Anglo-Dutch of Aalst attack Brussel, a skirmish (6.6) the lone
+    // French block loses.
+    assert_eq!(g.turn(), 2);
+    for b in g.blocks_in(town("AAL")).collect::<Vec<_>>() {
+        play(
+            &mut g,
+            Action::Move {
+                block: b,
+                path: vec![bru],
+            },
+        );
+    }
+    play(&mut g, Action::EndMoves);
+    play(&mut g, Action::EndMoves);
+    for _ in 0..500 {
+        if g.turn() == 3 {
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        play(&mut g, action);
+    }
+    assert_eq!(g.turn(), 3);
+    assert!(g
+        .blocks_in(bru)
+        .all(|b| g.army_of(b) == Some(Army::AngloDutch)));
+    assert_eq!(g.eliminated(Army::AngloDutch), 1);
+    // The French turn ends with Brussel Allied: no loss.
+    let events = play(&mut g, Action::EndMoves);
+    assert!(!events.iter().any(|e| matches!(e, Event::SupplyCut { .. })));
+    assert!(!matches!(g.phase, Phase::Supply { .. }));
+    assert_eq!(g.eliminated(Army::AngloDutch), 1);
+}
+
 /// Ruling `supply_loss: Steps`: a supply loss takes one strength step instead of a block.
 #[test]
 fn the_supply_loss_ruling_can_take_steps() {
@@ -800,14 +904,19 @@ fn the_allies_win_by_defeating_the_french_unless_all_fall_together() {
     lose(&mut h, Army::French, 12);
     lose(&mut h, Army::AngloDutch, 8);
     lose(&mut h, Army::Prussian, 9);
-    play(&mut h, Action::EndMoves);
+    let events = play(&mut h, Action::EndMoves);
+    // Its own ending: the French win although the Allies destroyed 12 French units.
+    assert!(events.contains(&Event::Ended(EndReason::AllDefeated)));
     assert_eq!(
         h.status(),
         Status::Won {
             winner: Seat::FIRST,
-            reason: EndReason::AlliesDefeated
+            reason: EndReason::AllDefeated
         }
     );
+    assert_eq!(h.winners(), [Seat::FIRST]);
+    assert!(!EndReason::AllDefeated.allies_won());
+    assert_eq!(EndReason::AllDefeated.winning_armies(), [Army::French]);
 }
 
 /// "De Fransen kunnen ook winnen als ze ongeslagen zijn en twee geallieerde
@@ -1388,6 +1497,74 @@ fn simultaneous_battles_alternate_turn_by_turn_in_the_attackers_order() {
         .contains(&Action::Battle(battle::BattleAction::Reinforce(pii))));
 }
 
+/// "Verschillende veldslagen kunnen zich tegelijkertijd voordoen. De verschillende veldslagen
+/// worden gelijktijdig uitgevochten" (6.1: several battles are fought at the same time) and
+/// "Vooraleer er eenheden op het slagveld worden geplaatst schudt je de terreinblokken" (6.2.1:
+/// before a battle the terrain blocks are shuffled and drawn). The terrain lying on a battle
+/// board under way is not in the pool: Charleroi's three woods leave Thuin's draw without woods,
+/// each other kind still weighing its three blocks.
+#[test]
+fn a_battle_under_way_keeps_its_terrain_out_of_the_next_draw() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("G-INF", "BEA"),
+            ("III-INF1", "BEA"),
+            ("III-INF2", "BEA"),
+            ("III-ART", "BEA"),
+            ("VI-INF", "BEA"),
+            ("VI-ART", "BEA"),
+            ("PI-INF1", "THU"),
+            ("PI-INF2", "THU"),
+            ("PI-ART", "THU"),
+            ("PII-INF1", "CHA"),
+            ("PII-INF2", "CHA"),
+            ("PII-ART", "CHA"),
+        ],
+    );
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    for name in ["III-ART", "VI-INF", "VI-ART"] {
+        play(&mut g, go(name, &["CHA"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let (cha, thu) = (town("CHA"), town("THU"));
+    play(&mut g, Action::Fight(cha));
+    let woods = Action::Battle(battle::BattleAction::DrawTerrain(TerrainKind::Woods));
+    let mut thuin_draws = None;
+    for _ in 0..2_000 {
+        let Some(b) = g.battle.as_ref() else {
+            break;
+        };
+        if b.town() == thu && b.step() == battle::Step::Terrain && g.to_act() == Actor::Chance {
+            thuin_draws = Some(g.chance_outcomes());
+            break;
+        }
+        let legal = g.legal_actions();
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            // Charleroi draws every woods block of the pool.
+            Actor::Chance if legal.contains(&woods) => woods.clone(),
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        play(&mut g, action);
+    }
+    assert_eq!(g.battles_under_way(), [cha]);
+    assert_eq!(g.live[0].terrain_held(), [TerrainKind::Woods; 3]);
+    let draw = |kind| Action::Battle(battle::BattleAction::DrawTerrain(kind));
+    assert_eq!(
+        thuin_draws.expect("Thuin draws its terrain"),
+        [
+            (draw(TerrainKind::Farm), 3),
+            (draw(TerrainKind::Stream), 3),
+            (draw(TerrainKind::Hill), 3),
+        ]
+    );
+}
+
 /// "Na de initiële plaatsing van de eenheden is er geen beperking op het aantal eenheden dat men
 /// in een stad of gemeente kan plaatsen. De grenzen spelen nadien geen rol meer." (4: after the
 /// set-up there is no limit to the units in a town, and the borders play no further part.)
@@ -1470,6 +1647,70 @@ fn a_full_road_still_carries_reinforcements_and_regroups() {
         g.regroup_road(town("LIG"), Army::Prussian, block("PI-INF2"), town("GEM")),
         Some(road)
     );
+}
+
+/// 5.4: "[...] kan deze weg niet meer gebruikt worden behalve voor terugtrekken" (a full road
+/// may still be used to retreat). The French attack Ligny while Ligny-Gembloux has carried its
+/// limit this turn: no more moves along it, but the Prussians of Ligny may still retreat along
+/// it to Gembloux in the battle.
+#[test]
+fn a_full_road_still_carries_retreats() {
+    let mut g = start(
+        Players::Two,
+        &[
+            ("PI-INF1", "GEM"),
+            ("PI-ART", "GEM"),
+            ("PI-INF2", "LIG"),
+            ("PII-INF1", "LIG"),
+            ("PII-INF2", "LIG"),
+            ("G-INF", "CHA"),
+            ("III-INF1", "CHA"),
+            ("III-INF2", "CHA"),
+        ],
+    );
+    let (lig, gem) = (town("LIG"), town("GEM"));
+    let map = campaign().map().clone();
+    let road = map.graph().road_between(lig, gem).expect("Ligny-Gembloux");
+    let limit = map.move_limit(road).expect("a road's limit");
+    g.traffic[road.index()] = limit;
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["LIG"]));
+    }
+    let mut events = play(&mut g, Action::EndMoves);
+    let retreat = Action::Battle(battle::BattleAction::Retreat {
+        block: block("PI-INF2"),
+        to: gem,
+    });
+    let mut offered = false;
+    for _ in 0..500 {
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::BattleEnded { .. }))
+        {
+            break;
+        }
+        let legal = g.legal_actions();
+        if legal.contains(&retreat) {
+            // The road is still full (5.4).
+            assert_eq!(g.traffic[road.index()], limit);
+            offered = true;
+            events = play(&mut g, retreat.clone());
+            break;
+        }
+        let done = Action::Battle(battle::BattleAction::Done);
+        let action = match g.to_act() {
+            Actor::Chance => g.chance_outcomes()[0].0.clone(),
+            _ if legal.contains(&done) => done,
+            _ => legal[0].clone(),
+        };
+        events = play(&mut g, action);
+    }
+    assert!(offered, "the retreat along the full road is offered");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Battle(battle::BattleEvent::Retreated { block: b, to, .. })
+            if *b == block("PI-INF2") && *to == gem
+    )));
 }
 
 /// 6.6: "Alle schermutselingen worden beslecht alvorens er een veldslag plaatsvindt [...]

@@ -228,6 +228,10 @@ pub struct BattleSetup {
     pub approaches: Vec<Approach>,
     /// The rulings.
     pub options: BattleOptions,
+    /// The terrain blocks lying on other battlefields (the battles under way, 6.1: see
+    /// [`Battle::terrain_held`]): this battle draws from the map's pool without them, since
+    /// the physical blocks are on the other battle boards. Empty for a battle fought alone.
+    pub terrain_elsewhere: Vec<TerrainKind>,
 }
 
 /// Why a set-up cannot start a battle; each says how to fix it.
@@ -258,6 +262,8 @@ pub enum SetupProblem {
     NotBetweenRounds,
     /// [`Battle::resume`] named a town the battle was not set up with.
     NewApproach(TownId),
+    /// `terrain_elsewhere` holds more blocks of this kind than the map's pool.
+    TerrainElsewhere(TerrainKind),
 }
 
 impl fmt::Display for SetupProblem {
@@ -303,6 +309,11 @@ impl fmt::Display for SetupProblem {
             SetupProblem::NewApproach(_) => f.write_str(
                 "a neighbouring town the battle did not begin with: give the same towns as at \
                  its start",
+            ),
+            SetupProblem::TerrainElsewhere(kind) => write!(
+                f,
+                "the other battlefields hold more {kind} blocks than the map's terrain pool: \
+                 give only the blocks the battles under way hold"
             ),
         }
     }

@@ -80,6 +80,23 @@ impl Battle {
         if map.terrain().total() < 3 {
             problems.push(SetupProblem::TerrainPool);
         }
+        // The pool this battle draws from: the map's, less the blocks on other battlefields.
+        let mut pool = TerrainKind::ALL.map(|k| map.terrain().count(k));
+        for kind in TerrainKind::ALL {
+            let elsewhere = setup
+                .terrain_elsewhere
+                .iter()
+                .filter(|&&k| k == kind)
+                .count();
+            let left = &mut pool[kind as usize];
+            match u8::try_from(elsewhere)
+                .ok()
+                .and_then(|n| left.checked_sub(n))
+            {
+                Some(n) => *left = n,
+                None => problems.push(SetupProblem::TerrainElsewhere(kind)),
+            }
+        }
         let mut seen: Vec<BlockId> = Vec::new();
         let mut fighters = Vec::new();
         let mut camps: [Option<bool>; 2] = [None, None];
@@ -187,7 +204,6 @@ impl Battle {
                 .count()
         };
         let skirmish = on_field(Side::Attacker) < 3 || on_field(Side::Defender) < 3;
-        let pool = map.terrain();
         let mut battle = Battle {
             town: setup.town,
             options: setup.options,
@@ -195,7 +211,7 @@ impl Battle {
             fighters,
             roads,
             ground: [None; 6],
-            pool: TerrainKind::ALL.map(|k| pool.count(k)),
+            pool,
             phase: Phase::Over,
             volley: None,
             turn: 0,
@@ -221,11 +237,9 @@ impl Battle {
                 None => Phase::Over,
             };
         } else {
-            battle.phase = Phase::Terrain {
-                side: Side::Attacker,
-                left: 1,
-                drawn: None,
-            };
+            // The attacker draws one block, the defender two (6.2.1), as far as the pool goes
+            // (ruling R24).
+            battle.phase = battle.terrain_draw(Side::Attacker);
         }
         Ok(battle)
     }
@@ -1402,16 +1416,47 @@ impl Battle {
                 drawn: None,
             }
         } else if side == Side::Attacker {
-            Phase::Terrain {
-                side: Side::Defender,
-                left: 2,
-                drawn: None,
-            }
+            self.terrain_draw(Side::Defender)
         } else {
             Phase::Deploy {
                 side: Side::Defender,
             }
         };
+    }
+
+    /// `side`'s terrain draw (6.2.1: the attacker draws one block, the defender two), or the
+    /// next step when the pool has none left for it (ruling R24: the others lie on other
+    /// battlefields).
+    fn terrain_draw(&self, side: Side) -> Phase {
+        let left: u16 = self.pool.iter().map(|&n| u16::from(n)).sum();
+        let draws = match side {
+            Side::Attacker => 1,
+            Side::Defender => 2,
+        };
+        match (left.min(draws), side) {
+            (0, Side::Attacker) => self.terrain_draw(Side::Defender),
+            (0, Side::Defender) => Phase::Deploy {
+                side: Side::Defender,
+            },
+            (n, _) => Phase::Terrain {
+                side,
+                left: n as u8,
+                drawn: None,
+            },
+        }
+    }
+
+    /// The terrain blocks this battle holds: drawn, and placed or about to be. They return to
+    /// the pool when the battle ends (6.1: another battle under way draws without them).
+    pub fn terrain_held(&self) -> Vec<TerrainKind> {
+        let mut held: Vec<TerrainKind> = self.ground.iter().flatten().map(|g| g.kind).collect();
+        if let Phase::Terrain {
+            drawn: Some(kind), ..
+        } = self.phase
+        {
+            held.push(kind);
+        }
+        held
     }
 
     fn deploy(&mut self, block: BlockId, to: Place, ev: &mut Vec<BattleEvent>) {
