@@ -114,6 +114,7 @@ fn random_setup(rng: &mut Pcg64, map: &Map, oob: &OrderOfBattle) -> BattleSetup 
         approaches,
         options: BattleOptions {
             reveal_on_contact: rng.random_bool(0.3),
+            hill_for_defenders_only: rng.random_bool(0.3),
             ..BattleOptions::default()
         },
         terrain_elsewhere: Vec::new(),

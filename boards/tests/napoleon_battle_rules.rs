@@ -2168,6 +2168,47 @@ fn a_hill_lifts_its_guns_long_range_fire() {
     assert_eq!(f.volley(), (3, 2));
 }
 
+/// Ruling R20 and its option: 6.2.1's "Eén verdedigende artillerie-eenheid krijgt 1 extra
+/// vuurkracht" (one defending artillery unit fires one higher) read by default as the artillery
+/// that holds (defends) the hill, of either side, as 6.2.1 calls the holder "de eenheid die de
+/// hoeve of de heuvel verdedigt"; `hill_for_defenders_only` reads it as the battle's defending
+/// side only. The attacker's guns on the attacker's own hill: F2 by default, F1 with the option.
+#[test]
+fn the_hill_option_decides_whether_an_attackers_guns_gain_it() {
+    for (defenders_only, fire) in [(false, 2), (true, 1)] {
+        let mut f = Field::with(
+            DEFAULT_ORDER_OF_BATTLE,
+            "WAT",
+            &[("I-ART", 2), ("I-INF1", 4), ("G-INF", 4), ("II-INF1", 4)],
+            &[("AR-5DIV", 4), ("AI-1DIV", 4), ("AII-2DIV", 4)],
+            &[
+                ("QB", Some(Attacker), true, &[]),
+                ("BRU", Some(Defender), false, &[]),
+                ("NIV", None, false, &[]),
+                ("WAV", Some(Defender), false, &[]),
+            ],
+            BattleOptions {
+                hill_for_defenders_only: defenders_only,
+                ..BattleOptions::default()
+            },
+        );
+        // The attacker's hill on the French left; the defender's two farms.
+        f.terrain([(Hill, Left), (Farm, Left), (Farm, Right)]);
+        f.deploy(&[
+            ("AR-5DIV", at(Defender, Left)),
+            ("AI-1DIV", at(Defender, Centre)),
+            ("AII-2DIV", at(Defender, Right)),
+            ("I-ART", at(Attacker, Left)),
+            ("I-INF1", at(Attacker, Left)),
+            ("G-INF", at(Attacker, Centre)),
+            ("II-INF1", at(Attacker, Right)),
+        ]);
+        // The French left faces the British right: long range.
+        f.fire("I-ART", z(Defender, Right));
+        assert_eq!(f.volley(), (2, fire), "defenders only: {defenders_only}");
+    }
+}
+
 /// 6.2.4's option: "men kan ook alle eenheden pas zichtbaar maken van zodra ze vuren of in
 /// gevechten verwikkeld zijn." (Units may instead be revealed only once they fire or are in
 /// combat.)

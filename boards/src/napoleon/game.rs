@@ -83,6 +83,9 @@ pub struct Options {
     pub historical_exempt_from_caps: bool,
     /// Ruling: what a supply loss takes.
     pub supply_loss: SupplyLoss,
+    /// Every battle's options: 6.2.4's reveal on contact, the turn limit (ruling R1) and the
+    /// hill's reading (ruling R20).
+    pub battle: BattleOptions,
 }
 
 impl Options {
@@ -93,6 +96,7 @@ impl Options {
             players,
             historical_exempt_from_caps: true,
             supply_loss: SupplyLoss::Blocks,
+            battle: BattleOptions::default(),
         }
     }
 
@@ -1453,7 +1457,7 @@ impl Napoleon {
             attackers: here(attacker_allied),
             defenders: here(!attacker_allied),
             approaches,
-            options: BattleOptions::default(),
+            options: self.options.battle,
             // 6.1: the battles under way hold their terrain blocks on their own boards.
             terrain_elsewhere: self
                 .live

@@ -4,6 +4,7 @@ use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::battle::BattleOptions;
 use super::game::Phase;
 use super::*;
 use crate::geometry::roads::TownId;
@@ -1142,6 +1143,43 @@ fn a_battle_is_fought_through_the_campaign_and_its_result_applied() {
             );
         }
     }
+}
+
+/// The campaign's battle options (6.2.4's "Optie" of revealing on contact, the turn limit of
+/// ruling R1, the hill's reading of ruling R20) are the ones every battle of the campaign is
+/// fought with.
+#[test]
+fn a_campaigns_battles_follow_its_battle_options() {
+    let battle = BattleOptions {
+        reveal_on_contact: true,
+        turn_limit: 3,
+        hill_for_defenders_only: true,
+    };
+    let mut g = Napoleon::start(
+        Options {
+            battle,
+            ..options(Players::Two)
+        },
+        setup(),
+    )
+    .expect("the test set-up is legal");
+    for (name, code) in [
+        ("G-INF", "BEA"),
+        ("III-INF1", "BEA"),
+        ("III-INF2", "BEA"),
+        ("PI-INF1", "THU"),
+        ("PI-INF2", "THU"),
+        ("PI-ART", "THU"),
+    ] {
+        g.town[block(name).index()] = Some(town(code));
+    }
+    for name in ["G-INF", "III-INF1", "III-INF2"] {
+        play(&mut g, go(name, &["THU"]));
+    }
+    play(&mut g, Action::EndMoves);
+    let fought = g.battle.as_ref().expect("the battle at Thuin is under way");
+    assert_eq!(*fought.options(), battle);
+    assert_ne!(battle, BattleOptions::default());
 }
 
 /// "Verschillende veldslagen kunnen zich tegelijkertijd voordoen. De verschillende veldslagen

@@ -175,6 +175,11 @@ pub struct BattleOptions {
     /// After this many battle turns of the attacker, the battle ends as a stalemate (6.7) even
     /// if the attacker keeps fighting: the rulebook sets no end, the referee needs one. 0: none.
     pub turn_limit: u16,
+    /// Ruling R20's other reading: the hill's bonus (6.2.1, "Eén verdedigende
+    /// artillerie-eenheid krijgt 1 extra vuurkracht") only for an artillery block of the battle's
+    /// defending side. Off (the default): for the artillery that holds (defends) the hill, of
+    /// either side, as 6.2.1 calls the holder "de eenheid die de hoeve of de heuvel verdedigt".
+    pub hill_for_defenders_only: bool,
 }
 
 impl Default for BattleOptions {
@@ -182,6 +187,7 @@ impl Default for BattleOptions {
         BattleOptions {
             reveal_on_contact: false,
             turn_limit: 40,
+            hill_for_defenders_only: false,
         }
     }
 }

@@ -1134,7 +1134,9 @@ impl Battle {
                 if at == own {
                     f.fire + u8::from(f.canister) + u8::from(square)
                 } else {
-                    f.fire + u8::from(holds(TerrainKind::Hill)) + u8::from(square)
+                    let hill = holds(TerrainKind::Hill)
+                        && (!self.options.hill_for_defenders_only || f.side == Side::Defender);
+                    f.fire + u8::from(hill) + u8::from(square)
                 }
             }
             UnitType::Leader => {
