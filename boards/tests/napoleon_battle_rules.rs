@@ -2422,7 +2422,10 @@ fn a_lone_leader_checks_with_his_bonus_and_a_fallen_one_gives_none() {
     }));
 }
 
-/// 8.2, a lone leader: Blücher alone on a wing, engaged, checks his morale with +1.
+/// 8.2: "Leiders zijn zelf niet onderworpen aan een controle op het moreel behalve als zij de
+/// enige zijn die zich in een zone bevinden op het slagveld. Dan ook moeten zij die worp +1
+/// doen." (Leaders check no morale unless they are alone in a zone of the battlefield; then
+/// they too roll it, +1.) Blücher alone on a wing, engaged, checks his morale with +1.
 #[test]
 fn a_lone_leader_in_combat_checks_his_own_morale_with_plus_one() {
     let mut f = Field::waterloo(

@@ -793,7 +793,11 @@ fn a_recaptured_supply_city_costs_no_more() {
     assert_eq!(g.eliminated(Army::AngloDutch), 1);
 }
 
-/// Ruling `supply_loss: Steps`: a supply loss takes one strength step instead of a block.
+/// 9: "Indien de Fransen een dergelijke stad met minstens 1 eenheid bezetten wordt het
+/// geallieerde leger verminderd als volgt: Gent: Brits-Nederlands leger -1 eenheid" (while the
+/// French hold such a city with at least one unit, the Allied army is reduced: Gent, the
+/// Anglo-Dutch army -1 unit). "Eenheid" is a unit; the ruling `supply_loss: Steps` reads it as
+/// one strength step instead of a whole block.
 #[test]
 fn the_supply_loss_ruling_can_take_steps() {
     let mut o = options(Players::Two);
