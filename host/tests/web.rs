@@ -632,6 +632,70 @@ fn play_serves_the_pages_and_prints_their_addresses() {
     assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
 }
 
+/// `umpire-sim demo --serve` of a table game (Stratego: Waterloo Basic): the seats' addresses
+/// are printed once the game is chosen, the OLED hands out both codes, and each seat's page,
+/// fetched over HTTP after the game, is that seat's with its own pieces marked; a made-up
+/// token gets 403. Fails on the old code, which served Stratego alone.
+#[test]
+fn demo_serves_a_table_game_and_prints_its_addresses() {
+    use firmware::web::handout::Handout;
+    use firmware::web::link::{Address, Origin};
+    use std::io::{Read, Write};
+    let slot = Slot::new();
+    let server = firmware::web::server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let address = server.addr().to_string();
+    let origin = Origin::parse(&format!("http://{address}")).unwrap();
+    let serve = host::demo::Serve {
+        publisher: Publisher::new(Arc::clone(&slot)),
+        address: address.clone(),
+        pace: std::time::Duration::ZERO,
+        handout: Some(Handout::new(Address::Fixed(origin))),
+    };
+    let entry = host::table::find_game("stratego-waterloo", Some("basic")).expect("on the menu");
+    let mut out = Vec::new();
+    let played =
+        host::table::demo_served(&entry, 3, 12, true, None, Some(serve), &mut out).unwrap();
+    assert!(played.actions >= 12, "{} actions", played.actions);
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(&format!("The table's page: http://{address}/")),
+        "{text}"
+    );
+    // Both codes were shown on the OLED, one after the other.
+    let codes = played
+        .screens
+        .iter()
+        .filter(|s| matches!(s, Screen::PhoneCode { .. }))
+        .count();
+    assert_eq!(codes, 2, "{:?}", played.screens);
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let mut seats = 0;
+    for line in text.lines().filter(|l| !l.starts_with("The table's")) {
+        let Some((name, path)) = line.split_once("'s page: http://") else {
+            continue;
+        };
+        let path = path.strip_prefix(&address).expect("the served address");
+        let page = get(path);
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.contains(&format!("<title>Umpire: {name}")), "{page}");
+        assert!(page.contains("class=\"own\""), "{name}'s own pieces unmarked");
+        seats += 1;
+    }
+    assert_eq!(seats, 2, "{text}");
+    assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
+    assert!(get("/").starts_with("HTTP/1.1 200"));
+}
+
 /// A phone listening to `path`'s event stream: sends (when, the event's id) for each event
 /// until `stop`.
 fn listening_phone(
