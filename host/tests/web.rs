@@ -585,6 +585,88 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
     assert!(ended >= 2, "only {ended} games reached their end");
 }
 
+/// A seat's page knows its own pieces from the view's sides, never from the words: on a
+/// Piecepack at Waterloo board (whose leaders are named for their generals, "Lobau (Blue
+/// Pawn)", not their seat) each seat's page marks as its own exactly the places its own view
+/// names as the umpire does (its pieces, named), outlines them on the board,
+/// labels them without the brackets, and lists them; Waterloo and Sa Belle Alliance mark theirs
+/// too, and both seats' pages agree on whose every piece is. Fails on the old code (every
+/// Piecepack piece grey, "Lo(B" on the board, no "Your pieces").
+#[test]
+fn a_seats_page_marks_its_own_pieces_in_every_table_game() {
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+    for (name, variant) in [
+        ("piecepack", None),
+        ("stratego-waterloo", Some("basic")),
+        ("sa-belle-alliance", None),
+    ] {
+        let entry = find_game(name, variant).expect("on the menu");
+        let mut rng = Pcg64Mcg::seed_from_u64(4);
+        let mut table =
+            SimTable::with_layout(RefereeConfig::default(), 4, entry.layout()).expect("layout");
+        let slot = Slot::new();
+        table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        choose_game(&mut table, &entry).expect("chosen");
+        set_up(&mut table, &mut rng).expect("set up");
+        for _ in 0..6 {
+            bot_step(&mut table, &mut rng).expect("a bot step");
+        }
+        let umpire = view(&table).expect("in play").umpire_board();
+        let snapshot = slot.current();
+        assert_eq!(snapshot.seats.len(), 2, "{name}");
+        let mut sides: BTreeMap<Place, Option<usize>> = BTreeMap::new();
+        for entry in &snapshot.seats {
+            let page = &entry.page;
+            let own: BTreeSet<Place> = page
+                .pieces
+                .iter()
+                .filter(|p| p.side == Some(page.seat))
+                .map(|p| p.place)
+                .collect();
+            assert!(!own.is_empty(), "{name}: {} has no own piece", page.seat_name());
+            for piece in &page.pieces {
+                let before = sides.insert(piece.place, piece.side);
+                assert!(
+                    before.is_none_or(|b| b == piece.side),
+                    "{name}: the seats disagree on whose {} is",
+                    piece.place_name
+                );
+            }
+            if name == "piecepack" {
+                // Its own pieces are those it sees named as the umpire names them (the enemy's
+                // it sees as coins and pawns); a square of both sides' pieces has no one side.
+                let named: BTreeSet<Place> = page
+                    .pieces
+                    .iter()
+                    .filter(|p| umpire.get(&p.place).is_some_and(|n| n.name == p.piece))
+                    .filter(|p| p.side.is_some())
+                    .map(|p| p.place)
+                    .collect();
+                assert_eq!(own, named, "{name}: {}", page.seat_name());
+            }
+            let body = html::seat_body(page);
+            let on_squares = page
+                .pieces
+                .iter()
+                .filter(|p| p.side == Some(page.seat) && matches!(p.place, Place::Square(_)))
+                .count();
+            assert_eq!(
+                body.matches("<g class=\"own\">").count(),
+                on_squares,
+                "{name}: {body}"
+            );
+            assert!(
+                body.contains(&format!("Your pieces ({})", own.len())),
+                "{name}: {body}"
+            );
+            // No label on the board is cut from a bracket.
+            for label in body.split("</text>").filter_map(|t| t.rsplit('>').next()) {
+                assert!(!label.contains('('), "{name}: the label {label:?}");
+            }
+        }
+    }
+}
+
 /// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
 /// seat's page, fetched over HTTP, shows the move just played; a made-up token gets 403.
 #[test]

@@ -240,7 +240,8 @@ pub struct PiecePage {
     pub place_name: String,
     /// The piece in the seat's words ("Red Scout", "Blue piece").
     pub piece: String,
-    /// Whose it looks like: the index of the seat whose name begins the words, if any.
+    /// Whose it is, as the whole table sees it ([`SeatView::sides`]): the seat's index, if
+    /// the piece is any seat's.
     pub side: Option<usize>,
 }
 
@@ -281,18 +282,16 @@ impl SeatPage {
                 rows = rows.max(cell.row.saturating_add(1));
             }
         }
-        let side = |piece: &str| {
-            view.seat_names
-                .iter()
-                .position(|name| piece.split_whitespace().next() == Some(name.as_str()))
-        };
+        // Whose each piece is comes from the view's sides, never from the piece's words (a
+        // Piecepack leader is named for its general, not its seat).
+        let sides = view.sides;
         SeatPage {
             seat: view.seat.index(),
             pieces: view
                 .board
                 .into_iter()
                 .map(|(place, place_name, piece)| PiecePage {
-                    side: side(&piece),
+                    side: sides.get(&place).map(|s| s.index()),
                     place,
                     place_name,
                     piece,
