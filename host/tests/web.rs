@@ -667,6 +667,136 @@ fn a_seats_page_marks_its_own_pieces_in_every_table_game() {
     }
 }
 
+/// Tokens die with the game, through the referee and the running server: a Sa Belle Alliance
+/// chosen on the menu gets two tokens whose pages (hex and the OLED's base32) and streams
+/// answer; after a restart that resumes the game (a new publisher, as the `umpire` service
+/// makes on boot) the old ones get 403 and empty while the new ones answer; the game played to
+/// its end keeps its tokens (the pages show the replay); OK back to the menu kills them (403 on
+/// page and stream), and the same game chosen again gets new tokens, the old still refused.
+#[test]
+fn old_tokens_get_403_after_a_restart_the_menu_and_a_new_game() {
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+    use std::io::{Read, Write};
+    let entry = find_game("sa-belle-alliance", None).expect("on the menu");
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut table =
+        SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
+    let slot = Slot::new();
+    let server = server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(2)))
+            .unwrap();
+        let mut answer = Vec::new();
+        // A live stream does not end: its head and first event are enough.
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            answer.extend_from_slice(&buf[..n]);
+            if answer.windows(4).any(|w| w == b"\n\n\n\n" || w == b"id: ") {
+                break;
+            }
+        }
+        String::from_utf8(answer).unwrap()
+    };
+    let refused = |token: &firmware::web::Token, when: &str| {
+        for path in [
+            format!("/seat/{}", token.hex()),
+            format!("/S/{}", token.base32()),
+            format!("/seat/{}/events", token.hex()),
+        ] {
+            let answer = get(&path);
+            assert!(
+                answer.starts_with("HTTP/1.1 403") && answer.ends_with("\r\n\r\n"),
+                "{when}: {path}: {answer}"
+            );
+        }
+    };
+    let served = |token: &firmware::web::Token, when: &str| {
+        for path in [
+            format!("/seat/{}", token.hex()),
+            format!("/S/{}", token.base32()),
+            format!("/seat/{}/events", token.hex()),
+        ] {
+            let answer = get(&path);
+            assert!(answer.starts_with("HTTP/1.1 200"), "{when}: {path}: {answer}");
+        }
+    };
+    let tokens = |table: &SimTable| table.web().expect("served").tokens().to_vec();
+
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    choose_game(&mut table, &entry).expect("chosen");
+    let first = tokens(&table);
+    assert_eq!(first.len(), 2);
+    for t in &first {
+        served(t, "the game chosen");
+    }
+    set_up(&mut table, &mut rng).expect("set up");
+    for _ in 0..5 {
+        bot_step(&mut table, &mut rng).expect("a bot step");
+    }
+    let actions = view(&table).unwrap().actions();
+
+    // The Pi restarts: the umpire boots, resumes the game from its journal, and publishes
+    // with a new publisher (the old tokens lived in the old process only).
+    table.power_off();
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    table.power_on(&[]).expect("resumed");
+    assert_eq!(view(&table).unwrap().actions(), actions, "the game resumed");
+    let resumed = tokens(&table);
+    assert_eq!(resumed.len(), 2);
+    for t in &first {
+        assert!(!resumed.contains(t), "a token survived the restart");
+        refused(t, "after the restart");
+    }
+    for t in &resumed {
+        served(t, "after the restart");
+    }
+
+    // To the end: the tokens live on, the pages show the game revealed.
+    for _ in 0..500 {
+        if view(&table).is_ok_and(|v| v.result().is_some()) {
+            break;
+        }
+        bot_step(&mut table, &mut rng).expect("a bot step");
+    }
+    assert!(view(&table).unwrap().result().is_some(), "the game ended");
+    for t in &resumed {
+        served(t, "the game over");
+        assert!(get(&format!("/seat/{}", t.hex())).contains("The whole game revealed"));
+    }
+
+    // The hands finish what the end asks, then OK: back to the menu. The game's tokens die
+    // with it.
+    host::table::follow_hands(&mut table).expect("the hands follow");
+    table.press(Button::Ok);
+    assert!(table.referee().table().is_none(), "{}", table.screen_text());
+    assert!(tokens(&table).is_empty());
+    for t in first.iter().chain(&resumed) {
+        refused(t, "at the menu");
+    }
+    assert!(get("/").starts_with("HTTP/1.1 200"), "the table's page stays");
+
+    // The same game again: new tokens; the old stay dead.
+    choose_game(&mut table, &entry).expect("chosen again");
+    let again = tokens(&table);
+    assert_eq!(again.len(), 2);
+    for t in &again {
+        assert!(!resumed.contains(t) && !first.contains(t));
+        served(t, "the new game");
+    }
+    for t in first.iter().chain(&resumed) {
+        refused(t, "in the new game");
+    }
+}
+
 /// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
 /// seat's page, fetched over HTTP, shows the move just played; a made-up token gets 403.
 #[test]
