@@ -393,6 +393,32 @@ impl Slot {
         Arc::clone(&guard)
     }
 
+    /// [`Slot::wait_newer`], also returning as soon as `end` is set and [`Slot::wake`] called.
+    pub fn wait_newer_or_end(
+        &self,
+        version: u64,
+        timeout: std::time::Duration,
+        end: &std::sync::atomic::AtomicBool,
+    ) -> Arc<Snapshot> {
+        let guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = self
+            .changed
+            .wait_timeout_while(guard, timeout, |s| {
+                s.version <= version && !end.load(std::sync::atomic::Ordering::SeqCst)
+            })
+            .unwrap_or_else(|e| e.into_inner());
+        Arc::clone(&guard)
+    }
+
+    /// Wakes every waiter (one whose `end` was just set returns). Holds the lock a moment, so
+    /// a waiter between its check and its wait cannot miss it; a publish that finds it held
+    /// waits for the next step, as ever.
+    pub fn wake(&self) {
+        let guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        self.changed.notify_all();
+        drop(guard);
+    }
+
     /// Puts `snapshot` in without waiting: `Err` gives it back when a reader holds the slot
     /// this instant.
     fn try_put(&self, snapshot: Arc<Snapshot>) -> Result<(), Arc<Snapshot>> {
