@@ -462,14 +462,18 @@ fn ten_phones_on_the_pages_leave_the_scan_threads_rate_alone() {
     let mut listeners = Vec::new();
     for path in streams.iter().cycle().take(6) {
         let (addr, path, stop) = (server.addr(), path.clone(), Arc::clone(&stop));
-        listeners.push(std::thread::spawn(move || listening_phone(addr, path, stop)));
+        listeners.push(std::thread::spawn(move || {
+            listening_phone(addr, path, stop)
+        }));
     }
     let mut flooders = Vec::new();
     for _ in 0..4 {
         let mut paths = seats.clone();
         paths.extend(["/".to_string(), "/replay".to_string()]);
         let (addr, stop) = (server.addr(), Arc::clone(&stop));
-        flooders.push(std::thread::spawn(move || flooding_phone(addr, paths, stop)));
+        flooders.push(std::thread::spawn(move || {
+            flooding_phone(addr, paths, stop)
+        }));
     }
     rig.run(200);
     let phones = server.active();
@@ -514,7 +518,6 @@ fn a_scan_on_the_steps_thread_waits_for_the_buses() {
 /// its scan; the service sets the fault when it takes that scan).
 #[test]
 fn a_sensor_fault_on_the_scan_thread_is_reported_once_and_cleared_once() {
-
     /// A board whose scans fail while `failing` is set.
     struct Flaky(TimedBoard, Arc<AtomicBool>);
     impl Scanner for Flaky {

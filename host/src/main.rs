@@ -359,8 +359,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         &mut out,
                     )
                     .map(|_| ()),
-                    None => demo::run_served(&args.to_demo(), args.frames.as_deref(), serve, &mut out)
-                        .map(|_| ()),
+                    None => {
+                        demo::run_served(&args.to_demo(), args.frames.as_deref(), serve, &mut out)
+                            .map(|_| ())
+                    }
                 }
                 .context("the demo failed")?;
                 writeln!(out, "The game is over; the pages stay up until Ctrl-C.")?;

@@ -349,7 +349,13 @@ fn every_games_pages_in_chromium() {
             );
             if page == "seat" {
                 let own = "<g class=\"own\">";
-                for words in [title.as_str(), "<svg", "Your secrets", "The story so far", own] {
+                for words in [
+                    title.as_str(),
+                    "<svg",
+                    "Your secrets",
+                    "The story so far",
+                    own,
+                ] {
                     assert!(
                         dom.contains(words),
                         "{game}: {words} on the seat page: {dom}"

@@ -623,7 +623,11 @@ fn a_seats_page_marks_its_own_pieces_in_every_table_game() {
                 .filter(|p| p.side == Some(page.seat))
                 .map(|p| p.place)
                 .collect();
-            assert!(!own.is_empty(), "{name}: {} has no own piece", page.seat_name());
+            assert!(
+                !own.is_empty(),
+                "{name}: {} has no own piece",
+                page.seat_name()
+            );
             for piece in &page.pieces {
                 let before = sides.insert(piece.place, piece.side);
                 assert!(
@@ -726,7 +730,10 @@ fn old_tokens_get_403_after_a_restart_the_menu_and_a_new_game() {
             format!("/seat/{}/events", token.hex()),
         ] {
             let answer = get(&path);
-            assert!(answer.starts_with("HTTP/1.1 200"), "{when}: {path}: {answer}");
+            assert!(
+                answer.starts_with("HTTP/1.1 200"),
+                "{when}: {path}: {answer}"
+            );
         }
     };
     let tokens = |table: &SimTable| table.web().expect("served").tokens().to_vec();
@@ -782,7 +789,10 @@ fn old_tokens_get_403_after_a_restart_the_menu_and_a_new_game() {
     for t in first.iter().chain(&resumed) {
         refused(t, "at the menu");
     }
-    assert!(get("/").starts_with("HTTP/1.1 200"), "the table's page stays");
+    assert!(
+        get("/").starts_with("HTTP/1.1 200"),
+        "the table's page stays"
+    );
 
     // The same game again: new tokens; the old stay dead.
     choose_game(&mut table, &entry).expect("chosen again");
@@ -900,7 +910,10 @@ fn demo_serves_a_table_game_and_prints_its_addresses() {
         let page = get(path);
         assert!(page.starts_with("HTTP/1.1 200"), "{page}");
         assert!(page.contains(&format!("<title>Umpire: {name}")), "{page}");
-        assert!(page.contains("class=\"own\""), "{name}'s own pieces unmarked");
+        assert!(
+            page.contains("class=\"own\""),
+            "{name}'s own pieces unmarked"
+        );
         seats += 1;
     }
     assert_eq!(seats, 2, "{text}");

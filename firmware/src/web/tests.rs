@@ -284,7 +284,9 @@ fn a_full_server_ends_its_oldest_stream_for_a_new_request() {
     assert_eq!(server.evicted(), 1);
     // The oldest stream, and it alone, was ended.
     let mut rest = String::new();
-    streams[0].read_to_string(&mut rest).expect("the oldest stream ended");
+    streams[0]
+        .read_to_string(&mut rest)
+        .expect("the oldest stream ended");
     put(&slot, snapshot(2, "Blue to move", &Token::fresh().unwrap()));
     for reader in &mut streams[1..] {
         until_event(reader, "Blue to move");
@@ -293,7 +295,11 @@ fn a_full_server_ends_its_oldest_stream_for_a_new_request() {
     while server.active() != MAX_CONNECTIONS - 1 && start.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(server.active(), MAX_CONNECTIONS - 1, "the ended stream's place came back");
+    assert_eq!(
+        server.active(),
+        MAX_CONNECTIONS - 1,
+        "the ended stream's place came back"
+    );
 }
 
 #[test]
