@@ -213,7 +213,7 @@ struct DemoArgs {
     frames: Option<std::path::PathBuf>,
     /// Serve the phone pages on PORT (the table's page and each seat's, addresses printed),
     /// play at a pace a browser can follow, and keep serving after the game until Ctrl-C
-    /// (Stratego Original and Duel).
+    /// (every game).
     #[arg(long, value_name = "PORT", conflicts_with = "frames")]
     serve: Option<u16>,
 }
@@ -328,11 +328,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 })?;
             }
             if let Some(port) = args.serve {
-                if args.game.table()?.is_some() {
-                    anyhow::bail!(
-                        "--serve plays Stratego Original and Duel for now: choose classic or duel"
-                    );
-                }
                 let slot = firmware::web::Slot::new();
                 let listener =
                     std::net::TcpListener::bind(("0.0.0.0", port)).with_context(|| {
@@ -353,8 +348,23 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     )),
                 };
                 let mut out = io::stdout().lock();
-                demo::run_served(&args.to_demo(), args.frames.as_deref(), serve, &mut out)
-                    .context("the demo failed")?;
+                match args.game.table()? {
+                    Some(entry) => host::table::demo_served(
+                        &entry,
+                        args.seed,
+                        args.max_moves,
+                        args.quiet,
+                        args.frames.as_deref(),
+                        Some(serve),
+                        &mut out,
+                    )
+                    .map(|_| ()),
+                    None => {
+                        demo::run_served(&args.to_demo(), args.frames.as_deref(), serve, &mut out)
+                            .map(|_| ())
+                    }
+                }
+                .context("the demo failed")?;
                 writeln!(out, "The game is over; the pages stay up until Ctrl-C.")?;
                 out.flush()?;
                 loop {

@@ -629,6 +629,25 @@ pub fn demo(
     frames: Option<&std::path::Path>,
     out: &mut impl std::io::Write,
 ) -> Result<TablePlayed, crate::demo::Error> {
+    demo_served(entry, seed, max_actions, quiet, frames, None, out)
+}
+
+/// [`demo`] served to the phone pages (`demo --serve`), as [`crate::demo::run_served`] serves
+/// a Stratego: played at `serve`'s pace with every change published, the pages' addresses
+/// printed once the game is chosen, and the OLED handing out each seat's code (the demo's hands
+/// press OK for each seat in turn).
+///
+/// # Errors
+/// As [`demo`].
+pub fn demo_served(
+    entry: &TableGameEntry,
+    seed: u64,
+    max_actions: u32,
+    quiet: bool,
+    frames: Option<&std::path::Path>,
+    serve: Option<crate::demo::Serve>,
+    out: &mut impl std::io::Write,
+) -> Result<TablePlayed, crate::demo::Error> {
     use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
     let mut table = SimTable::with_layout(entry.referee_config(), seed, entry.layout())
@@ -640,14 +659,31 @@ pub fn demo(
         written: 0,
         seen: Vec::new(),
         leds: crate::leds::SimLeds::new().map_err(|e| e.to_string())?,
-        pace: None,
+        pace: serve.as_ref().map(|s| s.pace),
     };
+    let address = serve.as_ref().map(|s| s.address.clone());
+    if let Some(serve) = serve {
+        table.set_web(Some(serve.publisher));
+        table.set_handout(serve.handout);
+    }
     writeln!(
         out,
         "{}: {} — seed {seed}, two random bots, physical events only",
         entry.name, entry.variant
     )?;
     choose_game(&mut table, entry)?;
+    if let Some(address) = address {
+        crate::demo::write_addresses(&table, &address, out)?;
+    }
+    crate::demo::tell(&mut table, &mut oled, out)?;
+    // Each seat in turn: OK shows its code, OK hides it and asks the next.
+    while table.handing_out() {
+        if matches!(table.oled_screen(), Screen::PhoneAsk { .. }) {
+            table.wait(firmware::web::handout::ASK_CALM_MS);
+        }
+        table.press(Button::Ok);
+        crate::demo::tell(&mut table, &mut oled, out)?;
+    }
     set_up(&mut table, &mut rng)?;
     crate::demo::tell(&mut table, &mut oled, out)?;
     let mut steps = 0u32;
@@ -683,6 +719,10 @@ pub fn demo(
                 crate::sim::Told::Screen(screen) => {
                     oled.show(screen, out)?;
                     oled.show_leds(&table, screen)?;
+                    if let Some(pace) = oled.pace {
+                        out.flush()?;
+                        std::thread::sleep(pace);
+                    }
                 }
                 crate::sim::Told::Decision(_) => {}
             }

@@ -291,7 +291,8 @@ fn served_game(name: &str, variant: &str, steps: u32) -> (SimTable, Server) {
 }
 
 /// Every game's seat page and public page, a few moves in, as Chromium builds and draws them:
-/// the seat's page has its board, its secrets' heading and its story; the public page the
+/// the seat's page has its board with its own pieces marked, its secrets' heading and its
+/// story; the public page the
 /// OLED's words; each screenshot is a picture. With `UMPIRE_WEB_SHOTS` set, they are kept
 /// there as `web-<game>-seat.png` and `web-<game>-public.png`.
 #[test]
@@ -347,7 +348,14 @@ fn every_games_pages_in_chromium() {
                 ],
             );
             if page == "seat" {
-                for words in [title.as_str(), "<svg", "Your secrets", "The story so far"] {
+                let own = "<g class=\"own\">";
+                for words in [
+                    title.as_str(),
+                    "<svg",
+                    "Your secrets",
+                    "The story so far",
+                    own,
+                ] {
                     assert!(
                         dom.contains(words),
                         "{game}: {words} on the seat page: {dom}"

@@ -207,3 +207,48 @@ fn waterloo_is_played_on_the_layout_file_given_and_a_broken_one_stops_it() {
         std::fs::remove_dir_all(f.parent().unwrap()).ok();
     }
 }
+
+/// `umpire-sim demo sba --serve 0`: a table game is served (the old code refused every game
+/// but Stratego): the table's and each seat's addresses are printed once the game is chosen,
+/// and the seat's page answers while the demo plays on.
+#[test]
+fn demo_serve_serves_a_table_game() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(["demo", "sba", "--serve", "0", "--quiet", "--max-moves", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seat = None;
+    for line in lines.by_ref().take(50) {
+        let line = line.unwrap();
+        if let Some(address) = line.strip_prefix("French's page: http://") {
+            seat = Some(address.to_string());
+            break;
+        }
+    }
+    let Some(seat) = seat else {
+        let _ = child.kill();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        panic!("no seat address printed: {err}");
+    };
+    let (host, path) = seat.split_at(seat.find('/').unwrap());
+    let port: u16 = host.rsplit(':').next().unwrap().parse().unwrap();
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+    let mut page = String::new();
+    s.read_to_string(&mut page).unwrap();
+    // The demo serves until Ctrl-C: this test ends the process it started.
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<title>Umpire: French"), "{page}");
+}

@@ -585,6 +585,228 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
     assert!(ended >= 2, "only {ended} games reached their end");
 }
 
+/// A seat's page knows its own pieces from the view's sides, never from the words: on a
+/// Piecepack at Waterloo board (whose leaders are named for their generals, "Lobau (Blue
+/// Pawn)", not their seat) each seat's page marks as its own exactly the places its own view
+/// names as the umpire does (its pieces, named), outlines them on the board,
+/// labels them without the brackets, and lists them; Waterloo and Sa Belle Alliance mark theirs
+/// too, and both seats' pages agree on whose every piece is. Fails on the old code (every
+/// Piecepack piece grey, "Lo(B" on the board, no "Your pieces").
+#[test]
+fn a_seats_page_marks_its_own_pieces_in_every_table_game() {
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+    for (name, variant) in [
+        ("piecepack", None),
+        ("stratego-waterloo", Some("basic")),
+        ("sa-belle-alliance", None),
+    ] {
+        let entry = find_game(name, variant).expect("on the menu");
+        let mut rng = Pcg64Mcg::seed_from_u64(4);
+        let mut table =
+            SimTable::with_layout(RefereeConfig::default(), 4, entry.layout()).expect("layout");
+        let slot = Slot::new();
+        table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+        choose_game(&mut table, &entry).expect("chosen");
+        set_up(&mut table, &mut rng).expect("set up");
+        for _ in 0..6 {
+            bot_step(&mut table, &mut rng).expect("a bot step");
+        }
+        let umpire = view(&table).expect("in play").umpire_board();
+        let snapshot = slot.current();
+        assert_eq!(snapshot.seats.len(), 2, "{name}");
+        let mut sides: BTreeMap<Place, Option<usize>> = BTreeMap::new();
+        for entry in &snapshot.seats {
+            let page = &entry.page;
+            let own: BTreeSet<Place> = page
+                .pieces
+                .iter()
+                .filter(|p| p.side == Some(page.seat))
+                .map(|p| p.place)
+                .collect();
+            assert!(
+                !own.is_empty(),
+                "{name}: {} has no own piece",
+                page.seat_name()
+            );
+            for piece in &page.pieces {
+                let before = sides.insert(piece.place, piece.side);
+                assert!(
+                    before.is_none_or(|b| b == piece.side),
+                    "{name}: the seats disagree on whose {} is",
+                    piece.place_name
+                );
+            }
+            if name == "piecepack" {
+                // Its own pieces are those it sees named as the umpire names them (the enemy's
+                // it sees as coins and pawns); a square of both sides' pieces has no one side.
+                let named: BTreeSet<Place> = page
+                    .pieces
+                    .iter()
+                    .filter(|p| umpire.get(&p.place).is_some_and(|n| n.name == p.piece))
+                    .filter(|p| p.side.is_some())
+                    .map(|p| p.place)
+                    .collect();
+                assert_eq!(own, named, "{name}: {}", page.seat_name());
+            }
+            let body = html::seat_body(page);
+            let on_squares = page
+                .pieces
+                .iter()
+                .filter(|p| p.side == Some(page.seat) && matches!(p.place, Place::Square(_)))
+                .count();
+            assert_eq!(
+                body.matches("<g class=\"own\">").count(),
+                on_squares,
+                "{name}: {body}"
+            );
+            assert!(
+                body.contains(&format!("Your pieces ({})", own.len())),
+                "{name}: {body}"
+            );
+            // No label on the board is cut from a bracket.
+            for label in body.split("</text>").filter_map(|t| t.rsplit('>').next()) {
+                assert!(!label.contains('('), "{name}: the label {label:?}");
+            }
+        }
+    }
+}
+
+/// Tokens die with the game, through the referee and the running server: a Sa Belle Alliance
+/// chosen on the menu gets two tokens whose pages (hex and the OLED's base32) and streams
+/// answer; after a restart that resumes the game (a new publisher, as the `umpire` service
+/// makes on boot) the old ones get 403 and empty while the new ones answer; the game played to
+/// its end keeps its tokens (the pages show the replay); OK back to the menu kills them (403 on
+/// page and stream), and the same game chosen again gets new tokens, the old still refused.
+#[test]
+fn old_tokens_get_403_after_a_restart_the_menu_and_a_new_game() {
+    use host::table::{bot_step, choose_game, find_game, set_up, view};
+    use std::io::{Read, Write};
+    let entry = find_game("sa-belle-alliance", None).expect("on the menu");
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut table =
+        SimTable::with_layout(RefereeConfig::default(), 1, entry.layout()).expect("layout");
+    let slot = Slot::new();
+    let server = server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(2)))
+            .unwrap();
+        let mut answer = Vec::new();
+        // A live stream does not end: its head and first event are enough.
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            answer.extend_from_slice(&buf[..n]);
+            if answer.windows(4).any(|w| w == b"\n\n\n\n" || w == b"id: ") {
+                break;
+            }
+        }
+        String::from_utf8(answer).unwrap()
+    };
+    let refused = |token: &firmware::web::Token, when: &str| {
+        for path in [
+            format!("/seat/{}", token.hex()),
+            format!("/S/{}", token.base32()),
+            format!("/seat/{}/events", token.hex()),
+        ] {
+            let answer = get(&path);
+            assert!(
+                answer.starts_with("HTTP/1.1 403") && answer.ends_with("\r\n\r\n"),
+                "{when}: {path}: {answer}"
+            );
+        }
+    };
+    let served = |token: &firmware::web::Token, when: &str| {
+        for path in [
+            format!("/seat/{}", token.hex()),
+            format!("/S/{}", token.base32()),
+            format!("/seat/{}/events", token.hex()),
+        ] {
+            let answer = get(&path);
+            assert!(
+                answer.starts_with("HTTP/1.1 200"),
+                "{when}: {path}: {answer}"
+            );
+        }
+    };
+    let tokens = |table: &SimTable| table.web().expect("served").tokens().to_vec();
+
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    choose_game(&mut table, &entry).expect("chosen");
+    let first = tokens(&table);
+    assert_eq!(first.len(), 2);
+    for t in &first {
+        served(t, "the game chosen");
+    }
+    set_up(&mut table, &mut rng).expect("set up");
+    for _ in 0..5 {
+        bot_step(&mut table, &mut rng).expect("a bot step");
+    }
+    let actions = view(&table).unwrap().actions();
+
+    // The Pi restarts: the umpire boots, resumes the game from its journal, and publishes
+    // with a new publisher (the old tokens lived in the old process only).
+    table.power_off();
+    table.set_web(Some(Publisher::new(Arc::clone(&slot))));
+    table.power_on(&[]).expect("resumed");
+    assert_eq!(view(&table).unwrap().actions(), actions, "the game resumed");
+    let resumed = tokens(&table);
+    assert_eq!(resumed.len(), 2);
+    for t in &first {
+        assert!(!resumed.contains(t), "a token survived the restart");
+        refused(t, "after the restart");
+    }
+    for t in &resumed {
+        served(t, "after the restart");
+    }
+
+    // To the end: the tokens live on, the pages show the game revealed.
+    for _ in 0..500 {
+        if view(&table).is_ok_and(|v| v.result().is_some()) {
+            break;
+        }
+        bot_step(&mut table, &mut rng).expect("a bot step");
+    }
+    assert!(view(&table).unwrap().result().is_some(), "the game ended");
+    for t in &resumed {
+        served(t, "the game over");
+        assert!(get(&format!("/seat/{}", t.hex())).contains("The whole game revealed"));
+    }
+
+    // The hands finish what the end asks, then OK: back to the menu. The game's tokens die
+    // with it.
+    host::table::follow_hands(&mut table).expect("the hands follow");
+    table.press(Button::Ok);
+    assert!(table.referee().table().is_none(), "{}", table.screen_text());
+    assert!(tokens(&table).is_empty());
+    for t in first.iter().chain(&resumed) {
+        refused(t, "at the menu");
+    }
+    assert!(
+        get("/").starts_with("HTTP/1.1 200"),
+        "the table's page stays"
+    );
+
+    // The same game again: new tokens; the old stay dead.
+    choose_game(&mut table, &entry).expect("chosen again");
+    let again = tokens(&table);
+    assert_eq!(again.len(), 2);
+    for t in &again {
+        assert!(!resumed.contains(t) && !first.contains(t));
+        served(t, "the new game");
+    }
+    for t in first.iter().chain(&resumed) {
+        refused(t, "in the new game");
+    }
+}
+
 /// `umpire-sim play --serve`: the seats' addresses are printed once the game is chosen, and a
 /// seat's page, fetched over HTTP, shows the move just played; a made-up token gets 403.
 #[test]
@@ -630,6 +852,73 @@ fn play_serves_the_pages_and_prints_their_addresses() {
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("a2-a3"), "{page}");
     assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
+}
+
+/// `umpire-sim demo --serve` of a table game (Stratego: Waterloo Basic): the seats' addresses
+/// are printed once the game is chosen, the OLED hands out both codes, and each seat's page,
+/// fetched over HTTP after the game, is that seat's with its own pieces marked; a made-up
+/// token gets 403. Fails on the old code, which served Stratego alone.
+#[test]
+fn demo_serves_a_table_game_and_prints_its_addresses() {
+    use firmware::web::handout::Handout;
+    use firmware::web::link::{Address, Origin};
+    use std::io::{Read, Write};
+    let slot = Slot::new();
+    let server = firmware::web::server::Server::start(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        Arc::clone(&slot),
+    )
+    .unwrap();
+    let address = server.addr().to_string();
+    let origin = Origin::parse(&format!("http://{address}")).unwrap();
+    let serve = host::demo::Serve {
+        publisher: Publisher::new(Arc::clone(&slot)),
+        address: address.clone(),
+        pace: std::time::Duration::ZERO,
+        handout: Some(Handout::new(Address::Fixed(origin))),
+    };
+    let entry = host::table::find_game("stratego-waterloo", Some("basic")).expect("on the menu");
+    let mut out = Vec::new();
+    let played =
+        host::table::demo_served(&entry, 3, 12, true, None, Some(serve), &mut out).unwrap();
+    assert!(played.actions >= 12, "{} actions", played.actions);
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(&format!("The table's page: http://{address}/")),
+        "{text}"
+    );
+    // Both codes were shown on the OLED, one after the other.
+    let codes = played
+        .screens
+        .iter()
+        .filter(|s| matches!(s, Screen::PhoneCode { .. }))
+        .count();
+    assert_eq!(codes, 2, "{:?}", played.screens);
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let mut seats = 0;
+    for line in text.lines().filter(|l| !l.starts_with("The table's")) {
+        let Some((name, path)) = line.split_once("'s page: http://") else {
+            continue;
+        };
+        let path = path.strip_prefix(&address).expect("the served address");
+        let page = get(path);
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.contains(&format!("<title>Umpire: {name}")), "{page}");
+        assert!(
+            page.contains("class=\"own\""),
+            "{name}'s own pieces unmarked"
+        );
+        seats += 1;
+    }
+    assert_eq!(seats, 2, "{text}");
+    assert!(get("/seat/0123456789abcdef0123456789abcdef").starts_with("HTTP/1.1 403"));
+    assert!(get("/").starts_with("HTTP/1.1 200"));
 }
 
 /// A phone listening to `path`'s event stream: sends (when, the event's id) for each event

@@ -182,9 +182,12 @@ const SIDES: [(&str, &str); 3] = [
     ("#2e7d32", "#fff"),
 ];
 
-/// A piece's few letters for its square: the words after the seat's name, shortened.
+/// A piece's few letters for its square: the words after the seat's name, shortened (of a
+/// stack "A, B" the first piece; of "Lobau (Blue Pawn)" the name before the brackets).
 fn code(piece: &PiecePage, names: &[String]) -> String {
-    let mut words: Vec<&str> = piece.piece.split_whitespace().collect();
+    let first = piece.piece.split(',').next().unwrap_or("");
+    let first = first.split('(').next().unwrap_or("");
+    let mut words: Vec<&str> = first.split_whitespace().collect();
     if let Some(side) = piece.side {
         if names.get(side).map(String::as_str) == words.first().copied() {
             words.remove(0);
@@ -245,10 +248,16 @@ fn board_svg(out: &mut String, page: &SeatPage) {
             .side
             .and_then(|s| SIDES.get(s).copied())
             .unwrap_or(("#777", "#fff"));
+        // The seat's own pieces: marked, and outlined so they stand out from the enemy's.
+        let (class, outline) = if piece.side == Some(page.seat) {
+            (" class=\"own\"", " stroke=\"#111\" stroke-width=\"3\"")
+        } else {
+            ("", "")
+        };
         let _ = write!(
             out,
-            "<g><title>{}: {}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"5\" \
-             fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\" \
+            "<g{class}><title>{}: {}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"5\" \
+             fill=\"{fill}\"{outline}/><text x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\" \
              fill=\"{ink}\" font-family=\"sans-serif\">{}</text></g>",
             escape(&piece.place_name),
             escape(&piece.piece),

@@ -240,7 +240,8 @@ pub struct PiecePage {
     pub place_name: String,
     /// The piece in the seat's words ("Red Scout", "Blue piece").
     pub piece: String,
-    /// Whose it looks like: the index of the seat whose name begins the words, if any.
+    /// Whose it is, as the whole table sees it ([`SeatView::sides`]): the seat's index, if
+    /// the piece is any seat's.
     pub side: Option<usize>,
 }
 
@@ -281,18 +282,16 @@ impl SeatPage {
                 rows = rows.max(cell.row.saturating_add(1));
             }
         }
-        let side = |piece: &str| {
-            view.seat_names
-                .iter()
-                .position(|name| piece.split_whitespace().next() == Some(name.as_str()))
-        };
+        // Whose each piece is comes from the view's sides, never from the piece's words (a
+        // Piecepack leader is named for its general, not its seat).
+        let sides = view.sides;
         SeatPage {
             seat: view.seat.index(),
             pieces: view
                 .board
                 .into_iter()
                 .map(|(place, place_name, piece)| PiecePage {
-                    side: side(&piece),
+                    side: sides.get(&place).map(|s| s.index()),
                     place,
                     place_name,
                     piece,
@@ -392,6 +391,32 @@ impl Slot {
             .wait_timeout_while(guard, timeout, |s| s.version <= version)
             .unwrap_or_else(|e| e.into_inner());
         Arc::clone(&guard)
+    }
+
+    /// [`Slot::wait_newer`], also returning as soon as `end` is set and [`Slot::wake`] called.
+    pub fn wait_newer_or_end(
+        &self,
+        version: u64,
+        timeout: std::time::Duration,
+        end: &std::sync::atomic::AtomicBool,
+    ) -> Arc<Snapshot> {
+        let guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = self
+            .changed
+            .wait_timeout_while(guard, timeout, |s| {
+                s.version <= version && !end.load(std::sync::atomic::Ordering::SeqCst)
+            })
+            .unwrap_or_else(|e| e.into_inner());
+        Arc::clone(&guard)
+    }
+
+    /// Wakes every waiter (one whose `end` was just set returns). Holds the lock a moment, so
+    /// a waiter between its check and its wait cannot miss it; a publish that finds it held
+    /// waits for the next step, as ever.
+    pub fn wake(&self) {
+        let guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        self.changed.notify_all();
+        drop(guard);
     }
 
     /// Puts `snapshot` in without waiting: `Err` gives it back when a reader holds the slot

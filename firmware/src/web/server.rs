@@ -3,6 +3,15 @@
 //! capped at [`MAX_REQUEST`] bytes and [`READ_TIMEOUT`], writes at [`WRITE_TIMEOUT`] (a phone
 //! that stops reading is dropped).
 //!
+//! **A phone gone from the Wi-Fi holds no place for long.** Its event stream sends nothing to
+//! notice it by but ": alive" every [`KEEPALIVE`], which the kernel buffers for many minutes
+//! before a write fails (std has no TCP keepalive, and the workspace forbids the `unsafe` a
+//! `setsockopt` needs). So when every place is taken, a new request ends the oldest event
+//! stream open for at least [`STREAM_EVICT_AGE`] and takes its place: a phone still there
+//! reconnects by itself (the page's `EventSource` does) and is young again, so a flood of
+//! requests can end each stream at most once per [`STREAM_EVICT_AGE`]; with no stream that old,
+//! 503 as before.
+//!
 //! | path | answer |
 //! |---|---|
 //! | `/` | the public table page |
@@ -16,10 +25,10 @@
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{html, Slot, Snapshot};
 
@@ -33,6 +42,9 @@ pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often a quiet event stream says it is alive (and finds a phone gone).
 pub const KEEPALIVE: Duration = Duration::from_secs(15);
+/// How long an event stream is safe from being ended for a new request when every place is
+/// taken (see the module's docs).
+pub const STREAM_EVICT_AGE: Duration = Duration::from_secs(30);
 /// Each connection thread's stack.
 const STACK: usize = 128 * 1024;
 
@@ -42,6 +54,85 @@ pub struct Server {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     active: Arc<AtomicUsize>,
+    streams: Arc<Streams>,
+}
+
+/// The event streams being served, oldest first, so a new request can end the oldest when
+/// every place is taken.
+#[derive(Debug)]
+struct Streams {
+    open: Mutex<Vec<OpenStream>>,
+    next: AtomicU64,
+    evicted: AtomicU64,
+    /// How old a stream must be to be ended for a new request ([`STREAM_EVICT_AGE`]).
+    evict_age: Duration,
+}
+
+#[derive(Debug)]
+struct OpenStream {
+    id: u64,
+    since: Instant,
+    /// Set to end the stream; its thread wakes and returns, giving back its place.
+    end: Arc<AtomicBool>,
+    /// The connection, shut down on eviction so a write blocked on a gone phone fails at once.
+    socket: Option<TcpStream>,
+}
+
+impl Streams {
+    /// Ends the oldest stream open for at least the eviction age, waking its thread
+    /// through `slot`: whether there was one.
+    fn evict_oldest(&self, slot: &Slot) -> bool {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let oldest = open
+            .iter()
+            .find(|s| s.since.elapsed() >= self.evict_age && !s.end.load(Ordering::SeqCst));
+        let Some(stream) = oldest else {
+            return false;
+        };
+        stream.end.store(true, Ordering::SeqCst);
+        if let Some(socket) = &stream.socket {
+            let _ = socket.shutdown(std::net::Shutdown::Both);
+        }
+        drop(open);
+        self.evicted.fetch_add(1, Ordering::SeqCst);
+        slot.wake();
+        true
+    }
+}
+
+/// A stream's entry in [`Streams`], taken out when the stream ends.
+struct StreamEntry<'a> {
+    streams: &'a Streams,
+    id: u64,
+    end: Arc<AtomicBool>,
+}
+
+impl<'a> StreamEntry<'a> {
+    fn open(streams: &'a Streams, socket: &TcpStream) -> StreamEntry<'a> {
+        let id = streams.next.fetch_add(1, Ordering::SeqCst);
+        let end = Arc::new(AtomicBool::new(false));
+        streams
+            .open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(OpenStream {
+                id,
+                since: Instant::now(),
+                end: Arc::clone(&end),
+                socket: socket.try_clone().ok(),
+            });
+        StreamEntry { streams, id, end }
+    }
+}
+
+impl Drop for StreamEntry<'_> {
+    fn drop(&mut self) {
+        self.streams
+            .open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|s| s.id != self.id);
+    }
 }
 
 impl Server {
@@ -50,15 +141,41 @@ impl Server {
     /// # Errors
     /// The listener has no address, or the thread cannot start.
     pub fn start(listener: TcpListener, slot: Arc<Slot>) -> io::Result<Server> {
+        Server::start_evicting(listener, slot, STREAM_EVICT_AGE)
+    }
+
+    /// [`Server::start`] with event streams ended for a new request once `evict_age` old
+    /// (tests shorten it).
+    pub(crate) fn start_evicting(
+        listener: TcpListener,
+        slot: Arc<Slot>,
+        evict_age: Duration,
+    ) -> io::Result<Server> {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let active = Arc::new(AtomicUsize::new(0));
-        let (s, a) = (Arc::clone(&stop), Arc::clone(&active));
+        let streams = Arc::new(Streams {
+            open: Mutex::new(Vec::new()),
+            next: AtomicU64::new(0),
+            evicted: AtomicU64::new(0),
+            evict_age,
+        });
+        let (s, a, st) = (Arc::clone(&stop), Arc::clone(&active), Arc::clone(&streams));
         thread::Builder::new()
             .name("web".into())
             .stack_size(STACK)
-            .spawn(move || accept(&listener, &slot, &s, &a))?;
-        Ok(Server { addr, stop, active })
+            .spawn(move || accept(&listener, &slot, &s, &a, &st))?;
+        Ok(Server {
+            addr,
+            stop,
+            active,
+            streams,
+        })
+    }
+
+    /// Event streams ended so far to make room for a new request.
+    pub fn evicted(&self) -> u64 {
+        self.streams.evicted.load(Ordering::SeqCst)
     }
 
     /// Where it listens.
@@ -94,7 +211,13 @@ impl Drop for Place {
     }
 }
 
-fn accept(listener: &TcpListener, slot: &Arc<Slot>, stop: &AtomicBool, active: &Arc<AtomicUsize>) {
+fn accept(
+    listener: &TcpListener,
+    slot: &Arc<Slot>,
+    stop: &AtomicBool,
+    active: &Arc<AtomicUsize>,
+    streams: &Arc<Streams>,
+) {
     for stream in listener.incoming() {
         if stop.load(Ordering::SeqCst) {
             return;
@@ -105,7 +228,10 @@ fn accept(listener: &TcpListener, slot: &Arc<Slot>, stop: &AtomicBool, active: &
         };
         let taken = active.fetch_add(1, Ordering::SeqCst);
         let place = Place(Arc::clone(active));
-        if taken >= MAX_CONNECTIONS {
+        // Every place taken: the oldest old stream makes room (its thread ends at once), else
+        // 503. Only a place held by a stream is given up, so the count overshoots the cap by
+        // the streams ending this instant at most.
+        if taken >= MAX_CONNECTIONS && !streams.evict_oldest(slot) {
             let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
             let _ = stream.write_all(
                 b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 2\r\n\
@@ -114,13 +240,13 @@ fn accept(listener: &TcpListener, slot: &Arc<Slot>, stop: &AtomicBool, active: &
             drop(place);
             continue;
         }
-        let slot = Arc::clone(slot);
+        let (slot, streams) = (Arc::clone(slot), Arc::clone(streams));
         let spawned = thread::Builder::new()
             .name("web-conn".into())
             .stack_size(STACK)
             .spawn(move || {
                 let _place = place;
-                let _ = serve(stream, &slot);
+                let _ = serve(stream, &slot, &streams);
             });
         // A thread that cannot start drops its connection (and its place) with it.
         drop(spawned);
@@ -205,7 +331,7 @@ fn empty(stream: &mut TcpStream, status: &str) -> io::Result<()> {
 
 const HTML: &str = "text/html; charset=utf-8";
 
-fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
+fn serve(mut stream: TcpStream, slot: &Slot, streams: &Streams) -> io::Result<()> {
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let (method, path) = match read_head(&mut stream) {
@@ -238,7 +364,7 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
             ),
             None => empty(&mut stream, "403 Forbidden"),
         },
-        Route::PublicEvents => stream_events(stream, slot, snapshot, |s| {
+        Route::PublicEvents => stream_events(stream, slot, streams, snapshot, |s| {
             s.public
                 .as_ref()
                 .map(|p| html::public_body(&p.aged(s.age_s())))
@@ -248,7 +374,7 @@ fn serve(mut stream: TcpStream, slot: &Slot) -> io::Result<()> {
                 return empty(&mut stream, "403 Forbidden");
             }
             let token = token.to_string();
-            stream_events(stream, slot, snapshot, move |s| {
+            stream_events(stream, slot, streams, snapshot, move |s| {
                 s.seat(&token)
                     .map(|e| html::seat_body(&e.page.aged(s.age_s())))
             })
@@ -275,17 +401,24 @@ pub fn event(version: u64, body: &str) -> String {
 }
 
 /// Sends the body `page` makes of each new snapshot, the current one first, until the phone
-/// goes or `page` has nothing (the token died).
+/// goes, `page` has nothing (the token died), or a new request ends it ([`Streams`]).
 fn stream_events(
     mut stream: TcpStream,
     slot: &Slot,
+    streams: &Streams,
     mut snapshot: Arc<Snapshot>,
     page: impl Fn(&Snapshot) -> Option<String>,
 ) -> io::Result<()> {
+    let entry = StreamEntry::open(streams, &stream);
     let head = format!("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{HEADERS}\r\n");
     stream.write_all(head.as_bytes())?;
     let mut sent = None;
     loop {
+        if entry.end.load(Ordering::SeqCst) {
+            // Made room for a new request (the socket is shut down): the page's EventSource
+            // reconnects by itself.
+            return Ok(());
+        }
         if sent != Some(snapshot.version) {
             let Some(body) = page(&snapshot) else {
                 return Ok(());
@@ -296,7 +429,7 @@ fn stream_events(
         } else {
             stream.write_all(b": alive\n\n")?;
         }
-        snapshot = slot.wait_newer(snapshot.version, KEEPALIVE);
+        snapshot = slot.wait_newer_or_end(snapshot.version, KEEPALIVE, &entry.end);
     }
 }
 

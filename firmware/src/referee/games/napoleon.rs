@@ -892,6 +892,16 @@ impl TableGame for NapoleonTable {
         board
     }
 
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        let oob = self.choice.campaign().order_of_battle();
+        oob.blocks()
+            .filter_map(|(id, b)| {
+                let seat = if b.army.is_allied() { ALLIES } else { FRENCH };
+                Some((self.place_of(id)?, seat))
+            })
+            .collect()
+    }
+
     fn status_line(&self) -> StatusLine {
         StatusLine {
             turn: u32::from(self.game.turn()),

@@ -1160,6 +1160,23 @@ impl TableGame for PiecepackTable {
         out
     }
 
+    /// A square's pieces are one side's (a stack of both sides has no one side: left out).
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        let mut out = BTreeMap::new();
+        for s in Square::all() {
+            let mut sides = self.pile(s).map(Unit::side);
+            if let Some(first) = sides.next() {
+                if sides.all(|other| other == first) {
+                    out.insert(place(s), first);
+                }
+            }
+        }
+        for &(u, slot) in &self.staged {
+            out.insert(staging_slot(slot), u.side());
+        }
+        out
+    }
+
     fn status_line(&self) -> StatusLine {
         let p = &self.position;
         let word = match p.phase() {

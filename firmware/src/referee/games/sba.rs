@@ -939,6 +939,35 @@ impl TableGame for SbaTable {
         out
     }
 
+    /// The markers and cards by their army, the casualty boxes by their side, the control
+    /// markers by the army holding the place.
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        let data = self.data();
+        let mut out = BTreeMap::new();
+        for (id, card) in data.cards.ids() {
+            for p in self.markers(id) {
+                out.insert(p, seat_of(card.army));
+            }
+            if let Some(p) = data.layout.card_spaces[id.index()] {
+                out.insert(p, seat_of(card.army));
+            }
+        }
+        for seat in [FRENCH, ALLIED] {
+            for p in data.layout.casualties[seat]
+                .iter()
+                .take(self.game.casualties(seat).len())
+            {
+                out.insert(*p, seat);
+            }
+        }
+        for (c, p) in data.layout.controls.iter().enumerate() {
+            if let Some(army) = self.game.control(ControlId::new(c as u8)) {
+                out.insert(*p, seat_of(army));
+            }
+        }
+        out
+    }
+
     /// The morale cubes ("M9-10": French, then Allied) and the time cube, kept by the umpire.
     fn status_line(&self) -> StatusLine {
         let g = &self.game;

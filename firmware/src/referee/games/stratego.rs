@@ -664,6 +664,13 @@ impl TableGame for StrategoTable {
             .collect()
     }
 
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        self.position
+            .pieces()
+            .map(|(s, p)| (place(s), p.owner))
+            .collect()
+    }
+
     fn sample_groups(
         choice: StrategoChoice,
         seat: Seat,

@@ -1477,6 +1477,18 @@ impl TableGame for WaterlooTable {
         board
     }
 
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        let mut sides: BTreeMap<Place, Seat> = self
+            .game
+            .pieces()
+            .map(|(cell, piece)| (square(cell), piece.seat()))
+            .collect();
+        for (place, unit) in &self.trays {
+            sides.insert(*place, seat_of(unit.army()));
+        }
+        sides
+    }
+
     fn status_line(&self) -> StatusLine {
         let g = &self.game;
         let minutes = g.clock_minutes();

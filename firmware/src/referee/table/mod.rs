@@ -468,6 +468,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         self.board()
     }
 
+    /// Whose piece stands on each place, as the whole table sees it (a piece's colour or
+    /// army is public): a seat's page marks its own pieces by it and colours the enemy's.
+    /// Places of no seat (a card, a neutral marker) are left out. Default: none known.
+    fn sides(&self) -> BTreeMap<Place, Seat> {
+        BTreeMap::new()
+    }
+
     /// A legal set-up for `seat` drawn with `roll` (a number in `0..n`): the places of each
     /// group, in group order. For demonstrations and tests; `None` when the game has none.
     fn sample_groups(
@@ -653,6 +660,9 @@ pub struct SeatView {
     /// The places holding a piece as the seat sees them, each with the place's name and the
     /// piece in words: the seat's own pieces named, the enemy's as the rules allow.
     pub board: Vec<(Place, String, String)>,
+    /// Whose piece stands on each place of `board`, as the whole table sees it
+    /// ([`TableGame::sides`]): the page marks the seat's own by it, never by the words.
+    pub sides: BTreeMap<Place, Seat>,
     /// The status line, once in play (public: the OLED shows it).
     pub status: Option<StatusLine>,
     /// During set-up: the seat placing and the group's number from 1.

@@ -2869,6 +2869,15 @@ impl<T: TableGame> TableView for Session<T> {
         let order = T::setup_order(self.choice);
         let mut seats = order.to_vec();
         seats.sort();
+        let board = TableView::seat_board(self, seat);
+        // Only the places the seat sees a piece on.
+        let sides = self
+            .game()
+            .map(TableGame::sides)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(place, _)| board.contains_key(place))
+            .collect();
         super::SeatView {
             seat,
             seat_names: seats.iter().map(|&s| T::seat_name(s).to_string()).collect(),
@@ -2878,10 +2887,11 @@ impl<T: TableGame> TableView for Session<T> {
                 .into_iter()
                 .map(|(_, p)| p)
                 .collect(),
-            board: TableView::seat_board(self, seat)
+            board: board
                 .into_iter()
                 .map(|(place, piece)| (place, T::place_name(self.choice, &place), piece))
                 .collect(),
+            sides,
             status: self.game().map(TableGame::status_line),
             setup: self
                 .setup_step()
