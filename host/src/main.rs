@@ -214,7 +214,7 @@ struct DemoArgs {
     /// Serve the phone pages on PORT (the table's page and each seat's, addresses printed),
     /// play at a pace a browser can follow, and keep serving after the game until Ctrl-C
     /// (every game).
-    #[arg(long, value_name = "PORT", conflicts_with = "frames")]
+    #[arg(long, value_name = "PORT")]
     serve: Option<u16>,
 }
 
