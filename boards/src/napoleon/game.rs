@@ -871,6 +871,18 @@ impl Napoleon {
         self.live.iter().map(Battle::town).collect()
     }
 
+    /// The battle being fought now, if any: the whole truth, every secret included, for the
+    /// referee only (a seat sees [`View::battle`](super::View::battle)).
+    pub fn battle(&self) -> Option<&Battle> {
+        self.battle.as_deref()
+    }
+
+    /// The battles begun and held between battle turns while another is fought (6.1), in the
+    /// order they resume: the whole truth, for the referee only.
+    pub fn held_battles(&self) -> &[Battle] {
+        &self.live
+    }
+
     /// The block ids on the map, with their army and town.
     pub(crate) fn on_map(&self) -> impl Iterator<Item = (BlockId, Army, TownId)> + '_ {
         self.campaign()

@@ -15,11 +15,19 @@
 //!   unambiguous (two roads to the same town: a menu). A move the rules refuse (road limits,
 //!   distance, command control, night) is refused at once with the reason and the fix. OK
 //!   opens the menu: end the moves, the leader's choice.
-//! - **Secrets**: the OLED never names a block on the map: "the block on Bergen slot 2".
+//! - **Battles** on the layout's battle boards (`napoleon/battle.rs`): the blocks to the board's
+//!   reserves with each hand's move told, terrain drawn in secret and told once placed,
+//!   deployment, moves, retreats and reinforcements as slides, fire as select-then-lift, every
+//!   other battle action from the OK menu named by slots, morale dice and volleys on the Die
+//!   button, hits told where they go, eliminations to the tray, the blocks back to the map.
+//!   Regrouping is a slide to a neighbouring town's slot; supply losses a menu entry.
+//! - **Secrets**: the OLED never names a block on the map ("the block on Bergen slot 2"), nor a
+//!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
 //!
-//! Not yet: battles at the table (the battle boards are in the layout, the adapter does not
-//! referee a battle), regrouping and supply losses by gesture, NFC.
+//! Not yet: NFC; a battle's areas overflowing (a full reserve leaves blocks on the town's
+//! slots), a third battle at once (played from the menu, its blocks on the town's slots).
 
+mod battle;
 pub mod layout;
 #[cfg(test)]
 mod tests;
@@ -31,6 +39,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use boards::geometry::roads::TownId;
+use boards::napoleon::battle::{BattleAction, Side, Zone};
 use boards::napoleon::{
     Action, Army, BlockId, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
     SetupProblem, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
@@ -439,6 +448,10 @@ pub struct NapoleonTable {
     at: Vec<Option<Place>>,
     /// What the last action told the table.
     told: Vec<String>,
+    /// Per battle board of the layout: the town of the battle fought on it.
+    boards: Vec<Option<TownId>>,
+    /// The last fire: the zone fired at and the side hit, for its volley's words.
+    shot: Option<(Zone, Side)>,
 }
 
 impl NapoleonTable {
@@ -504,31 +517,6 @@ impl NapoleonTable {
         }
     }
 
-    /// Puts each block where the rules have it, keeping those still in their town on their
-    /// slot; a block that left the map goes to its army's next free tray slot.
-    fn follow(&mut self) {
-        let oob = self.choice.campaign().order_of_battle();
-        let ids: Vec<_> = oob.blocks().map(|(id, b)| (id, b.army)).collect();
-        for (id, army) in ids {
-            let now = self.game.town_of(id);
-            let here = self.at[id.index()];
-            match now {
-                Some(town) => {
-                    if here.and_then(|p| self.town_of(&p)) != Some(town) {
-                        self.at[id.index()] = self.free_slots(town).first().copied();
-                    }
-                }
-                None => {
-                    let tray = self.choice.layout().eliminated(army);
-                    if here.is_none_or(|p| !tray.contains(&p)) {
-                        let free = tray.iter().find(|p| !self.at.contains(&Some(**p))).copied();
-                        self.at[id.index()] = free;
-                    }
-                }
-            }
-        }
-    }
-
     /// The path a slide from `from` to `to` looks like: the shortest by road.
     fn shortest(&self, from: TownId, to: TownId) -> Option<Vec<TownId>> {
         let path = self
@@ -541,8 +529,14 @@ impl NapoleonTable {
     }
 
     /// What `events` tell the table, the blocks having stood on `before` when the action
-    /// began (a block's slot is named as the hands found it).
-    fn told_events(&self, events: &[Event], before: &[Option<Place>]) -> Vec<String> {
+    /// began (a block's slot is named as the hands found it), then each block the hands must
+    /// move, from its slot to its new one (all but `gestured`, which the hands moved).
+    fn told_events(
+        &self,
+        events: &[Event],
+        before: &[Option<Place>],
+        gestured: Option<BlockId>,
+    ) -> Vec<String> {
         let mut out = Vec::new();
         let was_on = |block: BlockId| {
             before
@@ -556,6 +550,8 @@ impl NapoleonTable {
                 .iter()
                 .any(|e| matches!(e, Event::Eliminated { block: b, .. } if *b == block))
         };
+        let in_battle = events.iter().any(|e| matches!(e, Event::Battle(_)));
+        let mut battle_events = Vec::new();
         for e in events {
             match e {
                 Event::TurnBegan { turn, mover, night } => out.push(format!(
@@ -576,7 +572,33 @@ impl NapoleonTable {
                         format!("{on}: turn the block one step down")
                     });
                 }
-                Event::Eliminated { army, .. } => out.push(format!("a {army} block is eliminated")),
+                Event::Eliminated { army, .. } if !in_battle => {
+                    out.push(format!("a {army} block is eliminated"));
+                }
+                Event::Eliminated { .. } => {}
+                Event::Battle(_) => {}
+                Event::BattleBegan { town, skirmish } => {
+                    let what = if *skirmish { "skirmish" } else { "battle" };
+                    let name = self.choice.town_name(*town);
+                    out.push(match self.board_of(*town) {
+                        Some(n) => format!(
+                            "{what} at {name} on board {}: each side's blocks to its reserve",
+                            n + 1
+                        ),
+                        None => format!(
+                            "{what} at {name}: no free battle board: play it from the OK menu, \
+                             the blocks staying on {name}'s slots"
+                        ),
+                    });
+                }
+                Event::BattleEnded { town, .. } => out.push(format!(
+                    "the battle at {} is over: the blocks back to the map",
+                    self.choice.town_name(*town)
+                )),
+                Event::SupplyCut { city, army, loss } => out.push(format!(
+                    "{} is cut off: the {army} loses {loss}",
+                    self.choice.town_name(*city)
+                )),
                 Event::BattlePending { town, skirmish } => out.push(format!(
                     "{} at {}",
                     if *skirmish { "skirmish" } else { "battle" },
@@ -588,6 +610,48 @@ impl NapoleonTable {
                 )),
                 Event::Ended(reason) => out.push(reason.to_string()),
                 _ => {}
+            }
+            if let Event::Battle(b) = e {
+                battle_events.push(*b);
+            }
+        }
+        // A battle's events in order, before the campaign's closing words.
+        let mut battle_words = Vec::new();
+        let ended = events.iter().find_map(|e| match e {
+            Event::BattleEnded { town, .. } => Some(*town),
+            _ => None,
+        });
+        self.battle_told(&battle_events, before, ended, &mut battle_words);
+        let at = out
+            .iter()
+            .position(|l| l.contains("is over: the blocks back"))
+            .unwrap_or(out.len());
+        out.splice(at..at, battle_words);
+        // Each block the hands must still move, from where it stood to where it goes.
+        let told: Vec<BlockId> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ForcedMarch {
+                    block, lost: true, ..
+                } => Some(*block),
+                Event::Battle(boards::napoleon::battle::BattleEvent::Eliminated {
+                    block, ..
+                }) => Some(*block),
+                _ => None,
+            })
+            .collect();
+        let oob = self.choice.campaign().order_of_battle();
+        for (id, _) in oob.blocks() {
+            let (was, now) = (before.get(id.index()).copied().flatten(), self.place_of(id));
+            if was == now || Some(id) == gestured || told.contains(&id) {
+                continue;
+            }
+            if let (Some(was), Some(now)) = (was, now) {
+                out.push(format!(
+                    "{} to {}",
+                    self.choice.place_name(&was),
+                    self.choice.place_name(&now)
+                ));
             }
         }
         out
@@ -850,6 +914,8 @@ impl TableGame for NapoleonTable {
             game,
             at,
             told: Vec::new(),
+            boards: vec![None; choice.layout().boards().len()],
+            shot: None,
         };
         for (id, _) in oob.blocks() {
             let town = table.place_of(id).and_then(|p| table.town_of(&p));
@@ -867,26 +933,39 @@ impl TableGame for NapoleonTable {
 
     fn board(&self) -> BTreeMap<Place, String> {
         let oob = self.choice.campaign().order_of_battle();
-        oob.blocks()
+        let layout = self.choice.layout();
+        let mut board: BTreeMap<Place, String> = oob
+            .blocks()
             .filter_map(|(id, b)| {
                 let place = self.place_of(id)?;
-                let words = if self.game.town_of(id).is_some() {
-                    format!("{} block", b.army)
-                } else {
+                let words = if matches!(layout.spot(&place), Some(Spot::Eliminated { .. })) {
                     format!("eliminated {} block", b.army)
+                } else {
+                    format!("{} block", b.army)
                 };
                 Some((place, words))
             })
-            .collect()
+            .collect();
+        board.extend(self.terrain_on_boards());
+        board
     }
 
     fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
         let oob = self.choice.campaign().order_of_battle();
+        let layout = self.choice.layout();
         let mut board = self.board();
+        let in_battle = self.battle_strengths();
         for (id, b) in oob.blocks() {
             let own = (seat == FRENCH) != b.army.is_allied();
-            if let (true, Some(place), Some(_)) = (own, self.place_of(id), self.game.town_of(id)) {
-                board.insert(place, format!("{} {}", b.name, self.game.strength_of(id)));
+            let Some(place) = self.place_of(id) else {
+                continue;
+            };
+            if own && !matches!(layout.spot(&place), Some(Spot::Eliminated { .. })) {
+                let strength = in_battle
+                    .get(&id)
+                    .copied()
+                    .unwrap_or_else(|| self.game.strength_of(id));
+                board.insert(place, format!("{} {strength}", b.name));
             }
         }
         board
@@ -938,27 +1017,58 @@ impl TableGame for NapoleonTable {
     }
 
     fn gestures(&self) -> Vec<(Gesture, NapoleonAction)> {
+        if let Some(battle) = self.game.battle() {
+            return self.battle_gestures(battle);
+        }
         let mut out = Vec::new();
         for action in self.game.legal_actions() {
-            if let Action::Move { block, path } = &action {
-                let (Some(from), Some(&to)) = (self.place_of(*block), path.last()) else {
-                    continue;
-                };
-                for slot in self.free_slots(to) {
-                    out.push((
-                        Gesture::slide(from, slot),
-                        NapoleonAction {
-                            action: action.clone(),
-                            slot: Some(slot),
-                        },
-                    ));
-                }
+            let (block, to) = match &action {
+                Action::Move { block, path } => match path.last() {
+                    Some(to) => (*block, *to),
+                    None => continue,
+                },
+                Action::Regroup { block, to } => (*block, *to),
+                _ => continue,
+            };
+            let Some(from) = self.place_of(block) else {
+                continue;
+            };
+            for slot in self.free_slots(to) {
+                out.push((
+                    Gesture::slide(from, slot),
+                    NapoleonAction {
+                        action: action.clone(),
+                        slot: Some(slot),
+                    },
+                ));
             }
         }
         out
     }
 
     fn matching(&self, gesture: &Gesture) -> Vec<(Gesture, NapoleonAction)> {
+        if self.game.battle().is_some()
+            || self
+                .game
+                .legal_actions()
+                .iter()
+                .any(|a| matches!(a, Action::EndRegroup))
+        {
+            // The default: the legal gestures with the gesture's places.
+            let mut matching: Vec<(Gesture, NapoleonAction)> = self
+                .gestures()
+                .into_iter()
+                .filter(|(g, _)| {
+                    g.lifted == gesture.lifted
+                        && g.placed == gesture.placed
+                        && (g.selected.is_none() || g.selected == gesture.selected)
+                })
+                .collect();
+            if matching.iter().any(|(g, _)| g.selected.is_some()) {
+                matching.retain(|(g, _)| g.selected.is_some());
+            }
+            return matching;
+        }
         let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return Vec::new();
         };
@@ -992,6 +1102,16 @@ impl TableGame for NapoleonTable {
         let Some(army) = self.army_of(block) else {
             return false;
         };
+        if let Some(battle) = self.game.battle() {
+            // In a battle, any block of the army to act in it, or waiting to reinforce it.
+            return battle.actor() == boards::napoleon::battle::BattleActor::Army(army)
+                && (self.stands().contains_key(&block)
+                    || battle
+                        .view(Some(army))
+                        .waiting
+                        .iter()
+                        .any(|(b, _)| *b == block));
+        }
         self.game.town_of(block).is_some()
             && self
                 .game
@@ -1002,6 +1122,9 @@ impl TableGame for NapoleonTable {
     }
 
     fn choices(&self) -> Vec<(String, NapoleonAction)> {
+        if let Some(battle) = self.game.battle() {
+            return self.battle_choices(battle);
+        }
         self.game
             .legal_actions()
             .into_iter()
@@ -1012,6 +1135,9 @@ impl TableGame for NapoleonTable {
                     Action::ShowLeader(false) => "the leader stays hidden".to_string(),
                     Action::Fight(town) => format!("fight at {}", self.choice.town_name(*town)),
                     Action::EndRegroup => "end regrouping".to_string(),
+                    Action::Regroup { .. } | Action::SupplyLoss(_) => {
+                        self.label(&NapoleonAction::rules(a.clone()))
+                    }
                     _ => return None,
                 };
                 Some((label, NapoleonAction::rules(a)))
@@ -1019,11 +1145,15 @@ impl TableGame for NapoleonTable {
             .collect()
     }
 
-    fn held(&self, _action: &NapoleonAction) -> bool {
-        false
+    fn held(&self, action: &NapoleonAction) -> bool {
+        // A shot lifts an enemy block.
+        matches!(action.action, Action::Battle(BattleAction::Fire { .. }))
     }
 
     fn shaped(&self, gesture: &Gesture) -> Vec<NapoleonAction> {
+        if let Some(battle) = self.game.battle() {
+            return self.battle_shaped(battle, gesture);
+        }
         let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return Vec::new();
         };
@@ -1058,22 +1188,39 @@ impl TableGame for NapoleonTable {
             };
             format!("{why}{fix}")
         })?;
-        if let (Action::Move { path, .. }, Some(slot)) = (&action.action, action.slot) {
-            let town = path.last().copied();
-            if self.town_of(&slot) != town || self.at.contains(&Some(slot)) {
-                return Err(format!(
-                    "{}: not a free slot there: use another",
-                    self.choice.place_name(&slot)
-                ));
+        let fits = match (&action.action, action.slot) {
+            (Action::Move { path, .. }, Some(slot)) => {
+                self.town_of(&slot) == path.last().copied() && !self.at.contains(&Some(slot))
             }
+            (Action::Regroup { to, .. }, Some(slot)) => {
+                self.town_of(&slot) == Some(*to) && !self.at.contains(&Some(slot))
+            }
+            (Action::Battle(a), Some(slot)) => self.battle_slot_fits(a, slot),
+            _ => true,
+        };
+        match action.slot {
+            Some(slot) if !fits => Err(format!(
+                "{}: not a free space there: use another",
+                self.choice.place_name(&slot)
+            )),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn play(&mut self, action: &NapoleonAction) -> Screen {
         let title = self.label(action);
         let moved = match (&action.action, action.slot) {
-            (Action::Move { block, .. }, Some(slot)) => Some((*block, slot)),
+            (
+                Action::Move { block, .. }
+                | Action::Regroup { block, .. }
+                | Action::Battle(
+                    BattleAction::Deploy { block, .. }
+                    | BattleAction::Move { block, .. }
+                    | BattleAction::Retreat { block, .. }
+                    | BattleAction::Reinforce(block),
+                ),
+                Some(slot),
+            ) => Some((*block, slot)),
             _ => None,
         };
         let before = self.at.clone();
@@ -1084,7 +1231,25 @@ impl TableGame for NapoleonTable {
             }
         }
         self.follow();
-        self.told = self.told_events(&events, &before);
+        let battle_events: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Battle(b) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        if let Some(shot) = self.shot_of(&battle_events) {
+            self.shot = Some(shot);
+        }
+        let mut told = self.told_events(&events, &before, moved.map(|(b, _)| b));
+        if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
+            // Drawn at once after the battle began or a terrain was placed: what that asked of
+            // the hands still stands.
+            let mut kept = std::mem::take(&mut self.told);
+            kept.append(&mut told);
+            told = kept;
+        }
+        self.told = told;
         Screen::Told {
             status: self.status_line(),
             title,
@@ -1107,10 +1272,14 @@ impl TableGame for NapoleonTable {
     }
 
     fn die_button(&self) -> bool {
-        self.game
-            .chance_outcomes()
-            .iter()
-            .any(|(a, _)| matches!(a, Action::Die(_)))
+        // The forced march's die, a morale die and a volley's dice are rolled in the open;
+        // terrain is drawn in secret at once.
+        self.game.chance_outcomes().iter().any(|(a, _)| {
+            matches!(
+                a,
+                Action::Die(_) | Action::Battle(BattleAction::Die(_) | BattleAction::Hits(_))
+            )
+        })
     }
 
     fn label(&self, action: &NapoleonAction) -> String {
@@ -1140,19 +1309,59 @@ impl TableGame for NapoleonTable {
             Action::ShowLeader(false) => "the leader stays hidden".to_string(),
             Action::Fight(t) => format!("fight at {}", self.choice.town_name(*t)),
             Action::EndRegroup => "end regrouping".to_string(),
-            Action::Regroup { to, .. } => {
-                format!("a block regroups to {}", self.choice.town_name(*to))
+            Action::Regroup { block, to } => {
+                let to = action.slot.map_or_else(
+                    || self.choice.town_name(*to).to_string(),
+                    |s| self.choice.place_name(&s),
+                );
+                format!("{} regroups to {to}", self.slot_words(*block))
             }
-            Action::SupplyLoss(_) => "a supply loss is taken".to_string(),
-            Action::Battle(_) => "a battle action".to_string(),
+            Action::SupplyLoss(block) => {
+                format!(
+                    "{}: supply loss, turn the block one step down",
+                    self.slot_words(*block)
+                )
+            }
+            Action::Battle(a) => self.battle_label(a, action.slot),
         }
+    }
+
+    fn revealed(&self, action: &NapoleonAction) -> String {
+        match &action.action {
+            Action::Battle(BattleAction::DrawTerrain(kind)) => {
+                format!("{kind} drawn in secret")
+            }
+            _ => self.label(action),
+        }
+    }
+
+    fn seat_secrets(&self, seat: Seat) -> Vec<String> {
+        let seats: &[Seat] = if seat == FRENCH {
+            &[Seat::FIRST]
+        } else {
+            &[Seat::SECOND, Seat::THIRD]
+        };
+        let seats: Vec<Seat> = seats
+            .iter()
+            .copied()
+            .filter(|s| self.choice.players == Players::Three || *s != Seat::THIRD)
+            .collect();
+        self.drawn_terrain(&seats)
     }
 
     fn label_places(&self, action: &NapoleonAction) -> crate::ui::Places {
         let moved = match (&action.action, action.slot) {
-            (Action::Move { block, .. }, Some(slot)) => {
-                self.place_of(*block).into_iter().chain([slot]).collect()
-            }
+            (
+                Action::Move { block, .. }
+                | Action::Regroup { block, .. }
+                | Action::Battle(
+                    BattleAction::Deploy { block, .. }
+                    | BattleAction::Move { block, .. }
+                    | BattleAction::Retreat { block, .. }
+                    | BattleAction::Reinforce(block),
+                ),
+                Some(slot),
+            ) => self.place_of(*block).into_iter().chain([slot]).collect(),
             _ => Vec::new(),
         };
         crate::ui::Places {
@@ -1168,10 +1377,18 @@ impl TableGame for NapoleonTable {
             format!("{who}: move blocks town to town, then OK")
         } else if legal.iter().any(|a| matches!(a, Action::ShowLeader(_))) {
             format!("{who}: OK, show the leader or not")
+        } else if let Some(battle) = self.game.battle() {
+            self.battle_prompt(battle)
         } else if self.to_act() == Actor::Chance {
             "press Die for the forced march".to_string()
+        } else if legal.iter().any(|a| matches!(a, Action::Fight(_))) {
+            format!("{who}: OK, choose the next battle")
+        } else if legal.iter().any(|a| matches!(a, Action::EndRegroup)) {
+            format!("{who}: regroup: move blocks to a neighbouring town, then OK")
+        } else if legal.iter().any(|a| matches!(a, Action::SupplyLoss(_))) {
+            format!("{who}: OK, choose the block that takes the supply loss")
         } else {
-            format!("{who}: battles are not refereed yet")
+            format!("{who}: OK")
         }
     }
 

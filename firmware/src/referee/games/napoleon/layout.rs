@@ -204,7 +204,7 @@ fn zone_index(zone: Zone) -> usize {
 }
 
 /// A zone's words in the file ("attacker left").
-fn zone_words(zone: Zone) -> String {
+pub(super) fn zone_words(zone: Zone) -> String {
     let side = match zone.half {
         Side::Attacker => "attacker",
         Side::Defender => "defender",

@@ -13,7 +13,7 @@ use crate::referee::decision::Decision;
 use crate::referee::hands::Hands;
 use crate::referee::record::Record;
 use crate::referee::table::session::{AnySession, Ctx};
-use crate::referee::table::{rebuild_table, Session};
+use crate::referee::table::{rebuild_table, Session, TableView};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{Button, Millis};
 
@@ -601,4 +601,342 @@ fn a_move_too_far_is_refused_in_words_that_tell_no_type() {
     assert_eq!(fast, slow);
     assert!(fast.contains("too far"), "{fast}");
     assert!(!fast.chars().any(|ch| ch.is_ascii_digit()), "{fast}");
+}
+
+/// A small seeded generator for the battle's choices.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// The block names a screen's words hold (whole words: "I-INF1" is not in "PI-INF1").
+fn names_in(text: &str, names: &[String]) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| names.iter().any(|n| n == w))
+        .map(str::to_string)
+        .collect()
+}
+
+impl Bench {
+    /// The hands do what the table asks: each block the board lacks put down, each one too
+    /// many taken off.
+    fn obey(&mut self) {
+        let expected = self.game().occupied();
+        let extra: Vec<Place> = self.sensed.difference(&expected).copied().collect();
+        let missing: Vec<Place> = expected.difference(&self.sensed).copied().collect();
+        for p in extra {
+            self.lift(p);
+        }
+        for p in missing {
+            self.put(p);
+        }
+    }
+
+    fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        self.with(|s, ctx, out| {
+            s.tick(ctx, out);
+        });
+    }
+
+    /// Plays `action` by its gesture when it has one, else from the OK menu; whether by
+    /// gesture.
+    fn make(&mut self, action: &Action) -> bool {
+        self.tick(3000);
+        let gesture = self
+            .game()
+            .gestures()
+            .into_iter()
+            .find(|(_, a)| a.action == *action);
+        if let Some((g, made)) = gesture {
+            let label = self.game().label(&made);
+            if let Some(sel) = g.selected {
+                self.lift(sel);
+                self.put(sel);
+            }
+            for p in &g.lifted {
+                self.lift(*p);
+            }
+            for p in &g.placed {
+                self.put(*p);
+            }
+            self.tick(2000);
+            // The same hands for several actions (two roads): the menu asks which.
+            if let Some((entries, _)) = TableView::menu(&self.session) {
+                let i = entries.iter().position(|e| *e == label).unwrap();
+                while TableView::menu(&self.session).is_some_and(|(_, at)| at != i) {
+                    self.press(Button::Die);
+                }
+                self.press(Button::Ok);
+            }
+            return true;
+        }
+        self.press(Button::Ok);
+        let wanted = NapoleonAction::rules(action.clone());
+        let entries = self.game().choices();
+        let i = entries
+            .iter()
+            .position(|(_, a)| *a == wanted)
+            .unwrap_or_else(|| panic!("{action:?} is not in the menu: {}", self.screen()));
+        for _ in 0..i {
+            self.press(Button::Die);
+        }
+        self.press(Button::Ok);
+        false
+    }
+
+    /// Every block name on the screen is a block the public view of a battle shows.
+    fn audit(&self, names: &[String]) {
+        let game = self.game().game();
+        let shown: Vec<String> = game
+            .battle()
+            .into_iter()
+            .chain(game.held_battles())
+            .flat_map(|b| b.view(None).blocks)
+            .filter_map(|b| match b {
+                boards::napoleon::battle::BlockView::Known { block, .. } => Some(
+                    self.session
+                        .choice()
+                        .campaign()
+                        .order_of_battle()
+                        .block(block)
+                        .unwrap()
+                        .name
+                        .clone(),
+                ),
+                boards::napoleon::battle::BlockView::Hidden { .. } => None,
+            })
+            .collect();
+        let screen = self.screen();
+        for name in names_in(&screen, names) {
+            assert!(shown.contains(&name), "{name} is not revealed: {screen}");
+        }
+    }
+}
+
+/// The French attack from the historical set-up: their blocks slid one by one into the Allied
+/// town next to them that holds the most Allied blocks, then the moves ended from the menu.
+fn a_french_attack() -> (Bench, TownId) {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let game = b.game().game().clone();
+    let allied_in = |t: TownId| {
+        game.blocks_in(t)
+            .filter(|id| b.game().army_of(*id).is_some_and(Army::is_allied))
+            .count()
+    };
+    let target = game
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
+            _ => None,
+        })
+        .max_by_key(|t| (allied_in(*t), std::cmp::Reverse(*t)))
+        .expect("a French attack");
+    for _ in 0..6 {
+        let Some(action) = b
+            .game()
+            .game()
+            .legal_actions()
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]))
+        else {
+            break;
+        };
+        assert!(b.make(&action));
+    }
+    b.make(&Action::EndMoves);
+    (b, target)
+}
+
+/// A battle played through the session from its start to its end: the blocks go from the
+/// town's slots to the battle board's reserves, the terrain is drawn in secret and placed, the
+/// blocks deploy, move and fire by gestures (the rest from the OK menu), every die is rolled
+/// with the Die button, and the blocks go back to the map. No screen names a block the public
+/// view of the battle hides; halfway, the journal rebuilds the game and play resumes from it.
+#[test]
+fn a_battle_is_played_at_the_table_from_its_start_to_its_end() {
+    let (mut b, town) = a_french_attack();
+    let c = b.session.choice();
+    let names = block_names(c);
+    let screen = b.screen();
+    assert!(b.game().game().battle().is_some(), "{screen}");
+    assert!(screen.contains("on board 1"), "{screen}");
+    assert!(screen.contains("board 1 attacker reserve"), "{screen}");
+    assert!(!names_in(&screen, &names).iter().any(|_| true), "{screen}");
+    let mut rng = Rng(0x5eed_cafe);
+    let (mut gestures, mut menus, mut dice, mut resumed) = (0, 0, 0, false);
+    let mut told_hits = false;
+    let mut last = String::new();
+    for step in 0..4000 {
+        b.obey();
+        b.audit(&names);
+        let screen = b.screen();
+        told_hits |= screen.contains("the strongest block takes each, the owner chooses");
+        let Some(battle) = b.game().game().battle().cloned() else {
+            break;
+        };
+        if !resumed && battle.turn() >= 2 && step > 30 {
+            // The journal rebuilds the game mid-battle, and play resumes from it.
+            let rebuilt = rebuild_table::<NapoleonTable>(c, &b.records).unwrap();
+            assert_eq!(rebuilt.history.last(), Some(b.game()));
+            let session = Session::resume(c, false, rebuilt, &b.sensed);
+            assert_eq!(session.game(), Some(b.game()));
+            b.session = session;
+            // The board as it stands matches: play goes on where it was.
+            b.now += 100;
+            b.with(|s, ctx, out| s.settled(ctx, out));
+            resumed = true;
+        }
+        let before = b.session.actions();
+        if b.game().to_act() == Actor::Chance {
+            assert!(b.game().die_button(), "{screen}");
+            b.tick(3000);
+            b.press(Button::Die);
+            dice += 1;
+        } else {
+            let legal = battle.legal_actions();
+            let fires: Vec<_> = legal
+                .iter()
+                .filter(|a| matches!(a, boards::napoleon::battle::BattleAction::Fire { .. }))
+                .collect();
+            let others: Vec<_> = legal
+                .iter()
+                .filter(|a| **a != boards::napoleon::battle::BattleAction::Done)
+                .collect();
+            let pick = if !fires.is_empty() && rng.below(4) > 0 {
+                *fires[rng.below(fires.len())]
+            } else if !others.is_empty() && (rng.below(3) > 0 || legal.len() == others.len()) {
+                *others[rng.below(others.len())]
+            } else {
+                boards::napoleon::battle::BattleAction::Done
+            };
+            last = format!("{pick:?} {:?}", battle.step());
+            if b.make(&Action::Battle(pick)) {
+                gestures += 1;
+            } else {
+                menus += 1;
+            }
+        }
+        assert!(
+            b.session.actions() > before,
+            "step {step}: {last} not played: {}",
+            b.screen()
+        );
+    }
+    b.obey();
+    b.audit(&names);
+    let t = b.game();
+    assert!(t.game().battle().is_none(), "the battle is not over");
+    assert!(resumed && gestures > 0 && menus > 0 && dice > 0);
+    assert!(told_hits, "no volley told where its hits go");
+    // Every block back on the map or on its tray: the battle board is empty again.
+    let layout = c.layout();
+    for p in t.occupied() {
+        assert!(
+            matches!(
+                layout.spot(&p),
+                Some(Spot::Town { .. } | Spot::Eliminated { .. })
+            ),
+            "{} still holds a block",
+            c.place_name(&p)
+        );
+    }
+    // The town is left to one camp, each of its blocks on one of its slots.
+    let camps: BTreeSet<bool> = t
+        .game()
+        .blocks_in(town)
+        .map(|id| t.army_of(id).unwrap().is_allied())
+        .collect();
+    assert!(camps.len() <= 1, "both camps still in the battle's town");
+    for id in t.game().blocks_in(town) {
+        assert_eq!(t.place_of(id).and_then(|p| t.town_of(&p)), Some(town));
+    }
+}
+
+/// At deployment a block put on the enemy's half is refused at once with the rule and the fix,
+/// naming slots only, and nothing is played; the OK menu names every deployment by slots, and
+/// lists the same places for every block of the reserve (the list tells no block's corps).
+#[test]
+fn a_deployment_on_the_enemy_half_is_refused_naming_slots_only() {
+    let (mut b, _) = a_french_attack();
+    let names = block_names(b.session.choice());
+    // Through the terrain, by the menu, to the first deployment.
+    for _ in 0..10 {
+        b.obey();
+        let t = b.game();
+        let battle = t.game().battle().unwrap();
+        if battle.step() == boards::napoleon::battle::Step::Deployment {
+            break;
+        }
+        let legal = battle.legal_actions();
+        b.make(&Action::Battle(legal[0]));
+    }
+    b.obey();
+    let t = b.game().clone();
+    let battle = t.game().battle().unwrap();
+    assert_eq!(battle.step(), boards::napoleon::battle::Step::Deployment);
+    let (side, army) = match battle.actor() {
+        boards::napoleon::battle::BattleActor::Army(a) => (battle.side_of(a).unwrap(), a),
+        other => panic!("{other:?}"),
+    };
+    let board = &b.session.choice().layout().boards()[0];
+    let from = *board
+        .reserve(side)
+        .iter()
+        .find(|p| b.sensed.contains(p))
+        .unwrap();
+    let enemy = board.zone(boards::napoleon::battle::Zone::new(
+        side.other(),
+        boards::napoleon::battle::Wing::Centre,
+    ))[0];
+    let actions = b.session.actions();
+    b.tick(3000);
+    b.lift(from);
+    b.put(enemy);
+    b.tick(4000);
+    let screen = b.screen();
+    assert!(screen.contains("it cannot go there"), "{screen}");
+    assert!(screen.contains("board 1"), "{screen}");
+    assert!(names_in(&screen, &names).is_empty(), "{screen}");
+    assert_eq!(b.session.actions(), actions);
+    // Put right, the menu names each deployment by its slots, the same places for each
+    // block of the reserve.
+    b.lift(enemy);
+    b.put(from);
+    b.tick(4000);
+    let menu = b.game().choices();
+    let deployments: Vec<&String> = menu
+        .iter()
+        .map(|(l, _)| l)
+        .filter(|l| l.contains("reserve ") && l.contains(" to "))
+        .collect();
+    assert!(!deployments.is_empty());
+    let places = |slot: &str| {
+        let mut v: Vec<String> = deployments
+            .iter()
+            .filter(|l| l.starts_with(&format!("{slot} to")))
+            .map(|l| l.split(" to ").nth(1).unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let slots: BTreeSet<String> = deployments
+        .iter()
+        .map(|l| l.split(" to ").next().unwrap().to_string())
+        .collect();
+    let first = places(slots.iter().next().unwrap());
+    for s in &slots {
+        assert_eq!(places(s), first, "{s}");
+    }
+    for (label, _) in &menu {
+        assert!(names_in(label, &names).is_empty(), "{label}");
+    }
+    let _ = army;
 }

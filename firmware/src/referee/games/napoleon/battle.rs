@@ -1,0 +1,961 @@
+//! Battles at the table (rulebook 6, 7 and 8): which battle board a battle is fought on, where
+//! each of its blocks stands there, the gestures and menu entries of every battle action, and
+//! what the table is told, never naming a block the public view of the battle hides.
+//!
+//! - **The board**: a battle takes the first free battle board of the layout when it begins,
+//!   and keeps it while it is held between battle turns (6.1); its blocks go from the town's
+//!   slots to their side's reserve ("Bergen slot 2 to board 1 attacker reserve 1"; a reserve
+//!   that is full leaves the rest on the town's slots). When it ends, its blocks go back to the
+//!   town's slots, the retreated ones to their town's, the eliminated ones to their army's tray.
+//!   A battle that finds no free board is played from the OK menu, its blocks on the town's
+//!   slots.
+//! - **Gestures**: a block lifted from the reserve and put on a space of a wing deploys it
+//!   there (moves it, once the battle turns begin); put on its side's reserve, it goes back to
+//!   the reserve; a block lifted from the field and put on a slot of a town retreats there; a
+//!   block lifted from a neighbouring town's slot and put on the reserve reinforces; the firing
+//!   block lifted and put back, then a block of the zone fired at lifted, fires (at the square
+//!   when the block lifted forms one); a terrain block put on a terrain spot of the drawer's
+//!   half places the terrain drawn there.
+//! - **The menu** (OK) lists every action of the army to act, each named by slots; for a block
+//!   the public may not see, the same action of every hidden block of its army in the same
+//!   place is listed too, so the list says nothing of which block can do what (one the rules
+//!   refuse is refused when chosen, with the reason).
+//! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
+//!   the table learns it when it is placed face up); morale dice and volleys are rolled with
+//!   the Die button.
+
+use std::collections::BTreeMap;
+
+use boards::geometry::roads::TownId;
+use boards::napoleon::battle::{
+    BattleAction, BattleActor, BattleEvent, BattleView, BlockView, Defeat, Ending, Place as Field,
+    Side, Step, Target, Zone,
+};
+use boards::napoleon::{Action, Army, Battle, BlockId, UnitType};
+use boards::Game;
+
+use super::layout::zone_words;
+use super::{NapoleonAction, NapoleonTable, Spot};
+use crate::referee::table::{Gesture, TableGame};
+use crate::sensing::Place;
+
+/// Where a block of a battle stands, as the whole truth has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stand {
+    /// The battle's board, `None` when it has none.
+    board: Option<usize>,
+    /// The battle's town.
+    town: TownId,
+    /// The block's side.
+    side: Side,
+    /// Its place on the field; `None` before it is set up (it waits in the reserve).
+    place: Option<Field>,
+}
+
+/// "attacker", "defender".
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Attacker => "attacker",
+        Side::Defender => "defender",
+    }
+}
+
+impl NapoleonTable {
+    /// The battles begun: the one fought now first, then those held between battle turns.
+    fn battles(&self) -> impl Iterator<Item = &Battle> + '_ {
+        self.game
+            .battle()
+            .into_iter()
+            .chain(self.game.held_battles())
+    }
+
+    /// The battle board the battle in `town` is fought on.
+    pub(super) fn board_of(&self, town: TownId) -> Option<usize> {
+        self.boards.iter().position(|b| *b == Some(town))
+    }
+
+    /// Frees the boards of battles that ended and gives a free board to each battle begun
+    /// without one.
+    fn assign_boards(&mut self) {
+        let towns: Vec<TownId> = self.battles().map(Battle::town).collect();
+        for b in &mut self.boards {
+            if b.is_some_and(|t| !towns.contains(&t)) {
+                *b = None;
+            }
+        }
+        for t in towns {
+            if !self.boards.contains(&Some(t)) {
+                if let Some(free) = self.boards.iter_mut().find(|b| b.is_none()) {
+                    *free = Some(t);
+                }
+            }
+        }
+    }
+
+    /// Every block of every battle begun, where the truth has it.
+    pub(super) fn stands(&self) -> BTreeMap<BlockId, Stand> {
+        let mut out = BTreeMap::new();
+        for battle in self.battles() {
+            let board = self.board_of(battle.town());
+            for b in battle.view_of(&Army::ALL).blocks {
+                if let BlockView::Known {
+                    block, side, place, ..
+                } = b
+                {
+                    out.insert(
+                        block,
+                        Stand {
+                            board,
+                            town: battle.town(),
+                            side,
+                            place,
+                        },
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// The spaces of `place` (`None`: not yet set up, the reserve) for `side` on `board`.
+    fn area(&self, board: usize, side: Side, place: Option<Field>) -> &'static [Place] {
+        let Some(b) = self.choice.layout().boards().get(board) else {
+            return &[];
+        };
+        match place {
+            None | Some(Field::Reserve) => b.reserve(side),
+            Some(Field::Zone(z)) => b.zone(z),
+        }
+    }
+
+    /// Puts each block where the rules have it, keeping each on its slot while it stays in
+    /// the same town, zone or reserve: a block in a battle on its board's zone or reserve
+    /// (a full reserve leaves it on the town's slots), a block eliminated in a battle or off
+    /// the map on its army's tray, any other on its town's slots.
+    pub(super) fn follow(&mut self) {
+        self.assign_boards();
+        let stands = self.stands();
+        let towns: Vec<TownId> = self.battles().map(Battle::town).collect();
+        let layout = self.choice.layout();
+        let oob = self.choice.campaign().order_of_battle();
+        // Each block's spaces (first choice, then where it may wait when they are full).
+        let mut wants: Vec<(BlockId, &'static [Place], &'static [Place])> = Vec::new();
+        for (id, b) in oob.blocks() {
+            let want = match (stands.get(&id), self.game.town_of(id)) {
+                (Some(s), _) => match s.board {
+                    Some(n) => (
+                        self.area(n, s.side, s.place),
+                        if matches!(s.place, None | Some(Field::Reserve)) {
+                            layout.town(s.town)
+                        } else {
+                            &[][..]
+                        },
+                    ),
+                    None => (layout.town(s.town), &[][..]),
+                },
+                // In a battle's town but not on its field: eliminated in the battle.
+                (None, Some(town)) if towns.contains(&town) => (layout.eliminated(b.army), &[][..]),
+                (None, Some(town)) => (layout.town(town), &[][..]),
+                (None, None) => (layout.eliminated(b.army), &[][..]),
+            };
+            wants.push((id, want.0, want.1));
+        }
+        // Those already in place stay; the others move, those leaving a board first so a
+        // battle beginning there finds its spaces free.
+        let mut moving: Vec<(BlockId, &'static [Place], &'static [Place])> = wants
+            .into_iter()
+            .filter(|(id, primary, _)| {
+                !self
+                    .at
+                    .get(id.index())
+                    .copied()
+                    .flatten()
+                    .is_some_and(|p| primary.contains(&p))
+            })
+            .collect();
+        moving.sort_by_key(|(_, primary, _)| {
+            primary.first().is_some_and(|p| {
+                matches!(
+                    layout.spot(p),
+                    Some(Spot::Zone { .. } | Spot::Reserve { .. })
+                )
+            })
+        });
+        for (id, primary, overflow) in moving {
+            let here = self.at[id.index()];
+            let free = |p: &&Place| !self.at.contains(&Some(**p));
+            let to = primary
+                .iter()
+                .find(free)
+                .or_else(|| here.as_ref().filter(|h| overflow.contains(h)))
+                .or_else(|| overflow.iter().find(free))
+                .copied();
+            if let Some(to) = to {
+                self.at[id.index()] = Some(to);
+            }
+        }
+    }
+
+    /// The terrain blocks standing on the battle boards, with their kind.
+    pub(super) fn terrain_on_boards(&self) -> Vec<(Place, String)> {
+        let mut out = Vec::new();
+        for battle in self.battles() {
+            let Some(n) = self.board_of(battle.town()) else {
+                continue;
+            };
+            let Some(board) = self.choice.layout().boards().get(n) else {
+                continue;
+            };
+            for (zone, kind) in battle.view(None).terrain {
+                out.push((board.terrain(zone), format!("{kind} terrain block")));
+            }
+        }
+        out
+    }
+
+    /// Each block's strength in the battles begun (the campaign's is brought up to date only
+    /// when its battle ends).
+    pub(super) fn battle_strengths(&self) -> BTreeMap<BlockId, u8> {
+        let mut out = BTreeMap::new();
+        for battle in self.battles() {
+            for b in battle.view_of(&Army::ALL).blocks {
+                if let BlockView::Known {
+                    block, strength, ..
+                } = b
+                {
+                    out.insert(block, strength);
+                }
+            }
+        }
+        out
+    }
+
+    /// The slot block `block` stands on, in words ("board 1 attacker left 2").
+    pub(super) fn slot_words(&self, block: BlockId) -> String {
+        self.place_of(block)
+            .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
+    }
+
+    /// "board 1 defender centre", or "the defender centre" for a battle without a board.
+    fn zone_name(&self, zone: Zone) -> String {
+        match self.game.battle().and_then(|b| self.board_of(b.town())) {
+            Some(n) => format!("board {} {}", n + 1, zone_words(zone)),
+            None => format!("the {}", zone_words(zone)),
+        }
+    }
+
+    /// `side`'s reserve on the battle's board, in words.
+    fn reserve_name(&self, side: Side) -> String {
+        match self.game.battle().and_then(|b| self.board_of(b.town())) {
+            Some(n) => format!("board {} {} reserve", n + 1, side_word(side)),
+            None => format!("the {} reserve", side_word(side)),
+        }
+    }
+
+    /// A place of the field in words.
+    fn field_name(&self, side: Side, place: Field) -> String {
+        match place {
+            Field::Reserve => self.reserve_name(side),
+            Field::Zone(z) => self.zone_name(z),
+        }
+    }
+
+    /// The armies of the blocks of `side` in the battle fought now, in words ("French",
+    /// "Anglo-Dutch and Prussian").
+    fn side_armies(&self, side: Side) -> String {
+        let Some(battle) = self.game.battle() else {
+            return side_word(side).to_string();
+        };
+        let armies: Vec<String> = Army::ALL
+            .into_iter()
+            .filter(|a| battle.side_of(*a) == Some(side))
+            .map(|a| a.to_string())
+            .collect();
+        if armies.is_empty() {
+            side_word(side).to_string()
+        } else {
+            armies.join(" and ")
+        }
+    }
+
+    /// The block's name when the public view of its battle shows it (a revealed block on
+    /// the battle board), never otherwise.
+    fn public_name(&self, block: BlockId) -> Option<String> {
+        let battle = self.game.battle()?;
+        let known = battle
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(b, BlockView::Known { block: k, .. } if *k == block));
+        let b = self.choice.campaign().order_of_battle().block(block)?;
+        known.then(|| b.name.clone())
+    }
+
+    /// The legal battle actions the hands make, each with its gesture.
+    pub(super) fn battle_gestures(&self, battle: &Battle) -> Vec<(Gesture, NapoleonAction)> {
+        let Some(board) = self.board_of(battle.town()) else {
+            return Vec::new();
+        };
+        let truth = battle.view_of(&Army::ALL);
+        let stands = self.stands();
+        let free = |area: &[Place]| -> Vec<Place> {
+            area.iter()
+                .filter(|p| !self.at.contains(&Some(**p)))
+                .copied()
+                .collect()
+        };
+        let mut out = Vec::new();
+        let mut push = |g: Gesture, a: BattleAction, slot: Option<Place>| {
+            out.push((
+                g.normalized(),
+                NapoleonAction {
+                    action: Action::Battle(a),
+                    slot,
+                },
+            ));
+        };
+        for a in battle.legal_actions() {
+            match a {
+                BattleAction::Deploy { block, to } | BattleAction::Move { block, to } => {
+                    let (Some(from), Some(s)) = (self.place_of(block), stands.get(&block)) else {
+                        continue;
+                    };
+                    let area = self.area(board, s.side, Some(to));
+                    if area.contains(&from) {
+                        continue;
+                    }
+                    for slot in free(area) {
+                        push(Gesture::slide(from, slot), a, Some(slot));
+                    }
+                }
+                BattleAction::Retreat { block, to } => {
+                    let Some(from) = self.place_of(block) else {
+                        continue;
+                    };
+                    for slot in self.free_slots(to) {
+                        push(Gesture::slide(from, slot), a, Some(slot));
+                    }
+                }
+                BattleAction::Reinforce(block) => {
+                    let (Some(from), Some(army)) = (self.place_of(block), self.army_of(block))
+                    else {
+                        continue;
+                    };
+                    let Some(side) = battle.side_of(army) else {
+                        continue;
+                    };
+                    for slot in free(self.area(board, side, Some(Field::Reserve))) {
+                        push(Gesture::slide(from, slot), a, Some(slot));
+                    }
+                }
+                BattleAction::Fire { block, at, target } => {
+                    let (Some(from), Some(s)) = (self.place_of(block), stands.get(&block)) else {
+                        continue;
+                    };
+                    for t in &truth.blocks {
+                        let BlockView::Known {
+                            block: tb,
+                            side,
+                            place,
+                            square,
+                            ..
+                        } = *t
+                        else {
+                            continue;
+                        };
+                        let group = match target {
+                            Target::Line => !square,
+                            Target::Square(sq) => sq == tb,
+                        };
+                        if side != s.side && place == Some(Field::Zone(at)) && group {
+                            if let Some(p) = self.place_of(tb) {
+                                push(Gesture::select_then_lift(from, p), a, None);
+                            }
+                        }
+                    }
+                }
+                BattleAction::PlaceTerrain(wing) => {
+                    let BattleActor::Army(army) = battle.actor() else {
+                        continue;
+                    };
+                    let (Some(side), Some(b)) = (
+                        battle.side_of(army),
+                        self.choice.layout().boards().get(board),
+                    ) else {
+                        continue;
+                    };
+                    let spot = b.terrain(Zone::new(side, wing));
+                    push(
+                        Gesture {
+                            lifted: Vec::new(),
+                            placed: vec![spot],
+                            selected: None,
+                        },
+                        a,
+                        None,
+                    );
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The battle action a gesture looks like, legal or not, for the rules to say why not.
+    pub(super) fn battle_shaped(&self, battle: &Battle, gesture: &Gesture) -> Vec<NapoleonAction> {
+        let layout = self.choice.layout();
+        let stands = self.stands();
+        let with = |a: BattleAction, slot: Option<Place>| {
+            vec![NapoleonAction {
+                action: Action::Battle(a),
+                slot,
+            }]
+        };
+        match (
+            gesture.lifted.as_slice(),
+            gesture.placed.as_slice(),
+            gesture.selected,
+        ) {
+            ([from], [to], _) => {
+                let Some(block) = self.block_on(from) else {
+                    return Vec::new();
+                };
+                let deploying = battle.step() == Step::Deployment;
+                match layout.spot(to) {
+                    Some(Spot::Zone { zone, .. }) => {
+                        let to_place = Field::Zone(zone);
+                        with(
+                            if deploying {
+                                BattleAction::Deploy {
+                                    block,
+                                    to: to_place,
+                                }
+                            } else {
+                                BattleAction::Move {
+                                    block,
+                                    to: to_place,
+                                }
+                            },
+                            Some(*to),
+                        )
+                    }
+                    Some(Spot::Reserve { .. }) if !stands.contains_key(&block) => {
+                        with(BattleAction::Reinforce(block), Some(*to))
+                    }
+                    Some(Spot::Reserve { .. }) => with(
+                        if deploying {
+                            BattleAction::Deploy {
+                                block,
+                                to: Field::Reserve,
+                            }
+                        } else {
+                            BattleAction::Move {
+                                block,
+                                to: Field::Reserve,
+                            }
+                        },
+                        Some(*to),
+                    ),
+                    Some(Spot::Town { town, .. }) if stands.contains_key(&block) => {
+                        with(BattleAction::Retreat { block, to: town }, Some(*to))
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            ([target], [], Some(selected)) if selected != *target => {
+                let (Some(shooter), Some(hit)) = (self.block_on(&selected), self.block_on(target))
+                else {
+                    return Vec::new();
+                };
+                let Some(Stand {
+                    place: Some(Field::Zone(at)),
+                    ..
+                }) = stands.get(&hit).copied()
+                else {
+                    return Vec::new();
+                };
+                let square = battle.view_of(&Army::ALL).blocks.iter().any(
+                    |b| matches!(b, BlockView::Known { block, square: true, .. } if *block == hit),
+                );
+                let target = if square {
+                    Target::Square(hit)
+                } else {
+                    Target::Line
+                };
+                with(
+                    BattleAction::Fire {
+                        block: shooter,
+                        at,
+                        target,
+                    },
+                    None,
+                )
+            }
+            ([], [spot], _) => match layout.spot(spot) {
+                Some(Spot::Terrain { zone, .. }) => {
+                    with(BattleAction::PlaceTerrain(zone.wing), None)
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a block put on `slot` for `action` stands where the action takes it: a free
+    /// space of the zone, reserve or town it goes to.
+    pub(super) fn battle_slot_fits(&self, action: &BattleAction, slot: Place) -> bool {
+        if self.at.contains(&Some(slot)) {
+            return false;
+        }
+        let Some(battle) = self.game.battle() else {
+            return false;
+        };
+        let stands = self.stands();
+        let side_of = |block: BlockId| {
+            stands
+                .get(&block)
+                .map(|s| s.side)
+                .or_else(|| self.army_of(block).and_then(|army| battle.side_of(army)))
+        };
+        let Some(board) = self.board_of(battle.town()) else {
+            return false;
+        };
+        let area = |block: BlockId, to: Option<Field>| {
+            side_of(block).map_or(&[][..], |side| self.area(board, side, to))
+        };
+        match *action {
+            BattleAction::Deploy { block, to } | BattleAction::Move { block, to } => {
+                area(block, Some(to)).contains(&slot)
+            }
+            BattleAction::Reinforce(block) => area(block, Some(Field::Reserve)).contains(&slot),
+            BattleAction::Retreat { to, .. } => self.town_of(&slot) == Some(to),
+            _ => true,
+        }
+    }
+
+    /// The menu of the battle fought now: every action of the army to act, named by slots;
+    /// for a block the public may not see, the same action of each hidden block of its army in
+    /// the same place, so the list tells nothing of which block can do what.
+    pub(super) fn battle_choices(&self, battle: &Battle) -> Vec<(String, NapoleonAction)> {
+        if !matches!(battle.actor(), BattleActor::Army(_)) {
+            return Vec::new();
+        }
+        let public = battle.view(None);
+        let truth = battle.view_of(&Army::ALL);
+        let seen = |block: BlockId| {
+            public
+                .blocks
+                .iter()
+                .any(|b| matches!(b, BlockView::Known { block: k, .. } if *k == block))
+        };
+        // Where each block stands, for the hidden ones' twins: its army and its place (or the
+        // town it waits in).
+        let key = |block: BlockId| -> Option<(Army, Option<Field>, Option<TownId>)> {
+            let army = self.army_of(block)?;
+            for b in &truth.blocks {
+                if let BlockView::Known {
+                    block: k, place, ..
+                } = b
+                {
+                    if *k == block {
+                        return Some((army, *place, None));
+                    }
+                }
+            }
+            self.game.town_of(block).map(|t| (army, None, Some(t)))
+        };
+        let twins = |block: BlockId| -> Vec<BlockId> {
+            if seen(block) {
+                return vec![block];
+            }
+            let Some(k) = key(block) else {
+                return vec![block];
+            };
+            let mut all: Vec<BlockId> = truth
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    BlockView::Known { block, .. } => Some(*block),
+                    BlockView::Hidden { .. } => None,
+                })
+                .chain(truth.waiting.iter().map(|(b, _)| *b))
+                .filter(|b| !seen(*b) && key(*b) == Some(k))
+                .collect();
+            if !all.contains(&block) {
+                all.insert(0, block);
+            }
+            all
+        };
+        let mut actions: Vec<BattleAction> = Vec::new();
+        let mut add = |a: BattleAction| {
+            if !actions.contains(&a) {
+                actions.push(a);
+            }
+        };
+        let legal = battle.legal_actions();
+        // The end of the step first, the commonest choice.
+        if legal.contains(&BattleAction::Done) {
+            add(BattleAction::Done);
+        }
+        for a in legal {
+            match a {
+                BattleAction::Deploy { block, to } => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Deploy { block: b, to }));
+                }
+                BattleAction::Move { block, to } => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Move { block: b, to }));
+                }
+                BattleAction::Fire { block, at, target } => {
+                    twins(block).into_iter().for_each(|b| {
+                        add(BattleAction::Fire {
+                            block: b,
+                            at,
+                            target,
+                        })
+                    });
+                }
+                BattleAction::Retreat { block, to } => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Retreat { block: b, to }));
+                }
+                BattleAction::Shelter { block, square } => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Shelter { block: b, square }));
+                }
+                BattleAction::TakeHit(block) => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::TakeHit(b)));
+                }
+                BattleAction::FormSquare(block) => twins(block)
+                    .into_iter()
+                    .for_each(|b| add(BattleAction::FormSquare(b))),
+                BattleAction::Occupy(block) => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Occupy(b)));
+                }
+                BattleAction::Reveal(block) => {
+                    twins(block)
+                        .into_iter()
+                        .for_each(|b| add(BattleAction::Reveal(b)));
+                }
+                BattleAction::Reinforce(block) => twins(block)
+                    .into_iter()
+                    .for_each(|b| add(BattleAction::Reinforce(b))),
+                other => add(other),
+            }
+        }
+        actions
+            .into_iter()
+            .map(|a| {
+                let na = NapoleonAction {
+                    action: Action::Battle(a),
+                    slot: None,
+                };
+                (self.label(&na), na)
+            })
+            .collect()
+    }
+
+    /// A battle action in words the whole table may read: blocks by their slots.
+    pub(super) fn battle_label(&self, action: &BattleAction, slot: Option<Place>) -> String {
+        let who = self.acting();
+        let to_slot = |fallback: String| slot.map_or(fallback, |s| self.choice.place_name(&s));
+        let side_of = |block: BlockId| {
+            self.army_of(block)
+                .and_then(|a| self.game.battle().and_then(|b| b.side_of(a)))
+                .unwrap_or(Side::Attacker)
+        };
+        match *action {
+            BattleAction::DrawTerrain(_) => "a terrain block drawn in secret".to_string(),
+            BattleAction::Die(face) => format!("morale die: {face}"),
+            BattleAction::Hits(0) => "the volley: no hit".to_string(),
+            BattleAction::Hits(1) => "the volley: 1 hit".to_string(),
+            BattleAction::Hits(n) => format!("the volley: {n} hits"),
+            BattleAction::PlaceTerrain(wing) => {
+                let side = match self.game.battle().map(Battle::actor) {
+                    Some(BattleActor::Army(a)) => self
+                        .game
+                        .battle()
+                        .and_then(|b| b.side_of(a))
+                        .unwrap_or(Side::Attacker),
+                    _ => Side::Attacker,
+                };
+                format!(
+                    "{who}: the terrain drawn to {}",
+                    self.zone_name(Zone::new(side, wing))
+                )
+            }
+            BattleAction::Deploy { block, to } | BattleAction::Move { block, to } => format!(
+                "{} to {}",
+                self.slot_words(block),
+                to_slot(self.field_name(side_of(block), to))
+            ),
+            BattleAction::Reveal(block) => format!("show the block on {}", self.slot_words(block)),
+            BattleAction::Fire { block, at, target } => match target {
+                Target::Line => {
+                    format!("{} fires at {}", self.slot_words(block), self.zone_name(at))
+                }
+                Target::Square(sq) => format!(
+                    "{} fires at the square on {}",
+                    self.slot_words(block),
+                    self.slot_words(sq)
+                ),
+            },
+            BattleAction::TakeHit(block) => format!("{} takes the hit", self.slot_words(block)),
+            BattleAction::FormSquare(block) => {
+                format!("{} forms a square", self.slot_words(block))
+            }
+            BattleAction::Shelter { block, square } => format!(
+                "{} shelters in the square on {}",
+                self.slot_words(block),
+                self.slot_words(square)
+            ),
+            BattleAction::Occupy(block) => {
+                format!("{} takes the farm or hill", self.slot_words(block))
+            }
+            BattleAction::Retreat { block, to } => format!(
+                "{} retreats to {}",
+                self.slot_words(block),
+                to_slot(self.choice.town_name(to).to_string())
+            ),
+            BattleAction::Reinforce(block) => format!(
+                "{} to {}",
+                self.slot_words(block),
+                to_slot(self.reserve_name(side_of(block)))
+            ),
+            BattleAction::Done => match self.game.battle().map(Battle::step) {
+                Some(Step::Deployment) => format!("{who}: deployment done"),
+                Some(Step::SkirmishReveal) => format!("{who}: blocks shown"),
+                Some(Step::Reinforcement) => format!("{who}: reinforcements done"),
+                Some(Step::Rout) => format!("{who}: retreats done"),
+                _ => format!("{who}: end the fight"),
+            },
+        }
+    }
+
+    /// The prompt while a battle is fought.
+    pub(super) fn battle_prompt(&self, battle: &Battle) -> String {
+        let who = self.acting();
+        let board = self
+            .board_of(battle.town())
+            .map_or_else(|| "the OK menu".to_string(), |n| format!("board {}", n + 1));
+        let view: BattleView = battle.view(None);
+        if battle.actor() == BattleActor::Chance {
+            return match view.volley {
+                Some((dice, on)) => {
+                    format!("press Die: the volley, {dice} dice hitting on {on} or less")
+                }
+                None => "press Die: the morale die".to_string(),
+            };
+        }
+        match battle.step() {
+            Step::Terrain => format!(
+                "{who}: put the terrain drawn on a terrain spot of your half of {board}, or OK"
+            ),
+            Step::Deployment => format!(
+                "{who}: deploy on {board}: a block from your reserve to a wing; OK when done"
+            ),
+            Step::SkirmishReveal => format!("{who}: skirmish: OK, show 1 to 4 blocks"),
+            Step::Morale => format!("{who}: the block falls back: move it, or OK"),
+            Step::Fight => format!(
+                "{who}: move blocks, or fire: lift and put back the firer, lift its target; OK \
+                 for more"
+            ),
+            Step::Losses => format!("{who}: OK, choose which block takes the hit"),
+            Step::Reinforcement => format!(
+                "{who}: reinforcements: a block from its town to your reserve; OK when done"
+            ),
+            Step::Rout => {
+                format!("{who}: retreat: lift a block, put it on a town's slot; OK when done")
+            }
+            Step::SkirmishFire | Step::Over => format!("{who}: OK"),
+        }
+    }
+
+    /// What a battle's events tell the table, the blocks having stood on `before`.
+    pub(super) fn battle_told(
+        &self,
+        events: &[BattleEvent],
+        before: &[Option<Place>],
+        ended: Option<TownId>,
+        out: &mut Vec<String>,
+    ) {
+        let was_on = |block: BlockId| {
+            before
+                .get(block.index())
+                .copied()
+                .flatten()
+                .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
+        };
+        // The battle's town: the one fought now, or the one just ended.
+        let town = self.game.battle().map(Battle::town).or(ended);
+        for e in events {
+            match *e {
+                BattleEvent::TerrainDrawn { side, .. } => out.push(format!(
+                    "the {} ({}) draws a terrain block in secret",
+                    side_word(side),
+                    self.side_armies(side)
+                )),
+                BattleEvent::TerrainPlaced { zone, kind } => {
+                    out.push(format!("{kind} on {}, face up", self.zone_name(zone)));
+                }
+                BattleEvent::Revealed { block, strength } => {
+                    if let Some(name) = self.public_name(block) {
+                        let kind = self
+                            .choice
+                            .campaign()
+                            .order_of_battle()
+                            .block(block)
+                            .map_or(UnitType::Infantry, |b| b.kind);
+                        out.push(format!(
+                            "{}: {name}, {kind}, strength {strength}",
+                            self.slot_words(block)
+                        ));
+                    }
+                }
+                BattleEvent::Fired {
+                    block,
+                    at,
+                    dice,
+                    hits_on,
+                } => out.push(format!(
+                    "{} fires at {}: {dice} dice hitting on {hits_on} or less",
+                    was_on(block),
+                    self.zone_name(at)
+                )),
+                BattleEvent::Hits { hits } => {
+                    let (zone, side) = match self.shot {
+                        Some(s) => s,
+                        None => continue,
+                    };
+                    let hits_words = match hits {
+                        0 => {
+                            out.push("no hit".to_string());
+                            continue;
+                        }
+                        1 => "1 hit".to_string(),
+                        n => format!("{n} hits"),
+                    };
+                    out.push(format!(
+                        "{hits_words}: the {} in {}: the strongest block takes each, the owner \
+                         chooses between equals",
+                        self.side_armies(side),
+                        self.zone_name(zone)
+                    ));
+                }
+                BattleEvent::Hit { block, strength } if strength > 0 => {
+                    match self.public_name(block) {
+                        Some(name) => out.push(format!(
+                            "{} ({name}): turn the block one step down, to {strength}",
+                            was_on(block)
+                        )),
+                        None => {
+                            out.push(format!("{}: turn the block one step down", was_on(block)))
+                        }
+                    }
+                }
+                BattleEvent::Hit { .. } => {}
+                BattleEvent::HitLost => out.push("a hit is lost".to_string()),
+                BattleEvent::Eliminated { block, .. } => {
+                    let tray = self
+                        .place_of(block)
+                        .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
+                    out.push(format!("{}: eliminated: put it on {tray}", was_on(block)));
+                }
+                BattleEvent::Morale { block, total, held } => out.push(format!(
+                    "{}: morale {total}, {}",
+                    was_on(block),
+                    if held { "it holds" } else { "it falls back" }
+                )),
+                BattleEvent::SquareFormed(block) => {
+                    out.push(format!("{} forms a square", was_on(block)));
+                }
+                BattleEvent::Sheltered { block, square } => out.push(format!(
+                    "{} shelters in the square on {}",
+                    was_on(block),
+                    was_on(square)
+                )),
+                BattleEvent::Occupied(block) => {
+                    out.push(format!("{} takes the farm or hill", was_on(block)));
+                }
+                BattleEvent::Reinforced { from, side, .. } => out.push(format!(
+                    "a block from {} joins the {} reserve",
+                    self.choice.town_name(from),
+                    side_word(side)
+                )),
+                BattleEvent::Retreated { block, to, .. } => out.push(format!(
+                    "{} retreats to {}, disordered",
+                    was_on(block),
+                    self.choice.town_name(to)
+                )),
+                BattleEvent::Rout(side) => out.push(format!(
+                    "the {} routs: losses by type, then the blocks that get away along the roads",
+                    self.side_armies(side)
+                )),
+                BattleEvent::TurnBegan { side, turn } => out.push(format!(
+                    "battle turn {turn}: the {} ({})",
+                    side_word(side),
+                    self.side_armies(side)
+                )),
+                BattleEvent::Over(ending) => {
+                    let at = town.map_or("", |t| self.choice.town_name(t));
+                    out.push(match ending {
+                        Ending::Won { winner, how } => format!(
+                            "the {} wins at {at}: the {} {}",
+                            side_word(winner),
+                            side_word(winner.other()),
+                            match how {
+                                Defeat::Retreated => "retreated",
+                                Defeat::Routed => "routed",
+                                Defeat::Destroyed => "was destroyed",
+                                Defeat::Skirmish => "lost the skirmish",
+                            }
+                        ),
+                        Ending::Stalemate => {
+                            format!("stalemate at {at}: the attacker withdraws")
+                        }
+                    });
+                }
+                BattleEvent::Deployed { .. } | BattleEvent::Moved { .. } => {}
+            }
+        }
+    }
+
+    /// The fire just made: the zone fired at and the side hit, for the volley's words.
+    pub(super) fn shot_of(&self, events: &[BattleEvent]) -> Option<(Zone, Side)> {
+        events.iter().rev().find_map(|e| match *e {
+            BattleEvent::Fired { block, at, .. } => {
+                let army = self.army_of(block)?;
+                let side = self.game.battle()?.side_of(army)?;
+                Some((at, side.other()))
+            }
+            _ => None,
+        })
+    }
+
+    /// What the seat alone may know: the terrain block its side drew and has not placed.
+    pub(super) fn drawn_terrain(&self, seats: &[boards::Seat]) -> Vec<String> {
+        let mut out = Vec::new();
+        for &s in seats {
+            let Some(kind) = self.game.view(s).battle.and_then(|b| b.drawn) else {
+                continue;
+            };
+            let line = format!(
+                "You drew {kind}: put it face up on a terrain spot of one of your wings, or \
+                 choose the wing from the OK menu."
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+        out
+    }
+}
