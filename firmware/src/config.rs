@@ -8,8 +8,8 @@
 //!
 //! ```toml
 //! [game]
-//! name = "classic"          # classic | duel | waterloo | piecepack | sa-belle-alliance
-//! # variant = "expert"      # waterloo, piecepack: a variant as the menu names it
+//! name = "classic"          # classic | duel | waterloo | piecepack | sa-belle-alliance | napoleon
+//! # variant = "expert"      # waterloo, piecepack, napoleon: a variant as the menu names it
 //! rules = "isf"             # isf | plain (Stratego Original and Duel)
 //!
 //! [waterloo]                # optional: the board's data file (default: the shipped one)
@@ -139,16 +139,19 @@ pub enum GameName {
     Piecepack,
     /// Sa Belle Alliance.
     Sba,
+    /// Napoléon 1815.
+    Napoleon,
 }
 
 impl GameName {
     /// Every game, as `[game] name` writes it.
-    pub const ALL: [(GameName, &'static str); 5] = [
+    pub const ALL: [(GameName, &'static str); 6] = [
         (GameName::Classic, "classic"),
         (GameName::Duel, "duel"),
         (GameName::Waterloo, "waterloo"),
         (GameName::Piecepack, "piecepack"),
         (GameName::Sba, "sa-belle-alliance"),
+        (GameName::Napoleon, "napoleon"),
     ];
 
     /// The game's entry on the game menu (Stratego Original and Duel first, then the table
@@ -160,6 +163,7 @@ impl GameName {
             GameName::Waterloo => 2,
             GameName::Piecepack => 3,
             GameName::Sba => 4,
+            GameName::Napoleon => 5,
         }
     }
 

@@ -1060,6 +1060,9 @@ fn open_parts(
     let sba_set = firmware::game_data::sba_set(&config, path)
         .map_err(|e| faults.extend(e.faults()))
         .ok();
+    let napoleon_set = firmware::game_data::napoleon_set(&config, path)
+        .map_err(|e| faults.extend(e.faults()))
+        .ok();
     let journals = JournalDir::open(&config.journal_dir)
         .map_err(|e| {
             faults.push(StartFault::new(
@@ -1096,6 +1099,7 @@ fn open_parts(
                 waterloo_layout,
                 // A set that did not read is a start fault above: never the shipped one.
                 sba_set: sba_set.unwrap_or_default(),
+                napoleon_set: napoleon_set.unwrap_or_default(),
                 // The OK menu offers the seats' phone codes again only when the pages are
                 // served: a server that could not listen offers no entry that does nothing.
                 phone_pages: served && config.web.is_some(),

@@ -702,7 +702,7 @@ fn every_game_of_the_menu_can_be_the_configured_one() {
     assert!(
         got.contains(
             "2: [game] name = \"chess\" is not known: use one of \"classic\", \"duel\", \
-             \"waterloo\", \"piecepack\" or \"sa-belle-alliance\""
+             \"waterloo\", \"piecepack\", \"sa-belle-alliance\" or \"napoleon\""
         ),
         "{got}"
     );

@@ -185,6 +185,7 @@ fn family(kind: GameKind) -> &'static str {
         GameKind::Waterloo { .. } => "waterloo",
         GameKind::Piecepack { .. } => "piecepack",
         GameKind::Sba { .. } => "sba",
+        GameKind::Napoleon { .. } => "napoleon",
     }
 }
 

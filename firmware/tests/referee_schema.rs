@@ -104,6 +104,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use firmware::journal::{decode, encode_header, encode_record, MemStore, Tail};
+use firmware::referee::games::napoleon::NapoleonTable;
 use firmware::referee::games::piecepack::PiecepackTable;
 use firmware::referee::games::sba::SbaTable;
 use firmware::referee::games::WaterlooTable;
@@ -162,6 +163,10 @@ fn describe(bytes: &[u8]) -> Result<String, String> {
             GameKind::Sba { .. } => match record {
                 Record::Army { .. } => round_trip::<<SbaTable as TableGame>::Army>(bytes),
                 _ => round_trip::<<SbaTable as TableGame>::Action>(bytes),
+            },
+            GameKind::Napoleon { .. } => match record {
+                Record::Army { .. } => round_trip::<<NapoleonTable as TableGame>::Army>(bytes),
+                _ => round_trip::<<NapoleonTable as TableGame>::Action>(bytes),
             },
             GameKind::Stratego { .. } => Err("a table game's record in Stratego".into()),
         };

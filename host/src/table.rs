@@ -39,6 +39,7 @@ impl TableGameEntry {
         match self.kind {
             GameKind::Waterloo { choice } => config.waterloo_layout = choice.layout,
             GameKind::Sba { choice } => config.sba_set = choice.set,
+            GameKind::Napoleon { choice } => config.napoleon_set = choice.set,
             GameKind::Stratego { .. } | GameKind::Piecepack { .. } => {}
         }
         config

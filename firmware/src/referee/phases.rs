@@ -55,6 +55,9 @@ pub struct RefereeConfig {
     /// The card set and map Sa Belle Alliance is played with (`[sba] cards` and `layout`; the
     /// shipped ones by default).
     pub sba_set: games::sba::SbaSet,
+    /// The campaign (map, order of battle, turn track) and table layout Napoléon is played on
+    /// (`[napoleon]`; the shipped files by default).
+    pub napoleon_set: games::napoleon::NapoleonSet,
     /// The phone pages are served (`[web]` on): the OK menu in play ends with "Phone pages"
     /// ([`Decision::PhonePages`]). Off by default.
     pub phone_pages: bool,
@@ -83,6 +86,7 @@ impl Default for RefereeConfig {
             menu_start: MenuStart::default(),
             waterloo_layout: BoardLayout::shipped(),
             sba_set: games::sba::SbaSet::shipped(),
+            napoleon_set: games::napoleon::NapoleonSet::shipped(),
             phone_pages: false,
         }
     }
@@ -501,7 +505,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
         let game = header
             .game
             .on_layout(self.config.waterloo_layout)
-            .on_sba(self.config.sba_set);
+            .on_sba(self.config.sba_set)
+            .on_napoleon(self.config.napoleon_set);
         let game = games::resumable_kind(game, &recovered.records).map_err(ResumeError::Rebuild)?;
         let session = games::resume_session(game, header.setup, &recovered.records, &self.sensed)
             .map_err(ResumeError::Rebuild)?;
@@ -938,7 +943,8 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         .map(|(label, kind)| (format!("{name}: {label}"), *kind))
                         .map(|(label, kind)| {
                             let kind = kind.on_layout(self.config.waterloo_layout);
-                            (label, kind.on_sba(self.config.sba_set))
+                            let kind = kind.on_sba(self.config.sba_set);
+                            (label, kind.on_napoleon(self.config.napoleon_set))
                         })
                 });
                 if let Some((label, kind)) = chosen {

@@ -67,6 +67,12 @@ pub enum GameKind {
         /// The card set and layout (not journaled).
         choice: super::games::sba::SbaChoice,
     },
+    /// Napoléon 1815, on the campaign and layout files the umpire was started with.
+    Napoleon {
+        /// Two or three players, the historical set-up or the players' own (the files are
+        /// not journaled here but in the first record).
+        choice: super::games::napoleon::NapoleonChoice,
+    },
 }
 
 /// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout
@@ -205,7 +211,8 @@ pub enum Record {
     /// [`TableGame::Action`](crate::referee::table::TableGame::Action).
     Action(Vec<u8>),
     /// The data files a game began on (a Stratego: Waterloo board layout; a Sa Belle
-    /// Alliance card file and map layout), written first, right after the header: a resumed
+    /// Alliance card file and map layout; Napoléon's map, order of battle, turn track and
+    /// layout), written first, right after the header: a resumed
     /// game must be on the same files, and a replay needs none. One record for every game
     /// with data files; journals that hold the two records it replaced (`Layout`, `SbaFiles`)
     /// read as this one.
@@ -216,7 +223,8 @@ pub enum Record {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameFile {
     /// The file's key in its game's configuration section: `layout` (`[waterloo] layout`,
-    /// `[sba] layout`), `cards` (`[sba] cards`).
+    /// `[sba] layout`, `[napoleon] layout`), `cards` (`[sba] cards`), `map`,
+    /// `order_of_battle`, `turns` (`[napoleon]`).
     pub key: String,
     /// Where it was read: a file's path, or the words for the shipped file (for the words
     /// only).

@@ -10,6 +10,7 @@
 use boards::stratego::{Options, Position, Setup, Variant};
 use boards::{Actor, Game};
 use firmware::journal::{encode_header, encode_record};
+use firmware::referee::games::napoleon::NapoleonTable;
 use firmware::referee::games::piecepack::PiecepackTable;
 use firmware::referee::games::sba::SbaTable;
 use firmware::referee::games::{self, WaterlooTable};
@@ -63,7 +64,7 @@ impl Recorded {
 }
 
 /// Every game and variant on the menu: Stratego Original and Duel, each Waterloo variant, each
-/// Piecepack variant, Sa Belle Alliance.
+/// Piecepack variant, Sa Belle Alliance, each Napoléon variant.
 pub fn games() -> Vec<(String, GameKind)> {
     let mut out = vec![
         (
@@ -84,6 +85,8 @@ pub fn games() -> Vec<(String, GameKind)> {
             "piecepack"
         } else if game.contains("Sa Belle Alliance") {
             "sba"
+        } else if game.contains("Napoleon") {
+            "napoleon"
         } else {
             "waterloo"
         };
@@ -114,6 +117,7 @@ pub fn record(name: &str, kind: GameKind, seed: u64, actions: usize) -> Recorded
         GameKind::Waterloo { choice } => table::<WaterlooTable>(choice, &mut rng, actions),
         GameKind::Piecepack { options } => table::<PiecepackTable>(options, &mut rng, actions),
         GameKind::Sba { choice } => table::<SbaTable>(choice, &mut rng, actions),
+        GameKind::Napoleon { choice } => table::<NapoleonTable>(choice, &mut rng, actions),
     };
     Recorded {
         name: name.to_string(),

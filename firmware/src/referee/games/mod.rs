@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 use boards::waterloo::Version;
 
+use self::napoleon::NapoleonTable;
 use self::piecepack::PiecepackTable;
 use self::sba::SbaTable;
 use self::stratego::{StrategoChoice, StrategoTable};
@@ -67,6 +68,7 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
         ),
         (piecepack::TITLE, piecepack::variants()),
         (sba::TITLE, sba::variants()),
+        (napoleon::TITLE, napoleon::variants()),
     ]
 }
 
@@ -99,7 +101,8 @@ pub(crate) fn opening_records(kind: GameKind) -> Vec<Record> {
 impl GameKind {
     /// The data files the game is played on, as a journal records them: a Stratego: Waterloo
     /// game's board layout (`layout`), a Sa Belle Alliance game's card file (`cards`) and map
-    /// layout (`layout`); none for the others.
+    /// layout (`layout`), a Napoléon game's map, order of battle, turn track and layout (`map`,
+    /// `order_of_battle`, `turns`, `layout`); none for the others.
     pub fn files(self) -> Vec<GameFile> {
         let file = |key: &str, source: String, text: &str| GameFile {
             key: key.to_string(),
@@ -119,6 +122,16 @@ impl GameKind {
                     file("layout", layout.source.clone(), &layout.text),
                 ]
             }
+            GameKind::Napoleon { choice } => {
+                let files = choice.set.files();
+                napoleon::NapoleonFileKey::ALL
+                    .iter()
+                    .map(|&k| {
+                        let f = files.get(k);
+                        file(k.key(), f.source.clone(), &f.text)
+                    })
+                    .collect()
+            }
             GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Vec::new(),
         }
     }
@@ -127,6 +140,7 @@ impl GameKind {
     fn on_shipped_files(self) -> GameKind {
         self.on_layout(BoardLayout::shipped())
             .on_sba(sba::SbaSet::shipped())
+            .on_napoleon(napoleon::NapoleonSet::shipped())
     }
 
     /// The game's name and configuration section, for the words about its data files.
@@ -134,6 +148,7 @@ impl GameKind {
         match self {
             GameKind::Waterloo { .. } => ("Waterloo", "waterloo"),
             GameKind::Sba { .. } => ("Sa Belle Alliance", "sba"),
+            GameKind::Napoleon { .. } => ("Napoleon", "napoleon"),
             GameKind::Stratego { .. } => ("Stratego", "stratego"),
             GameKind::Piecepack { .. } => ("Piecepack", "piecepack"),
         }
@@ -188,6 +203,23 @@ impl GameKind {
                         ))
                     })
             }
+            GameKind::Napoleon { .. } => {
+                let mut read = napoleon::NapoleonFiles::shipped();
+                for key in napoleon::NapoleonFileKey::ALL {
+                    let f = find(key.key())?;
+                    *read.get_mut(key) = napoleon::NapoleonFile {
+                        source: f.source.clone(),
+                        text: f.text.clone(),
+                    };
+                }
+                napoleon::NapoleonSet::read(read)
+                    .map(|set| self.on_napoleon(set))
+                    .map_err(|problems| {
+                        problem(format!(
+                            "the journal's Napoleon files do not read with this build:                              {problems}"
+                        ))
+                    })
+            }
             GameKind::Stratego { .. } | GameKind::Piecepack { .. } => Ok(self),
         }
     }
@@ -207,6 +239,13 @@ impl GameKind {
                 } else {
                     (a.layout != b.layout).then_some("layout")
                 }
+            }
+            (GameKind::Napoleon { choice: a }, GameKind::Napoleon { choice: b }) => {
+                let (a, b) = (a.set.files(), b.set.files());
+                napoleon::NapoleonFileKey::ALL
+                    .into_iter()
+                    .find(|&k| a.get(k).text != b.get(k).text)
+                    .map(napoleon::NapoleonFileKey::key)
             }
             _ => None,
         }
@@ -277,6 +316,18 @@ impl GameKind {
             other => other,
         }
     }
+
+    /// The same game with the campaign and layout `set` when it is Napoléon.
+    #[must_use]
+    pub fn on_napoleon(self, set: napoleon::NapoleonSet) -> GameKind {
+        match self {
+            GameKind::Napoleon { mut choice } => {
+                choice.set = set;
+                GameKind::Napoleon { choice }
+            }
+            other => other,
+        }
+    }
 }
 
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:
@@ -302,6 +353,10 @@ macro_rules! with_game {
             }
             GameKind::Sba { choice: $choice } => {
                 type $t = SbaTable;
+                $body
+            }
+            GameKind::Napoleon { choice: $choice } => {
+                type $t = NapoleonTable;
                 $body
             }
         }

@@ -47,6 +47,7 @@ use boards::napoleon::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
+use super::super::record::GameKind;
 use super::super::table::{Gesture, Group, Placing, TableGame};
 use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
@@ -341,16 +342,55 @@ impl fmt::Debug for NapoleonSet {
     }
 }
 
-/// What the menu chose: two or three players, the historical set-up or the players' own, and
-/// the layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl std::hash::Hash for NapoleonSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.files.layout.text.len().hash(state);
+    }
+}
+
+/// What the menu chose: two or three players, the historical set-up or the players' own, on
+/// the files the umpire was started with. The set is not in the header: a journal's first
+/// record is the four files' texts ([`crate::referee::Record::Files`]), so a game resumes only
+/// on the files it began on, and replays on them anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NapoleonChoice {
     /// Two or three players.
     pub players: Players,
     /// Each block to its historical town (4.3) rather than where its owner chooses (4.1, 4.2).
     pub historical: bool,
-    /// The campaign and layout.
+    /// The campaign and layout (not journaled).
+    #[serde(skip)]
     pub set: NapoleonSet,
+}
+
+/// The menu's variants: two or three players, each with the historical set-up or the
+/// players' own.
+pub fn variants() -> Vec<(String, GameKind)> {
+    let kind = |players, historical| GameKind::Napoleon {
+        choice: NapoleonChoice {
+            players,
+            historical,
+            set: NapoleonSet::shipped(),
+        },
+    };
+    vec![
+        (
+            "2 players, historical set-up".to_string(),
+            kind(Players::Two, true),
+        ),
+        (
+            "2 players, own set-up".to_string(),
+            kind(Players::Two, false),
+        ),
+        (
+            "3 players, historical set-up".to_string(),
+            kind(Players::Three, true),
+        ),
+        (
+            "3 players, own set-up".to_string(),
+            kind(Players::Three, false),
+        ),
+    ]
 }
 
 impl NapoleonChoice {
@@ -766,6 +806,49 @@ impl TableGame for NapoleonTable {
             ));
         }
         Ok(())
+    }
+
+    /// Each block on a free slot of a town chosen by `roll`: its historical town, or (own
+    /// set-up) any town of its army's set-up area still under the side's cap.
+    fn sample_groups(
+        choice: NapoleonChoice,
+        seat: Seat,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Option<Vec<Vec<Place>>> {
+        let oob = choice.campaign().order_of_battle();
+        let layout = choice.layout();
+        let map = choice.campaign().map();
+        let exempt = choice.historical && choice.options().historical_exempt_from_caps;
+        let side_cap = cap(if seat == FRENCH {
+            Army::French
+        } else {
+            Army::AngloDutch
+        });
+        let mut used: BTreeSet<Place> = BTreeSet::new();
+        let mut per_town: BTreeMap<TownId, usize> = BTreeMap::new();
+        let mut groups = Vec::new();
+        for id in choice.blocks(seat) {
+            let block = oob.block(id)?;
+            let towns: Vec<TownId> = if choice.historical {
+                vec![block.start]
+            } else {
+                map.set_up_area(block.army).collect()
+            };
+            let open: Vec<TownId> = towns
+                .into_iter()
+                .filter(|t| exempt || per_town.get(t).copied().unwrap_or(0) < side_cap)
+                .filter(|&t| layout.town(t).iter().any(|p| !used.contains(p)))
+                .collect();
+            if open.is_empty() {
+                return None;
+            }
+            let town = open[roll(open.len() as u32) as usize % open.len()];
+            let slot = *layout.town(town).iter().find(|p| !used.contains(p))?;
+            used.insert(slot);
+            *per_town.entry(town).or_default() += 1;
+            groups.push(vec![slot]);
+        }
+        Some(groups)
     }
 
     fn may_place_among(choice: NapoleonChoice, at: &Placing<'_, Self>) -> Result<(), String> {
