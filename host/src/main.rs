@@ -230,6 +230,9 @@ enum GameArg {
     Piecepack,
     /// Sa Belle Alliance, with the example card set on the shipped map layout.
     Sba,
+    /// Napoléon 1815 on the shipped map and layout (`--variant 2-players-historical-set-up`,
+    /// `2-players-own-set-up`, `3-players-...`).
+    Napoleon,
 }
 
 impl GameArg {
@@ -241,6 +244,7 @@ impl GameArg {
             GameArg::Waterloo => "Stratego: Waterloo",
             GameArg::Piecepack => "Piecepack at Waterloo",
             GameArg::Sba => "Sa Belle Alliance",
+            GameArg::Napoleon => "Napoleon 1815",
         }
     }
 
@@ -251,6 +255,7 @@ impl GameArg {
             GameArg::Waterloo => "stratego-waterloo",
             GameArg::Piecepack => "piecepack",
             GameArg::Sba => "sa-belle-alliance",
+            GameArg::Napoleon => "napoleon",
         };
         host::table::find_game(name, variant)
             .map(Some)

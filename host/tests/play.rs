@@ -232,3 +232,21 @@ fn play_writes_a_journal_that_replay_reads_back() {
     assert!(!text.contains(&format!("\n{:>4}. ", actions + 1)), "{text}");
     std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
+
+/// `play napoleon`: the game chosen, `setup` places both armies historically, and the OK menu
+/// of the first turn is drawn.
+#[test]
+fn napoleon_is_played_by_typed_events() {
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game napoleon",
+        "Napoleon 1815",
+        3,
+        "setup\nok\nquit\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(text.contains("Anglo-Dutch block"), "{text}");
+    assert!(text.contains("end the moves"), "{text}");
+}

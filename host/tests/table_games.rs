@@ -159,3 +159,63 @@ fn cut_everywhere(bytes: &[u8]) {
         recovered.tail
     );
 }
+
+/// Napoléon's block names (the order of battle's first column).
+fn napoleon_blocks() -> Vec<String> {
+    boards::napoleon::DEFAULT_ORDER_OF_BATTLE
+        .lines()
+        .filter_map(|l| l.strip_prefix("block "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `name` stands in `text` as a word of its own (block names hold `-`).
+fn names(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+#[test]
+fn napoleon_campaigns_play_from_physical_events_and_keep_the_blocks_secret() {
+    let blocks = napoleon_blocks();
+    assert!(blocks.len() > 50, "{blocks:?}");
+    let mut battles = 0;
+    for (variant, seed) in [
+        ("2-players-historical-set-up", 1),
+        ("2-players-own-set-up", 2),
+        ("3-players-historical-set-up", 3),
+    ] {
+        let played = play("napoleon", variant, seed, 2000);
+        assert!(played.actions > 0);
+        assert!(
+            played.result.is_some(),
+            "{variant} seed {seed}: no result after {} actions",
+            played.actions
+        );
+        for screen in &played.screens {
+            let text = firmware::referee::screen_text(screen);
+            // Set-up is behind a screen, the block named to its owner.
+            if text.contains(" set-up ") {
+                continue;
+            }
+            battles += usize::from(text.contains("blocks shown"));
+            // Elsewhere a block is named only beside its battle-board place, revealed there.
+            for line in text.split(" / ") {
+                for name in &blocks {
+                    assert!(
+                        !names(line, name) || line.contains("board "),
+                        "{variant} seed {seed}: `{name}` named off the battle boards: {text}"
+                    );
+                }
+            }
+        }
+        let text = replay(&played.journal, false, false).expect("replays");
+        assert!(text.contains("Result:"), "{text}");
+    }
+    assert!(battles > 0, "the demos reach a battle");
+}

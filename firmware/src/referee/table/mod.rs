@@ -575,7 +575,8 @@ pub trait TableView {
     fn actions(&self) -> Option<u32>;
     /// The legal actions the hands can make now: each gesture with its public label.
     fn gestures(&self) -> Vec<(Gesture, String)>;
-    /// The actions the buttons can take now (the OK menu), by public label.
+    /// The actions the buttons can take now (the OK menu), by public label: those the rules
+    /// accept (Napoléon's menu also lists a hidden block's twins, which the owner tells apart).
     fn choices(&self) -> Vec<String>;
     /// Whether the pending chance is rolled with the Die button.
     fn die_button(&self) -> bool;

@@ -2788,7 +2788,13 @@ impl<T: TableGame> TableView for Session<T> {
 
     fn choices(&self) -> Vec<String> {
         self.game()
-            .map(|g| g.choices().into_iter().map(|(label, _)| label).collect())
+            .map(|g| {
+                g.choices()
+                    .into_iter()
+                    .filter(|(_, a)| g.check(a).is_ok())
+                    .map(|(label, _)| label)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
