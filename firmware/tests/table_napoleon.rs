@@ -129,7 +129,7 @@ fn a_napoleon_game_resumes_only_on_the_files_it_began_on() {
         text: format!("# ours\n{}", files.layout.text),
     };
     let set = NapoleonSet::read(files).expect("the files read");
-    let err = Referee::resume(
+    let resumed = Referee::resume(
         RefereeConfig {
             napoleon_set: set,
             ..RefereeConfig::default()
@@ -139,9 +139,10 @@ fn a_napoleon_game_resumes_only_on_the_files_it_began_on() {
         MemStore::from_bytes(bytes),
         t.referee.sensed().iter().copied(),
         Millis(0),
-    )
-    .err()
-    .expect("refused");
+    );
+    let Err(err) = resumed else {
+        panic!("resumed on other files")
+    };
     assert_eq!(
         err.to_string(),
         "this game began on the shipped Napoleon layout, not ours.txt: leave [napoleon] \

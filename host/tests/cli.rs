@@ -29,7 +29,7 @@ fn an_unknown_game_is_refused_with_the_choices() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        err.contains("[possible values: classic, duel, waterloo, piecepack, sba]"),
+        err.contains("[possible values: classic, duel, waterloo, piecepack, sba, napoleon]"),
         "{err}"
     );
 }
