@@ -691,7 +691,8 @@ impl Bench {
         false
     }
 
-    /// Every block name on the screen is a block the public view of a battle shows.
+    /// Every block name on the screen is a block the public view of a battle shows, and so is
+    /// every block whose type or strength the screen tells.
     fn audit(&self, names: &[String]) {
         let game = self.game().game();
         let shown: Vec<String> = game
@@ -716,6 +717,28 @@ impl Bench {
         let screen = self.screen();
         for name in names_in(&screen, names) {
             assert!(shown.contains(&name), "{name} is not revealed: {screen}");
+        }
+        // A block's type or strength only beside the name of a block the battle reveals
+        // (the campaign's leader showing himself is the rules' own announcement).
+        for line in screen.split(" / ") {
+            let lower = line.to_lowercase();
+            let typed = ["infantry", "cavalry", "artillery", "leader"]
+                .iter()
+                .any(|k| lower.contains(k))
+                && !lower.contains("leader shows himself")
+                && !lower.contains("leader stays hidden");
+            let strength = lower.contains("strength ")
+                || lower.contains(", to ")
+                || lower
+                    .as_bytes()
+                    .windows(3)
+                    .any(|w| w[0] == b'(' && w[1].is_ascii_digit() && w[2] == b')');
+            if typed || strength {
+                assert!(
+                    names_in(line, names).iter().any(|n| shown.contains(n)),
+                    "a hidden block's type or strength: {line}"
+                );
+            }
         }
     }
 }
