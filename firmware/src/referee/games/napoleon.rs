@@ -42,7 +42,7 @@ use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{BattleAction, Side, Zone};
 use boards::napoleon::{
     Action, Army, BlockId, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
-    SetupProblem, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+    SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -680,19 +680,26 @@ impl NapoleonTable {
                 _ => None,
             })
             .collect();
+        // In the order of the places they start from, never in block order (which tells each
+        // army's leader and corps).
         let oob = self.choice.campaign().order_of_battle();
+        let mut steps: Vec<(Place, Place)> = Vec::new();
         for (id, _) in oob.blocks() {
             let (was, now) = (before.get(id.index()).copied().flatten(), self.place_of(id));
             if was == now || Some(id) == gestured || told.contains(&id) {
                 continue;
             }
             if let (Some(was), Some(now)) = (was, now) {
-                out.push(format!(
-                    "{} to {}",
-                    self.choice.place_name(&was),
-                    self.choice.place_name(&now)
-                ));
+                steps.push((was, now));
             }
+        }
+        steps.sort_by_key(|(was, _)| self.place_order(Some(was)));
+        for (was, now) in steps {
+            out.push(format!(
+                "{} to {}",
+                self.choice.place_name(&was),
+                self.choice.place_name(&now)
+            ));
         }
         out
     }
@@ -1208,7 +1215,8 @@ impl TableGame for NapoleonTable {
         if let Some(battle) = self.game.battle() {
             return self.battle_choices(battle);
         }
-        self.game
+        let mut entries: Vec<(String, NapoleonAction)> = self
+            .game
             .legal_actions()
             .into_iter()
             .filter_map(|a| {
@@ -1225,7 +1233,18 @@ impl TableGame for NapoleonTable {
                 };
                 Some((label, NapoleonAction::rules(a)))
             })
-            .collect()
+            .collect();
+        // A block's entries in the order of the slots the blocks stand on, never in block
+        // order (the order of battle lists each army's leader first, then corps by corps).
+        entries.sort_by_cached_key(|(label, na)| match na.action {
+            Action::Regroup { block, .. } | Action::SupplyLoss(block) => (
+                1,
+                self.place_order(self.place_of(block).as_ref()),
+                label.clone(),
+            ),
+            _ => (0, self.place_order(None), String::new()),
+        });
+        entries
     }
 
     fn held(&self, action: &NapoleonAction) -> bool {
@@ -1255,6 +1274,9 @@ impl TableGame for NapoleonTable {
     }
 
     fn check(&self, action: &NapoleonAction) -> Result<(), String> {
+        if let Action::Battle(a) = &action.action {
+            self.battle_check(a, action.slot)?;
+        }
         self.game.check(&action.action).map_err(|why| {
             // How far a block may go tells its type (5.3), which only its owner may know: the
             // table hears that it is too far, never how far it could go.
@@ -1399,12 +1421,18 @@ impl TableGame for NapoleonTable {
                 );
                 format!("{} regroups to {to}", self.slot_words(*block))
             }
-            Action::SupplyLoss(block) => {
-                format!(
-                    "{}: supply loss, turn the block one step down",
+            // The ruling chosen decides what the loss takes (9); a hidden block's strength is
+            // never said, so a step's loss does not say whether it is the last.
+            Action::SupplyLoss(block) => match self.choice.options().supply_loss {
+                SupplyLoss::Blocks => format!(
+                    "{}: supply loss, the block is eliminated",
                     self.slot_words(*block)
-                )
-            }
+                ),
+                SupplyLoss::Steps => format!(
+                    "{}: supply loss, the block one step down (its last: eliminated)",
+                    self.slot_words(*block)
+                ),
+            },
             Action::Battle(a) => self.battle_label(a, action.slot),
         }
     }
@@ -1414,6 +1442,7 @@ impl TableGame for NapoleonTable {
             Action::Battle(BattleAction::DrawTerrain(kind)) => {
                 format!("{kind} drawn in secret")
             }
+            Action::Battle(BattleAction::Reveal(_)) => self.menu_label(action),
             _ => self.label(action),
         }
     }

@@ -16,10 +16,13 @@
 //!   block lifted and put back, then a block of the zone fired at lifted, fires (at the square
 //!   when the block lifted forms one); a terrain block put on a terrain spot of the drawer's
 //!   half places the terrain drawn there.
-//! - **The menu** (OK) lists every action of the army to act, each named by slots; for a block
-//!   the public may not see, the same action of every hidden block of its army in the same
-//!   place is listed too, so the list says nothing of which block can do what (one the rules
-//!   refuse is refused when chosen, with the reason).
+//! - **The menu** (OK) lists every action of the army to act, each named by slots, in an
+//!   order decided by the slots (never by the order of battle); a block the public may not see
+//!   is offered every destination its place allows whatever its type or corps, and its other
+//!   actions are listed for every hidden block of its army in the same place, so the list says
+//!   nothing of which block can do what (one the rules refuse is refused when chosen, in words
+//!   that tell no type). A skirmish's pick is told as "the defender chooses a block": which
+//!   blocks were chosen is shown only once both sides have chosen (6.6).
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
@@ -29,7 +32,7 @@ use std::collections::BTreeMap;
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{
     BattleAction, BattleActor, BattleEvent, BattleView, BlockView, Defeat, Ending, Place as Field,
-    Side, Step, Target, Zone,
+    Side, Step, Target, Wing, Zone,
 };
 use boards::napoleon::{Action, Army, Battle, BlockId, UnitType};
 use boards::Game;
@@ -38,6 +41,9 @@ use super::layout::zone_words;
 use super::{NapoleonAction, NapoleonTable, Spot};
 use crate::referee::table::{Gesture, TableGame};
 use crate::sensing::Place;
+
+/// A place's rank in the table's public order ([`NapoleonTable::place_order`]).
+pub(super) type PlaceOrder = (u8, usize, Option<(Side, Option<Zone>)>, u8, Option<Place>);
 
 /// Where a block of a battle stands, as the whole truth has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,13 +179,19 @@ impl NapoleonTable {
                     .is_some_and(|p| primary.contains(&p))
             })
             .collect();
-        moving.sort_by_key(|(_, primary, _)| {
-            primary.first().is_some_and(|p| {
-                matches!(
-                    layout.spot(p),
-                    Some(Spot::Zone { .. } | Spot::Reserve { .. })
-                )
-            })
+        // Then by where each stands now, never by which block it is: the free spaces are
+        // given out in an order the table can see (the order of battle lists each army's
+        // leader first, then corps by corps).
+        moving.sort_by_key(|(id, primary, _)| {
+            (
+                primary.first().is_some_and(|p| {
+                    matches!(
+                        layout.spot(p),
+                        Some(Spot::Zone { .. } | Spot::Reserve { .. })
+                    )
+                }),
+                self.place_order(self.place_of(*id).as_ref()),
+            )
         });
         for (id, primary, overflow) in moving {
             let here = self.at[id.index()];
@@ -193,6 +205,37 @@ impl NapoleonTable {
             if let Some(to) = to {
                 self.at[id.index()] = Some(to);
             }
+        }
+    }
+
+    /// Where `place` comes in the table's public order: town slots by town and slot, then the
+    /// battle boards' spaces by board, area and space, then the trays; no place last. Every
+    /// order the table shows of blocks is decided by this, never by the blocks' ids.
+    pub(super) fn place_order(&self, place: Option<&Place>) -> PlaceOrder {
+        let Some(place) = place else {
+            return (4, 0, None, 0, None);
+        };
+        match self.choice.layout().spot(place) {
+            Some(Spot::Town { town, slot }) => (0, town.index(), None, slot, None),
+            Some(Spot::Reserve { board, side, slot }) => {
+                (1, usize::from(board), Some((side, None)), slot, None)
+            }
+            Some(Spot::Zone { board, zone, slot }) => (
+                1,
+                usize::from(board),
+                Some((zone.half, Some(zone))),
+                slot,
+                None,
+            ),
+            Some(Spot::Terrain { board, zone }) => (
+                2,
+                usize::from(board),
+                Some((zone.half, Some(zone))),
+                0,
+                None,
+            ),
+            Some(Spot::Eliminated { army, slot }) => (3, army as usize, None, slot, None),
+            None => (4, 0, None, 0, Some(*place)),
         }
     }
 
@@ -492,12 +535,145 @@ impl NapoleonTable {
                 )
             }
             ([], [spot], _) => match layout.spot(spot) {
+                // The spot's board and half are checked with the action (`battle_check`).
                 Some(Spot::Terrain { zone, .. }) => {
-                    with(BattleAction::PlaceTerrain(zone.wing), None)
+                    with(BattleAction::PlaceTerrain(zone.wing), Some(*spot))
                 }
                 _ => Vec::new(),
             },
             _ => Vec::new(),
+        }
+    }
+
+    /// Refuses a battle action the rules refuse, in words that tell nothing the public view
+    /// hides (a hidden block's refusal is the same whatever its type, strength or corps),
+    /// then a terrain put on a spot that is not the drawer's, and a menu move into a wing with
+    /// no free space (the board could not follow it).
+    ///
+    /// # Errors
+    /// Why not, and what to do instead.
+    pub(super) fn battle_check(
+        &self,
+        action: &BattleAction,
+        slot: Option<Place>,
+    ) -> Result<(), String> {
+        let Some(battle) = self.game.battle() else {
+            return Ok(());
+        };
+        let board = self.board_of(battle.town());
+        let acting_side = match battle.actor() {
+            BattleActor::Army(a) => battle.side_of(a),
+            _ => None,
+        };
+        if let (BattleAction::PlaceTerrain(_), Some(spot), Some(side)) = (action, slot, acting_side)
+        {
+            let board_name = board.map_or_else(
+                || "the battle board".to_string(),
+                |n| format!("board {}", n + 1),
+            );
+            let ours = match self.choice.layout().spot(&spot) {
+                Some(Spot::Terrain { board: b, zone }) => {
+                    Some(usize::from(b)) == board && zone.half == side
+                }
+                _ => false,
+            };
+            if !ours {
+                return Err(format!(
+                    "{} is not a terrain spot of your half of {board_name}: put the terrain \
+                     on one of yours",
+                    self.choice.place_name(&spot)
+                ));
+            }
+        }
+        if let Err(boards::napoleon::Illegal::Battle(why)) =
+            self.game.check(&Action::Battle(*action))
+        {
+            return Err(self.refusal(battle, action, why));
+        }
+        // A wing holds as many blocks as its spaces; the reserve overflows onto the town's
+        // slots.
+        if let (
+            BattleAction::Deploy {
+                block,
+                to: Field::Zone(zone),
+            }
+            | BattleAction::Move {
+                block,
+                to: Field::Zone(zone),
+            },
+            None,
+            Some(n),
+        ) = (*action, slot, board)
+        {
+            let area = self.area(n, zone.half, Some(Field::Zone(zone)));
+            let here = self.place_of(block);
+            let full = !area.is_empty()
+                && area
+                    .iter()
+                    .all(|p| self.at.contains(&Some(*p)) && Some(*p) != here);
+            if full {
+                return Err(format!(
+                    "{} is full: choose another place",
+                    self.zone_name(zone)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// What the table is told when the rules refuse `action` for `why`.
+    fn refusal(
+        &self,
+        battle: &Battle,
+        action: &BattleAction,
+        why: boards::napoleon::battle::BattleIllegal,
+    ) -> String {
+        use boards::napoleon::battle::BattleIllegal as Why;
+        let hidden = acted_on(action).is_some_and(|b| {
+            !battle
+                .view(None)
+                .blocks
+                .iter()
+                .any(|v| matches!(v, BlockView::Known { block, .. } if *block == b))
+        });
+        let goes = matches!(
+            action,
+            BattleAction::Deploy { .. }
+                | BattleAction::Move { .. }
+                | BattleAction::Retreat { .. }
+                | BattleAction::Reinforce(_)
+        );
+        match (action, why) {
+            // Deployment is no step: the reserve and the own wings, each wing one corps (two
+            // with their leader), every wing filled as far as the blocks can (6.2.2, R23).
+            (BattleAction::Deploy { block, to }, Why::CannotGoThere) => {
+                let side = self
+                    .army_of(*block)
+                    .and_then(|a| battle.side_of(a))
+                    .unwrap_or(Side::Attacker);
+                match to {
+                    Field::Zone(z) if z.half != side => {
+                        "it cannot go there: deploy on your own wings or your reserve".to_string()
+                    }
+                    _ => "that block cannot go there now: choose another".to_string(),
+                }
+            }
+            (
+                _,
+                Why::CannotGoThere
+                | Why::CannotFire
+                | Why::AlreadyActed
+                | Why::CannotRetreatThere
+                | Why::NotStrongest
+                | Why::NotAllowed,
+            ) if hidden => {
+                if goes {
+                    "that block cannot go there now: choose another".to_string()
+                } else {
+                    "that block cannot do that now: choose another".to_string()
+                }
+            }
+            _ => why.to_string(),
         }
     }
 
@@ -533,13 +709,17 @@ impl NapoleonTable {
         }
     }
 
-    /// The menu of the battle fought now: every action of the army to act, named by slots;
-    /// for a block the public may not see, the same action of each hidden block of its army in
-    /// the same place, so the list tells nothing of which block can do what.
+    /// The menu of the battle fought now: every action of the army to act, named by slots.
+    /// A block the public may not see is listed with every destination its place allows
+    /// whatever its type (deployment: the reserve and the own wings; a move: one step forward
+    /// or back; a retreat: every town a block of its army may retreat to), and any other
+    /// action of it is listed for each hidden block of its army in the same place; the rules
+    /// refuse the wrong ones when chosen, in words that tell no type. The entries come in an
+    /// order decided by the blocks' slots, never by which block stands there.
     pub(super) fn battle_choices(&self, battle: &Battle) -> Vec<(String, NapoleonAction)> {
-        if !matches!(battle.actor(), BattleActor::Army(_)) {
+        let BattleActor::Army(acting) = battle.actor() else {
             return Vec::new();
-        }
+        };
         let public = battle.view(None);
         let truth = battle.view_of(&Army::ALL);
         let seen = |block: BlockId| {
@@ -582,10 +762,26 @@ impl NapoleonTable {
                 .filter(|b| !seen(*b) && key(*b) == Some(k))
                 .collect();
             if !all.contains(&block) {
-                all.insert(0, block);
+                all.push(block);
             }
             all
         };
+        // The acting army's blocks the public may not see, on the field or not yet set up,
+        // with their side and place.
+        let hidden: Vec<(BlockId, Side, Option<Field>)> = truth
+            .blocks
+            .iter()
+            .filter_map(|b| match *b {
+                BlockView::Known {
+                    block,
+                    army,
+                    side,
+                    place,
+                    ..
+                } if army == acting && !seen(block) => Some((block, side, place)),
+                _ => None,
+            })
+            .collect();
         let mut actions: Vec<BattleAction> = Vec::new();
         let mut add = |a: BattleAction| {
             if !actions.contains(&a) {
@@ -593,9 +789,54 @@ impl NapoleonTable {
             }
         };
         let legal = battle.legal_actions();
-        // The end of the step first, the commonest choice.
         if legal.contains(&BattleAction::Done) {
             add(BattleAction::Done);
+        }
+        // Every structural destination of every hidden block, once any block of the army may
+        // take the step: which of them can go where tells its type, corps or strength.
+        let deploys = legal
+            .iter()
+            .any(|a| matches!(a, BattleAction::Deploy { .. }));
+        let moves = legal.iter().any(|a| matches!(a, BattleAction::Move { .. }));
+        let retreat_towns: Vec<TownId> = {
+            let mut towns: Vec<TownId> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    BattleAction::Retreat { to, .. } => Some(*to),
+                    _ => None,
+                })
+                .collect();
+            towns.sort_unstable();
+            towns.dedup();
+            towns
+        };
+        let falling_back = battle.step() == Step::Morale;
+        for &(block, side, place) in &hidden {
+            match place {
+                None if deploys => {
+                    for to in own_places(side) {
+                        add(BattleAction::Deploy { block, to });
+                    }
+                }
+                Some(from) if moves => {
+                    // Falling back (6.3.1) is the one block's move; in the fight, any block's.
+                    let its_turn = !falling_back
+                        || legal.iter().any(
+                            |a| matches!(a, BattleAction::Move { block: b, .. } if *b == block),
+                        );
+                    if its_turn {
+                        for to in steps(side, from) {
+                            add(BattleAction::Move { block, to });
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if place.is_some() && battle.step() == Step::Fight {
+                for &to in &retreat_towns {
+                    add(BattleAction::Retreat { block, to });
+                }
+            }
         }
         for a in legal {
             match a {
@@ -641,10 +882,12 @@ impl NapoleonTable {
                         .into_iter()
                         .for_each(|b| add(BattleAction::Occupy(b)));
                 }
-                BattleAction::Reveal(block) => {
-                    twins(block)
-                        .into_iter()
-                        .for_each(|b| add(BattleAction::Reveal(b)));
+                BattleAction::Reveal(_) => {
+                    // Every block of the army in the skirmish, chosen or not: which were
+                    // chosen stays hidden until the attacker has chosen (6.6).
+                    for &(b, _, _) in &hidden {
+                        add(BattleAction::Reveal(b));
+                    }
                 }
                 BattleAction::Reinforce(block) => twins(block)
                     .into_iter()
@@ -652,16 +895,40 @@ impl NapoleonTable {
                 other => add(other),
             }
         }
-        actions
+        let mut entries: Vec<(String, NapoleonAction)> = actions
             .into_iter()
             .map(|a| {
                 let na = NapoleonAction {
                     action: Action::Battle(a),
                     slot: None,
                 };
-                (self.label(&na), na)
+                (self.menu_label(&na), na)
             })
-            .collect()
+            .collect();
+        // The end of the step first (the commonest choice), then by kind, by the slot of the
+        // block, then by the words.
+        entries.sort_by_cached_key(|(label, na)| {
+            let Action::Battle(a) = na.action else {
+                return (0, self.place_order(None), label.clone());
+            };
+            (
+                kind_rank(&a),
+                self.place_order(acted_on(&a).and_then(|b| self.place_of(b)).as_ref()),
+                label.clone(),
+            )
+        });
+        entries
+    }
+
+    /// A battle action as its menu entry names it: as [`NapoleonTable::battle_label`], but a
+    /// skirmish's pick names its slot (the player choosing must see which entry is which).
+    pub(super) fn menu_label(&self, action: &NapoleonAction) -> String {
+        match action.action {
+            Action::Battle(BattleAction::Reveal(block)) => {
+                format!("show the block on {}", self.slot_words(block))
+            }
+            _ => self.label(action),
+        }
     }
 
     /// A battle action in words the whole table may read: blocks by their slots.
@@ -698,7 +965,11 @@ impl NapoleonTable {
                 self.slot_words(block),
                 to_slot(self.field_name(side_of(block), to))
             ),
-            BattleAction::Reveal(block) => format!("show the block on {}", self.slot_words(block)),
+            // Which blocks were chosen stays hidden until the attacker has chosen (6.6): the
+            // block is named only in the menu (`menu_label`).
+            BattleAction::Reveal(block) => {
+                format!("the {} chooses a block", side_word(side_of(block)))
+            }
             BattleAction::Fire { block, at, target } => match target {
                 Target::Line => {
                     format!("{} fires at {}", self.slot_words(block), self.zone_name(at))
@@ -957,5 +1228,62 @@ impl NapoleonTable {
             }
         }
         out
+    }
+}
+
+/// The reserve and `side`'s own wings: where a block of `side` may deploy, as far as its
+/// place says (6.2.2).
+fn own_places(side: Side) -> [Field; 4] {
+    [
+        Field::Reserve,
+        Field::Zone(Zone::new(side, Wing::Left)),
+        Field::Zone(Zone::new(side, Wing::Centre)),
+        Field::Zone(Zone::new(side, Wing::Right)),
+    ]
+}
+
+/// The places one step from `from` for a block of `side` (6.3.2): the reserve to any own
+/// wing, an own wing back to the reserve or forward to the facing zone, an enemy zone back to
+/// the facing own zone.
+fn steps(side: Side, from: Field) -> Vec<Field> {
+    match from {
+        Field::Reserve => own_places(side)[1..].to_vec(),
+        Field::Zone(z) if z.half == side => vec![Field::Reserve, Field::Zone(z.facing())],
+        Field::Zone(z) => vec![Field::Zone(z.facing())],
+    }
+}
+
+/// The block an action is taken with, if any.
+fn acted_on(action: &BattleAction) -> Option<BlockId> {
+    match *action {
+        BattleAction::Deploy { block, .. }
+        | BattleAction::Move { block, .. }
+        | BattleAction::Reveal(block)
+        | BattleAction::Fire { block, .. }
+        | BattleAction::TakeHit(block)
+        | BattleAction::FormSquare(block)
+        | BattleAction::Shelter { block, .. }
+        | BattleAction::Occupy(block)
+        | BattleAction::Retreat { block, .. }
+        | BattleAction::Reinforce(block) => Some(block),
+        _ => None,
+    }
+}
+
+/// Where an action's kind comes in the battle's menu: the end of the step first.
+fn kind_rank(action: &BattleAction) -> u8 {
+    match action {
+        BattleAction::Done => 0,
+        BattleAction::PlaceTerrain(_) => 1,
+        BattleAction::Deploy { .. } | BattleAction::Move { .. } => 2,
+        BattleAction::Reveal(_) => 3,
+        BattleAction::Fire { .. } => 4,
+        BattleAction::TakeHit(_) => 5,
+        BattleAction::FormSquare(_) => 6,
+        BattleAction::Shelter { .. } => 7,
+        BattleAction::Occupy(_) => 8,
+        BattleAction::Retreat { .. } => 9,
+        BattleAction::Reinforce(_) => 10,
+        BattleAction::DrawTerrain(_) | BattleAction::Die(_) | BattleAction::Hits(_) => 11,
     }
 }

@@ -691,7 +691,8 @@ impl Bench {
         false
     }
 
-    /// Every block name on the screen is a block the public view of a battle shows.
+    /// Every block name on the screen is a block the public view of a battle shows, and so is
+    /// every block whose type or strength the screen tells.
     fn audit(&self, names: &[String]) {
         let game = self.game().game();
         let shown: Vec<String> = game
@@ -716,6 +717,28 @@ impl Bench {
         let screen = self.screen();
         for name in names_in(&screen, names) {
             assert!(shown.contains(&name), "{name} is not revealed: {screen}");
+        }
+        // A block's type or strength only beside the name of a block the battle reveals
+        // (the campaign's leader showing himself is the rules' own announcement).
+        for line in screen.split(" / ") {
+            let lower = line.to_lowercase();
+            let typed = ["infantry", "cavalry", "artillery", "leader"]
+                .iter()
+                .any(|k| lower.contains(k))
+                && !lower.contains("leader shows himself")
+                && !lower.contains("leader stays hidden");
+            let strength = lower.contains("strength ")
+                || lower.contains(", to ")
+                || lower
+                    .as_bytes()
+                    .windows(3)
+                    .any(|w| w[0] == b'(' && w[1].is_ascii_digit() && w[2] == b')');
+            if typed || strength {
+                assert!(
+                    names_in(line, names).iter().any(|n| shown.contains(n)),
+                    "a hidden block's type or strength: {line}"
+                );
+            }
         }
     }
 }
@@ -903,6 +926,9 @@ fn a_deployment_on_the_enemy_half_is_refused_naming_slots_only() {
     b.tick(4000);
     let screen = b.screen();
     assert!(screen.contains("it cannot go there"), "{screen}");
+    // Deployment is no step forward or back.
+    assert!(screen.contains("deploy on your own wings"), "{screen}");
+    assert!(!screen.contains("sideways"), "{screen}");
     assert!(screen.contains("board 1"), "{screen}");
     assert!(names_in(&screen, &names).is_empty(), "{screen}");
     assert_eq!(b.session.actions(), actions);
@@ -939,4 +965,421 @@ fn a_deployment_on_the_enemy_half_is_refused_naming_slots_only() {
         assert!(names_in(label, &names).is_empty(), "{label}");
     }
     let _ = army;
+}
+
+/// Each seat's slots in group order, every block on the first free slot of its historical
+/// town.
+fn historical_slots(c: NapoleonChoice) -> BySeat<NapoleonArmy> {
+    let oob = c.campaign().order_of_battle();
+    let mut used = BTreeSet::new();
+    let mut slots = |seat: Seat| NapoleonArmy {
+        slots: c
+            .blocks(seat)
+            .into_iter()
+            .map(|id| {
+                let start = oob.block(id).unwrap().start;
+                let p = *c
+                    .layout()
+                    .town(start)
+                    .iter()
+                    .find(|p| !used.contains(*p))
+                    .unwrap();
+                used.insert(p);
+                p
+            })
+            .collect(),
+    };
+    let allies = slots(ALLIES);
+    let french = slots(FRENCH);
+    BySeat::from_fn(|s| {
+        if s == FRENCH {
+            french.clone()
+        } else {
+            allies.clone()
+        }
+    })
+}
+
+/// What the table shows after an action: the told screen, the prompt and the menu.
+fn public(t: &NapoleonTable, screen: &Screen) -> String {
+    let menu: Vec<String> = t.choices().into_iter().map(|(l, _)| l).collect();
+    format!(
+        "{} | {} | {}",
+        crate::referee::screen_text(screen),
+        t.prompt(),
+        menu.join(" / ")
+    )
+}
+
+/// The French slide up to `n` blocks one town into `target`, end their moves, and the
+/// campaign goes on (the first menu entry each time) until a battle is fought; what each
+/// action showed.
+fn attack(t: &mut NapoleonTable, target: TownId, n: usize) -> Vec<String> {
+    let mut shown = Vec::new();
+    for _ in 0..n {
+        let Some(action) = t
+            .game()
+            .legal_actions()
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]))
+        else {
+            break;
+        };
+        let moved = NapoleonAction {
+            action,
+            slot: Some(t.free_slots(target)[0]),
+        };
+        t.check(&moved).unwrap();
+        let screen = t.play(&moved);
+        shown.push(public(t, &screen));
+    }
+    let screen = t.play(&NapoleonAction::rules(Action::EndMoves));
+    shown.push(public(t, &screen));
+    for _ in 0..20 {
+        if t.game().battle().is_some() {
+            break;
+        }
+        let next = match t.to_act() {
+            Actor::Chance => t.chance()[0].0.clone(),
+            _ => t.choices()[0].1.clone(),
+        };
+        let screen = t.play(&next);
+        shown.push(public(t, &screen));
+    }
+    assert!(t.game().battle().is_some(), "no battle at {target:?}");
+    shown
+}
+
+/// The Allied town next to the French with the most Allied blocks (the French attack it).
+fn attacked_town(t: &NapoleonTable) -> TownId {
+    let game = t.game();
+    let allied_in = |town: TownId| {
+        game.blocks_in(town)
+            .filter(|id| t.army_of(*id).is_some_and(Army::is_allied))
+            .count()
+    };
+    game.legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
+            _ => None,
+        })
+        .max_by_key(|town| (allied_in(*town), std::cmp::Reverse(*town)))
+        .expect("a French attack")
+}
+
+/// Two games that differ only in which of two hidden Allied blocks of the same army (of
+/// different types) stands on which slot of the town attacked show the table the same
+/// screens, prompts and menus, entry for entry and in the same order, through the battle's
+/// start, its terrain and its deployment (until the two blocks' types decide what each game
+/// may do): every order the table sees is decided by
+/// slots, and a hidden block is offered every place its own would be, whatever its type or
+/// corps; where both refuse an entry, they refuse it in the same words.
+#[test]
+fn twin_games_that_differ_in_hidden_blocks_show_the_same_screens() {
+    let c = choice(Players::Two, true);
+    let slots = historical_slots(c);
+    let one = NapoleonTable::start(c, &slots).unwrap();
+    let target = attacked_town(&one);
+    // Two Allied blocks of one army in the town attacked, of different types.
+    let oob = c.campaign().order_of_battle();
+    let allied: Vec<BlockId> = c
+        .blocks(ALLIES)
+        .into_iter()
+        .filter(|id| one.game().town_of(*id) == Some(target))
+        .collect();
+    let (x, y) = allied
+        .iter()
+        .flat_map(|&x| allied.iter().map(move |&y| (x, y)))
+        .find(|&(x, y)| {
+            let (bx, by) = (oob.block(x).unwrap(), oob.block(y).unwrap());
+            x < y && bx.army == by.army && bx.kind != by.kind
+        })
+        .expect("two Allied blocks of one army and two types");
+    let mut swapped = slots.clone();
+    let group = c.blocks(ALLIES);
+    let (i, j) = (
+        group.iter().position(|b| *b == x).unwrap(),
+        group.iter().position(|b| *b == y).unwrap(),
+    );
+    swapped[ALLIES].slots.swap(i, j);
+    let mut a = one;
+    let mut b = NapoleonTable::start(c, &swapped).unwrap();
+    assert_eq!(attack(&mut a, target, 6), attack(&mut b, target, 6));
+    assert_eq!(a.board(), b.board());
+    // Terrain and deployment, from the menus by their words, the same entry in both.
+    let mut deployed = 0;
+    for _ in 0..80 {
+        let battle = a.game().battle().unwrap();
+        let step = battle.step();
+        if !matches!(
+            step,
+            boards::napoleon::battle::Step::Terrain | boards::napoleon::battle::Step::Deployment
+        ) {
+            break;
+        }
+        let (ma, mb) = (a.choices(), b.choices());
+        let labels = |m: &[(String, NapoleonAction)]| -> Vec<String> {
+            m.iter().map(|(l, _)| l.clone()).collect()
+        };
+        assert_eq!(labels(&ma), labels(&mb));
+        let (next_a, next_b) = if a.to_act() == Actor::Chance {
+            (a.chance()[0].0.clone(), b.chance()[0].0.clone())
+        } else {
+            let mut pick = None;
+            for (k, ((_, na), (_, nb))) in ma.iter().zip(&mb).enumerate() {
+                match (a.check(na), b.check(nb)) {
+                    (Ok(()), Ok(())) => {
+                        // Deploy first, the end of the step last.
+                        let done = matches!(
+                            na.action,
+                            Action::Battle(boards::napoleon::battle::BattleAction::Done)
+                        );
+                        if pick.is_none() || !done {
+                            pick = Some(k);
+                        }
+                        if !done {
+                            break;
+                        }
+                    }
+                    (Err(ea), Err(eb)) => assert_eq!(ea, eb),
+                    _ => {}
+                }
+            }
+            // None: the two blocks' types now decide what each game may do, as they would
+            // at any table; what was shown so far was the same.
+            let Some(k) = pick else {
+                break;
+            };
+            (ma[k].1.clone(), mb[k].1.clone())
+        };
+        if matches!(
+            next_a.action,
+            Action::Battle(boards::napoleon::battle::BattleAction::Deploy { .. })
+        ) {
+            deployed += 1;
+        }
+        let (sa, sb) = (a.play(&next_a), b.play(&next_b));
+        assert_eq!(public(&a, &sa), public(&b, &sb));
+        assert_eq!(a.board(), b.board());
+    }
+    assert!(deployed > 0, "no block deployed");
+}
+
+/// The French attack from the historical set-up, at the table, to the defender's first
+/// deployment (terrain drawn and placed from the first entries).
+fn to_deployment() -> NapoleonTable {
+    let c = choice(Players::Two, true);
+    let mut t = NapoleonTable::start(c, &historical_slots(c)).unwrap();
+    let target = attacked_town(&t);
+    attack(&mut t, target, 6);
+    for _ in 0..10 {
+        if t.game().battle().unwrap().step() == boards::napoleon::battle::Step::Deployment {
+            break;
+        }
+        let next = match t.to_act() {
+            Actor::Chance => t.chance()[0].0.clone(),
+            _ => t.choices()[0].1.clone(),
+        };
+        t.play(&next);
+    }
+    assert_eq!(
+        t.game().battle().unwrap().step(),
+        boards::napoleon::battle::Step::Deployment
+    );
+    t
+}
+
+/// At every deployment, each block of the reserve is offered the reserve and each of its own
+/// wings, whether the rules let it go there or not (artillery and woods, a wing's corps, the
+/// leader's army, R23): which entries are listed never tells a block's type or corps, and the
+/// ones refused are refused in the same words.
+#[test]
+fn a_hidden_block_is_offered_every_place_whatever_its_type() {
+    use boards::napoleon::battle::BattleAction;
+    let mut t = to_deployment();
+    let mut steps = 0;
+    while t.game().battle().unwrap().step() == boards::napoleon::battle::Step::Deployment {
+        let menu = t.choices();
+        let deploys: Vec<&(String, NapoleonAction)> = menu
+            .iter()
+            .filter(|(_, a)| matches!(a.action, Action::Battle(BattleAction::Deploy { .. })))
+            .collect();
+        let slots: BTreeSet<String> = deploys
+            .iter()
+            .map(|(l, _)| l.split(" to ").next().unwrap().to_string())
+            .collect();
+        assert_eq!(deploys.len(), slots.len() * 4, "{menu:?}");
+        for (_, a) in &deploys {
+            if let Err(why) = t.check(a) {
+                assert!(why.starts_with("that block cannot go there now"), "{why}");
+            }
+        }
+        let next = deploys
+            .iter()
+            .map(|(_, a)| a)
+            .chain(menu.iter().map(|(_, a)| a))
+            .find(|a| t.check(a).is_ok())
+            .unwrap()
+            .clone();
+        t.play(&next);
+        steps += 1;
+    }
+    assert!(steps > 3, "{steps}");
+}
+
+/// A skirmish's picks (6.6): the defender's choice stays hidden until the attacker has
+/// chosen, so a pick is told only as "the defender chooses a block", and the menu after it
+/// lists the same entries in the same order as before (the picked block too).
+#[test]
+fn a_skirmish_pick_is_told_without_its_slot() {
+    use boards::napoleon::battle::{BattleAction, Step};
+    let c = choice(Players::Two, true);
+    let mut t = NapoleonTable::start(c, &historical_slots(c)).unwrap();
+    let target = attacked_town(&t);
+    // One French block attacks: fewer than 3 units, a skirmish.
+    attack(&mut t, target, 1);
+    let battle = t.game().battle().unwrap();
+    assert!(battle.is_skirmish());
+    assert_eq!(battle.step(), Step::SkirmishReveal);
+    let before: Vec<String> = t.choices().into_iter().map(|(l, _)| l).collect();
+    let (entry, pick) = t
+        .choices()
+        .into_iter()
+        .find(|(_, a)| matches!(a.action, Action::Battle(BattleAction::Reveal(_))))
+        .unwrap();
+    assert!(entry.starts_with("show the block on "), "{entry}");
+    let slot = entry.trim_start_matches("show the block on ").to_string();
+    let screen = crate::referee::screen_text(&t.play(&pick));
+    assert!(!screen.contains(&slot), "{screen}");
+    assert!(screen.contains("the defender chooses a block"), "{screen}");
+    assert!(
+        !t.told().iter().any(|l| l.contains(&slot)),
+        "{:?}",
+        t.told()
+    );
+    let after: Vec<String> = t
+        .choices()
+        .into_iter()
+        .map(|(l, _)| l)
+        .filter(|l| l.starts_with("show the block"))
+        .collect();
+    let before: Vec<String> = before
+        .into_iter()
+        .filter(|l| l.starts_with("show the block"))
+        .collect();
+    assert_eq!(before, after);
+}
+
+/// Under the default ruling (a supply loss takes a whole block) the menu entry says the
+/// block is eliminated, not turned a step down.
+#[test]
+fn a_supply_loss_is_worded_from_the_ruling() {
+    let c = choice(Players::Two, true);
+    let t = NapoleonTable::start(c, &historical_slots(c)).unwrap();
+    assert_eq!(
+        c.options().supply_loss,
+        boards::napoleon::SupplyLoss::Blocks
+    );
+    let block = c.blocks(FRENCH)[0];
+    let label = t.label(&NapoleonAction::rules(Action::SupplyLoss(block)));
+    assert!(label.contains("eliminated"), "{label}");
+    assert!(!label.contains("step down"), "{label}");
+}
+
+/// A deployment chosen from the menu into a wing whose six spaces are all taken is refused,
+/// naming the wing: the board could not follow it.
+#[test]
+fn a_menu_move_into_a_full_wing_is_refused() {
+    use boards::napoleon::battle::{BattleAction, Place as Field, Side, Wing, Zone};
+    let mut t = to_deployment();
+    let menu = t.choices();
+    let deploy = menu
+        .iter()
+        .map(|(_, a)| a)
+        .find(|a| {
+            matches!(
+                a.action,
+                Action::Battle(BattleAction::Deploy {
+                    to: Field::Zone(_),
+                    ..
+                })
+            ) && t.check(a).is_ok()
+        })
+        .unwrap()
+        .clone();
+    let Action::Battle(BattleAction::Deploy {
+        to: Field::Zone(zone),
+        ..
+    }) = deploy.action
+    else {
+        unreachable!()
+    };
+    // Blocks far from the battle stand on every space of the wing.
+    let spaces = t.choice.layout().boards()[0].zone(zone).to_vec();
+    let far: Vec<BlockId> = t
+        .choice
+        .blocks(FRENCH)
+        .into_iter()
+        .filter(|b| !t.stands().contains_key(b))
+        .take(spaces.len())
+        .collect();
+    for (b, p) in far.iter().zip(&spaces) {
+        t.at[b.index()] = Some(*p);
+    }
+    let why = t.check(&deploy).unwrap_err();
+    let side = if zone.half == Side::Defender {
+        "defender"
+    } else {
+        "attacker"
+    };
+    let wing = match zone.wing {
+        Wing::Left => "left",
+        Wing::Centre => "centre",
+        Wing::Right => "right",
+    };
+    assert_eq!(
+        why,
+        format!("board 1 {side} {wing} is full: choose another place")
+    );
+    let _ = Zone::new(Side::Attacker, Wing::Left);
+}
+
+/// A terrain block put on a terrain spot of the enemy's half is refused with the fix, not
+/// played on the drawer's own wing.
+#[test]
+fn a_terrain_on_the_enemy_half_is_refused() {
+    use boards::napoleon::battle::{BattleAction, Step, Wing, Zone};
+    let c = choice(Players::Two, true);
+    let mut t = NapoleonTable::start(c, &historical_slots(c)).unwrap();
+    let target = attacked_town(&t);
+    attack(&mut t, target, 6);
+    let battle = t.game().battle().unwrap();
+    assert_eq!(battle.step(), Step::Terrain);
+    if t.to_act() == Actor::Chance {
+        let draw = t.chance()[0].0.clone();
+        t.play(&draw);
+    }
+    let battle = t.game().battle().unwrap();
+    let boards::napoleon::battle::BattleActor::Army(army) = battle.actor() else {
+        panic!("nobody places the terrain");
+    };
+    let side = battle.side_of(army).unwrap();
+    assert!(battle
+        .legal_actions()
+        .contains(&BattleAction::PlaceTerrain(Wing::Left)));
+    let enemy = c.layout().boards()[0].terrain(Zone::new(side.other(), Wing::Left));
+    let gesture = Gesture {
+        lifted: Vec::new(),
+        placed: vec![enemy],
+        selected: None,
+    };
+    assert!(t.matching(&gesture).is_empty());
+    let shaped = t.shaped(&gesture);
+    assert_eq!(shaped.len(), 1);
+    let why = t.check(&shaped[0]).unwrap_err();
+    assert!(
+        why.contains("not a terrain spot of your half of board 1"),
+        "{why}"
+    );
 }
