@@ -495,6 +495,11 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         .filter_map(|(name, variants)| Some((name.to_string(), variants.into_iter().next()?.0)))
         .collect();
     games.push(("Stratego: Waterloo".into(), "Standard".into()));
+    // Three players: the Allied seat's page is shared by two players and names no Allied block.
+    games.push((
+        "Napoleon 1815".into(),
+        "3 players, historical set-up".into(),
+    ));
     for (name, label) in games {
         let entry = find_game(&name, Some(&label)).expect("on the menu");
         let game = format!("{name} {label}");

@@ -216,7 +216,7 @@ impl GameKind {
                     .map(|set| self.on_napoleon(set))
                     .map_err(|problems| {
                         problem(format!(
-                            "the journal's Napoleon files do not read with this build:                              {problems}"
+                            "the journal's Napoleon files do not read with this build: {problems}"
                         ))
                     })
             }

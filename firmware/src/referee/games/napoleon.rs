@@ -1041,9 +1041,15 @@ impl TableGame for NapoleonTable {
     }
 
     fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
+        let mut board = self.board();
+        // With three players the Allied table seat is two players, each of whom may know only
+        // his own army's blocks (3.2, 11): one view cannot keep them apart, so it names no
+        // block beyond the public board (each reads his own blocks' faces at the table).
+        if seat == ALLIES && self.choice.players == Players::Three {
+            return board;
+        }
         let oob = self.choice.campaign().order_of_battle();
         let layout = self.choice.layout();
-        let mut board = self.board();
         let in_battle = self.battle_strengths();
         for (id, b) in oob.blocks() {
             let own = (seat == FRENCH) != b.army.is_allied();

@@ -1383,3 +1383,28 @@ fn a_terrain_on_the_enemy_half_is_refused() {
         "{why}"
     );
 }
+
+/// With three players the Allied table seat is two players, each allowed only his own army's
+/// blocks (3.2, 11): its view (the phone page's, the story's "your" pieces) names no Allied
+/// block beyond the public board; with two players the one Allied player sees both armies.
+/// The French see their own either way.
+#[test]
+fn with_three_players_the_allied_seat_names_no_block() {
+    for (players, allied_named) in [(Players::Two, true), (Players::Three, false)] {
+        let b = Bench::historical(choice(players, true));
+        let t = b.game();
+        let public = t.board();
+        let names = block_names(b.session.choice());
+        let named = |seat: Seat| {
+            t.seat_board(seat)
+                .into_iter()
+                .filter(|(place, piece)| {
+                    public.get(place) != Some(piece)
+                        && names.iter().any(|n| piece.contains(n.as_str()))
+                })
+                .count()
+        };
+        assert!(named(FRENCH) > 0, "{players:?}");
+        assert_eq!(named(ALLIES) > 0, allied_named, "{players:?}");
+    }
+}
