@@ -423,6 +423,29 @@ pub enum BattleAction {
     Done,
 }
 
+impl BattleAction {
+    /// The block the action is taken with (deployed, moved, fired, hit, ...), if any.
+    pub fn block(&self) -> Option<BlockId> {
+        match *self {
+            BattleAction::Deploy { block, .. }
+            | BattleAction::Reveal(block)
+            | BattleAction::Move { block, .. }
+            | BattleAction::Fire { block, .. }
+            | BattleAction::TakeHit(block)
+            | BattleAction::FormSquare(block)
+            | BattleAction::Shelter { block, .. }
+            | BattleAction::Occupy(block)
+            | BattleAction::Retreat { block, .. }
+            | BattleAction::Reinforce(block) => Some(block),
+            BattleAction::DrawTerrain(_)
+            | BattleAction::Die(_)
+            | BattleAction::Hits(_)
+            | BattleAction::PlaceTerrain(_)
+            | BattleAction::Done => None,
+        }
+    }
+}
+
 /// [`BattleAction`] as decoded, before its numbers are checked: the same variants in the same
 /// order, so it reads exactly what a `BattleAction` writes (the round-trip tests hold them
 /// together).

@@ -616,19 +616,7 @@ impl Battle {
         let BattleActor::Army(army) = actor else {
             return BattleIllegal::NotChance;
         };
-        let block = match *action {
-            BattleAction::Deploy { block, .. }
-            | BattleAction::Reveal(block)
-            | BattleAction::Move { block, .. }
-            | BattleAction::Fire { block, .. }
-            | BattleAction::TakeHit(block)
-            | BattleAction::FormSquare(block)
-            | BattleAction::Shelter { block, .. }
-            | BattleAction::Occupy(block)
-            | BattleAction::Retreat { block, .. }
-            | BattleAction::Reinforce(block) => Some(block),
-            _ => None,
-        };
+        let block = action.block();
         // A hit may land on a block of the ally's army (ruling R5); every other block named
         // must be the actor's own.
         if let Some(block) = block {

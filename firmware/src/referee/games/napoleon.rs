@@ -477,6 +477,22 @@ impl NapoleonAction {
     fn rules(action: Action) -> NapoleonAction {
         NapoleonAction { action, slot: None }
     }
+
+    /// The block a hand moves and the slot it is put on: a move, a regrouping, or a battle's
+    /// deployment, move, retreat or reinforcement made on the board.
+    fn moved(&self) -> Option<(BlockId, Place)> {
+        let block = match &self.action {
+            Action::Move { block, .. } | Action::Regroup { block, .. } => *block,
+            Action::Battle(
+                BattleAction::Deploy { block, .. }
+                | BattleAction::Move { block, .. }
+                | BattleAction::Retreat { block, .. }
+                | BattleAction::Reinforce(block),
+            ) => *block,
+            _ => return None,
+        };
+        Some((block, self.slot?))
+    }
 }
 
 /// Napoléon at the table. See the [module docs](self).
@@ -1151,19 +1167,7 @@ impl TableGame for NapoleonTable {
                 .any(|a| matches!(a, Action::EndRegroup))
         {
             // The default: the legal gestures with the gesture's places.
-            let mut matching: Vec<(Gesture, NapoleonAction)> = self
-                .gestures()
-                .into_iter()
-                .filter(|(g, _)| {
-                    g.lifted == gesture.lifted
-                        && g.placed == gesture.placed
-                        && (g.selected.is_none() || g.selected == gesture.selected)
-                })
-                .collect();
-            if matching.iter().any(|(g, _)| g.selected.is_some()) {
-                matching.retain(|(g, _)| g.selected.is_some());
-            }
-            return matching;
+            return super::super::table::matching_gestures(self.gestures(), gesture);
         }
         let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return Vec::new();
@@ -1320,20 +1324,7 @@ impl TableGame for NapoleonTable {
 
     fn play(&mut self, action: &NapoleonAction) -> Screen {
         let title = self.label(action);
-        let moved = match (&action.action, action.slot) {
-            (
-                Action::Move { block, .. }
-                | Action::Regroup { block, .. }
-                | Action::Battle(
-                    BattleAction::Deploy { block, .. }
-                    | BattleAction::Move { block, .. }
-                    | BattleAction::Retreat { block, .. }
-                    | BattleAction::Reinforce(block),
-                ),
-                Some(slot),
-            ) => Some((*block, slot)),
-            _ => None,
-        };
+        let moved = action.moved();
         let before = self.at.clone();
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
@@ -1468,19 +1459,9 @@ impl TableGame for NapoleonTable {
     }
 
     fn label_places(&self, action: &NapoleonAction) -> crate::ui::Places {
-        let moved = match (&action.action, action.slot) {
-            (
-                Action::Move { block, .. }
-                | Action::Regroup { block, .. }
-                | Action::Battle(
-                    BattleAction::Deploy { block, .. }
-                    | BattleAction::Move { block, .. }
-                    | BattleAction::Retreat { block, .. }
-                    | BattleAction::Reinforce(block),
-                ),
-                Some(slot),
-            ) => self.place_of(*block).into_iter().chain([slot]).collect(),
-            _ => Vec::new(),
+        let moved = match action.moved() {
+            Some((block, slot)) => self.place_of(block).into_iter().chain([slot]).collect(),
+            None => Vec::new(),
         };
         crate::ui::Places {
             moved,

@@ -182,6 +182,27 @@ pub(crate) fn decode_whole<V: DeserializeOwned>(bytes: &[u8]) -> Result<V, Strin
     }
 }
 
+/// Of `gestures` (each with its action), those `gesture` makes: the same places lifted and
+/// placed, and the selected place where the gesture needs one. A gesture that selects outranks
+/// the same lifts without the selection.
+pub(crate) fn matching_gestures<A>(
+    gestures: Vec<(Gesture, A)>,
+    gesture: &Gesture,
+) -> Vec<(Gesture, A)> {
+    let mut matching: Vec<(Gesture, A)> = gestures
+        .into_iter()
+        .filter(|(g, _)| {
+            g.lifted == gesture.lifted
+                && g.placed == gesture.placed
+                && (g.selected.is_none() || g.selected == gesture.selected)
+        })
+        .collect();
+    if matching.iter().any(|(g, _)| g.selected.is_some()) {
+        matching.retain(|(g, _)| g.selected.is_some());
+    }
+    matching
+}
+
 /// A game played through the generic referee: the game state plus whatever the table adds to
 /// it (which tray slot holds which piece). See the [module docs](self).
 pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
@@ -368,19 +389,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// it has one, must be the one selected). A game may answer faster than listing every
     /// action.
     fn matching(&self, gesture: &Gesture) -> Vec<(Gesture, Self::Action)> {
-        let mut matching: Vec<(Gesture, Self::Action)> = self
-            .gestures()
-            .into_iter()
-            .filter(|(g, _)| {
-                g.lifted == gesture.lifted
-                    && g.placed == gesture.placed
-                    && (g.selected.is_none() || g.selected == gesture.selected)
-            })
-            .collect();
-        if matching.iter().any(|(g, _)| g.selected.is_some()) {
-            matching.retain(|(g, _)| g.selected.is_some());
-        }
-        matching
+        matching_gestures(self.gestures(), gesture)
     }
     /// Whether `place`, lifted alone, is a piece in hand whatever the legal actions are: a game
     /// whose secrets include which pieces can move (Stratego's Bombs and Flag) says so for every

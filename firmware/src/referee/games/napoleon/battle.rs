@@ -629,7 +629,7 @@ impl NapoleonTable {
         why: boards::napoleon::battle::BattleIllegal,
     ) -> String {
         use boards::napoleon::battle::BattleIllegal as Why;
-        let hidden = acted_on(action).is_some_and(|b| {
+        let hidden = action.block().is_some_and(|b| {
             !battle
                 .view(None)
                 .blocks
@@ -913,7 +913,7 @@ impl NapoleonTable {
             };
             (
                 kind_rank(&a),
-                self.place_order(acted_on(&a).and_then(|b| self.place_of(b)).as_ref()),
+                self.place_order(a.block().and_then(|b| self.place_of(b)).as_ref()),
                 label.clone(),
             )
         });
@@ -1250,23 +1250,6 @@ fn steps(side: Side, from: Field) -> Vec<Field> {
         Field::Reserve => own_places(side)[1..].to_vec(),
         Field::Zone(z) if z.half == side => vec![Field::Reserve, Field::Zone(z.facing())],
         Field::Zone(z) => vec![Field::Zone(z.facing())],
-    }
-}
-
-/// The block an action is taken with, if any.
-fn acted_on(action: &BattleAction) -> Option<BlockId> {
-    match *action {
-        BattleAction::Deploy { block, .. }
-        | BattleAction::Move { block, .. }
-        | BattleAction::Reveal(block)
-        | BattleAction::Fire { block, .. }
-        | BattleAction::TakeHit(block)
-        | BattleAction::FormSquare(block)
-        | BattleAction::Shelter { block, .. }
-        | BattleAction::Occupy(block)
-        | BattleAction::Retreat { block, .. }
-        | BattleAction::Reinforce(block) => Some(block),
-        _ => None,
     }
 }
 
