@@ -326,8 +326,12 @@ impl Known {
     }
 }
 
+/// Every reader's tracker: the public page's, then each seat page's (three at most:
+/// three-player Napoléon).
+type Readers = [Known; 4];
+
 /// Every screen the OLED showed since the last call, heard by every reader's tracker.
-fn hear(table: &mut SimTable, known: &mut [Known; 3]) {
+fn hear(table: &mut SimTable, known: &mut Readers) {
     for told in table.take_told() {
         if let host::sim::Told::Screen(screen) = told {
             for k in known.iter_mut() {
@@ -342,7 +346,7 @@ const REVEALED: &str = "The whole game revealed";
 
 /// Checks every byte the pages in `slot` send against what each reader was shown (`known[0]`
 /// the public page's, `known[1 + i]` seat `i`'s); counts the hidden pieces checked.
-fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut [Known; 3]) -> u32 {
+fn check_pages(game: &str, table: &SimTable, slot: &Slot, known: &mut Readers) -> u32 {
     use host::table::view;
     let snapshot = slot.current();
     let public = snapshot.public.as_ref().expect("published");
@@ -510,7 +514,7 @@ fn table_game_pages_hold_only_what_the_seat_may_see() {
         table.set_web(Some(Publisher::new(Arc::clone(&slot))));
         choose_game(&mut table, &entry).expect("chosen");
         set_up(&mut table, &mut rng).expect("set up");
-        let mut known: [Known; 3] = Default::default();
+        let mut known: Readers = Default::default();
         for _ in 0..STEPS {
             hear(&mut table, &mut known);
             hidden += check_pages(&game, &table, &slot, &mut known);

@@ -60,6 +60,12 @@ pub const FRENCH: Seat = Seat::FIRST;
 /// The Allied side's table seat: both Allied armies (the rules' seats 1 and, with three
 /// players, 2).
 pub const ALLIES: Seat = Seat::SECOND;
+/// With three players, the Anglo-Dutch player's own view (the table seat [`ALLIES`]'s number,
+/// the rules' seat 1).
+pub const ANGLO_DUTCH: Seat = Seat::SECOND;
+/// With three players, the Prussian player's own view: a seat beyond the table's two (the
+/// rules' seat 2), asked for only by [`TableGame::page_seats`].
+pub const PRUSSIAN: Seat = Seat::THIRD;
 
 /// One data file of the table, as read: where from, and its whole text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -531,6 +537,18 @@ impl NapoleonTable {
             .map(|(id, _)| id)
     }
 
+    /// Whether the view of `seat` (a table seat, or with three players a page seat) holds
+    /// `army`'s blocks' faces: the French seat the French; with two players the Allied seat
+    /// both Allied armies; with three the Anglo-Dutch and the Prussian player each his own.
+    fn views(&self, seat: Seat, army: Army) -> bool {
+        match (army, self.choice.players) {
+            (Army::French, _) => seat == FRENCH,
+            (_, Players::Two) => seat == ALLIES,
+            (Army::AngloDutch, Players::Three) => seat == ANGLO_DUTCH,
+            (Army::Prussian, Players::Three) => seat == PRUSSIAN,
+        }
+    }
+
     fn army_of(&self, block: boards::napoleon::BlockId) -> Option<Army> {
         self.choice
             .campaign()
@@ -755,6 +773,21 @@ impl TableGame for NapoleonTable {
             "French"
         } else {
             "Allies"
+        }
+    }
+
+    fn page_seats(choice: NapoleonChoice) -> Vec<(Seat, String)> {
+        match choice.players {
+            Players::Two => vec![
+                (FRENCH, "French".to_string()),
+                (ALLIES, "Allies".to_string()),
+            ],
+            // Each Allied player his own view (11): the rules' seats.
+            Players::Three => vec![
+                (FRENCH, "French".to_string()),
+                (ANGLO_DUTCH, "Anglo-Dutch".to_string()),
+                (PRUSSIAN, "Prussian".to_string()),
+            ],
         }
     }
 
@@ -1058,17 +1091,11 @@ impl TableGame for NapoleonTable {
 
     fn seat_board(&self, seat: Seat) -> BTreeMap<Place, String> {
         let mut board = self.board();
-        // With three players the Allied table seat is two players, each of whom may know only
-        // his own army's blocks (3.2, 11): one view cannot keep them apart, so it names no
-        // block beyond the public board (each reads his own blocks' faces at the table).
-        if seat == ALLIES && self.choice.players == Players::Three {
-            return board;
-        }
         let oob = self.choice.campaign().order_of_battle();
         let layout = self.choice.layout();
         let in_battle = self.battle_strengths();
         for (id, b) in oob.blocks() {
-            let own = (seat == FRENCH) != b.army.is_allied();
+            let own = self.views(seat, b.army);
             let Some(place) = self.place_of(id) else {
                 continue;
             };
@@ -1087,7 +1114,11 @@ impl TableGame for NapoleonTable {
         let oob = self.choice.campaign().order_of_battle();
         oob.blocks()
             .filter_map(|(id, b)| {
-                let seat = if b.army.is_allied() { ALLIES } else { FRENCH };
+                let seat = match (b.army, self.choice.players) {
+                    (Army::French, _) => FRENCH,
+                    (Army::Prussian, Players::Three) => PRUSSIAN,
+                    _ => ALLIES,
+                };
                 Some((self.place_of(id)?, seat))
             })
             .collect()
@@ -1445,17 +1476,16 @@ impl TableGame for NapoleonTable {
     }
 
     fn seat_secrets(&self, seat: Seat) -> Vec<String> {
-        let seats: &[Seat] = if seat == FRENCH {
-            &[Seat::FIRST]
-        } else {
-            &[Seat::SECOND, Seat::THIRD]
+        // The rules' seats whose secrets the view holds: with three players each Allied
+        // player's own; with two the Allied player's.
+        let seats: &[Seat] = match (seat, self.choice.players) {
+            (FRENCH, _) => &[Seat::FIRST],
+            (ALLIES, Players::Two) => &[Seat::SECOND],
+            (s, Players::Three) if s == ANGLO_DUTCH => &[Seat::SECOND],
+            (s, Players::Three) if s == PRUSSIAN => &[Seat::THIRD],
+            _ => &[],
         };
-        let seats: Vec<Seat> = seats
-            .iter()
-            .copied()
-            .filter(|s| self.choice.players == Players::Three || *s != Seat::THIRD)
-            .collect();
-        self.drawn_terrain(&seats)
+        self.drawn_terrain(seats)
     }
 
     fn label_places(&self, action: &NapoleonAction) -> crate::ui::Places {

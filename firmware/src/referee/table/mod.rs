@@ -227,6 +227,18 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn setup_order(choice: Self::Choice) -> [Seat; 2];
     /// A seat's name ("Allied").
     fn seat_name(seat: Seat) -> &'static str;
+    /// The players who each get a private view ([`TableView::seat_view`], a phone page), by
+    /// the seat their view is asked for and their name. Default: the table's seats. A game
+    /// whose table seat is several players who may not share their secrets (three-player
+    /// Napoléon: the Allied seat is the Anglo-Dutch and the Prussian player) lists each.
+    fn page_seats(choice: Self::Choice) -> Vec<(Seat, String)> {
+        let mut seats = Self::setup_order(choice).to_vec();
+        seats.sort();
+        seats
+            .into_iter()
+            .map(|s| (s, Self::seat_name(s).to_string()))
+            .collect()
+    }
     /// Who places `seat`'s set-up group `group`, as the prompt names them: by default the
     /// seat's name. A game whose seat sets up for several players (Napoléon's Allies, two
     /// players with three at the table) names the player.

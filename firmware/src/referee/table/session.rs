@@ -2872,9 +2872,7 @@ impl<T: TableGame> TableView for Session<T> {
     }
 
     fn seat_view(&self, seat: Seat) -> super::SeatView {
-        let order = T::setup_order(self.choice);
-        let mut seats = order.to_vec();
-        seats.sort();
+        let seats = T::page_seats(self.choice);
         let board = TableView::seat_board(self, seat);
         // Only the places the seat sees a piece on.
         let sides = self
@@ -2886,7 +2884,7 @@ impl<T: TableGame> TableView for Session<T> {
             .collect();
         super::SeatView {
             seat,
-            seat_names: seats.iter().map(|&s| T::seat_name(s).to_string()).collect(),
+            seat_names: seats.into_iter().map(|(_, name)| name).collect(),
             title: T::title(self.choice),
             places: T::layout(self.choice)
                 .places
@@ -2913,7 +2911,9 @@ impl<T: TableGame> TableView for Session<T> {
                     .map(|(number, said)| super::SeatStory {
                         number,
                         public: said.public.clone(),
-                        own: said.own[seat].clone(),
+                        // A player beyond the table's seats (a page seat) acts through
+                        // his table seat: his own piece is that seat's to name.
+                        own: said.own.get(seat).cloned().flatten(),
                         told: said.told.clone(),
                     })
                     .collect(),

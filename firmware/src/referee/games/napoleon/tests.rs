@@ -1384,27 +1384,62 @@ fn a_terrain_on_the_enemy_half_is_refused() {
     );
 }
 
-/// With three players the Allied table seat is two players, each allowed only his own army's
-/// blocks (3.2, 11): its view (the phone page's, the story's "your" pieces) names no Allied
-/// block beyond the public board; with two players the one Allied player sees both armies.
-/// The French see their own either way.
+/// With three players each Allied player gets his own view (3.2, 11: each sees only his own
+/// blocks): the Anglo-Dutch one names Anglo-Dutch blocks and no Prussian, the Prussian one the
+/// reverse; with two players the one Allied view names both armies. The French see their own
+/// either way. The phone pages are these views, one per player.
 #[test]
-fn with_three_players_the_allied_seat_names_no_block() {
-    for (players, allied_named) in [(Players::Two, true), (Players::Three, false)] {
+fn each_allied_player_sees_only_his_own_army() {
+    for players in [Players::Two, Players::Three] {
         let b = Bench::historical(choice(players, true));
         let t = b.game();
+        let c = b.session.choice();
         let public = t.board();
-        let names = block_names(b.session.choice());
-        let named = |seat: Seat| {
-            t.seat_board(seat)
-                .into_iter()
-                .filter(|(place, piece)| {
-                    public.get(place) != Some(piece)
-                        && names.iter().any(|n| piece.contains(n.as_str()))
-                })
-                .count()
+        let oob = c.campaign().order_of_battle();
+        // The armies whose blocks `seat`'s view names beyond the public board.
+        let armies = |seat: Seat| {
+            let board = t.seat_board(seat);
+            let mut armies = BTreeSet::new();
+            for (id, block) in oob.blocks() {
+                let Some(place) = t.place_of(id) else {
+                    continue;
+                };
+                if board.get(&place).is_some_and(|piece| {
+                    public.get(&place) != Some(piece) && piece.contains(block.name.as_str())
+                }) {
+                    armies.insert(block.army);
+                }
+            }
+            armies.into_iter().collect::<Vec<Army>>()
         };
-        assert!(named(FRENCH) > 0, "{players:?}");
-        assert_eq!(named(ALLIES) > 0, allied_named, "{players:?}");
+        assert_eq!(armies(FRENCH), vec![Army::French], "{players:?}");
+        let pages: Vec<String> = NapoleonTable::page_seats(c)
+            .into_iter()
+            .map(|(_, name)| name)
+            .collect();
+        match players {
+            Players::Two => {
+                assert_eq!(armies(ALLIES), vec![Army::AngloDutch, Army::Prussian]);
+                assert_eq!(pages, ["French", "Allies"]);
+            }
+            Players::Three => {
+                assert_eq!(armies(ANGLO_DUTCH), vec![Army::AngloDutch]);
+                assert_eq!(armies(PRUSSIAN), vec![Army::Prussian]);
+                assert_eq!(pages, ["French", "Anglo-Dutch", "Prussian"]);
+                // The page's own pieces: the Prussian player's are the Prussian blocks.
+                let sides = t.sides();
+                for (id, block) in oob.blocks() {
+                    let Some(place) = t.place_of(id) else {
+                        continue;
+                    };
+                    assert_eq!(
+                        sides.get(&place) == Some(&PRUSSIAN),
+                        block.army == Army::Prussian,
+                        "{}",
+                        block.name
+                    );
+                }
+            }
+        }
     }
 }
