@@ -106,6 +106,20 @@ fn a_piecepack_journal_cut_at_every_byte_recovers_the_complete_records_before_it
     cut_everywhere(&play("piecepack", "rules-as-written", 2, 150).journal);
 }
 
+#[test]
+fn a_napoleon_journal_cut_at_every_byte_recovers_the_complete_records_before_it() {
+    let played = play("napoleon", "2-players-historical-set-up", 1, 250);
+    // Far enough to hold a battle on the boards, not only the moves.
+    assert!(
+        played
+            .screens
+            .iter()
+            .any(|s| firmware::referee::screen_text(s).contains("board ")),
+        "no battle in the first 250 actions"
+    );
+    cut_everywhere(&played.journal);
+}
+
 /// Cuts `bytes` at every offset: each cut recovers exactly the complete records before it, each
 /// such prefix rebuilds into the game, and none panics; a flipped byte is reported.
 fn cut_everywhere(bytes: &[u8]) {
