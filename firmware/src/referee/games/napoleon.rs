@@ -537,6 +537,16 @@ impl NapoleonTable {
             .map(|(id, _)| id)
     }
 
+    /// The slot `block` stood on in `before` (the places as the action began), as the players
+    /// read it; "a block" when it stood nowhere.
+    fn was_on(&self, before: &[Option<Place>], block: BlockId) -> String {
+        before
+            .get(block.index())
+            .copied()
+            .flatten()
+            .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
+    }
+
     /// Whether the view of `seat` (a table seat, or with three players a page seat) holds
     /// `army`'s blocks' faces: the French seat the French; with two players the Allied seat
     /// both Allied armies; with three the Anglo-Dutch and the Prussian player each his own.
@@ -612,13 +622,7 @@ impl NapoleonTable {
         gestured: Option<BlockId>,
     ) -> Vec<String> {
         let mut out = Vec::new();
-        let was_on = |block: BlockId| {
-            before
-                .get(block.index())
-                .copied()
-                .flatten()
-                .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
-        };
+        let was_on = |block: BlockId| self.was_on(before, block);
         let eliminated = |block: BlockId| {
             events
                 .iter()

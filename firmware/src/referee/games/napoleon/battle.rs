@@ -1059,13 +1059,7 @@ impl NapoleonTable {
         ended: Option<TownId>,
         out: &mut Vec<String>,
     ) {
-        let was_on = |block: BlockId| {
-            before
-                .get(block.index())
-                .copied()
-                .flatten()
-                .map_or_else(|| "a block".to_string(), |p| self.choice.place_name(&p))
-        };
+        let was_on = |block: BlockId| self.was_on(before, block);
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
