@@ -486,8 +486,11 @@ impl Session {
 
     /// The table game's lines; `None` when the command is not one of them.
     fn act_table(&mut self, cmd: &str, args: &[&str]) -> Result<Option<Vec<Decision>>, String> {
+        let game = self.table_game.clone();
         let places = || -> Result<Vec<Place>, String> {
-            args.iter().map(|a| table::parse_place(a)).collect()
+            args.iter()
+                .map(|a| table::parse_place_in(game.as_ref(), a))
+                .collect()
         };
         let hand = |e: crate::sim::HandError| e.to_string();
         let mut out = Vec::new();
@@ -667,7 +670,7 @@ impl Session {
     /// A place of the game being played, as a line writes it.
     fn parse_place(&self, word: &str) -> Result<Place, String> {
         if self.table_game.is_some() {
-            table::parse_place(word)
+            table::parse_place_in(self.table_game.as_ref(), word)
         } else {
             parse_square(word).map(square_place)
         }
@@ -781,7 +784,7 @@ impl Session {
             if let "lift" | "place" | "nudge" | "move" | "attack" | "slide" = *cmd {
                 let places = args
                     .iter()
-                    .map(|a| table::parse_place(a))
+                    .map(|a| table::parse_place_in(self.table_game.as_ref(), a))
                     .collect::<Result<_, _>>()?;
                 return self.act_places(cmd, places, "places");
             }
@@ -1012,6 +1015,7 @@ impl Session {
         if !matches!(what, "winner" | "actions" | "board" | "menu") {
             return Ok(None);
         }
+        let game = self.table_game.clone();
         let t = self.table()?;
         let v = table::view(t)?;
         match what {
@@ -1044,7 +1048,7 @@ impl Session {
             }
             "board" => {
                 let (place, desc) = args.split_first().ok_or("`expect board PLACE TEXT`")?;
-                let place = table::parse_place(place)?;
+                let place = table::parse_place_in(game.as_ref(), place)?;
                 let want = desc.join(" ");
                 let expected = v.expected();
                 let got = expected
@@ -1057,7 +1061,10 @@ impl Session {
                     got.to_lowercase().contains(&want.to_lowercase())
                 };
                 if !ok {
-                    return Err(format!("{} holds {got}", table::place_text(&place)));
+                    return Err(format!(
+                        "{} holds {got}",
+                        table::place_text_in(game.as_ref(), &place)
+                    ));
                 }
             }
             "menu" => {

@@ -6,8 +6,11 @@
 use std::collections::BTreeSet;
 
 use boards::geometry::grid::Cell;
+use boards::napoleon::battle::{Side, Wing, Zone};
+use boards::napoleon::Army;
 use boards::{Actor, Seat};
 use firmware::referee::games;
+use firmware::referee::games::napoleon::{NapoleonSet, Spot};
 use firmware::referee::table::{Gesture, TableView};
 use firmware::referee::{GameKind, RefereeConfig};
 use firmware::sensing::{Button, LayoutSetup, Place, TrayKind};
@@ -160,6 +163,201 @@ pub fn place_text(place: &Place) -> String {
             format!("{kind}/{}/{}", seat.index() + 1, u16::from(*slot) + 1)
         }
     }
+}
+
+/// A place as a scenario writes it in the game of `entry`: [`parse_place`]'s squares and tray
+/// slots, and in Napoléon the places as the layout and the OLED name them:
+///
+/// - a town's slot `CODE/SLOT`: the town's code as the map file spells it, the slot from 1
+///   (`MON/2`, "Bergen slot 2");
+/// - a battle board's zone space `bN/SIDE/WING/SLOT` (`b1/attacker/left/2`), reserve space
+///   `bN/SIDE/reserve/SLOT` (`b1/defender/reserve/1`) or terrain spot `bN/SIDE/WING/terrain`
+///   (`b2/attacker/centre/terrain`): SIDE `attacker` or `defender`, WING `left`, `centre` or
+///   `right` as that side sees it;
+/// - an eliminated-tray slot `eliminated/ARMY/SLOT`, ARMY `french`, `ad` or `pr`
+///   (`eliminated/french/3`).
+///
+/// # Errors
+/// What is wrong with the text, with the fix.
+pub fn parse_place_in(entry: Option<&TableGameEntry>, text: &str) -> Result<Place, String> {
+    match entry.map(|e| e.kind) {
+        Some(GameKind::Napoleon { choice }) => napoleon_place(choice.set, text),
+        _ => parse_place(text),
+    }
+}
+
+/// A place as a scenario writes it in the game of `entry` (the inverse of
+/// [`parse_place_in`]): in Napoléon by its name in the layout (`MON/2`), else as
+/// [`place_text`] writes it.
+pub fn place_text_in(entry: Option<&TableGameEntry>, place: &Place) -> String {
+    if let Some(GameKind::Napoleon { choice }) = entry.map(|e| e.kind) {
+        if let Some(text) = napoleon_place_text(choice.set, place) {
+            return text;
+        }
+    }
+    place_text(place)
+}
+
+fn side_text(side: Side) -> &'static str {
+    match side {
+        Side::Attacker => "attacker",
+        Side::Defender => "defender",
+    }
+}
+
+fn wing_text(wing: Wing) -> &'static str {
+    match wing {
+        Wing::Left => "left",
+        Wing::Centre => "centre",
+        Wing::Right => "right",
+    }
+}
+
+fn army_text(army: Army) -> &'static str {
+    match army {
+        Army::French => "french",
+        Army::AngloDutch => "ad",
+        Army::Prussian => "pr",
+    }
+}
+
+/// Slot `slot` (from 1, as written) of `slots`, or what the text may say instead.
+fn nth_slot(slots: &[Place], slot: &str, what: &str, example: &str) -> Result<Place, String> {
+    let n = slots.len();
+    slot.parse::<usize>()
+        .ok()
+        .filter(|i| (1..=n).contains(i))
+        .and_then(|i| slots.get(i - 1).copied())
+        .ok_or_else(|| {
+            format!("`{slot}` is not a slot of {what}: it has slots 1 to {n} (`{example}`)")
+        })
+}
+
+fn napoleon_place(set: NapoleonSet, text: &str) -> Result<Place, String> {
+    let usage = "write a town's slot (MON/2), a battle board's space (b1/attacker/left/2, \
+                 b1/defender/reserve/1), a terrain spot (b1/attacker/left/terrain), an \
+                 eliminated-tray slot (eliminated/french/3) or a square (n6)";
+    if let Some(cell) = Cell::parse(text) {
+        return Ok(Place::Square(cell));
+    }
+    let layout = set.layout();
+    let map = set.campaign().map();
+    let parts: Vec<&str> = text.split('/').collect();
+    match parts.as_slice() {
+        ["eliminated", army, slot] => {
+            let army = match *army {
+                "french" => Army::French,
+                "ad" => Army::AngloDutch,
+                "pr" => Army::Prussian,
+                other => {
+                    return Err(format!(
+                        "`{other}` is not an army's tray: french, ad or pr (`eliminated/ad/1`)"
+                    ))
+                }
+            };
+            let example = format!("eliminated/{}/1", army_text(army));
+            nth_slot(
+                layout.eliminated(army),
+                slot,
+                &format!("the {army} eliminated tray"),
+                &example,
+            )
+        }
+        [board, side, area, slot] if board.starts_with('b') => {
+            let boards = layout.boards();
+            let b = board[1..]
+                .parse::<usize>()
+                .ok()
+                .filter(|i| (1..=boards.len()).contains(i))
+                .ok_or_else(|| {
+                    format!(
+                        "`{board}` is not a battle board: b1 to b{} (`b1/attacker/left/1`)",
+                        boards.len()
+                    )
+                })?;
+            let bb = &boards[b - 1];
+            let side = match *side {
+                "attacker" => Side::Attacker,
+                "defender" => Side::Defender,
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a side: attacker or defender (`{board}/attacker/left/1`)"
+                    ))
+                }
+            };
+            let s = side_text(side);
+            let wing = match *area {
+                "reserve" => {
+                    return nth_slot(
+                        bb.reserve(side),
+                        slot,
+                        &format!("board {b}'s {s} reserve"),
+                        &format!("{board}/{s}/reserve/1"),
+                    )
+                }
+                "left" => Wing::Left,
+                "centre" => Wing::Centre,
+                "right" => Wing::Right,
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a zone: left, centre, right or reserve \
+                         (`{board}/{s}/left/1`)"
+                    ))
+                }
+            };
+            let zone = Zone::new(side, wing);
+            if *slot == "terrain" {
+                return Ok(bb.terrain(zone));
+            }
+            let w = wing_text(wing);
+            nth_slot(
+                bb.zone(zone),
+                slot,
+                &format!("board {b}'s {s} {w} zone"),
+                &format!("{board}/{s}/{w}/1 or {board}/{s}/{w}/terrain"),
+            )
+        }
+        [code, slot] => {
+            let town = map.town(code).ok_or_else(|| {
+                format!(
+                    "`{code}` is no town of the Napoleon map: write a town's code as the map \
+                     file and the layout spell it (BRU/1, MON/2, QB/1)"
+                )
+            })?;
+            let code = map.code(town).unwrap_or(code);
+            nth_slot(
+                layout.town(town),
+                slot,
+                &format!("{code} ({})", map.name(town).unwrap_or("?")),
+                &format!("{code}/1"),
+            )
+        }
+        _ => Err(format!("`{text}` is not a Napoleon place: {usage}")),
+    }
+}
+
+fn napoleon_place_text(set: NapoleonSet, place: &Place) -> Option<String> {
+    let map = set.campaign().map();
+    Some(match set.layout().spot(place)? {
+        Spot::Town { town, slot } => format!("{}/{}", map.code(town)?, slot + 1),
+        Spot::Zone { board, zone, slot } => format!(
+            "b{}/{}/{}/{}",
+            board + 1,
+            side_text(zone.half),
+            wing_text(zone.wing),
+            slot + 1
+        ),
+        Spot::Reserve { board, side, slot } => {
+            format!("b{}/{}/reserve/{}", board + 1, side_text(side), slot + 1)
+        }
+        Spot::Terrain { board, zone } => format!(
+            "b{}/{}/{}/terrain",
+            board + 1,
+            side_text(zone.half),
+            wing_text(zone.wing)
+        ),
+        Spot::Eliminated { army, slot } => format!("eliminated/{}/{}", army_text(army), slot + 1),
+    })
 }
 
 /// A Waterloo army drawn as a diagram: its set-up rows, the farthest from the Allied player
