@@ -1387,10 +1387,17 @@ impl TableGame for NapoleonTable {
             told = kept;
         }
         self.told = told;
+        // What happened, for the record; a die the rules now wait for (the forced march's,
+        // a morale die, a volley) said at once, as the told lines hide the prompt that asks
+        // for it until the next action.
+        let mut lines = self.told.clone();
+        if self.die_button() {
+            lines.push(self.prompt());
+        }
         Screen::Told {
             status: self.status_line(),
             title,
-            lines: self.told.clone(),
+            lines,
             hands: Vec::new(),
             places: self.label_places(action),
         }

@@ -487,9 +487,14 @@ fn a_forced_march_die_says_what_the_hand_must_do() {
     };
     t.check(&marched).unwrap();
     t.play(&marched);
-    t.play(&NapoleonAction::rules(Action::EndMoves));
+    let ended = t.play(&NapoleonAction::rules(Action::EndMoves));
     assert_eq!(t.to_act(), Actor::Chance);
     assert!(t.die_button());
+    // The end of the moves says at once that the die is the Die button's, and tells no more
+    // than that happened (the prompt is not in the record).
+    let text = crate::referee::screen_text(&ended);
+    assert!(text.contains("press Die for the forced march"), "{text}");
+    assert!(!t.told().iter().any(|l| l.contains("press Die")), "{:?}", t.told());
     let low = t
         .chance()
         .into_iter()
