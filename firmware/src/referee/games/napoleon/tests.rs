@@ -494,7 +494,11 @@ fn a_forced_march_die_says_what_the_hand_must_do() {
     // than that happened (the prompt is not in the record).
     let text = crate::referee::screen_text(&ended);
     assert!(text.contains("press Die for the forced march"), "{text}");
-    assert!(!t.told().iter().any(|l| l.contains("press Die")), "{:?}", t.told());
+    assert!(
+        !t.told().iter().any(|l| l.contains("press Die")),
+        "{:?}",
+        t.told()
+    );
     let low = t
         .chance()
         .into_iter()
