@@ -227,3 +227,65 @@ fn nfc_lines_used_wrongly_are_named_with_the_fix() {
         assert!(failure.message.contains(want), "{failure}");
     }
 }
+
+/// Napoléon's places are written as the layout and the OLED name them: a town's code and slot,
+/// a battle board's zone, reserve and terrain spot, an army's eliminated tray; each resolves to
+/// the layout's square, and an unknown one stops the file with the fix.
+#[test]
+fn napoleon_places_are_named_as_the_layout_names_them() {
+    // Bergen's slot 1 is n6, Beaumont's 12 y18, board 1's attacker left 2 b21, its defender
+    // reserve 1 s23, its attacker centre terrain g22, the Prussian tray's slot 3 c31.
+    let same = "game napoleon\nsetup\n\
+                expect board MON/1 Anglo-Dutch block\nexpect board n6 Anglo-Dutch block\n\
+                expect board BEA/12 French block\nexpect board y18 French block\n\
+                expect board b1/attacker/left/2 empty\nexpect board b21 empty\n\
+                expect board eliminated/pr/3 empty\n\
+                move SOL/1 MAU/1\nexpect board a20 empty\nexpect board MAU/1 French block\n";
+    host::scenario::run_text("places.scn", same).expect("the named places are the squares");
+    for (place, fix) in [
+        (
+            "XYZ/1",
+            "`XYZ` is no town of the Napoleon map: write a town's code as the map file and the \
+             layout spell it",
+        ),
+        (
+            "MON/9",
+            "`9` is not a slot of MON (Bergen): it has slots 1 to 8 (`MON/1`)",
+        ),
+        ("b3/attacker/left/1", "`b3` is not a battle board: b1 to b2"),
+        (
+            "b1/left/attacker/1",
+            "`left` is not a side: attacker or defender",
+        ),
+        (
+            "b1/defender/middle/1",
+            "`middle` is not a zone: left, centre, right or reserve",
+        ),
+        (
+            "b1/defender/reserve/9",
+            "it has slots 1 to 8 (`b1/defender/reserve/1`)",
+        ),
+        (
+            "eliminated/allies/1",
+            "`allies` is not an army's tray: french, ad or pr",
+        ),
+        (
+            "MON/1/2/3/4",
+            "is not a Napoleon place: write a town's slot (MON/2)",
+        ),
+    ] {
+        let failure = host::scenario::run_text(
+            "places.scn",
+            &format!("game napoleon\nsetup\nlift {place}\n"),
+        )
+        .expect_err("an unknown place is refused");
+        assert_eq!(failure.line, 3, "{failure}");
+        assert!(failure.message.contains(fix), "{place}: {failure}");
+    }
+    let failure = host::scenario::run_text(
+        "places.scn",
+        "game napoleon\nsetup\nexpect board MAU/2 French\n",
+    )
+    .expect_err("Maubeuge is empty");
+    assert!(failure.message.contains("MAU/2 holds empty"), "{failure}");
+}
