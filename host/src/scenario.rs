@@ -492,7 +492,7 @@ impl Session {
                 .map(|a| table::parse_place_in(game.as_ref(), a))
                 .collect()
         };
-        let hand = |e: crate::sim::HandError| e.to_string();
+        let hand = |e: crate::sim::HandError| table::hand_error_text(game.as_ref(), &e);
         let mut out = Vec::new();
         let mut collect = |t: &mut SimTable| {
             for told in t.take_told() {
@@ -960,7 +960,8 @@ impl Session {
     /// Stratego's squares and a table game's places (squares and tray slots) alike. `noun`
     /// names what the line's arguments are, for the error messages.
     fn act_places(&mut self, cmd: &str, places: Vec<Place>, noun: &str) -> Result<(), String> {
-        let hand = |e: crate::sim::HandError| e.to_string();
+        let game = self.table_game.clone();
+        let hand = |e: crate::sim::HandError| table::hand_error_text(game.as_ref(), &e);
         let t = self.table()?;
         let mut out = Vec::new();
         match cmd {

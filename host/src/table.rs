@@ -17,7 +17,7 @@ use firmware::sensing::{Button, LayoutSetup, Place, TrayKind};
 use firmware::ui::Screen;
 use rand::Rng;
 
-use crate::sim::{SimTable, GESTURE_MS};
+use crate::sim::{HandError, SimTable, GESTURE_MS};
 
 /// A table game found on the menu: where it is and what it needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,6 +196,17 @@ pub fn place_text_in(entry: Option<&TableGameEntry>, place: &Place) -> String {
         }
     }
     place_text(place)
+}
+
+/// What a hand could not do, its place written as a scenario writes it in the game of `entry`
+/// (`there is no piece on MON/2 to lift`).
+pub fn hand_error_text(entry: Option<&TableGameEntry>, e: &HandError) -> String {
+    let at = |p: &Place| place_text_in(entry, p);
+    match e {
+        HandError::NothingThere(p) => format!("there is no piece on {} to lift", at(p)),
+        HandError::Occupied(p) => format!("a piece already stands on {}: lift it first", at(p)),
+        HandError::NoSuchPlace(p) => format!("the board has no sensor at {}", at(p)),
+    }
 }
 
 fn side_text(side: Side) -> &'static str {

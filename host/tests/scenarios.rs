@@ -288,4 +288,13 @@ fn napoleon_places_are_named_as_the_layout_names_them() {
     )
     .expect_err("Maubeuge is empty");
     assert!(failure.message.contains("MAU/2 holds empty"), "{failure}");
+    // What a hand cannot do names the place as the file writes it, not as a raw square.
+    let failure = host::scenario::run_text("places.scn", "game napoleon\nsetup\nplace BEA/12\n")
+        .expect_err("Beaumont's slot 12 holds a block");
+    assert!(
+        failure
+            .message
+            .contains("a piece already stands on BEA/12: lift it first"),
+        "{failure}"
+    );
 }
