@@ -1325,8 +1325,22 @@ impl TableGame for NapoleonTable {
         self.game.check(&action.action).map_err(|why| {
             // How far a block may go tells its type (5.3), which only its owner may know: the
             // table hears that it is too far, never how far it could go.
+            // At night every block is held to its normal distance (5.7), which is the same
+            // words for every block: the refusal may say so without telling the type.
             if matches!(why, Illegal::TooFar { .. }) {
-                return "too far for this block: stop nearer, or put it back".to_string();
+                let night = self
+                    .choice
+                    .campaign()
+                    .turn_track()
+                    .turn(self.game.turn())
+                    .is_some_and(|t| t.night);
+                return if night {
+                    "too far for this block: no forced marches at night: stop nearer, or put it \
+                     back"
+                } else {
+                    "too far for this block: stop nearer, or put it back"
+                }
+                .to_string();
             }
             let fix = match &why {
                 Illegal::NoAttackAtNight | Illegal::NoForcedMarchAtNight => ": put it back",

@@ -455,6 +455,40 @@ fn a_night_attack_is_refused() {
     assert!(t.prompt().starts_with("French: move"), "{}", t.prompt());
 }
 
+/// In a night turn a forced march (Solre's block two towns on, to Valenciennes by Maubeuge,
+/// allowed by day) is refused saying that the night forbids it (5.7), in the same words for
+/// every block, so the refusal tells no block's type.
+#[test]
+fn a_night_forced_march_is_refused_with_the_night() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let mut t = b.game().clone();
+    let (sol, val) = (town(c, "SOL"), town(c, "VAL"));
+    let from = c
+        .blocks(FRENCH)
+        .into_iter()
+        .find_map(|id| t.place_of(id).filter(|p| t.town_of(p) == Some(sol)))
+        .unwrap();
+    let to = t.free_slots(val)[0];
+    let g = Gesture::slide(from, to);
+    // By day: a forced march, played.
+    assert!(!t.matching(&g).is_empty());
+    while t.game().turn() < 3 {
+        t.play(&NapoleonAction::rules(Action::EndMoves));
+    }
+    assert_eq!(t.to_act(), Actor::Seat(FRENCH));
+    assert!(t.matching(&g).is_empty());
+    let shaped = t.shaped(&g);
+    assert!(!shaped.is_empty());
+    for action in &shaped {
+        let why = t.check(action).unwrap_err();
+        assert_eq!(
+            why,
+            "too far for this block: no forced marches at night: stop nearer, or put it back"
+        );
+    }
+}
+
 /// A forced march (one town beyond the block's distance, 5.6) is rolled after the moves on the
 /// Die button; a low die is told as what the hand must do on the block's slot, never naming it.
 #[test]
