@@ -14,11 +14,13 @@
 //! and the actions journaled so far, each legal by the rules; at the end the journal must
 //! rebuild the same table. Every screen of the game in play is audited: no name of a block the
 //! public view of a battle does not show, no type or strength of one. Now and then a slide no
-//! legal action makes is refused with nothing played, and put back; once a game the umpire
-//! restarts from its journal and the sensed board into the same game (mid-battle in about
-//! half). One game in ten is played to its end, the others stop after 250 actions; about
-//! 53,000 actions, 2,500 battles and 4,800 refused slides, about 30 s of CPU in the test
-//! profile on the development machine (a sample of 4 per entry on the cross targets).
+//! legal action makes is refused with nothing played, and put back; now and then a move is
+//! carried on to another town, and the umpire corrects it (a takeback and the new move, which
+//! the replay follows); once a game the umpire restarts from its journal and the sensed board
+//! into the same game (mid-battle in about half). One game in ten is played to its end, the
+//! others stop after 250 actions; about 53,000 actions, 2,500 battles, 4,800 refused slides and
+//! 900 corrected moves, about 30 s of CPU in the test profile on the development machine (a
+//! sample of 4 per entry on the cross targets).
 //! `UMPIRE_NAPOLEON_GAMES=N` plays N games per entry instead.
 
 #[allow(dead_code)]
@@ -383,7 +385,8 @@ struct Coverage {
     /// the sensed board.
     restarts: usize,
     restarts_in_battle: usize,
-    /// Takebacks journaled (none is made on purpose).
+    /// Moves corrected by carrying the slide on, and the takebacks journaled (one each).
+    corrections: usize,
     takebacks: usize,
     /// Slides the rules refuse, made and put back: refused with nothing played.
     refused: usize,
@@ -629,6 +632,8 @@ fn seat_step(t: &mut Played, replay: &Replay, rng: &mut SeededChance, c: &mut Co
                 );
                 t.pick(&table.label(na));
                 c.asked += 1;
+            } else if matches!(action, Action::Move { .. }) && rng.roll(10).unwrap() == 0 {
+                carry_on(t, &gestures, g, rng, c);
             }
             c.by_hand += 1;
         } else if let Some((label, _)) = in_menu {
@@ -645,6 +650,52 @@ fn seat_step(t: &mut Played, replay: &Replay, rng: &mut SeededChance, c: &mut Co
         );
         return action.clone();
     }
+}
+
+/// The hand lifts the block it just moved by `made` and puts it further, on a slot of another
+/// town it could have gone to by one road (one of `gestures`, the legal ones before the move):
+/// the umpire corrects the move, taking it back and playing the new one in its place.
+fn carry_on(
+    t: &mut Played,
+    gestures: &[(Gesture, NapoleonAction)],
+    made: &Gesture,
+    rng: &mut SeededChance,
+    c: &mut Coverage,
+) {
+    let further: Vec<&(Gesture, NapoleonAction)> = gestures
+        .iter()
+        .filter(|(h, _)| {
+            h.lifted == made.lifted
+                && h.placed != made.placed
+                && gestures.iter().filter(|(k, _)| k == h).count() == 1
+        })
+        .collect();
+    // Only straight after the move: a move whose hand steps are still to do (a block that
+    // waited on a battle board for a slot of its town going to the one freed) is not
+    // carried on before they are done.
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    if further.is_empty() || t.referee.sensed() != &expected {
+        return;
+    }
+    let (h, other) = further[rng.roll(further.len() as u32).unwrap() as usize];
+    let Action::Move { block, .. } = other.action else {
+        return;
+    };
+    let played = t.actions();
+    let mut out = t.lift(made.placed[0]);
+    out.extend(t.settle());
+    out.extend(t.put(h.placed[0]));
+    out.extend(t.settle());
+    assert!(
+        out.iter()
+            .any(|d| matches!(d, Decision::MoveCorrected { .. })),
+        "carried on to {:?}: {}",
+        h.placed,
+        t.text()
+    );
+    assert_eq!(t.actions(), played, "a correction replaces the move");
+    assert_eq!(t.table().place_of(block), other.slot, "{}", t.text());
+    c.corrections += 1;
 }
 
 /// A slide no legal action makes: a block of the side to act lifted and put on a free space
@@ -915,6 +966,7 @@ fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
     // Every game played to its end ended (one stopped early may have ended too).
     assert!(c.endings.values().sum::<usize>() >= 4 * per_entry.div_ceil(10));
     assert_eq!(c.restarts, games);
+    assert_eq!(c.takebacks, c.corrections);
     if !full {
         return;
     }
@@ -941,6 +993,7 @@ fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
         ("screens naming a revealed block", c.named, games),
         ("restarts in a battle", c.restarts_in_battle, games / 10),
         ("slides refused", c.refused, 5 * games),
+        ("moves corrected", c.corrections, 2 * games),
     ] {
         assert!(n >= least, "{what}: {n} < {least}: {c:#?}");
     }
