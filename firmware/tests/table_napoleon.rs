@@ -378,8 +378,8 @@ struct Coverage {
     terrain_drawn: usize,
     /// Hand steps the hands carried out after an action.
     hand_steps: usize,
-    /// Rules-legal actions the table offers no way to make (no free slot where the block
-    /// would go), skipped for another.
+    /// Rules-legal actions the table offers no way to make (no free slot or space where the
+    /// block would go: a full town, a full zone of the battle board), skipped for another.
     unexpressible: usize,
     /// Restarts mid-game, mid-battle among them: the referee resumed from its journal and
     /// the sensed board.
@@ -618,7 +618,10 @@ fn seat_step(t: &mut Played, replay: &Replay, rng: &mut SeededChance, c: &mut Co
             .iter()
             .filter(|(_, na)| na.action == *action)
             .collect();
-        let in_menu = choices.iter().find(|(_, na)| na.action == *action);
+        // An entry the table refuses (a full zone of the battle board) cannot be made.
+        let in_menu = choices
+            .iter()
+            .find(|(_, na)| na.action == *action && table.check(na).is_ok());
         let before = t.actions();
         if !by_gesture.is_empty() && (in_menu.is_none() || rng.roll(5).unwrap() > 0) {
             let (g, na) = by_gesture[rng.roll(by_gesture.len() as u32).unwrap() as usize];
@@ -799,9 +802,21 @@ struct Game {
     max_actions: usize,
 }
 
+/// Names the game being played when a check fails in it.
+struct Failing(Game);
+
+impl Drop for Failing {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("in the random game {:?}", self.0);
+        }
+    }
+}
+
 /// One random game through raw sensed events, checked against the rules after every step and
 /// against its journal at the end; its table.
 fn random_game(game: Game, c: &mut Coverage) -> Played {
+    let _failing = Failing(game);
     let choice = menu_choice(game.variant);
     let mut rng = SeededChance::new(game.seed ^ 0x1815);
     let mut t = choose_with(game.seed, game.variant, Secrets::default());
