@@ -1,17 +1,46 @@
 //! Napoléon 1815 at the table, through raw sensed events: chosen from the game menu, set up
-//! block by block, resumed after a restart on the files it began on.
+//! block by block, resumed after a restart on the files it began on; and random games played
+//! by hand.
+//!
+//! The random games (`random_games_through_sensed_events_match_the_rules_and_keep_secrets`):
+//! 50 seeded games per menu entry (two and three players, historical and own set-up), 200 in
+//! all, played through raw sensed events only: the set-up block by block, group moves by
+//! lifting a block and putting it on another town's slot, battles on the battle boards
+//! (deploying and moving by slides, fire by select-then-lift, terrain put on its spot), Die
+//! for every die the players roll, the OK menu where no gesture says the action (or one in
+//! five times where both do), the menu's pick when the hands mean several actions, and the
+//! hand steps the screen tells carried out (each place to change named on the screen first).
+//! After every step the umpire's game must be a `boards::napoleon` game rebuilt from the set-up
+//! and the actions journaled so far, each legal by the rules; at the end the journal must
+//! rebuild the same table. Every screen of the game in play is audited: no name of a block the
+//! public view of a battle does not show, no type or strength of one. Now and then a slide no
+//! legal action makes is refused with nothing played, and put back; now and then a move is
+//! carried on to another town, and the umpire corrects it (a takeback and the new move, which
+//! the replay follows); once a game the umpire restarts from its journal and the sensed board
+//! into the same game (mid-battle in about half). One game in ten is played to its end, the
+//! others stop after 250 actions; about 53,000 actions, 2,500 battles, 4,800 refused slides and
+//! 900 corrected moves, about 30 s of CPU in the test profile on the development machine (a
+//! sample of 4 per entry on the cross targets).
+//! `UMPIRE_NAPOLEON_GAMES=N` plays N games per entry instead.
 
 #[allow(dead_code)]
 mod support;
 
-use boards::Seat;
+use std::collections::{BTreeMap, BTreeSet};
+
+use boards::napoleon::battle::{BattleAction, BlockView};
+use boards::napoleon::{
+    Action, Army, BlockId, Event, Napoleon, Options, Placement, Players, Setup,
+};
+use boards::{Actor, Game as _, Seat};
 use firmware::journal::MemStore;
 use firmware::referee::games::napoleon::{
-    NapoleonChoice, NapoleonSet, NapoleonTable, ALLIES, FRENCH,
+    NapoleonAction, NapoleonChoice, NapoleonSet, NapoleonTable, Spot, ALLIES, FRENCH,
 };
-use firmware::referee::table::TableGame;
+use firmware::referee::table::{rebuild_table, Gesture, TableGame};
 use firmware::referee::{screen_text, Chance, Decision, GameKind, Record, Referee, SeededChance};
-use firmware::sensing::{Button, Millis};
+use firmware::sensing::{Button, Millis, Place};
+use firmware::ui::Screen;
 use support::{session, Checks};
 
 /// No check beyond the referee's own.
@@ -41,19 +70,48 @@ fn menu_choice(variant: usize) -> NapoleonChoice {
 
 /// The referee at the menu, Napoléon's `variant`-th entry chosen with the buttons.
 fn choose(seed: u64, variant: usize) -> Table {
+    choose_with(seed, variant, Nothing)
+}
+
+/// [`choose`], with the game's `checks` after every event.
+fn choose_with<K: Checks<Game = NapoleonTable>>(
+    seed: u64,
+    variant: usize,
+    checks: K,
+) -> support::Table<SeededChance, K> {
     let layout = NapoleonTable::layout(menu_choice(variant))
         .validate()
         .expect("the layout is valid");
-    let mut t = Table::at_the_menu(SeededChance::new(seed), layout, Nothing);
+    let mut t = support::Table::at_the_menu(SeededChance::new(seed), layout, checks);
     t.choose_game(firmware::referee::games::napoleon::TITLE, variant);
     t
 }
 
 /// Places `seat`'s blocks, one a group, each on a slot `roll` samples, OK after each; OK
 /// again when the side's set-up waits to be checked.
-fn set_up(t: &mut Table, choice: NapoleonChoice, seat: Seat, rng: &mut SeededChance) {
-    let groups = NapoleonTable::sample_groups(choice, seat, &mut |n| rng.roll(n).unwrap_or(0))
-        .expect("a set-up samples");
+fn set_up<K: Checks<Game = NapoleonTable>>(
+    t: &mut support::Table<SeededChance, K>,
+    choice: NapoleonChoice,
+    seat: Seat,
+    rng: &mut SeededChance,
+) {
+    let groups = sampled(choice, seat, rng);
+    place_groups(t, seat, groups);
+}
+
+/// `seat`'s set-up as `rng` samples it: each block's slot, in group order.
+fn sampled(choice: NapoleonChoice, seat: Seat, rng: &mut SeededChance) -> Vec<Vec<Place>> {
+    NapoleonTable::sample_groups(choice, seat, &mut |n| rng.roll(n).unwrap_or(0))
+        .expect("a set-up samples")
+}
+
+/// Places `groups` (`seat`'s, in group order), OK after each; OK again when the Allies'
+/// set-up waits to be checked.
+fn place_groups<K: Checks<Game = NapoleonTable>>(
+    t: &mut support::Table<SeededChance, K>,
+    seat: Seat,
+    groups: Vec<Vec<Place>>,
+) {
     for places in groups {
         for p in places {
             t.put(p);
@@ -148,4 +206,860 @@ fn a_napoleon_game_resumes_only_on_the_files_it_began_on() {
         "this game began on the shipped Napoleon layout, not ours.txt: leave [napoleon] \
          layout unset, or start a new game"
     );
+}
+
+// ---- random games through raw sensed events ---------------------------------------------
+
+/// The block names a text holds, as whole words ("I-INF1" is not in "PI-INF1").
+fn names_in<'a>(text: &'a str, names: &BTreeSet<&str>) -> Vec<&'a str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| names.contains(w))
+        .collect()
+}
+
+/// Whether `text` tells a block's type or strength: a unit type (not the campaign's leader
+/// showing himself, or the prompt to choose whether he does), "strength 3", ", to 3".
+fn tells_type_or_strength(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let typed = ["infantry", "cavalry", "artillery", "leader"]
+        .iter()
+        .any(|k| lower.contains(k))
+        && ![
+            "leader shows himself",
+            "leader stays hidden",
+            "show the leader",
+        ]
+        .iter()
+        .any(|public| lower.contains(public));
+    let b = lower.as_bytes();
+    let strength = ["strength ", ", to "].iter().any(|k| {
+        lower
+            .match_indices(k)
+            .any(|(i, _)| b.get(i + k.len()).is_some_and(u8::is_ascii_digit))
+    });
+    typed || strength
+}
+
+/// The blocks the whole table may know: those the public view of a battle begun shows.
+fn revealed(game: &Napoleon) -> BTreeSet<BlockId> {
+    game.battle()
+        .into_iter()
+        .chain(game.held_battles())
+        .flat_map(|b| b.view(None).blocks)
+        .filter_map(|b| match b {
+            BlockView::Known { block, .. } => Some(block),
+            BlockView::Hidden { .. } => None,
+        })
+        .collect()
+}
+
+/// Audits `screen`: it names no block of `names` but the `allowed` ones, and tells a type or
+/// a strength only beside an allowed block's name (each told line on its own, as drawn
+/// wrapped; any other screen as a whole). Whether it names an allowed block.
+///
+/// # Errors
+/// What leaked, with the screen's text.
+fn audit(
+    screen: &Screen,
+    names: &[(BlockId, String)],
+    allowed: &BTreeSet<BlockId>,
+) -> Result<bool, String> {
+    let (open, hidden): (Vec<_>, Vec<_>) = names.iter().partition(|(id, _)| allowed.contains(id));
+    let open: BTreeSet<&str> = open.iter().map(|(_, n)| n.as_str()).collect();
+    let hidden: BTreeSet<&str> = hidden.iter().map(|(_, n)| n.as_str()).collect();
+    let text = screen_text(screen);
+    let leaked = names_in(&text, &hidden);
+    if !leaked.is_empty() {
+        return Err(format!(
+            "the OLED names {leaked:?}, not revealed to the table: {text}"
+        ));
+    }
+    let items: Vec<&str> = match screen {
+        Screen::Told { title, lines, .. } => std::iter::once(title.as_str())
+            .chain(lines.iter().map(String::as_str))
+            .collect(),
+        _ => vec![text.as_str()],
+    };
+    for item in items {
+        if tells_type_or_strength(item) && names_in(item, &open).is_empty() {
+            return Err(format!(
+                "a type or strength of no revealed block: {item} (screen: {text})"
+            ));
+        }
+    }
+    Ok(!names_in(&text, &open).is_empty())
+}
+
+/// Every screen of the game in play audited: no name of a block the whole table may not know
+/// (the public view of a battle shows it now, or showed it as the last action began: a told
+/// line names a block as the action found it), and no type or strength but beside the name of
+/// such a block.
+#[derive(Default)]
+struct Secrets {
+    /// Every block name of the order of battle, by block.
+    names: Vec<(BlockId, String)>,
+    /// The actions played when `before` was last taken.
+    actions: u32,
+    /// The blocks revealed before the last action, and after it.
+    before: BTreeSet<BlockId>,
+    now: BTreeSet<BlockId>,
+    /// Screens audited.
+    screens: usize,
+    /// Screens that named a revealed block.
+    named: usize,
+}
+
+impl Checks for Secrets {
+    type Game = NapoleonTable;
+
+    fn after<C: Chance>(&mut self, referee: &Referee<MemStore, C>, _out: &[Decision]) {
+        let Some(session) = session::<NapoleonTable, C>(referee) else {
+            return;
+        };
+        let Some(table) = session.game() else {
+            return;
+        };
+        if self.names.is_empty() {
+            self.names = table
+                .game()
+                .options()
+                .campaign
+                .order_of_battle()
+                .blocks()
+                .map(|(id, b)| (id, b.name.clone()))
+                .collect();
+        }
+        let actions = session.actions().unwrap_or(0);
+        if actions != self.actions {
+            self.before = std::mem::take(&mut self.now);
+            self.actions = actions;
+        }
+        self.now = revealed(table.game());
+        let allowed: BTreeSet<BlockId> = self.before.union(&self.now).copied().collect();
+        let named =
+            audit(referee.screen(), &self.names, &allowed).unwrap_or_else(|e| panic!("{e}"));
+        self.screens += 1;
+        self.named += usize::from(named);
+    }
+}
+
+type Played = support::Table<SeededChance, Secrets>;
+
+/// What the random games covered, to assert they are not trivial.
+#[derive(Debug, Default)]
+struct Coverage {
+    games: usize,
+    three_players: usize,
+    own_set_up: usize,
+    /// Actions journaled (the umpire's chance included).
+    actions: usize,
+    /// Seat actions made by a gesture on the board, and from the OK menu.
+    by_hand: usize,
+    by_menu: usize,
+    /// Gestures whose hands meant several actions, the menu asking which.
+    asked: usize,
+    /// Dice rolled with the Die button.
+    die_button: usize,
+    /// Campaign moves, forced marches rolled.
+    moves: usize,
+    forced_marches: usize,
+    /// Battles begun and ended.
+    battles: usize,
+    battles_ended: usize,
+    /// Battle actions by kind.
+    deployments: usize,
+    fires: usize,
+    hits_taken: usize,
+    retreats: usize,
+    reinforcements: usize,
+    regroups: usize,
+    supply_losses: usize,
+    /// Terrain drawn in secret by the umpire.
+    terrain_drawn: usize,
+    /// Hand steps the hands carried out after an action.
+    hand_steps: usize,
+    /// Rules-legal actions the table offers no way to make (no free slot or space where the
+    /// block would go: a full town, a full zone of the battle board), skipped for another.
+    unexpressible: usize,
+    /// Restarts mid-game, mid-battle among them: the referee resumed from its journal and
+    /// the sensed board.
+    restarts: usize,
+    restarts_in_battle: usize,
+    /// Moves corrected by carrying the slide on, and the takebacks journaled (one each).
+    corrections: usize,
+    takebacks: usize,
+    /// Slides the rules refuse, made and put back: refused with nothing played.
+    refused: usize,
+    /// Screens audited, and those naming a revealed block.
+    screens: usize,
+    named: usize,
+    /// Games ended, by result.
+    endings: BTreeMap<String, usize>,
+    /// Every action journaled, by kind.
+    kinds: BTreeMap<String, usize>,
+}
+
+/// The journal's records from byte `pos` on: each frame's length (and its CRC), payload, CRC.
+fn records_from(bytes: &[u8], pos: &mut usize) -> Vec<Record> {
+    if *pos == 0 {
+        // The header: magic, version, payload length, payload, CRC.
+        let len = u32::from_le_bytes(bytes[6..10].try_into().unwrap()) as usize;
+        *pos = 10 + len + 4;
+    }
+    let mut out = Vec::new();
+    while *pos + 8 <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[*pos..*pos + 4].try_into().unwrap()) as usize;
+        let payload = &bytes[*pos + 8..*pos + 8 + len];
+        out.push(postcard::from_bytes::<Record>(payload).expect("a record decodes"));
+        *pos += 8 + len + 4;
+    }
+    out
+}
+
+/// The rules' own game, rebuilt independently of the umpire from the set-up the hands made
+/// and the actions it journals.
+struct Replay {
+    /// The game as the set-up starts it.
+    start: Napoleon,
+    game: Napoleon,
+    /// Where the journal has been read to.
+    pos: usize,
+    /// The actions replayed.
+    played: Vec<NapoleonAction>,
+}
+
+/// `seat`'s blocks in group order (the Anglo-Dutch then the Prussians, or the French) in the
+/// towns of `slots`, at full strength: the set-up as the rules read it.
+fn placements(choice: NapoleonChoice, seat: Seat, slots: &[Vec<Place>]) -> Vec<Placement> {
+    let campaign = choice.set.campaign();
+    let armies: &[Army] = if seat == FRENCH {
+        &[Army::French]
+    } else {
+        &[Army::AngloDutch, Army::Prussian]
+    };
+    let blocks = armies
+        .iter()
+        .flat_map(|&a| campaign.order_of_battle().army(a));
+    blocks
+        .zip(slots)
+        .map(|((_, b), group)| {
+            let [slot] = group.as_slice() else {
+                panic!("one block a group: {group:?}")
+            };
+            let Some(Spot::Town { town, .. }) = choice.set.layout().spot(slot) else {
+                panic!("{slot} is a town's slot")
+            };
+            Placement::new(&b.name, campaign.map().code(town).unwrap(), b.strength)
+        })
+        .collect()
+}
+
+impl Replay {
+    /// The game the rules start from `setup`.
+    fn start(choice: NapoleonChoice, setup: Setup) -> Replay {
+        let options = Options::new(choice.set.campaign().clone(), choice.players);
+        let game = Napoleon::start(options, setup).expect("the rules accept the set-up");
+        Replay {
+            start: game.clone(),
+            game,
+            pos: 0,
+            played: Vec::new(),
+        }
+    }
+
+    /// Plays every action journaled since the last call by the rules (each must be legal),
+    /// and checks the umpire's game is the rules' game; what the rules said.
+    fn sync(&mut self, t: &Played, coverage: &mut Coverage) -> Vec<Event> {
+        let bytes = t.referee.journal().expect("a journal").store().as_bytes();
+        let mut events = Vec::new();
+        for record in records_from(bytes, &mut self.pos) {
+            let bytes = match record {
+                Record::Action(bytes) => bytes,
+                // A slide carried on corrects the last action: back, then the new one.
+                Record::Takeback { to_ply } => {
+                    self.played.truncate(to_ply as usize);
+                    self.game = self.start.clone();
+                    for a in &self.played {
+                        self.game.play(&a.action).expect("replayed before");
+                    }
+                    coverage.takebacks += 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            let action: NapoleonAction = postcard::from_bytes(&bytes).expect("an action");
+            if self.game.to_act() == Actor::Chance {
+                if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
+                    coverage.terrain_drawn += 1;
+                }
+                if matches!(action.action, Action::Die(_)) {
+                    coverage.forced_marches += 1;
+                }
+            }
+            let kind = format!("{:?}", action.action);
+            let kind = kind
+                .split([' ', '(', '{', ')'])
+                .take(if kind.starts_with("Battle") { 2 } else { 1 })
+                .collect::<Vec<_>>()
+                .join(" ");
+            *coverage.kinds.entry(kind).or_default() += 1;
+            events.extend(
+                self.game
+                    .play(&action.action)
+                    .unwrap_or_else(|e| panic!("the umpire played {action:?}, illegal: {e}")),
+            );
+            self.played.push(action);
+        }
+        let table = t.table();
+        assert_eq!(
+            self.played.len() as u32,
+            t.actions(),
+            "every action is journaled"
+        );
+        assert!(
+            table.game() == &self.game,
+            "the umpire's game is not the rules' game"
+        );
+        events
+    }
+}
+
+/// Makes the board what the umpire expects, as its screen says: each place to empty or fill
+/// is named on the screen first.
+fn hands(t: &mut Played, choice: NapoleonChoice, coverage: &mut Coverage) {
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    let sensed = t.referee.sensed().clone();
+    if expected == sensed {
+        return;
+    }
+    let (layout, campaign) = (choice.set.layout(), choice.set.campaign());
+    let text = t.text();
+    let steps: Vec<Place> = sensed.symmetric_difference(&expected).copied().collect();
+    for p in &steps {
+        let name = layout.name(campaign, p).unwrap_or_else(|| p.to_string());
+        assert!(
+            text.contains(&name),
+            "the hands must change {name}, which the screen does not say: {text}"
+        );
+    }
+    for extra in sensed.difference(&expected) {
+        t.lift(*extra);
+    }
+    for missing in expected.difference(&sensed) {
+        t.put(*missing);
+    }
+    t.settle();
+    coverage.hand_steps += steps.len();
+    assert_eq!(t.referee.sensed(), &expected);
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+}
+
+/// Makes `gesture` with the hands: the selected block lifted and put back, the blocks
+/// lifted, the blocks placed, each settling; a gesture of lifts only held for the attack hold.
+fn make(t: &mut Played, gesture: &Gesture) {
+    if let Some(s) = gesture.selected {
+        t.lift(s);
+        t.settle();
+        t.put(s);
+        t.settle();
+    }
+    for l in &gesture.lifted {
+        t.lift(*l);
+        t.settle();
+    }
+    for p in &gesture.placed {
+        t.put(*p);
+        t.settle();
+    }
+    if gesture.placed.is_empty() {
+        t.hold();
+    }
+}
+
+/// A random action of the seat to act, by the rules, made by a gesture when the table has one
+/// for it (mostly) or from the OK menu; what was chosen.
+fn seat_step(t: &mut Played, replay: &Replay, rng: &mut SeededChance, c: &mut Coverage) -> Action {
+    let legal = replay.game.legal_actions();
+    let table = t.table().clone();
+    let gestures = table.gestures();
+    let choices = table.choices();
+    // Weighted: battles fire, campaigns move, more often than they end the step.
+    let weight = |a: &Action| -> u32 {
+        match a {
+            Action::Battle(BattleAction::Fire { .. }) => 40,
+            Action::Battle(BattleAction::Retreat { .. }) => 1,
+            Action::Battle(BattleAction::Done) | Action::EndMoves | Action::EndRegroup => 2,
+            _ => 3,
+        }
+    };
+    let mut candidates: Vec<&Action> = legal.iter().collect();
+    loop {
+        assert!(
+            !candidates.is_empty(),
+            "no legal action can be made at the table: {legal:?}: {}",
+            t.text()
+        );
+        let total: u32 = candidates.iter().map(|a| weight(a)).sum();
+        let mut pick = rng.roll(total).unwrap();
+        let i = candidates
+            .iter()
+            .position(|a| {
+                let w = weight(a);
+                if pick < w {
+                    true
+                } else {
+                    pick -= w;
+                    false
+                }
+            })
+            .unwrap();
+        let action = candidates.swap_remove(i);
+        let by_gesture: Vec<&(Gesture, NapoleonAction)> = gestures
+            .iter()
+            .filter(|(_, na)| na.action == *action)
+            .collect();
+        // An entry the table refuses (a full zone of the battle board) cannot be made.
+        let in_menu = choices
+            .iter()
+            .find(|(_, na)| na.action == *action && table.check(na).is_ok());
+        let before = t.actions();
+        if !by_gesture.is_empty() && (in_menu.is_none() || rng.roll(5).unwrap() > 0) {
+            let (g, na) = by_gesture[rng.roll(by_gesture.len() as u32).unwrap() as usize];
+            make(t, g);
+            if t.actions() == before {
+                // The same hands make several actions (two roads to one town): the menu asks.
+                assert!(
+                    matches!(t.referee.screen(), Screen::Choice { .. }),
+                    "{action:?} by {g:?} not played: {}",
+                    t.text()
+                );
+                t.pick(&table.label(na));
+                c.asked += 1;
+            } else if matches!(action, Action::Move { .. }) && rng.roll(10).unwrap() == 0 {
+                carry_on(t, &gestures, g, rng, c);
+            }
+            c.by_hand += 1;
+        } else if let Some((label, _)) = in_menu {
+            t.choose_action(label);
+            c.by_menu += 1;
+        } else {
+            c.unexpressible += 1;
+            continue;
+        }
+        assert!(
+            t.actions() > before,
+            "{action:?} was not played: {}",
+            t.text()
+        );
+        return action.clone();
+    }
+}
+
+/// The hand lifts the block it just moved by `made` and puts it further, on a slot of another
+/// town it could have gone to by one road (one of `gestures`, the legal ones before the move):
+/// the umpire corrects the move, taking it back and playing the new one in its place.
+fn carry_on(
+    t: &mut Played,
+    gestures: &[(Gesture, NapoleonAction)],
+    made: &Gesture,
+    rng: &mut SeededChance,
+    c: &mut Coverage,
+) {
+    let further: Vec<&(Gesture, NapoleonAction)> = gestures
+        .iter()
+        .filter(|(h, _)| {
+            h.lifted == made.lifted
+                && h.placed != made.placed
+                && gestures.iter().filter(|(k, _)| k == h).count() == 1
+        })
+        .collect();
+    // Only straight after the move: a move whose hand steps are still to do (a block that
+    // waited on a battle board for a slot of its town going to the one freed) is not
+    // carried on before they are done.
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    if further.is_empty() || t.referee.sensed() != &expected {
+        return;
+    }
+    let (h, other) = further[rng.roll(further.len() as u32).unwrap() as usize];
+    let Action::Move { block, .. } = other.action else {
+        return;
+    };
+    let played = t.actions();
+    let mut out = t.lift(made.placed[0]);
+    out.extend(t.settle());
+    out.extend(t.put(h.placed[0]));
+    out.extend(t.settle());
+    assert!(
+        out.iter()
+            .any(|d| matches!(d, Decision::MoveCorrected { .. })),
+        "carried on to {:?}: {}",
+        h.placed,
+        t.text()
+    );
+    assert_eq!(t.actions(), played, "a correction replaces the move");
+    assert_eq!(t.table().place_of(block), other.slot, "{}", t.text());
+    c.corrections += 1;
+}
+
+/// A slide no legal action makes: a block of the side to act lifted and put on a free space
+/// of a town, zone or reserve no gesture of the table's goes to. The umpire must refuse it
+/// (the screen audited like any other) and play nothing; the hands then put the block back.
+/// Whether such a slide was found.
+fn wrong_slide(
+    t: &mut Played,
+    choice: NapoleonChoice,
+    replay: &Replay,
+    rng: &mut SeededChance,
+) -> bool {
+    let table = t.table().clone();
+    let Actor::Seat(seat) = table.to_act() else {
+        return false;
+    };
+    let layout = choice.set.layout();
+    let on_board = |p: &Place| {
+        matches!(
+            layout.spot(p),
+            Some(Spot::Town { .. } | Spot::Zone { .. } | Spot::Reserve { .. })
+        )
+    };
+    let occupied = table.board();
+    let mine: Vec<Place> = table
+        .sides()
+        .into_iter()
+        .filter(|(p, s)| {
+            on_board(p)
+                && (*s == seat
+                    || (seat == ALLIES && *s == firmware::referee::games::napoleon::PRUSSIAN))
+        })
+        .map(|(p, _)| p)
+        .collect();
+    let free: Vec<Place> = t
+        .layout
+        .iter()
+        .map(|(_, p)| p)
+        .filter(|p| on_board(p) && !occupied.contains_key(p))
+        .collect();
+    if mine.is_empty() || free.is_empty() {
+        return false;
+    }
+    let from = mine[rng.roll(mine.len() as u32).unwrap() as usize];
+    let to = free[rng.roll(free.len() as u32).unwrap() as usize];
+    // The block the last action put down, lifted again and put further, carries that slide
+    // on: a correction, not a wrong slide.
+    if replay.played.last().and_then(|a| a.slot) == Some(from) {
+        return false;
+    }
+    // Not a legal gesture, nor a move the table reads from the same hands (another slot of a
+    // town a legal move of the block goes to).
+    let legal = table.gestures();
+    let town = |p: &Place| match layout.spot(p) {
+        Some(Spot::Town { town, .. }) => Some(town),
+        _ => None,
+    };
+    if legal.iter().any(|(g, _)| {
+        g.lifted == [from]
+            && (g.placed == [to]
+                || (town(&to).is_some() && g.placed.iter().any(|p| town(p) == town(&to))))
+    }) {
+        return false;
+    }
+    let before = t.actions();
+    t.lift(from);
+    t.settle();
+    t.put(to);
+    t.settle();
+    t.wait(3500);
+    assert_eq!(
+        t.actions(),
+        before,
+        "{} to {} was played: {}",
+        from,
+        to,
+        t.text()
+    );
+    assert!(
+        t.table() == &table,
+        "{from} to {to} changed the game: {}",
+        t.text()
+    );
+    t.lift(to);
+    t.settle();
+    t.put(from);
+    t.settle();
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    assert_eq!(t.referee.sensed(), &expected);
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+    true
+}
+
+/// The game's options: players, set-up, and how many actions to play at most.
+#[derive(Clone, Copy, Debug)]
+struct Game {
+    seed: u64,
+    /// The menu's Napoléon entry: 0 two players historical, 1 own set-up, 2 and 3 the same
+    /// with three players.
+    variant: usize,
+    max_actions: usize,
+}
+
+/// Names the game being played when a check fails in it.
+struct Failing(Game);
+
+impl Drop for Failing {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("in the random game {:?}", self.0);
+        }
+    }
+}
+
+/// One random game through raw sensed events, checked against the rules after every step and
+/// against its journal at the end; its table.
+fn random_game(game: Game, c: &mut Coverage) -> Played {
+    let _failing = Failing(game);
+    let choice = menu_choice(game.variant);
+    let mut rng = SeededChance::new(game.seed ^ 0x1815);
+    let mut t = choose_with(game.seed, game.variant, Secrets::default());
+    let allies = sampled(choice, ALLIES, &mut rng);
+    let french = sampled(choice, FRENCH, &mut rng);
+    let setup = if choice.historical {
+        Setup::Historical
+    } else {
+        c.own_set_up += 1;
+        Setup::Placed {
+            allies: placements(choice, ALLIES, &allies),
+            french: placements(choice, FRENCH, &french),
+        }
+    };
+    place_groups(&mut t, ALLIES, allies);
+    place_groups(&mut t, FRENCH, french);
+    assert!(t.session().and_then(|s| s.game()).is_some(), "{}", t.text());
+    let mut replay = Replay::start(choice, setup);
+    assert_eq!(t.table().game().options(), replay.game.options());
+    c.games += 1;
+    c.three_players += usize::from(choice.players == Players::Three);
+    // Once, at a random point, the umpire restarts: the power cut, it resumes from its
+    // journal and the board as sensed, into the same game, and play goes on.
+    let restart_at = rng.roll(game.max_actions.min(300) as u32).unwrap() as usize;
+    let mut restarted = false;
+    loop {
+        for e in replay.sync(&t, c) {
+            match e {
+                Event::BattleBegan { .. } => c.battles += 1,
+                Event::BattleEnded { .. } => c.battles_ended += 1,
+                _ => {}
+            }
+        }
+        hands(&mut t, choice, c);
+        if !restarted && replay.played.len() >= restart_at && !t.referee.is_over() {
+            restarted = true;
+            let before = t.table().clone();
+            let (referee, _) =
+                t.restarted(SeededChance::new(game.seed ^ 0xdead), Millis(t.t + 1000));
+            t.t += 1000;
+            t.referee = referee;
+            assert_eq!(t.table(), &before, "the game resumed is the game played");
+            assert!(!t.referee.hands_pending(), "{}", t.text());
+            c.restarts += 1;
+            c.restarts_in_battle += usize::from(before.game().battle().is_some());
+        }
+        if !replay.game.status().is_ongoing() || replay.played.len() >= game.max_actions {
+            break;
+        }
+        let before = replay.played.len();
+        match replay.game.to_act() {
+            Actor::Chance => {
+                assert!(t.table().die_button(), "a die nobody rolls: {}", t.text());
+                t.press(Button::Die);
+                c.die_button += 1;
+            }
+            Actor::Seat(_) => {
+                if rng.roll(8).unwrap() == 0 && wrong_slide(&mut t, choice, &replay, &mut rng) {
+                    c.refused += 1;
+                }
+                let action = seat_step(&mut t, &replay, &mut rng, c);
+                // The umpire journals the very action the hands made.
+                let bytes = t.referee.journal().unwrap().store().as_bytes();
+                let mut pos = replay.pos;
+                let first = records_from(bytes, &mut pos)
+                    .into_iter()
+                    .find_map(|r| match r {
+                        Record::Action(b) => {
+                            Some(postcard::from_bytes::<NapoleonAction>(&b).unwrap())
+                        }
+                        _ => None,
+                    });
+                assert_eq!(
+                    first.map(|a| a.action),
+                    Some(action.clone()),
+                    "{}",
+                    t.text()
+                );
+                match action {
+                    Action::Move { .. } => c.moves += 1,
+                    Action::Regroup { .. } => c.regroups += 1,
+                    Action::SupplyLoss(_) => c.supply_losses += 1,
+                    Action::Battle(BattleAction::Deploy { .. } | BattleAction::Move { .. }) => {
+                        c.deployments += 1
+                    }
+                    Action::Battle(BattleAction::Fire { .. }) => c.fires += 1,
+                    Action::Battle(BattleAction::TakeHit(_)) => c.hits_taken += 1,
+                    Action::Battle(BattleAction::Retreat { .. }) => c.retreats += 1,
+                    Action::Battle(BattleAction::Reinforce(_)) => c.reinforcements += 1,
+                    _ => {}
+                }
+            }
+            Actor::Nobody => panic!("an ongoing game with nobody to act: {}", t.text()),
+        }
+        assert!(
+            t.actions() as usize > before,
+            "nothing was played: {}",
+            t.text()
+        );
+    }
+    c.actions += replay.played.len();
+    if let Some((who, why)) = t.table().result() {
+        assert!(t.referee.is_over(), "{}", t.text());
+        assert!(
+            matches!(t.referee.screen(), Screen::GameOver { .. }),
+            "{}",
+            t.text()
+        );
+        *c.endings.entry(format!("{who}: {why}")).or_default() += 1;
+    }
+    // The journal rebuilds the same game.
+    let records = t.records();
+    let rebuilt = rebuild_table::<NapoleonTable>(choice, &records).expect("the journal rebuilds");
+    assert_eq!(rebuilt.history.last(), Some(t.table()));
+    c.screens += t.checks.screens;
+    c.named += t.checks.named;
+    t
+}
+
+/// How many random games each of the four menu entries plays: `UMPIRE_NAPOLEON_GAMES` (per
+/// entry) raises it.
+fn games_per_entry(default: usize) -> usize {
+    std::env::var("UMPIRE_NAPOLEON_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Random Napoléon games, two and three players, historical and own set-up, played through
+/// raw sensed events only: each checked against the rules after every step, every screen
+/// audited for a block the table may not know, and each journal rebuilt at the end.
+#[test]
+fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
+    let full = cfg!(target_arch = "x86_64");
+    let per_entry = games_per_entry(if full { 50 } else { 4 });
+    let mut c = Coverage::default();
+    for variant in 0..4 {
+        for i in 0..per_entry {
+            let seed = (variant * 10_000 + i) as u64;
+            // One game in ten played on to its end; the others stop after a few turns.
+            let to_the_end = i % 10 == 0;
+            let t = random_game(
+                Game {
+                    seed,
+                    variant,
+                    max_actions: if to_the_end { 20_000 } else { 250 },
+                },
+                &mut c,
+            );
+            assert!(
+                !to_the_end || t.referee.is_over(),
+                "seed {seed}: the game does not end: {}",
+                t.text()
+            );
+        }
+    }
+    println!("{c:#?}");
+    let games = c.games;
+    assert_eq!(games, 4 * per_entry);
+    assert_eq!(c.three_players, 2 * per_entry);
+    assert_eq!(c.own_set_up, 2 * per_entry);
+    // Every game played to its end ended (one stopped early may have ended too).
+    assert!(c.endings.values().sum::<usize>() >= 4 * per_entry.div_ceil(10));
+    assert_eq!(c.restarts, games);
+    assert_eq!(c.takebacks, c.corrections);
+    if !full {
+        return;
+    }
+    // Not vacuous: about 270 actions and 13 battles a game; battles fought out with terrain,
+    // fire and losses, not only skirmishes; seat actions by hand and from the menu; dice on
+    // the Die button; hand steps after the actions; revealed blocks named on some screens.
+    for (what, n, least) in [
+        ("actions", c.actions, 100 * games),
+        ("battles", c.battles, 5 * games),
+        ("battles ended", c.battles_ended, 5 * games),
+        ("terrain drawn", c.terrain_drawn, games / 4),
+        ("fires", c.fires, games),
+        ("hits taken", c.hits_taken, games / 2),
+        ("deployments", c.deployments, 2 * games),
+        ("reinforcements", c.reinforcements, games / 2),
+        ("retreats", c.retreats, games),
+        ("moves", c.moves, 20 * games),
+        ("forced marches", c.forced_marches, 5 * games),
+        ("by hand", c.by_hand, 50 * games),
+        ("by menu", c.by_menu, 50 * games),
+        ("menus asking which", c.asked, 5 * games),
+        ("Die", c.die_button, 20 * games),
+        ("hand steps", c.hand_steps, 50 * games),
+        ("screens naming a revealed block", c.named, games),
+        ("restarts in a battle", c.restarts_in_battle, games / 10),
+        ("slides refused", c.refused, 5 * games),
+        ("moves corrected", c.corrections, 2 * games),
+    ] {
+        assert!(n >= least, "{what}: {n} < {least}: {c:#?}");
+    }
+    // Almost every legal action can be made at the table.
+    assert!(c.unexpressible * 100 < c.actions, "{c:#?}");
+}
+
+/// The audit fails on a leak: a hidden block's name anywhere on a screen, a type or strength
+/// told of no revealed block; it passes the words the table may read.
+#[test]
+fn the_screen_audit_catches_a_hidden_block() {
+    let campaign = NapoleonSet::shipped().campaign();
+    let names: Vec<(BlockId, String)> = campaign
+        .order_of_battle()
+        .blocks()
+        .map(|(id, b)| (id, b.name.clone()))
+        .collect();
+    let id = |name: &str| names.iter().find(|(_, n)| n == name).unwrap().0;
+    let told = |lines: &[&str]| Screen::Told {
+        status: firmware::ui::StatusLine::default(),
+        title: "board 1 attacker left 1 fires at board 1 defender left".to_string(),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        hands: Vec::new(),
+        places: firmware::ui::Places::default(),
+    };
+    let nobody = BTreeSet::new();
+    let revealed = BTreeSet::from([id("PI-INF1")]);
+    let plain =
+        told(&["1 hit: the Prussian in board 1 defender left: the strongest block takes each"]);
+    assert_eq!(audit(&plain, &names, &nobody), Ok(false));
+    let step = told(&["board 1 defender left 2: turn the block one step down"]);
+    assert_eq!(audit(&step, &names, &nobody), Ok(false));
+    // A name, whole words only: PI-INF1 revealed does not reveal I-INF1.
+    let named = told(&["board 1 defender left 2 (PI-INF1): turn the block one step down, to 2"]);
+    assert_eq!(audit(&named, &names, &revealed), Ok(true));
+    assert!(audit(&named, &names, &nobody).is_err());
+    let other = told(&["board 1 defender left 2 (I-INF1): turn the block one step down"]);
+    assert!(audit(&other, &names, &revealed).is_err());
+    // A strength or a type without a revealed name.
+    for leak in [
+        "board 1 defender left 2: turn the block one step down, to 2",
+        "board 1 defender left 2: strength 3",
+        "board 1 defender left 2: cavalry",
+    ] {
+        assert!(audit(&told(&[leak]), &names, &nobody).is_err(), "{leak}");
+    }
+    // Anywhere on the screen, not only in told lines.
+    let menu = Screen::Choice {
+        title: "Which?".to_string(),
+        entries: vec!["WELLINGTON to Nijvel slot 1".to_string()],
+        selected: 0,
+    };
+    assert!(audit(&menu, &names, &revealed).is_err());
 }

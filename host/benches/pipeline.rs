@@ -4,15 +4,18 @@
 //!
 //! Workload: the sensed inputs of complete simulated demo games (scans every 10 ms around each
 //! change, set-up by rank groups, every move by lifting and placing), replayed into a fresh
-//! pipeline. Run with `cargo bench -p umpire-host --bench pipeline`.
+//! pipeline. Run with `cargo bench -p umpire-host --bench pipeline`. The table games' group
+//! (`-- table_pipeline`) also times the settled boards alone: the inputs that decide an action
+//! from the board, the costliest the umpire handles.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use boards::stratego::Variant;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use firmware::journal::MemStore;
+use firmware::journal::{decode, MemStore};
 use firmware::pipeline::Pipeline;
-use firmware::referee::{Referee, RefereeConfig, SeededChance};
+use firmware::referee::{Decision, GameKind, Header, Record, Referee, RefereeConfig, SeededChance};
 use firmware::screens::{diff_regions, render, wire_bytes, Frame};
 use firmware::sensing::{Sensing, SensingConfig, SensorLayout};
 use host::demo::{run_with_frames, Demo};
@@ -116,23 +119,111 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-/// The same for the table games: complete demo games of Stratego: Waterloo (Standard)
-/// and Piecepack at Waterloo, each replayed into a fresh pipeline on the game's own layout.
+/// The battles a Napoléon journal's campaign begins (0 for another game's journal): its
+/// actions replayed by the rules.
+fn napoleon_battles(journal: &[u8]) -> usize {
+    use boards::napoleon::{Event, Napoleon, Players, Setup};
+    use boards::Game;
+    use firmware::referee::games::napoleon::{NapoleonAction, NapoleonSet};
+    let Ok(recovered) = decode::<Header, Record>(journal) else {
+        return 0;
+    };
+    if !matches!(recovered.header.game, GameKind::Napoleon { .. }) {
+        return 0;
+    }
+    let options =
+        boards::napoleon::Options::new(NapoleonSet::shipped().campaign().clone(), Players::Two);
+    let mut game = Napoleon::start(options, Setup::Historical).expect("the historical set-up");
+    let mut battles = 0;
+    for r in recovered.records {
+        if let Record::Action(bytes) = r {
+            let a: NapoleonAction = postcard::from_bytes(&bytes).expect("an action");
+            let events = game.play(&a.action).expect("a legal action");
+            battles += events
+                .iter()
+                .filter(|e| matches!(e, Event::BattleBegan { .. }))
+                .count();
+        }
+    }
+    battles
+}
+
+/// Replays `game` into a fresh pipeline as [`feed_recorded`] does, timing every input; the
+/// time of each input that decided a settled board (a scan, or the tick ending the settle
+/// window, whose decisions play an action: the board matched against every legal gesture).
+fn settled_boards(layout: &SensorLayout, game: &Recorded) -> Vec<Duration> {
+    let referee = Referee::new(
+        RefereeConfig::default(),
+        SeededChance::new(game.seed),
+        || Ok(MemStore::new()),
+    );
+    let mut p = Pipeline::new(
+        Sensing::new(layout.clone(), SensingConfig::default()),
+        referee,
+    );
+    let mut decided = Vec::new();
+    let mut inputs = game.inputs.iter().peekable();
+    while let Some(input) = inputs.next() {
+        let start = Instant::now();
+        let out = match input {
+            Sensed::Frame(frame) => {
+                let mut tags = Vec::new();
+                while let Some(Sensed::Tag(t)) = inputs.peek() {
+                    tags.push(*t);
+                    inputs.next();
+                }
+                p.scan(frame.at, frame.occupied, |_| std::mem::take(&mut tags))
+            }
+            Sensed::Tick(at) => p.idle(*at),
+            // Buttons decide no board.
+            Sensed::Press(b) => {
+                p.press(b.at, b.button);
+                continue;
+            }
+            Sensed::Hold(b) => {
+                p.hold(b.at, b.button);
+                continue;
+            }
+            Sensed::Tag(_) => continue,
+        };
+        let took = start.elapsed();
+        if out.iter().any(|d| matches!(d, Decision::Acted { .. })) {
+            decided.push(took);
+        }
+    }
+    decided
+}
+
+/// The table games' demos: complete games of Stratego: Waterloo (Standard) and Piecepack at
+/// Waterloo, and two Napoléon campaigns (two players, historical set-up) to their results,
+/// battles included, each replayed into a fresh pipeline on the game's own layout. Per game:
+/// every sensed input to its decision, and the settled boards alone (the costliest inputs: a
+/// board that completes a gesture, matched against every legal action and played).
 fn table_pipeline(c: &mut Criterion) {
     let mut group = c.benchmark_group("table_pipeline");
     group.sample_size(10);
-    for (name, game, variant) in [
-        ("waterloo", "stratego-waterloo", "standard"),
-        ("piecepack", "piecepack", "rules-as-written"),
+    for (name, game, variant, seeds) in [
+        ("waterloo", "stratego-waterloo", "standard", 1..=3),
+        ("piecepack", "piecepack", "rules-as-written", 1..=3),
+        ("napoleon", "napoleon", "2-players-historical-set-up", 1..=2),
     ] {
         let entry = host::table::find_game(game, Some(variant)).expect("on the menu");
         let layout = entry.layout().validate().expect("valid");
-        let games: Vec<Recorded> = (1..=3)
-            .map(|seed| Recorded {
-                seed,
-                inputs: host::table::demo(&entry, seed, 3000, true, None, &mut Vec::new())
-                    .expect("demo plays")
-                    .inputs,
+        let games: Vec<Recorded> = seeds
+            .map(|seed| {
+                let played = host::table::demo(&entry, seed, 3000, true, None, &mut Vec::new())
+                    .expect("demo plays");
+                let battles = napoleon_battles(&played.journal);
+                println!(
+                    "{name} seed {seed}: {} actions, {} inputs, {battles} Napoleon battles, {:?}",
+                    played.actions,
+                    played.inputs.len(),
+                    played.result
+                );
+                Recorded {
+                    seed,
+                    inputs: played.inputs,
+                }
             })
             .collect();
         let inputs: usize = games.iter().map(|g| g.inputs.len()).sum();
@@ -143,6 +234,46 @@ fn table_pipeline(c: &mut Criterion) {
                     .iter()
                     .map(|g| replay(&layout, g, false))
                     .sum::<usize>()
+            })
+        });
+        // The settled boards: each input's own time, the fastest of five replays, to name the
+        // costliest; then criterion's figure for them all.
+        let mut fastest: Vec<Duration> = Vec::new();
+        for _ in 0..5 {
+            let times: Vec<Duration> = games
+                .iter()
+                .flat_map(|g| settled_boards(&layout, g))
+                .collect();
+            if fastest.is_empty() {
+                fastest = times;
+            } else {
+                assert_eq!(times.len(), fastest.len(), "the replays decide alike");
+                for (f, t) in fastest.iter_mut().zip(times) {
+                    *f = (*f).min(t);
+                }
+            }
+        }
+        let mut sorted = fastest.clone();
+        sorted.sort();
+        let settled = sorted.len();
+        let mean = sorted.iter().sum::<Duration>() / settled.max(1) as u32;
+        println!(
+            "{name}: {settled} settled boards decided; each its fastest of 5 replays: mean {mean:?}, \
+             median {:?}, 99th percentile {:?}, worst {:?}",
+            sorted[settled / 2],
+            sorted[settled * 99 / 100],
+            sorted[settled - 1]
+        );
+        group.throughput(Throughput::Elements(settled as u64));
+        group.bench_function(format!("{name}_settled_board_decided"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    for g in &games {
+                        total += settled_boards(&layout, g).iter().sum::<Duration>();
+                    }
+                }
+                total
             })
         });
     }
