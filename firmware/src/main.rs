@@ -1103,6 +1103,8 @@ fn open_parts(
                 // The OK menu offers the seats' phone codes again only when the pages are
                 // served: a server that could not listen offers no entry that does nothing.
                 phone_pages: served && config.web.is_some(),
+                // Napoléon's set-up by tags is offered only with readers under the board.
+                nfc_readers: config.nfc.is_some(),
                 ..RefereeConfig::default()
             };
             // The switches and the buttons are read on a thread of their own, so that the OLED,

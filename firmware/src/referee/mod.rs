@@ -120,4 +120,4 @@ pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameFile, GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
-pub use tags::TagRegistry;
+pub use tags::{Registered, TagRegistry};

@@ -49,7 +49,8 @@ use serde::{Deserialize, Serialize};
 
 use super::super::record::GameKind;
 use super::super::table::{Gesture, Group, Placing, TableGame};
-use crate::sensing::{LayoutSetup, Place};
+use super::super::tags::{Registered, TagRegistry};
+use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
 
 /// The game's name.
@@ -367,6 +368,10 @@ pub struct NapoleonChoice {
     /// The campaign and layout (not journaled).
     #[serde(skip)]
     pub set: NapoleonSet,
+    /// Set up by NFC tags registered to the blocks, every place read by a reader (not
+    /// journaled here: the journal header's set-up mode says it).
+    #[serde(skip)]
+    pub tags: bool,
 }
 
 /// The menu's variants: two or three players, each with the historical set-up or the
@@ -377,6 +382,7 @@ pub fn variants() -> Vec<(String, GameKind)> {
             players,
             historical,
             set: NapoleonSet::shipped(),
+            tags: false,
         },
     };
     vec![
@@ -557,6 +563,19 @@ impl NapoleonTable {
             (Army::AngloDutch, Players::Three) => seat == ANGLO_DUTCH,
             (Army::Prussian, Players::Three) => seat == PRUSSIAN,
         }
+    }
+
+    /// The block of this order of battle whose registered tag was read last on `place`, of
+    /// `tags` (each with the place it was read on).
+    fn tagged_block(
+        &self,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+        place: &Place,
+    ) -> Option<BlockId> {
+        let (_, uid) = tags.iter().rev().find(|(p, _)| p == place)?;
+        let name = registry.block(uid)?;
+        self.choice.campaign().order_of_battle().find(name)
     }
 
     fn army_of(&self, block: boards::napoleon::BlockId) -> Option<Army> {
@@ -764,7 +783,12 @@ impl TableGame for NapoleonTable {
     }
 
     fn layout(choice: NapoleonChoice) -> LayoutSetup {
-        choice.layout().setup()
+        let setup = choice.layout().setup();
+        if choice.tags {
+            setup.with_tag_readers_everywhere()
+        } else {
+            setup
+        }
     }
 
     fn setup_order(_choice: NapoleonChoice) -> [Seat; 2] {
@@ -1013,6 +1037,116 @@ impl TableGame for NapoleonTable {
                     Err(words)
                 }
             }
+        }
+    }
+
+    fn tag_setup(choice: NapoleonChoice) -> Option<u16> {
+        u16::try_from(choice.campaign().order_of_battle().len()).ok()
+    }
+
+    /// Each block known by the tag read on its slot: every problem of the tags (a tag not
+    /// registered, or registered to no block of this order of battle, one block read twice),
+    /// of each block's town (a slot off the map, a town outside its army's set-up area or,
+    /// historical, not its own town) and of each block missing; then, once every block stands
+    /// where it may, every set-up rule of the rules (a town's cap). A problem names the slot,
+    /// never the block on it.
+    fn armies_from_tags(
+        choice: NapoleonChoice,
+        registry: &TagRegistry,
+        read: &BTreeMap<Place, TagUid>,
+    ) -> Result<BySeat<NapoleonArmy>, Vec<String>> {
+        let oob = choice.campaign().order_of_battle();
+        let layout = choice.layout();
+        let mut problems = Vec::new();
+        let mut slot_of: Vec<Option<Place>> = vec![None; oob.len()];
+        for (at, uid) in read {
+            let name = choice.place_name(at);
+            let id = match registry.registered(uid) {
+                Some(Registered::NapoleonBlock(block)) => match oob.find(block) {
+                    Some(id) => id,
+                    None => {
+                        problems.push(format!(
+                            "{name}: tag {uid} is registered to {block}, no block of this order \
+                             of battle: register the tag again, or use another block"
+                        ));
+                        continue;
+                    }
+                },
+                Some(Registered::Stratego(_)) => {
+                    problems.push(format!(
+                        "{name}: tag {uid} is a Stratego piece's: take it off, put a Napoleon \
+                         block there"
+                    ));
+                    continue;
+                }
+                None => {
+                    problems.push(format!(
+                        "{name}: tag {uid} is not registered: lift the block and put it back, \
+                         or register its tag"
+                    ));
+                    continue;
+                }
+            };
+            let Some(block) = oob.block(id) else {
+                continue;
+            };
+            if let Some(first) = slot_of[id.index()] {
+                problems.push(format!(
+                    "{} and {name}: both tags are registered to one block: take one off and \
+                     register its tag to its own block",
+                    choice.place_name(&first)
+                ));
+                continue;
+            }
+            slot_of[id.index()] = Some(*at);
+            let Some(Spot::Town { town, .. }) = layout.spot(at) else {
+                problems.push(format!(
+                    "{name} is no town's slot: put the block in a slot of {}",
+                    area_words(block.army)
+                ));
+                continue;
+            };
+            if choice.historical {
+                if town != block.start {
+                    problems.push(format!(
+                        "{name}: historical set-up: this block starts in {}: move it there",
+                        choice.town_name(block.start)
+                    ));
+                }
+            } else if choice.campaign().map().info(town).map(|i| i.area) != Some(block.army) {
+                problems.push(format!(
+                    "{name} is not {}: move this block to one (4.1, 4.2)",
+                    area_words(block.army)
+                ));
+            }
+        }
+        for (id, b) in oob.blocks() {
+            if slot_of[id.index()].is_none() {
+                problems.push(format!("{} ({}) is not placed: place it", b.name, b.army));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let armies = BySeat::from_fn(|seat| NapoleonArmy {
+            slots: choice
+                .blocks(seat)
+                .iter()
+                .filter_map(|id| slot_of[id.index()])
+                .collect(),
+        });
+        if choice.historical && choice.options().historical_exempt_from_caps {
+            // The historical set-up stands as the rules print it, over the caps (the rules'
+            // ruling): each block in its own town is all it asks.
+            return Ok(armies);
+        }
+        let setup = Setup::Placed {
+            allies: placements(choice, ALLIES, &armies[ALLIES]),
+            french: placements(choice, FRENCH, &armies[FRENCH]),
+        };
+        match Napoleon::start(choice.options(), setup) {
+            Ok(_) => Ok(armies),
+            Err(p) => Err(p.0.iter().map(|p| public_problem(choice, p)).collect()),
         }
     }
 
@@ -1290,6 +1424,78 @@ impl TableGame for NapoleonTable {
             _ => (0, self.place_order(None), String::new()),
         });
         entries
+    }
+
+    /// The block put down is the one whose registered tag was read on its slot, when one
+    /// was: a block read as another is not the one the move lifted.
+    fn fits_tags(
+        &self,
+        action: &NapoleonAction,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> bool {
+        let Some((block, slot)) = action.moved() else {
+            return true;
+        };
+        match self.tagged_block(tags, registry, &slot) {
+            Some(read) => read == block,
+            None => true,
+        }
+    }
+
+    /// A block lifted from a town's slot and put on another town's is the block whose tag
+    /// was read there, when the table had that block on another slot of the same town (the
+    /// switches cannot tell a town's blocks apart: hands that put them back after a battle,
+    /// or swapped them, leave the same slots filled): its move, when the rules allow it.
+    /// The town's other block is then expected on the slot the table had the moved one on.
+    fn tag_matching(
+        &self,
+        gesture: &Gesture,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> Vec<(Gesture, NapoleonAction)> {
+        if self.game.battle().is_some() {
+            return Vec::new();
+        }
+        let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
+            return Vec::new();
+        };
+        let (Some(read), Some(lifted), Some(town), Some(dest)) = (
+            self.tagged_block(tags, registry, to),
+            self.block_on(from),
+            self.town_of(from),
+            self.town_of(to),
+        ) else {
+            return Vec::new();
+        };
+        let same_town = self
+            .place_of(read)
+            .is_some_and(|p| self.town_of(&p) == Some(town));
+        if read == lifted
+            || !same_town
+            || self.army_of(read) != self.army_of(lifted)
+            || !self.free_slots(dest).contains(to)
+        {
+            return Vec::new();
+        }
+        self.game
+            .legal_actions()
+            .into_iter()
+            .filter(|a| match a {
+                Action::Move { block, path } => *block == read && path.last() == Some(&dest),
+                Action::Regroup { block, to } => *block == read && *to == dest,
+                _ => false,
+            })
+            .map(|action| {
+                (
+                    Gesture::slide(*from, *to),
+                    NapoleonAction {
+                        action,
+                        slot: Some(*to),
+                    },
+                )
+            })
+            .collect()
     }
 
     fn held(&self, action: &NapoleonAction) -> bool {

@@ -427,6 +427,21 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         let _ = (action, tags, registry);
         true
     }
+    /// With NFC: the legal actions `gesture` (normalized) makes when the pieces are the ones
+    /// the tags read since the last action say (each with the place it was read on), beyond
+    /// [`TableGame::matching`]'s: a game whose places of one area are interchangeable to the
+    /// switches (Napoléon's slots of a town) names the piece whose tag was read, wherever in
+    /// the area the table had it. [`TableGame::fits_tags`] then keeps the one the tags name.
+    /// By default none.
+    fn tag_matching(
+        &self,
+        gesture: &Gesture,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> Vec<(Gesture, Self::Action)> {
+        let _ = (gesture, tags, registry);
+        Vec::new()
+    }
     /// Whether the gesture for `action` lifts a piece of another side (an attack, a
     /// designation, a shot), so a hand brushing that piece could make it: such a gesture, made
     /// of lifts only, must stay up for the attack hold before it is judged. By default every
