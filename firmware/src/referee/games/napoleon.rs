@@ -1120,9 +1120,29 @@ impl TableGame for NapoleonTable {
                 ));
             }
         }
-        for (id, b) in oob.blocks() {
-            if slot_of[id.index()].is_none() {
-                problems.push(format!("{} ({}) is not placed: place it", b.name, b.army));
+        // The blocks not placed, an army a line (which is public: they are not on the map).
+        for army in [Army::French, Army::AngloDutch, Army::Prussian] {
+            let all: Vec<&str> = oob.army(army).map(|(_, b)| b.name.as_str()).collect();
+            let missing: Vec<&str> = oob
+                .army(army)
+                .filter(|(id, _)| slot_of[id.index()].is_none())
+                .map(|(_, b)| b.name.as_str())
+                .collect();
+            match missing.len() {
+                0 => {}
+                n if n == all.len() => problems.push(format!(
+                    "no {army} block is placed: place all {n}, each in a slot of {}",
+                    if choice.historical {
+                        "its own town"
+                    } else {
+                        area_words(army)
+                    }
+                )),
+                1 => problems.push(format!("{army} {} is not placed: place it", missing[0])),
+                _ => problems.push(format!(
+                    "{army} {} are not placed: place them",
+                    missing.join(", ")
+                )),
             }
         }
         if !problems.is_empty() {

@@ -1631,7 +1631,11 @@ fn a_set_up_by_tags_lists_every_problem_naming_slots_only() {
         all.contains("Brussel slot 3: tag 04:5A:01:00 is a Stratego piece's"),
         "{all}"
     );
-    assert!(all.contains("is not placed: place it"), "{all}");
+    assert!(
+        all.contains("no French block is placed: place all 24"),
+        "{all}"
+    );
+    assert!(all.contains("are not placed: place them"), "{all}");
     // A problem that names a slot names no block.
     for p in problems.iter().filter(|p| p.contains(" slot ")) {
         assert!(names_in(p, &names).is_empty(), "{p}");
