@@ -24,7 +24,15 @@
 //! - **Secrets**: the OLED never names a block on the map ("the block on Bergen slot 2"), nor a
 //!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
 //!
-//! Not yet: NFC; a battle's areas overflowing (a full reserve leaves blocks on the town's
+//! - **NFC**: each block's tag registered once to it ([`TagRegistry::register_block`]).
+//!   Set up by tags ([`NapoleonChoice::tags`], offered with readers configured), both armies
+//!   go down in any order, each block known by its tag, every problem listed at OK naming the
+//!   slot, never the block on it. In play the tag read where a block lands must be the moved
+//!   block's ([`TableGame::fits_tags`]); a tag naming another block of the same town, reserve
+//!   or zone (alike to the switches) makes that block's action ([`TableGame::tag_matching`]),
+//!   the other block then asked for on the slot the table had the moved one on.
+//!
+//! Not yet: a battle's areas overflowing (a full reserve leaves blocks on the town's
 //! slots), a third battle at once (played from the menu, its blocks on the town's slots).
 
 mod battle;
@@ -576,6 +584,32 @@ impl NapoleonTable {
         let (_, uid) = tags.iter().rev().find(|(p, _)| p == place)?;
         let name = registry.block(uid)?;
         self.choice.campaign().order_of_battle().find(name)
+    }
+
+    /// Whether `a` and `b` are slots of one area: one town, one zone or one reserve of a
+    /// battle board, one army's tray.
+    fn same_area(&self, a: &Place, b: &Place) -> bool {
+        let layout = self.choice.layout();
+        match (layout.spot(a), layout.spot(b)) {
+            (Some(Spot::Town { town: x, .. }), Some(Spot::Town { town: y, .. })) => x == y,
+            (
+                Some(Spot::Zone {
+                    board: x, zone: z, ..
+                }),
+                Some(Spot::Zone {
+                    board: y, zone: w, ..
+                }),
+            ) => x == y && z == w,
+            (
+                Some(Spot::Reserve {
+                    board: x, side: s, ..
+                }),
+                Some(Spot::Reserve {
+                    board: y, side: t, ..
+                }),
+            ) => x == y && s == t,
+            _ => false,
+        }
     }
 
     fn army_of(&self, block: boards::napoleon::BlockId) -> Option<Army> {
@@ -1463,58 +1497,39 @@ impl TableGame for NapoleonTable {
         }
     }
 
-    /// A block lifted from a town's slot and put on another town's is the block whose tag
-    /// was read there, when the table had that block on another slot of the same town (the
-    /// switches cannot tell a town's blocks apart: hands that put them back after a battle,
-    /// or swapped them, leave the same slots filled): its move, when the rules allow it.
-    /// The town's other block is then expected on the slot the table had the moved one on.
+    /// A block lifted from a slot and put on another is the block whose tag was read there,
+    /// when the table had that block on another slot of the same area (a town, a reserve, a
+    /// zone): the switches cannot tell an area's blocks apart, so hands that put them back
+    /// after a battle, or swapped them, leave the same slots filled. Its action is the one
+    /// its own slide would make, when the rules allow it; the area's other block is then
+    /// expected on the slot the table had the moved one on.
     fn tag_matching(
         &self,
         gesture: &Gesture,
         tags: &[(Place, TagUid)],
         registry: &TagRegistry,
     ) -> Vec<(Gesture, NapoleonAction)> {
-        if self.game.battle().is_some() {
-            return Vec::new();
-        }
         let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
             return Vec::new();
         };
-        let (Some(read), Some(lifted), Some(town), Some(dest)) = (
-            self.tagged_block(tags, registry, to),
-            self.block_on(from),
-            self.town_of(from),
-            self.town_of(to),
-        ) else {
+        let (Some(read), Some(lifted)) =
+            (self.tagged_block(tags, registry, to), self.block_on(from))
+        else {
             return Vec::new();
         };
-        let same_town = self
-            .place_of(read)
-            .is_some_and(|p| self.town_of(&p) == Some(town));
+        let Some(read_at) = self.place_of(read) else {
+            return Vec::new();
+        };
         if read == lifted
-            || !same_town
             || self.army_of(read) != self.army_of(lifted)
-            || !self.free_slots(dest).contains(to)
+            || !self.same_area(from, &read_at)
         {
             return Vec::new();
         }
-        self.game
-            .legal_actions()
+        self.matching(&Gesture::slide(read_at, *to))
             .into_iter()
-            .filter(|a| match a {
-                Action::Move { block, path } => *block == read && path.last() == Some(&dest),
-                Action::Regroup { block, to } => *block == read && *to == dest,
-                _ => false,
-            })
-            .map(|action| {
-                (
-                    Gesture::slide(*from, *to),
-                    NapoleonAction {
-                        action,
-                        slot: Some(*to),
-                    },
-                )
-            })
+            .filter(|(_, a)| a.moved().is_some_and(|(b, _)| b == read))
+            .map(|(_, a)| (Gesture::slide(*from, *to), a))
             .collect()
     }
 

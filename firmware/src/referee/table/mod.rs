@@ -47,7 +47,9 @@
 //!   [`TableGame::army_tagged`] (a game may register each piece's tag), and the tags read
 //!   since the last action narrow a gesture that means several actions
 //!   ([`TableGame::fits_tags`]) before a menu asks, and a slide whose one action they disagree
-//!   with is refused: the piece put down is not the one lifted.
+//!   with is refused: the piece put down is not the one lifted. A game whose places of one
+//!   area are alike to the switches adds the actions of the piece the tag names
+//!   ([`TableGame::tag_matching`]).
 //! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
 //!   for the board to match.

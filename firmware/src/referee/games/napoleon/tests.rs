@@ -1767,3 +1767,55 @@ fn a_tag_tells_which_block_of_a_town_moved() {
     b.put(x_at);
     assert_eq!(b.sensed, b.game().occupied(), "{}", b.screen());
 }
+
+/// In a battle too the blocks of one reserve are alike to the switches: a deployment slide
+/// from a reserve space whose tag names another block of that reserve is that block's own
+/// deployment, and the tag refuses the block the table had on the space.
+#[test]
+fn a_tag_tells_which_block_of_a_reserve_deploys() {
+    let t = to_deployment();
+    let registry = block_registry(t.choice);
+    let gestures = t.gestures();
+    let slides: Vec<(Place, Place, BlockId, &NapoleonAction)> = gestures
+        .iter()
+        .filter_map(|(g, a)| match (g.lifted.as_slice(), g.placed.as_slice()) {
+            ([from], [to]) => Some((*from, *to, a.moved()?.0, a)),
+            _ => None,
+        })
+        .collect();
+    let (from, to, x, y, theirs) = slides
+        .iter()
+        .find_map(|&(from, to, x, _)| {
+            slides.iter().find_map(|&(at, dest, y, a)| {
+                (y != x
+                    && dest == to
+                    && at != from
+                    && t.same_area(&from, &at)
+                    && t.army_of(x) == t.army_of(y))
+                .then(|| (from, to, x, y, a.clone()))
+            })
+        })
+        .expect("two blocks of a reserve that may deploy to the same space");
+    assert!(matches!(
+        t.choice.layout().spot(&from),
+        Some(Spot::Reserve { .. })
+    ));
+    let tags = vec![(to, block_tag(y.index()))];
+    let gesture = Gesture::slide(from, to);
+    assert_eq!(
+        t.tag_matching(&gesture, &tags, &registry),
+        vec![(gesture.clone(), theirs.clone())]
+    );
+    assert!(t.fits_tags(&theirs, &tags, &registry));
+    let own = t
+        .matching(&gesture)
+        .into_iter()
+        .find(|(_, a)| a.moved().is_some_and(|(b, _)| b == x))
+        .unwrap()
+        .1;
+    assert!(!t.fits_tags(&own, &tags, &registry));
+    // Without a tag, or with the lifted block's own, nothing more is offered.
+    assert!(t.tag_matching(&gesture, &[], &registry).is_empty());
+    let mine = vec![(to, block_tag(x.index()))];
+    assert!(t.tag_matching(&gesture, &mine, &registry).is_empty());
+}
