@@ -367,7 +367,7 @@ impl std::hash::Hash for NapoleonSet {
 /// the files the umpire was started with. The set is not in the header: a journal's first
 /// record is the four files' texts ([`crate::referee::Record::Files`]), so a game resumes only
 /// on the files it began on, and replays on them anywhere.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NapoleonChoice {
     /// Two or three players.
     pub players: Players,
@@ -380,6 +380,21 @@ pub struct NapoleonChoice {
     /// journaled here: the journal header's set-up mode says it).
     #[serde(skip)]
     pub tags: bool,
+}
+
+impl fmt::Debug for NapoleonChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("NapoleonChoice");
+        d.field("players", &self.players)
+            .field("historical", &self.historical)
+            .field("set", &self.set);
+        // Set up by tags is the journal header's set-up mode, not the choice's: said only
+        // when on, so a header reads as it always did.
+        if self.tags {
+            d.field("tags", &self.tags);
+        }
+        d.finish()
+    }
 }
 
 /// The menu's variants: two or three players, each with the historical set-up or the
