@@ -1534,6 +1534,9 @@ fn a_set_up_by_tags_knows_each_block_by_its_tag() {
     assert_eq!(armies, 2);
     let rebuilt = rebuild_table::<NapoleonTable>(c, &b.records).unwrap();
     assert_eq!(rebuilt.history.last(), b.session.game());
+    // Three players: the two Allied armies are one table seat's, set up with the French.
+    let (three, _) = tagged_historical(by_tags(Players::Three, true));
+    assert!(three.session.game().is_some(), "{}", three.screen());
     // The layout read by tags has a reader under every place.
     assert!(!NapoleonTable::layout(c).tag_readers.is_empty());
     assert!(NapoleonTable::layout(choice(Players::Two, true))
