@@ -80,6 +80,8 @@
 //! spi_hz = 1_000_000
 //! reset = 25                # every module's NRSTPD (active low)
 //! address = [17, 27, 22, 23] # decoder A0-A3: reader n is decoder output n
+//! # tags = "tags.txt"       # each piece's or block's tag, registered once: `04:A2:1B:7C block
+//!                           # NAPOLEON`, `04:A2:1B:7D piece red Scout` a line
 //!
 //! [[nfc.reader]]            # one MFRC522 module; the squares over its antenna
 //! cells = ["a1", "b1"]
@@ -404,6 +406,10 @@ pub struct NfcConfig {
     pub address: Vec<u8>,
     /// Each reader's region (`[[nfc.reader]] cells`): reader `n` is on decoder output `n`.
     pub readers: Vec<Vec<SensedCell>>,
+    /// The owner's tags file (`[nfc] tags`, relative: in the configuration's folder): each
+    /// piece's or block's tag, registered once ([`crate::referee::TagRegistry::parse`],
+    /// read at start by [`crate::game_data::tag_registry`]). `None`: no tag registered.
+    pub tags: Option<PathBuf>,
 }
 
 impl NfcConfig {
@@ -2022,9 +2028,21 @@ impl Reader<'_> {
             "reset",
             "address",
             "reader",
+            "tags",
         ];
         let (mut t, at) = self.section(root, "nfc", "nfc", &known)?;
         let enabled = self.boolean(&mut t, "enabled", "nfc").unwrap_or(true);
+        let tags = match self.string(&mut t, "tags", "nfc", &[]) {
+            Some((path, at)) if path.trim().is_empty() => {
+                self.problem(
+                    at,
+                    "[nfc] tags is empty: give the tags file's path, or remove the line".into(),
+                );
+                None
+            }
+            Some((path, _)) => Some(PathBuf::from(path)),
+            None => None,
+        };
         let mut unused = Uses::default();
         let uses = if enabled { uses } else { &mut unused };
         // A disabled reader may leave its wiring out; what is there is still type-checked.
@@ -2093,6 +2111,7 @@ impl Reader<'_> {
             reset: reset.map(|p| p.0),
             address,
             readers,
+            tags,
         })
     }
 

@@ -326,6 +326,33 @@ pub fn napoleon_set(
     })
 }
 
+/// The tags registered to pieces and blocks (`[nfc] tags`, relative to `config_file`'s
+/// folder), each block name checked against the order of battle of `napoleon`; none without
+/// the key.
+///
+/// # Errors
+/// The file cannot be read, or holds problems: every one, with its line.
+pub fn tag_registry(
+    config: &crate::config::Config,
+    config_file: &Path,
+    napoleon: crate::referee::games::napoleon::NapoleonSet,
+) -> Result<crate::referee::TagRegistry, DataFileError> {
+    const WHAT: &str = "NFC tags";
+    let Some(path) = config.nfc.as_ref().and_then(|n| n.tags.as_ref()) else {
+        return Ok(crate::referee::TagRegistry::new());
+    };
+    let path = in_config_folder(config_file, path);
+    let text = read_text(WHAT, &path)?;
+    let oob = napoleon.campaign().order_of_battle();
+    crate::referee::TagRegistry::parse(&text, |name| oob.find(name).is_some()).map_err(|problems| {
+        DataFileError::Invalid {
+            what: WHAT,
+            path,
+            problems,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,6 +367,44 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         path
+    }
+
+    /// `[nfc] tags`: the owner's tags file read (relative to the configuration's folder), each
+    /// block name checked against the order of battle played; a broken file is every problem
+    /// as a start fault naming the file and line; without the key, no tag registered.
+    #[test]
+    fn the_tags_file_registers_pieces_and_blocks_or_stops_with_every_problem() {
+        use crate::referee::games::napoleon::NapoleonSet;
+        let nfc = |tags: &str| {
+            format!(
+                "[sensor]\nkind = \"simulated\"\n[nfc]\nbus = \"spi0\"\n\
+                 chip_select = \"ce0\"\n{tags}[[nfc.reader]]\ncells = [\"a1\", \"b1\"]\n"
+            )
+        };
+        let good = file(
+            "tags.txt",
+            "04:A2:1B:7C block NAPOLEON\n04:A2:1B:7D piece blue Marshal\n",
+        );
+        let config_file = good.parent().unwrap().join("umpire.toml");
+        let config = Config::parse(&nfc("tags = \"tags.txt\"\n")).unwrap();
+        let registry = tag_registry(&config, &config_file, NapoleonSet::shipped()).unwrap();
+        assert_eq!(registry.len(), 2);
+        assert!(registry.has_blocks() && registry.has_pieces());
+
+        let bad = file("bad-tags.txt", "04:A2:1B:7C block MURAT\n");
+        let config = Config::parse(&nfc(&format!("tags = \"{}\"\n", bad.display()))).unwrap();
+        let err = tag_registry(&config, &config_file, NapoleonSet::shipped()).unwrap_err();
+        let faults = err.faults();
+        assert_eq!(faults.len(), 1, "{err}");
+        assert_eq!(faults[0].part, "NFC tags line 1");
+        assert!(faults[0].problem.contains("no block MURAT"), "{faults:?}");
+
+        let config = Config::parse(&nfc("")).unwrap();
+        let none = tag_registry(&config, &config_file, NapoleonSet::shipped()).unwrap();
+        assert!(none.is_empty());
+        assert!(Config::parse(&nfc("tags = \" \"\n")).is_err());
+        std::fs::remove_dir_all(good.parent().unwrap()).ok();
+        std::fs::remove_dir_all(bad.parent().unwrap()).ok();
     }
 
     /// A broken layout file is every problem with its line, as start faults naming the file

@@ -160,7 +160,8 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::CheckConfig => {
             firmware::game_data::waterloo_layout(&config, &cli.config)?;
             firmware::game_data::sba_set(&config, &cli.config)?;
-            firmware::game_data::napoleon_set(&config, &cli.config)?;
+            let napoleon = firmware::game_data::napoleon_set(&config, &cli.config)?;
+            firmware::game_data::tag_registry(&config, &cli.config, napoleon)?;
             let warnings = config.warnings();
             println!(
                 "{}: {} — {}x{} board, {}, {} GPIO pins wired",
@@ -246,13 +247,23 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
             fix: "fix every line listed; the game does not start without it".into(),
         });
     }
-    if let Err(e) = firmware::game_data::napoleon_set(config, path) {
-        out.push(Finding {
+    match firmware::game_data::napoleon_set(config, path) {
+        Err(e) => out.push(Finding {
             severity: Severity::Problem,
             subject: "Napoleon data".into(),
             detail: e.to_string(),
             fix: "fix every line listed; the game does not start without it".into(),
-        });
+        }),
+        Ok(napoleon) => {
+            if let Err(e) = firmware::game_data::tag_registry(config, path, napoleon) {
+                out.push(Finding {
+                    severity: Severity::Problem,
+                    subject: "NFC tags".into(),
+                    detail: e.to_string(),
+                    fix: "fix every line listed; the umpire does not start without it".into(),
+                });
+            }
+        }
     }
     out
 }
@@ -1063,6 +1074,13 @@ fn open_parts(
     let napoleon_set = firmware::game_data::napoleon_set(&config, path)
         .map_err(|e| faults.extend(e.faults()))
         .ok();
+    // The tags registered to pieces and blocks, each block checked against the order of
+    // battle played (a broken file is a start fault, never an empty registry).
+    let tags_registered = napoleon_set.and_then(|set| {
+        firmware::game_data::tag_registry(&config, path, set)
+            .map_err(|e| faults.extend(e.faults()))
+            .ok()
+    });
     let journals = JournalDir::open(&config.journal_dir)
         .map_err(|e| {
             faults.push(StartFault::new(
@@ -1103,6 +1121,10 @@ fn open_parts(
                 // The OK menu offers the seats' phone codes again only when the pages are
                 // served: a server that could not listen offers no entry that does nothing.
                 phone_pages: served && config.web.is_some(),
+                // Napoléon's set-up by tags is offered only with readers under the board.
+                nfc_readers: config.nfc.is_some(),
+                // A file that did not read is a start fault above: never an empty registry.
+                tags: tags_registered.unwrap_or_default(),
                 ..RefereeConfig::default()
             };
             // The switches and the buttons are read on a thread of their own, so that the OLED,

@@ -142,6 +142,7 @@ fn a_good_file_reads_back_exactly() {
                 vec![SensedCell::new(0), SensedCell::new(1)],
                 vec![SensedCell::new(2), SensedCell::new(3), SensedCell::new(12)],
             ],
+            tags: None,
         }),
         journal_dir: PathBuf::from("/tmp/umpire-journals"),
         cells: None,

@@ -22,6 +22,9 @@
 //! 900 corrected moves, about 30 s of CPU in the test profile on the development machine (a
 //! sample of 4 per entry on the cross targets).
 //! `UMPIRE_NAPOLEON_GAMES=N` plays N games per entry instead.
+//!
+//! With NFC, the game is set up by the blocks' registered tags and each move checked by the tag
+//! read where the block lands.
 
 #[allow(dead_code)]
 mod support;
@@ -1062,4 +1065,218 @@ fn the_screen_audit_catches_a_hidden_block() {
         selected: 0,
     };
     assert!(audit(&menu, &names, &revealed).is_err());
+}
+
+/// The tag of the `i`-th block of the order of battle.
+fn block_tag(i: usize) -> firmware::sensing::TagUid {
+    firmware::sensing::TagUid::new(&[0x04, 0xB1, 0x0C, u8::try_from(i).unwrap()]).unwrap()
+}
+
+/// The referee at the menu with `config`, on the layout of `choice` set up by tags.
+fn at_the_menu_with(config: firmware::referee::RefereeConfig, choice: NapoleonChoice) -> Table {
+    let layout = NapoleonTable::layout(NapoleonChoice {
+        tags: true,
+        ..choice
+    })
+    .validate()
+    .expect("the layout is valid");
+    support::Table {
+        referee: Referee::new(config, SeededChance::new(4), || Ok(MemStore::new())),
+        layout,
+        t: 0,
+        log: Vec::new(),
+        checks: Nothing,
+    }
+}
+
+/// The Napoléon menu as the OLED shows it with its fifth entry highlighted (after the four
+/// set-ups by hand), then back to the game menu.
+fn napoleon_menu(t: &mut Table) -> String {
+    let game = firmware::referee::games::menu()
+        .iter()
+        .position(|(n, _)| *n == firmware::referee::games::napoleon::TITLE)
+        .unwrap();
+    for _ in 0..2 + game {
+        t.press(Button::Die);
+    }
+    t.press(Button::Ok);
+    for _ in 0..4 {
+        t.press(Button::Die);
+    }
+    let text = t.text();
+    t.press(Button::Back);
+    text
+}
+
+/// With NFC readers configured and every block's tag registered once, the menu offers
+/// Napoléon set up by tags: both armies in any order, each block known by its tag (a tag
+/// registered to nothing named at once), the game started on OK; in play a block read as
+/// another is refused in words that name slots only, and the block's own tag plays the move.
+/// Without readers the menu offers no such entry; with readers but no block registered the
+/// entry is refused with the fix.
+#[test]
+fn napoleon_is_set_up_by_tags_and_each_move_checked_by_them() {
+    use firmware::referee::{RefereeConfig, TagRegistry};
+    let plain = menu_choice(0);
+    let names: Vec<String> = plain
+        .set
+        .campaign()
+        .order_of_battle()
+        .blocks()
+        .map(|(_, b)| b.name.clone())
+        .collect();
+    let mut registry = TagRegistry::new();
+    for (i, name) in names.iter().enumerate() {
+        registry.register_block(block_tag(i), name);
+    }
+    // No readers: no set-up by tags on the menu.
+    let mut t = at_the_menu_with(RefereeConfig::default(), plain);
+    let menu = napoleon_menu(&mut t);
+    assert!(menu.contains("> 2 players, historical set-up /"), "{menu}");
+    assert!(!menu.contains("NFC tags"), "{menu}");
+    // Readers but no block registered: refused with the fix.
+    let mut t = at_the_menu_with(
+        RefereeConfig {
+            nfc_readers: true,
+            ..RefereeConfig::default()
+        },
+        plain,
+    );
+    let menu = napoleon_menu(&mut t);
+    assert!(
+        menu.contains("> 2 players, historical set-up, NFC tags"),
+        "{menu}"
+    );
+    // Back at the game menu: Napoléon, then its fifth entry.
+    let game = firmware::referee::games::menu()
+        .iter()
+        .position(|(n, _)| *n == firmware::referee::games::napoleon::TITLE)
+        .unwrap();
+    for _ in 0..2 + game {
+        t.press(Button::Die);
+    }
+    t.press(Button::Ok);
+    for _ in 0..4 {
+        t.press(Button::Die);
+    }
+    let out = t.press(Button::Ok);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::Ignored { why, .. }
+            if why == "no NFC tags are registered to Napoleon blocks")),
+        "{out:?}"
+    );
+    assert!(
+        t.text().contains("register the blocks' tags first"),
+        "{}",
+        t.text()
+    );
+
+    // Readers and every block registered.
+    let mut t = at_the_menu_with(
+        RefereeConfig {
+            nfc_readers: true,
+            tags: registry,
+            ..RefereeConfig::default()
+        },
+        plain,
+    );
+    t.choose_game(firmware::referee::games::napoleon::TITLE, 4);
+    assert!(
+        t.text().contains("place both armies (tags are read)"),
+        "{}",
+        t.text()
+    );
+    let layout = plain.set.layout();
+    let oob = plain.set.campaign().order_of_battle();
+    // A block whose tag is registered to nothing is named at once; lifted, it is not counted.
+    let first = layout.town(oob.blocks().next().unwrap().1.start)[0];
+    let unknown = firmware::sensing::TagUid::new(&[0x04, 0xEE, 0xEE, 0xEE]).unwrap();
+    let out = t.put_tagged(first, Some(unknown));
+    assert!(
+        out.iter()
+            .any(|d| matches!(d, Decision::TagProblem(m) if m.contains("is not registered"))),
+        "{out:?}"
+    );
+    t.lift(first);
+    // Every block on its historical town's first free slot, the order of battle backwards.
+    let mut taken = std::collections::BTreeSet::new();
+    let blocks: Vec<_> = oob.blocks().map(|(id, b)| (id, b.start)).collect();
+    for &(id, start) in blocks.iter().rev() {
+        let slot = *layout
+            .town(start)
+            .iter()
+            .find(|p| !taken.contains(*p))
+            .unwrap();
+        taken.insert(slot);
+        t.put_tagged(slot, Some(block_tag(id.index())));
+    }
+    t.settle();
+    t.press(Button::Ok);
+    let game = t.session().and_then(|s| s.game()).cloned();
+    let game = game.unwrap_or_else(|| panic!("{}", t.text()));
+    for &(id, start) in &blocks {
+        let at = game.place_of(id).unwrap();
+        assert!(layout.town(start).contains(&at));
+    }
+    // The journal of a set-up by tags resumes into the same game.
+    let (referee, _) = t.restarted(SeededChance::new(2), Millis(t.t + 1000));
+    let resumed = session::<NapoleonTable, _>(&referee).and_then(|s| s.game());
+    assert_eq!(resumed, Some(&game));
+
+    // A French one-town move; the block put down reads as a French block of another town.
+    let occupied = game.occupied();
+    let (block, from, to) = game
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find_map(|a| match a {
+            boards::napoleon::Action::Move { block, path } if path.len() == 1 => {
+                let from = game.place_of(block)?;
+                let to = *layout
+                    .town(path[0])
+                    .iter()
+                    .find(|p| !occupied.contains(*p))?;
+                Some((block, from, to))
+            }
+            _ => None,
+        })
+        .expect("a French move");
+    let home = layout.spot(&from);
+    let other = plain
+        .set
+        .campaign()
+        .order_of_battle()
+        .army(boards::napoleon::Army::French)
+        .map(|(id, _)| id)
+        .find(|id| {
+            let at = game.place_of(*id).unwrap();
+            !matches!((layout.spot(&at), home),
+                (Some(firmware::referee::games::napoleon::Spot::Town { town: a, .. }),
+                 Some(firmware::referee::games::napoleon::Spot::Town { town: b, .. })) if a == b)
+        })
+        .unwrap();
+    t.lift(from);
+    let mut out = t.put_tagged(to, Some(block_tag(other.index())));
+    out.extend(t.settle());
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::WrongPiece { .. })),
+        "{out:?}"
+    );
+    let screen = t.text();
+    assert!(screen.contains("is not the one lifted"), "{screen}");
+    for name in &names {
+        assert!(
+            !screen
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .any(|w| w == name),
+            "{name} in {screen}"
+        );
+    }
+    assert_eq!(t.table().place_of(block), Some(from));
+    // Lifted and put back, its own tag read: the move is played.
+    t.lift(to);
+    let mut out = t.put_tagged(to, Some(block_tag(block.index())));
+    out.extend(t.settle());
+    assert_eq!(support::acted(&out).len(), 1, "{out:?}");
+    assert_eq!(t.table().place_of(block), Some(to));
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
-use firmware::referee::games::BoardLayout;
+use firmware::referee::games::{napoleon, BoardLayout};
 use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
@@ -315,6 +315,17 @@ pub fn setup_tag(seat: Seat, square: Square) -> Result<TagUid, String> {
     TagUid::new(&[0x04, 0x5A, seat, square]).map_err(|e| e.to_string())
 }
 
+/// The tag the Napoléon block `index` (its place in the order of battle, from 0) carries under
+/// `nfc` (registered to it in the umpire's [`firmware::referee::TagRegistry`]):
+/// `04:5B:00:00` for the first block.
+///
+/// # Errors
+/// An order of battle of more than 256 blocks.
+pub fn block_tag(index: usize) -> Result<TagUid, String> {
+    let index = u8::try_from(index).map_err(|e| e.to_string())?;
+    TagUid::new(&[0x04, 0x5B, 0x00, index]).map_err(|e| e.to_string())
+}
+
 /// The tag `reading unknown` reads, `04:EE:EE:EE`: registered to no piece.
 ///
 /// # Errors
@@ -453,6 +464,16 @@ impl Session {
                 waterloo_layout: self.waterloo_layout,
                 ..RefereeConfig::default()
             };
+            if let (true, Some(choice)) = (self.nfc, self.napoleon()) {
+                // Every block of the order of battle carries its own tag, registered once to
+                // it; the menu offers the set-up by tags, as with readers configured.
+                config.nfc_readers = true;
+                for (id, block) in choice.set.campaign().order_of_battle().blocks() {
+                    config
+                        .tags
+                        .register_block(block_tag(id.index())?, &block.name);
+                }
+            }
             if self.nfc && self.table_game.is_none() {
                 // Every piece of the set-up carries its own tag, registered once to it.
                 for d in self.deployments()? {
@@ -503,11 +524,38 @@ impl Session {
         };
         match cmd {
             "choose" => {
-                let entry = self.table_game.clone().ok_or("no table game")?;
+                let entry = self.menu_entry()?;
                 let t = self.table()?;
                 t.take_told();
                 table::choose_game(t, &entry)?;
                 collect(t);
+            }
+            "setup" if self.nfc && self.napoleon().is_some() => {
+                let entry = self.menu_entry()?;
+                let t = self.table()?;
+                t.take_told();
+                table::choose_game(t, &entry)?;
+                collect(t);
+                for seat in [napoleon::ALLIES, napoleon::FRENCH] {
+                    out.extend(self.place_blocks(seat)?);
+                }
+                let t = self.table()?;
+                out.extend(t.press(Button::Ok));
+                if !table::view(t)?.in_play() {
+                    return Err(format!(
+                        "the referee did not start the game after the set-up by tags; it \
+                         shows: {}",
+                        t.screen_text()
+                    ));
+                }
+            }
+            "army" if self.nfc && self.napoleon().is_some() => {
+                let seat = match args {
+                    ["allies"] => napoleon::ALLIES,
+                    ["french"] => napoleon::FRENCH,
+                    _ => return Err("`army` takes a side: allies or french".into()),
+                };
+                out.extend(self.place_blocks(seat)?);
             }
             "setup" => {
                 let entry = self.table_game.clone().ok_or("no table game")?;
@@ -664,6 +712,60 @@ impl Session {
                 out.extend(t.press(Button::Ok));
             }
         }
+        Ok(out)
+    }
+
+    /// The Napoléon game chosen by `game`, if it is one.
+    fn napoleon(&self) -> Option<napoleon::NapoleonChoice> {
+        match self.table_game.as_ref()?.kind {
+            GameKind::Napoleon { choice } => Some(choice),
+            _ => None,
+        }
+    }
+
+    /// The menu entry `choose` and `setup` pick: the table game's variant, set up by tags
+    /// with `nfc` when the game offers it (Napoléon).
+    fn menu_entry(&self) -> Result<TableGameEntry, String> {
+        let mut entry = self.table_game.clone().ok_or("no table game")?;
+        if self.nfc && self.napoleon().is_some() {
+            entry.variant = format!("{}, NFC tags", entry.variant);
+        }
+        Ok(entry)
+    }
+
+    /// Puts `seat`'s Napoléon blocks down with their tags, each on the slot of the game's
+    /// sample set-up drawn from the seed, without OK.
+    fn place_blocks(&mut self, seat: Seat) -> Result<Vec<Decision>, String> {
+        let choice = self.napoleon().ok_or("no Napoleon game")?;
+        let oob = choice.set.campaign().order_of_battle();
+        let armies: &[boards::napoleon::Army] = if seat == napoleon::FRENCH {
+            &[boards::napoleon::Army::French]
+        } else {
+            &[
+                boards::napoleon::Army::AngloDutch,
+                boards::napoleon::Army::Prussian,
+            ]
+        };
+        let blocks: Vec<usize> = armies
+            .iter()
+            .flat_map(|&a| oob.army(a).map(|(id, _)| id.index()))
+            .collect();
+        let mut rng = self.rng().clone();
+        let t = self.table()?;
+        let groups = table::view(t)?
+            .sample_groups(seat, &mut |n| {
+                use rand::Rng as _;
+                rng.random_range(0..n.max(1))
+            })
+            .ok_or("this game has no sample set-up")?;
+        let mut places = Vec::new();
+        for (index, group) in blocks.into_iter().zip(groups) {
+            for place in group {
+                places.push((place, Some(block_tag(index)?)));
+            }
+        }
+        let out = t.place_many(&places).map_err(|e| e.to_string())?;
+        self.rng = Some(rng);
         Ok(out)
     }
 

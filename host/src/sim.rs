@@ -388,6 +388,65 @@ impl SimTable {
         TagUid::new(&[0x04, 0xB0, a, b, c, d]).ok()
     }
 
+    /// Puts on `place` the block in hand the umpire expects there (a Napoléon block, with NFC
+    /// readers), as a hand following the OLED's steps does; else as [`SimTable::place`].
+    ///
+    /// # Errors
+    /// [`HandError`] when the place is taken.
+    pub fn place_expected(&mut self, place: Place) -> Result<Vec<Decision>, HandError> {
+        let block = self.expected_block(place);
+        let pick = block.and_then(|block| {
+            self.hand.iter().rposition(|uid| {
+                self.config
+                    .tags
+                    .block(uid)
+                    .is_some_and(|name| name.eq_ignore_ascii_case(&block))
+            })
+        });
+        let tag = pick.map(|i| self.hand.remove(i));
+        self.place(place, tag)
+    }
+
+    /// With NFC readers, the places whose piece carries the tag of another Napoléon block than
+    /// the one the umpire expects there: a hand following the OLED's steps ("board 1 attacker
+    /// reserve 2 to board 1 attacker reserve 1") moves those too, though the switches see the
+    /// same places filled.
+    pub fn misplaced_blocks(&self) -> Vec<Place> {
+        if !self.has_readers() {
+            return Vec::new();
+        }
+        self.board
+            .occupied_places()
+            .into_iter()
+            .filter(|p| {
+                let (Some(want), Some(uid)) = (self.expected_block(*p), self.board.tag_at(*p))
+                else {
+                    return false;
+                };
+                self.config
+                    .tags
+                    .block(&uid)
+                    .is_some_and(|name| !name.eq_ignore_ascii_case(&want))
+            })
+            .collect()
+    }
+
+    /// The Napoléon block the umpire expects on `place` (its name), when a Napoléon game is in
+    /// play: the block a hand following the OLED's steps puts there.
+    fn expected_block(&self, place: Place) -> Option<String> {
+        use firmware::referee::games::napoleon::NapoleonTable;
+        use firmware::referee::table::Session;
+        let session = self
+            .referee()
+            .table_session()?
+            .downcast_ref::<Session<NapoleonTable>>()?;
+        let game = session.game()?;
+        let oob = session.choice().set.campaign().order_of_battle();
+        oob.blocks()
+            .find(|(id, _)| game.place_of(*id) == Some(place))
+            .map(|(_, b)| b.name.clone())
+    }
+
     /// Cuts the power: until [`SimTable::power_on`], hands still move pieces but nobody senses
     /// them, and the referee in memory is lost (only its journal survives).
     pub fn power_off(&mut self) {

@@ -651,12 +651,14 @@ pub fn follow_hands(table: &mut SimTable) -> Result<(), String> {
     let expected: BTreeSet<Place> = v.expected().into_keys().collect();
     let swaps = v.swaps();
     let sensed: BTreeSet<Place> = table.board.occupied_places().into_iter().collect();
+    // With NFC, a block standing where the umpire expects another is moved too.
+    let misplaced: BTreeSet<Place> = table.misplaced_blocks().into_iter().collect();
     let hand = |e: crate::sim::HandError| e.to_string();
-    for place in sensed.difference(&expected) {
+    for place in sensed.difference(&expected).chain(&misplaced) {
         table.lift(*place).map_err(hand)?;
     }
-    for place in expected.difference(&sensed) {
-        table.place(*place, None).map_err(hand)?;
+    for place in expected.difference(&sensed).chain(&misplaced) {
+        table.place_expected(*place).map_err(hand)?;
     }
     // A piece the hands must exchange for another on the same place.
     for place in swaps {

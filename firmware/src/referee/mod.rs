@@ -28,8 +28,10 @@
 //!    then press OK"; the places that filled since the last OK get that group; a piece put
 //!    where its group may not go is refused as it settles, with the fix, and never counted; a
 //!    placed piece moved to a free place is the correction, in its own group; after the last
-//!    group what only the whole army shows is listed, with the way out; Back undoes a group), or, for Stratego, with NFC tags
-//!    registered to pieces ([`SetupMode::Tags`]): both armies in any order, each piece's tag
+//!    group what only the whole army shows is listed, with the way out; Back undoes a group), or, for Stratego and
+//!    Napoléon (whose menu offers it with readers configured,
+//!    [`RefereeConfig::nfc_readers`]), with NFC tags registered to pieces or blocks
+//!    ([`SetupMode::Tags`]): both armies in any order, each piece's tag
 //!    looked up in the [`TagRegistry`] as it is placed (one tag read on two squares is named,
 //!    and neither square trusted until both are read again); OK lists the pieces not
 //!    identified, then validates both armies.
@@ -120,4 +122,4 @@ pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameFile, GameKind, Header, RebuildError, Record, SetupMode, WaterlooChoice};
-pub use tags::TagRegistry;
+pub use tags::{Registered, TagRegistry};

@@ -33,6 +33,9 @@ pub struct RefereeConfig {
     pub isf_rules: bool,
     /// The registered NFC tags, for set-up with tags.
     pub tags: TagRegistry,
+    /// NFC readers are configured under the board (`[[nfc.reader]]`): the game menu offers
+    /// Napoléon's set-up by tags. Off by default.
+    pub nfc_readers: bool,
     /// Optional limit on the real time a side may take for one move, in seconds: past it the
     /// status line's turn clock warns (nobody is penalised; the players agree what it means).
     pub turn_limit_s: Option<u32>,
@@ -80,6 +83,7 @@ impl Default for RefereeConfig {
             mismatch_after_ms: 3000,
             isf_rules: true,
             tags: TagRegistry::default(),
+            nfc_readers: false,
             turn_limit_s: None,
             board: None,
             attack_hold_ms: 1500,
@@ -130,6 +134,9 @@ const MODES: [(SetupMode, &str); 2] = [
     (SetupMode::RankGroups, "By rank groups"),
     (SetupMode::Tags, "With NFC tags"),
 ];
+
+/// A table game's menu entry: its label, the game and how it is set up.
+type TableEntry = (String, GameKind, SetupMode);
 
 /// Which menu is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -904,10 +911,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
     }
 
     fn select_button(&mut self, button: Button, out: &mut Vec<Decision>) {
+        let tables = Self::table_menu(&self.config);
         let Phase::Select { menu, selected } = &mut self.phase else {
             return;
         };
-        let tables = games::menu();
         let len = match menu {
             Menu::Game => GAMES.len() + tables.len(),
             Menu::Mode(_) => MODES.len(),
@@ -940,15 +947,15 @@ impl<S: Store, C: Chance> Referee<S, C> {
                 let chosen = tables.get(i).and_then(|(name, variants)| {
                     variants
                         .get(*selected)
-                        .map(|(label, kind)| (format!("{name}: {label}"), *kind))
-                        .map(|(label, kind)| {
+                        .map(|(label, kind, setup)| (format!("{name}: {label}"), *kind, *setup))
+                        .map(|(label, kind, setup)| {
                             let kind = kind.on_layout(self.config.waterloo_layout);
                             let kind = kind.on_sba(self.config.sba_set);
-                            (label, kind.on_napoleon(self.config.napoleon_set))
+                            (label, kind.on_napoleon(self.config.napoleon_set), setup)
                         })
                 });
-                if let Some((label, kind)) = chosen {
-                    self.choose(label, kind, SetupMode::RankGroups, out);
+                if let Some((label, kind, setup)) = chosen {
+                    self.choose(label, kind, setup, out);
                 }
             }
             (Button::Ok, Menu::Mode(variant)) => {
@@ -964,16 +971,54 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
+    /// The table games' menus: each game's name and its variants, each with its set-up. With
+    /// NFC readers configured, Napoléon's variants are offered again set up by tags.
+    fn table_menu(config: &RefereeConfig) -> Vec<(&'static str, Vec<TableEntry>)> {
+        games::menu()
+            .into_iter()
+            .map(|(name, variants)| {
+                let tagged: Vec<TableEntry> = if config.nfc_readers
+                    && name == games::napoleon::TITLE
+                {
+                    variants
+                        .iter()
+                        .map(|(label, kind)| (format!("{label}, NFC tags"), *kind, SetupMode::Tags))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let entries = variants
+                    .into_iter()
+                    .map(|(label, kind)| (label, kind, SetupMode::RankGroups))
+                    .chain(tagged)
+                    .collect();
+                (name, entries)
+            })
+            .collect()
+    }
+
     /// Starts the journal and the session of the game `label` of `kind`, set up by `setup`.
     fn choose(&mut self, label: String, kind: GameKind, setup: SetupMode, out: &mut Vec<Decision>) {
-        if setup == SetupMode::Tags && self.config.tags.is_empty() {
+        let (registered, why, fix) = match kind {
+            GameKind::Napoleon { .. } => (
+                self.config.tags.has_blocks(),
+                "no NFC tags are registered to Napoleon blocks",
+                "register the blocks' tags first, or choose a set-up without NFC tags",
+            ),
+            _ => (
+                self.config.tags.has_pieces(),
+                "no NFC tags are registered",
+                "register the pieces' tags first, or set up by rank groups",
+            ),
+        };
+        if setup == SetupMode::Tags && !registered {
             self.notice = Some(Screen::Error {
-                message: "no NFC tags are registered".to_string(),
-                fix: "register the pieces' tags first, or set up by rank groups".to_string(),
+                message: why.to_string(),
+                fix: fix.to_string(),
             });
             out.push(Decision::Ignored {
                 button: Button::Ok,
-                why: "no NFC tags are registered".to_string(),
+                why: why.to_string(),
             });
             return;
         }
@@ -1137,7 +1182,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     selected: *selected,
                 },
                 Menu::Table(i) => {
-                    let tables = games::menu();
+                    let tables = Self::table_menu(&self.config);
                     let (title, entries) = tables
                         .get(*i)
                         .map(|(name, variants)| {

@@ -355,8 +355,12 @@ macro_rules! with_game {
                 type $t = SbaTable;
                 $body
             }
-            GameKind::Napoleon { choice: $choice } => {
+            GameKind::Napoleon { choice } => {
                 type $t = NapoleonTable;
+                let $choice = napoleon::NapoleonChoice {
+                    tags: $setup == SetupMode::Tags,
+                    ..choice
+                };
                 $body
             }
         }

@@ -24,7 +24,15 @@
 //! - **Secrets**: the OLED never names a block on the map ("the block on Bergen slot 2"), nor a
 //!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
 //!
-//! Not yet: NFC; a battle's areas overflowing (a full reserve leaves blocks on the town's
+//! - **NFC**: each block's tag registered once to it ([`TagRegistry::register_block`]).
+//!   Set up by tags ([`NapoleonChoice::tags`], offered with readers configured), both armies
+//!   go down in any order, each block known by its tag, every problem listed at OK naming the
+//!   slot, never the block on it. In play the tag read where a block lands must be the moved
+//!   block's ([`TableGame::fits_tags`]); a tag naming another block of the same town, reserve
+//!   or zone (alike to the switches) makes that block's action ([`TableGame::tag_matching`]),
+//!   the other block then asked for on the slot the table had the moved one on.
+//!
+//! Not yet: a battle's areas overflowing (a full reserve leaves blocks on the town's
 //! slots), a third battle at once (played from the menu, its blocks on the town's slots).
 
 mod battle;
@@ -49,7 +57,8 @@ use serde::{Deserialize, Serialize};
 
 use super::super::record::GameKind;
 use super::super::table::{Gesture, Group, Placing, TableGame};
-use crate::sensing::{LayoutSetup, Place};
+use super::super::tags::{Registered, TagRegistry};
+use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
 
 /// The game's name.
@@ -358,7 +367,7 @@ impl std::hash::Hash for NapoleonSet {
 /// the files the umpire was started with. The set is not in the header: a journal's first
 /// record is the four files' texts ([`crate::referee::Record::Files`]), so a game resumes only
 /// on the files it began on, and replays on them anywhere.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NapoleonChoice {
     /// Two or three players.
     pub players: Players,
@@ -367,6 +376,25 @@ pub struct NapoleonChoice {
     /// The campaign and layout (not journaled).
     #[serde(skip)]
     pub set: NapoleonSet,
+    /// Set up by NFC tags registered to the blocks, every place read by a reader (not
+    /// journaled here: the journal header's set-up mode says it).
+    #[serde(skip)]
+    pub tags: bool,
+}
+
+impl fmt::Debug for NapoleonChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("NapoleonChoice");
+        d.field("players", &self.players)
+            .field("historical", &self.historical)
+            .field("set", &self.set);
+        // Set up by tags is the journal header's set-up mode, not the choice's: said only
+        // when on, so a header reads as it always did.
+        if self.tags {
+            d.field("tags", &self.tags);
+        }
+        d.finish()
+    }
 }
 
 /// The menu's variants: two or three players, each with the historical set-up or the
@@ -377,6 +405,7 @@ pub fn variants() -> Vec<(String, GameKind)> {
             players,
             historical,
             set: NapoleonSet::shipped(),
+            tags: false,
         },
     };
     vec![
@@ -556,6 +585,45 @@ impl NapoleonTable {
             (_, Players::Two) => seat == ALLIES,
             (Army::AngloDutch, Players::Three) => seat == ANGLO_DUTCH,
             (Army::Prussian, Players::Three) => seat == PRUSSIAN,
+        }
+    }
+
+    /// The block of this order of battle whose registered tag was read last on `place`, of
+    /// `tags` (each with the place it was read on).
+    fn tagged_block(
+        &self,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+        place: &Place,
+    ) -> Option<BlockId> {
+        let (_, uid) = tags.iter().rev().find(|(p, _)| p == place)?;
+        let name = registry.block(uid)?;
+        self.choice.campaign().order_of_battle().find(name)
+    }
+
+    /// Whether `a` and `b` are slots of one area: one town, one zone or one reserve of a
+    /// battle board, one army's tray.
+    fn same_area(&self, a: &Place, b: &Place) -> bool {
+        let layout = self.choice.layout();
+        match (layout.spot(a), layout.spot(b)) {
+            (Some(Spot::Town { town: x, .. }), Some(Spot::Town { town: y, .. })) => x == y,
+            (
+                Some(Spot::Zone {
+                    board: x, zone: z, ..
+                }),
+                Some(Spot::Zone {
+                    board: y, zone: w, ..
+                }),
+            ) => x == y && z == w,
+            (
+                Some(Spot::Reserve {
+                    board: x, side: s, ..
+                }),
+                Some(Spot::Reserve {
+                    board: y, side: t, ..
+                }),
+            ) => x == y && s == t,
+            _ => false,
         }
     }
 
@@ -764,7 +832,12 @@ impl TableGame for NapoleonTable {
     }
 
     fn layout(choice: NapoleonChoice) -> LayoutSetup {
-        choice.layout().setup()
+        let setup = choice.layout().setup();
+        if choice.tags {
+            setup.with_tag_readers_everywhere()
+        } else {
+            setup
+        }
     }
 
     fn setup_order(_choice: NapoleonChoice) -> [Seat; 2] {
@@ -1013,6 +1086,136 @@ impl TableGame for NapoleonTable {
                     Err(words)
                 }
             }
+        }
+    }
+
+    fn tag_setup(choice: NapoleonChoice) -> Option<u16> {
+        u16::try_from(choice.campaign().order_of_battle().len()).ok()
+    }
+
+    /// Each block known by the tag read on its slot: every problem of the tags (a tag not
+    /// registered, or registered to no block of this order of battle, one block read twice),
+    /// of each block's town (a slot off the map, a town outside its army's set-up area or,
+    /// historical, not its own town) and of each block missing; then, once every block stands
+    /// where it may, every set-up rule of the rules (a town's cap). A problem names the slot,
+    /// never the block on it.
+    fn armies_from_tags(
+        choice: NapoleonChoice,
+        registry: &TagRegistry,
+        read: &BTreeMap<Place, TagUid>,
+    ) -> Result<BySeat<NapoleonArmy>, Vec<String>> {
+        let oob = choice.campaign().order_of_battle();
+        let layout = choice.layout();
+        let mut problems = Vec::new();
+        let mut slot_of: Vec<Option<Place>> = vec![None; oob.len()];
+        for (at, uid) in read {
+            let name = choice.place_name(at);
+            let id = match registry.registered(uid) {
+                Some(Registered::NapoleonBlock(block)) => match oob.find(block) {
+                    Some(id) => id,
+                    None => {
+                        problems.push(format!(
+                            "{name}: tag {uid} is registered to {block}, no block of this order \
+                             of battle: register the tag again, or use another block"
+                        ));
+                        continue;
+                    }
+                },
+                Some(Registered::Stratego(_)) => {
+                    problems.push(format!(
+                        "{name}: tag {uid} is a Stratego piece's: take it off, put a Napoleon \
+                         block there"
+                    ));
+                    continue;
+                }
+                None => {
+                    problems.push(format!(
+                        "{name}: tag {uid} is not registered: lift the block and put it back, \
+                         or register its tag"
+                    ));
+                    continue;
+                }
+            };
+            let Some(block) = oob.block(id) else {
+                continue;
+            };
+            if let Some(first) = slot_of[id.index()] {
+                problems.push(format!(
+                    "{} and {name}: both tags are registered to one block: take one off and \
+                     register its tag to its own block",
+                    choice.place_name(&first)
+                ));
+                continue;
+            }
+            slot_of[id.index()] = Some(*at);
+            let Some(Spot::Town { town, .. }) = layout.spot(at) else {
+                problems.push(format!(
+                    "{name} is no town's slot: put the block in a slot of {}",
+                    area_words(block.army)
+                ));
+                continue;
+            };
+            if choice.historical {
+                if town != block.start {
+                    problems.push(format!(
+                        "{name}: historical set-up: this block starts in {}: move it there",
+                        choice.town_name(block.start)
+                    ));
+                }
+            } else if choice.campaign().map().info(town).map(|i| i.area) != Some(block.army) {
+                problems.push(format!(
+                    "{name} is not {}: move this block to one (4.1, 4.2)",
+                    area_words(block.army)
+                ));
+            }
+        }
+        // The blocks not placed, an army a line (which is public: they are not on the map).
+        for army in [Army::French, Army::AngloDutch, Army::Prussian] {
+            let all: Vec<&str> = oob.army(army).map(|(_, b)| b.name.as_str()).collect();
+            let missing: Vec<&str> = oob
+                .army(army)
+                .filter(|(id, _)| slot_of[id.index()].is_none())
+                .map(|(_, b)| b.name.as_str())
+                .collect();
+            match missing.len() {
+                0 => {}
+                n if n == all.len() => problems.push(format!(
+                    "no {army} block is placed: place all {n}, each in a slot of {}",
+                    if choice.historical {
+                        "its own town"
+                    } else {
+                        area_words(army)
+                    }
+                )),
+                1 => problems.push(format!("{army} {} is not placed: place it", missing[0])),
+                _ => problems.push(format!(
+                    "{army} {} are not placed: place them",
+                    missing.join(", ")
+                )),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let armies = BySeat::from_fn(|seat| NapoleonArmy {
+            slots: choice
+                .blocks(seat)
+                .iter()
+                .filter_map(|id| slot_of[id.index()])
+                .collect(),
+        });
+        if choice.historical && choice.options().historical_exempt_from_caps {
+            // The historical set-up stands as the rules print it, over the caps (the rules'
+            // ruling): each block in its own town is all it asks.
+            return Ok(armies);
+        }
+        let setup = Setup::Placed {
+            allies: placements(choice, ALLIES, &armies[ALLIES]),
+            french: placements(choice, FRENCH, &armies[FRENCH]),
+        };
+        match Napoleon::start(choice.options(), setup) {
+            Ok(_) => Ok(armies),
+            Err(p) => Err(p.0.iter().map(|p| public_problem(choice, p)).collect()),
         }
     }
 
@@ -1290,6 +1493,59 @@ impl TableGame for NapoleonTable {
             _ => (0, self.place_order(None), String::new()),
         });
         entries
+    }
+
+    /// The block put down is the one whose registered tag was read on its slot, when one
+    /// was: a block read as another is not the one the move lifted.
+    fn fits_tags(
+        &self,
+        action: &NapoleonAction,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> bool {
+        let Some((block, slot)) = action.moved() else {
+            return true;
+        };
+        match self.tagged_block(tags, registry, &slot) {
+            Some(read) => read == block,
+            None => true,
+        }
+    }
+
+    /// A block lifted from a slot and put on another is the block whose tag was read there,
+    /// when the table had that block on another slot of the same area (a town, a reserve, a
+    /// zone): the switches cannot tell an area's blocks apart, so hands that put them back
+    /// after a battle, or swapped them, leave the same slots filled. Its action is the one
+    /// its own slide would make, when the rules allow it; the area's other block is then
+    /// expected on the slot the table had the moved one on.
+    fn tag_matching(
+        &self,
+        gesture: &Gesture,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> Vec<(Gesture, NapoleonAction)> {
+        let ([from], [to]) = (gesture.lifted.as_slice(), gesture.placed.as_slice()) else {
+            return Vec::new();
+        };
+        let (Some(read), Some(lifted)) =
+            (self.tagged_block(tags, registry, to), self.block_on(from))
+        else {
+            return Vec::new();
+        };
+        let Some(read_at) = self.place_of(read) else {
+            return Vec::new();
+        };
+        if read == lifted
+            || self.army_of(read) != self.army_of(lifted)
+            || !self.same_area(from, &read_at)
+        {
+            return Vec::new();
+        }
+        self.matching(&Gesture::slide(read_at, *to))
+            .into_iter()
+            .filter(|(_, a)| a.moved().is_some_and(|(b, _)| b == read))
+            .map(|(_, a)| (Gesture::slide(*from, *to), a))
+            .collect()
     }
 
     fn held(&self, action: &NapoleonAction) -> bool {

@@ -47,7 +47,9 @@
 //!   [`TableGame::army_tagged`] (a game may register each piece's tag), and the tags read
 //!   since the last action narrow a gesture that means several actions
 //!   ([`TableGame::fits_tags`]) before a menu asks, and a slide whose one action they disagree
-//!   with is refused: the piece put down is not the one lifted.
+//!   with is refused: the piece put down is not the one lifted. A game whose places of one
+//!   area are alike to the switches adds the actions of the piece the tag names
+//!   ([`TableGame::tag_matching`]).
 //! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
 //!   for the board to match.
@@ -426,6 +428,21 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     ) -> bool {
         let _ = (action, tags, registry);
         true
+    }
+    /// With NFC: the legal actions `gesture` (normalized) makes when the pieces are the ones
+    /// the tags read since the last action say (each with the place it was read on), beyond
+    /// [`TableGame::matching`]'s: a game whose places of one area are interchangeable to the
+    /// switches (Napoléon's slots of a town) names the piece whose tag was read, wherever in
+    /// the area the table had it. [`TableGame::fits_tags`] then keeps the one the tags name.
+    /// By default none.
+    fn tag_matching(
+        &self,
+        gesture: &Gesture,
+        tags: &[(Place, TagUid)],
+        registry: &TagRegistry,
+    ) -> Vec<(Gesture, Self::Action)> {
+        let _ = (gesture, tags, registry);
+        Vec::new()
     }
     /// Whether the gesture for `action` lifts a piece of another side (an attack, a
     /// designation, a shot), so a hand brushing that piece could make it: such a gesture, made

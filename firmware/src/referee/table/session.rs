@@ -1392,7 +1392,7 @@ impl<T: TableGame> Session<T> {
             ));
             return;
         }
-        if ctx.tags.get(&uid).is_some() {
+        if ctx.tags.registered(&uid).is_some() {
             state.assigned.insert(place);
             state.tag_problem = None;
         } else {
@@ -1661,6 +1661,15 @@ impl<T: TableGame> Session<T> {
         } else {
             Vec::new()
         };
+        // With NFC: the actions of the pieces the tags read that the switches cannot tell
+        // from the one the table expected (pieces a game keeps interchangeable).
+        if judging && !play.tags.is_empty() {
+            for found in game.tag_matching(&gesture, &play.tags, ctx.tags) {
+                if !matching.contains(&found) {
+                    matching.push(found);
+                }
+            }
+        }
         // Every legal gesture, listed only when a lone lift needs it.
         let all = std::cell::OnceCell::new();
         let legal = || all.get_or_init(|| game.gestures());

@@ -15,13 +15,14 @@ use crate::referee::record::Record;
 use crate::referee::table::session::{AnySession, Ctx};
 use crate::referee::table::{rebuild_table, Session, TableView};
 use crate::referee::tags::TagRegistry;
-use crate::sensing::{Button, Millis};
+use crate::sensing::{Button, Millis, TagUid};
 
 fn choice(players: Players, historical: bool) -> NapoleonChoice {
     NapoleonChoice {
         players,
         historical,
         set: NapoleonSet::shipped(),
+        tags: false,
     }
 }
 
@@ -34,6 +35,8 @@ struct Bench {
     chance: SeededChance,
     error: Option<String>,
     hands: Hands,
+    /// The tags registered to blocks (none unless a test registers them).
+    registry: TagRegistry,
 }
 
 impl Bench {
@@ -46,7 +49,29 @@ impl Bench {
             chance: SeededChance::new(7),
             error: None,
             hands: Hands::default(),
+            registry: TagRegistry::new(),
         }
+    }
+
+    /// A set-up by tags, each block of the order of battle registered to its tag
+    /// ([`block_tag`]).
+    fn by_tags(choice: NapoleonChoice) -> Bench {
+        let mut b = Bench::new(choice);
+        b.session = Session::by_tags(choice).expect("Napoleon is set up by tags");
+        b.registry = block_registry(choice);
+        b
+    }
+
+    /// A block put on `p` whose tag `uid` is read as it settles.
+    fn put_tagged(&mut self, p: Place, uid: TagUid) -> Vec<Decision> {
+        self.now += 250;
+        assert!(self.sensed.insert(p), "already a block on {p}");
+        self.hands.placed(p, Millis(self.now));
+        self.hands.tag_read(p);
+        self.session.placed(&p);
+        let mut out = self.with(|s, ctx, out| s.tag(ctx, &p, uid, out));
+        out.extend(self.with(|s, ctx, out| s.settled(ctx, out)));
+        out
     }
 
     fn with(
@@ -67,7 +92,7 @@ impl Bench {
             journal_error: &mut self.error,
             hands: &mut self.hands,
             attack_hold_ms: 1500,
-            tags: &TagRegistry::new(),
+            tags: &self.registry,
             phone_pages: false,
         };
         let mut out = Vec::new();
@@ -128,6 +153,20 @@ impl Bench {
         assert!(b.session.game().is_some(), "{}", b.screen());
         b
     }
+}
+
+/// The tag of the `i`-th block of the order of battle.
+fn block_tag(i: usize) -> TagUid {
+    TagUid::new(&[0x04, 0xB1, 0x0C, u8::try_from(i).unwrap()]).unwrap()
+}
+
+/// Every block of the order of battle registered to its tag ([`block_tag`]).
+fn block_registry(choice: NapoleonChoice) -> TagRegistry {
+    let mut registry = TagRegistry::new();
+    for (i, (_, b)) in choice.campaign().order_of_battle().blocks().enumerate() {
+        registry.register_block(block_tag(i), &b.name);
+    }
+    registry
 }
 
 fn town(choice: NapoleonChoice, code: &str) -> TownId {
@@ -1485,4 +1524,344 @@ fn each_allied_player_sees_only_his_own_army() {
             }
         }
     }
+}
+
+/// `c` (historical) set up by tags: every block on a free slot of its historical town, the
+/// order of battle backwards (any order will do), each tag read as its block settles, then OK.
+fn tagged_historical(c: NapoleonChoice) -> (Bench, Vec<(BlockId, Place)>) {
+    let mut b = Bench::by_tags(c);
+    let oob = c.campaign().order_of_battle();
+    let blocks: Vec<(BlockId, TownId)> = oob.blocks().map(|(id, bl)| (id, bl.start)).collect();
+    let mut put = Vec::new();
+    for &(id, start) in blocks.iter().rev() {
+        let slot = *c
+            .layout()
+            .town(start)
+            .iter()
+            .find(|p| !b.sensed.contains(p))
+            .unwrap();
+        let out = b.put_tagged(slot, block_tag(id.index()));
+        assert!(
+            !out.iter().any(|d| matches!(d, Decision::TagProblem(_))),
+            "{out:?}"
+        );
+        put.push((id, slot));
+    }
+    b.press(Button::Ok);
+    (b, put)
+}
+
+fn by_tags(players: Players, historical: bool) -> NapoleonChoice {
+    NapoleonChoice {
+        tags: true,
+        ..choice(players, historical)
+    }
+}
+
+/// With readers under the board and each block's tag registered once, both armies are set
+/// up in any order: each block is known by its tag, both armies are journaled and the game
+/// starts with each block on the slot it was put on; the journal resumes it.
+#[test]
+fn a_set_up_by_tags_knows_each_block_by_its_tag() {
+    let c = by_tags(Players::Two, true);
+    let (b, put) = tagged_historical(c);
+    assert!(b.session.game().is_some(), "{}", b.screen());
+    for (id, slot) in put {
+        assert_eq!(b.game().place_of(id), Some(slot));
+    }
+    let armies = b
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Army { .. }))
+        .count();
+    assert_eq!(armies, 2);
+    let rebuilt = rebuild_table::<NapoleonTable>(c, &b.records).unwrap();
+    assert_eq!(rebuilt.history.last(), b.session.game());
+    // Three players: the two Allied armies are one table seat's, set up with the French.
+    let (three, _) = tagged_historical(by_tags(Players::Three, true));
+    assert!(three.session.game().is_some(), "{}", three.screen());
+    // The layout read by tags has a reader under every place.
+    assert!(!NapoleonTable::layout(c).tag_readers.is_empty());
+    assert!(NapoleonTable::layout(choice(Players::Two, true))
+        .tag_readers
+        .is_empty());
+}
+
+/// Each block's slot for a players' own set-up: each in the first town of its army's set-up
+/// area with room under the cap, but (with `crowd`) the first five Anglo-Dutch blocks in
+/// Brussel.
+fn own_slots(c: NapoleonChoice, crowd: bool) -> Vec<(BlockId, Place)> {
+    let oob = c.campaign().order_of_battle();
+    let map = c.campaign().map();
+    let bru = town(c, "BRU");
+    let mut count: std::collections::BTreeMap<TownId, usize> = Default::default();
+    let mut ad = 0;
+    let mut out = Vec::new();
+    for (id, bl) in oob.blocks() {
+        let cap = if bl.army.is_allied() { 4 } else { 12 };
+        let t = if crowd && bl.army == Army::AngloDutch && ad < 5 {
+            ad += 1;
+            bru
+        } else {
+            map.set_up_area(bl.army)
+                .find(|t| {
+                    count.get(t).copied().unwrap_or(0) < cap.min(c.layout().town(*t).len())
+                        && !(crowd && *t == bru)
+                })
+                .unwrap()
+        };
+        let k = count.entry(t).or_default();
+        out.push((id, c.layout().town(t)[*k]));
+        *k += 1;
+    }
+    out
+}
+
+/// A set-up by tags is checked at OK with every problem listed, each with its fix, naming
+/// the slot and never the block on it: a block outside its army's set-up area, two tags of
+/// one block, a tag of no Napoléon block, the blocks not placed; then, once every block
+/// stands where it may, the rules' caps. A tag registered to nothing is named at once.
+#[test]
+fn a_set_up_by_tags_lists_every_problem_naming_slots_only() {
+    let c = by_tags(Players::Two, false);
+    let names = block_names(c);
+    let mut b = Bench::by_tags(c);
+    let oob = c.campaign().order_of_battle();
+    // An unknown tag: named at once.
+    let bru = c.layout().town(town(c, "BRU"));
+    let out = b.put_tagged(bru[0], TagUid::new(&[0x04, 0xEE, 0xEE, 0xEE]).unwrap());
+    assert!(
+        out.iter()
+            .any(|d| matches!(d, Decision::TagProblem(m) if m.contains("not registered"))),
+        "{out:?}"
+    );
+    b.lift(bru[0]);
+    // The first Anglo-Dutch block in a French town.
+    let mut ads = oob.army(Army::AngloDutch).map(|(id, _)| id);
+    let (ad, ad2) = (ads.next().unwrap(), ads.next().unwrap());
+    let bea = c.layout().town(town(c, "BEA"));
+    b.put_tagged(bea[0], block_tag(ad.index()));
+    // The second read twice: its own tag and a second tag registered to it.
+    let twin = TagUid::new(&[0x04, 0xB1, 0x0D, 0x00]).unwrap();
+    b.registry.register_block(twin, &names[ad2.index()]);
+    b.put_tagged(bru[1], block_tag(ad2.index()));
+    b.put_tagged(bru[3], twin);
+    // A Stratego piece's tag.
+    let piece = TagUid::new(&[0x04, 0x5A, 0x01, 0x00]).unwrap();
+    b.registry.register(
+        piece,
+        boards::stratego::Piece {
+            owner: Seat::FIRST,
+            rank: boards::stratego::Rank::Scout,
+        },
+    );
+    b.put_tagged(bru[2], piece);
+    let out = b.press(Button::Ok);
+    let problems = out
+        .iter()
+        .find_map(|d| match d {
+            Decision::SetupProblems(p) => Some(p.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{out:?}"));
+    let all = problems.join(" | ");
+    assert!(
+        all.contains("Beaumont slot 1 is not an Anglo-Dutch town: move this block to one"),
+        "{all}"
+    );
+    assert!(
+        all.contains("Brussel slot 2 and Brussel slot 4: both tags are registered to one block"),
+        "{all}"
+    );
+    assert!(
+        all.contains("Brussel slot 3: tag 04:5A:01:00 is a Stratego piece's"),
+        "{all}"
+    );
+    assert!(
+        all.contains("no French block is placed: place all 24"),
+        "{all}"
+    );
+    assert!(all.contains("are not placed: place them"), "{all}");
+    // A problem that names a slot names no block.
+    for p in problems.iter().filter(|p| p.contains(" slot ")) {
+        assert!(names_in(p, &names).is_empty(), "{p}");
+    }
+    assert!(b.session.game().is_none());
+
+    // Every block where it may stand but five Anglo-Dutch in Brussel: the cap (4.1).
+    let mut b = Bench::by_tags(c);
+    for (id, slot) in own_slots(c, true) {
+        b.put_tagged(slot, block_tag(id.index()));
+    }
+    let out = b.press(Button::Ok);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::SetupProblems(p)
+            if p.iter().any(|l| l.contains("5 blocks in Brussel (max 4)")))),
+        "{out:?}"
+    );
+    assert!(b.session.game().is_none());
+    // One taken out to another town: the game starts.
+    let mut b = Bench::by_tags(c);
+    for (id, slot) in own_slots(c, false) {
+        b.put_tagged(slot, block_tag(id.index()));
+    }
+    b.press(Button::Ok);
+    assert!(b.session.game().is_some(), "{}", b.screen());
+}
+
+/// In play, the tag read where a block is put down is checked against the move: a block
+/// read as a block of another town is refused as not the one lifted, in words that name
+/// slots only, and nothing is played.
+#[test]
+fn a_block_read_as_another_is_refused_naming_slots_only() {
+    let c = by_tags(Players::Two, true);
+    let names = block_names(c);
+    let (mut b, _) = tagged_historical(c);
+    let (block, from, to) = a_french_move(b.game());
+    let town_from = b.game().town_of(&from);
+    let other = c
+        .blocks(FRENCH)
+        .into_iter()
+        .find(|id| {
+            b.game()
+                .place_of(*id)
+                .is_some_and(|p| b.game().town_of(&p) != town_from)
+        })
+        .unwrap();
+    b.lift(from);
+    let out = b.put_tagged(to, block_tag(other.index()));
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::WrongPiece { .. })),
+        "{out:?}"
+    );
+    let screen = b.screen();
+    assert!(screen.contains("is not the one lifted"), "{screen}");
+    assert!(names_in(&screen, &names).is_empty(), "{screen}");
+    assert_eq!(b.game().place_of(block), Some(from));
+    // Its own tag read again (lifted and put back): the move is played.
+    b.lift(to);
+    let out = b.put_tagged(to, block_tag(block.index()));
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::Acted { .. })),
+        "{out:?}"
+    );
+    assert_eq!(b.game().place_of(block), Some(to));
+}
+
+/// The blocks of one town's slots are alike to the switches: a block lifted from a slot the
+/// table gave another block of the town is known by its tag, and its move is played; the
+/// town's other block is then asked for on the slot the table had the moved one on, naming
+/// slots only.
+#[test]
+fn a_tag_tells_which_block_of_a_town_moved() {
+    let c = by_tags(Players::Two, true);
+    let names = block_names(c);
+    let (mut b, _) = tagged_historical(c);
+    let t = b.game().clone();
+    // Two French blocks of one town, both able to make the same one-town move.
+    let (x, y, dest) = c
+        .blocks(FRENCH)
+        .into_iter()
+        .find_map(|x| {
+            let home = t.game().town_of(x)?;
+            c.blocks(FRENCH).into_iter().find_map(|y| {
+                (y != x && t.game().town_of(y) == Some(home))
+                    .then_some(())
+                    .and_then(|()| {
+                        t.game().legal_actions().into_iter().find_map(|a| match a {
+                            Action::Move { block, path }
+                                if block == x
+                                    && path.len() == 1
+                                    && t.game()
+                                        .check(&Action::Move {
+                                            block: y,
+                                            path: path.clone(),
+                                        })
+                                        .is_ok() =>
+                            {
+                                Some((x, y, path[0]))
+                            }
+                            _ => None,
+                        })
+                    })
+            })
+        })
+        .expect("two French blocks of a town with the same move");
+    let (x_at, y_at) = (t.place_of(x).unwrap(), t.place_of(y).unwrap());
+    let to = t.free_slots(dest)[0];
+    // The hand lifts the block the table has on x's slot, but it is y (the two were swapped).
+    b.lift(x_at);
+    let out = b.put_tagged(to, block_tag(y.index()));
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::Acted { .. })),
+        "{out:?}"
+    );
+    assert_eq!(b.game().place_of(y), Some(to));
+    assert_eq!(b.game().place_of(x), Some(x_at));
+    // The switches show y's old slot filled and x's empty: the hands are asked to move it.
+    let screen = b.screen();
+    assert!(
+        screen.contains(&format!("{}: put the French block", c.place_name(&x_at))),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("{}: take the piece off", c.place_name(&y_at))),
+        "{screen}"
+    );
+    assert!(names_in(&screen, &names).is_empty(), "{screen}");
+    b.lift(y_at);
+    b.put(x_at);
+    assert_eq!(b.sensed, b.game().occupied(), "{}", b.screen());
+}
+
+/// In a battle too the blocks of one reserve are alike to the switches: a deployment slide
+/// from a reserve space whose tag names another block of that reserve is that block's own
+/// deployment, and the tag refuses the block the table had on the space.
+#[test]
+fn a_tag_tells_which_block_of_a_reserve_deploys() {
+    let t = to_deployment();
+    let registry = block_registry(t.choice);
+    let gestures = t.gestures();
+    let slides: Vec<(Place, Place, BlockId, &NapoleonAction)> = gestures
+        .iter()
+        .filter_map(|(g, a)| match (g.lifted.as_slice(), g.placed.as_slice()) {
+            ([from], [to]) => Some((*from, *to, a.moved()?.0, a)),
+            _ => None,
+        })
+        .collect();
+    let (from, to, x, y, theirs) = slides
+        .iter()
+        .find_map(|&(from, to, x, _)| {
+            slides.iter().find_map(|&(at, dest, y, a)| {
+                (y != x
+                    && dest == to
+                    && at != from
+                    && t.same_area(&from, &at)
+                    && t.army_of(x) == t.army_of(y))
+                .then(|| (from, to, x, y, a.clone()))
+            })
+        })
+        .expect("two blocks of a reserve that may deploy to the same space");
+    assert!(matches!(
+        t.choice.layout().spot(&from),
+        Some(Spot::Reserve { .. })
+    ));
+    let tags = vec![(to, block_tag(y.index()))];
+    let gesture = Gesture::slide(from, to);
+    assert_eq!(
+        t.tag_matching(&gesture, &tags, &registry),
+        vec![(gesture.clone(), theirs.clone())]
+    );
+    assert!(t.fits_tags(&theirs, &tags, &registry));
+    let own = t
+        .matching(&gesture)
+        .into_iter()
+        .find(|(_, a)| a.moved().is_some_and(|(b, _)| b == x))
+        .unwrap()
+        .1;
+    assert!(!t.fits_tags(&own, &tags, &registry));
+    // Without a tag, or with the lifted block's own, nothing more is offered.
+    assert!(t.tag_matching(&gesture, &[], &registry).is_empty());
+    let mine = vec![(to, block_tag(x.index()))];
+    assert!(t.tag_matching(&gesture, &mine, &registry).is_empty());
 }
