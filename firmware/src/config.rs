@@ -455,6 +455,18 @@ impl Config {
                 fix: "add [oled] with bus = \"i2c1\" and address = 0x3C (the pin map's)".into(),
             });
         }
+        if let Some(tags) = &self.nfc_tags_ignored {
+            out.push(ConfigWarning {
+                problem: format!(
+                    "[nfc] tags = \"{}\" but [nfc] is disabled: the tags file is not read, so \
+                     no piece or block is known by its tag",
+                    tags.display()
+                ),
+                fix: "set enabled = true in [nfc] once the readers are fitted, or remove the \
+                      tags line"
+                    .into(),
+            });
+        }
         if let Some(web) = &self.web {
             if let Some(url) = web.url.as_ref().filter(|u| u.port() != web.port) {
                 out.push(ConfigWarning {
@@ -580,6 +592,8 @@ pub struct Config {
     pub buzzer: Option<u8>,
     /// The NFC reader, if fitted and enabled.
     pub nfc: Option<NfcConfig>,
+    /// `[nfc] tags` given while `[nfc]` is disabled: the file is not read (a warning says so).
+    pub nfc_tags_ignored: Option<PathBuf>,
     /// Where game journals are kept (`[journal] dir`).
     pub journal_dir: PathBuf,
     /// `[board] cells`: the cell each sensor input reads, input 0 first (`None`: an input wired
@@ -687,6 +701,8 @@ const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled
 struct Reader<'a> {
     text: &'a str,
     problems: Vec<ConfigProblem>,
+    /// `[nfc] tags` read from a disabled `[nfc]`, for the warning.
+    nfc_tags_ignored: Option<PathBuf>,
 }
 
 /// One GPIO used by the wiring, for the "used twice" check.
@@ -1135,6 +1151,7 @@ impl Config {
         let mut r = Reader {
             text,
             problems: Vec::new(),
+            nfc_tags_ignored: None,
         };
         let mut root = match toml_span::parse(text) {
             Ok(mut v) => match v.take() {
@@ -1422,6 +1439,7 @@ impl Config {
 
         // [nfc]
         let nfc = r.nfc(&mut root, (columns, rows), &mut uses);
+        let nfc_tags_ignored = r.nfc_tags_ignored.take();
 
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
@@ -1471,6 +1489,7 @@ impl Config {
             buttons,
             buzzer,
             nfc,
+            nfc_tags_ignored,
             journal_dir,
             cells: cell_list,
             leds,
@@ -2043,6 +2062,9 @@ impl Reader<'_> {
             Some((path, _)) => Some(PathBuf::from(path)),
             None => None,
         };
+        if !enabled {
+            self.nfc_tags_ignored.clone_from(&tags);
+        }
         let mut unused = Uses::default();
         let uses = if enabled { uses } else { &mut unused };
         // A disabled reader may leave its wiring out; what is there is still type-checked.

@@ -464,3 +464,66 @@ fn check_config_reads_napoleons_files_by_path() {
     assert!(text.contains("QQQ"), "{text}");
     assert_eq!(fixed, 0, "{fine}");
 }
+
+/// An owner who registers his blocks' and pieces' NFC tags in a file and runs `umpire
+/// check-config` hears every wrong line with the file's path and line, and the fixed file
+/// checks fine: a broken tags file is never read as no tags at all.
+#[test]
+fn check_config_names_each_wrong_line_of_the_tags_file() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-tags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
+            .unwrap();
+    // NFC fitted: enabled, one reader under a1 and b1, and the tags file named.
+    let nfc_on = shipped
+        .replacen(
+            "enabled = false\nbus = \"spi0\"",
+            "enabled = true\nbus = \"spi0\"",
+            1,
+        )
+        .replacen(
+            "# tags = \"tags.txt\"",
+            "tags = \"tags.txt\"\n[[nfc.reader]]\ncells = [\"a1\", \"b1\"]",
+            1,
+        );
+    assert_ne!(
+        nfc_on, shipped,
+        "the shipped [nfc] section is as this test expects"
+    );
+    std::fs::write(&path, &nfc_on).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
+        dir.join("waterloo-layout.txt"),
+    )
+    .unwrap();
+    let good = "04:A2:1B:7C block NAPOLEON\n04:A2:1B:7D piece red Scout\n";
+    std::fs::write(
+        dir.join("tags.txt"),
+        format!("{good}04:ZZ block WELLINGTON\n04:A2:1B:7E block NOBODY\n"),
+    )
+    .unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::write(dir.join("tags.txt"), good).unwrap();
+    let (fixed, fine) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    // The tags named while NFC is disabled: the umpire runs, and says the file is not read.
+    std::fs::write(
+        &path,
+        shipped.replacen("# tags = \"tags.txt\"", "tags = \"tags.txt\"", 1),
+    )
+    .unwrap();
+    let (disabled, warned) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("tags.txt:3:"), "{text}");
+    assert!(text.contains("04:ZZ"), "{text}");
+    assert!(text.contains("tags.txt:4:"), "{text}");
+    assert!(text.contains("NOBODY"), "{text}");
+    assert_eq!(fixed, 0, "{fine}");
+    assert_eq!(disabled, 0, "{warned}");
+    assert!(
+        warned.contains("tags file is not read") && warned.contains("enabled = true"),
+        "{warned}"
+    );
+}
