@@ -1097,9 +1097,8 @@ impl NapoleonTable {
                     self.zone_name(at)
                 )),
                 BattleEvent::Hits { hits } => {
-                    let (zone, side) = match self.shot {
-                        Some(s) => s,
-                        None => continue,
+                    let Some((zone, _)) = self.shot else {
+                        continue;
                     };
                     let hits_words = match hits {
                         0 => {
@@ -1109,10 +1108,11 @@ impl NapoleonTable {
                         1 => "1 hit".to_string(),
                         n => format!("{n} hits"),
                     };
+                    // Where the hits go, short enough to stand whole on the OLED under the
+                    // volley's title: the zone says whose blocks, and the prompt asks the
+                    // owner to choose between equals.
                     out.push(format!(
-                        "{hits_words}: the {} in {}: the strongest block takes each, the owner \
-                         chooses between equals",
-                        self.side_armies(side),
+                        "{hits_words} on {}: the strongest block takes each",
                         self.zone_name(zone)
                     ));
                 }
@@ -1156,11 +1156,10 @@ impl NapoleonTable {
                     self.choice.town_name(from),
                     side_word(side)
                 )),
-                BattleEvent::Retreated { block, to, .. } => out.push(format!(
-                    "{} retreats to {}, disordered",
-                    was_on(block),
-                    self.choice.town_name(to)
-                )),
+                // Where to is the action's own label ("... retreats to Charleroi slot 6").
+                BattleEvent::Retreated { block, .. } => {
+                    out.push(format!("{} is disordered", was_on(block)));
+                }
                 BattleEvent::Rout(side) => out.push(format!(
                     "the {} routs: losses by type, then the blocks that get away along the roads",
                     self.side_armies(side)

@@ -801,7 +801,7 @@ fn a_battle_is_played_at_the_table_from_its_start_to_its_end() {
         b.obey();
         b.audit(&names);
         let screen = b.screen();
-        told_hits |= screen.contains("the strongest block takes each, the owner chooses");
+        told_hits |= screen.contains(": the strongest block takes each");
         let Some(battle) = b.game().game().battle().cloned() else {
             break;
         };
