@@ -18,10 +18,12 @@
 //!   half places the terrain drawn there.
 //! - **The menu** (OK) lists every action of the army to act, each named by slots, in an
 //!   order decided by the slots (never by the order of battle); a block the public may not see
-//!   is offered every destination its place allows whatever its type or corps, and its other
-//!   actions are listed for every hidden block of its army in the same place, so the list says
-//!   nothing of which block can do what (one the rules refuse is refused when chosen, in words
-//!   that tell no type). A skirmish's pick is told as "the defender chooses a block": which
+//!   is offered every destination its place allows whatever its type or corps, in the fight
+//!   every fire, square, shelter, farm or hill the public facts of its place allow (who stands
+//!   in its zone and the facing one, the terrain face up), and its other actions are listed
+//!   for every hidden block of its army in the same place, so the list says nothing of which
+//!   block can do what (one the rules refuse is refused when chosen, in words that tell no
+//!   type). A skirmish's pick is told as "the defender chooses a block": which
 //!   blocks were chosen is shown only once both sides have chosen (6.6).
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
@@ -34,7 +36,7 @@ use boards::napoleon::battle::{
     BattleAction, BattleActor, BattleEvent, BattleView, BlockView, Defeat, Ending, Place as Field,
     Side, Step, Target, Wing, Zone,
 };
-use boards::napoleon::{Action, Army, Battle, BlockId, UnitType};
+use boards::napoleon::{Action, Army, Battle, BlockId, TerrainKind, UnitType};
 use boards::Game;
 
 use super::layout::zone_words;
@@ -712,7 +714,8 @@ impl NapoleonTable {
     /// The menu of the battle fought now: every action of the army to act, named by slots.
     /// A block the public may not see is listed with every destination its place allows
     /// whatever its type (deployment: the reserve and the own wings; a move: one step forward
-    /// or back; a retreat: every town a block of its army may retreat to), and any other
+    /// or back; a retreat: every town a block of its army may retreat to; in the fight, every
+    /// fire, square, shelter, farm or hill its place allows, [`fight_entries`]), and any other
     /// action of it is listed for each hidden block of its army in the same place; the rules
     /// refuse the wrong ones when chosen, in words that tell no type. The entries come in an
     /// order decided by the blocks' slots, never by which block stands there.
@@ -835,6 +838,11 @@ impl NapoleonTable {
             if place.is_some() && battle.step() == Step::Fight {
                 for &to in &retreat_towns {
                     add(BattleAction::Retreat { block, to });
+                }
+            }
+            if let (Some(Field::Zone(zone)), Step::Fight) = (place, battle.step()) {
+                for a in fight_entries(&public, &truth, block, side, zone) {
+                    add(a);
                 }
             }
         }
@@ -1226,6 +1234,80 @@ impl NapoleonTable {
 
 /// The reserve and `side`'s own wings: where a block of `side` may deploy, as far as its
 /// place says (6.2.2).
+/// Every fight action of a hidden block of `side` standing in `zone` that the public facts
+/// allow, whatever its type, strength or whether it has moved or fired (6.3.3, 6.5, 6.2.1):
+/// fire at each enemy group in its zone and, across an open facing zone no block of its side
+/// stands in, at each there; a square when its zone is its own side's and not woods; shelter
+/// in each square of its side in its zone; the zone's farm or hill. Which of them the block
+/// can take tells its type, so all are listed and the rules refuse the wrong ones.
+fn fight_entries(
+    public: &BattleView,
+    truth: &BattleView,
+    block: BlockId,
+    side: Side,
+    zone: Zone,
+) -> Vec<BattleAction> {
+    let terrain = |z: Zone| {
+        public
+            .terrain
+            .iter()
+            .find_map(|&(t, kind)| (t == z).then_some(kind))
+    };
+    // Who stands in a zone is public; so is a square (formed before the whole table).
+    let stands = |z: Zone, s: Side| {
+        truth.blocks.iter().filter_map(move |b| match *b {
+            BlockView::Known {
+                block,
+                side: bs,
+                place: Some(Field::Zone(bz)),
+                square,
+                ..
+            } if bs == s && bz == z => Some((block, square)),
+            _ => None,
+        })
+    };
+    let groups = |z: Zone| {
+        let mut out = Vec::new();
+        if stands(z, side.other()).any(|(_, square)| !square) {
+            out.push(Target::Line);
+        }
+        out.extend(
+            stands(z, side.other())
+                .filter(|&(_, square)| square)
+                .map(|(b, _)| Target::Square(b)),
+        );
+        out
+    };
+    let mut out: Vec<BattleAction> = groups(zone)
+        .into_iter()
+        .map(|target| BattleAction::Fire {
+            block,
+            at: zone,
+            target,
+        })
+        .collect();
+    let far = zone.facing();
+    if terrain(far) != Some(TerrainKind::Woods) && stands(far, side).next().is_none() {
+        out.extend(groups(far).into_iter().map(|target| BattleAction::Fire {
+            block,
+            at: far,
+            target,
+        }));
+    }
+    if zone.half == side && terrain(zone) != Some(TerrainKind::Woods) {
+        out.push(BattleAction::FormSquare(block));
+    }
+    out.extend(
+        stands(zone, side)
+            .filter(|&(b, square)| square && b != block)
+            .map(|(square, _)| BattleAction::Shelter { block, square }),
+    );
+    if matches!(terrain(zone), Some(TerrainKind::Farm | TerrainKind::Hill)) {
+        out.push(BattleAction::Occupy(block));
+    }
+    out
+}
+
 fn own_places(side: Side) -> [Field; 4] {
     [
         Field::Reserve,

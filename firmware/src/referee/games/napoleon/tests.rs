@@ -1164,6 +1164,111 @@ fn twin_games_that_differ_in_hidden_blocks_show_the_same_screens() {
         assert_eq!(a.board(), b.board());
     }
     assert!(deployed > 0, "no block deployed");
+    // From here the blocks' types decide the set-up (artillery never in woods, 6.2.1), so
+    // the twins part; one of them goes on, by the end of each step, to the defender's first
+    // fight. There every hidden block is offered every fire, square, shelter, farm or hill
+    // its place allows whatever its type, as its twin of another type would be: the old menu
+    // offered a square only where an infantry block stood and a fire across the field only
+    // from artillery, which told the table what a hidden block was not.
+    use boards::napoleon::battle::{BattleAction, BattleActor, BlockView, Place as Field, Step};
+    let defender = oob.block(x).unwrap().army;
+    let mut checked = 0;
+    for _ in 0..200 {
+        let Some(battle) = a.game().battle().cloned() else {
+            // Held between battle turns (6.3): the campaign goes on to the defender's turn.
+            let next = match a.to_act() {
+                Actor::Chance => a.chance()[0].0.clone(),
+                _ => match a.choices().first() {
+                    Some((_, next)) => next.clone(),
+                    None => break,
+                },
+            };
+            a.play(&next);
+            continue;
+        };
+        let next = if a.to_act() == Actor::Chance {
+            a.chance()[0].0.clone()
+        } else {
+            let menu = a.choices();
+            let labels: Vec<&String> = menu.iter().map(|(l, _)| l).collect();
+            if battle.step() == Step::Fight && battle.actor() == BattleActor::Army(defender) {
+                let public = battle.view(None);
+                let truth = battle.view_of(&Army::ALL);
+                let woods = |zone: boards::napoleon::battle::Zone| {
+                    public
+                        .terrain
+                        .iter()
+                        .any(|&(z, kind)| z == zone && kind == boards::napoleon::TerrainKind::Woods)
+                };
+                let in_zone = |zone, of: boards::napoleon::battle::Side| {
+                    truth.blocks.iter().any(|v| {
+                        matches!(*v, BlockView::Known { side, place: Some(Field::Zone(z)), .. }
+                            if side == of && z == zone)
+                    })
+                };
+                for b in &truth.blocks {
+                    let BlockView::Known {
+                        block,
+                        army,
+                        side,
+                        place: Some(Field::Zone(zone)),
+                        ..
+                    } = *b
+                    else {
+                        continue;
+                    };
+                    let seen = public
+                        .blocks
+                        .iter()
+                        .any(|v| matches!(v, BlockView::Known { block: k, .. } if *k == block));
+                    if army != defender || seen {
+                        continue;
+                    }
+                    let slot = a.slot_words(block);
+                    if zone.half == side && !woods(zone) {
+                        let square = format!("{slot} forms a square");
+                        assert!(labels.contains(&&square), "no `{square}` in {labels:?}");
+                        checked += 1;
+                    }
+                    // Across an open facing zone where only the enemy stands: a fire (the
+                    // artillery's, 6.4), offered whatever the block is.
+                    let far = zone.facing();
+                    if !in_zone(zone, side.other())
+                        && !woods(far)
+                        && in_zone(far, side.other())
+                        && !in_zone(far, side)
+                    {
+                        let fires = format!("{slot} fires at ");
+                        assert!(
+                            labels.iter().any(|l| l.starts_with(&fires)),
+                            "no `{fires}...` in {labels:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+                break;
+            }
+            // The end of the step when the rules allow it, else the first entry they accept.
+            let ok: Vec<&NapoleonAction> = menu
+                .iter()
+                .map(|(_, na)| na)
+                .filter(|na| a.check(na).is_ok())
+                .collect();
+            let Some(next) = ok
+                .iter()
+                .find(|na| matches!(na.action, Action::Battle(BattleAction::Done)))
+                .or(ok.first())
+            else {
+                break;
+            };
+            (*next).clone()
+        };
+        a.play(&next);
+    }
+    assert!(
+        checked > 0,
+        "no hidden block of the defender checked at its fight"
+    );
 }
 
 /// The French attack from the historical set-up, at the table, to the defender's first
