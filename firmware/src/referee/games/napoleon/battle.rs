@@ -547,10 +547,10 @@ impl NapoleonTable {
         }
     }
 
-    /// Refuses a battle action the rules refuse, in words that tell nothing the public view
-    /// hides (a hidden block's refusal is the same whatever its type, strength or corps),
-    /// then a terrain put on a spot that is not the drawer's, and a menu move into a wing with
-    /// no free space (the board could not follow it).
+    /// Refuses a terrain put on a spot that is not the drawer's, a menu move into a wing with
+    /// no free space (the board could not follow it), then a battle action the rules refuse,
+    /// in words that tell nothing the public view hides (a hidden block's refusal is the same
+    /// whatever its type, strength or corps).
     ///
     /// # Errors
     /// Why not, and what to do instead.
@@ -587,13 +587,10 @@ impl NapoleonTable {
                 ));
             }
         }
-        if let Err(boards::napoleon::Illegal::Battle(why)) =
-            self.game.check(&Action::Battle(*action))
-        {
-            return Err(self.refusal(battle, action, why));
-        }
         // A wing holds as many blocks as its spaces; the reserve overflows onto the town's
-        // slots.
+        // slots. Asked before the rules: a full wing is public, while whether the rules would
+        // let a hidden block go there tells its type (artillery never into woods), so every
+        // block hears the same words.
         if let (
             BattleAction::Deploy {
                 block,
@@ -619,6 +616,11 @@ impl NapoleonTable {
                     self.zone_name(zone)
                 ));
             }
+        }
+        if let Err(boards::napoleon::Illegal::Battle(why)) =
+            self.game.check(&Action::Battle(*action))
+        {
+            return Err(self.refusal(battle, action, why));
         }
         Ok(())
     }

@@ -1447,6 +1447,14 @@ fn a_menu_move_into_a_full_wing_is_refused() {
         why,
         format!("board 1 {side} {wing} is full: choose another place")
     );
+    // Every block's deployment there hears the same words, whether the rules would take it
+    // or not (which would tell its type or corps).
+    for (_, a) in &menu {
+        if matches!(a.action, Action::Battle(BattleAction::Deploy { to: Field::Zone(z), .. }) if z == zone)
+        {
+            assert_eq!(t.check(a).unwrap_err(), why, "{a:?}");
+        }
+    }
     let _ = Zone::new(Side::Attacker, Wing::Left);
 }
 
