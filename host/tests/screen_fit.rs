@@ -54,6 +54,7 @@ fn texts(screen: &Screen) -> (Vec<String>, Vec<String>) {
             title,
             entries,
             selected,
+            ..
         } => {
             // The entries off the screen scroll in with the Die button.
             all.push(title.clone());

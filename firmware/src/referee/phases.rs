@@ -1135,6 +1135,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         .chain(games::menu().iter().map(|t| t.0.to_string()))
                         .collect(),
                     selected: *selected,
+                    secret: false,
                 },
                 Menu::Table(i) => {
                     let tables = games::menu();
@@ -1151,12 +1152,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         title,
                         entries,
                         selected: *selected,
+                        secret: false,
                     }
                 }
                 Menu::Mode(variant) => Screen::Choice {
                     title: format!("{variant}: set-up"),
                     entries: MODES.iter().map(|m| m.1.to_string()).collect(),
                     selected: *selected,
+                    secret: false,
                 },
             },
             Phase::Game(session) => session.screen(&self.sensed),

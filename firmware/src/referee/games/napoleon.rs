@@ -1292,6 +1292,15 @@ impl TableGame for NapoleonTable {
         entries
     }
 
+    /// A skirmish's pick (6.6): the players choose which blocks they show, each side unseen
+    /// by the other until both have chosen, so the chooser's menu is secret.
+    fn secret_choice(&self) -> bool {
+        self.game.battle().is_some_and(|b| {
+            b.step() == boards::napoleon::battle::Step::SkirmishReveal
+                && matches!(b.actor(), boards::napoleon::battle::BattleActor::Army(_))
+        })
+    }
+
     fn held(&self, action: &NapoleonAction) -> bool {
         // A shot lifts an enemy block.
         matches!(action.action, Action::Battle(BattleAction::Fire { .. }))

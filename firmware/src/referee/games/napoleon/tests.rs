@@ -684,7 +684,8 @@ impl Bench {
             .iter()
             .position(|(_, a)| *a == wanted)
             .unwrap_or_else(|| panic!("{action:?} is not in the menu: {}", self.screen()));
-        for _ in 0..i {
+        // A secret pick's highlight starts anywhere.
+        while TableView::menu(&self.session).is_some_and(|(_, at)| at != i) {
             self.press(Button::Die);
         }
         self.press(Button::Ok);
@@ -1374,6 +1375,90 @@ fn a_skirmish_pick_is_told_without_its_slot() {
         .filter(|l| l.starts_with("show the block"))
         .collect();
     assert_eq!(before, after);
+}
+
+/// A skirmish's pick at the table (6.6): the OLED faces everyone, so the chooser's menu asks
+/// the others to look away, its highlight starts where the clock decides (counting the Die
+/// presses tells nothing), and the words read off the OLED (the logs, the phone pages) show
+/// every entry with none highlighted; the OLED itself still shows the chooser the highlight.
+#[test]
+fn a_skirmish_pick_is_chosen_unseen() {
+    use boards::napoleon::battle::Step;
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let game = b.game().game().clone();
+    let allied_in = |t: TownId| {
+        game.blocks_in(t)
+            .filter(|id| b.game().army_of(*id).is_some_and(Army::is_allied))
+            .count()
+    };
+    // The town with the most Allied blocks: the defender picks among them.
+    let target = game
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
+            _ => None,
+        })
+        .max_by_key(|t| (allied_in(*t), std::cmp::Reverse(*t)))
+        .expect("a French attack");
+    let one = game
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]))
+        .unwrap();
+    b.make(&one);
+    b.make(&Action::EndMoves);
+    for _ in 0..20 {
+        if b.game().game().battle().is_some() {
+            break;
+        }
+        b.obey();
+        if b.game().to_act() == Actor::Chance {
+            b.tick(3000);
+            b.press(Button::Die);
+        } else {
+            let next = b.game().choices()[0].1.action.clone();
+            b.make(&next);
+        }
+    }
+    b.obey();
+    let battle = b.game().game().battle().expect("a skirmish").clone();
+    assert!(battle.is_skirmish());
+    assert_eq!(battle.step(), Step::SkirmishReveal);
+    let mut starts = BTreeSet::new();
+    for wait in [0, 1, 2, 3, 5, 7] {
+        b.now += wait;
+        b.press(Button::Ok);
+        let screen = b.session.screen(&b.sensed);
+        let Screen::Choice {
+            title,
+            entries,
+            selected,
+            secret,
+        } = &screen
+        else {
+            panic!("no menu: {screen:?}");
+        };
+        assert!(*secret, "{screen:?}");
+        assert_eq!(title, "Others: look away");
+        starts.insert(*selected);
+        // The OLED shows the chooser the highlight ...
+        let drawn = crate::screens::layout(&screen);
+        assert!(
+            drawn.pages[0].texts().any(|d| d.highlighted()),
+            "{:?}",
+            drawn.lines()
+        );
+        // ... but no word read off it tells which entry.
+        let lines = crate::referee::screen_lines(&screen);
+        assert!(!lines.iter().any(|l| l.starts_with("> ")), "{lines:?}");
+        assert_eq!(lines[1..], entries[..]);
+        b.press(Button::Back);
+    }
+    assert!(
+        starts.len() > 1,
+        "the highlight always starts on {starts:?}"
+    );
 }
 
 /// Under the default ruling (a supply loss takes a whole block) the menu entry says the
