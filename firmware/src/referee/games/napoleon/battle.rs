@@ -1061,12 +1061,16 @@ impl NapoleonTable {
         }
     }
 
-    /// What a battle's events tell the table, the blocks having stood on `before`.
+    /// What a battle's events tell the table, the blocks having stood on `before`; the fire
+    /// of `fired`, which the action's own label names with its target ("... fires at board 1
+    /// defender left"), is told as its volley alone, short enough to stand whole on the OLED
+    /// under that label.
     pub(super) fn battle_told(
         &self,
         events: &[BattleEvent],
         before: &[Option<Place>],
         ended: Option<TownId>,
+        fired: Option<BlockId>,
         out: &mut Vec<String>,
     ) {
         let was_on = |block: BlockId| self.was_on(before, block);
@@ -1096,6 +1100,14 @@ impl NapoleonTable {
                         ));
                     }
                 }
+                BattleEvent::Fired {
+                    block,
+                    dice,
+                    hits_on,
+                    ..
+                } if Some(block) == fired => out.push(format!(
+                    "the volley: {dice} dice hitting on {hits_on} or less"
+                )),
                 BattleEvent::Fired {
                     block,
                     at,
@@ -1170,9 +1182,10 @@ impl NapoleonTable {
                 BattleEvent::Retreated { block, .. } => {
                     out.push(format!("{} is disordered", was_on(block)));
                 }
+                // Short enough to stand whole on the OLED under a move's title.
                 BattleEvent::Rout(side) => out.push(format!(
-                    "the {} routs: losses by type, then the blocks that get away along the roads",
-                    self.side_armies(side)
+                    "the {} routs: losses by type, then retreats",
+                    side_word(side)
                 )),
                 BattleEvent::TurnBegan { side, turn } => out.push(format!(
                     "battle turn {turn}: the {} ({})",
