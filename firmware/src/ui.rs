@@ -97,6 +97,11 @@ pub enum Screen {
         entries: Vec<String>,
         /// The highlighted entry.
         selected: usize,
+        /// The highlight is the chooser's alone (a pick the rules keep secret, such as a
+        /// skirmish's): the OLED draws it for the chooser while the others look away, and
+        /// the words read anywhere else (logs, the phone pages) highlight no entry.
+        #[serde(default)]
+        secret: bool,
     },
     /// Set-up guidance for one seat ("Red: place 6 Bombs, then press OK").
     Setup {

@@ -144,6 +144,7 @@ fn a_good_file_reads_back_exactly() {
             ],
             tags: None,
         }),
+        nfc_tags_ignored: None,
         journal_dir: PathBuf::from("/tmp/umpire-journals"),
         cells: None,
         leds: None,

@@ -93,6 +93,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 title: "Game".into(),
                 entries: strings(&["Stratego Original", "Stratego Duel", "Stratego: Waterloo"]),
                 selected: 1,
+                secret: false,
             },
         ),
         (
@@ -110,6 +111,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                     "Custom",
                 ]),
                 selected: 4,
+                secret: false,
             },
         ),
         (
@@ -505,6 +507,7 @@ fn no_screen_draws_outside_128x64() {
             title: String::new(),
             entries: Vec::new(),
             selected: 7,
+            secret: false,
         },
     ));
     extreme.push((

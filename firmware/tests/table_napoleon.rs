@@ -1063,6 +1063,7 @@ fn the_screen_audit_catches_a_hidden_block() {
         title: "Which?".to_string(),
         entries: vec!["WELLINGTON to Nijvel slot 1".to_string()],
         selected: 0,
+        secret: false,
     };
     assert!(audit(&menu, &names, &revealed).is_err());
 }

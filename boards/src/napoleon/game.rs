@@ -992,7 +992,13 @@ impl Napoleon {
         let normal = Self::normal_distance(b.kind);
         let night = self.night();
         let max = if night { normal } else { normal + 1 };
-        if path.len() > usize::from(max) {
+        // How far a block may go tells its type (5.3), which only its owner knows: a path too
+        // long for every block is too far, and one wrong for a reason the whole table can see
+        // is refused for that reason whatever the block; only then is it too far for this one.
+        let fastest = Self::normal_distance(UnitType::LightCavalry);
+        let reach = if night { fastest } else { fastest + 1 };
+        let too_far = path.len() > usize::from(max);
+        if path.len() > usize::from(reach) {
             return Err(Illegal::TooFar { max });
         }
         let forced = path.len() > usize::from(normal);
@@ -1014,7 +1020,7 @@ impl Napoleon {
         if attack && night {
             return Err(Illegal::NoAttackAtNight);
         }
-        if forced && night {
+        if forced && night && !too_far {
             return Err(Illegal::NoForcedMarchAtNight);
         }
         let group = self
@@ -1063,6 +1069,9 @@ impl Napoleon {
                     return Err(Illegal::CommandControl);
                 }
             }
+        }
+        if too_far {
+            return Err(Illegal::TooFar { max });
         }
         let before = path.len().checked_sub(2).map_or(from, |i| path[i]);
         Ok(Moving {

@@ -351,6 +351,15 @@ fn distances_depend_on_the_type() {
         refused(&g, go("G-CAV", &["CHA", "QB", "WAT", "BRU"])),
         Illegal::TooFar { max: 3 }
     );
+    // A path wrong for a reason the table sees is refused for it whatever the block's reach:
+    // the refusal never tells a slow block from a fast one.
+    for name in ["G-INF", "G-CAV"] {
+        assert_eq!(
+            refused(&g, go(name, &["CHA", "QB", "CHA"])),
+            Illegal::Revisits,
+            "{name}"
+        );
+    }
     walk(&mut g, "G-INF", &["CHA"], false);
     walk(&mut g, "G-ART1", &["CHA", "QB"], true);
     walk(&mut g, "G-CAV", &["CHA", "QB"], false);

@@ -1180,6 +1180,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         .chain(games::menu().iter().map(|t| t.0.to_string()))
                         .collect(),
                     selected: *selected,
+                    secret: false,
                 },
                 Menu::Table(i) => {
                     let tables = Self::table_menu(&self.config);
@@ -1196,12 +1197,14 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         title,
                         entries,
                         selected: *selected,
+                        secret: false,
                     }
                 }
                 Menu::Mode(variant) => Screen::Choice {
                     title: format!("{variant}: set-up"),
                     entries: MODES.iter().map(|m| m.1.to_string()).collect(),
                     selected: *selected,
+                    secret: false,
                 },
             },
             Phase::Game(session) => session.screen(&self.sensed),

@@ -50,6 +50,7 @@ pub fn layout(screen: &Screen) -> Layout {
             title,
             entries,
             selected,
+            ..
         } => std::vec![choice(title, entries, *selected)],
         Screen::Setup {
             seat,
@@ -117,9 +118,21 @@ pub fn layout(screen: &Screen) -> Layout {
 }
 
 /// The screen's words as the OLED draws them: one entry per paragraph (its wrapped lines
-/// joined), page after page. Logs, the simulator and scenario checks read these.
+/// joined), page after page. Logs, the simulator, scenario checks and the phone pages read
+/// these. A secret pick's menu is the exception: its highlight is the chooser's alone, so
+/// its words are the title and every entry, none highlighted.
 pub fn screen_lines(screen: &Screen) -> Vec<String> {
-    layout(screen).lines()
+    match screen {
+        Screen::Choice {
+            title,
+            entries,
+            secret: true,
+            ..
+        } => std::iter::once(title.clone())
+            .chain(entries.iter().cloned())
+            .collect(),
+        _ => layout(screen).lines(),
+    }
 }
 
 /// The screen's words as drawn on one line, paragraphs separated by ` / `.

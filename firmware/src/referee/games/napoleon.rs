@@ -682,12 +682,14 @@ impl NapoleonTable {
 
     /// What `events` tell the table, the blocks having stood on `before` when the action
     /// began (a block's slot is named as the hands found it), then each block the hands must
-    /// move, from its slot to its new one (all but `gestured`, which the hands moved).
+    /// move, from its slot to its new one (all but `gestured`, which the hands moved). `fired`:
+    /// the block whose fire the action's own label names (its volley is told without it).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
         gestured: Option<BlockId>,
+        fired: Option<BlockId>,
     ) -> Vec<String> {
         let mut out = Vec::new();
         let was_on = |block: BlockId| self.was_on(before, block);
@@ -767,7 +769,7 @@ impl NapoleonTable {
             Event::BattleEnded { town, .. } => Some(*town),
             _ => None,
         });
-        self.battle_told(&battle_events, before, ended, &mut battle_words);
+        self.battle_told(&battle_events, before, ended, fired, &mut battle_words);
         let at = out
             .iter()
             .position(|l| l.contains("is over: the blocks back"))
@@ -1548,6 +1550,15 @@ impl TableGame for NapoleonTable {
             .collect()
     }
 
+    /// A skirmish's pick (6.6): the players choose which blocks they show, each side unseen
+    /// by the other until both have chosen, so the chooser's menu is secret.
+    fn secret_choice(&self) -> bool {
+        self.game.battle().is_some_and(|b| {
+            b.step() == boards::napoleon::battle::Step::SkirmishReveal
+                && matches!(b.actor(), boards::napoleon::battle::BattleActor::Army(_))
+        })
+    }
+
     fn held(&self, action: &NapoleonAction) -> bool {
         // A shot lifts an enemy block.
         matches!(action.action, Action::Battle(BattleAction::Fire { .. }))
@@ -1648,7 +1659,11 @@ impl TableGame for NapoleonTable {
         if let Some(shot) = self.shot_of(&battle_events) {
             self.shot = Some(shot);
         }
-        let mut told = self.told_events(&events, &before, moved.map(|(b, _)| b));
+        let fired = match action.action {
+            Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
+            _ => None,
+        };
+        let mut told = self.told_events(&events, &before, moved.map(|(b, _)| b), fired);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.

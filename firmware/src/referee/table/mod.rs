@@ -415,6 +415,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// The legal actions taken with the buttons, each with its public menu label.
     fn choices(&self) -> Vec<(String, Self::Action)>;
+    /// Whether the OK menu's choice now is one the rules keep from the rest of the table
+    /// until later (a skirmish's pick, Napoléon 6.6), so its highlight must be the chooser's
+    /// alone: see [`Screen::Choice`](crate::ui::Screen::Choice)'s `secret`. By default no
+    /// choice is secret.
+    fn secret_choice(&self) -> bool {
+        false
+    }
     /// With NFC: whether `action` agrees with the tags read since the last action (each with
     /// the place it was read on). When a gesture means several actions, those that agree are
     /// kept, if any do. By default every action agrees.

@@ -328,6 +328,8 @@ struct Menu<A> {
     board: Option<BTreeSet<Place>>,
     /// Ends with "Phone pages", after the actions.
     phone: bool,
+    /// A secret pick ([`TableGame::secret_choice`]): the others look away.
+    secret: bool,
 }
 
 impl<A> Menu<A> {
@@ -1918,6 +1920,7 @@ impl<T: TableGame> Session<T> {
                     selected: 0,
                     board: Some(sensed.clone()),
                     phone: false,
+                    secret: false,
                 });
                 play.refused = None;
                 play.unmatched_since = None;
@@ -2413,6 +2416,28 @@ impl<T: TableGame> Session<T> {
                     let why = "nothing to choose now".to_string();
                     play.prompt = Some(why.clone());
                     out.push(Decision::Ignored { button, why });
+                } else if game.secret_choice() {
+                    // A pick the rules keep secret (a skirmish's): one screen faces the whole
+                    // table and every press of a button is seen, so, as with the phone codes,
+                    // the others look away while the chooser picks. The highlight starts on
+                    // an entry the clock's milliseconds decide, so counting the Die presses
+                    // tells nothing either; and the words read off the OLED (logs, phone
+                    // pages) highlight no entry ([`Screen::Choice`]'s `secret`).
+                    let len = entries.len() + usize::from(ctx.phone_pages);
+                    let start = usize::try_from(ctx.now.0).unwrap_or(0) % len.max(1);
+                    let menu = Menu {
+                        title: "Others: look away".to_string(),
+                        entries,
+                        selected: start,
+                        board: None,
+                        phone: ctx.phone_pages,
+                        secret: true,
+                    };
+                    out.push(Decision::MenuOpened {
+                        title: "Secret pick".to_string(),
+                        entries: menu.labels(),
+                    });
+                    play.menu = Some(menu);
                 } else {
                     let menu = Menu {
                         title: "Die: next, OK: do it".to_string(),
@@ -2420,6 +2445,7 @@ impl<T: TableGame> Session<T> {
                         selected: 0,
                         board: None,
                         phone: ctx.phone_pages,
+                        secret: false,
                     };
                     out.push(Decision::MenuOpened {
                         title: "Actions".to_string(),
@@ -2516,6 +2542,7 @@ impl<T: TableGame> Session<T> {
                 title: menu.title.clone(),
                 entries: menu.labels(),
                 selected: menu.selected,
+                secret: menu.secret,
             };
         }
         if let Some(to) = play.takeback {

@@ -18,10 +18,12 @@
 //!   half places the terrain drawn there.
 //! - **The menu** (OK) lists every action of the army to act, each named by slots, in an
 //!   order decided by the slots (never by the order of battle); a block the public may not see
-//!   is offered every destination its place allows whatever its type or corps, and its other
-//!   actions are listed for every hidden block of its army in the same place, so the list says
-//!   nothing of which block can do what (one the rules refuse is refused when chosen, in words
-//!   that tell no type). A skirmish's pick is told as "the defender chooses a block": which
+//!   is offered every destination its place allows whatever its type or corps, in the fight
+//!   every fire, square, shelter, farm or hill the public facts of its place allow (who stands
+//!   in its zone and the facing one, the terrain face up), and its other actions are listed
+//!   for every hidden block of its army in the same place, so the list says nothing of which
+//!   block can do what (one the rules refuse is refused when chosen, in words that tell no
+//!   type). A skirmish's pick is told as "the defender chooses a block": which
 //!   blocks were chosen is shown only once both sides have chosen (6.6).
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
@@ -34,7 +36,7 @@ use boards::napoleon::battle::{
     BattleAction, BattleActor, BattleEvent, BattleView, BlockView, Defeat, Ending, Place as Field,
     Side, Step, Target, Wing, Zone,
 };
-use boards::napoleon::{Action, Army, Battle, BlockId, UnitType};
+use boards::napoleon::{Action, Army, Battle, BlockId, TerrainKind, UnitType};
 use boards::Game;
 
 use super::layout::zone_words;
@@ -545,10 +547,10 @@ impl NapoleonTable {
         }
     }
 
-    /// Refuses a battle action the rules refuse, in words that tell nothing the public view
-    /// hides (a hidden block's refusal is the same whatever its type, strength or corps),
-    /// then a terrain put on a spot that is not the drawer's, and a menu move into a wing with
-    /// no free space (the board could not follow it).
+    /// Refuses a terrain put on a spot that is not the drawer's, a menu move into a wing with
+    /// no free space (the board could not follow it), then a battle action the rules refuse,
+    /// in words that tell nothing the public view hides (a hidden block's refusal is the same
+    /// whatever its type, strength or corps).
     ///
     /// # Errors
     /// Why not, and what to do instead.
@@ -585,13 +587,10 @@ impl NapoleonTable {
                 ));
             }
         }
-        if let Err(boards::napoleon::Illegal::Battle(why)) =
-            self.game.check(&Action::Battle(*action))
-        {
-            return Err(self.refusal(battle, action, why));
-        }
         // A wing holds as many blocks as its spaces; the reserve overflows onto the town's
-        // slots.
+        // slots. Asked before the rules: a full wing is public, while whether the rules would
+        // let a hidden block go there tells its type (artillery never into woods), so every
+        // block hears the same words.
         if let (
             BattleAction::Deploy {
                 block,
@@ -617,6 +616,11 @@ impl NapoleonTable {
                     self.zone_name(zone)
                 ));
             }
+        }
+        if let Err(boards::napoleon::Illegal::Battle(why)) =
+            self.game.check(&Action::Battle(*action))
+        {
+            return Err(self.refusal(battle, action, why));
         }
         Ok(())
     }
@@ -712,7 +716,8 @@ impl NapoleonTable {
     /// The menu of the battle fought now: every action of the army to act, named by slots.
     /// A block the public may not see is listed with every destination its place allows
     /// whatever its type (deployment: the reserve and the own wings; a move: one step forward
-    /// or back; a retreat: every town a block of its army may retreat to), and any other
+    /// or back; a retreat: every town a block of its army may retreat to; in the fight, every
+    /// fire, square, shelter, farm or hill its place allows, [`fight_entries`]), and any other
     /// action of it is listed for each hidden block of its army in the same place; the rules
     /// refuse the wrong ones when chosen, in words that tell no type. The entries come in an
     /// order decided by the blocks' slots, never by which block stands there.
@@ -835,6 +840,11 @@ impl NapoleonTable {
             if place.is_some() && battle.step() == Step::Fight {
                 for &to in &retreat_towns {
                     add(BattleAction::Retreat { block, to });
+                }
+            }
+            if let (Some(Field::Zone(zone)), Step::Fight) = (place, battle.step()) {
+                for a in fight_entries(&public, &truth, block, side, zone) {
+                    add(a);
                 }
             }
         }
@@ -1051,12 +1061,16 @@ impl NapoleonTable {
         }
     }
 
-    /// What a battle's events tell the table, the blocks having stood on `before`.
+    /// What a battle's events tell the table, the blocks having stood on `before`; the fire
+    /// of `fired`, which the action's own label names with its target ("... fires at board 1
+    /// defender left"), is told as its volley alone, short enough to stand whole on the OLED
+    /// under that label.
     pub(super) fn battle_told(
         &self,
         events: &[BattleEvent],
         before: &[Option<Place>],
         ended: Option<TownId>,
+        fired: Option<BlockId>,
         out: &mut Vec<String>,
     ) {
         let was_on = |block: BlockId| self.was_on(before, block);
@@ -1088,6 +1102,14 @@ impl NapoleonTable {
                 }
                 BattleEvent::Fired {
                     block,
+                    dice,
+                    hits_on,
+                    ..
+                } if Some(block) == fired => out.push(format!(
+                    "the volley: {dice} dice hitting on {hits_on} or less"
+                )),
+                BattleEvent::Fired {
+                    block,
                     at,
                     dice,
                     hits_on,
@@ -1097,9 +1119,8 @@ impl NapoleonTable {
                     self.zone_name(at)
                 )),
                 BattleEvent::Hits { hits } => {
-                    let (zone, side) = match self.shot {
-                        Some(s) => s,
-                        None => continue,
+                    let Some((zone, _)) = self.shot else {
+                        continue;
                     };
                     let hits_words = match hits {
                         0 => {
@@ -1109,10 +1130,11 @@ impl NapoleonTable {
                         1 => "1 hit".to_string(),
                         n => format!("{n} hits"),
                     };
+                    // Where the hits go, short enough to stand whole on the OLED under the
+                    // volley's title: the zone says whose blocks, and the prompt asks the
+                    // owner to choose between equals.
                     out.push(format!(
-                        "{hits_words}: the {} in {}: the strongest block takes each, the owner \
-                         chooses between equals",
-                        self.side_armies(side),
+                        "{hits_words} on {}: the strongest block takes each",
                         self.zone_name(zone)
                     ));
                 }
@@ -1156,14 +1178,14 @@ impl NapoleonTable {
                     self.choice.town_name(from),
                     side_word(side)
                 )),
-                BattleEvent::Retreated { block, to, .. } => out.push(format!(
-                    "{} retreats to {}, disordered",
-                    was_on(block),
-                    self.choice.town_name(to)
-                )),
+                // Where to is the action's own label ("... retreats to Charleroi slot 6").
+                BattleEvent::Retreated { block, .. } => {
+                    out.push(format!("{} is disordered", was_on(block)));
+                }
+                // Short enough to stand whole on the OLED under a move's title.
                 BattleEvent::Rout(side) => out.push(format!(
-                    "the {} routs: losses by type, then the blocks that get away along the roads",
-                    self.side_armies(side)
+                    "the {} routs: losses by type, then retreats",
+                    side_word(side)
                 )),
                 BattleEvent::TurnBegan { side, turn } => out.push(format!(
                     "battle turn {turn}: the {} ({})",
@@ -1227,6 +1249,80 @@ impl NapoleonTable {
 
 /// The reserve and `side`'s own wings: where a block of `side` may deploy, as far as its
 /// place says (6.2.2).
+/// Every fight action of a hidden block of `side` standing in `zone` that the public facts
+/// allow, whatever its type, strength or whether it has moved or fired (6.3.3, 6.5, 6.2.1):
+/// fire at each enemy group in its zone and, across an open facing zone no block of its side
+/// stands in, at each there; a square when its zone is its own side's and not woods; shelter
+/// in each square of its side in its zone; the zone's farm or hill. Which of them the block
+/// can take tells its type, so all are listed and the rules refuse the wrong ones.
+fn fight_entries(
+    public: &BattleView,
+    truth: &BattleView,
+    block: BlockId,
+    side: Side,
+    zone: Zone,
+) -> Vec<BattleAction> {
+    let terrain = |z: Zone| {
+        public
+            .terrain
+            .iter()
+            .find_map(|&(t, kind)| (t == z).then_some(kind))
+    };
+    // Who stands in a zone is public; so is a square (formed before the whole table).
+    let stands = |z: Zone, s: Side| {
+        truth.blocks.iter().filter_map(move |b| match *b {
+            BlockView::Known {
+                block,
+                side: bs,
+                place: Some(Field::Zone(bz)),
+                square,
+                ..
+            } if bs == s && bz == z => Some((block, square)),
+            _ => None,
+        })
+    };
+    let groups = |z: Zone| {
+        let mut out = Vec::new();
+        if stands(z, side.other()).any(|(_, square)| !square) {
+            out.push(Target::Line);
+        }
+        out.extend(
+            stands(z, side.other())
+                .filter(|&(_, square)| square)
+                .map(|(b, _)| Target::Square(b)),
+        );
+        out
+    };
+    let mut out: Vec<BattleAction> = groups(zone)
+        .into_iter()
+        .map(|target| BattleAction::Fire {
+            block,
+            at: zone,
+            target,
+        })
+        .collect();
+    let far = zone.facing();
+    if terrain(far) != Some(TerrainKind::Woods) && stands(far, side).next().is_none() {
+        out.extend(groups(far).into_iter().map(|target| BattleAction::Fire {
+            block,
+            at: far,
+            target,
+        }));
+    }
+    if zone.half == side && terrain(zone) != Some(TerrainKind::Woods) {
+        out.push(BattleAction::FormSquare(block));
+    }
+    out.extend(
+        stands(zone, side)
+            .filter(|&(b, square)| square && b != block)
+            .map(|(square, _)| BattleAction::Shelter { block, square }),
+    );
+    if matches!(terrain(zone), Some(TerrainKind::Farm | TerrainKind::Hill)) {
+        out.push(BattleAction::Occupy(block));
+    }
+    out
+}
+
 fn own_places(side: Side) -> [Field; 4] {
     [
         Field::Reserve,

@@ -766,7 +766,8 @@ impl Bench {
             .iter()
             .position(|(_, a)| *a == wanted)
             .unwrap_or_else(|| panic!("{action:?} is not in the menu: {}", self.screen()));
-        for _ in 0..i {
+        // A secret pick's highlight starts anywhere.
+        while TableView::menu(&self.session).is_some_and(|(_, at)| at != i) {
             self.press(Button::Die);
         }
         self.press(Button::Ok);
@@ -883,7 +884,7 @@ fn a_battle_is_played_at_the_table_from_its_start_to_its_end() {
         b.obey();
         b.audit(&names);
         let screen = b.screen();
-        told_hits |= screen.contains("the strongest block takes each, the owner chooses");
+        told_hits |= screen.contains(": the strongest block takes each");
         let Some(battle) = b.game().game().battle().cloned() else {
             break;
         };
@@ -1246,6 +1247,111 @@ fn twin_games_that_differ_in_hidden_blocks_show_the_same_screens() {
         assert_eq!(a.board(), b.board());
     }
     assert!(deployed > 0, "no block deployed");
+    // From here the blocks' types decide the set-up (artillery never in woods, 6.2.1), so
+    // the twins part; one of them goes on, by the end of each step, to the defender's first
+    // fight. There every hidden block is offered every fire, square, shelter, farm or hill
+    // its place allows whatever its type, as its twin of another type would be: the old menu
+    // offered a square only where an infantry block stood and a fire across the field only
+    // from artillery, which told the table what a hidden block was not.
+    use boards::napoleon::battle::{BattleAction, BattleActor, BlockView, Place as Field, Step};
+    let defender = oob.block(x).unwrap().army;
+    let mut checked = 0;
+    for _ in 0..200 {
+        let Some(battle) = a.game().battle().cloned() else {
+            // Held between battle turns (6.3): the campaign goes on to the defender's turn.
+            let next = match a.to_act() {
+                Actor::Chance => a.chance()[0].0.clone(),
+                _ => match a.choices().first() {
+                    Some((_, next)) => next.clone(),
+                    None => break,
+                },
+            };
+            a.play(&next);
+            continue;
+        };
+        let next = if a.to_act() == Actor::Chance {
+            a.chance()[0].0.clone()
+        } else {
+            let menu = a.choices();
+            let labels: Vec<&String> = menu.iter().map(|(l, _)| l).collect();
+            if battle.step() == Step::Fight && battle.actor() == BattleActor::Army(defender) {
+                let public = battle.view(None);
+                let truth = battle.view_of(&Army::ALL);
+                let woods = |zone: boards::napoleon::battle::Zone| {
+                    public
+                        .terrain
+                        .iter()
+                        .any(|&(z, kind)| z == zone && kind == boards::napoleon::TerrainKind::Woods)
+                };
+                let in_zone = |zone, of: boards::napoleon::battle::Side| {
+                    truth.blocks.iter().any(|v| {
+                        matches!(*v, BlockView::Known { side, place: Some(Field::Zone(z)), .. }
+                            if side == of && z == zone)
+                    })
+                };
+                for b in &truth.blocks {
+                    let BlockView::Known {
+                        block,
+                        army,
+                        side,
+                        place: Some(Field::Zone(zone)),
+                        ..
+                    } = *b
+                    else {
+                        continue;
+                    };
+                    let seen = public
+                        .blocks
+                        .iter()
+                        .any(|v| matches!(v, BlockView::Known { block: k, .. } if *k == block));
+                    if army != defender || seen {
+                        continue;
+                    }
+                    let slot = a.slot_words(block);
+                    if zone.half == side && !woods(zone) {
+                        let square = format!("{slot} forms a square");
+                        assert!(labels.contains(&&square), "no `{square}` in {labels:?}");
+                        checked += 1;
+                    }
+                    // Across an open facing zone where only the enemy stands: a fire (the
+                    // artillery's, 6.4), offered whatever the block is.
+                    let far = zone.facing();
+                    if !in_zone(zone, side.other())
+                        && !woods(far)
+                        && in_zone(far, side.other())
+                        && !in_zone(far, side)
+                    {
+                        let fires = format!("{slot} fires at ");
+                        assert!(
+                            labels.iter().any(|l| l.starts_with(&fires)),
+                            "no `{fires}...` in {labels:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+                break;
+            }
+            // The end of the step when the rules allow it, else the first entry they accept.
+            let ok: Vec<&NapoleonAction> = menu
+                .iter()
+                .map(|(_, na)| na)
+                .filter(|na| a.check(na).is_ok())
+                .collect();
+            let Some(next) = ok
+                .iter()
+                .find(|na| matches!(na.action, Action::Battle(BattleAction::Done)))
+                .or(ok.first())
+            else {
+                break;
+            };
+            (*next).clone()
+        };
+        a.play(&next);
+    }
+    assert!(
+        checked > 0,
+        "no hidden block of the defender checked at its fight"
+    );
 }
 
 /// The French attack from the historical set-up, at the table, to the defender's first
@@ -1353,6 +1459,90 @@ fn a_skirmish_pick_is_told_without_its_slot() {
     assert_eq!(before, after);
 }
 
+/// A skirmish's pick at the table (6.6): the OLED faces everyone, so the chooser's menu asks
+/// the others to look away, its highlight starts where the clock decides (counting the Die
+/// presses tells nothing), and the words read off the OLED (the logs, the phone pages) show
+/// every entry with none highlighted; the OLED itself still shows the chooser the highlight.
+#[test]
+fn a_skirmish_pick_is_chosen_unseen() {
+    use boards::napoleon::battle::Step;
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let game = b.game().game().clone();
+    let allied_in = |t: TownId| {
+        game.blocks_in(t)
+            .filter(|id| b.game().army_of(*id).is_some_and(Army::is_allied))
+            .count()
+    };
+    // The town with the most Allied blocks: the defender picks among them.
+    let target = game
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
+            _ => None,
+        })
+        .max_by_key(|t| (allied_in(*t), std::cmp::Reverse(*t)))
+        .expect("a French attack");
+    let one = game
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]))
+        .unwrap();
+    b.make(&one);
+    b.make(&Action::EndMoves);
+    for _ in 0..20 {
+        if b.game().game().battle().is_some() {
+            break;
+        }
+        b.obey();
+        if b.game().to_act() == Actor::Chance {
+            b.tick(3000);
+            b.press(Button::Die);
+        } else {
+            let next = b.game().choices()[0].1.action.clone();
+            b.make(&next);
+        }
+    }
+    b.obey();
+    let battle = b.game().game().battle().expect("a skirmish").clone();
+    assert!(battle.is_skirmish());
+    assert_eq!(battle.step(), Step::SkirmishReveal);
+    let mut starts = BTreeSet::new();
+    for wait in [0, 1, 2, 3, 5, 7] {
+        b.now += wait;
+        b.press(Button::Ok);
+        let screen = b.session.screen(&b.sensed);
+        let Screen::Choice {
+            title,
+            entries,
+            selected,
+            secret,
+        } = &screen
+        else {
+            panic!("no menu: {screen:?}");
+        };
+        assert!(*secret, "{screen:?}");
+        assert_eq!(title, "Others: look away");
+        starts.insert(*selected);
+        // The OLED shows the chooser the highlight ...
+        let drawn = crate::screens::layout(&screen);
+        assert!(
+            drawn.pages[0].texts().any(|d| d.highlighted()),
+            "{:?}",
+            drawn.lines()
+        );
+        // ... but no word read off it tells which entry.
+        let lines = crate::referee::screen_lines(&screen);
+        assert!(!lines.iter().any(|l| l.starts_with("> ")), "{lines:?}");
+        assert_eq!(lines[1..], entries[..]);
+        b.press(Button::Back);
+    }
+    assert!(
+        starts.len() > 1,
+        "the highlight always starts on {starts:?}"
+    );
+}
+
 /// Under the default ruling (a supply loss takes a whole block) the menu entry says the
 /// block is eliminated, not turned a step down.
 #[test]
@@ -1424,6 +1614,14 @@ fn a_menu_move_into_a_full_wing_is_refused() {
         why,
         format!("board 1 {side} {wing} is full: choose another place")
     );
+    // Every block's deployment there hears the same words, whether the rules would take it
+    // or not (which would tell its type or corps).
+    for (_, a) in &menu {
+        if matches!(a.action, Action::Battle(BattleAction::Deploy { to: Field::Zone(z), .. }) if z == zone)
+        {
+            assert_eq!(t.check(a).unwrap_err(), why, "{a:?}");
+        }
+    }
     let _ = Zone::new(Side::Attacker, Wing::Left);
 }
 
