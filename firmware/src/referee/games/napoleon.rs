@@ -670,6 +670,25 @@ impl NapoleonTable {
     }
 
     /// The path a slide from `from` to `to` looks like: the shortest by road.
+    /// The shortest route for `block` from `from` to `to` passing no town its enemy holds
+    /// (the last town may be held: an attack), without `from`.
+    fn clear_route(&self, block: BlockId, from: TownId, to: TownId) -> Option<Vec<TownId>> {
+        let allied = self.army_of(block)?.is_allied();
+        let enemy_held = |t: TownId| {
+            self.game
+                .blocks_in(t)
+                .any(|b| self.army_of(b).is_some_and(|a| a.is_allied() != allied))
+        };
+        let path = self
+            .choice
+            .campaign()
+            .map()
+            .graph()
+            .reach(from, u16::MAX, |_| true, |t| t == from || !enemy_held(t))
+            .path(to)?;
+        Some(path.into_iter().filter(|t| *t != from).collect())
+    }
+
     fn shortest(&self, from: TownId, to: TownId) -> Option<Vec<TownId>> {
         let path = self
             .choice
@@ -1576,7 +1595,14 @@ impl TableGame for NapoleonTable {
         else {
             return Vec::new();
         };
-        let Some(path) = self.shortest(start, town) else {
+        // The route the hands most likely meant: the shortest passing no town the enemy
+        // holds (a public fact), else the shortest; so a move refused is refused for the
+        // reason of the route the player had in mind (the night, a full road), not for an
+        // enemy town on another route.
+        let Some(path) = self
+            .clear_route(block, start, town)
+            .or_else(|| self.shortest(start, town))
+        else {
             return Vec::new();
         };
         vec![NapoleonAction {
