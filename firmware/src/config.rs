@@ -462,7 +462,7 @@ impl Config {
                      no piece or block is known by its tag",
                     tags.display()
                 ),
-                fix: "set enabled = true in [nfc] once the readers are fitted, or remove the \
+                fix: "when the readers are fitted, set enabled = true in [nfc]; else remove the \
                       tags line"
                     .into(),
             });
