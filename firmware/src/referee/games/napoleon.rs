@@ -661,6 +661,13 @@ impl NapoleonTable {
         }
     }
 
+    /// Whether the rules wait for a player or for the Die button: the prompt then says who
+    /// acts and what to do (terrain is drawn at once, with no button).
+    fn waiting(&self) -> bool {
+        matches!(self.game.status(), Status::Ongoing)
+            && (matches!(self.game.to_act(), Actor::Seat(_)) || self.die_button())
+    }
+
     /// The town a place is a slot of.
     fn town_of(&self, place: &Place) -> Option<TownId> {
         match self.choice.layout().spot(place)? {
@@ -1629,6 +1636,7 @@ impl TableGame for NapoleonTable {
 
     fn play(&mut self, action: &NapoleonAction) -> Screen {
         let title = self.label(action);
+        let waited = self.waiting().then(|| self.prompt());
         let moved = action.moved();
         let before = self.at.clone();
         let events = self.game.play_unchecked(&action.action);
@@ -1657,12 +1665,16 @@ impl TableGame for NapoleonTable {
             told = kept;
         }
         self.told = told;
-        // What happened, for the record; a die the rules now wait for (the forced march's,
-        // a morale die, a volley) said at once, as the told lines hide the prompt that asks
-        // for it until the next action.
+        // What happened, for the record; then what the rules now wait for, said at once, as
+        // the told lines hide the prompt until the next action: a die (the forced march's, a
+        // morale die, a volley), or a new step for a player (terrain, deployment, fire or
+        // move, a retreat, a regrouping, a supply loss, the blocks a skirmish shows).
         let mut lines = self.told.clone();
-        if self.die_button() {
-            lines.push(self.prompt());
+        if self.waiting() {
+            let prompt = self.prompt();
+            if self.die_button() || waited.as_ref() != Some(&prompt) {
+                lines.push(prompt);
+            }
         }
         Screen::Told {
             status: self.status_line(),
