@@ -49,8 +49,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{BattleAction, Side, Zone};
 use boards::napoleon::{
-    Action, Army, BlockId, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
-    SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+    Action, Army, BlockId, Campaign, Event, Illegal, Mover, Napoleon, Options, Placement, Players,
+    Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -707,10 +707,18 @@ impl NapoleonTable {
         let mut battle_events = Vec::new();
         for e in events {
             match e {
-                Event::TurnBegan { turn, mover, night } => out.push(format!(
-                    "turn {turn}: {mover:?} move{}",
-                    if *night { ", night" } else { "" }
-                )),
+                Event::TurnBegan { turn, mover, night } => {
+                    // With three players the Allied turn is each Allied player's in turn: the
+                    // one moving first is named.
+                    let who = match (mover, self.game.to_act()) {
+                        (Mover::Allies, Actor::Seat(_)) => self.acting().to_string(),
+                        _ => format!("{mover:?}"),
+                    };
+                    out.push(format!(
+                        "turn {turn}: {who} move{}",
+                        if *night { ", night" } else { "" }
+                    ));
+                }
                 Event::ForcedMarch { block, lost, .. } => {
                     let on = was_on(*block);
                     out.push(if !*lost {
