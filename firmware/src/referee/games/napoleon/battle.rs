@@ -287,6 +287,16 @@ impl NapoleonTable {
         }
     }
 
+    /// Where the blocks of `side` fired at in `zone` stand, in words: the zone, or in a
+    /// skirmish (6.6), where no block leaves the reserve, the side's reserve.
+    fn target_name(&self, zone: Zone, side: Side) -> String {
+        if self.game.battle().is_some_and(Battle::is_skirmish) {
+            self.reserve_name(side)
+        } else {
+            self.zone_name(zone)
+        }
+    }
+
     /// `side`'s reserve on the battle's board, in words.
     fn reserve_name(&self, side: Side) -> String {
         match self.game.battle().and_then(|b| self.board_of(b.town())) {
@@ -1091,11 +1101,17 @@ impl NapoleonTable {
                     at,
                     dice,
                     hits_on,
-                } => out.push(format!(
-                    "{} fires at {}: {dice} dice hitting on {hits_on} or less",
-                    was_on(block),
-                    self.zone_name(at)
-                )),
+                } => {
+                    let side = self
+                        .army_of(block)
+                        .and_then(|a| self.game.battle()?.side_of(a))
+                        .map_or(at.half, Side::other);
+                    out.push(format!(
+                        "{} fires at {}: {dice} dice hitting on {hits_on} or less",
+                        was_on(block),
+                        self.target_name(at, side)
+                    ));
+                }
                 BattleEvent::Hits { hits } => {
                     let (zone, side) = match self.shot {
                         Some(s) => s,
@@ -1113,7 +1129,7 @@ impl NapoleonTable {
                         "{hits_words}: the {} in {}: the strongest block takes each, the owner \
                          chooses between equals",
                         self.side_armies(side),
-                        self.zone_name(zone)
+                        self.target_name(zone, side)
                     ));
                 }
                 BattleEvent::Hit { block, strength } if strength > 0 => {
