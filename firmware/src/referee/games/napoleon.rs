@@ -689,14 +689,15 @@ impl NapoleonTable {
 
     /// What `events` tell the table, the blocks having stood on `before` when the action
     /// began (a block's slot is named as the hands found it), then each block the hands must
-    /// move, from its slot to its new one (all but `gestured`, which the hands moved).
+    /// move, from its slot to its new one (all but the one `moved`, which the hands moved to its slot).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
-        gestured: Option<BlockId>,
+        moved: Option<(BlockId, Place)>,
     ) -> Vec<String> {
         let mut out = Vec::new();
+        let gestured = moved.map(|(b, _)| b);
         let was_on = |block: BlockId| self.was_on(before, block);
         let eliminated = |block: BlockId| {
             events
@@ -782,7 +783,12 @@ impl NapoleonTable {
             Event::BattleEnded { town, .. } => Some(*town),
             _ => None,
         });
-        self.battle_told(&battle_events, before, ended, &mut battle_words);
+        // Where the hands left each block: the one moved by this gesture on its new slot.
+        let mut held = before.to_vec();
+        if let Some(at) = moved.and_then(|(b, slot)| held.get_mut(b.index()).map(|p| (p, slot))) {
+            *at.0 = Some(at.1);
+        }
+        self.battle_told(&battle_events, before, &held, ended, &mut battle_words);
         let at = out
             .iter()
             .position(|l| l.contains("is over: the blocks back"))
@@ -1664,7 +1670,7 @@ impl TableGame for NapoleonTable {
         if let Some(shot) = self.shot_of(&battle_events) {
             self.shot = Some(shot);
         }
-        let mut told = self.told_events(&events, &before, moved.map(|(b, _)| b));
+        let mut told = self.told_events(&events, &before, moved);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.

@@ -27,7 +27,7 @@
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{
@@ -1061,15 +1061,34 @@ impl NapoleonTable {
         }
     }
 
-    /// What a battle's events tell the table, the blocks having stood on `before`.
+    /// What a battle's events tell the table, the blocks having stood on `before` when the
+    /// action began and on `held` as the hands left them (a block lost by the move the hands
+    /// just made is on its new slot). A block's losses are one hand step: the steps it turns
+    /// down, or, eliminated, the tray alone (a rout costs foot artillery 2, 7.4.1).
     pub(super) fn battle_told(
         &self,
         events: &[BattleEvent],
         before: &[Option<Place>],
+        held: &[Option<Place>],
         ended: Option<TownId>,
         out: &mut Vec<String>,
     ) {
         let was_on = |block: BlockId| self.was_on(before, block);
+        let held_on = |block: BlockId| self.was_on(held, block);
+        let eliminated: BTreeSet<BlockId> = events
+            .iter()
+            .filter_map(|e| match *e {
+                BattleEvent::Eliminated { block, .. } => Some(block),
+                _ => None,
+            })
+            .collect();
+        let hits_on = |block: BlockId| {
+            events
+                .iter()
+                .filter(|e| matches!(e, BattleEvent::Hit { block: b, .. } if *b == block))
+                .count()
+        };
+        let mut told_hits: BTreeSet<BlockId> = BTreeSet::new();
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
@@ -1132,14 +1151,30 @@ impl NapoleonTable {
                         self.target_name(zone, side)
                     ));
                 }
-                BattleEvent::Hit { block, strength } if strength > 0 => {
+                BattleEvent::Hit { block, .. }
+                    if !eliminated.contains(&block) && told_hits.insert(block) =>
+                {
+                    // Told once, with its strength after the last of them.
+                    let strength = events
+                        .iter()
+                        .rev()
+                        .find_map(|e| match *e {
+                            BattleEvent::Hit { block: b, strength } if b == block => Some(strength),
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    let steps = match hits_on(block) {
+                        1 => "one step".to_string(),
+                        2 => "two steps".to_string(),
+                        n => format!("{n} steps"),
+                    };
                     match self.public_name(block) {
                         Some(name) => out.push(format!(
-                            "{} ({name}): turn the block one step down, to {strength}",
-                            was_on(block)
+                            "{} ({name}): turn the block {steps} down, to {strength}",
+                            held_on(block)
                         )),
                         None => {
-                            out.push(format!("{}: turn the block one step down", was_on(block)))
+                            out.push(format!("{}: turn the block {steps} down", held_on(block)))
                         }
                     }
                 }
@@ -1149,7 +1184,7 @@ impl NapoleonTable {
                     let tray = self
                         .place_of(block)
                         .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
-                    out.push(format!("{}: eliminated: put it on {tray}", was_on(block)));
+                    out.push(format!("{}: eliminated: put it on {tray}", held_on(block)));
                 }
                 BattleEvent::Morale { block, total, held } => out.push(format!(
                     "{}: morale {total}, {}",
