@@ -1624,6 +1624,9 @@ impl TableGame for NapoleonTable {
                 Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
                     ": put it back"
                 }
+                // A river halves what one road may carry into an attack (5.5): the block can
+                // still attack by another road, or wait.
+                Illegal::RiverLimit { .. } => ": put it back, or attack by another road",
                 Illegal::NoGroupLeft { .. } => "",
                 _ => "",
             };
