@@ -665,7 +665,10 @@ impl NapoleonTable {
                     Field::Zone(z) if z.half != side => {
                         "it cannot go there: deploy on your own wings or your reserve".to_string()
                     }
-                    _ => "that block cannot go there now: choose another".to_string(),
+                    Field::Zone(z) => Self::deploy_refusal(battle, *z),
+                    Field::Reserve => "that block cannot go there now: each wing needs a block \
+                                       (6.2.2): deploy it on an empty wing"
+                        .to_string(),
                 }
             }
             (
@@ -685,6 +688,42 @@ impl NapoleonTable {
             }
             _ => why.to_string(),
         }
+    }
+
+    /// Why a block of the reserve may not deploy on `zone`, and the fix, from what the whole
+    /// table sees alone (the blocks already there, the woods, the wings still empty), never
+    /// from the block's type or corps: the same words for every hidden block (6.2.1-6.2.3).
+    fn deploy_refusal(battle: &Battle, zone: Zone) -> String {
+        let view = battle.view(None);
+        let stands = |z: Zone| {
+            view.blocks.iter().any(|b| match b {
+                BlockView::Known { place, .. } | BlockView::Hidden { place, .. } => {
+                    *place == Some(Field::Zone(z))
+                }
+            })
+        };
+        let mut why = Vec::new();
+        if stands(zone) {
+            why.push("one corps a wing (6.2.3)");
+        }
+        if view
+            .terrain
+            .contains(&(zone, boards::napoleon::TerrainKind::Woods))
+        {
+            why.push("no guns in woods (6.2.1)");
+        }
+        let empty = Wing::ALL
+            .iter()
+            .map(|w| Zone::new(zone.half, *w))
+            .any(|z| z != zone && !stands(z));
+        if empty || why.is_empty() {
+            why.push("each wing needs a block (6.2.2)");
+        }
+        format!(
+            "that block cannot go there now: {}: put it on another wing or keep it in the \
+             reserve",
+            why.join(", ")
+        )
     }
 
     /// Whether a block put on `slot` for `action` stands where the action takes it: a free

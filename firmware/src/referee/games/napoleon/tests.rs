@@ -1294,7 +1294,14 @@ fn a_hidden_block_is_offered_every_place_whatever_its_type() {
         assert_eq!(deploys.len(), slots.len() * 4, "{menu:?}");
         for (_, a) in &deploys {
             if let Err(why) = t.check(a) {
-                assert!(why.starts_with("that block cannot go there now"), "{why}");
+                // The reason from what the table sees, and the fix.
+                assert!(why.starts_with("that block cannot go there now: "), "{why}");
+                assert!(
+                    why.contains("(6.2.")
+                        && (why.ends_with("keep it in the reserve")
+                            || why.ends_with("deploy it on an empty wing")),
+                    "{why}"
+                );
             }
         }
         let next = deploys
