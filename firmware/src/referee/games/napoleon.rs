@@ -49,8 +49,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{BattleAction, Side, Zone};
 use boards::napoleon::{
-    Action, Army, BlockId, Campaign, Event, Illegal, Napoleon, Options, Placement, Players, Setup,
-    SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
+    Action, Army, BlockId, Campaign, Event, Illegal, Mover, Napoleon, Options, Placement, Players,
+    Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
@@ -661,6 +661,13 @@ impl NapoleonTable {
         }
     }
 
+    /// Whether the rules wait for a player or for the Die button: the prompt then says who
+    /// acts and what to do (terrain is drawn at once, with no button).
+    fn waiting(&self) -> bool {
+        matches!(self.game.status(), Status::Ongoing)
+            && (matches!(self.game.to_act(), Actor::Seat(_)) || self.die_button())
+    }
+
     /// The town a place is a slot of.
     fn town_of(&self, place: &Place) -> Option<TownId> {
         match self.choice.layout().spot(place)? {
@@ -701,16 +708,18 @@ impl NapoleonTable {
 
     /// What `events` tell the table, the blocks having stood on `before` when the action
     /// began (a block's slot is named as the hands found it), then each block the hands must
-    /// move, from its slot to its new one (all but `gestured`, which the hands moved). `fired`:
-    /// the block whose fire the action's own label names (its volley is told without it).
+    /// move, from its slot to its new one (all but the one `moved`, which the hands moved to
+    /// its slot). `fired`: the block whose fire the action's own label names (its volley is
+    /// told without it).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
-        gestured: Option<BlockId>,
+        moved: Option<(BlockId, Place)>,
         fired: Option<BlockId>,
     ) -> Vec<String> {
         let mut out = Vec::new();
+        let gestured = moved.map(|(b, _)| b);
         let was_on = |block: BlockId| self.was_on(before, block);
         let eliminated = |block: BlockId| {
             events
@@ -721,10 +730,18 @@ impl NapoleonTable {
         let mut battle_events = Vec::new();
         for e in events {
             match e {
-                Event::TurnBegan { turn, mover, night } => out.push(format!(
-                    "turn {turn}: {mover:?} move{}",
-                    if *night { ", night" } else { "" }
-                )),
+                Event::TurnBegan { turn, mover, night } => {
+                    // With three players the Allied turn is each Allied player's in turn: the
+                    // one moving first is named.
+                    let who = match (mover, self.game.to_act()) {
+                        (Mover::Allies, Actor::Seat(_)) => self.acting().to_string(),
+                        _ => format!("{mover:?}"),
+                    };
+                    out.push(format!(
+                        "turn {turn}: {who} move{}",
+                        if *night { ", night" } else { "" }
+                    ));
+                }
                 Event::ForcedMarch { block, lost, .. } => {
                     let on = was_on(*block);
                     out.push(if !*lost {
@@ -788,7 +805,19 @@ impl NapoleonTable {
             Event::BattleEnded { town, .. } => Some(*town),
             _ => None,
         });
-        self.battle_told(&battle_events, before, ended, fired, &mut battle_words);
+        // Where the hands left each block: the one moved by this gesture on its new slot.
+        let mut held = before.to_vec();
+        if let Some(at) = moved.and_then(|(b, slot)| held.get_mut(b.index()).map(|p| (p, slot))) {
+            *at.0 = Some(at.1);
+        }
+        self.battle_told(
+            &battle_events,
+            before,
+            &held,
+            ended,
+            fired,
+            &mut battle_words,
+        );
         let at = out
             .iter()
             .position(|l| l.contains("is over: the blocks back"))
@@ -1640,6 +1669,9 @@ impl TableGame for NapoleonTable {
                 Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
                     ": put it back"
                 }
+                // A river halves what one road may carry into an attack (5.5): the block can
+                // still attack by another road, or wait.
+                Illegal::RiverLimit { .. } => ": put it back, or attack by another road",
                 Illegal::NoGroupLeft { .. } => "",
                 _ => "",
             };
@@ -1666,6 +1698,7 @@ impl TableGame for NapoleonTable {
 
     fn play(&mut self, action: &NapoleonAction) -> Screen {
         let title = self.label(action);
+        let waited = self.waiting().then(|| self.prompt());
         let moved = action.moved();
         let before = self.at.clone();
         let events = self.game.play_unchecked(&action.action);
@@ -1689,7 +1722,7 @@ impl TableGame for NapoleonTable {
             Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
             _ => None,
         };
-        let mut told = self.told_events(&events, &before, moved.map(|(b, _)| b), fired);
+        let mut told = self.told_events(&events, &before, moved, fired);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.
@@ -1698,12 +1731,16 @@ impl TableGame for NapoleonTable {
             told = kept;
         }
         self.told = told;
-        // What happened, for the record; a die the rules now wait for (the forced march's,
-        // a morale die, a volley) said at once, as the told lines hide the prompt that asks
-        // for it until the next action.
+        // What happened, for the record; then what the rules now wait for, said at once, as
+        // the told lines hide the prompt until the next action: a die (the forced march's, a
+        // morale die, a volley), or a new step for a player (terrain, deployment, fire or
+        // move, a retreat, a regrouping, a supply loss, the blocks a skirmish shows).
         let mut lines = self.told.clone();
-        if self.die_button() {
-            lines.push(self.prompt());
+        if self.waiting() {
+            let prompt = self.prompt();
+            if self.die_button() || waited.as_ref() != Some(&prompt) {
+                lines.push(prompt);
+            }
         }
         Screen::Told {
             status: self.status_line(),

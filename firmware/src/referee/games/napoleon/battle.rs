@@ -29,7 +29,7 @@
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{
@@ -286,6 +286,16 @@ impl NapoleonTable {
         match self.game.battle().and_then(|b| self.board_of(b.town())) {
             Some(n) => format!("board {} {}", n + 1, zone_words(zone)),
             None => format!("the {}", zone_words(zone)),
+        }
+    }
+
+    /// Where the blocks of `side` fired at in `zone` stand, in words: the zone, or in a
+    /// skirmish (6.6), where no block leaves the reserve, the side's reserve.
+    fn target_name(&self, zone: Zone, side: Side) -> String {
+        if self.game.battle().is_some_and(Battle::is_skirmish) {
+            self.reserve_name(side)
+        } else {
+            self.zone_name(zone)
         }
     }
 
@@ -659,7 +669,10 @@ impl NapoleonTable {
                     Field::Zone(z) if z.half != side => {
                         "it cannot go there: deploy on your own wings or your reserve".to_string()
                     }
-                    _ => "that block cannot go there now: choose another".to_string(),
+                    Field::Zone(z) => Self::deploy_refusal(battle, *z),
+                    Field::Reserve => "that block cannot go there now: each wing needs a block \
+                                       (6.2.2): deploy it on an empty wing"
+                        .to_string(),
                 }
             }
             (
@@ -679,6 +692,42 @@ impl NapoleonTable {
             }
             _ => why.to_string(),
         }
+    }
+
+    /// Why a block of the reserve may not deploy on `zone`, and the fix, from what the whole
+    /// table sees alone (the blocks already there, the woods, the wings still empty), never
+    /// from the block's type or corps: the same words for every hidden block (6.2.1-6.2.3).
+    fn deploy_refusal(battle: &Battle, zone: Zone) -> String {
+        let view = battle.view(None);
+        let stands = |z: Zone| {
+            view.blocks.iter().any(|b| match b {
+                BlockView::Known { place, .. } | BlockView::Hidden { place, .. } => {
+                    *place == Some(Field::Zone(z))
+                }
+            })
+        };
+        let mut why = Vec::new();
+        if stands(zone) {
+            why.push("one corps a wing (6.2.3)");
+        }
+        if view
+            .terrain
+            .contains(&(zone, boards::napoleon::TerrainKind::Woods))
+        {
+            why.push("no guns in woods (6.2.1)");
+        }
+        let empty = Wing::ALL
+            .iter()
+            .map(|w| Zone::new(zone.half, *w))
+            .any(|z| z != zone && !stands(z));
+        if empty || why.is_empty() {
+            why.push("each wing needs a block (6.2.2)");
+        }
+        format!(
+            "that block cannot go there now: {}: put it on another wing or keep it in the \
+             reserve",
+            why.join(", ")
+        )
     }
 
     /// Whether a block put on `slot` for `action` stands where the action takes it: a free
@@ -1061,7 +1110,10 @@ impl NapoleonTable {
         }
     }
 
-    /// What a battle's events tell the table, the blocks having stood on `before`; the fire
+    /// What a battle's events tell the table, the blocks having stood on `before` when the
+    /// action began and on `held` as the hands left them (a block lost by the move the hands
+    /// just made is on its new slot). A block's losses are one hand step: the steps it turns
+    /// down, or, eliminated, the tray alone (a rout costs foot artillery 2, 7.4.1). The fire
     /// of `fired`, which the action's own label names with its target ("... fires at board 1
     /// defender left"), is told as its volley alone, short enough to stand whole on the OLED
     /// under that label.
@@ -1069,11 +1121,27 @@ impl NapoleonTable {
         &self,
         events: &[BattleEvent],
         before: &[Option<Place>],
+        held: &[Option<Place>],
         ended: Option<TownId>,
         fired: Option<BlockId>,
         out: &mut Vec<String>,
     ) {
         let was_on = |block: BlockId| self.was_on(before, block);
+        let held_on = |block: BlockId| self.was_on(held, block);
+        let eliminated: BTreeSet<BlockId> = events
+            .iter()
+            .filter_map(|e| match *e {
+                BattleEvent::Eliminated { block, .. } => Some(block),
+                _ => None,
+            })
+            .collect();
+        let hits_on = |block: BlockId| {
+            events
+                .iter()
+                .filter(|e| matches!(e, BattleEvent::Hit { block: b, .. } if *b == block))
+                .count()
+        };
+        let mut told_hits: BTreeSet<BlockId> = BTreeSet::new();
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
@@ -1113,13 +1181,19 @@ impl NapoleonTable {
                     at,
                     dice,
                     hits_on,
-                } => out.push(format!(
-                    "{} fires at {}: {dice} dice hitting on {hits_on} or less",
-                    was_on(block),
-                    self.zone_name(at)
-                )),
+                } => {
+                    let side = self
+                        .army_of(block)
+                        .and_then(|a| self.game.battle()?.side_of(a))
+                        .map_or(at.half, Side::other);
+                    out.push(format!(
+                        "{} fires at {}: {dice} dice hitting on {hits_on} or less",
+                        was_on(block),
+                        self.target_name(at, side)
+                    ));
+                }
                 BattleEvent::Hits { hits } => {
-                    let Some((zone, _)) = self.shot else {
+                    let Some((zone, side)) = self.shot else {
                         continue;
                     };
                     let hits_words = match hits {
@@ -1135,17 +1209,33 @@ impl NapoleonTable {
                     // owner to choose between equals.
                     out.push(format!(
                         "{hits_words} on {}: the strongest block takes each",
-                        self.zone_name(zone)
+                        self.target_name(zone, side)
                     ));
                 }
-                BattleEvent::Hit { block, strength } if strength > 0 => {
+                BattleEvent::Hit { block, .. }
+                    if !eliminated.contains(&block) && told_hits.insert(block) =>
+                {
+                    // Told once, with its strength after the last of them.
+                    let strength = events
+                        .iter()
+                        .rev()
+                        .find_map(|e| match *e {
+                            BattleEvent::Hit { block: b, strength } if b == block => Some(strength),
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    let steps = match hits_on(block) {
+                        1 => "one step".to_string(),
+                        2 => "two steps".to_string(),
+                        n => format!("{n} steps"),
+                    };
                     match self.public_name(block) {
                         Some(name) => out.push(format!(
-                            "{} ({name}): turn the block one step down, to {strength}",
-                            was_on(block)
+                            "{} ({name}): turn the block {steps} down, to {strength}",
+                            held_on(block)
                         )),
                         None => {
-                            out.push(format!("{}: turn the block one step down", was_on(block)))
+                            out.push(format!("{}: turn the block {steps} down", held_on(block)))
                         }
                     }
                 }
@@ -1155,7 +1245,7 @@ impl NapoleonTable {
                     let tray = self
                         .place_of(block)
                         .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
-                    out.push(format!("{}: eliminated: put it on {tray}", was_on(block)));
+                    out.push(format!("{}: eliminated: put it on {tray}", held_on(block)));
                 }
                 BattleEvent::Morale { block, total, held } => out.push(format!(
                     "{}: morale {total}, {}",

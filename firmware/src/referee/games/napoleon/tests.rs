@@ -884,7 +884,7 @@ fn a_battle_is_played_at_the_table_from_its_start_to_its_end() {
         b.obey();
         b.audit(&names);
         let screen = b.screen();
-        told_hits |= screen.contains(": the strongest block takes each");
+        told_hits |= screen.contains("the strongest block takes each");
         let Some(battle) = b.game().game().battle().cloned() else {
             break;
         };
@@ -1400,7 +1400,14 @@ fn a_hidden_block_is_offered_every_place_whatever_its_type() {
         assert_eq!(deploys.len(), slots.len() * 4, "{menu:?}");
         for (_, a) in &deploys {
             if let Err(why) = t.check(a) {
-                assert!(why.starts_with("that block cannot go there now"), "{why}");
+                // The reason from what the table sees, and the fix.
+                assert!(why.starts_with("that block cannot go there now: "), "{why}");
+                assert!(
+                    why.contains("(6.2.")
+                        && (why.ends_with("keep it in the reserve")
+                            || why.ends_with("deploy it on an empty wing")),
+                    "{why}"
+                );
             }
         }
         let next = deploys
@@ -2062,4 +2069,65 @@ fn a_tag_tells_which_block_of_a_reserve_deploys() {
     assert!(t.tag_matching(&gesture, &[], &registry).is_empty());
     let mine = vec![(to, block_tag(x.index()))];
     assert!(t.tag_matching(&gesture, &mine, &registry).is_empty());
+}
+
+/// Every new wait of the rules is asked on the screen at once, naming who acts: after the
+/// battle begins the terrain and the deployment (before, the told lines of what just happened
+/// hid them until the next action), then each step of the battle fought to its end.
+#[test]
+fn every_new_wait_is_asked_on_the_screen_at_once() {
+    let c = choice(Players::Two, true);
+    let mut t = NapoleonTable::start(c, &historical_slots(c)).unwrap();
+    let target = attacked_town(&t);
+    let mut asked: Vec<String> = Vec::new();
+    let mut prompt = t.prompt();
+    let (mut moved, mut fought) = (0, false);
+    for _ in 0..400 {
+        let legal = t.game().legal_actions();
+        let attack = legal
+            .iter()
+            .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]));
+        let next = match (t.to_act(), attack) {
+            (Actor::Chance, _) => t.chance()[0].0.clone(),
+            (Actor::Seat(_), Some(action)) if moved < 6 => {
+                moved += 1;
+                NapoleonAction {
+                    action: action.clone(),
+                    slot: Some(t.free_slots(target)[0]),
+                }
+            }
+            (Actor::Seat(_), _) if legal.contains(&Action::EndMoves) => {
+                NapoleonAction::rules(Action::EndMoves)
+            }
+            (Actor::Seat(_), _) => match t.choices().first() {
+                Some((_, a)) => a.clone(),
+                None => t.gestures()[0].1.clone(),
+            },
+            (Actor::Nobody, _) => break,
+        };
+        fought |= t.game().battle().is_some();
+        if fought && t.game().battle().is_none() {
+            break;
+        }
+        let screen = t.play(&next);
+        let Screen::Told { lines, .. } = &screen else {
+            panic!("{screen:?}");
+        };
+        let waits = matches!(t.game().status(), Status::Ongoing)
+            && (matches!(t.to_act(), Actor::Seat(_)) || t.die_button());
+        let now = t.prompt();
+        if waits && now != prompt {
+            assert!(lines.contains(&now), "{now:?} not in {lines:?}");
+            asked.push(now.clone());
+        }
+        // The prompt is said, never recorded as told.
+        assert!(!t.told().contains(&now), "{:?}", t.told());
+        prompt = now;
+    }
+    for step in ["French: put the terrain drawn", "Allies: deploy on board"] {
+        assert!(
+            asked.iter().any(|p| p.starts_with(step)),
+            "{step}: {asked:?}"
+        );
+    }
 }
