@@ -1090,9 +1090,7 @@ impl NapoleonTable {
             Step::Terrain => format!(
                 "{who}: put the terrain drawn on a terrain spot of your half of {board}, or OK"
             ),
-            Step::Deployment => format!(
-                "{who}: deploy on {board}: a block from your reserve to a wing; OK when done"
-            ),
+            Step::Deployment => format!("{who}: deploy on {board}: reserve to wings, then OK"),
             Step::SkirmishReveal => format!("{who}: skirmish: OK, show 1 to 4 blocks"),
             Step::Morale => format!("{who}: the block falls back: move it, or OK"),
             Step::Fight => format!(
