@@ -417,7 +417,7 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn choices(&self) -> Vec<(String, Self::Action)>;
     /// Whether the OK menu's choice now is one the rules keep from the rest of the table
     /// until later (a skirmish's pick, Napoléon 6.6), so its highlight must be the chooser's
-    /// alone: see [`Screen::Choice`](crate::ui::Screen::Choice)'s `secret`. By default no
+    /// alone: see [`Screen::Choice`]'s `secret`. By default no
     /// choice is secret.
     fn secret_choice(&self) -> bool {
         false
