@@ -1090,9 +1090,9 @@ fn at_the_menu_with(config: firmware::referee::RefereeConfig, choice: NapoleonCh
     }
 }
 
-/// The Napoléon menu as the OLED shows it with its fifth entry highlighted (after the four
-/// set-ups by hand), then back to the game menu.
-fn napoleon_menu(t: &mut Table) -> String {
+/// From the game menu: Napoléon chosen, its fifth entry (after the four set-ups by hand)
+/// highlighted.
+fn to_fifth_napoleon_entry(t: &mut Table) {
     let game = firmware::referee::games::menu()
         .iter()
         .position(|(n, _)| *n == firmware::referee::games::napoleon::TITLE)
@@ -1104,6 +1104,12 @@ fn napoleon_menu(t: &mut Table) -> String {
     for _ in 0..4 {
         t.press(Button::Die);
     }
+}
+
+/// The Napoléon menu as the OLED shows it with its fifth entry highlighted (after the four
+/// set-ups by hand), then back to the game menu.
+fn napoleon_menu(t: &mut Table) -> String {
+    to_fifth_napoleon_entry(t);
     let text = t.text();
     t.press(Button::Back);
     text
@@ -1149,17 +1155,7 @@ fn napoleon_is_set_up_by_tags_and_each_move_checked_by_them() {
         "{menu}"
     );
     // Back at the game menu: Napoléon, then its fifth entry.
-    let game = firmware::referee::games::menu()
-        .iter()
-        .position(|(n, _)| *n == firmware::referee::games::napoleon::TITLE)
-        .unwrap();
-    for _ in 0..2 + game {
-        t.press(Button::Die);
-    }
-    t.press(Button::Ok);
-    for _ in 0..4 {
-        t.press(Button::Die);
-    }
+    to_fifth_napoleon_entry(&mut t);
     let out = t.press(Button::Ok);
     assert!(
         out.iter().any(|d| matches!(d, Decision::Ignored { why, .. }

@@ -2416,39 +2416,31 @@ impl<T: TableGame> Session<T> {
                     let why = "nothing to choose now".to_string();
                     play.prompt = Some(why.clone());
                     out.push(Decision::Ignored { button, why });
-                } else if game.secret_choice() {
+                } else {
                     // A pick the rules keep secret (a skirmish's): one screen faces the whole
                     // table and every press of a button is seen, so, as with the phone codes,
                     // the others look away while the chooser picks. The highlight starts on
                     // an entry the clock's milliseconds decide, so counting the Die presses
                     // tells nothing either; and the words read off the OLED (logs, phone
                     // pages) highlight no entry ([`Screen::Choice`]'s `secret`).
-                    let len = entries.len() + usize::from(ctx.phone_pages);
-                    let start = usize::try_from(ctx.now.0).unwrap_or(0) % len.max(1);
+                    let secret = game.secret_choice();
+                    let (title, logged, selected) = if secret {
+                        let len = entries.len() + usize::from(ctx.phone_pages);
+                        let start = usize::try_from(ctx.now.0).unwrap_or(0) % len.max(1);
+                        ("Others: look away", "Secret pick", start)
+                    } else {
+                        ("Die: next, OK: do it", "Actions", 0)
+                    };
                     let menu = Menu {
-                        title: "Others: look away".to_string(),
+                        title: title.to_string(),
                         entries,
-                        selected: start,
+                        selected,
                         board: None,
                         phone: ctx.phone_pages,
-                        secret: true,
+                        secret,
                     };
                     out.push(Decision::MenuOpened {
-                        title: "Secret pick".to_string(),
-                        entries: menu.labels(),
-                    });
-                    play.menu = Some(menu);
-                } else {
-                    let menu = Menu {
-                        title: "Die: next, OK: do it".to_string(),
-                        entries,
-                        selected: 0,
-                        board: None,
-                        phone: ctx.phone_pages,
-                        secret: false,
-                    };
-                    out.push(Decision::MenuOpened {
-                        title: "Actions".to_string(),
+                        title: logged.to_string(),
                         entries: menu.labels(),
                     });
                     play.menu = Some(menu);
