@@ -329,7 +329,8 @@ pub enum Illegal {
     AlreadyMoved,
     /// A move must enter at least one town.
     EmptyPath,
-    /// The path is longer than the block may go (5.3, 5.6).
+    /// The path is longer than the block may go (5.3, 5.6); at night its normal distance, for
+    /// a night turn allows no forced march (5.7).
     TooFar {
         /// The most towns it may enter.
         max: u8,
@@ -342,8 +343,6 @@ pub enum Illegal {
     ThroughEnemy,
     /// No attack in a night turn (5.7).
     NoAttackAtNight,
-    /// No forced march in a night turn (5.7).
-    NoForcedMarchAtNight,
     /// The army has moved all its groups this turn (5.1).
     NoGroupLeft {
         /// The groups it may move.
@@ -390,7 +389,6 @@ impl fmt::Display for Illegal {
             Illegal::Revisits => f.write_str("the path goes back: take a shorter one"),
             Illegal::ThroughEnemy => f.write_str("enemies stop you: end the move there"),
             Illegal::NoAttackAtNight => f.write_str("no attacks at night"),
-            Illegal::NoForcedMarchAtNight => f.write_str("no forced marches at night"),
             Illegal::NoGroupLeft { max } => {
                 write!(f, "{max} group(s) moved: move from a town already used")
             }
@@ -1019,9 +1017,6 @@ impl Napoleon {
         let attack = held(to, !allied);
         if attack && night {
             return Err(Illegal::NoAttackAtNight);
-        }
-        if forced && night && !too_far {
-            return Err(Illegal::NoForcedMarchAtNight);
         }
         let group = self
             .groups

@@ -1665,7 +1665,7 @@ impl TableGame for NapoleonTable {
                 .to_string();
             }
             let fix = match &why {
-                Illegal::NoAttackAtNight | Illegal::NoForcedMarchAtNight => ": put it back",
+                Illegal::NoAttackAtNight => ": put it back",
                 Illegal::CommandControl | Illegal::NotYourBlock | Illegal::AlreadyMoved => {
                     ": put it back"
                 }
