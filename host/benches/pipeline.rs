@@ -150,8 +150,9 @@ fn napoleon_battles(journal: &[u8]) -> usize {
 
 /// Replays `game` into a fresh pipeline as [`feed_recorded`] does, timing every input; the
 /// time of each input that decided a settled board (a scan, or the tick ending the settle
-/// window, whose decisions play an action: the board matched against every legal gesture).
-fn settled_boards(layout: &SensorLayout, game: &Recorded) -> Vec<Duration> {
+/// window, whose decisions play an action: the board matched against every legal gesture),
+/// with the action it played in the table's words.
+fn settled_boards(layout: &SensorLayout, game: &Recorded) -> Vec<(Duration, String)> {
     let referee = Referee::new(
         RefereeConfig::default(),
         SeededChance::new(game.seed),
@@ -187,8 +188,12 @@ fn settled_boards(layout: &SensorLayout, game: &Recorded) -> Vec<Duration> {
             Sensed::Tag(_) => continue,
         };
         let took = start.elapsed();
-        if out.iter().any(|d| matches!(d, Decision::Acted { .. })) {
-            decided.push(took);
+        let acted = out.iter().find_map(|d| match d {
+            Decision::Acted { action, .. } => Some(action.clone()),
+            _ => None,
+        });
+        if let Some(action) = acted {
+            decided.push((took, action));
         }
     }
     decided
@@ -238,9 +243,9 @@ fn table_pipeline(c: &mut Criterion) {
         });
         // The settled boards: each input's own time, the fastest of five replays, to name the
         // costliest; then criterion's figure for them all.
-        let mut fastest: Vec<Duration> = Vec::new();
+        let mut fastest: Vec<(Duration, String)> = Vec::new();
         for _ in 0..5 {
-            let times: Vec<Duration> = games
+            let times: Vec<(Duration, String)> = games
                 .iter()
                 .flat_map(|g| settled_boards(&layout, g))
                 .collect();
@@ -248,29 +253,36 @@ fn table_pipeline(c: &mut Criterion) {
                 fastest = times;
             } else {
                 assert_eq!(times.len(), fastest.len(), "the replays decide alike");
-                for (f, t) in fastest.iter_mut().zip(times) {
-                    *f = (*f).min(t);
+                for (f, (t, _)) in fastest.iter_mut().zip(times) {
+                    f.0 = f.0.min(t);
                 }
             }
         }
         let mut sorted = fastest.clone();
         sorted.sort();
         let settled = sorted.len();
-        let mean = sorted.iter().sum::<Duration>() / settled.max(1) as u32;
+        let mean = sorted.iter().map(|(t, _)| *t).sum::<Duration>() / settled.max(1) as u32;
         println!(
             "{name}: {settled} settled boards decided; each its fastest of 5 replays: mean {mean:?}, \
              median {:?}, 99th percentile {:?}, worst {:?}",
-            sorted[settled / 2],
-            sorted[settled * 99 / 100],
-            sorted[settled - 1]
+            sorted[settled / 2].0,
+            sorted[settled * 99 / 100].0,
+            sorted[settled - 1].0
         );
+        // The costliest, named: where to look when the worst figure moves.
+        for (took, action) in sorted.iter().rev().take(3) {
+            println!("  {took:?}: {action}");
+        }
         group.throughput(Throughput::Elements(settled as u64));
         group.bench_function(format!("{name}_settled_board_decided"), |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     for g in &games {
-                        total += settled_boards(&layout, g).iter().sum::<Duration>();
+                        total += settled_boards(&layout, g)
+                            .iter()
+                            .map(|(t, _)| *t)
+                            .sum::<Duration>();
                     }
                 }
                 total
