@@ -10,7 +10,7 @@ use boards::stratego::{Options, Position, Variant};
 
 use super::chance::Chance;
 use super::decision::Decision;
-use super::games::{self, stratego::StrategoTable, BoardLayout};
+use super::games::{self, stratego::StrategoTable, BoardLayout, MenuEntry};
 use super::hands::Hands;
 use super::record::{check_schema, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
 use super::table::session::{AnySession, Ctx, Session};
@@ -134,9 +134,6 @@ const MODES: [(SetupMode, &str); 2] = [
     (SetupMode::RankGroups, "By rank groups"),
     (SetupMode::Tags, "With NFC tags"),
 ];
-
-/// A table game's menu entry: its label, the game and how it is set up.
-type TableEntry = (String, GameKind, SetupMode);
 
 /// Which menu is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -971,30 +968,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
-    /// The table games' menus: each game's name and its variants, each with its set-up. With
-    /// NFC readers configured, Napoléon's variants are offered again set up by tags.
-    fn table_menu(config: &RefereeConfig) -> Vec<(&'static str, Vec<TableEntry>)> {
-        games::menu()
-            .into_iter()
-            .map(|(name, variants)| {
-                let tagged: Vec<TableEntry> = if config.nfc_readers
-                    && name == games::napoleon::TITLE
-                {
-                    variants
-                        .iter()
-                        .map(|(label, kind)| (format!("{label}, NFC tags"), *kind, SetupMode::Tags))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                let entries = variants
-                    .into_iter()
-                    .map(|(label, kind)| (label, kind, SetupMode::RankGroups))
-                    .chain(tagged)
-                    .collect();
-                (name, entries)
-            })
-            .collect()
+    /// The table games' menus: each game's name and its variants, each with its set-up
+    /// ([`games::menu_entries`]).
+    fn table_menu(config: &RefereeConfig) -> Vec<(&'static str, Vec<MenuEntry>)> {
+        games::menu_entries(config.nfc_readers)
     }
 
     /// Starts the journal and the session of the game `label` of `kind`, set up by `setup`.
