@@ -933,8 +933,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     Some(g) => Menu::Mode(g.0),
                     None => Menu::Table(*selected - GAMES.len()),
                 };
+                // The configured variant, when it is on the chosen game's menu (not the
+                // game menu's length: a game may have more variants than there are games).
+                let variants = |i: usize| tables.get(i).map_or(0, |t| t.1.len());
                 *selected = match *menu {
-                    Menu::Table(i) if i + GAMES.len() == start.game && start.variant < len => {
+                    Menu::Table(i)
+                        if i + GAMES.len() == start.game && start.variant < variants(i) =>
+                    {
                         start.variant
                     }
                     _ => 0,
