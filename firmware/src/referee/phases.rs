@@ -19,7 +19,7 @@ use super::tags::TagRegistry;
 use crate::journal::{
     decode, records_after_damage, JournalError, JournalWriter, Recovered, Store, Tail,
 };
-use crate::sensing::{BoardEvent, Button, Millis, Place, TagFailure};
+use crate::sensing::{BoardEvent, Button, Millis, Place, SensingConfig, TagFailure};
 use crate::ui::{Difference, Screen};
 
 /// The referee's settings.
@@ -177,6 +177,9 @@ pub struct Referee<S: Store, C: Chance> {
     turn_clock: Option<(u32, Millis)>,
     /// What the hands did since the board last matched (the session reads it).
     hands: Hands,
+    /// The settle window of the sensing model that reports to it, in ms (the session's
+    /// [`Ctx::settle_ms`]): told by the pipeline that joins the two.
+    settle_ms: u32,
 }
 
 impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
@@ -398,6 +401,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             notice: None,
             turn_clock: None,
             hands: Hands::default(),
+            settle_ms: SensingConfig::DEFAULT.settle_ms,
             screen: Screen::Boot {
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 detail: String::new(),
@@ -653,6 +657,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.handle(&BoardEvent::Button { button, at })
     }
 
+    /// Hears its events from a sensing model timed by `sensing`: a slide decided at once may
+    /// be carried on into an attack within its settle window. Until told, the default
+    /// model's ([`SensingConfig::DEFAULT`]).
+    pub(crate) fn reported_by(&mut self, sensing: &SensingConfig) {
+        self.settle_ms = sensing.settle_ms;
+    }
+
     /// Whether the changes the sensing model believes but has not reported (`waiting`: place,
     /// lifted, when; see [`Sensing::waiting`](crate::sensing::Sensing::waiting)) would be
     /// decided at once and beyond doubt if reported now: a plain move, or a slide carried on.
@@ -878,6 +889,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             journal_error: &mut self.journal_error,
             hands: &mut self.hands,
             attack_hold_ms: self.config.attack_hold_ms,
+            settle_ms: self.settle_ms,
             tags: &self.config.tags,
             phone_pages: self.config.phone_pages,
         };
