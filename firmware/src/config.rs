@@ -9,7 +9,7 @@
 //! ```toml
 //! [game]
 //! name = "classic"          # classic | duel | waterloo | piecepack | sa-belle-alliance | napoleon
-//! # variant = "expert"      # waterloo, piecepack, napoleon: a variant as the menu names it
+//! # variant = "expert"      # all but classic and duel: a variant as the menu names it
 //! rules = "isf"             # isf | plain (Stratego Original and Duel)
 //!
 //! [waterloo]                # optional: the board's data file (default: the shipped one)
@@ -118,8 +118,8 @@ use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
-use crate::referee::games;
-use crate::referee::MenuStart;
+use crate::referee::games::{self, MenuEntry};
+use crate::referee::{MenuStart, RefereeConfig, SetupMode};
 use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
 
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
@@ -169,15 +169,29 @@ impl GameName {
         }
     }
 
-    /// The game's variants as the menu names them (none for Stratego, whose second menu lists
-    /// the set-up methods).
-    pub fn variants(self) -> Vec<String> {
-        let table = games::menu();
+    /// The game's variants as the menu names them, with its entries set up by NFC tags when
+    /// `nfc_readers` ([`games::menu_entries`]; none for Stratego, whose second menu lists the
+    /// set-up methods).
+    pub fn variants(self, nfc_readers: bool) -> Vec<String> {
+        self.entries(nfc_readers)
+            .into_iter()
+            .map(|(label, _, _)| label)
+            .collect()
+    }
+
+    /// The game's entries on its variant menu.
+    fn entries(self, nfc_readers: bool) -> Vec<MenuEntry> {
+        let table = games::menu_entries(nfc_readers);
         self.menu_entry()
             .checked_sub(2)
-            .and_then(|i| table.get(i))
-            .map(|(_, variants)| variants.iter().map(|(label, _)| label.clone()).collect())
+            .and_then(|i| table.into_iter().nth(i))
+            .map(|(_, entries)| entries)
             .unwrap_or_default()
+    }
+
+    /// The game as `[game] name` writes it.
+    fn name(self) -> &'static str {
+        GameName::ALL[self.menu_entry()].1
     }
 }
 
@@ -431,16 +445,37 @@ pub struct ButtonsConfig {
 }
 
 impl Config {
+    /// The referee's settings this file fixes: the rules, the game menu's highlight and its
+    /// entries set up by tags. The service adds what it reads and opens at start (the board,
+    /// the games' data files, the registered tags, the phone pages).
+    pub fn referee_config(&self) -> RefereeConfig {
+        RefereeConfig {
+            isf_rules: self.rules == RulesName::Isf,
+            menu_start: self.menu_start(),
+            nfc_readers: self.nfc_readers(),
+            ..RefereeConfig::default()
+        }
+    }
+
     /// The game menu's entries the configured game and variant highlight.
     pub fn menu_start(&self) -> MenuStart {
-        let variant = self
-            .variant
-            .as_ref()
-            .and_then(|v| self.game.variants().iter().position(|label| label == v));
+        let variant = self.variant.as_ref().and_then(|v| {
+            self.game
+                .variants(self.nfc_readers())
+                .iter()
+                .position(|label| label == v)
+        });
         MenuStart {
             game: self.game.menu_entry(),
             variant: variant.unwrap_or(0),
         }
+    }
+
+    /// NFC readers are under the board (`[nfc]` enabled, with its `[[nfc.reader]]`s): the
+    /// game menu offers Napoléon's set-up by tags
+    /// ([`RefereeConfig::nfc_readers`](crate::referee::RefereeConfig::nfc_readers)).
+    pub fn nfc_readers(&self) -> bool {
+        self.nfc.is_some()
     }
 
     /// What works but is worth a warning: the umpire runs, though the players may miss
@@ -703,6 +738,8 @@ struct Reader<'a> {
     problems: Vec<ConfigProblem>,
     /// `[nfc] tags` read from a disabled `[nfc]`, for the warning.
     nfc_tags_ignored: Option<PathBuf>,
+    /// `[nfc]` is there and enabled (read, whether or not it has problems).
+    nfc_enabled: bool,
 }
 
 /// One GPIO used by the wiring, for the "used twice" check.
@@ -1152,6 +1189,7 @@ impl Config {
             text,
             problems: Vec::new(),
             nfc_tags_ignored: None,
+            nfc_enabled: false,
         };
         let mut root = match toml_span::parse(text) {
             Ok(mut v) => match v.take() {
@@ -1171,7 +1209,7 @@ impl Config {
         let mut uses = Uses::default();
 
         // [game]
-        let (mut game, mut rules, mut variant) = (GameName::Classic, RulesName::Isf, None);
+        let (mut game, mut rules, mut wanted_variant) = (GameName::Classic, RulesName::Isf, None);
         if let Some((mut t, _)) =
             r.section(&mut root, "game", "game", &["name", "rules", "variant"])
         {
@@ -1188,35 +1226,8 @@ impl Config {
                     RulesName::Isf
                 };
             }
-            if let Some((wanted, at)) = r.string(&mut t, "variant", "game", &[]) {
-                let variants = game.variants();
-                let label = variants.iter().find(|v| slug(v) == slug(&wanted));
-                match label {
-                    Some(label) => variant = Some(label.clone()),
-                    None if variants.is_empty() => r.problem(
-                        at,
-                        format!(
-                            "[game] variant applies to \"waterloo\" and \"piecepack\" only; \
-                             \"{}\" has no variants (its menu chooses how to set up): remove \
-                             the line",
-                            GameName::ALL[game.menu_entry()].1
-                        ),
-                    ),
-                    None => {
-                        let names: Vec<String> = variants.iter().map(|v| slug(v)).collect();
-                        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                        r.problem(
-                            at,
-                            format!(
-                                "[game] variant = \"{wanted}\" is not on the {} menu: use one \
-                                 of {}",
-                                GameName::ALL[game.menu_entry()].1,
-                                quoted(&names)
-                            ),
-                        );
-                    }
-                }
-            }
+            // Checked once [nfc] is read: the entries set up by tags need its readers.
+            wanted_variant = r.string(&mut t, "variant", "game", &[]);
         }
 
         // [waterloo]
@@ -1440,6 +1451,11 @@ impl Config {
         // [nfc]
         let nfc = r.nfc(&mut root, (columns, rows), &mut uses);
         let nfc_tags_ignored = r.nfc_tags_ignored.take();
+
+        // [game] variant: an [nfc] enabled but with problems offers the entries set up by
+        // tags once fixed, so its own problems are the ones to report.
+        let variant = wanted_variant
+            .and_then(|(wanted, at)| r.variant(game, &wanted, at, nfc.is_some() || r.nfc_enabled));
 
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
@@ -2031,6 +2047,76 @@ impl Reader<'_> {
         })
     }
 
+    /// `[game] variant = "wanted"` (on line `at`) of `game`: the menu's label it names, as
+    /// the menu writes it or slugged, among the entries offered with `nfc_readers` or not.
+    fn variant(
+        &mut self,
+        game: GameName,
+        wanted: &str,
+        at: usize,
+        nfc_readers: bool,
+    ) -> Option<String> {
+        let entries = game.entries(nfc_readers);
+        let named = |label: &str| slug(label) == slug(wanted);
+        if let Some((label, _, _)) = entries.iter().find(|(label, _, _)| named(label)) {
+            return Some(label.clone());
+        }
+        if entries.is_empty() {
+            let with: Vec<&str> = GameName::ALL
+                .iter()
+                .filter(|(g, _)| !g.entries(false).is_empty())
+                .map(|(_, name)| *name)
+                .collect();
+            self.problem(
+                at,
+                format!(
+                    "[game] variant applies to {} only; \"{}\" has no variants (its menu \
+                     chooses how to set up): remove the line",
+                    quoted(&with),
+                    game.name()
+                ),
+            );
+            return None;
+        }
+        // An entry set up by tags, with no readers to offer it.
+        let offered = game.entries(true);
+        let tagged = offered
+            .iter()
+            .find(|(label, _, setup)| *setup == SetupMode::Tags && named(label));
+        if let (false, Some((_, kind, _))) = (nfc_readers, tagged) {
+            let untagged = entries
+                .iter()
+                .find(|(_, k, setup)| k == kind && *setup != SetupMode::Tags)
+                .map_or_else(String::new, |(label, _, _)| {
+                    format!(
+                        ", or use variant = \"{}\" to set it up without tags",
+                        slug(label)
+                    )
+                });
+            self.problem(
+                at,
+                format!(
+                    "[game] variant = \"{wanted}\" sets {} up by NFC tags, which the menu \
+                     offers only with NFC readers under the board: configure them in [nfc] \
+                     (enabled = true, one [[nfc.reader]] per module){untagged}",
+                    game.name()
+                ),
+            );
+            return None;
+        }
+        let names: Vec<String> = entries.iter().map(|(label, _, _)| slug(label)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.problem(
+            at,
+            format!(
+                "[game] variant = \"{wanted}\" is not on the {} menu: use one of {}",
+                game.name(),
+                quoted(&names)
+            ),
+        );
+        None
+    }
+
     /// `[nfc]` and its `[[nfc.reader]]` entries: checked whenever present, wired when
     /// `enabled` (the default when the section is there).
     fn nfc(
@@ -2051,6 +2137,7 @@ impl Reader<'_> {
         ];
         let (mut t, at) = self.section(root, "nfc", "nfc", &known)?;
         let enabled = self.boolean(&mut t, "enabled", "nfc").unwrap_or(true);
+        self.nfc_enabled = enabled;
         let tags = match self.string(&mut t, "tags", "nfc", &[]) {
             Some((path, at)) if path.trim().is_empty() => {
                 self.problem(

@@ -1112,8 +1112,6 @@ fn open_parts(
         ) if faults.is_empty() => {
             let referee = RefereeConfig {
                 board: Some(layout.iter().map(|(_, place)| place).collect()),
-                isf_rules: config.rules == firmware::config::RulesName::Isf,
-                menu_start: config.menu_start(),
                 waterloo_layout,
                 // A set that did not read is a start fault above: never the shipped one.
                 sba_set: sba_set.unwrap_or_default(),
@@ -1121,11 +1119,11 @@ fn open_parts(
                 // The OK menu offers the seats' phone codes again only when the pages are
                 // served: a server that could not listen offers no entry that does nothing.
                 phone_pages: served && config.web.is_some(),
-                // Napoléon's set-up by tags is offered only with readers under the board.
-                nfc_readers: config.nfc.is_some(),
                 // A file that did not read is a start fault above: never an empty registry.
                 tags: tags_registered.unwrap_or_default(),
-                ..RefereeConfig::default()
+                // The rules and the menu: its highlight and, with readers under the board,
+                // Napoléon's set-up by tags.
+                ..config.referee_config()
             };
             // The switches and the buttons are read on a thread of their own, so that the OLED,
             // the journal's sync and the NFC reads never delay a scan (`firmware::scan_thread`).

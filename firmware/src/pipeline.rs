@@ -126,7 +126,7 @@ impl Booted {
     /// sensing model would have told it.
     pub fn pipeline<S: Store, C: Chance>(
         self,
-        mut referee: Referee<S, C>,
+        referee: Referee<S, C>,
     ) -> (Pipeline<S, C>, Vec<Decision>) {
         let at = self.sensing.now();
         let layout = self.sensing.layout();
@@ -185,8 +185,9 @@ impl Booted {
                 occupancy: standing,
             });
         }
-        let decisions = events.iter().flat_map(|e| referee.handle(e)).collect();
-        (Pipeline::new(self.sensing, referee), decisions)
+        let mut pipeline = Pipeline::new(self.sensing, referee);
+        let decisions = pipeline.handle(&events);
+        (pipeline, decisions)
     }
 }
 
@@ -199,9 +200,12 @@ pub struct Pipeline<S: Store, C: Chance> {
 }
 
 impl<S: Store, C: Chance> Pipeline<S, C> {
-    /// The pipeline over `sensing` and `referee`. After a restart, boot with [`boot`] and
-    /// [`Booted::pipeline`] instead, so the referee is not told of the standing pieces anew.
-    pub fn new(sensing: Sensing, referee: Referee<S, C>) -> Pipeline<S, C> {
+    /// The pipeline over `sensing` and `referee`, the referee told the sensing model's timing
+    /// (its settle window is also how long a slide decided at once may be carried on into an
+    /// attack). After a restart, boot with [`boot`] and [`Booted::pipeline`] instead, so the
+    /// referee is not told of the standing pieces anew.
+    pub fn new(sensing: Sensing, mut referee: Referee<S, C>) -> Pipeline<S, C> {
+        referee.reported_by(sensing.config());
         Pipeline {
             sensing,
             referee,

@@ -1,5 +1,6 @@
 //! The `umpire` binary's builder tools, run as a builder would run them, on the simulated board.
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The user-mode QEMU and library root that `.cargo/config.toml` runs this target's binaries
@@ -34,6 +35,27 @@ fn umpire(args: &[&str]) -> (i32, String) {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
+}
+
+/// The shipped configuration's text (`debian/umpire.toml`).
+fn shipped_config() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml")).unwrap()
+}
+
+/// A fresh folder `umpire-cli-{name}-{pid}` in the temporary folder holding `umpire.toml`
+/// (`text`) and the Waterloo layout file the shipped configuration names beside it; returns
+/// the folder (for the test to remove) and the configuration's path.
+fn config_folder(name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("umpire.toml");
+    std::fs::write(&path, text).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
+        dir.join("waterloo-layout.txt"),
+    )
+    .unwrap();
+    (dir, path)
 }
 
 #[test]
@@ -178,23 +200,10 @@ fn the_shipped_configuration_checks_fine() {
 
 #[test]
 fn doctor_checks_the_matrix_expanders() {
-    let dir = std::env::temp_dir().join(format!("umpire-cli-matrix-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("umpire.toml");
-    let shipped =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
-            .unwrap();
-    std::fs::write(
-        &path,
-        shipped.replace("kind = \"shift_chain\"", "kind = \"matrix\""),
-    )
-    .unwrap();
-    // The layout file the shipped configuration names, beside it.
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
-        dir.join("waterloo-layout.txt"),
-    )
-    .unwrap();
+    let (dir, path) = config_folder(
+        "matrix",
+        &shipped_config().replace("kind = \"shift_chain\"", "kind = \"matrix\""),
+    );
     let (code, text) = umpire(&[
         "--config",
         path.to_str().unwrap(),
@@ -427,22 +436,13 @@ fn the_units_subcommands_exist() {
 /// file with its path and line, read from beside the configuration.
 #[test]
 fn check_config_reads_napoleons_files_by_path() {
-    let dir = std::env::temp_dir().join(format!("umpire-cli-napoleon-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("umpire.toml");
-    let shipped =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
-            .unwrap();
-    std::fs::write(
-        &path,
-        format!("{shipped}\n[napoleon]\nmap = \"napoleon-map.txt\"\n"),
-    )
-    .unwrap();
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
-        dir.join("waterloo-layout.txt"),
-    )
-    .unwrap();
+    let (dir, path) = config_folder(
+        "napoleon",
+        &format!(
+            "{}\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
+            shipped_config()
+        ),
+    );
     let map = boards::napoleon::DEFAULT_MAP.replacen("road BRU WAT", "road BRU QQQ", 1);
     let line = map
         .lines()
@@ -470,12 +470,7 @@ fn check_config_reads_napoleons_files_by_path() {
 /// checks fine: a broken tags file is never read as no tags at all.
 #[test]
 fn check_config_names_each_wrong_line_of_the_tags_file() {
-    let dir = std::env::temp_dir().join(format!("umpire-cli-tags-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("umpire.toml");
-    let shipped =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
-            .unwrap();
+    let shipped = shipped_config();
     // NFC fitted: enabled, one reader under a1 and b1, and the tags file named.
     let nfc_on = shipped
         .replacen(
@@ -492,12 +487,7 @@ fn check_config_names_each_wrong_line_of_the_tags_file() {
         nfc_on, shipped,
         "the shipped [nfc] section is as this test expects"
     );
-    std::fs::write(&path, &nfc_on).unwrap();
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/debian/waterloo-layout.txt"),
-        dir.join("waterloo-layout.txt"),
-    )
-    .unwrap();
+    let (dir, path) = config_folder("tags", &nfc_on);
     let good = "04:A2:1B:7C block NAPOLEON\n04:A2:1B:7D piece red Scout\n";
     std::fs::write(
         dir.join("tags.txt"),
@@ -526,4 +516,66 @@ fn check_config_names_each_wrong_line_of_the_tags_file() {
         warned.contains("tags file is not read") && warned.contains("enabled = true"),
         "{warned}"
     );
+}
+
+/// An owner with NFC readers who names a Napoléon variant set up by tags in `[game] variant`
+/// hears `check-config` and `doctor` accept it; with the readers disabled both name the line
+/// and the two fixes, and the service does not start. The old code refused it either way as
+/// not on the menu.
+#[test]
+fn a_variant_set_up_by_tags_is_checked_against_the_readers() {
+    let shipped = shipped_config();
+    let game = shipped.replacen(
+        "name = \"classic\"",
+        "name = \"napoleon\"\nvariant = \"2-players-own-set-up-nfc-tags\"",
+        1,
+    );
+    // NFC fitted: enabled, one reader under a1 and b1.
+    let readers = game
+        .replacen(
+            "enabled = false\nbus = \"spi0\"",
+            "enabled = true\nbus = \"spi0\"",
+            1,
+        )
+        .replacen(
+            "# [[nfc.reader]]\n# cells = [\"a1\", \"b1\"]",
+            "[[nfc.reader]]\ncells = [\"a1\", \"b1\"]",
+            1,
+        );
+    assert!(
+        game != shipped && !readers.contains("# [[nfc.reader]]"),
+        "the shipped [game] and [nfc] sections are as this test expects"
+    );
+    let line = game
+        .lines()
+        .position(|l| l.starts_with("variant = "))
+        .unwrap()
+        + 1;
+    let (dir, path) = config_folder("variant-tags", &readers);
+    let path = path.to_str().unwrap();
+    let (checked, fine) = umpire(&["--config", path, "check-config"]);
+    let (doctored, healthy) = umpire(&["--config", path, "--simulated", "doctor", "--scans", "3"]);
+    std::fs::write(path, &game).unwrap();
+    let (refused, why) = umpire(&["--config", path, "check-config"]);
+    let (not_doctored, doctor_why) =
+        umpire(&["--config", path, "--simulated", "doctor", "--scans", "3"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(checked, 0, "{fine}");
+    assert!(
+        fine.contains("NFC with 1 reader") && fine.contains("over 2 squares"),
+        "{fine}"
+    );
+    assert_eq!(doctored, 0, "{healthy}");
+    for (code, text) in [(refused, &why), (not_doctored, &doctor_why)] {
+        assert_eq!(code, 2, "{text}");
+        assert!(
+            text.contains(&format!(
+                "umpire.toml:{line}: [game] variant = \"2-players-own-set-up-nfc-tags\" sets \
+                 napoleon up by NFC tags, which the menu offers only with NFC readers under the \
+                 board: configure them in [nfc] (enabled = true, one [[nfc.reader]] per \
+                 module), or use variant = \"2-players-own-set-up\" to set it up without tags"
+            )),
+            "{text}"
+        );
+    }
 }

@@ -684,12 +684,12 @@ fn every_game_of_the_menu_can_be_the_configured_one() {
     for (i, (title, variants)) in table.iter().enumerate() {
         let (game, _) = GameName::ALL[2 + i];
         let labels: Vec<&str> = variants.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(game.variants(), labels, "{title}");
+        assert_eq!(game.variants(false), labels, "{title}");
     }
     for (game, name) in GameName::ALL {
         let c = Config::parse(&format!("[game]\nname = \"{name}\"\n{sim}")).unwrap();
         assert_eq!((c.game, c.menu_start().game), (game, game.menu_entry()));
-        for (n, label) in game.variants().iter().enumerate() {
+        for (n, label) in game.variants(false).iter().enumerate() {
             // As the menu writes it, or as a command line does.
             for written in [label.clone(), slug(label)] {
                 let text = format!("[game]\nname = \"{name}\"\nvariant = \"{written}\"\n{sim}");
@@ -716,12 +716,95 @@ fn every_game_of_the_menu_can_be_the_configured_one() {
         got.contains("3: [game] variant = \"advanced\" is not on the waterloo menu: use one of \"basic\", \"standard\", \"expert\""),
         "{got}"
     );
-    // Stratego has no variants: the line does nothing, so it is refused.
-    let got = listed(&format!(
-        "[game]\nname = \"classic\"\nvariant = \"expert\"\n{sim}"
-    ));
+    // Stratego has no variants: the line does nothing, so it is refused, naming every game
+    // whose menu has variants (the old words named Waterloo and Piecepack only).
+    for name in ["classic", "duel"] {
+        let got = listed(&format!(
+            "[game]\nname = \"{name}\"\nvariant = \"expert\"\n{sim}"
+        ));
+        assert_eq!(
+            got,
+            format!(
+                "3: [game] variant applies to \"waterloo\", \"piecepack\", \
+                 \"sa-belle-alliance\" or \"napoleon\" only; \"{name}\" has no variants (its \
+                 menu chooses how to set up): remove the line"
+            )
+        );
+    }
+}
+
+/// `[game] name` and `variant` on a simulated board with NFC readers under a1 and b1, with
+/// `nfc` (`enabled = false`, say) first in `[nfc]`.
+fn game_with_nfc(name: &str, variant: &str, nfc: &str) -> String {
+    format!(
+        "[game]\nname = \"{name}\"\nvariant = \"{variant}\"\n[sensor]\nkind = \"simulated\"\n\
+         [nfc]\n{nfc}bus = \"spi0\"\nchip_select = \"ce0\"\n[[nfc.reader]]\ncells = [\"a1\", \"b1\"]\n"
+    )
+}
+
+/// Napoléon's `variant` on the board of [`game_with_nfc`].
+fn napoleon_with_nfc(variant: &str, nfc: &str) -> String {
+    game_with_nfc("napoleon", variant, nfc)
+}
+
+/// With NFC readers configured, `[game] variant` names Napoléon's entries set up by tags as
+/// the menu does, and the menu highlights the one named; without readers (no `[nfc]`, or
+/// `enabled = false`) such a variant is refused on its line with both fixes. The old code
+/// looked the variant up on the menu without its entries set up by tags and refused every
+/// one as not on the menu.
+#[test]
+fn a_variant_set_up_by_tags_needs_the_readers() {
+    use firmware::config::slug;
+    use firmware::referee::games;
+    let napoleon = GameName::Napoleon;
+    let (_, entries) = games::menu_entries(true)
+        .into_iter()
+        .find(|(title, _)| *title == games::napoleon::TITLE)
+        .unwrap();
+    assert_eq!(napoleon.variants(true).len(), entries.len());
+    let tagged: Vec<(usize, &String)> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, setup))| *setup == firmware::referee::SetupMode::Tags)
+        .map(|(n, (label, _, _))| (n, label))
+        .collect();
+    assert_eq!(tagged.len(), napoleon.variants(false).len());
+    for (n, label) in tagged {
+        for written in [label.clone(), slug(label)] {
+            let c = Config::parse(&napoleon_with_nfc(&written, "")).unwrap();
+            assert_eq!(c.variant.as_deref(), Some(label.as_str()), "{written}");
+            assert!(c.nfc_readers());
+            assert_eq!(c.menu_start().variant, n, "{written}");
+            assert_eq!(c.referee_config().menu_start, c.menu_start());
+            assert!(c.referee_config().nfc_readers);
+        }
+    }
+    // No readers: the line is named with both ways out.
+    let wanted = "2-players-historical-set-up-nfc-tags";
+    let fix = format!(
+        "3: [game] variant = \"{wanted}\" sets napoleon up by NFC tags, which the menu offers \
+         only with NFC readers under the board: configure them in [nfc] (enabled = true, one \
+         [[nfc.reader]] per module), or use variant = \"2-players-historical-set-up\" to set \
+         it up without tags"
+    );
+    let without = format!("[game]\nname = \"napoleon\"\nvariant = \"{wanted}\"\n");
+    assert_eq!(
+        listed(&format!("{without}[sensor]\nkind = \"simulated\"\n")),
+        fix
+    );
+    assert_eq!(listed(&napoleon_with_nfc(wanted, "enabled = false\n")), fix);
+    // Readers wanted but their section has a problem: that problem alone, not the variant.
+    let broken =
+        napoleon_with_nfc(wanted, "").replace("chip_select = \"ce0\"", "chip_select = \"ce7\"");
+    let got = listed(&broken);
     assert!(
-        got.contains("3: [game] variant applies to \"waterloo\" and \"piecepack\" only"),
+        got.contains("chip_select") && !got.contains("variant"),
+        "{got}"
+    );
+    // A name on neither menu lists the entries offered, those set up by tags with readers.
+    let got = listed(&napoleon_with_nfc("4 players", ""));
+    assert!(
+        got.contains("\"3-players-own-set-up\", \"2-players-historical-set-up-nfc-tags\""),
         "{got}"
     );
 }
@@ -816,4 +899,79 @@ fn napoleon_files_are_named_in_their_own_section() {
         "{err}"
     );
     assert!(err.0[1].message.contains("order_of_battle"), "{err}");
+}
+
+/// The service starts its referee on [`Config::referee_config`]: for every table game and
+/// each of its variants (with readers, those set up by tags too), the game menu highlights
+/// the game and OK highlights the configured variant on its menu. Fails on the old code: it
+/// refused the variants set up by tags, and highlighted the first entry for any variant past
+/// the game menu's length (Waterloo's seventh, "Expert, where are the Prussians?").
+#[test]
+fn the_menu_starts_on_every_configured_variant() {
+    use firmware::journal::MemStore;
+    use firmware::referee::{games, screen_text, Referee, SeededChance};
+    use firmware::sensing::{BoardEvent, Button, Millis};
+    let titles: Vec<&str> = games::menu().iter().map(|(title, _)| *title).collect();
+    let mut checked = 0;
+    for (i, (game, name)) in GameName::ALL.into_iter().skip(2).enumerate() {
+        for label in game.variants(true) {
+            let c = Config::parse(&game_with_nfc(name, &label, "")).unwrap();
+            let mut referee = Referee::new(c.referee_config(), SeededChance::new(1), || {
+                Ok(MemStore::new())
+            });
+            let menu = screen_text(referee.screen());
+            assert!(menu.contains(&format!("> {}", titles[i])), "{menu}");
+            referee.handle(&BoardEvent::Button {
+                button: Button::Ok,
+                at: Millis(100),
+            });
+            let menu = screen_text(referee.screen());
+            assert!(menu.contains(&format!("> {label}")), "{name}: {menu}");
+            checked += 1;
+        }
+    }
+    let offered: usize = games::menu_entries(true).iter().map(|(_, e)| e.len()).sum();
+    assert_eq!(checked, offered);
+}
+
+/// Configured with readers and a Napoléon variant set up by tags, OK, OK starts that game set
+/// up by tags. The old code refused the file.
+#[test]
+fn ok_ok_starts_the_configured_variant_set_up_by_tags() {
+    use firmware::journal::MemStore;
+    use firmware::referee::games::napoleon::{NapoleonSet, TITLE};
+    use firmware::referee::{
+        screen_text, Decision, Referee, RefereeConfig, SeededChance, TagRegistry,
+    };
+    use firmware::sensing::{BoardEvent, Button, Millis, TagUid};
+    let label = "3 players, own set-up, NFC tags";
+    let c = Config::parse(&napoleon_with_nfc(label, "")).unwrap();
+    // Every block's tag registered, as the owner's tags file would.
+    let mut tags = TagRegistry::new();
+    let set = NapoleonSet::shipped();
+    for (i, (_, block)) in set.campaign().order_of_battle().blocks().enumerate() {
+        let uid = TagUid::new(&[0x04, 0xB1, 0x0C, u8::try_from(i).unwrap()]).unwrap();
+        tags.register_block(uid, &block.name);
+    }
+    let config = RefereeConfig {
+        tags,
+        ..c.referee_config()
+    };
+    let mut referee = Referee::new(config, SeededChance::new(1), || Ok(MemStore::new()));
+    let mut ok = |at| {
+        let out = referee.handle(&BoardEvent::Button {
+            button: Button::Ok,
+            at: Millis(at),
+        });
+        (out, screen_text(referee.screen()))
+    };
+    let (_, menu) = ok(100);
+    assert!(menu.contains(&format!("> {label}")), "{menu}");
+    let (out, _) = ok(200);
+    assert!(
+        out.contains(&Decision::GameChosen {
+            game: format!("{TITLE}: {label}")
+        }),
+        "{out:?}"
+    );
 }

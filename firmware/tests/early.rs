@@ -386,3 +386,58 @@ fn a_scout_run_ending_in_an_attack_is_one_attack() {
         assert!(!rig.holds(crossed), "{crossed}: {:?}", rig.log);
     }
 }
+
+/// The same Scout run on a board whose builder set a longer settle window (300 ms): the hand
+/// rests on f7 long enough for the crossing to be decided there, then lifts the Scout on
+/// 230 ms after that decision (past the default 150 ms window, within this board's) and attacks
+/// f8 with both pieces held up. One attack f3xf8 by Red, as on the default board with a quicker
+/// hand. The old code's carry window was a constant 150 ms, whatever the settle window: it
+/// read the Scout as left on f7 and the lifts as Blue's Miner attacking it, a second ply.
+#[test]
+fn a_scout_run_ending_in_an_attack_follows_the_settle_window() {
+    let settle_ms = 300;
+    let mut rig = Rig::duel(SensingConfig {
+        settle_ms,
+        ..SensingConfig::default()
+    });
+    rig.set("f3", false);
+    rig.scan(40);
+    for next in ["f4", "f5", "f6"] {
+        rig.set(next, true);
+        rig.scan(60);
+        rig.set(next, false);
+        rig.scan(20);
+    }
+    rig.set("f7", true);
+    rig.scan(250);
+    let to_f7 = |d: &Decision| matches!(d, Decision::MoveCorrected { now, .. } if now == "f3-f7");
+    let decided = rig.when(to_f7).expect("the crossing of f7 is decided");
+    rig.set("f7", false);
+    let lifted = rig.t + 10;
+    let carried = lifted - decided;
+    assert!(
+        carried > 150 && carried < u64::from(settle_ms),
+        "lifted {carried} ms after the decision"
+    );
+    rig.scan(20);
+    rig.set("f8", false);
+    rig.scan(1600);
+    rig.set("f8", true);
+    rig.scan(600);
+    let battles: Vec<&Decision> = rig
+        .log
+        .iter()
+        .filter(|(_, d)| battle(d))
+        .map(|(_, d)| d)
+        .collect();
+    assert_eq!(battles.len(), 1, "{:?}", rig.log);
+    assert_eq!(rig.ply(), 1, "one ply: {:?}", rig.log);
+    assert!(
+        rig.text().contains("Red Scout x Blue Miner"),
+        "{}",
+        rig.text()
+    );
+    for crossed in ["f3", "f4", "f5", "f6", "f7"] {
+        assert!(!rig.holds(crossed), "{crossed}: {:?}", rig.log);
+    }
+}

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use boards::stratego::{seat_name, Deployment, Piece, Rank, Square, Variant, BLUE, RED};
 use boards::{Actor, Game, Seat, Status};
-use firmware::referee::games::{napoleon, BoardLayout};
+use firmware::referee::games::{self, napoleon, BoardLayout};
 use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
 
@@ -728,7 +728,7 @@ impl Session {
     fn menu_entry(&self) -> Result<TableGameEntry, String> {
         let mut entry = self.table_game.clone().ok_or("no table game")?;
         if self.nfc && self.napoleon().is_some() {
-            entry.variant = format!("{}, NFC tags", entry.variant);
+            entry.variant = games::by_tags(&entry.variant);
         }
         Ok(entry)
     }

@@ -10,7 +10,7 @@ use boards::stratego::{Options, Position, Variant};
 
 use super::chance::Chance;
 use super::decision::Decision;
-use super::games::{self, stratego::StrategoTable, BoardLayout};
+use super::games::{self, stratego::StrategoTable, BoardLayout, MenuEntry};
 use super::hands::Hands;
 use super::record::{check_schema, GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
 use super::table::session::{AnySession, Ctx, Session};
@@ -19,7 +19,7 @@ use super::tags::TagRegistry;
 use crate::journal::{
     decode, records_after_damage, JournalError, JournalWriter, Recovered, Store, Tail,
 };
-use crate::sensing::{BoardEvent, Button, Millis, Place, TagFailure};
+use crate::sensing::{BoardEvent, Button, Millis, Place, SensingConfig, TagFailure};
 use crate::ui::{Difference, Screen};
 
 /// The referee's settings.
@@ -135,9 +135,6 @@ const MODES: [(SetupMode, &str); 2] = [
     (SetupMode::Tags, "With NFC tags"),
 ];
 
-/// A table game's menu entry: its label, the game and how it is set up.
-type TableEntry = (String, GameKind, SetupMode);
-
 /// Which menu is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Menu {
@@ -180,6 +177,9 @@ pub struct Referee<S: Store, C: Chance> {
     turn_clock: Option<(u32, Millis)>,
     /// What the hands did since the board last matched (the session reads it).
     hands: Hands,
+    /// The settle window of the sensing model that reports to it, in ms (the session's
+    /// [`Ctx::settle_ms`]): told by the pipeline that joins the two.
+    settle_ms: u32,
 }
 
 impl<S: Store, C: Chance> fmt::Debug for Referee<S, C> {
@@ -401,6 +401,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             notice: None,
             turn_clock: None,
             hands: Hands::default(),
+            settle_ms: SensingConfig::DEFAULT.settle_ms,
             screen: Screen::Boot {
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 detail: String::new(),
@@ -656,6 +657,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
         self.handle(&BoardEvent::Button { button, at })
     }
 
+    /// Hears its events from a sensing model timed by `sensing`: a slide decided at once may
+    /// be carried on into an attack within its settle window. Until told, the default
+    /// model's ([`SensingConfig::DEFAULT`]).
+    pub(crate) fn reported_by(&mut self, sensing: &SensingConfig) {
+        self.settle_ms = sensing.settle_ms;
+    }
+
     /// Whether the changes the sensing model believes but has not reported (`waiting`: place,
     /// lifted, when; see [`Sensing::waiting`](crate::sensing::Sensing::waiting)) would be
     /// decided at once and beyond doubt if reported now: a plain move, or a slide carried on.
@@ -881,6 +889,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             journal_error: &mut self.journal_error,
             hands: &mut self.hands,
             attack_hold_ms: self.config.attack_hold_ms,
+            settle_ms: self.settle_ms,
             tags: &self.config.tags,
             phone_pages: self.config.phone_pages,
         };
@@ -936,8 +945,13 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     Some(g) => Menu::Mode(g.0),
                     None => Menu::Table(*selected - GAMES.len()),
                 };
+                // The configured variant, when it is on the chosen game's menu (not the
+                // game menu's length: a game may have more variants than there are games).
+                let variants = |i: usize| tables.get(i).map_or(0, |t| t.1.len());
                 *selected = match *menu {
-                    Menu::Table(i) if i + GAMES.len() == start.game && start.variant < len => {
+                    Menu::Table(i)
+                        if i + GAMES.len() == start.game && start.variant < variants(i) =>
+                    {
                         start.variant
                     }
                     _ => 0,
@@ -971,30 +985,10 @@ impl<S: Store, C: Chance> Referee<S, C> {
         }
     }
 
-    /// The table games' menus: each game's name and its variants, each with its set-up. With
-    /// NFC readers configured, Napoléon's variants are offered again set up by tags.
-    fn table_menu(config: &RefereeConfig) -> Vec<(&'static str, Vec<TableEntry>)> {
-        games::menu()
-            .into_iter()
-            .map(|(name, variants)| {
-                let tagged: Vec<TableEntry> = if config.nfc_readers
-                    && name == games::napoleon::TITLE
-                {
-                    variants
-                        .iter()
-                        .map(|(label, kind)| (format!("{label}, NFC tags"), *kind, SetupMode::Tags))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                let entries = variants
-                    .into_iter()
-                    .map(|(label, kind)| (label, kind, SetupMode::RankGroups))
-                    .chain(tagged)
-                    .collect();
-                (name, entries)
-            })
-            .collect()
+    /// The table games' menus: each game's name and its variants, each with its set-up
+    /// ([`games::menu_entries`]).
+    fn table_menu(config: &RefereeConfig) -> Vec<(&'static str, Vec<MenuEntry>)> {
+        games::menu_entries(config.nfc_readers)
     }
 
     /// Starts the journal and the session of the game `label` of `kind`, set up by `setup`.

@@ -72,6 +72,39 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
     ]
 }
 
+/// A table game's menu entry: its label, the game and how it is set up.
+pub type MenuEntry = (String, GameKind, SetupMode);
+
+/// The table games' menus as the umpire shows them: [`menu`], each variant set up by rank
+/// groups, and with NFC readers under the board (`nfc_readers`) Napoléon's variants offered
+/// again, set up by tags ([`by_tags`]). The game menu and `[game] variant` both read it.
+pub fn menu_entries(nfc_readers: bool) -> Vec<(&'static str, Vec<MenuEntry>)> {
+    menu()
+        .into_iter()
+        .map(|(name, variants)| {
+            let tagged: Vec<MenuEntry> = if nfc_readers && name == napoleon::TITLE {
+                variants
+                    .iter()
+                    .map(|(label, kind)| (by_tags(label), *kind, SetupMode::Tags))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let entries = variants
+                .into_iter()
+                .map(|(label, kind)| (label, kind, SetupMode::RankGroups))
+                .chain(tagged)
+                .collect();
+            (name, entries)
+        })
+        .collect()
+}
+
+/// The menu's label of variant `label` set up by NFC tags.
+pub fn by_tags(label: &str) -> String {
+    format!("{label}, NFC tags")
+}
+
 impl GameKind {
     /// The same game on `layout` when it is Stratego: Waterloo (the others have no layout
     /// file yet).

@@ -33,6 +33,11 @@ pub(crate) struct Ctx<'a> {
     pub hands: &'a mut Hands,
     /// How long a gesture of lifts only is held before it is judged, in ms.
     pub attack_hold_ms: u32,
+    /// The sensing model's settle window, in ms
+    /// ([`SensingConfig::settle_ms`](crate::sensing::SensingConfig::settle_ms)): how long
+    /// after a slide decided at once its piece may be lifted again and still be the same hand
+    /// carrying it on into an attack, the time the decision no longer waits for.
+    pub settle_ms: u32,
     /// The NFC tags registered to pieces.
     pub tags: &'a TagRegistry,
     /// The OK menu ends with "Phone pages" ([`RefereeConfig::phone_pages`](crate::referee::RefereeConfig::phone_pages)).
@@ -481,11 +486,6 @@ fn one_correction<T: TableGame>(
         _ => None,
     }
 }
-
-/// How long after a slide decided at once its piece may be lifted again and still be the same
-/// hand carrying it on into an attack, in ms: the settle window the decision no longer waits
-/// for. No opponent reads the move and answers it that soon.
-const CARRY_MS: u64 = 150;
 
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
@@ -2142,7 +2142,8 @@ impl<T: TableGame> Session<T> {
 
     /// The last action was a slide A-C decided as the piece touched C (see
     /// [`Sensing::early_ready`](crate::sensing::Sensing::early_ready)), and now C and an enemy
-    /// piece T are both lifted, C within [`CARRY_MS`] of that decision: when A attacking T (the
+    /// piece T are both lifted, C within the settle window of that decision ([`Ctx::settle_ms`]:
+    /// no opponent reads the move and answers it that soon): when A attacking T (the
     /// lifts of A and T) was legal instead, the hand never let the piece go on C: a Scout run
     /// that ends in an attack, slid slowly enough that a crossed square was believed.
     fn carried_into_attack(
@@ -2163,7 +2164,7 @@ impl<T: TableGame> Session<T> {
             _ => return None,
         };
         let lifted = ctx.hands.lifted_at(&c)?;
-        if lifted.0 > at.0.saturating_add(CARRY_MS) || target == from {
+        if lifted.0 > at.0.saturating_add(u64::from(ctx.settle_ms)) || target == from {
             return None;
         }
         let (before, _) = play.history.get(play.history.len().checked_sub(2)?)?;

@@ -15,7 +15,7 @@ use crate::referee::chance::SeededChance;
 use crate::referee::decision::Decision;
 use crate::referee::hands::Hands;
 use crate::referee::record::Record;
-use crate::sensing::{Button, Millis, TrayKind};
+use crate::sensing::{Button, Millis, SensingConfig, TrayKind};
 
 /// Skirmish on a 4x4 board: each side has soldiers on its home row (row 1 for the first seat,
 /// row 4 for the second) or in its reserve tray. Soldiers step one square orthogonally, enter
@@ -454,6 +454,7 @@ impl Bench {
             journal_error: &mut self.error,
             hands: &mut self.hands,
             attack_hold_ms: HOLD_MS,
+            settle_ms: SensingConfig::DEFAULT.settle_ms,
             tags: &TagRegistry::new(),
             phone_pages: self.phone_pages,
         };

@@ -92,6 +92,7 @@ impl Bench {
             journal_error: &mut self.error,
             hands: &mut self.hands,
             attack_hold_ms: 1500,
+            settle_ms: crate::sensing::SensingConfig::DEFAULT.settle_ms,
             tags: &self.registry,
             phone_pages: false,
         };
