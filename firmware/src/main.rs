@@ -353,11 +353,14 @@ fn sensor_summary(config: &Config) -> String {
         SensorConfig::Simulated => "the simulated board".into(),
     };
     match &config.nfc {
-        Some(nfc) => format!(
-            "{sensor}, NFC with {} readers over {} squares",
-            nfc.readers.len(),
-            nfc.cells().len()
-        ),
+        Some(nfc) => {
+            let (readers, squares) = (nfc.readers.len(), nfc.cells().len());
+            format!(
+                "{sensor}, NFC with {readers} reader{} over {squares} square{}",
+                if readers == 1 { "" } else { "s" },
+                if squares == 1 { "" } else { "s" }
+            )
+        }
         None => format!("{sensor}, no NFC"),
     }
 }
