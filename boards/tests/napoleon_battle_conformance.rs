@@ -1,7 +1,8 @@
 //! Seeded random battles of Napoléon played to their end: the legal list and `check` agree
 //! after every action, chance weights are exact and positive, strengths only fall, no view holds
-//! an enemy block the rules keep hidden, every battle ends, every action reads back from its
-//! journal encoding, and replay from the action list is exact.
+//! an enemy block the rules keep hidden, a player places a hit only between equals or among
+//! hidden blocks (and the latter only under 6.2.4's option), every battle ends, every action
+//! reads back from its journal encoding, and replay from the action list is exact.
 
 use std::collections::BTreeMap;
 
@@ -298,6 +299,9 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
     let mut total_actions = 0;
     // Battles begun with fewer than 3 terrain blocks left to draw.
     let mut dry = 0;
+    // Hits among hidden blocks placed by their owner (ruling R25), and those of them with one
+    // strongest block.
+    let (mut hidden_hits, mut hidden_singles) = (0, 0);
     for seed in 0..BATTLES {
         let mut rng = Pcg64::seed_from_u64(seed);
         let mut setup = random_setup(&mut rng, &map, &oob);
@@ -335,6 +339,36 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             }
             for a in &legal {
                 assert_eq!(battle.check(a), Ok(()), "seed {seed}: legal {a:?} refused");
+            }
+            if battle.step() == Step::Losses {
+                // A player places a hit between equals (6.4), or when it may fall on a block
+                // hidden from the firer (ruling R25); only among the blocks it may fall on.
+                let group = battle.hit_group();
+                let takes: Vec<BlockId> = legal
+                    .iter()
+                    .filter_map(|a| match *a {
+                        BattleAction::TakeHit(b) => Some(b),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(takes.len(), legal.len(), "seed {seed}: {legal:?}");
+                assert!(
+                    takes.iter().all(|b| group.contains(b)),
+                    "seed {seed}: {takes:?} outside {group:?}"
+                );
+                assert!(
+                    takes.len() > 1 || battle.hit_among_hidden(),
+                    "seed {seed}: a single strongest block, every one seen, waits"
+                );
+                if battle.hit_among_hidden() {
+                    // Without 6.2.4's option every block a hit may fall on is seen: in
+                    // combat with the firer, or on an open wing (no guns fire into woods).
+                    assert!(options.reveal_on_contact, "seed {seed}: a hidden hit");
+                    hidden_hits += 1;
+                    hidden_singles += usize::from(takes.len() == 1);
+                }
+            } else {
+                assert!(battle.hit_group().is_empty() && !battle.hit_among_hidden());
             }
             for a in candidates(&mut rng, &all_blocks, &all_towns) {
                 assert_eq!(
@@ -431,7 +465,14 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
         }
         assert_eq!(replay, battle, "seed {seed}: replay differs");
     }
-    println!("{endings:?}, {total_actions} actions, {dry} battles short of terrain");
+    println!(
+        "{endings:?}, {total_actions} actions, {dry} battles short of terrain, {hidden_hits} \
+         hits among hidden blocks ({hidden_singles} with one strongest)"
+    );
     assert!(endings.len() >= 4, "too few kinds of ending: {endings:?}");
+    assert!(
+        hidden_singles > 0,
+        "no hit among hidden blocks with one strongest"
+    );
     assert!(dry > 0, "no battle drew from a nearly empty terrain pool");
 }

@@ -681,6 +681,170 @@ fn hits_go_to_the_strongest_and_the_owner_picks_among_equals() {
     assert_eq!((f.strength("AR-5DIV"), f.strength("AR-6DIV")), (3, 2));
 }
 
+/// The British left of a battle under 6.2.4's option, fired at from across the field by the
+/// French guns: AR-5DIV at 3 and AR-6DIV at `second`, both hidden from the French (not yet
+/// in combat, never fired). One hit is rolled.
+fn hidden_left_hit_once(second: u8) -> Field {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        &[("G-INF", 4), ("I-INF1", 4), ("II-INF1", 4), ("II-ART", 3)],
+        &[
+            ("AR-5DIV", 3),
+            ("AR-6DIV", second),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+        ],
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions {
+            reveal_on_contact: true,
+            ..BattleOptions::default()
+        },
+    );
+    f.plain();
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("II-ART", at(Attacker, Right)),
+    ]);
+    assert!(!f
+        .battle
+        .view(Some(Army::French))
+        .blocks
+        .iter()
+        .any(|b| matches!(
+            b,
+            BlockView::Known {
+                army: Army::AngloDutch,
+                ..
+            }
+        )));
+    // The French right faces the British left: long range, 3 dice.
+    f.fire("II-ART", z(Defender, Left));
+    f.act(BattleAction::Hits(1));
+    f
+}
+
+/// 6.4: "Elk raak schot wordt apart toegepast op de sterkste vijandelijke eenheid in die
+/// positie. Indien twee of meerdere vijandelijke eenheden even sterk zijn beslist de eigenaar
+/// van die eenheden wie het rake schot incasseert" (each hit to the strongest enemy unit there;
+/// among equals, their owner decides); 3.2: "Dit voorkomt dat de spelers de type en sterkte
+/// van de vijandelijke eenheden zien" (the blocks stand so that the players do not see the
+/// enemy's types and strengths); and 6.2.4's option: "men kan ook alle eenheden pas zichtbaar
+/// maken van zodra ze vuren of in gevechten verwikkeld zijn" (units may be revealed only once
+/// they fire or are in combat).
+///
+/// A hit on two hidden blocks is placed by their owner whether one is the strongest or both
+/// tie (ruling R25): only the strongest may take it, and the French, who fired, see the same
+/// battle either way, before the pick and after it. Before, the single strongest took it at
+/// once and only a tie waited for the owner, so this test failed on the old code (the first
+/// twin's hit was placed at once and the French saw their own turn go on).
+#[test]
+fn a_hit_on_hidden_blocks_is_placed_by_their_owner_tie_or_not() {
+    let mut one = hidden_left_hit_once(2);
+    let mut tie = hidden_left_hit_once(3);
+    let (a5, a6) = (one.id("AR-5DIV"), one.id("AR-6DIV"));
+    for f in [&one, &tie] {
+        assert_eq!(f.battle.step(), Step::Losses);
+        assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+        assert!(f.battle.hit_among_hidden());
+        assert_eq!(f.battle.hit_group(), [a5, a6]);
+    }
+    // The firing side and the public see the same in both.
+    for viewer in [Some(Army::French), None] {
+        assert_eq!(one.battle.view(viewer), tie.battle.view(viewer));
+    }
+    // Only the strongest may take it: AR-5DIV alone, or either of two equals.
+    assert_eq!(one.battle.legal_actions(), [BattleAction::TakeHit(a5)]);
+    assert_eq!(
+        one.battle.check(&BattleAction::TakeHit(a6)),
+        Err(BattleIllegal::NotStrongest)
+    );
+    assert_eq!(
+        tie.battle.legal_actions(),
+        [BattleAction::TakeHit(a5), BattleAction::TakeHit(a6)]
+    );
+    one.act(BattleAction::TakeHit(a5));
+    tie.act(BattleAction::TakeHit(a6));
+    assert_eq!((one.strength("AR-5DIV"), one.strength("AR-6DIV")), (2, 2));
+    assert_eq!((tie.strength("AR-5DIV"), tie.strength("AR-6DIV")), (3, 2));
+    for viewer in [Some(Army::French), None] {
+        assert_eq!(one.battle.view(viewer), tie.battle.view(viewer));
+    }
+    assert_eq!(one.battle.actor(), BattleActor::Army(Army::French));
+    assert_eq!(one.battle.step(), Step::Fight);
+    assert!(one.battle.hit_group().is_empty() && !one.battle.hit_among_hidden());
+}
+
+/// 6.2.4: units in woods stay hidden ("behalve de eenheden die zich in bossen [...] bevinden"),
+/// and are seen while in combat; no gun fires into woods (6.2.1), so a hit in woods falls only
+/// on blocks in combat with the firer, all seen. 6.4 then applies as printed (ruling R25 does
+/// not arise): the one strongest block takes a hit at once, and the owner picks only between
+/// equals. (This is the case the ruling leaves unchanged: a wait for every hit on two or more
+/// blocks fails it.)
+#[test]
+fn a_hit_in_woods_falls_on_blocks_seen_in_combat_and_the_strongest_takes_it_at_once() {
+    let mut f = Field::waterloo(
+        FRENCH,
+        &[
+            ("AR-5DIV", 4),
+            ("AR-6DIV", 3),
+            ("AI-1DIV", 4),
+            ("AII-2DIV", 4),
+        ],
+    );
+    f.terrain([(Hill, Right), (Woods, Left), (Hill, Right)]);
+    f.deploy(&[
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    let british_seen = |f: &Field| {
+        f.battle
+            .view(Some(Army::French))
+            .blocks
+            .iter()
+            .filter(|b| {
+                matches!(b, BlockView::Known { army: Army::AngloDutch, place: Some(p), .. }
+                    if *p == at(Defender, Left))
+            })
+            .count()
+    };
+    assert_eq!(british_seen(&f), 0);
+    // The French right engages the British left in the woods: both British blocks are seen.
+    f.mv("II-INF1", at(Defender, Left));
+    assert_eq!(british_seen(&f), 2);
+    f.done();
+    f.done();
+    // Two hits: the first to AR-5DIV at 4, the one strongest, at once; the second between
+    // equals at 3, the owner's pick.
+    f.fire("II-INF1", z(Defender, Left));
+    f.act(BattleAction::Hits(2));
+    assert_eq!((f.strength("AR-5DIV"), f.strength("AR-6DIV")), (3, 3));
+    assert_eq!(f.battle.step(), Step::Losses);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    assert!(!f.battle.hit_among_hidden());
+    let (a5, a6) = (f.id("AR-5DIV"), f.id("AR-6DIV"));
+    assert_eq!(
+        f.battle.legal_actions(),
+        [BattleAction::TakeHit(a5), BattleAction::TakeHit(a6)]
+    );
+    f.act(BattleAction::TakeHit(a6));
+    assert_eq!((f.strength("AR-5DIV"), f.strength("AR-6DIV")), (3, 2));
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+}
+
 /// 6.4: "Uitzondering: lange afstandsartillerie kan geen eenheden elimineren." (Long-range
 /// artillery cannot eliminate units.) 6.3.3: long range reaches "de vijand die zich in de
 /// tegenoverliggende sector bevindt op voorwaarde dat er zich in die sector geen bevriende

@@ -4,9 +4,9 @@
 //! the new schema's golden files beside the old ones.
 //!
 //! Pinned here: the Stratego records and header; a golden journal of every game and variant
-//! (`tests/recorded/schema-1/*.umpj`, each beside the values it decodes to); and one of each
-//! variant of every journaled game type (`variants.txt`). Journals of another schema are
-//! refused by name.
+//! (`tests/recorded/schema-1/*.umpj`, each beside the values it decodes to), and a Napoléon
+//! journal of a whole battle (`napoleon-battle.umpj`); and one of each variant of every
+//! journaled game type (`variants.txt`). Journals of another schema are refused by name.
 
 use boards::stratego::{Deployment, Move, Options, Rank, Square, Variant, BLUE};
 use firmware::referee::{GameFile, GameKind, Header, Record, SetupMode, SCHEMA};
@@ -246,6 +246,72 @@ fn golden_journals_of_this_schema_pin_every_games_encoding() {
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// A Napoléon journal of this schema holding a whole battle (terrain, deployment, volleys, hits
+/// placed at once on the one strongest block, a hit between equals placed by their owner, 6.4),
+/// recorded by the build before a hit among blocks hidden from the firer was asked of its
+/// owner (ruling R25 of the battle's rules): it resumes, and replays, as it did. Its battle was
+/// fought, as every battle at the table is, without 6.2.4's option, where every block a hit
+/// may fall on is in combat or on an open wing and so seen: the owner is asked exactly when he
+/// was before, and a journal of that build never meets the new wait.
+#[test]
+fn a_napoleon_battle_journaled_before_hidden_hits_were_asked_still_resumes() {
+    use boards::napoleon::battle::BattleAction;
+    use boards::napoleon::Action;
+    use firmware::referee::games::napoleon::NapoleonAction;
+    let path = golden_dir(SCHEMA).join("napoleon-battle.umpj");
+    if !path.exists() && std::env::var_os("UMPIRE_BLESS").is_some() {
+        let (name, kind) = recorded::games()
+            .into_iter()
+            .find(|(name, _)| name == "napoleon-2-players-historical-set-up")
+            .expect("on the menu");
+        let GameKind::Napoleon { choice } = kind else {
+            panic!("{name} is Napoleon");
+        };
+        let game = recorded::napoleon_battles("napoleon-battle", choice, 176, 190);
+        std::fs::write(&path, game.bytes()).expect("write");
+    }
+    let bytes = std::fs::read(&path).unwrap_or_else(|_| {
+        panic!(
+            "no {}: it is recorded once, by the build it pins; do not re-record it",
+            path.display()
+        )
+    });
+    let recovered = decode::<Header, Record>(&bytes).expect("decodes");
+    assert_eq!(recovered.tail, Tail::Clean);
+    assert!(matches!(recovered.header.game, GameKind::Napoleon { .. }));
+    let actions: Vec<BattleAction> = recovered
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Action(bytes) => postcard::from_bytes::<NapoleonAction>(bytes).ok(),
+            _ => None,
+        })
+        .filter_map(|a| match a.action {
+            Action::Battle(b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    let count = |f: fn(&BattleAction) -> bool| actions.iter().filter(|a| f(a)).count();
+    let hits: usize = actions
+        .iter()
+        .map(|a| match a {
+            BattleAction::Hits(n) => usize::from(*n),
+            _ => 0,
+        })
+        .sum();
+    let takes = count(|a| matches!(a, BattleAction::TakeHit(_)));
+    // A battle, not a skirmish (its blocks deploy, 6.2.2), with many volleys; hits placed by
+    // their owner and hits placed at once.
+    assert!(count(|a| matches!(a, BattleAction::Deploy { .. })) > 0);
+    assert!(count(|a| matches!(a, BattleAction::Fire { .. })) >= 10);
+    assert!(
+        takes > 0 && hits > takes,
+        "{hits} hits, {takes} placed by their owner"
+    );
+    resume(&bytes).expect("resumes");
+    firmware::referee::games::record(recovered.header.game, &recovered.records).expect("replays");
 }
 
 /// Journals written before a Waterloo game's layout was journaled (the golden ones) hold no

@@ -170,6 +170,43 @@ fn stratego(options: Options, rng: &mut Rng, actions: usize) -> Vec<Record> {
 }
 
 fn table<T: TableGame>(choice: T::Choice, rng: &mut Rng, actions: usize) -> Vec<Record> {
+    table_preferring::<T>(choice, rng, actions, |_| false)
+}
+
+/// A Napoléon game played from seed `seed` for at most `actions` actions as [`record`] plays
+/// it, except that a battle's fire, whenever the rules allow one, is chosen three times in four:
+/// whole battles of volleys and hits, which play by uniformly random choices rarely fights.
+pub fn napoleon_battles(
+    name: &str,
+    choice: firmware::referee::games::napoleon::NapoleonChoice,
+    seed: u64,
+    actions: usize,
+) -> Recorded {
+    use boards::napoleon::battle::BattleAction;
+    use boards::napoleon::Action;
+    let mut rng = Rng::new(seed);
+    let records = table_preferring::<NapoleonTable>(choice, &mut rng, actions, |a| {
+        matches!(a.action, Action::Battle(BattleAction::Fire { .. }))
+    });
+    Recorded {
+        name: name.to_string(),
+        header: Header {
+            schema: SCHEMA,
+            game: GameKind::Napoleon { choice },
+            setup: SetupMode::RankGroups,
+        },
+        records,
+    }
+}
+
+/// [`table`], a seat choosing one of the legal actions `preferred` holds three times in four
+/// when there are any (no action preferred: exactly [`table`]'s choices).
+fn table_preferring<T: TableGame>(
+    choice: T::Choice,
+    rng: &mut Rng,
+    actions: usize,
+    preferred: impl Fn(&T::Action) -> bool,
+) -> Vec<Record> {
     let mut records = Vec::new();
     let mut armies = boards::BySeat::default();
     for seat in T::setup_order(choice) {
@@ -223,7 +260,13 @@ fn table<T: TableGame>(choice: T::Choice, rng: &mut Rng, actions: usize) -> Vec<
                 if legal.is_empty() {
                     break;
                 }
-                legal.swap_remove(rng.below(legal.len()))
+                let favoured: Vec<usize> =
+                    (0..legal.len()).filter(|&i| preferred(&legal[i])).collect();
+                if !favoured.is_empty() && rng.below(4) > 0 {
+                    legal.swap_remove(favoured[rng.below(favoured.len())])
+                } else {
+                    legal.swap_remove(rng.below(legal.len()))
+                }
             }
             _ => break,
         };

@@ -394,7 +394,9 @@ pub enum BattleAction {
         /// The group fired at there (6.5.1).
         target: Target,
     },
-    /// The owner of several equally strong blocks picks the one that takes a hit (6.4).
+    /// The owner of several equally strong blocks picks the one that takes a hit (6.4); when
+    /// the hit may fall on a block hidden from the firer, the owner places it on his strongest
+    /// block even when there is one (ruling R25).
     TakeHit(BlockId),
     /// An infantry block forms a square (6.5): its action for the battle turn.
     FormSquare(BlockId),
@@ -564,7 +566,8 @@ pub enum Step {
     Morale,
     /// Fight: move, fire, retreat (6.3.2, 6.3.3, 7).
     Fight,
-    /// A hit's owner picks which of equally strong blocks takes it (6.4).
+    /// A hit's owner picks which of equally strong blocks takes it (6.4), or places it on his
+    /// strongest block when it may fall on a block hidden from the firer (ruling R25).
     Losses,
     /// Reinforcements (6.3.4).
     Reinforcement,

@@ -510,7 +510,7 @@ impl Battle {
         if let Some(v) = &self.volley {
             return match v.hits {
                 None => BattleActor::Chance,
-                Some(_) => match self.tied_for_hit() {
+                Some(_) => match self.pick_for_hit() {
                     Some((army, _)) => BattleActor::Army(army),
                     None => BattleActor::Over,
                 },
@@ -683,9 +683,10 @@ impl Battle {
         let mut out = Vec::new();
         if let Some(v) = &self.volley {
             if v.hits.is_some() {
-                if let Some((_, tied)) = self.tied_for_hit() {
+                if let Some((_, strongest)) = self.pick_for_hit() {
                     out.extend(
-                        tied.into_iter()
+                        strongest
+                            .into_iter()
                             .map(|i| BattleAction::TakeHit(self.fighters[i].block)),
                     );
                 }
@@ -1270,25 +1271,67 @@ impl Battle {
             .count()
     }
 
-    /// The army that picks which of the equally strongest blocks takes the next hit, and
-    /// those blocks; `None` when the next hit has no tie to settle.
-    fn tied_for_hit(&self) -> Option<(Army, Vec<usize>)> {
+    /// The army whose player places the volley's next hit, and the blocks he may place it on
+    /// (the strongest, 6.4); `None` when the hit is placed at once (one block is strongest and
+    /// every block it may fall on is seen, or none can take it).
+    ///
+    /// Among equals the owner picks (6.4), the Anglo-Dutch player when both Allied armies'
+    /// blocks are equal (ruling R5). When the hit may fall on two or more blocks and one of them
+    /// is hidden from the firing side (3.2, 6.2.4), the owner places it even when one block is
+    /// strongest (ruling R25): at the table he turns his own hidden block down, whether or not
+    /// he had a choice, so nobody learns whether hidden blocks tie.
+    fn pick_for_hit(&self) -> Option<(Army, Vec<usize>)> {
         let v = self.volley.as_ref()?;
         v.hits.filter(|&h| h > 0)?;
-        let tied = self.strongest(v)?;
-        if tied.len() < 2 {
+        let strongest = self.strongest(v)?;
+        if strongest.len() < 2 && !self.hit_unseen(v) {
             return None;
         }
-        let army = tied.iter().map(|&i| self.fighters[i].army).min()?;
-        Some((army, tied))
+        let army = strongest.iter().map(|&i| self.fighters[i].army).min()?;
+        Some((army, strongest))
     }
 
-    /// The strongest blocks that can take the volley's next hit; `None` when none can (the
-    /// hit is lost).
-    fn strongest(&self, v: &Volley) -> Option<Vec<usize>> {
-        let shooter = self.fighter(v.shooter)?;
+    /// The blocks the hit a player is asked to place now may fall on (6.4): the group fired at
+    /// (in a skirmish, the shown blocks), the strongest of which must take it; empty unless a
+    /// player places a hit ([`Step::Losses`]). Which blocks these are is public (where each
+    /// stands), whatever their strengths.
+    pub fn hit_group(&self) -> Vec<BlockId> {
+        match (&self.volley, self.pick_for_hit()) {
+            (Some(v), Some(_)) => self
+                .hit_candidates(v)
+                .into_iter()
+                .map(|i| self.fighters[i].block)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the hit a player is asked to place now may fall on a block hidden from the firing
+    /// side (3.2, 6.2.4): its owner is then asked whether one block is strongest or several tie
+    /// (ruling R25), so that the wait tells nobody which. Public, as [`Battle::hit_group`] is:
+    /// the blocks it may fall on, and which of them the firing side sees.
+    pub fn hit_among_hidden(&self) -> bool {
+        self.volley
+            .as_ref()
+            .is_some_and(|v| self.pick_for_hit().is_some() && self.hit_unseen(v))
+    }
+
+    /// Whether the volley's next hit may fall on two or more blocks, one of them hidden from
+    /// the firing side (ruling R25).
+    fn hit_unseen(&self, v: &Volley) -> bool {
+        let candidates = self.hit_candidates(v);
+        candidates.len() > 1 && candidates.iter().any(|&i| !self.revealed(i))
+    }
+
+    /// The blocks the volley's next hit may fall on: the group fired at, less the blocks it
+    /// cannot reach (a farm's holder against cavalry, 6.2.1); in a skirmish, the enemy's shown
+    /// blocks (6.6). The strongest of them takes it (6.4).
+    fn hit_candidates(&self, v: &Volley) -> Vec<usize> {
+        let Some(shooter) = self.fighter(v.shooter) else {
+            return Vec::new();
+        };
         let enemy = self.fighters[shooter].side.other();
-        let members: Vec<usize> = if self.skirmish {
+        if self.skirmish {
             (0..self.fighters.len())
                 .filter(|&m| {
                     let g = &self.fighters[m];
@@ -1297,7 +1340,13 @@ impl Battle {
                 .collect()
         } else {
             self.hittable(v.at, enemy, v.target, v.cavalry)
-        };
+        }
+    }
+
+    /// The strongest blocks that can take the volley's next hit; `None` when none can (the
+    /// hit is lost).
+    fn strongest(&self, v: &Volley) -> Option<Vec<usize>> {
+        let members = self.hit_candidates(v);
         let top = members.iter().map(|&m| self.fighters[m].strength).max()?;
         if v.long_range && top <= 1 {
             return None;
@@ -2035,7 +2084,9 @@ impl Battle {
                             self.settle(ev);
                             continue;
                         }
-                        Some(tied) if tied.len() == 1 => {
+                        // One strongest, and every block the hit may fall on seen: placed
+                        // at once (6.4); else its owner places it (ruling R25).
+                        Some(tied) if tied.len() == 1 && !self.hit_unseen(&v) => {
                             self.hit(tied[0], ev);
                             if let Some(v) = &mut self.volley {
                                 v.hits = Some(h - 1);

@@ -23,6 +23,8 @@
 //!   Regrouping is a slide to a neighbouring town's slot; supply losses a menu entry.
 //! - **Secrets**: the OLED never names a block on the map ("the block on Bergen slot 2"), nor a
 //!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
+//!   Two picks are made unseen ([`TableGame::secret_choice`]): a skirmish's blocks (6.6), and a
+//!   hit among blocks the firer cannot see (6.4, ruling R25), asked whether or not they tie.
 //!
 //! - **NFC**: each block's tag registered once to it ([`TagRegistry::register_block`]).
 //!   Set up by tags ([`NapoleonChoice::tags`], offered with readers configured), both armies
@@ -1599,11 +1601,18 @@ impl TableGame for NapoleonTable {
     }
 
     /// A skirmish's pick (6.6): the players choose which blocks they show, each side unseen
-    /// by the other until both have chosen, so the chooser's menu is secret.
+    /// by the other until both have chosen, so the chooser's menu is secret. And a hit among
+    /// blocks hidden from the firer (6.4, ruling R25): its owner places it whether one block is
+    /// strongest or several tie, and which he may choose is his alone.
     fn secret_choice(&self) -> bool {
+        use boards::napoleon::battle::{BattleActor, Step};
         self.game.battle().is_some_and(|b| {
-            b.step() == boards::napoleon::battle::Step::SkirmishReveal
-                && matches!(b.actor(), boards::napoleon::battle::BattleActor::Army(_))
+            matches!(b.actor(), BattleActor::Army(_))
+                && match b.step() {
+                    Step::SkirmishReveal => true,
+                    Step::Losses => b.hit_among_hidden(),
+                    _ => false,
+                }
         })
     }
 
@@ -1829,7 +1838,9 @@ impl TableGame for NapoleonTable {
             Action::Battle(BattleAction::DrawTerrain(kind)) => {
                 format!("{kind} drawn in secret")
             }
-            Action::Battle(BattleAction::Reveal(_)) => self.menu_label(action),
+            Action::Battle(BattleAction::Reveal(_) | BattleAction::TakeHit(_)) => {
+                self.menu_label(action)
+            }
             _ => self.label(action),
         }
     }

@@ -416,9 +416,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// The legal actions taken with the buttons, each with its public menu label.
     fn choices(&self) -> Vec<(String, Self::Action)>;
     /// Whether the OK menu's choice now is one the rules keep from the rest of the table
-    /// until later (a skirmish's pick, Napoléon 6.6), so its highlight must be the chooser's
-    /// alone: see [`Screen::Choice`]'s `secret`. By default no
-    /// choice is secret.
+    /// until later (a skirmish's pick, Napoléon 6.6; a hit placed among hidden blocks, 6.4), so
+    /// its highlight must be the chooser's alone: see [`Screen::Choice`]'s `secret`. By default
+    /// no choice is secret.
     fn secret_choice(&self) -> bool {
         false
     }

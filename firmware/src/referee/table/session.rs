@@ -2418,12 +2418,13 @@ impl<T: TableGame> Session<T> {
                     play.prompt = Some(why.clone());
                     out.push(Decision::Ignored { button, why });
                 } else {
-                    // A pick the rules keep secret (a skirmish's): one screen faces the whole
-                    // table and every press of a button is seen, so, as with the phone codes,
-                    // the others look away while the chooser picks. The highlight starts on
-                    // an entry the clock's milliseconds decide, so counting the Die presses
-                    // tells nothing either; and the words read off the OLED (logs, phone
-                    // pages) highlight no entry ([`Screen::Choice`]'s `secret`).
+                    // A pick the rules keep secret (a skirmish's, a hit's among hidden
+                    // blocks): one screen faces the whole table and every press of a button
+                    // is seen, so, as with the phone codes, the others look away while the
+                    // chooser picks. The highlight starts on an entry the clock's
+                    // milliseconds decide, so counting the Die presses tells nothing either;
+                    // and the words read off the OLED (logs, phone pages) highlight no entry
+                    // ([`Screen::Choice`]'s `secret`).
                     let secret = game.secret_choice();
                     let (title, logged, selected) = if secret {
                         let len = entries.len() + usize::from(ctx.phone_pages);

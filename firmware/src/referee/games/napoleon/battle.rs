@@ -24,7 +24,11 @@
 //!   for every hidden block of its army in the same place, so the list says nothing of which
 //!   block can do what (one the rules refuse is refused when chosen, in words that tell no
 //!   type). A skirmish's pick is told as "the defender chooses a block": which
-//!   blocks were chosen is shown only once both sides have chosen (6.6).
+//!   blocks were chosen is shown only once both sides have chosen (6.6). A hit that may fall
+//!   on a block the firer cannot see is its owner's to place whether one block is strongest
+//!   or several tie (6.4, ruling R25): the menu, chosen unseen like a skirmish's pick, lists
+//!   every block the hit may fall on, a wrong pick is refused in the same words whichever it
+//!   was, and the pick is told as "Allies: a block takes the hit" with the slot to turn down.
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
@@ -658,6 +662,11 @@ impl NapoleonTable {
                 | BattleAction::Reinforce(_)
         );
         match (action, why) {
+            // A hit among hidden blocks: the same words whichever block was picked, hidden or
+            // seen (ruling R25).
+            (BattleAction::TakeHit(_), _) if battle.hit_among_hidden() => {
+                "not a strongest block (6.4): choose one of the strongest".to_string()
+            }
             // Deployment is no step: the reserve and the own wings, each wing one corps (two
             // with their leader), every wing filled as far as the blocks can (6.2.2, R23).
             (BattleAction::Deploy { block, to }, Why::CannotGoThere) => {
@@ -928,6 +937,12 @@ impl NapoleonTable {
                         .into_iter()
                         .for_each(|b| add(BattleAction::Shelter { block: b, square }));
                 }
+                // A hit among hidden blocks (ruling R25): every block it may fall on, whether
+                // one is strongest or several tie, so the entries tell neither.
+                BattleAction::TakeHit(_) if battle.hit_among_hidden() => battle
+                    .hit_group()
+                    .into_iter()
+                    .for_each(|b| add(BattleAction::TakeHit(b))),
                 BattleAction::TakeHit(block) => {
                     twins(block)
                         .into_iter()
@@ -980,11 +995,15 @@ impl NapoleonTable {
     }
 
     /// A battle action as its menu entry names it: as [`NapoleonTable::battle_label`], but a
-    /// skirmish's pick names its slot (the player choosing must see which entry is which).
+    /// skirmish's pick and a hit's names its slot (the player choosing must see which entry is
+    /// which).
     pub(super) fn menu_label(&self, action: &NapoleonAction) -> String {
         match action.action {
             Action::Battle(BattleAction::Reveal(block)) => {
                 format!("show the block on {}", self.slot_words(block))
+            }
+            Action::Battle(BattleAction::TakeHit(block)) => {
+                format!("{} takes the hit", self.slot_words(block))
             }
             _ => self.label(action),
         }
@@ -1039,6 +1058,14 @@ impl NapoleonTable {
                     self.slot_words(sq)
                 ),
             },
+            // Which block a hit among hidden blocks was put on is told by the hands' step
+            // (the slot turned down); a pick refused is told without its slot, which would
+            // say that block is not among the strongest (ruling R25).
+            BattleAction::TakeHit(_)
+                if self.game.battle().is_some_and(Battle::hit_among_hidden) =>
+            {
+                format!("{who}: a block takes the hit")
+            }
             BattleAction::TakeHit(block) => format!("{} takes the hit", self.slot_words(block)),
             BattleAction::FormSquare(block) => {
                 format!("{} forms a square", self.slot_words(block))
@@ -1204,7 +1231,7 @@ impl NapoleonTable {
                     };
                     // Where the hits go, short enough to stand whole on the OLED under the
                     // volley's title: the zone says whose blocks, and the prompt asks the
-                    // owner to choose between equals.
+                    // owner to choose between equals, or among blocks the firer cannot see.
                     out.push(format!(
                         "{hits_words} on {}: the strongest block takes each",
                         self.target_name(zone, side)

@@ -156,6 +156,41 @@ impl Bench {
     }
 }
 
+impl Bench {
+    /// The session playing `t` from where it stands, as when a game resumes, with the board as
+    /// `t` has it.
+    fn playing(t: &NapoleonTable) -> Bench {
+        let mut b = Bench::new(t.choice);
+        b.sensed = t.occupied();
+        let rebuilt = crate::referee::table::TableRebuilt {
+            armies: BySeat::default(),
+            history: vec![t.clone()],
+            actions: Vec::new(),
+            entries: Vec::new(),
+        };
+        b.session = Session::resume(t.choice, false, rebuilt, &b.sensed);
+        b.now += 100;
+        b.with(|s, ctx, out| s.settled(ctx, out));
+        b
+    }
+}
+
+/// Whether `text` is drawn whole on the first page of `screen` (128x64), nothing cut.
+fn whole_on_page_one(screen: &Screen, text: &str) -> bool {
+    let laid = crate::screens::layout(screen);
+    let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    !laid
+        .lines()
+        .iter()
+        .any(|l| l.contains(crate::screens::text::ELLIPSIS))
+        && laid.pages[0].lines().iter().any(|l| {
+            l.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&want)
+        })
+}
+
 /// The tag of the `i`-th block of the order of battle.
 fn block_tag(i: usize) -> TagUid {
     TagUid::new(&[0x04, 0xB1, 0x0C, u8::try_from(i).unwrap()]).unwrap()
@@ -1549,6 +1584,434 @@ fn a_skirmish_pick_is_chosen_unseen() {
         starts.len() > 1,
         "the highlight always starts on {starts:?}"
     );
+}
+
+/// A players' own set-up (each block where [`own_slots`] puts it) with the Prussian I corps in
+/// Charleroi, next to the French: PI-INF1 (4), then `second`, `third`, PI-ART (3) on its
+/// first four slots, `second` and `third` being PI-INF2 (4) and PI-INF3 (3) in either order.
+fn charleroi_held_by_the_first_corps(
+    c: NapoleonChoice,
+    second: &str,
+    third: &str,
+) -> BySeat<NapoleonArmy> {
+    let oob = c.campaign().order_of_battle();
+    let mut slots = own_slots(c, false);
+    let cha = c.layout().town(town(c, "CHA"));
+    for (k, name) in ["PI-INF1", second, third, "PI-ART"].into_iter().enumerate() {
+        let id = oob.find(name).unwrap();
+        let here = slots.iter().position(|(b, _)| *b == id).unwrap();
+        let there = slots.iter().position(|(_, p)| *p == cha[k]).unwrap();
+        let (a, b) = (slots[here].1, slots[there].1);
+        slots[here].1 = b;
+        slots[there].1 = a;
+    }
+    let army = |seat: Seat| NapoleonArmy {
+        slots: c
+            .blocks(seat)
+            .into_iter()
+            .map(|id| slots.iter().find(|(b, _)| *b == id).unwrap().1)
+            .collect(),
+    };
+    let (allies, french) = (army(ALLIES), army(FRENCH));
+    BySeat::from_fn(|s| {
+        if s == FRENCH {
+            french.clone()
+        } else {
+            allies.clone()
+        }
+    })
+}
+
+/// The table of `c` set up as `armies`, its rules' game under 6.2.4's option (a block is seen
+/// only once it fires or is in combat), which the menu does not offer yet: the one way a hit
+/// can fall among blocks hidden from the firer (ruling R25).
+fn revealed_on_contact(c: NapoleonChoice, armies: &BySeat<NapoleonArmy>) -> NapoleonTable {
+    let mut t = NapoleonTable::start(c, armies).unwrap();
+    let options = Options {
+        battle: boards::napoleon::battle::BattleOptions {
+            reveal_on_contact: true,
+            ..boards::napoleon::battle::BattleOptions::default()
+        },
+        ..c.options()
+    };
+    let setup = Setup::Placed {
+        allies: placements(c, ALLIES, &armies[ALLIES]),
+        french: placements(c, FRENCH, &armies[FRENCH]),
+    };
+    t.game = Napoleon::start(options, setup).unwrap();
+    t
+}
+
+/// The menu entry of `b` with the label `a`'s entry for `action` has.
+fn twin_entry(a: &NapoleonTable, action: &NapoleonAction, b: &NapoleonTable) -> NapoleonAction {
+    let label = a
+        .choices()
+        .into_iter()
+        .find(|(_, na)| na == action)
+        .unwrap_or_else(|| panic!("{action:?} is not in the menu"))
+        .0;
+    b.choices()
+        .into_iter()
+        .find(|(l, _)| *l == label)
+        .unwrap_or_else(|| panic!("no `{label}` in the twin's menu"))
+        .1
+}
+
+/// Two Napoléon games at the table, alike but for which of PI-INF3 (3) and PI-INF2 (4), both
+/// hidden, stands on Charleroi's second slot and which on its third (`a`: PI-INF3 second).
+struct Twins {
+    a: NapoleonTable,
+    b: NapoleonTable,
+}
+
+impl Twins {
+    fn new() -> Twins {
+        let c = choice(Players::Two, false);
+        Twins {
+            a: revealed_on_contact(
+                c,
+                &charleroi_held_by_the_first_corps(c, "PI-INF3", "PI-INF2"),
+            ),
+            b: revealed_on_contact(
+                c,
+                &charleroi_held_by_the_first_corps(c, "PI-INF2", "PI-INF3"),
+            ),
+        }
+    }
+
+    /// Plays `na` in `a` and `nb` in `b` (both accepted): the table is shown the same in both,
+    /// the told screen, the prompt, the menu, whether the pick is secret and the board, and
+    /// none of it names a block the battle hides. The told screen.
+    fn play(&mut self, na: &NapoleonAction, nb: &NapoleonAction) -> Screen {
+        let (a, b) = (&mut self.a, &mut self.b);
+        a.check(na).unwrap();
+        b.check(nb).unwrap();
+        let (sa, sb) = (a.play(na), b.play(nb));
+        let shown = public(a, &sa);
+        assert_eq!(shown, public(b, &sb));
+        assert_eq!(a.secret_choice(), b.secret_choice());
+        assert_eq!(a.board(), b.board());
+        let oob = a.choice.campaign().order_of_battle();
+        let seen: Vec<String> = a
+            .game()
+            .battle()
+            .map(|battle| battle.view(None).blocks)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|v| match v {
+                boards::napoleon::battle::BlockView::Known { block, .. } => {
+                    Some(oob.block(block).unwrap().name.clone())
+                }
+                boards::napoleon::battle::BlockView::Hidden { .. } => None,
+            })
+            .collect();
+        for name in names_in(&shown, &block_names(a.choice)) {
+            assert!(seen.contains(&name), "{name} is hidden: {shown}");
+        }
+        sa
+    }
+
+    /// The same action in both.
+    fn both(&mut self, action: Action) {
+        let na = NapoleonAction::rules(action);
+        self.play(&na, &na);
+    }
+
+    /// `a`'s menu entry for `action` in `a`, and the entry of the same words in `b`.
+    fn entry(&mut self, action: Action) {
+        let na = NapoleonAction::rules(action);
+        let nb = twin_entry(&self.a, &na, &self.b);
+        self.play(&na, &nb);
+    }
+
+    /// The first die outcome or menu entry, in both, until `now` holds of `a`.
+    fn until(&mut self, now: impl Fn(&NapoleonTable) -> bool) {
+        for _ in 0..30 {
+            if now(&self.a) {
+                return;
+            }
+            let next = match self.a.to_act() {
+                Actor::Chance => self.a.chance()[0].0.clone(),
+                _ => self.a.choices()[0].1.clone(),
+            };
+            self.play(&next, &next);
+        }
+        panic!("never there: {}", self.a.prompt());
+    }
+
+    /// The battle at Charleroi, to its first battle turn: the French move in with a gun and
+    /// two other blocks; terrain away from the fight (the attacker's on its left, the
+    /// defender's on its centre and right, never woods: no gun stands in woods, 6.2.1); the
+    /// Prussians deploy, `plan` naming each block's wing as `a` has them (the block on
+    /// Charleroi's second slot is PI-INF3 there, PI-INF2 in `b`), then the French: the gun on
+    /// their right, facing the Prussian left, the others on their left and centre. The gun.
+    fn battle(&mut self, plan: [(&str, boards::napoleon::battle::Wing); 4]) -> BlockId {
+        use boards::napoleon::battle::{BattleAction, Place as Field, Side, Step, Wing, Zone};
+        use boards::napoleon::TerrainKind;
+        let c = self.a.choice;
+        let oob = c.campaign().order_of_battle();
+        let kind = |block: BlockId| oob.block(block).unwrap().kind;
+        let cha = town(c, "CHA");
+        let moves: Vec<(BlockId, Action)> = self
+            .a
+            .game()
+            .legal_actions()
+            .into_iter()
+            .filter_map(|m| match &m {
+                Action::Move { block, path } if path.as_slice() == [cha] => Some((*block, m)),
+                _ => None,
+            })
+            .collect();
+        let gun = moves.iter().find(|(b, _)| kind(*b).is_artillery()).unwrap();
+        let others = moves
+            .iter()
+            .filter(|(b, _)| !kind(*b).is_artillery())
+            .take(2);
+        let french: Vec<&(BlockId, Action)> = [gun].into_iter().chain(others).collect();
+        for (_, m) in &french {
+            let na = NapoleonAction {
+                action: m.clone(),
+                slot: Some(self.a.free_slots(cha)[0]),
+            };
+            self.play(&na, &na);
+        }
+        self.both(Action::EndMoves);
+        self.until(|t| t.game().battle().is_some());
+        let step = |t: &NapoleonTable| t.game().battle().map(|b| b.step());
+        assert!(!self.a.game().battle().unwrap().is_skirmish());
+        let mut wings = [Wing::Left, Wing::Centre, Wing::Right].into_iter();
+        while step(&self.a) == Some(Step::Terrain) {
+            let next = match self.a.to_act() {
+                Actor::Chance => self
+                    .a
+                    .chance()
+                    .into_iter()
+                    .map(|(na, _)| na.action)
+                    .find(|a| {
+                        !matches!(
+                            a,
+                            Action::Battle(BattleAction::DrawTerrain(TerrainKind::Woods))
+                        )
+                    })
+                    .unwrap(),
+                _ => Action::Battle(BattleAction::PlaceTerrain(wings.next().unwrap())),
+            };
+            self.both(next);
+        }
+        let at = |side, wing| Field::Zone(Zone::new(side, wing));
+        let deploy = plan
+            .iter()
+            .map(|&(name, wing)| (oob.find(name).unwrap(), at(Side::Defender, wing)))
+            .chain([
+                (french[0].0, at(Side::Attacker, Wing::Right)),
+                (french[1].0, at(Side::Attacker, Wing::Left)),
+                (french[2].0, at(Side::Attacker, Wing::Centre)),
+            ]);
+        for (block, to) in deploy {
+            self.entry(Action::Battle(BattleAction::Deploy { block, to }));
+        }
+        self.until(|t| step(t) == Some(Step::Fight));
+        french[0].0
+    }
+
+    /// The gun fires across at the Prussian left and hits once.
+    fn volley(&mut self, gun: BlockId) {
+        use boards::napoleon::battle::{BattleAction, Side, Target, Wing, Zone};
+        self.both(Action::Battle(BattleAction::Fire {
+            block: gun,
+            at: Zone::new(Side::Defender, Wing::Left),
+            target: Target::Line,
+        }));
+        self.both(Action::Battle(BattleAction::Hits(1)));
+    }
+
+    /// At the pick: both ask the Allied player, from a secret menu of the blocks of the
+    /// Prussian left, the same entries in both (each naming its slot). In the game where one
+    /// block is strongest (`b` when `in_b`, else `a`), `weaker` is refused in the same words
+    /// as any wrong pick, naming no slot, while the other game accepts its entry (a tie
+    /// there); then `strongest` is taken there, and the entry of the same words in the other.
+    fn pick(&mut self, in_b: bool, weaker: &str, strongest: &str) {
+        use boards::napoleon::battle::{BattleAction, Step};
+        let c = self.a.choice;
+        let id = |name: &str| c.campaign().order_of_battle().find(name).unwrap();
+        for t in [&self.a, &self.b] {
+            assert_eq!(t.game().battle().unwrap().step(), Step::Losses);
+            assert!(t.secret_choice());
+            assert_eq!(t.prompt(), "Allies: OK, choose which block takes the hit");
+        }
+        let (one, tie) = if in_b {
+            (&self.b, &self.a)
+        } else {
+            (&self.a, &self.b)
+        };
+        let menu = one.choices();
+        assert_eq!(menu.len(), 2, "{menu:?}");
+        assert!(
+            menu.iter()
+                .all(|(l, _)| l.starts_with("board 1 defender left ")
+                    && l.ends_with(" takes the hit")),
+            "{menu:?}"
+        );
+        let entry = |name: &str| {
+            let action = Action::Battle(BattleAction::TakeHit(id(name)));
+            menu.iter()
+                .find(|(_, na)| na.action == action)
+                .unwrap()
+                .1
+                .clone()
+        };
+        let wrong = entry(weaker);
+        assert!(tie.check(&twin_entry(one, &wrong, tie)).is_ok());
+        // At the table: OK opens the pick for the chooser alone, the same in both games.
+        let opened = |t: &NapoleonTable| {
+            let mut bench = Bench::playing(t);
+            bench.press(Button::Ok);
+            (bench.session.screen(&bench.sensed), bench)
+        };
+        let (screen, mut bench) = opened(one);
+        assert_eq!(screen, opened(tie).0);
+        let Screen::Choice {
+            title,
+            entries,
+            secret,
+            ..
+        } = &screen
+        else {
+            panic!("no menu: {screen:?}");
+        };
+        assert!(*secret);
+        assert_eq!(title, "Others: look away");
+        assert_eq!(
+            entries[..],
+            menu.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>()[..]
+        );
+        // The weaker block is refused in words that name no slot, the same for any wrong
+        // pick, whole on the OLED's first page.
+        let at = menu.iter().position(|(_, na)| *na == wrong).unwrap();
+        while TableView::menu(&bench.session).is_some_and(|(_, sel)| sel != at) {
+            bench.press(Button::Die);
+        }
+        let out = bench.press(Button::Ok);
+        let refused = "Allies: a block takes the hit: not a strongest block (6.4): choose one of \
+                       the strongest";
+        assert!(
+            out.iter()
+                .any(|d| matches!(d, Decision::Refused { action, reason }
+                if format!("{action}: {reason}") == refused)),
+            "{out:?}"
+        );
+        let screen = bench.session.screen(&bench.sensed);
+        assert!(whole_on_page_one(&screen, refused), "{screen:?}");
+        let right = entry(strongest);
+        let other = twin_entry(one, &right, tie);
+        let told = if in_b {
+            self.play(&other, &right)
+        } else {
+            self.play(&right, &other)
+        };
+        // Told as the hands' step alone, naming the slot turned down, whole on the OLED.
+        let Screen::Told { title, lines, .. } = &told else {
+            panic!("{told:?}");
+        };
+        assert_eq!(title, "Allies: a block takes the hit");
+        assert!(lines[0].starts_with("board 1 defender left "), "{lines:?}");
+        assert!(
+            lines[0].ends_with(": turn the block one step down"),
+            "{lines:?}"
+        );
+        assert!(whole_on_page_one(&told, title) && whole_on_page_one(&told, &lines[0]));
+        for t in [&self.a, &self.b] {
+            assert_eq!(t.game().battle().unwrap().step(), Step::Fight);
+            assert!(!t.secret_choice());
+        }
+    }
+}
+
+/// 6.4: "Elk raak schot wordt apart toegepast op de sterkste vijandelijke eenheid in die
+/// positie. Indien twee of meerdere vijandelijke eenheden even sterk zijn beslist de eigenaar
+/// van die eenheden wie het rake schot incasseert" (each hit to the strongest; between equals
+/// the owner decides); 3.2: the blocks stand so that the enemy sees neither type nor strength;
+/// and 6.2.4's option, blocks seen only once they fire or fight.
+///
+/// Twin games ([`Twins`]): the French gun fires across at the Prussian left, where PI-INF1 (4)
+/// stands, hidden, with PI-INF2 (4) in one game and PI-INF3 (3) in the other. The table sees
+/// the same in both, screen for screen, prompt for prompt and entry for entry, through the
+/// volley, the owner's pick (asked in both, from a secret menu) and after it: nothing tells
+/// whether the hidden blocks tie. Before, the hit was placed at once where one block was the
+/// strongest and the owner asked only on a tie, so this test failed on the old code (one game
+/// told the hit at once where the other asked the Allied player to choose).
+#[test]
+fn twin_battles_that_differ_in_whether_hidden_blocks_tie_show_the_same_screens() {
+    use boards::napoleon::battle::Wing;
+    let mut t = Twins::new();
+    let gun = t.battle([
+        ("PI-INF1", Wing::Left),
+        ("PI-INF3", Wing::Left),
+        ("PI-INF2", Wing::Centre),
+        ("PI-ART", Wing::Right),
+    ]);
+    t.volley(gun);
+    // In `a` PI-INF1 and PI-INF3: the 3 refused, the 4 taken; in `b` either of two 4s.
+    t.pick(false, "PI-INF3", "PI-INF1");
+}
+
+/// 6.4 and 3.2 as above, with a block of the group seen: the Prussian gun (3) on the left has
+/// fired (6.2.4's option: shown once it fires) beside a hidden infantry block, PI-INF3 (3) in
+/// one game, PI-INF2 (4) in the other. The menu lists both blocks in both, not the blocks the
+/// rules let take the hit: those (the gun and the 3, or the 4 alone) would say whether the
+/// hidden block is stronger than the gun, which the old menu told (the old rules too: the 4
+/// alone took the hit at once), so this test failed on the old code.
+#[test]
+fn a_hit_among_seen_and_hidden_blocks_shows_the_same_menu_tie_or_not() {
+    use boards::napoleon::battle::{
+        BattleAction, BattleActor, BlockView, Side, Step, Target, Wing, Zone,
+    };
+    let mut t = Twins::new();
+    let gun = t.battle([
+        ("PI-ART", Wing::Left),
+        ("PI-INF3", Wing::Left),
+        ("PI-INF1", Wing::Centre),
+        ("PI-INF2", Wing::Right),
+    ]);
+    let c = t.a.choice;
+    let prussian_gun = c.campaign().order_of_battle().find("PI-ART").unwrap();
+    let fighting = |army: Army| {
+        move |x: &NapoleonTable| {
+            x.game()
+                .battle()
+                .is_some_and(|b| b.step() == Step::Fight && b.actor() == BattleActor::Army(army))
+        }
+    };
+    // The French end their first fight; the Prussian gun fires across at the French gun,
+    // and misses: it is seen from now on.
+    t.until(fighting(Army::Prussian));
+    t.both(Action::Battle(BattleAction::Fire {
+        block: prussian_gun,
+        at: Zone::new(Side::Attacker, Wing::Right),
+        target: Target::Line,
+    }));
+    t.both(Action::Battle(BattleAction::Hits(0)));
+    for x in [&t.a, &t.b] {
+        let public = x.game().battle().unwrap().view(None);
+        let prussians: Vec<BlockId> = public
+            .blocks
+            .iter()
+            .filter_map(|v| match *v {
+                BlockView::Known {
+                    block,
+                    army: Army::Prussian,
+                    ..
+                } => Some(block),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prussians, [prussian_gun]);
+    }
+    t.until(fighting(Army::French));
+    t.volley(gun);
+    // In `b` the gun (3) and PI-INF2 (4): the gun refused, the 4 taken; in `a` the gun and
+    // PI-INF3, both at 3.
+    t.pick(true, "PI-ART", "PI-INF2");
 }
 
 /// Under the default ruling (a supply loss takes a whole block) the menu entry says the
