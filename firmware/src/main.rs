@@ -1140,6 +1140,7 @@ fn open_parts(
                 })?;
             Ok(Parts {
                 layout,
+                sensing: config.sensing,
                 referee,
                 journals,
                 hardware: Hardware {
