@@ -17,7 +17,7 @@ use std::fmt;
 use crate::faults::{Backoff, Faults};
 use crate::platform::OpenError;
 use crate::referee::{screen_text, Chance, RefereeConfig};
-use crate::sensing::{Millis, SensorLayout};
+use crate::sensing::{Millis, SensingConfig, SensorLayout};
 use crate::service::{BeepSink, Hardware, JournalDir, ScreenSink, Service, StartError, Step};
 use crate::ui::Screen;
 
@@ -132,6 +132,8 @@ impl<S: ScreenSink> ScreenSink for OpenOnDemand<S> {
 pub struct Parts {
     /// Where the squares and tray slots are on the sensor.
     pub layout: SensorLayout,
+    /// The sensing model's timing (the configuration's `[sensing]`).
+    pub sensing: SensingConfig,
     /// The referee's options.
     pub referee: RefereeConfig,
     /// The journal folder.
@@ -149,6 +151,7 @@ pub struct Parts {
 impl fmt::Debug for Parts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Parts")
+            .field("sensing", &self.sensing)
             .field("hardware", &self.hardware)
             .field("buzzer", &self.buzzer.is_some())
             .field("scan_hz", &self.scan_hz)
@@ -261,6 +264,7 @@ impl<C: Chance> Umpire<C> {
             Ok(parts) => {
                 let started = Service::start(
                     parts.layout,
+                    parts.sensing,
                     parts.referee,
                     &mut self.chance,
                     &parts.journals,

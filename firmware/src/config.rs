@@ -36,6 +36,10 @@
 //! seat = 1                  # 1 (Red, Allied) or 2
 //! slots = 10
 //!
+//! [sensing]                 # optional: the sensing model's timing, a key left out its default
+//! settle_ms = 150           # 50 to 750: how long a change must hold before it is reported
+//! # also debounce_samples, debounce_span_ms, tag_wait_ms, chatter_limit, decide_early
+//!
 //! [sensor]
 //! kind = "shift_chain"      # shift_chain | matrix | gpio_matrix | expanders | simulated
 //!
@@ -120,7 +124,7 @@ use toml_span::value::{Table, ValueInner};
 use crate::display::DEFAULT_ADDRESS;
 use crate::referee::games::{self, MenuEntry};
 use crate::referee::{MenuStart, RefereeConfig, SetupMode};
-use crate::sensing::{LayoutSetup, SensedCell, TrayKind};
+use crate::sensing::{LayoutSetup, SensedCell, SensingConfig, TrayKind};
 
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
 use crate::guidance::LedOrder;
@@ -478,6 +482,45 @@ impl Config {
         self.nfc.is_some()
     }
 
+    /// The `[sensing]` settings that differ from the defaults, as the file writes them
+    /// (`settle_ms = 300`), in [`SENSING_KEYS`] order; empty when the timing is the default.
+    pub fn sensing_changes(&self) -> Vec<String> {
+        let (s, d) = (&self.sensing, &SensingConfig::DEFAULT);
+        let values = [
+            (
+                s.debounce_samples.to_string(),
+                d.debounce_samples.to_string(),
+            ),
+            (
+                s.debounce_span_ms.to_string(),
+                d.debounce_span_ms.to_string(),
+            ),
+            (s.settle_ms.to_string(), d.settle_ms.to_string()),
+            (s.tag_wait_ms.to_string(), d.tag_wait_ms.to_string()),
+            (s.chatter_limit.to_string(), d.chatter_limit.to_string()),
+            (s.decide_early.to_string(), d.decide_early.to_string()),
+        ];
+        SENSING_KEYS
+            .iter()
+            .zip(values)
+            .filter(|(_, (set, default))| set != default)
+            .map(|(key, (set, _))| format!("{key} = {set}"))
+            .collect()
+    }
+
+    /// The sensing timing in a few words, for `check-config` and `doctor`: `"the defaults"`,
+    /// or what [`Config::sensing_changes`] lists and `"(the rest default)"`.
+    pub fn sensing_summary(&self) -> String {
+        let changes = self.sensing_changes();
+        if changes.is_empty() {
+            "the defaults".into()
+        } else if changes.len() == SENSING_KEYS.len() {
+            changes.join(", ")
+        } else {
+            format!("{} (the rest default)", changes.join(", "))
+        }
+    }
+
     /// What works but is worth a warning: the umpire runs, though the players may miss
     /// something.
     pub fn warnings(&self) -> Vec<ConfigWarning> {
@@ -615,6 +658,9 @@ pub struct Config {
     /// Off-board tray slots (`[[board.tray]]`), sensed on the inputs after the squares, in
     /// order: (kind, seat, slots).
     pub trays: Vec<(TrayKind, Seat, u8)>,
+    /// The sensing model's timing (`[sensing]`, every key optional: one left out is
+    /// [`SensingConfig::DEFAULT`]'s), for the pipeline the service runs.
+    pub sensing: SensingConfig,
     /// How occupancy is sensed.
     pub sensor: SensorConfig,
     /// The buses' device files.
@@ -730,8 +776,8 @@ const KINDS: [&str; 5] = [
 ];
 
 /// The top-level sections.
-const SECTIONS: &str = "[game], [board], [sensor], [i2c1], [spi0], [spi1], [oled], [buttons], \
-     [buzzer], [nfc], [journal], [waterloo], [leds], [sba], [napoleon], [web]";
+const SECTIONS: &str = "[game], [board], [sensing], [sensor], [i2c1], [spi0], [spi1], [oled], \
+     [buttons], [buzzer], [nfc], [journal], [waterloo], [leds], [sba], [napoleon], [web]";
 
 struct Reader<'a> {
     text: &'a str,
@@ -1333,6 +1379,9 @@ impl Config {
         let squares = usize::from(columns) * usize::from(rows);
         let cells = squares + trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
 
+        // [sensing]
+        let sensing = r.sensing(&mut root);
+
         // [i2c1], [spi0], [spi1]
         let mut buses = BusDevices::default();
         if let Some((mut t, _)) = r.section(&mut root, "i2c1", "i2c1", &["device", "baudrate_hz"]) {
@@ -1499,6 +1548,7 @@ impl Config {
             rows,
             scan_hz,
             trays,
+            sensing,
             sensor,
             buses,
             oled,
@@ -2298,6 +2348,142 @@ impl Reader<'_> {
         })
     }
 
+    /// `[sensing]`: the sensing model's timing, every key optional (one left out keeps
+    /// [`SensingConfig::DEFAULT`]'s), each in a range that works on a board played by hands,
+    /// and together within the referee's own timing: the settle window and the wait for a tag
+    /// leave most of the attack hold ([`RefereeConfig::DEFAULT_ATTACK_HOLD_MS`]), and a tag
+    /// wait, when given, is no shorter than the settle window.
+    fn sensing(&mut self, root: &mut Table<'_>) -> SensingConfig {
+        let mut out = SensingConfig::DEFAULT;
+        let Some((mut t, _)) = self.section(root, "sensing", "sensing", &SENSING_KEYS) else {
+            return out;
+        };
+        let default = SensingConfig::DEFAULT;
+        let hold = RefereeConfig::DEFAULT_ATTACK_HOLD_MS;
+        let longest = i64::from(MAX_SENSING_WAIT_MS);
+        if let Some((n, _)) = self.sensing_int(&mut t, "debounce_samples", (1, 10), |n| {
+            format!(
+                "[sensing] debounce_samples = {n}: use 1 to 10 agreeing scans (1 believes every \
+                 scan; at 100 Hz ten already hold every change back 90 ms, most of the 100 ms a \
+                 move may take to be decided), or remove the line for {}",
+                default.debounce_samples
+            )
+        }) {
+            out.debounce_samples = n as u8;
+        }
+        if let Some((n, _)) = self.sensing_int(&mut t, "debounce_span_ms", (0, 50), |n| {
+            format!(
+                "[sensing] debounce_span_ms = {n}: use 0 to 50 ms (a reed's contacts bounce for \
+                 under 1 ms; a longer span only holds back every change), or remove the line \
+                 for {}",
+                default.debounce_span_ms
+            )
+        }) {
+            out.debounce_span_ms = n as u32;
+        }
+        let settle = (i64::from(MIN_SETTLE_MS), longest);
+        if let Some((n, _)) = self.sensing_int(&mut t, "settle_ms", settle, |n| {
+            if n < settle.0 {
+                format!(
+                    "[sensing] settle_ms = {n} is too short to drop a slid piece's pass-over: a \
+                     piece slid across a square holds its switch closed for some 50 to 130 ms, \
+                     and a nudge or a lift-and-replace would be reported too; use {} to {} \
+                     (the default {} drops a slow slide's)",
+                    settle.0, settle.1, default.settle_ms
+                )
+            } else {
+                format!(
+                    "[sensing] settle_ms = {n} is too long: a lift is heard only once the window \
+                     is over, and the referee judges a gesture of lifts (an attack) {hold} ms \
+                     after its last lift, so a brushed piece must have most of that left to be \
+                     put back before anything is revealed; use {} to {} (half the hold)",
+                    settle.0, settle.1
+                )
+            }
+        }) {
+            out.settle_ms = n as u32;
+        }
+        let settle_ms = out.settle_ms;
+        let wait = (i64::from(settle_ms), longest);
+        if let Some((n, _)) = self.sensing_int(&mut t, "tag_wait_ms", wait, |n| {
+            if n < wait.0 {
+                format!(
+                    "[sensing] tag_wait_ms = {n} is shorter than the settle window (settle_ms = \
+                     {settle_ms}): a placement is never reported before its window is over, so \
+                     this wait would change nothing; give settle_ms or more (at most {longest}), \
+                     or remove the line (the wait is then the longer of the two)"
+                )
+            } else {
+                format!(
+                    "[sensing] tag_wait_ms = {n} is too long: a piece put on a square with a \
+                     reader is reported only once its tag is read or this wait is over, and the \
+                     referee judges a gesture of lifts {hold} ms after its last lift, so the \
+                     landing must be heard well before; use at most {longest} (half the hold), \
+                     or remove the line for {}",
+                    default.tag_wait_ms
+                )
+            }
+        }) {
+            out.tag_wait_ms = n as u32;
+        }
+        let chatter = (i64::from(MIN_CHATTER_LIMIT), 50);
+        if let Some((n, at)) = self.sensing_int(&mut t, "chatter_limit", (0, chatter.1), |n| {
+            let why = if n < 0 {
+                "counts changes of a switch".to_string()
+            } else {
+                format!(
+                    "is too many: a switch changing {} times with no quiet moment has flickered \
+                     for half a second at least, a fault to report",
+                    chatter.1
+                )
+            };
+            format!(
+                "[sensing] chatter_limit = {n} {why}; use {} to {}, 0 to never report a \
+                 chattering switch, or remove the line for {}",
+                chatter.0, chatter.1, default.chatter_limit
+            )
+        }) {
+            if n > 0 && n < chatter.0 {
+                self.problem(
+                    at,
+                    format!(
+                        "[sensing] chatter_limit = {n} would report the hands as a fault: a \
+                         piece slid over a square changes its switch twice and a nudged one \
+                         four times or so; use {} to {}, 0 to never report a chattering switch, \
+                         or remove the line for {}",
+                        chatter.0, chatter.1, default.chatter_limit
+                    ),
+                );
+            } else {
+                out.chatter_limit = n as u8;
+            }
+        }
+        if let Some(early) = self.boolean(&mut t, "decide_early", "sensing") {
+            out.decide_early = early;
+        }
+        out
+    }
+
+    /// `[sensing] key`, a whole number in `range`; one outside it is reported with `fix`'s
+    /// words (what it does, what to use).
+    fn sensing_int(
+        &mut self,
+        t: &mut Table<'_>,
+        key: &str,
+        range: (i64, i64),
+        fix: impl FnOnce(i64) -> String,
+    ) -> Option<(i64, usize)> {
+        let (v, at) = take(t, key)?;
+        match v {
+            ValueInner::Integer(n) if n >= range.0 && n <= range.1 => Some((n, at)),
+            ValueInner::Integer(n) => {
+                self.problem(at, fix(n));
+                None
+            }
+            other => self.wrong_type(at, "sensing", key, "a whole number", &other),
+        }
+    }
+
     /// `[web]`: off unless `enabled = true`; a port the service user may bind.
     fn web(&mut self, root: &mut Table<'_>) -> Option<WebConfig> {
         let (mut t, _) = self.section(root, "web", "web", &["enabled", "port", "url"])?;
@@ -2596,6 +2782,30 @@ impl Reader<'_> {
         }
     }
 }
+
+/// The `[sensing]` keys: every field of [`SensingConfig`].
+pub const SENSING_KEYS: [&str; 6] = [
+    "debounce_samples",
+    "debounce_span_ms",
+    "settle_ms",
+    "tag_wait_ms",
+    "chatter_limit",
+    "decide_early",
+];
+
+/// The shortest `[sensing] settle_ms`, in ms: the least stable time before a piece counts as
+/// down that the hardware notes recommend (jes/autopatzer's 50 ms); shorter, a slid piece's
+/// pass-over, a nudge or a lift-and-replace is reported as a move.
+pub const MIN_SETTLE_MS: u32 = 50;
+
+/// The longest `[sensing] settle_ms` and `tag_wait_ms`, in ms: half the referee's attack hold
+/// ([`RefereeConfig::DEFAULT_ATTACK_HOLD_MS`]), so a lift or a landing is heard with most of
+/// the hold still ahead.
+pub const MAX_SENSING_WAIT_MS: u32 = RefereeConfig::DEFAULT_ATTACK_HOLD_MS / 2;
+
+/// The lowest `[sensing] chatter_limit` but 0 (never): a nudged piece changes its switch four
+/// times or so, a hand and not a fault.
+pub const MIN_CHATTER_LIMIT: u8 = 5;
 
 /// The LED chain's name in the wiring checks.
 const LEDS: &str = "[leds]";

@@ -164,7 +164,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             firmware::game_data::tag_registry(&config, &cli.config, napoleon)?;
             let warnings = config.warnings();
             println!(
-                "{}: {} — {}x{} board, {}, {} GPIO pins wired",
+                "{}: {} — {}x{} board, {}, {} GPIO pins wired, sensing timing: {}",
                 if cli.config.exists() {
                     cli.config.display().to_string()
                 } else {
@@ -178,7 +178,8 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 config.columns,
                 config.rows,
                 sensor_summary(&config),
-                config.gpio_pins().len()
+                config.gpio_pins().len(),
+                config.sensing_summary()
             );
             for w in &warnings {
                 println!("  warning: {w}");
@@ -217,19 +218,26 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
 }
 
-/// What `doctor` finds in the configuration itself: each warning, and the Waterloo layout file
-/// (a problem when it cannot be used).
+/// What `doctor` finds in the configuration itself: the sensing timing in use, each warning,
+/// and the games' data files (a problem when one cannot be used).
 fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
     use firmware::doctor::Severity;
-    let mut out: Vec<Finding> = config
-        .warnings()
-        .into_iter()
-        .map(|w| Finding {
+    let timing = Finding {
+        severity: Severity::Ok,
+        subject: "sensing timing".into(),
+        detail: format!(
+            "{} ([sensing] in the configuration)",
+            config.sensing_summary()
+        ),
+        fix: String::new(),
+    };
+    let mut out: Vec<Finding> = std::iter::once(timing)
+        .chain(config.warnings().into_iter().map(|w| Finding {
             severity: Severity::Warning,
             subject: "configuration".into(),
             detail: w.problem,
             fix: w.fix,
-        })
+        }))
         .collect();
     if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
         out.push(Finding {
@@ -1140,6 +1148,7 @@ fn open_parts(
                 })?;
             Ok(Parts {
                 layout,
+                sensing: config.sensing,
                 referee,
                 journals,
                 hardware: Hardware {

@@ -654,14 +654,19 @@ impl<C: Chance> Service<C> {
     /// Starts the umpire: resumes the newest unfinished game in `journals`, or opens the game
     /// menu. A newest journal that is damaged, empty or unreadable never stops the start: the
     /// OLED says what was found and offers what can be done (see [`Referee::recover`]).
-    /// `chance` makes the referee's source of chance; `scan_hz` is the scan rate; `now` the
-    /// time since boot.
+    /// `sensing` times the sensing model the pipeline runs (the configuration's `[sensing]`;
+    /// the referee hears its settle window too, see [`Pipeline::new`]). `chance` makes the
+    /// referee's source of chance; `scan_hz` is the scan rate; `now` the time since boot.
     ///
     /// # Errors
     /// The journal folder cannot be read, or `scan_hz` is 0 or above
     /// [`MAX_SCAN_HZ`](crate::schedule::MAX_SCAN_HZ).
+    // Each argument is a part opened or a setting read at start (see `boot::Parts`, which
+    // holds them), none of which belongs with another.
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         layout: SensorLayout,
+        sensing: SensingConfig,
         config: RefereeConfig,
         mut chance: impl FnMut() -> C,
         journals: &JournalDir,
@@ -678,7 +683,7 @@ impl<C: Chance> Service<C> {
             // No game to go on with: the referee starts at the menu knowing nothing of the
             // board, and the first scans tell it what stands there.
             None => {
-                let sensing = Sensing::new(layout, SensingConfig::default());
+                let sensing = Sensing::new(layout, sensing);
                 let referee = Referee::new(config, chance(), journals.maker());
                 (Pipeline::new(sensing, referee), Occupancy::EMPTY)
             }
@@ -690,7 +695,7 @@ impl<C: Chance> Service<C> {
                 let mut read = false;
                 let booted = boot(
                     layout,
-                    SensingConfig::default(),
+                    sensing,
                     || {
                         scanner
                             .scan()

@@ -20,8 +20,8 @@ use firmware::referee::{
     SCHEMA,
 };
 use firmware::sensing::{
-    Button, ButtonPress, LayoutSetup, Millis, Occupancy, Place, SensedCell, SensorInput,
-    SensorLayout, TagFailure, TagRead, TagUid,
+    Button, ButtonPress, LayoutSetup, Millis, Occupancy, Place, SensedCell, SensingConfig,
+    SensorInput, SensorLayout, TagFailure, TagRead, TagUid,
 };
 use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
 use firmware::ui::Screen;
@@ -156,6 +156,7 @@ impl Rig {
         };
         let service = Service::start(
             SensorLayout::new(layout).unwrap(),
+            SensingConfig::default(),
             config,
             || SeededChance::new(7),
             dir,

@@ -193,8 +193,77 @@ fn the_shipped_configuration_checks_fine() {
     let (code, text) = umpire(&["--config", path, "check-config"]);
     assert_eq!(code, 0, "{text}");
     assert!(
-        text.contains("fine — 12x10 board, 15 74HC165s on spi0 CE1, no NFC, 11 GPIO pins wired"),
+        text.contains(
+            "fine — 12x10 board, 15 74HC165s on spi0 CE1, no NFC, 11 GPIO pins wired, sensing \
+             timing: the defaults"
+        ),
         "{text}"
+    );
+}
+
+/// A builder who lengthens the settle window (slow slides registered the squares they
+/// crossed) sees `check-config` and `doctor` say the timing in use, as the file writes it; a
+/// window too short to drop a pass-over is named with the file, its line and the fix. The old
+/// code refused `[sensing]` as an unknown section.
+#[test]
+fn check_config_and_doctor_say_the_sensing_timing() {
+    let tuned = shipped_config()
+        .replacen("# settle_ms = 150", "settle_ms = 300", 1)
+        .replacen("# decide_early = true", "decide_early = false", 1);
+    assert_ne!(
+        tuned,
+        shipped_config(),
+        "the shipped file documents both keys"
+    );
+    let (dir, path) = config_folder("sensing", &tuned);
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(
+            "11 GPIO pins wired, sensing timing: settle_ms = 300, decide_early = false (the rest \
+             default)"
+        ),
+        "{text}"
+    );
+    let (code, text) = umpire(&[
+        "--config",
+        path.to_str().unwrap(),
+        "--simulated",
+        "doctor",
+        "--scans",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(
+            "ok      sensing timing: settle_ms = 300, decide_early = false (the rest default) \
+             ([sensing] in the configuration)"
+        ),
+        "{text}"
+    );
+    let short = shipped_config().replacen("# settle_ms = 150", "settle_ms = 20", 1);
+    let line = short
+        .lines()
+        .position(|l| l == "settle_ms = 20")
+        .expect("the line set")
+        + 1;
+    std::fs::write(&path, short).unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    let (doctor, said) = umpire(&["--config", path.to_str().unwrap(), "--simulated", "doctor"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains(&format!(
+            "umpire.toml:{line}: [sensing] settle_ms = 20 is too short to drop a slid piece's \
+             pass-over"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("use 50 to 750"), "{text}");
+    assert_eq!(doctor, 2, "{said}");
+    assert!(
+        said.contains(&format!("umpire.toml:{line}: [sensing] settle_ms")),
+        "{said}"
     );
 }
 

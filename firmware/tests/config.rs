@@ -9,7 +9,7 @@ use firmware::config::{
     BusDevices, ButtonsConfig, ChipSelect, Config, GameName, I2cBus, NfcConfig, OledConfig,
     RulesName, SensorConfig, SpiBus, SpiConfig,
 };
-use firmware::sensing::SensedCell;
+use firmware::sensing::{SensedCell, SensingConfig};
 
 /// A 10x10 board on the PCF8575 matrix, NFC on SPI0 CE1, every optional part fitted.
 const GOOD: &str = r#"# A 10x10 Stratego board: the PCF8575 matrix, NFC on SPI0, the rest from the pin map.
@@ -111,6 +111,7 @@ fn a_good_file_reads_back_exactly() {
         rows: 10,
         scan_hz: 150,
         trays: Vec::new(),
+        sensing: SensingConfig::DEFAULT,
         sensor: SensorConfig::Matrix {
             bus: I2cBus::I2c1,
             rows: 10,

@@ -14,7 +14,7 @@ use firmware::guidance::{LedGuidance, LedMap, LedOrder, LedSink, Palette};
 use firmware::platform::Scanner;
 use firmware::referee::{RefereeConfig, SeededChance};
 use firmware::sensing::{
-    Button, ButtonPress, LayoutSetup, Millis, Place, SensedCell, SensorLayout,
+    Button, ButtonPress, LayoutSetup, Millis, Place, SensedCell, SensingConfig, SensorLayout,
 };
 use firmware::service::{ButtonSource, Hardware, JournalDir, Service};
 use firmware::sim::SimBoard;
@@ -144,6 +144,7 @@ fn start() -> Rig {
     };
     let mut service = Service::start(
         SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        SensingConfig::default(),
         RefereeConfig::default(),
         || SeededChance::new(7),
         &dir,

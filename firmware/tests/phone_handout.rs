@@ -15,7 +15,9 @@ use firmware::display::{Display, DEFAULT_ADDRESS};
 use firmware::drivers::buttons::ButtonEvent;
 use firmware::referee::{screen_text, Decision, RefereeConfig, SeededChance, PHONE_PAGES};
 use firmware::screens::{HEIGHT, WIDTH};
-use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensorLayout};
+use firmware::sensing::{
+    Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensingConfig, SensorLayout,
+};
 use firmware::service::{ButtonSource, Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::{SimBoard, SimI2c};
 use firmware::ui::Screen;
@@ -97,6 +99,7 @@ impl Rig {
         let shown = Rc::new(RefCell::new(Vec::new()));
         let mut service = Service::start(
             SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+            SensingConfig::default(),
             RefereeConfig {
                 phone_pages: web,
                 ..RefereeConfig::default()

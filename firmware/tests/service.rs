@@ -11,7 +11,9 @@ use firmware::drivers::buttons::{BeepPattern, ButtonEvent};
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::platform::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
-use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensorLayout};
+use firmware::sensing::{
+    Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensingConfig, SensorLayout,
+};
 use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
@@ -121,6 +123,7 @@ impl Rig {
         let beeps = Beeps::default();
         let mut service = Service::start(
             layout,
+            SensingConfig::default(),
             RefereeConfig::default(),
             || SeededChance::new(7),
             dir,
@@ -344,6 +347,7 @@ fn boot_shows_a_fault_on_the_oled_and_starts_when_the_sensor_comes_back() {
             let board = Rc::new(RefCell::new(SimBoard::new(10, 10)));
             Ok(Parts {
                 layout: SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+                sensing: SensingConfig::default(),
                 referee: RefereeConfig::default(),
                 journals: dir.clone(),
                 hardware: Hardware {
@@ -405,6 +409,7 @@ fn boot_shows_a_fault_on_the_oled_and_starts_when_the_sensor_comes_back() {
 fn service_on(dir: &JournalDir, hardware: Hardware) -> Service<SeededChance> {
     Service::start(
         SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        SensingConfig::default(),
         RefereeConfig::default(),
         || SeededChance::new(7),
         dir,
@@ -638,6 +643,7 @@ fn a_scan_rate_the_schedule_cannot_keep_is_refused_at_start() {
     for hz in [0, 2000] {
         let started = Service::start(
             SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+            SensingConfig::default(),
             RefereeConfig::default(),
             || SeededChance::new(7),
             &dir,
@@ -658,4 +664,252 @@ fn a_scan_rate_the_schedule_cannot_keep_is_refused_at_start() {
         assert!(fault.problem.contains("[board] scan_hz"), "{fault:?}");
     }
     std::fs::remove_dir_all(&tmp).ok();
+}
+
+// ----- the configured sensing timing -----------------------------------------------------------
+
+use boards::Seat;
+use firmware::config::Config;
+
+/// An umpire started the way `umpire run` starts one: from a configuration file's text, its
+/// parts opened as `open_parts` opens them (the layout of `[board]`, the timing of
+/// `[sensing]`, the referee's settings, the scan rate), then run by [`Umpire`] step by step
+/// on simulated hardware: a fresh start, or the boot that resumes the newest journal.
+struct Table {
+    umpire: Umpire<SeededChance>,
+    board: Rc<RefCell<SimBoard>>,
+    presses: Presses,
+    now: u64,
+    /// Every decision, with the time of the step that made it.
+    decisions: Vec<(u64, Decision)>,
+}
+
+impl Table {
+    fn start(text: &str, dir: &JournalDir, board: Rc<RefCell<SimBoard>>, now: u64) -> Table {
+        let config = Config::parse(text).unwrap_or_else(|p| panic!("{p}"));
+        let presses = Presses::default();
+        let open = {
+            let (dir, board, presses) = (dir.clone(), board.clone(), presses.clone());
+            Box::new(move || {
+                Ok(Parts {
+                    layout: SensorLayout::new(config.layout_setup()).unwrap(),
+                    sensing: config.sensing,
+                    referee: config.referee_config(),
+                    journals: dir.clone(),
+                    hardware: Hardware {
+                        scanner: Box::new(SharedBoard(board.clone())),
+                        buttons: Some(Box::new(presses.clone())),
+                        tags: None,
+                        oled: None,
+                    },
+                    buzzer: None,
+                    leds: None,
+                    scan_hz: config.scan_hz,
+                })
+            })
+        };
+        let mut table = Table {
+            umpire: Umpire::new(None, open, || SeededChance::new(7)),
+            board,
+            presses,
+            now,
+            decisions: Vec::new(),
+        };
+        table.run(500);
+        assert!(table.umpire.is_running(), "{:?}", table.umpire.faults());
+        table
+    }
+
+    /// Steps the umpire every 10 ms (one scan at 100 Hz) for `ms`.
+    fn run(&mut self, ms: u64) {
+        for _ in 0..ms / 10 {
+            self.now += 10;
+            let step = self.umpire.step(Millis(self.now));
+            let now = self.now;
+            self.decisions
+                .extend(step.decisions.into_iter().map(|d| (now, d)));
+            assert!(step.trouble.is_empty(), "{:?}", step.trouble);
+        }
+    }
+
+    fn service(&self) -> &Service<SeededChance> {
+        self.umpire.service().expect("the umpire runs")
+    }
+
+    /// The timing of the sensing model the running pipeline reads the board with.
+    fn sensing(&self) -> SensingConfig {
+        *self.service().pipeline().sensing().config()
+    }
+
+    fn screen(&self) -> Screen {
+        self.service().pipeline().screen().clone()
+    }
+
+    /// The hands put a piece on `s` or take it off, and the umpire runs `ms`.
+    fn set(&mut self, s: &str, on: bool, ms: u64) {
+        self.board
+            .borrow_mut()
+            .set_piece(cell(Square::parse(s).unwrap()), on);
+        self.run(ms);
+    }
+
+    fn press(&mut self, b: Button) {
+        self.presses.tap(b);
+        self.run(300);
+    }
+
+    /// Whose piece stands on `s` as the referee knows the game.
+    fn holds(&self, s: &str) -> Option<Seat> {
+        let position = self.service().pipeline().referee().position()?;
+        position
+            .piece_at(Square::parse(s).unwrap())
+            .map(|piece| piece.owner)
+    }
+
+    /// The moves decided so far, as `a3-a5`, each with when it was decided.
+    fn moves(&self) -> Vec<(u64, String)> {
+        self.decisions
+            .iter()
+            .filter_map(|(at, d)| match d {
+                Decision::Moved { mv, .. } => Some((*at, mv.to_string())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn corrections(&self) -> Vec<(String, String)> {
+        self.decisions
+            .iter()
+            .filter_map(|(_, d)| match d {
+                Decision::MoveCorrected { was, now } => Some((was.clone(), now.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The configured game (a Duel, highlighted on the menu): OK, OK sets it up by rank
+    /// groups, each group placed piece by piece.
+    fn set_up_duel(&mut self) {
+        self.press(Button::Ok);
+        self.press(Button::Ok);
+        let red = Deployment::parse(
+            Variant::Duel,
+            RED,
+            "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .",
+        )
+        .unwrap();
+        let blue = Deployment::parse(
+            Variant::Duel,
+            BLUE,
+            "F . . . . . . . . .\nB B S . . . . . . .\n3 2 9 M 2 3 . . . .",
+        )
+        .unwrap();
+        for deployment in [&red, &blue] {
+            for _group in 0..7 {
+                let Screen::Setup { instruction, .. } = self.screen() else {
+                    panic!("set-up expected: {:?}", self.screen())
+                };
+                let rank = Rank::ALL
+                    .into_iter()
+                    .find(|r| instruction.contains(r.name()) || instruction.contains(r.plural()))
+                    .unwrap_or_else(|| panic!("{instruction}"));
+                for &(s, r) in &deployment.placements {
+                    if r == rank {
+                        self.set(&s.to_string(), true, 800);
+                    }
+                }
+                self.press(Button::Ok);
+            }
+        }
+        assert!(
+            self.decisions
+                .iter()
+                .any(|(_, d)| d == &Decision::GameStarted),
+            "{:?}",
+            self.decisions
+        );
+    }
+}
+
+/// A builder whose slow slides registered the squares they crossed lengthens the settle window
+/// in `[sensing]`, and the umpire started from that file reads the board with it, on a fresh
+/// start and after a restart that resumes the game (the boot path). Red's Scout slides from a3
+/// over a4 to a5, resting on a4 for 250 ms, with `decide_early = false` so that only the
+/// window decides. A 400 ms window drops the pass-over: the move a3-a5, nothing corrected. A
+/// 100 ms one reports it: the move a3-a4, decided once the lift of a3 has held for the window
+/// (100 ms after it was believed), then corrected to a3-a5 when the Scout lands there. The old
+/// code ran every pipeline with the default timing (150 ms, deciding early), whatever the
+/// file said: both boards decided a3-a4 the moment a3's lift was believed, and corrected it.
+#[test]
+fn the_configured_settle_window_reaches_the_running_pipeline() {
+    for (settle_ms, passed_over) in [(400, false), (100, true)] {
+        let text = format!(
+            "[game]\nname = \"duel\"\n[board]\nscan_hz = 100\n[sensor]\nkind = \"simulated\"\n\
+             [sensing]\nsettle_ms = {settle_ms}\ndecide_early = false\n"
+        );
+        let configured = SensingConfig {
+            settle_ms,
+            decide_early: false,
+            ..SensingConfig::DEFAULT
+        };
+        let (tmp, dir) = temp_journals(&format!("settle-{settle_ms}"));
+        let board = Rc::new(RefCell::new(SimBoard::new(10, 10)));
+        let mut table = Table::start(&text, &dir, board.clone(), 0);
+        assert_eq!(table.sensing(), configured, "a fresh start");
+        table.set_up_duel();
+
+        // The power is cut and comes back: the umpire boots on the board and resumes.
+        let now = table.now;
+        drop(table);
+        let mut table = Table::start(&text, &dir, board.clone(), now + 10_000);
+        assert_eq!(table.sensing(), configured, "after the boot");
+        assert_eq!(
+            table
+                .service()
+                .pipeline()
+                .referee()
+                .position()
+                .map(|p| p.ply()),
+            Some(0),
+            "resumed before Red's first move"
+        );
+        table.decisions.clear();
+
+        // The slide: a4 closes while the Scout still touches a3, the Scout rests on a4, then
+        // a5 closes a moment before a4 opens. Three scans 10 ms apart believe a change.
+        table.set("a4", true, 30);
+        let lift_believed = table.now + 10 + 20;
+        table.set("a3", false, 250);
+        table.set("a5", true, 30);
+        table.set("a4", false, 1_500);
+        let moves = table.moves();
+        let corrections = table.corrections();
+        if passed_over {
+            assert_eq!(
+                moves.first(),
+                Some(&(lift_believed + u64::from(settle_ms), "a3-a4".to_string())),
+                "{settle_ms} ms: {:?}",
+                table.decisions
+            );
+            assert_eq!(
+                corrections,
+                [("a3-a4".to_string(), "a3-a5".to_string())],
+                "{:?}",
+                table.decisions
+            );
+        } else {
+            let moves: Vec<&str> = moves.iter().map(|(_, m)| m.as_str()).collect();
+            assert_eq!(moves, ["a3-a5"], "{settle_ms} ms: {:?}", table.decisions);
+            assert_eq!(
+                corrections,
+                [],
+                "the pass-over was never reported: {:?}",
+                table.decisions
+            );
+        }
+        assert_eq!(table.holds("a5"), Some(RED), "{:?}", table.decisions);
+        assert!(table.holds("a3").is_none() && table.holds("a4").is_none());
+        drop(table);
+        std::fs::remove_dir_all(&tmp).ok();
+    }
 }

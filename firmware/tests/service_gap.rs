@@ -21,8 +21,8 @@ use firmware::platform::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
 use firmware::scan_thread::ScanThread;
 use firmware::sensing::{
-    Button, ButtonPress, LayoutSetup, Millis, Occupancy, SensedCell, SensorInput, SensorLayout,
-    TagFailure, TagRead,
+    Button, ButtonPress, LayoutSetup, Millis, Occupancy, SensedCell, SensingConfig, SensorInput,
+    SensorLayout, TagFailure, TagRead,
 };
 use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
 use firmware::sim::SimBoard;
@@ -179,6 +179,7 @@ impl Rig {
             SensorLayout::new(LayoutSetup::grid(10, 10).with_tag_readers_everywhere()).unwrap();
         let service = Service::start(
             layout,
+            SensingConfig::default(),
             RefereeConfig::default(),
             || SeededChance::new(7),
             &dir,
@@ -549,6 +550,7 @@ fn a_sensor_fault_on_the_scan_thread_is_reported_once_and_cleared_once() {
     };
     let mut service = Service::start(
         SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        SensingConfig::default(),
         RefereeConfig::default(),
         || SeededChance::new(7),
         &dir,

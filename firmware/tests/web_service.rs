@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use firmware::drivers::buttons::ButtonEvent;
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::referee::{RefereeConfig, SeededChance};
-use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensorLayout};
+use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensingConfig, SensorLayout};
 use firmware::service::{ButtonSource, Hardware, JournalDir, Service};
 use firmware::sim::SimBoard;
 use firmware::web::server::Server;
@@ -102,6 +102,7 @@ fn ten_phones_do_not_slow_the_scan_loop_and_see_each_change_within_a_second() {
     let script = Script::default();
     let mut service = Service::start(
         SensorLayout::new(LayoutSetup::grid(10, 10)).unwrap(),
+        SensingConfig::default(),
         RefereeConfig::default(),
         || SeededChance::new(7),
         &journals,

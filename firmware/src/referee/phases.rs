@@ -86,7 +86,7 @@ impl Default for RefereeConfig {
             nfc_readers: false,
             turn_limit_s: None,
             board: None,
-            attack_hold_ms: 1500,
+            attack_hold_ms: RefereeConfig::DEFAULT_ATTACK_HOLD_MS,
             menu_start: MenuStart::default(),
             waterloo_layout: BoardLayout::shipped(),
             sba_set: games::sba::SbaSet::shipped(),
@@ -97,6 +97,11 @@ impl Default for RefereeConfig {
 }
 
 impl RefereeConfig {
+    /// [`RefereeConfig::attack_hold_ms`] by default, in ms. The `[sensing]` timings of the
+    /// configuration file are checked against it: a lift is heard only once the settle window
+    /// is over, so the window must leave most of the hold to put a brushed piece back.
+    pub const DEFAULT_ATTACK_HOLD_MS: u32 = 1500;
+
     fn options(&self, variant: Variant) -> Options {
         if self.isf_rules {
             Options::isf(variant)

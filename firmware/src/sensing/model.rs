@@ -11,7 +11,9 @@ use super::{
 };
 
 /// The timing of the sensing model. The defaults suit reed switches scanned at 100 Hz; every
-/// field can be tuned per board (stronger magnets, bigger squares) in its layout file.
+/// field can be tuned per board (stronger magnets, bigger squares, slower hands) in the
+/// `[sensing]` section of the umpire's configuration file, which checks each value and the
+/// combinations that cannot work ([`crate::config`]; the service's pipeline is built with it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SensingConfig {
     /// Consecutive scans that must agree before a switch's new reading is believed (0 counts
