@@ -2148,7 +2148,7 @@ impl Reader<'_> {
                 format!(
                     "[game] variant = \"{wanted}\" sets {} up by NFC tags, which the menu \
                      offers only with NFC readers under the board: configure them in [nfc] \
-                     (enabled = true, one [[nfc.reader]] per module){untagged}",
+                     (enabled = true, one [[nfc.reader]] for each module){untagged}",
                     game.name()
                 ),
             );

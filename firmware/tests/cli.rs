@@ -638,8 +638,8 @@ fn a_variant_set_up_by_tags_is_checked_against_the_readers() {
             text.contains(&format!(
                 "umpire.toml:{line}: [game] variant = \"2-players-own-set-up-nfc-tags\" sets \
                  napoleon up by NFC tags, which the menu offers only with NFC readers under the \
-                 board: configure them in [nfc] (enabled = true, one [[nfc.reader]] per \
-                 module), or use variant = \"2-players-own-set-up\" to set it up without tags"
+                 board: configure them in [nfc] (enabled = true, one [[nfc.reader]] for \
+                 each module), or use variant = \"2-players-own-set-up\" to set it up without tags"
             )),
             "{text}"
         );

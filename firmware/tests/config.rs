@@ -785,7 +785,7 @@ fn a_variant_set_up_by_tags_needs_the_readers() {
     let fix = format!(
         "3: [game] variant = \"{wanted}\" sets napoleon up by NFC tags, which the menu offers \
          only with NFC readers under the board: configure them in [nfc] (enabled = true, one \
-         [[nfc.reader]] per module), or use variant = \"2-players-historical-set-up\" to set \
+         [[nfc.reader]] for each module), or use variant = \"2-players-historical-set-up\" to set \
          it up without tags"
     );
     let without = format!("[game]\nname = \"napoleon\"\nvariant = \"{wanted}\"\n");
