@@ -5,12 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::sensing::{Millis, Place};
-
-/// How long before the piece leaves its own square a slid piece may close the next one's
-/// switch and still be the piece that lands there, in ms: a magnet can reach two reeds at once
-/// for a moment. The settle window (150 ms) is the longest a pass-over may last.
-const OVERLAP_MS: u64 = 150;
+use crate::sensing::{Millis, Place, SensingConfig};
 
 /// A place's last change since the tracking began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +26,7 @@ pub(crate) enum NotLanded {
 }
 
 /// The lifts and placements since the board last matched or an action was played.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Hands {
     changes: BTreeMap<Place, Change>,
     unread: BTreeSet<Place>,
@@ -39,9 +34,32 @@ pub(crate) struct Hands {
     /// A tag was read on this game's pieces: they carry tags, so a placement whose reader finds
     /// none is suspect. (A board with readers may be played with untagged pieces.)
     tagged: bool,
+    /// How long before the piece leaves its own square a slid piece may close the next one's
+    /// switch and still be the piece that lands there, in ms: a magnet can reach two reeds at
+    /// once for a moment, and the sensing model's settle window
+    /// ([`SensingConfig::settle_ms`]) is the longest a pass-over may last.
+    overlap_ms: u32,
+}
+
+impl Default for Hands {
+    /// Hands timed by the default sensing model.
+    fn default() -> Hands {
+        Hands::timed(SensingConfig::DEFAULT.settle_ms)
+    }
 }
 
 impl Hands {
+    /// No hands yet, for a sensing model whose settle window is `settle_ms`.
+    pub(crate) fn timed(settle_ms: u32) -> Hands {
+        Hands {
+            changes: BTreeMap::new(),
+            unread: BTreeSet::new(),
+            standing: BTreeSet::new(),
+            tagged: false,
+            overlap_ms: settle_ms,
+        }
+    }
+
     /// A piece left `place` at `at`.
     pub(crate) fn lifted(&mut self, place: Place, at: Millis) {
         self.changes.insert(place, Change { lifted: true, at });
@@ -71,7 +89,7 @@ impl Hands {
 
     /// A new game begins: nothing is known of its pieces' tags yet.
     pub(crate) fn new_game(&mut self) {
-        *self = Hands::default();
+        *self = Hands::timed(self.overlap_ms);
     }
 
     /// The board matched, or an action was played: a new gesture begins.
@@ -98,7 +116,9 @@ impl Hands {
         }
         match (self.changes.get(from), self.changes.get(to)) {
             (Some(l), Some(p))
-                if l.lifted && !p.lifted && p.at.0.saturating_add(OVERLAP_MS) >= l.at.0 =>
+                if l.lifted
+                    && !p.lifted
+                    && p.at.0.saturating_add(u64::from(self.overlap_ms)) >= l.at.0 =>
             {
                 Ok(())
             }
@@ -156,6 +176,24 @@ mod tests {
         hands.placed(p(1), Millis(900));
         hands.lifted(p(0), Millis(1000));
         assert_eq!(hands.landing(&p(0), &p(1)), Ok(()));
+    }
+
+    /// A builder's longer settle window (`[sensing] settle_ms`) lets a slid piece close the
+    /// next square that much earlier, and a new game keeps the timing.
+    #[test]
+    fn the_overlap_a_slide_may_have_is_the_settle_window() {
+        let slide = |hands: &mut Hands| {
+            hands.reset();
+            hands.placed(p(1), Millis(700));
+            hands.lifted(p(0), Millis(1000));
+            hands.landing(&p(0), &p(1))
+        };
+        assert_eq!(slide(&mut Hands::default()), Err(NotLanded::LitBefore));
+        let mut slow = Hands::timed(400);
+        assert_eq!(slide(&mut slow), Ok(()));
+        slow.new_game();
+        assert_eq!(slide(&mut slow), Ok(()));
+        assert_eq!(slide(&mut Hands::timed(250)), Err(NotLanded::LitBefore));
     }
 
     #[test]

@@ -663,10 +663,12 @@ impl<S: Store, C: Chance> Referee<S, C> {
     }
 
     /// Hears its events from a sensing model timed by `sensing`: a slide decided at once may
-    /// be carried on into an attack within its settle window. Until told, the default
+    /// be carried on into an attack within its settle window, and a slid piece may close the
+    /// next square up to a settle window before it leaves its own. Until told, the default
     /// model's ([`SensingConfig::DEFAULT`]).
     pub(crate) fn reported_by(&mut self, sensing: &SensingConfig) {
         self.settle_ms = sensing.settle_ms;
+        self.hands = Hands::timed(sensing.settle_ms);
     }
 
     /// Whether the changes the sensing model believes but has not reported (`waiting`: place,
