@@ -23,6 +23,7 @@ fn choice(players: Players, historical: bool) -> NapoleonChoice {
         historical,
         set: NapoleonSet::shipped(),
         tags: false,
+        reveal_on_contact: false,
     }
 }
 
