@@ -24,6 +24,7 @@
 //! order_of_battle = "oob.txt"   # the 58 blocks
 //! turns = "turns.txt"       # the turn track
 //! layout = "napoleon-layout.txt"   # which sensed squares are each town's slots, the battle boards
+//! reveal_on_contact = false # true: 6.2.4's option, a block in battle seen once it fires or fights
 //!
 //! [board]
 //! columns = 12
@@ -450,13 +451,14 @@ pub struct ButtonsConfig {
 
 impl Config {
     /// The referee's settings this file fixes: the rules, the game menu's highlight and its
-    /// entries set up by tags. The service adds what it reads and opens at start (the board,
+    /// entries set up by tags, Napoléon's 6.2.4 option. The service adds what it reads and opens at start (the board,
     /// the games' data files, the registered tags, the phone pages).
     pub fn referee_config(&self) -> RefereeConfig {
         RefereeConfig {
             isf_rules: self.rules == RulesName::Isf,
             menu_start: self.menu_start(),
             nfc_readers: self.nfc_readers(),
+            napoleon_reveal_on_contact: self.napoleon_reveal_on_contact,
             ..RefereeConfig::default()
         }
     }
@@ -647,6 +649,10 @@ pub struct Config {
     /// Napoléon 1815's data files (`[napoleon]`, relative as above), each `None`: the shipped
     /// one. Read and checked together by [`crate::game_data::napoleon_set`].
     pub napoleon: NapoleonPaths,
+    /// `[napoleon] reveal_on_contact`: Napoléon is played with 6.2.4's option, a block in
+    /// battle seen only once it fires or fights (default off). Journaled with each game: a
+    /// game resumes with the option it began with.
+    pub napoleon_reveal_on_contact: bool,
     /// Its rules (`[game] rules`).
     pub rules: RulesName,
     /// Board columns (`[board] columns`).
@@ -1315,8 +1321,13 @@ impl Config {
 
         // [napoleon]
         let mut napoleon = NapoleonPaths::default();
-        if let Some((mut t, _)) = r.section(&mut root, "napoleon", "napoleon", &NapoleonPaths::KEYS)
-        {
+        let mut napoleon_reveal_on_contact = false;
+        let mut napoleon_keys = NapoleonPaths::KEYS.to_vec();
+        napoleon_keys.push("reveal_on_contact");
+        if let Some((mut t, _)) = r.section(&mut root, "napoleon", "napoleon", &napoleon_keys) {
+            napoleon_reveal_on_contact = r
+                .boolean(&mut t, "reveal_on_contact", "napoleon")
+                .unwrap_or(false);
             for key in NapoleonPaths::KEYS {
                 if let Some((path, at)) = r.string(&mut t, key, "napoleon", &[]) {
                     if path.trim().is_empty() {
@@ -1543,6 +1554,7 @@ impl Config {
             sba_cards,
             sba_layout,
             napoleon,
+            napoleon_reveal_on_contact,
             rules,
             columns,
             rows,

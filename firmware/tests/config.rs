@@ -106,6 +106,7 @@ fn a_good_file_reads_back_exactly() {
         sba_cards: None,
         sba_layout: None,
         napoleon: Default::default(),
+        napoleon_reveal_on_contact: false,
         rules: RulesName::Plain,
         columns: 10,
         rows: 10,
@@ -900,6 +901,47 @@ fn napoleon_files_are_named_in_their_own_section() {
         "{err}"
     );
     assert!(err.0[1].message.contains("order_of_battle"), "{err}");
+}
+
+/// `[napoleon] reveal_on_contact = true` offers 6.2.4's option to the Napoléon game chosen at
+/// the table (the referee's settings carry it); off when left out, and a value that is not
+/// true or false is refused on its line, saying what to write. Fails on the old code: the
+/// section knew no such key.
+#[test]
+fn napoleon_reveal_on_contact_is_a_yes_or_no_on_its_line() {
+    let on = Config::parse(
+        "[sensor]\nkind = \"simulated\"\n[napoleon]\nmap = \"m.txt\"\nreveal_on_contact = true\n",
+    )
+    .unwrap_or_else(|p| panic!("{p}"));
+    assert!(on.napoleon_reveal_on_contact);
+    assert!(on.referee_config().napoleon_reveal_on_contact);
+    assert_eq!(on.napoleon.map, Some(PathBuf::from("m.txt")));
+    for text in [
+        "[sensor]\nkind = \"simulated\"\n[napoleon]\nreveal_on_contact = false\n",
+        "[sensor]\nkind = \"simulated\"\n[napoleon]\n",
+        "[sensor]\nkind = \"simulated\"\n",
+    ] {
+        let off = Config::parse(text).unwrap_or_else(|p| panic!("{p}"));
+        assert!(!off.napoleon_reveal_on_contact, "{text}");
+        assert!(!off.referee_config().napoleon_reveal_on_contact, "{text}");
+    }
+    for (value, found) in [("\"yes\"", "a string"), ("1", "an integer")] {
+        let got = listed(&format!(
+            "[sensor]\nkind = \"simulated\"\n[napoleon]\nturns = \"t.txt\"\n\
+             reveal_on_contact = {value}\n"
+        ));
+        assert_eq!(
+            got,
+            format!("5: [napoleon] reveal_on_contact must be true or false, not {found}"),
+        );
+    }
+    // Misspelt, it is an unknown setting that names the key.
+    let got = listed("[sensor]\nkind = \"simulated\"\n[napoleon]\nreveal_on_contacts = true\n");
+    assert!(
+        got.starts_with("4: unknown setting `reveal_on_contacts` in [napoleon]")
+            && got.contains("reveal_on_contact"),
+        "{got}"
+    );
 }
 
 /// The service starts its referee on [`Config::referee_config`]: for every table game and

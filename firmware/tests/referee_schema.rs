@@ -98,6 +98,41 @@ fn the_header_of_schema_1_is_pinned() {
     assert_eq!(back, header);
 }
 
+/// A Napoléon header: the choice's second byte, the `historical` bool of the builds before
+/// 6.2.4's option, holds the option in bit 1. A header written before it (0 or 1 there)
+/// decodes with the option off; one without the option writes the bytes it always did.
+#[test]
+fn a_napoleon_header_keeps_6_2_4_option_in_its_set_up_byte() {
+    use boards::napoleon::Players;
+    use firmware::referee::games::napoleon::{NapoleonChoice, NapoleonSet};
+    let header = |historical: bool, reveal_on_contact: bool| Header {
+        schema: SCHEMA,
+        game: GameKind::Napoleon {
+            choice: NapoleonChoice {
+                players: Players::Three,
+                historical,
+                set: NapoleonSet::shipped(),
+                tags: false,
+                reveal_on_contact,
+            },
+        },
+        setup: SetupMode::RankGroups,
+    };
+    for (historical, reveal, golden) in [
+        (false, false, [0x01, 0x04, 0x01, 0x00, 0x00]),
+        (true, false, [0x01, 0x04, 0x01, 0x01, 0x00]),
+        (false, true, [0x01, 0x04, 0x01, 0x02, 0x00]),
+        (true, true, [0x01, 0x04, 0x01, 0x03, 0x00]),
+    ] {
+        let h = header(historical, reveal);
+        let bytes = postcard::to_allocvec(&h).expect("encodes");
+        assert_eq!(bytes, golden, "{h:?} wrote {bytes:02X?}");
+        assert_eq!(postcard::from_bytes::<Header>(&golden).expect("decodes"), h);
+    }
+    // A bit this build does not know is refused, never read as another set-up.
+    assert!(postcard::from_bytes::<Header>(&[0x01, 0x04, 0x01, 0x04, 0x00]).is_err());
+}
+
 mod recorded;
 
 use std::fmt::Write as _;

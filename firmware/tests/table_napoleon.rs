@@ -39,9 +39,12 @@ use boards::{Actor, Game as _, Seat};
 use firmware::journal::MemStore;
 use firmware::referee::games::napoleon::{
     NapoleonAction, NapoleonChoice, NapoleonSet, NapoleonTable, Spot, ALLIES, FRENCH,
+    REVEAL_ON_CONTACT_NOTE,
 };
 use firmware::referee::table::{rebuild_table, Gesture, TableGame};
-use firmware::referee::{screen_text, Chance, Decision, GameKind, Record, Referee, SeededChance};
+use firmware::referee::{
+    screen_text, Chance, Decision, GameKind, Record, Referee, RefereeConfig, SeededChance,
+};
 use firmware::sensing::{Button, Millis, Place};
 use firmware::ui::Screen;
 use support::{session, Checks};
@@ -82,10 +85,21 @@ fn choose_with<K: Checks<Game = NapoleonTable>>(
     variant: usize,
     checks: K,
 ) -> support::Table<SeededChance, K> {
+    choose_configured(seed, variant, RefereeConfig::default(), checks)
+}
+
+/// [`choose_with`], the umpire started on `config`.
+fn choose_configured<K: Checks<Game = NapoleonTable>>(
+    seed: u64,
+    variant: usize,
+    config: RefereeConfig,
+    checks: K,
+) -> support::Table<SeededChance, K> {
     let layout = NapoleonTable::layout(menu_choice(variant))
         .validate()
         .expect("the layout is valid");
     let mut t = support::Table::at_the_menu(SeededChance::new(seed), layout, checks);
+    t.referee = Referee::new(config, SeededChance::new(seed), || Ok(MemStore::new()));
     t.choose_game(firmware::referee::games::napoleon::TITLE, variant);
     t
 }
@@ -352,6 +366,11 @@ type Played = support::Table<SeededChance, Secrets>;
 #[derive(Debug, Default)]
 struct Coverage {
     games: usize,
+    /// Games played with 6.2.4's option.
+    reveal_on_contact: usize,
+    /// Steps at which a battle (no skirmish) past its deployment had a block on a wing
+    /// without woods hidden from the table: only under 6.2.4's option.
+    hidden_on_open_wings: usize,
     three_players: usize,
     own_set_up: usize,
     /// Actions journaled (the umpire's chance included).
@@ -460,7 +479,8 @@ fn placements(choice: NapoleonChoice, seat: Seat, slots: &[Vec<Place>]) -> Vec<P
 impl Replay {
     /// The game the rules start from `setup`.
     fn start(choice: NapoleonChoice, setup: Setup) -> Replay {
-        let options = Options::new(choice.set.campaign().clone(), choice.players);
+        let mut options = Options::new(choice.set.campaign().clone(), choice.players);
+        options.battle.reveal_on_contact = choice.reveal_on_contact;
         let game = Napoleon::start(options, setup).expect("the rules accept the set-up");
         Replay {
             start: game.clone(),
@@ -803,6 +823,8 @@ struct Game {
     /// with three players.
     variant: usize,
     max_actions: usize,
+    /// The umpire configured with 6.2.4's option (`[napoleon] reveal_on_contact`).
+    reveal_on_contact: bool,
 }
 
 /// Names the game being played when a check fails in it.
@@ -820,9 +842,24 @@ impl Drop for Failing {
 /// against its journal at the end; its table.
 fn random_game(game: Game, c: &mut Coverage) -> Played {
     let _failing = Failing(game);
-    let choice = menu_choice(game.variant);
+    let choice = NapoleonChoice {
+        reveal_on_contact: game.reveal_on_contact,
+        ..menu_choice(game.variant)
+    };
     let mut rng = SeededChance::new(game.seed ^ 0x1815);
-    let mut t = choose_with(game.seed, game.variant, Secrets::default());
+    let config = RefereeConfig {
+        napoleon_reveal_on_contact: game.reveal_on_contact,
+        ..RefereeConfig::default()
+    };
+    let mut t = choose_configured(game.seed, game.variant, config, Secrets::default());
+    // The players are told of the option before they set up, and only then.
+    assert_eq!(
+        // The note as drawn may turn to the next page anywhere but in its rule's number.
+        REVEAL_ON_CONTACT_NOTE.contains("6.2.4") && t.text().contains("6.2.4"),
+        game.reveal_on_contact,
+        "{}",
+        t.text()
+    );
     let allies = sampled(choice, ALLIES, &mut rng);
     let french = sampled(choice, FRENCH, &mut rng);
     let setup = if choice.historical {
@@ -840,6 +877,11 @@ fn random_game(game: Game, c: &mut Coverage) -> Played {
     let mut replay = Replay::start(choice, setup);
     assert_eq!(t.table().game().options(), replay.game.options());
     c.games += 1;
+    c.reveal_on_contact += usize::from(game.reveal_on_contact);
+    assert_eq!(
+        t.table().game().options().battle.reveal_on_contact,
+        game.reveal_on_contact
+    );
     c.three_players += usize::from(choice.players == Players::Three);
     // Once, at a random point, the umpire restarts: the power cut, it resumes from its
     // journal and the board as sensed, into the same game, and play goes on.
@@ -853,6 +895,13 @@ fn random_game(game: Game, c: &mut Coverage) -> Played {
                 _ => {}
             }
         }
+        let hidden = hidden_on_open_wings(t.table().game());
+        assert!(
+            game.reveal_on_contact || hidden == 0,
+            "without 6.2.4's option a block on an open wing is hidden: {}",
+            t.text()
+        );
+        c.hidden_on_open_wings += hidden;
         hands(&mut t, choice, c);
         if !restarted && replay.played.len() >= restart_at && !t.referee.is_over() {
             restarted = true;
@@ -939,6 +988,29 @@ fn random_game(game: Game, c: &mut Coverage) -> Played {
     t
 }
 
+/// The blocks of the battles begun (no skirmish, past the deployment) that stand on a wing
+/// without woods and are hidden from the table: none but under 6.2.4's option, which shows a
+/// block only once it fires or fights.
+fn hidden_on_open_wings(game: &Napoleon) -> usize {
+    use boards::napoleon::battle::{Place as BattlePlace, Step};
+    use boards::napoleon::TerrainKind;
+    game.battle()
+        .into_iter()
+        .chain(game.held_battles())
+        .map(|b| b.view(None))
+        .filter(|v| !v.skirmish && !matches!(v.step, Step::Terrain | Step::Deployment))
+        .map(|v| {
+            let woods = |z| v.terrain.contains(&(z, TerrainKind::Woods));
+            v.blocks
+                .iter()
+                .filter(|b| {
+                    matches!(b, BlockView::Hidden { place: Some(BattlePlace::Zone(z)), .. } if !woods(*z))
+                })
+                .count()
+        })
+        .sum()
+}
+
 /// How many random games each of the four menu entries plays: `UMPIRE_NAPOLEON_GAMES` (per
 /// entry) raises it.
 fn games_per_entry(default: usize) -> usize {
@@ -966,6 +1038,7 @@ fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
                     seed,
                     variant,
                     max_actions: if to_the_end { 20_000 } else { 250 },
+                    reveal_on_contact: false,
                 },
                 &mut c,
             );
@@ -1017,6 +1090,37 @@ fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
     }
     // Almost every legal action can be made at the table.
     assert!(c.unexpressible * 100 < c.actions, "{c:#?}");
+}
+
+/// With `[napoleon] reveal_on_contact` the Napoléon game chosen at the table is played under
+/// 6.2.4's option: the set-up screens say so, the blocks on a battle's open wings stay hidden
+/// until they fire or fight (the game above, without it, shows them all), no screen names a
+/// block the table may not see, and a game resumed after a power cut on an umpire
+/// configured without the option keeps it. Fails on the old code: the option was never
+/// offered, every wing shown at the battle's start.
+#[test]
+fn the_configured_6_2_4_option_hides_blocks_until_contact_and_survives_a_restart() {
+    let mut c = Coverage::default();
+    for variant in 0..4 {
+        for i in 0..2 {
+            random_game(
+                Game {
+                    seed: (variant * 10_000 + 500 + i) as u64,
+                    variant,
+                    max_actions: 300,
+                    reveal_on_contact: true,
+                },
+                &mut c,
+            );
+        }
+    }
+    assert_eq!(c.reveal_on_contact, 8);
+    // Each game restarted once on an umpire without the option (`restarted`: the default
+    // settings), into the same game, the option kept.
+    assert_eq!(c.restarts, 8);
+    assert!(c.battles >= 8, "{c:#?}");
+    assert!(c.hidden_on_open_wings > 0, "{c:#?}");
+    assert!(c.screens > 0);
 }
 
 /// The audit fails on a leak: a hidden block's name anywhere on a screen, a type or strength

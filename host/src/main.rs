@@ -66,6 +66,10 @@ struct GameChoice {
     /// problem stops the game with every problem and its line.
     #[arg(long, value_name = "FILE")]
     layout: Option<std::path::PathBuf>,
+    /// Napoléon 1815 under 6.2.4's option: a block in battle is seen only once it fires or
+    /// fights (the umpire's `[napoleon] reveal_on_contact`).
+    #[arg(long)]
+    reveal_on_contact: bool,
 }
 
 /// The Stratego: Waterloo board in `path`, checked; the shipped one for `None`.
@@ -101,10 +105,20 @@ impl GameChoice {
                 self.game.title()
             );
         }
+        if self.reveal_on_contact && self.game != GameArg::Napoleon {
+            anyhow::bail!(
+                "--reveal-on-contact applies to Napoleon 1815 only (its rule 6.2.4's option); \
+                 leave it out for {}",
+                self.game.title()
+            );
+        }
         let layout = board_layout(self.layout.as_deref())?;
         let entry = self.game.table(self.variant.as_deref())?;
         Ok(entry.map(|mut e| {
-            e.kind = e.kind.on_layout(layout);
+            e.kind = e
+                .kind
+                .on_layout(layout)
+                .on_napoleon_reveal_on_contact(self.reveal_on_contact);
             e
         }))
     }
@@ -409,6 +423,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Play(args) => {
+            if args.game.reveal_on_contact {
+                anyhow::bail!(
+                    "--reveal-on-contact is taken by `demo` only: `play` starts its game from a \
+                     scenario line, which has no options yet; leave it out"
+                );
+            }
             let (line, title, layout) = match args.game.table()? {
                 Some(entry) => (
                     format!(

@@ -36,13 +36,17 @@ impl TableGameEntry {
         games::layout(self.kind)
     }
 
-    /// The referee's settings for this game: the defaults, on the game's board layout.
+    /// The referee's settings for this game: the defaults, on the game's board layout (and
+    /// with Napoléon's 6.2.4 option when the entry has it).
     pub fn referee_config(&self) -> RefereeConfig {
         let mut config = RefereeConfig::default();
         match self.kind {
             GameKind::Waterloo { choice } => config.waterloo_layout = choice.layout,
             GameKind::Sba { choice } => config.sba_set = choice.set,
-            GameKind::Napoleon { choice } => config.napoleon_set = choice.set,
+            GameKind::Napoleon { choice } => {
+                config.napoleon_set = choice.set;
+                config.napoleon_reveal_on_contact = choice.reveal_on_contact;
+            }
             GameKind::Stratego { .. } | GameKind::Piecepack { .. } => {}
         }
         config

@@ -252,3 +252,40 @@ fn demo_serve_serves_a_table_game() {
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("<title>Umpire: French"), "{page}");
 }
+
+/// `--reveal-on-contact` plays Napoléon's demo under 6.2.4's option (the set-up screens say
+/// so); any other game refuses it by name. Fails on the old code: no such option.
+#[test]
+fn napoleon_demo_takes_6_2_4_option_and_other_games_refuse_it() {
+    let demo = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, out) = demo(&[
+        "demo",
+        "napoleon",
+        "--reveal-on-contact",
+        "--seed",
+        "3",
+        "--max-moves",
+        "5",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("6.2.4"), "{out}");
+    let (ok, plain) = demo(&["demo", "napoleon", "--seed", "3", "--max-moves", "5"]);
+    assert!(ok, "{plain}");
+    assert!(!plain.contains("6.2.4"), "{plain}");
+    let (ok, err) = sim(&["demo", "waterloo", "--reveal-on-contact"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--reveal-on-contact applies to Napoleon 1815 only"),
+        "{err}"
+    );
+}

@@ -61,6 +61,10 @@ pub struct RefereeConfig {
     /// The campaign (map, order of battle, turn track) and table layout Napoléon is played on
     /// (`[napoleon]`; the shipped files by default).
     pub napoleon_set: games::napoleon::NapoleonSet,
+    /// Napoléon is chosen with 6.2.4's option (`[napoleon] reveal_on_contact`): a block in
+    /// battle is seen only once it fires or fights. A resumed game keeps the option its
+    /// journal began with. Off by default.
+    pub napoleon_reveal_on_contact: bool,
     /// The phone pages are served (`[web]` on): the OK menu in play ends with "Phone pages"
     /// ([`Decision::PhonePages`]). Off by default.
     pub phone_pages: bool,
@@ -91,6 +95,7 @@ impl Default for RefereeConfig {
             waterloo_layout: BoardLayout::shipped(),
             sba_set: games::sba::SbaSet::shipped(),
             napoleon_set: games::napoleon::NapoleonSet::shipped(),
+            napoleon_reveal_on_contact: false,
             phone_pages: false,
         }
     }
@@ -972,7 +977,9 @@ impl<S: Store, C: Chance> Referee<S, C> {
                         .map(|(label, kind, setup)| {
                             let kind = kind.on_layout(self.config.waterloo_layout);
                             let kind = kind.on_sba(self.config.sba_set);
-                            (label, kind.on_napoleon(self.config.napoleon_set), setup)
+                            let kind = kind.on_napoleon(self.config.napoleon_set);
+                            let reveal = self.config.napoleon_reveal_on_contact;
+                            (label, kind.on_napoleon_reveal_on_contact(reveal), setup)
                         })
                 });
                 if let Some((label, kind, setup)) = chosen {

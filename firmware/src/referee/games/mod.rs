@@ -361,6 +361,20 @@ impl GameKind {
             other => other,
         }
     }
+
+    /// The same game with 6.2.4's option `on` or off when it is Napoléon (`[napoleon]
+    /// reveal_on_contact`): for a game chosen from the menu, never for one resumed (its
+    /// header keeps the option it began with).
+    #[must_use]
+    pub fn on_napoleon_reveal_on_contact(self, on: bool) -> GameKind {
+        match self {
+            GameKind::Napoleon { mut choice } => {
+                choice.reveal_on_contact = on;
+                GameKind::Napoleon { choice }
+            }
+            other => other,
+        }
+    }
 }
 
 /// `$body` with `$t` the [`TableGame`] of `$kind` and `$choice` its choice, set up by `$setup`:

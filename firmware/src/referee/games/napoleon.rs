@@ -25,6 +25,9 @@
 //!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
 //!   Two picks are made unseen ([`TableGame::secret_choice`]): a skirmish's blocks (6.6), and a
 //!   hit among blocks the firer cannot see (6.4, ruling R25), asked whether or not they tie.
+//! - **6.2.4's option** (`[napoleon] reveal_on_contact`, [`NapoleonChoice::reveal_on_contact`]):
+//!   a block on a wing is seen only once it fires or fights; said on every set-up screen and
+//!   in the title, journaled in the header.
 //!
 //! - **NFC**: each block's tag registered once to it ([`TagRegistry::register_block`]).
 //!   Set up by tags ([`NapoleonChoice::tags`], offered with readers configured), both armies
@@ -65,6 +68,11 @@ use crate::ui::{Screen, StatusLine};
 
 /// The game's name.
 pub const TITLE: &str = "Napoleon 1815";
+
+/// What the set-up screens tell the players when the game is played with 6.2.4's option
+/// (`[napoleon] reveal_on_contact`).
+pub const REVEAL_ON_CONTACT_NOTE: &str =
+    "Option 6.2.4: a block in battle is shown only once it fires or fights";
 
 /// The French side's table seat (the rules' seat 0).
 pub const FRENCH: Seat = Seat::FIRST;
@@ -366,10 +374,13 @@ impl std::hash::Hash for NapoleonSet {
 }
 
 /// What the menu chose: two or three players, the historical set-up or the players' own, on
-/// the files the umpire was started with. The set is not in the header: a journal's first
-/// record is the four files' texts ([`crate::referee::Record::Files`]), so a game resumes only
-/// on the files it began on, and replays on them anywhere.
+/// the files the umpire was started with, with 6.2.4's option if `[napoleon]
+/// reveal_on_contact` asked for it. The set is not in the header: a journal's first record is
+/// the four files' texts ([`crate::referee::Record::Files`]), so a game resumes only on the
+/// files it began on, and replays on them anywhere. The option is in the header (in the
+/// set-up's byte, see `ChoiceWire`), so a game resumes with the option it began with.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "ChoiceWire", into = "ChoiceWire")]
 pub struct NapoleonChoice {
     /// Two or three players.
     pub players: Players,
@@ -382,6 +393,57 @@ pub struct NapoleonChoice {
     /// journaled here: the journal header's set-up mode says it).
     #[serde(skip)]
     pub tags: bool,
+    /// 6.2.4's option ([`boards::napoleon::battle::BattleOptions::reveal_on_contact`]): a
+    /// block on a battle's wing is seen only once it fires or is in combat. Journaled.
+    #[serde(skip)]
+    pub reveal_on_contact: bool,
+}
+
+/// The journal encoding of a [`NapoleonChoice`] (postcard: a struct cannot grow a field
+/// without breaking the header that holds it). `set_up`'s byte was the `historical` bool
+/// before 6.2.4's option (0 or 1, the same bytes); bit 1 is the option, so a journal
+/// written before it resumes with the option off, and a game without it writes the bytes
+/// it always did.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "NapoleonChoice")]
+struct ChoiceWire {
+    players: Players,
+    set_up: u8,
+}
+
+/// [`ChoiceWire::set_up`]'s bit for the historical set-up.
+const HISTORICAL: u8 = 1;
+/// [`ChoiceWire::set_up`]'s bit for 6.2.4's option.
+const REVEAL_ON_CONTACT: u8 = 2;
+
+impl From<NapoleonChoice> for ChoiceWire {
+    fn from(c: NapoleonChoice) -> ChoiceWire {
+        let bit = |on: bool, bit: u8| if on { bit } else { 0 };
+        ChoiceWire {
+            players: c.players,
+            set_up: bit(c.historical, HISTORICAL) | bit(c.reveal_on_contact, REVEAL_ON_CONTACT),
+        }
+    }
+}
+
+impl TryFrom<ChoiceWire> for NapoleonChoice {
+    type Error = String;
+
+    fn try_from(w: ChoiceWire) -> Result<NapoleonChoice, String> {
+        if w.set_up & !(HISTORICAL | REVEAL_ON_CONTACT) != 0 {
+            return Err(format!(
+                "a Napoleon set-up of {:#04x}, which this build does not know",
+                w.set_up
+            ));
+        }
+        Ok(NapoleonChoice {
+            players: w.players,
+            historical: w.set_up & HISTORICAL != 0,
+            set: NapoleonSet::shipped(),
+            tags: false,
+            reveal_on_contact: w.set_up & REVEAL_ON_CONTACT != 0,
+        })
+    }
 }
 
 impl fmt::Debug for NapoleonChoice {
@@ -394,6 +456,11 @@ impl fmt::Debug for NapoleonChoice {
         // when on, so a header reads as it always did.
         if self.tags {
             d.field("tags", &self.tags);
+        }
+        // 6.2.4's option, likewise only when on: the pinned Debug text of every journal
+        // written before it (`tests/referee_schema.rs`) is unchanged.
+        if self.reveal_on_contact {
+            d.field("reveal_on_contact", &self.reveal_on_contact);
         }
         d.finish()
     }
@@ -408,6 +475,7 @@ pub fn variants() -> Vec<(String, GameKind)> {
             historical,
             set: NapoleonSet::shipped(),
             tags: false,
+            reveal_on_contact: false,
         },
     };
     vec![
@@ -433,10 +501,12 @@ pub fn variants() -> Vec<(String, GameKind)> {
 impl NapoleonChoice {
     /// The rules' options for this choice.
     fn options(self) -> Options {
-        Options {
+        let mut options = Options {
             campaign: self.set.0.campaign.clone(),
             ..Options::new(self.set.campaign().clone(), self.players)
-        }
+        };
+        options.battle.reveal_on_contact = self.reveal_on_contact;
+        options
     }
 
     fn campaign(self) -> &'static Campaign {
@@ -880,7 +950,18 @@ impl TableGame for NapoleonTable {
         } else {
             ""
         };
-        format!("{TITLE}, {players}{setup}")
+        let option = if choice.reveal_on_contact {
+            ", option 6.2.4"
+        } else {
+            ""
+        };
+        format!("{TITLE}, {players}{setup}{option}")
+    }
+
+    fn setup_note(choice: NapoleonChoice) -> Option<String> {
+        choice
+            .reveal_on_contact
+            .then(|| REVEAL_ON_CONTACT_NOTE.to_string())
     }
 
     fn layout(choice: NapoleonChoice) -> LayoutSetup {

@@ -222,6 +222,13 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
 
     /// The game's name on the OLED ("Waterloo Basic").
     fn title(choice: Self::Choice) -> String;
+    /// A rule the game is played with that the players must know before they set up (an
+    /// option of the rulebook the umpire's configuration turned on), said on every set-up
+    /// screen after what to do. Default: none.
+    fn setup_note(choice: Self::Choice) -> Option<String> {
+        let _ = choice;
+        None
+    }
     /// The sensed places the game needs: its grid of squares and its tray slots (the
     /// simulator builds its board from this; a real board's configuration must provide them).
     fn layout(choice: Self::Choice) -> LayoutSetup;

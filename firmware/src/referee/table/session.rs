@@ -1411,6 +1411,18 @@ impl<T: TableGame> Session<T> {
     }
 
     fn setup_screen(&self, state: &SetupState<T>, sensed: &BTreeSet<Place>) -> Screen {
+        let mut screen = self.setup_screen_unnoted(state, sensed);
+        // The rule the players must know before they set up, after what to do.
+        if let (Screen::Setup { instruction, .. }, Some(note)) =
+            (&mut screen, T::setup_note(self.choice))
+        {
+            instruction.push_str(". ");
+            instruction.push_str(&note);
+        }
+        screen
+    }
+
+    fn setup_screen_unnoted(&self, state: &SetupState<T>, sensed: &BTreeSet<Place>) -> Screen {
         let order = T::setup_order(self.choice);
         if state.by_tags {
             return Self::tags_screen(state, order, sensed, self.choice);

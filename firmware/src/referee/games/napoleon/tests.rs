@@ -23,6 +23,7 @@ fn choice(players: Players, historical: bool) -> NapoleonChoice {
         historical,
         set: NapoleonSet::shipped(),
         tags: false,
+        reveal_on_contact: false,
     }
 }
 
@@ -1623,7 +1624,7 @@ fn charleroi_held_by_the_first_corps(
 }
 
 /// The table of `c` set up as `armies`, its rules' game under 6.2.4's option (a block is seen
-/// only once it fires or is in combat), which the menu does not offer yet: the one way a hit
+/// only once it fires or is in combat; `[napoleon] reveal_on_contact`): the one way a hit
 /// can fall among blocks hidden from the firer (ruling R25).
 fn revealed_on_contact(c: NapoleonChoice, armies: &BySeat<NapoleonArmy>) -> NapoleonTable {
     let mut t = NapoleonTable::start(c, armies).unwrap();
