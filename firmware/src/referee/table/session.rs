@@ -6,7 +6,7 @@ use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, Journaled, Named, Placing, TableGame, TableView};
+use super::{Gesture, Group, Journaled, Named, Placing, TableGame, TableView, ToldMove};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
@@ -870,14 +870,51 @@ pub fn table_record<T: TableGame>(
 struct Steps {
     words: Vec<HandStep>,
     places: Vec<Place>,
+    /// Per step, the place it names and what it asks there.
+    asks: Vec<(Place, Ask)>,
+}
+
+/// What a hand step asks of its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// A piece on it.
+    Put,
+    /// The piece on it off.
+    TakeOff,
+    /// The piece on it exchanged for the right one.
+    Swap,
 }
 
 impl Steps {
     /// One more step, naming `place`.
-    fn push(&mut self, place: Place, words: String) {
+    fn push(&mut self, place: Place, ask: Ask, words: String) {
         self.words.push(words);
+        self.asks.push((place, ask));
         if !self.places.contains(&place) {
             self.places.push(place);
+        }
+    }
+
+    /// The steps without those the announcement's words already ask for
+    /// ([`TableGame::told_moves`]): for each move told, the piece off the place it leaves and
+    /// a piece on the place it goes. Their places stay named: the LEDs light what the told
+    /// words name, while the hands have it to do.
+    fn without_told(self, moves: &[ToldMove]) -> Steps {
+        let told = |(place, ask): &(Place, Ask)| match ask {
+            Ask::TakeOff => moves.iter().any(|m| m.from == *place),
+            Ask::Put => moves.iter().any(|m| m.to == *place),
+            Ask::Swap => false,
+        };
+        let (words, asks) = self
+            .words
+            .into_iter()
+            .zip(self.asks)
+            .filter(|(_, ask)| !told(ask))
+            .unzip();
+        Steps {
+            words,
+            places: self.places,
+            asks,
         }
     }
 
@@ -905,9 +942,9 @@ fn hand_steps<T: TableGame>(
     for d in differences::<T>(choice, expected, sensed) {
         let Some(at) = d.at else { continue };
         if d.belongs == "empty" {
-            steps.push(at, format!("{}: take the piece off", d.place));
+            steps.push(at, Ask::TakeOff, format!("{}: take the piece off", d.place));
         } else {
-            steps.push(at, format!("{}: put the {}", d.place, d.belongs));
+            steps.push(at, Ask::Put, format!("{}: put the {}", d.place, d.belongs));
         }
     }
     steps
@@ -960,12 +997,13 @@ pub(crate) fn differences_between<B>(
 /// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged),
 /// keeping the places the action names.
 fn with_hands(screen: &Screen, status: StatusLine, steps: Steps) -> Screen {
-    if steps.is_empty() {
+    if steps.is_empty() && steps.places.is_empty() {
         return screen.clone();
     }
     let Steps {
         words: hands,
         places: at,
+        ..
     } = steps;
     let named = |places: Places| Places {
         hands: at.clone(),
@@ -2509,6 +2547,7 @@ impl<T: TableGame> Session<T> {
                 if let Some(belongs) = expected.get(place) {
                     steps.push(
                         *place,
+                        Ask::Swap,
                         format!(
                             "{}: lift the piece and put the {belongs} there",
                             T::place_name(choice, place)
@@ -2567,7 +2606,9 @@ impl<T: TableGame> Session<T> {
         }
         if let Some(screen) = &play.announcement {
             if play.hands {
-                return with_hands(screen, game.status_line(), steps());
+                // A move the announcement's words ask for is one instruction: not again here.
+                let steps = steps().without_told(&game.told_moves());
+                return with_hands(screen, game.status_line(), steps);
             }
             if play.prompt.is_none() {
                 return screen.clone();

@@ -652,6 +652,89 @@ fn a_forced_march_that_eliminates_says_where_the_block_goes() {
     assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
 }
 
+/// One act, one instruction: a block eliminated (here a leader of strength 1 losing his last
+/// step to stragglers on a forced march, 5.6: "1-3: de eenheid voert de geforceerde mars uit
+/// maar verliest 1 sterkte door achterblijvers. Eliminatie van deze eenheid is mogelijk.") is
+/// told once while the hands move it: its slot and its tray are each named once on the
+/// screen, by the told line that is the hand step, and the session's own steps ("take the
+/// piece off", "put the eliminated French block") do not say it again. The LEDs light both.
+#[test]
+fn an_elimination_is_told_once_while_the_hands_make_it() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let t = b.game().clone();
+    let action = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find(|a| match a {
+            Action::Move { block, path } if path.len() == 3 => {
+                c.campaign()
+                    .order_of_battle()
+                    .block(*block)
+                    .map(|bl| bl.kind)
+                    == Some(boards::napoleon::UnitType::Leader)
+                    && t.game().strength_of(*block) == 1
+            }
+            _ => false,
+        })
+        .expect("a leader's forced march");
+    let Action::Move { block, .. } = action else {
+        unreachable!()
+    };
+    assert!(b.make(&action), "the march is a slide");
+    let slot = b.game().place_of(block).unwrap();
+    b.make(&Action::EndMoves);
+    while let Actor::Seat(_) = b.game().to_act() {
+        b.make(&Action::ShowLeader(false));
+    }
+    // A seed whose die is a 1: the leader's last step is lost.
+    let outcomes = b.game().chance();
+    let seed = (0..)
+        .find(|&n| {
+            crate::referee::chance::pick_weighted(&mut SeededChance::new(n), &outcomes)
+                .ok()
+                .flatten()
+                .is_some_and(|a| matches!(a.action, Action::Die(f) if f.pips() == 1))
+        })
+        .unwrap();
+    b.chance = SeededChance::new(seed);
+    b.tick(3000);
+    b.press(Button::Die);
+    assert_eq!(b.game().game().strength_of(block), 0, "{}", b.screen());
+    let tray = b.game().place_of(block).unwrap();
+    let (slot_name, tray_name) = (c.place_name(&slot), c.place_name(&tray));
+    let screen = b.screen();
+    assert!(
+        screen.contains(&format!(
+            "{slot_name}: the block's last step is lost: put it on {tray_name}"
+        )),
+        "{screen}"
+    );
+    assert_eq!(screen.matches(tray_name.as_str()).count(), 1, "{screen}");
+    assert_eq!(screen.matches(slot_name.as_str()).count(), 1, "{screen}");
+    assert!(!screen.contains("take the piece off"), "{screen}");
+    assert!(!screen.contains("put the eliminated"), "{screen}");
+    let shown = b.session.screen(&b.sensed);
+    let Screen::Told { places, .. } = &shown else {
+        panic!("{shown:?}")
+    };
+    assert!(
+        places.hands.contains(&slot) && places.hands.contains(&tray),
+        "{places:?}"
+    );
+    // Half made (the block in hand), the one step stands; made, the hands are done.
+    b.lift(slot);
+    let screen = b.screen();
+    assert_eq!(screen.matches(tray_name.as_str()).count(), 1, "{screen}");
+    let out = b.put(tray);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::HandsDone)),
+        "{out:?}"
+    );
+    assert_eq!(b.screen().matches(tray_name.as_str()).count(), 1);
+}
+
 /// How far a block may go tells its type (5.3): a move too far is refused in the same words
 /// for a fast block (cavalry, two towns) and a slow one (infantry, one town).
 #[test]
