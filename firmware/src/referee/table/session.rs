@@ -864,6 +864,22 @@ pub fn table_record<T: TableGame>(
     })
 }
 
+/// Who places `seat`'s set-up group `step` as the prompts name them
+/// ([`TableGame::group_actor`]), or after the last group the one who placed it.
+fn setup_actor<T: TableGame>(choice: T::Choice, seat: Seat, step: usize) -> String {
+    let last = T::groups(choice, seat).len().saturating_sub(1);
+    T::group_actor(choice, seat, step.min(last))
+}
+
+/// `names` in words: "French", "French and Allies", "French, Anglo-Dutch and Prussian".
+fn words_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The hands' steps as the screen lists them, with the place each names (the LED guidance
 /// lights those, never reading them back out of the words).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -1453,7 +1469,9 @@ impl<T: TableGame> Session<T> {
         if state.by_tags {
             return Self::tags_screen(state, order, sensed, self.choice);
         }
-        let seat = T::seat_name(order[state.turn.min(1)]);
+        // Who acts: the player placing this group, or after the last the one who placed it
+        // (a seat set up by several players names the player, not the seat).
+        let seat = setup_actor::<T>(self.choice, order[state.turn.min(1)], state.step);
         if let Some(problems) = &state.problems {
             let mut problems = problems.clone();
             if state.step >= state.groups.len() {
@@ -1499,7 +1517,7 @@ impl<T: TableGame> Session<T> {
                 }
             }
             None => Screen::Setup {
-                seat: seat.to_string(),
+                seat: seat.clone(),
                 instruction: format!("{seat}: press OK to check the set-up"),
                 placed: 0,
                 needed: 0,
@@ -1526,9 +1544,29 @@ impl<T: TableGame> Session<T> {
             };
         }
         let placed = sensed.iter().filter(|p| state.assigned.contains(p)).count();
+        // Every player places his army at once. Two, the seats, are named by the title; more
+        // (three-player Napoléon's Allied seat is two players) each by the prompt.
+        let players: Vec<String> = T::page_seats(choice)
+            .into_iter()
+            .map(|(_, name)| name)
+            .collect();
+        let (seat, instruction) = if players.len() > 2 {
+            (
+                "All armies".to_string(),
+                format!(
+                    "{}: place every army (tags are read), then press OK",
+                    words_list(&players)
+                ),
+            )
+        } else {
+            (
+                format!("{} and {}", T::seat_name(order[0]), T::seat_name(order[1])),
+                "place both armies (tags are read), then press OK".to_string(),
+            )
+        };
         Screen::Setup {
-            seat: format!("{} and {}", T::seat_name(order[0]), T::seat_name(order[1])),
-            instruction: "place both armies (tags are read), then press OK".to_string(),
+            seat,
+            instruction,
             placed: u16::try_from(placed).unwrap_or(u16::MAX),
             needed: T::tag_setup(choice).unwrap_or(0),
         }
@@ -2888,7 +2926,7 @@ impl<T: TableGame> TableView for Session<T> {
                         .map_or_else(String::new, |g| format!(": {}", g.label));
                     format!(
                         "Set-up: {} places group {}{group}",
-                        T::seat_name(seat),
+                        setup_actor::<T>(self.choice, seat, step),
                         step + 1
                     )
                 }
@@ -2968,7 +3006,7 @@ impl<T: TableGame> TableView for Session<T> {
             status: self.game().map(TableGame::status_line),
             setup: self
                 .setup_step()
-                .map(|(s, step)| (T::seat_name(s).to_string(), step + 1)),
+                .map(|(s, step)| (setup_actor::<T>(self.choice, s, step), step + 1)),
             result: TableView::result(self),
             secrets: self
                 .game()

@@ -211,6 +211,64 @@ fn every_set_up_prompt_names_the_player_who_acts() {
     assert!(two.screen().contains("Allies: place"), "{}", two.screen());
 }
 
+/// With three players the Allied side is two players (11: "Twee spelers voeren het bevel
+/// over de geallieerden: een Pruisische en een Britse."): every set-up screen names the
+/// player, never "Allies". By groups, a group's problems are titled by the player placing it
+/// and his phone page says who places; by tags, the prompt names the three players.
+#[test]
+fn three_players_set_up_screens_name_the_player_never_the_allies() {
+    let three = choice(Players::Three, false);
+    let mut b = Bench::new(three);
+    // OK with the group not placed: its problem, titled by the player.
+    b.press(Button::Ok);
+    let screen = b.screen();
+    assert!(screen.starts_with("Anglo-Dutch set-up (1)"), "{screen}");
+    let ad = three
+        .campaign()
+        .order_of_battle()
+        .army(Army::AngloDutch)
+        .count();
+    let towns = ["BRU", "GHE", "AAL", "NIN"];
+    for i in 0..ad {
+        let slots = three.layout().town(town(three, towns[i / 4]));
+        b.put(slots[i % 4]);
+        b.press(Button::Ok);
+    }
+    b.press(Button::Ok);
+    let screen = b.screen();
+    assert!(screen.starts_with("Prussian set-up (1)"), "{screen}");
+    assert!(!screen.contains("Allies"), "{screen}");
+    let page = TableView::seat_view(&b.session, PRUSSIAN);
+    assert_eq!(page.setup, Some(("Prussian".to_string(), ad + 1)));
+    assert!(!TableView::umpire_eyes(&b.session).contains("Allies"));
+
+    // By tags: the three players asked at once, and named.
+    let tags = by_tags(Players::Three, true);
+    let mut b = Bench::by_tags(tags);
+    let screen = b.screen();
+    assert!(
+        screen.contains("French, Anglo-Dutch and Prussian: place every army"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Allies"), "{screen}");
+    let out = b.press(Button::Ok);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::SetupProblems(_))),
+        "{out:?}"
+    );
+    assert!(!b.screen().contains("Allies"), "{}", b.screen());
+    let (b, _) = tagged_historical(tags);
+    let screen = b.screen();
+    assert!(screen.contains("French: move blocks"), "{screen}");
+    // With two players the Allied player is one: "Allies" names him.
+    let two = Bench::by_tags(by_tags(Players::Two, true));
+    assert!(
+        two.screen().starts_with("Allies and French"),
+        "{}",
+        two.screen()
+    );
+}
+
 /// A block put outside its army's set-up area, or as the fifth Allied block of a town, is
 /// refused at once, naming the slot and the fix, never the block.
 #[test]
