@@ -213,9 +213,13 @@ fn title_bar(page: &mut Page, title: &str) -> i32 {
     TITLE_BAR + 1
 }
 
-/// A title with a count that must stay visible: "Red set-up (2)", shortening the title first.
+/// A title with a count that must stay visible: "Red set-up (2)"; whole when the title bar's
+/// smaller fonts hold it ("Anglo-Dutch set-up (1)"), else shortening the title first.
 fn titled_count(title: &str, count: usize) -> String {
     let suffix = format!(" ({count})");
+    if char_len(title) + char_len(&suffix) <= Font::Small.columns(126) {
+        return format!("{title}{suffix}");
+    }
     let room = Font::Title.columns(126).saturating_sub(char_len(&suffix));
     format!("{}{suffix}", truncate(title, room))
 }

@@ -61,7 +61,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use super::super::record::GameKind;
-use super::super::table::{Gesture, Group, Placing, TableGame};
+use super::super::table::{Gesture, Group, Placing, TableGame, ToldMove};
 use super::super::tags::{Registered, TagRegistry};
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
@@ -611,6 +611,9 @@ pub struct NapoleonTable {
     at: Vec<Option<Place>>,
     /// What the last action told the table.
     told: Vec<String>,
+    /// The blocks' moves those words ask of the hands, each from the place it leaves to the
+    /// place it goes ([`TableGame::told_moves`]).
+    told_moves: Vec<ToldMove>,
     /// Per battle board of the layout: the town of the battle fought on it.
     boards: Vec<Option<TownId>>,
     /// The last fire: the zone fired at and the side hit, for its volley's words.
@@ -782,15 +785,17 @@ impl NapoleonTable {
     /// began (a block's slot is named as the hands found it), then each block the hands must
     /// move, from its slot to its new one (all but the one `moved`, which the hands moved to
     /// its slot). `fired`: the block whose fire the action's own label names (its volley is
-    /// told without it).
+    /// told without it). With the words, each move they ask of the hands, from the place the
+    /// block leaves to the place it goes ([`TableGame::told_moves`]).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
         moved: Option<(BlockId, Place)>,
         fired: Option<BlockId>,
-    ) -> Vec<String> {
+    ) -> (Vec<String>, Vec<ToldMove>) {
         let mut out = Vec::new();
+        let mut moves = Vec::new();
         let gestured = moved.map(|(b, _)| b);
         let was_on = |block: BlockId| self.was_on(before, block);
         let eliminated = |block: BlockId| {
@@ -798,7 +803,6 @@ impl NapoleonTable {
                 .iter()
                 .any(|e| matches!(e, Event::Eliminated { block: b, .. } if *b == block))
         };
-        let in_battle = events.iter().any(|e| matches!(e, Event::Battle(_)));
         let mut battle_events = Vec::new();
         for e in events {
             match e {
@@ -820,6 +824,10 @@ impl NapoleonTable {
                         format!("{on}: no loss")
                     } else if eliminated(*block) {
                         // Its last step: the block leaves the map for its army's tray.
+                        let from = before.get(block.index()).copied().flatten();
+                        if let (Some(from), Some(to)) = (from, self.place_of(*block)) {
+                            moves.push(ToldMove { from, to });
+                        }
                         let tray = self
                             .place_of(*block)
                             .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
@@ -828,10 +836,12 @@ impl NapoleonTable {
                         format!("{on}: turn the block one step down")
                     });
                 }
-                Event::Eliminated { army, .. } if !in_battle => {
-                    out.push(format!("a {army} block is eliminated"));
-                }
+                // Told by the block's way to its army's tray: "Namen slot 1 to Prussian
+                // eliminated 3" (a forced march's loss, a battle's, a supply loss, a defeat).
                 Event::Eliminated { .. } => {}
+                Event::Defeated(army) => out.push(format!(
+                    "the {army} army is defeated (10): its blocks are eliminated"
+                )),
                 Event::Battle(_) => {}
                 Event::BattleBegan { town, skirmish } => {
                     let what = if *skirmish { "skirmish" } else { "battle" };
@@ -908,6 +918,15 @@ impl NapoleonTable {
                 _ => None,
             })
             .collect();
+        // A block eliminated in the battle: told from where the hands left it to its tray.
+        for e in &battle_events {
+            if let boards::napoleon::battle::BattleEvent::Eliminated { block, .. } = *e {
+                let from = held.get(block.index()).copied().flatten();
+                if let (Some(from), Some(to)) = (from, self.place_of(block)) {
+                    moves.push(ToldMove { from, to });
+                }
+            }
+        }
         // In the order of the places they start from, never in block order (which tells each
         // army's leader and corps).
         let oob = self.choice.campaign().order_of_battle();
@@ -922,14 +941,15 @@ impl NapoleonTable {
             }
         }
         steps.sort_by_key(|(was, _)| self.place_order(Some(was)));
-        for (was, now) in steps {
+        for (from, to) in steps {
             out.push(format!(
                 "{} to {}",
-                self.choice.place_name(&was),
-                self.choice.place_name(&now)
+                self.choice.place_name(&from),
+                self.choice.place_name(&to)
             ));
+            moves.push(ToldMove { from, to });
         }
-        out
+        (out, moves)
     }
 }
 
@@ -1393,6 +1413,7 @@ impl TableGame for NapoleonTable {
             game,
             at,
             told: Vec::new(),
+            told_moves: Vec::new(),
             boards: vec![None; choice.layout().boards().len()],
             shot: None,
         };
@@ -1812,15 +1833,19 @@ impl TableGame for NapoleonTable {
             Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
             _ => None,
         };
-        let mut told = self.told_events(&events, &before, moved, fired);
+        let (mut told, mut moves) = self.told_events(&events, &before, moved, fired);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.
             let mut kept = std::mem::take(&mut self.told);
             kept.append(&mut told);
             told = kept;
+            let mut kept = std::mem::take(&mut self.told_moves);
+            kept.append(&mut moves);
+            moves = kept;
         }
         self.told = told;
+        self.told_moves = moves;
         // What happened, for the record; then what the rules now wait for, said at once, as
         // the told lines hide the prompt until the next action: a die (the forced march's, a
         // morale die, a volley), or a new step for a player (terrain, deployment, fire or
@@ -1843,6 +1868,10 @@ impl TableGame for NapoleonTable {
 
     fn told(&self) -> Vec<String> {
         self.told.clone()
+    }
+
+    fn told_moves(&self) -> Vec<ToldMove> {
+        self.told_moves.clone()
     }
 
     fn chance(&self) -> Vec<(NapoleonAction, u32)> {

@@ -52,7 +52,9 @@
 //!   ([`TableGame::tag_matching`]).
 //! - **Hands**. After an action, whatever the board must still change (the loser off, the winner
 //!   on, a Prussian onto its entry square) is listed live on the announcement, and play waits
-//!   for the board to match.
+//!   for the board to match. A move the announcement's own words ask for
+//!   ([`TableGame::told_moves`]: "Namen slot 1 to Prussian eliminated 3") is not listed
+//!   again as the place it empties and the place it fills.
 //!
 //! Every action, and every chance outcome, is journaled
 //! ([`Record::Action`]) before the players are told.
@@ -75,6 +77,16 @@ use super::record::Record;
 use super::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
+
+/// A move of a piece that an announcement's own words ask of the hands
+/// ([`TableGame::told_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToldMove {
+    /// The place the piece leaves.
+    pub from: Place,
+    /// The place it goes to.
+    pub to: Place,
+}
 
 /// What the hands do for one action: the places emptied and filled, and the place selected
 /// first (lifted and put back), compared with the expected board.
@@ -549,6 +561,15 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// full words for the record: battles and their results, the die's meaning, eliminations,
     /// turns begun. Public, as the announcement is. By default nothing.
     fn told(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The moves of pieces the last [`TableGame::play`]'s own words ask the hands for ("Namen
+    /// slot 1 to Prussian eliminated 3"): the live hand steps leave out the two changes each
+    /// makes (the piece off the place it leaves, a piece on the place it goes), so one act is
+    /// one instruction, the told one; the LEDs still light both places while they differ. By
+    /// default none: every change the board needs is a hand step.
+    fn told_moves(&self) -> Vec<ToldMove> {
         Vec::new()
     }
 

@@ -6,7 +6,7 @@ use std::fmt;
 
 use boards::{Actor, BySeat, Seat};
 
-use super::{Gesture, Group, Journaled, Named, Placing, TableGame, TableView};
+use super::{Gesture, Group, Journaled, Named, Placing, TableGame, TableView, ToldMove};
 use crate::referee::chance::{pick_weighted, Chance};
 use crate::referee::decision::Decision;
 use crate::referee::hands::{Hands, NotLanded};
@@ -864,20 +864,73 @@ pub fn table_record<T: TableGame>(
     })
 }
 
+/// Who places `seat`'s set-up group `step` as the prompts name them
+/// ([`TableGame::group_actor`]), or after the last group the one who placed it.
+fn setup_actor<T: TableGame>(choice: T::Choice, seat: Seat, step: usize) -> String {
+    let last = T::groups(choice, seat).len().saturating_sub(1);
+    T::group_actor(choice, seat, step.min(last))
+}
+
+/// `names` in words: "French", "French and Allies", "French, Anglo-Dutch and Prussian".
+fn words_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The hands' steps as the screen lists them, with the place each names (the LED guidance
 /// lights those, never reading them back out of the words).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Steps {
     words: Vec<HandStep>,
     places: Vec<Place>,
+    /// Per step, the place it names and what it asks there.
+    asks: Vec<(Place, Ask)>,
+}
+
+/// What a hand step asks of its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// A piece on it.
+    Put,
+    /// The piece on it off.
+    TakeOff,
+    /// The piece on it exchanged for the right one.
+    Swap,
 }
 
 impl Steps {
     /// One more step, naming `place`.
-    fn push(&mut self, place: Place, words: String) {
+    fn push(&mut self, place: Place, ask: Ask, words: String) {
         self.words.push(words);
+        self.asks.push((place, ask));
         if !self.places.contains(&place) {
             self.places.push(place);
+        }
+    }
+
+    /// The steps without those the announcement's words already ask for
+    /// ([`TableGame::told_moves`]): for each move told, the piece off the place it leaves and
+    /// a piece on the place it goes. Their places stay named: the LEDs light what the told
+    /// words name, while the hands have it to do.
+    fn without_told(self, moves: &[ToldMove]) -> Steps {
+        let told = |(place, ask): &(Place, Ask)| match ask {
+            Ask::TakeOff => moves.iter().any(|m| m.from == *place),
+            Ask::Put => moves.iter().any(|m| m.to == *place),
+            Ask::Swap => false,
+        };
+        let (words, asks) = self
+            .words
+            .into_iter()
+            .zip(self.asks)
+            .filter(|(_, ask)| !told(ask))
+            .unzip();
+        Steps {
+            words,
+            places: self.places,
+            asks,
         }
     }
 
@@ -905,9 +958,9 @@ fn hand_steps<T: TableGame>(
     for d in differences::<T>(choice, expected, sensed) {
         let Some(at) = d.at else { continue };
         if d.belongs == "empty" {
-            steps.push(at, format!("{}: take the piece off", d.place));
+            steps.push(at, Ask::TakeOff, format!("{}: take the piece off", d.place));
         } else {
-            steps.push(at, format!("{}: put the {}", d.place, d.belongs));
+            steps.push(at, Ask::Put, format!("{}: put the {}", d.place, d.belongs));
         }
     }
     steps
@@ -960,12 +1013,13 @@ pub(crate) fn differences_between<B>(
 /// `screen` with the live hand steps (announcements that ask nothing of the hands unchanged),
 /// keeping the places the action names.
 fn with_hands(screen: &Screen, status: StatusLine, steps: Steps) -> Screen {
-    if steps.is_empty() {
+    if steps.is_empty() && steps.places.is_empty() {
         return screen.clone();
     }
     let Steps {
         words: hands,
         places: at,
+        ..
     } = steps;
     let named = |places: Places| Places {
         hands: at.clone(),
@@ -1427,7 +1481,9 @@ impl<T: TableGame> Session<T> {
         if state.by_tags {
             return Self::tags_screen(state, order, sensed, self.choice);
         }
-        let seat = T::seat_name(order[state.turn.min(1)]);
+        // Who acts: the player placing this group, or after the last the one who placed it
+        // (a seat set up by several players names the player, not the seat).
+        let seat = setup_actor::<T>(self.choice, order[state.turn.min(1)], state.step);
         if let Some(problems) = &state.problems {
             let mut problems = problems.clone();
             if state.step >= state.groups.len() {
@@ -1473,7 +1529,7 @@ impl<T: TableGame> Session<T> {
                 }
             }
             None => Screen::Setup {
-                seat: seat.to_string(),
+                seat: seat.clone(),
                 instruction: format!("{seat}: press OK to check the set-up"),
                 placed: 0,
                 needed: 0,
@@ -1500,9 +1556,29 @@ impl<T: TableGame> Session<T> {
             };
         }
         let placed = sensed.iter().filter(|p| state.assigned.contains(p)).count();
+        // Every player places his army at once. Two, the seats, are named by the title; more
+        // (three-player Napoléon's Allied seat is two players) each by the prompt.
+        let players: Vec<String> = T::page_seats(choice)
+            .into_iter()
+            .map(|(_, name)| name)
+            .collect();
+        let (seat, instruction) = if players.len() > 2 {
+            (
+                "All armies".to_string(),
+                format!(
+                    "{}: place every army (tags are read), then press OK",
+                    words_list(&players)
+                ),
+            )
+        } else {
+            (
+                format!("{} and {}", T::seat_name(order[0]), T::seat_name(order[1])),
+                "place both armies (tags are read), then press OK".to_string(),
+            )
+        };
         Screen::Setup {
-            seat: format!("{} and {}", T::seat_name(order[0]), T::seat_name(order[1])),
-            instruction: "place both armies (tags are read), then press OK".to_string(),
+            seat,
+            instruction,
             placed: u16::try_from(placed).unwrap_or(u16::MAX),
             needed: T::tag_setup(choice).unwrap_or(0),
         }
@@ -2523,6 +2599,7 @@ impl<T: TableGame> Session<T> {
                 if let Some(belongs) = expected.get(place) {
                     steps.push(
                         *place,
+                        Ask::Swap,
                         format!(
                             "{}: lift the piece and put the {belongs} there",
                             T::place_name(choice, place)
@@ -2581,7 +2658,9 @@ impl<T: TableGame> Session<T> {
         }
         if let Some(screen) = &play.announcement {
             if play.hands {
-                return with_hands(screen, game.status_line(), steps());
+                // A move the announcement's words ask for is one instruction: not again here.
+                let steps = steps().without_told(&game.told_moves());
+                return with_hands(screen, game.status_line(), steps);
             }
             if play.prompt.is_none() {
                 return screen.clone();
@@ -2861,7 +2940,7 @@ impl<T: TableGame> TableView for Session<T> {
                         .map_or_else(String::new, |g| format!(": {}", g.label));
                     format!(
                         "Set-up: {} places group {}{group}",
-                        T::seat_name(seat),
+                        setup_actor::<T>(self.choice, seat, step),
                         step + 1
                     )
                 }
@@ -2941,7 +3020,7 @@ impl<T: TableGame> TableView for Session<T> {
             status: self.game().map(TableGame::status_line),
             setup: self
                 .setup_step()
-                .map(|(s, step)| (T::seat_name(s).to_string(), step + 1)),
+                .map(|(s, step)| (setup_actor::<T>(self.choice, s, step), step + 1)),
             result: TableView::result(self),
             secrets: self
                 .game()

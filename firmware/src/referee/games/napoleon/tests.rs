@@ -248,6 +248,64 @@ fn every_set_up_prompt_names_the_player_who_acts() {
     assert!(two.screen().contains("Allies: place"), "{}", two.screen());
 }
 
+/// With three players the Allied side is two players (11: "Twee spelers voeren het bevel
+/// over de geallieerden: een Pruisische en een Britse."): every set-up screen names the
+/// player, never "Allies". By groups, a group's problems are titled by the player placing it
+/// and his phone page says who places; by tags, the prompt names the three players.
+#[test]
+fn three_players_set_up_screens_name_the_player_never_the_allies() {
+    let three = choice(Players::Three, false);
+    let mut b = Bench::new(three);
+    // OK with the group not placed: its problem, titled by the player.
+    b.press(Button::Ok);
+    let screen = b.screen();
+    assert!(screen.starts_with("Anglo-Dutch set-up (1)"), "{screen}");
+    let ad = three
+        .campaign()
+        .order_of_battle()
+        .army(Army::AngloDutch)
+        .count();
+    let towns = ["BRU", "GHE", "AAL", "NIN"];
+    for i in 0..ad {
+        let slots = three.layout().town(town(three, towns[i / 4]));
+        b.put(slots[i % 4]);
+        b.press(Button::Ok);
+    }
+    b.press(Button::Ok);
+    let screen = b.screen();
+    assert!(screen.starts_with("Prussian set-up (1)"), "{screen}");
+    assert!(!screen.contains("Allies"), "{screen}");
+    let page = TableView::seat_view(&b.session, PRUSSIAN);
+    assert_eq!(page.setup, Some(("Prussian".to_string(), ad + 1)));
+    assert!(!TableView::umpire_eyes(&b.session).contains("Allies"));
+
+    // By tags: the three players asked at once, and named.
+    let tags = by_tags(Players::Three, true);
+    let mut b = Bench::by_tags(tags);
+    let screen = b.screen();
+    assert!(
+        screen.contains("French, Anglo-Dutch and Prussian: place every army"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Allies"), "{screen}");
+    let out = b.press(Button::Ok);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::SetupProblems(_))),
+        "{out:?}"
+    );
+    assert!(!b.screen().contains("Allies"), "{}", b.screen());
+    let (b, _) = tagged_historical(tags);
+    let screen = b.screen();
+    assert!(screen.contains("French: move blocks"), "{screen}");
+    // With two players the Allied player is one: "Allies" names him.
+    let two = Bench::by_tags(by_tags(Players::Two, true));
+    assert!(
+        two.screen().starts_with("Allies and French"),
+        "{}",
+        two.screen()
+    );
+}
+
 /// A block put outside its army's set-up area, or as the fifth Allied block of a town, is
 /// refused at once, naming the slot and the fix, never the block.
 #[test]
@@ -687,6 +745,89 @@ fn a_forced_march_that_eliminates_says_where_the_block_goes() {
     assert!(!told.iter().any(|l| l.contains("step down")), "{told:?}");
     let text = told.join(" ");
     assert!(!names.iter().any(|n| text.contains(n.as_str())), "{text}");
+}
+
+/// One act, one instruction: a block eliminated (here a leader of strength 1 losing his last
+/// step to stragglers on a forced march, 5.6: "1-3: de eenheid voert de geforceerde mars uit
+/// maar verliest 1 sterkte door achterblijvers. Eliminatie van deze eenheid is mogelijk.") is
+/// told once while the hands move it: its slot and its tray are each named once on the
+/// screen, by the told line that is the hand step, and the session's own steps ("take the
+/// piece off", "put the eliminated French block") do not say it again. The LEDs light both.
+#[test]
+fn an_elimination_is_told_once_while_the_hands_make_it() {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let c = b.session.choice();
+    let t = b.game().clone();
+    let action = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find(|a| match a {
+            Action::Move { block, path } if path.len() == 3 => {
+                c.campaign()
+                    .order_of_battle()
+                    .block(*block)
+                    .map(|bl| bl.kind)
+                    == Some(boards::napoleon::UnitType::Leader)
+                    && t.game().strength_of(*block) == 1
+            }
+            _ => false,
+        })
+        .expect("a leader's forced march");
+    let Action::Move { block, .. } = action else {
+        unreachable!()
+    };
+    assert!(b.make(&action), "the march is a slide");
+    let slot = b.game().place_of(block).unwrap();
+    b.make(&Action::EndMoves);
+    while let Actor::Seat(_) = b.game().to_act() {
+        b.make(&Action::ShowLeader(false));
+    }
+    // A seed whose die is a 1: the leader's last step is lost.
+    let outcomes = b.game().chance();
+    let seed = (0..)
+        .find(|&n| {
+            crate::referee::chance::pick_weighted(&mut SeededChance::new(n), &outcomes)
+                .ok()
+                .flatten()
+                .is_some_and(|a| matches!(a.action, Action::Die(f) if f.pips() == 1))
+        })
+        .unwrap();
+    b.chance = SeededChance::new(seed);
+    b.tick(3000);
+    b.press(Button::Die);
+    assert_eq!(b.game().game().strength_of(block), 0, "{}", b.screen());
+    let tray = b.game().place_of(block).unwrap();
+    let (slot_name, tray_name) = (c.place_name(&slot), c.place_name(&tray));
+    let screen = b.screen();
+    assert!(
+        screen.contains(&format!(
+            "{slot_name}: the block's last step is lost: put it on {tray_name}"
+        )),
+        "{screen}"
+    );
+    assert_eq!(screen.matches(tray_name.as_str()).count(), 1, "{screen}");
+    assert_eq!(screen.matches(slot_name.as_str()).count(), 1, "{screen}");
+    assert!(!screen.contains("take the piece off"), "{screen}");
+    assert!(!screen.contains("put the eliminated"), "{screen}");
+    let shown = b.session.screen(&b.sensed);
+    let Screen::Told { places, .. } = &shown else {
+        panic!("{shown:?}")
+    };
+    assert!(
+        places.hands.contains(&slot) && places.hands.contains(&tray),
+        "{places:?}"
+    );
+    // Half made (the block in hand), the one step stands; made, the hands are done.
+    b.lift(slot);
+    let screen = b.screen();
+    assert_eq!(screen.matches(tray_name.as_str()).count(), 1, "{screen}");
+    let out = b.put(tray);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::HandsDone)),
+        "{out:?}"
+    );
+    assert_eq!(b.screen().matches(tray_name.as_str()).count(), 1);
 }
 
 /// How far a block may go tells its type (5.3): a move too far is refused in the same words
