@@ -828,3 +828,29 @@ fn a_missing_panel_is_a_bus_error_and_the_next_show_starts_over() {
     assert_eq!(again.regions, 0);
     assert!(display.release().bytes_written > screens::FRAME_BYTES);
 }
+
+/// A set-up screen's title keeps its count whole whatever the seats are called: the players
+/// read how many pieces the umpire has seen. Two-player Napoléon set up by tags was titled
+/// "Allies and French set-up 12/58", cut off before its count.
+#[test]
+fn a_set_up_title_keeps_its_count_whole() {
+    let title = |seat: &str, placed: u16, needed: u16| {
+        let laid = screens::layout(&Screen::Setup {
+            seat: seat.into(),
+            instruction: "place both armies (tags are read), then press OK".into(),
+            placed,
+            needed,
+        });
+        let first = laid.pages[0].texts().next().map(|d| d.text.clone());
+        first.unwrap_or_default()
+    };
+    assert_eq!(title("Red", 12, 40), "Red set-up 12/40");
+    assert_eq!(title("Red and Blue", 12, 80), "Red and Blue set-up 12/80");
+    assert_eq!(
+        title("Allies and French", 12, 58),
+        "Allies and French 12/58"
+    );
+    let long = title("Anglo-Dutch, Prussian and French", 123, 158);
+    assert!(long.ends_with(" 123/158"), "{long}");
+    assert!(long.starts_with("Anglo-Dutch"), "{long}");
+}

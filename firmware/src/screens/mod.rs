@@ -446,7 +446,7 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
 /// Set-up guidance: the seat and the count in the title bar ("Red set-up 3/6"), what to do
 /// below it (too many pieces first), and the progress bar on the bottom page row.
 fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
-    let title = format!("{seat} set-up {placed}/{needed}");
+    let title = setup_title(seat, placed, needed);
     let header = |page: &mut Page| title_bar(page, &title);
     let mut blocks = Vec::new();
     if placed > needed {
@@ -480,6 +480,26 @@ fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
         }
     }
     pages
+}
+
+/// A set-up screen's title, its count always whole: "Red set-up 12/40"; without "set-up"
+/// when the title bar's smallest font cannot hold it all ("Allies and French 12/58"); then
+/// the seat shortened.
+fn setup_title(seat: &str, placed: u16, needed: u16) -> String {
+    let count = format!("{placed}/{needed}");
+    let room = Font::Small.columns(126);
+    let full = format!("{seat} set-up {count}");
+    if char_len(&full) <= room {
+        return full;
+    }
+    let short = format!("{seat} {count}");
+    if char_len(&short) <= room {
+        return short;
+    }
+    format!(
+        "{} {count}",
+        truncate(seat, room.saturating_sub(char_len(&count) + 1))
+    )
 }
 
 /// A list under a title bar: each item a bullet, the first on page 1.
