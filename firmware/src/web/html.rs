@@ -289,12 +289,8 @@ pub fn seat_body(page: &SeatPage) -> String {
             escape(&status_words(status))
         );
     }
-    if let Some((who, group)) = &page.setup {
-        let _ = write!(
-            out,
-            "<p class=\"status\">Set-up: {} places group {group}</p>",
-            escape(who)
-        );
+    if let Some(words) = &page.setup {
+        let _ = write!(out, "<p class=\"status\">Set-up: {}</p>", escape(words));
     }
     if let Some((who, why)) = &page.result {
         let _ = write!(

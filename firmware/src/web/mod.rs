@@ -260,8 +260,8 @@ pub struct SeatPage {
     pub pieces: Vec<PiecePage>,
     /// The status line, once in play.
     pub status: Option<StatusLine>,
-    /// During set-up: who places, and which group.
-    pub setup: Option<(String, usize)>,
+    /// During set-up, in words after "Set-up: " ([`SeatView::setup`]).
+    pub setup: Option<String>,
     /// The result once over.
     pub result: Option<(String, String)>,
     /// What the rules let this seat alone know besides its pieces (its line of retreat).

@@ -739,8 +739,9 @@ pub struct SeatView {
     pub sides: BTreeMap<Place, Seat>,
     /// The status line, once in play (public: the OLED shows it).
     pub status: Option<StatusLine>,
-    /// During set-up: the seat placing and the group's number from 1.
-    pub setup: Option<(String, usize)>,
+    /// During set-up, in words after "Set-up: ": who places which group ("Red places group
+    /// 2"), or, set up by tags, that every army goes down at once.
+    pub setup: Option<String>,
     /// The result once over: (who won or "Draw", why); public.
     pub result: Option<(String, String)>,
     /// What the rules let this seat alone know besides its pieces

@@ -1102,6 +1102,26 @@ impl<T: TableGame> Session<T> {
         }
     }
 
+    /// Whether the set-up in progress is by tags (every army at once), not by groups.
+    fn setting_up_by_tags(&self) -> bool {
+        matches!(&self.stage, Stage::Setup(state) if state.by_tags)
+    }
+
+    /// The set-up in progress in the words the umpire's eyes and the phone pages use after
+    /// "Set-up: ": who places which group, or, set up by tags, that every army goes down at
+    /// once; `None` in play.
+    fn setup_words(&self) -> Option<String> {
+        if self.setting_up_by_tags() {
+            return Some("every army is placed at once, each piece known by its tag".to_string());
+        }
+        let (seat, step) = self.setup_step()?;
+        Some(format!(
+            "{} places group {}",
+            setup_actor::<T>(self.choice, seat, step),
+            step + 1
+        ))
+    }
+
     /// A new session at the start of a set-up by NFC tags registered to pieces (both armies
     /// at once, in any order); `None` when the game has no such set-up
     /// ([`TableGame::tag_setup`]).
@@ -2933,18 +2953,15 @@ impl<T: TableGame> TableView for Session<T> {
 
     fn umpire_eyes(&self) -> String {
         let Some(g) = self.game() else {
-            return match self.setup_step() {
-                Some((seat, step)) => {
+            return match (self.setup_words(), self.setup_step()) {
+                (Some(words), Some((seat, step))) if !self.setting_up_by_tags() => {
                     let group = T::groups(self.choice, seat)
                         .get(step)
                         .map_or_else(String::new, |g| format!(": {}", g.label));
-                    format!(
-                        "Set-up: {} places group {}{group}",
-                        setup_actor::<T>(self.choice, seat, step),
-                        step + 1
-                    )
+                    format!("Set-up: {words}{group}")
                 }
-                None => "Set-up".to_string(),
+                (Some(words), _) => format!("Set-up: {words}"),
+                (None, _) => "Set-up".to_string(),
             };
         };
         let status = g.status_line();
@@ -3018,9 +3035,7 @@ impl<T: TableGame> TableView for Session<T> {
                 .collect(),
             sides,
             status: self.game().map(TableGame::status_line),
-            setup: self
-                .setup_step()
-                .map(|(s, step)| (setup_actor::<T>(self.choice, s, step), step + 1)),
+            setup: self.setup_words(),
             result: TableView::result(self),
             secrets: self
                 .game()

@@ -276,7 +276,10 @@ fn three_players_set_up_screens_name_the_player_never_the_allies() {
     assert!(screen.starts_with("Prussian set-up (1)"), "{screen}");
     assert!(!screen.contains("Allies"), "{screen}");
     let page = TableView::seat_view(&b.session, PRUSSIAN);
-    assert_eq!(page.setup, Some(("Prussian".to_string(), ad + 1)));
+    assert_eq!(
+        page.setup,
+        Some(format!("Prussian places group {}", ad + 1))
+    );
     assert!(!TableView::umpire_eyes(&b.session).contains("Allies"));
 
     // By tags: the three players asked at once, and named.
@@ -288,6 +291,17 @@ fn three_players_set_up_screens_name_the_player_never_the_allies() {
         "{screen}"
     );
     assert!(!screen.contains("Allies"), "{screen}");
+    // The phone pages and the umpire's eyes say the set-up is by tags, no group.
+    let page = TableView::seat_view(&b.session, PRUSSIAN);
+    assert_eq!(
+        page.setup.as_deref(),
+        Some("every army is placed at once, each piece known by its tag")
+    );
+    let eyes = TableView::umpire_eyes(&b.session);
+    assert!(
+        eyes.starts_with("Set-up: every army") && !eyes.contains("group"),
+        "{eyes}"
+    );
     let out = b.press(Button::Ok);
     assert!(
         out.iter().any(|d| matches!(d, Decision::SetupProblems(_))),
