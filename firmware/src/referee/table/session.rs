@@ -2442,6 +2442,15 @@ impl<T: TableGame> Session<T> {
                     };
                     match game.check(&action) {
                         Ok(()) => self.act(ctx, &action, true, out),
+                        Err(_) if menu.secret => {
+                            // A secret pick refused must leave no trace the others could
+                            // read: a refusal's words, or that one was made at all, would
+                            // tell them what the pick keeps secret (that hidden blocks do not
+                            // tie, say). The pick is not taken, and the highlight moves on,
+                            // which the chooser alone sees; the menu stays open.
+                            let len = menu.entries.len() + usize::from(menu.phone);
+                            menu.selected = (menu.selected + 1) % len.max(1);
+                        }
                         Err(reason) => {
                             // Refused on the screen too, with its reason.
                             let action = game.label(&action);
