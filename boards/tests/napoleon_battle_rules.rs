@@ -685,12 +685,23 @@ fn hits_go_to_the_strongest_and_the_owner_picks_among_equals() {
 /// French guns: AR-5DIV at 3 and AR-6DIV at `second`, both hidden from the French (not yet
 /// in combat, never fired). One hit is rolled.
 fn hidden_left_hit_once(second: u8) -> Field {
+    let mut f = hidden_left(3, second);
+    // The French right faces the British left: long range, 3 dice.
+    f.fire("II-ART", z(Defender, Left));
+    f.act(BattleAction::Hits(1));
+    f
+}
+
+/// A battle under 6.2.4's option, deployed, the French to fight: AR-5DIV at `first` and
+/// AR-6DIV at `second` on the British left, hidden from the French, across the field from the
+/// French guns (II-ART on the French right).
+fn hidden_left(first: u8, second: u8) -> Field {
     let mut f = Field::with(
         DEFAULT_ORDER_OF_BATTLE,
         "WAT",
         &[("G-INF", 4), ("I-INF1", 4), ("II-INF1", 4), ("II-ART", 3)],
         &[
-            ("AR-5DIV", 3),
+            ("AR-5DIV", first),
             ("AR-6DIV", second),
             ("AI-1DIV", 4),
             ("AII-2DIV", 4),
@@ -724,10 +735,35 @@ fn hidden_left_hit_once(second: u8) -> Field {
                 ..
             }
         )));
-    // The French right faces the British left: long range, 3 dice.
-    f.fire("II-ART", z(Defender, Left));
-    f.act(BattleAction::Hits(1));
     f
+}
+
+/// Ruling R7 (fire that cannot take effect is not offered: long-range artillery never
+/// eliminates, 6.4) read with 3.2 and 6.2.4's option: whether every block of a group is at
+/// strength 1 is the owner's secret while the group is hidden, so the French guns may fire
+/// across at it whatever the hidden strengths, and hits that cannot land are lost after the
+/// roll. Before, the fire was offered only when a hidden block stood above 1, so the French
+/// learned the hidden strengths without a shot (this test failed on the old code).
+#[test]
+fn long_range_fire_at_hidden_blocks_is_offered_whatever_their_strengths() {
+    let fire = |f: &Field| BattleAction::Fire {
+        block: f.id("II-ART"),
+        at: z(Defender, Left),
+        target: Target::Line,
+    };
+    let mut weak = hidden_left(1, 1);
+    let strong = hidden_left(2, 1);
+    for f in [&weak, &strong] {
+        assert!(f.battle.legal_actions().contains(&fire(f)));
+    }
+    assert_eq!(
+        weak.battle.view(Some(Army::French)),
+        strong.battle.view(Some(Army::French))
+    );
+    weak.act(fire(&weak));
+    let events = weak.act(BattleAction::Hits(1));
+    assert!(events.contains(&BattleEvent::HitLost), "{events:?}");
+    assert_eq!((weak.strength("AR-5DIV"), weak.strength("AR-6DIV")), (1, 1));
 }
 
 /// 6.4: "Elk raak schot wordt apart toegepast op de sterkste vijandelijke eenheid in die

@@ -1066,15 +1066,17 @@ impl Battle {
             .collect()
     }
 
-    /// Whether a hit from fighter `i` on `target` could take effect: cavalry cannot hit a
-    /// farm's holder (6.2.1), long-range artillery cannot eliminate (6.4). Fire that cannot
-    /// is not offered (ruling R7).
+    /// Whether a hit from fighter `i` on `target` could take effect, as the firer can tell:
+    /// cavalry cannot hit a farm's holder (6.2.1), long-range artillery cannot eliminate
+    /// (6.4). Fire that cannot is not offered (ruling R7). A block the firer cannot see (6.2.4's
+    /// option) counts as able to lose, for its strength is its owner's secret (3.2): a hit
+    /// that cannot land on it is lost after the roll.
     fn group_can_lose(&self, i: usize, zone: Zone, target: Target, long: bool) -> bool {
         let f = &self.fighters[i];
         let members = self.hittable(zone, f.side.other(), target, f.kind.is_cavalry());
         members
             .iter()
-            .any(|&m| !long || self.fighters[m].strength > 1)
+            .any(|&m| !long || self.fighters[m].strength > 1 || !self.revealed(m))
     }
 
     /// The members of a group that can take hits from a volley.
