@@ -129,8 +129,20 @@ fn a_napoleon_header_keeps_6_2_4_option_in_its_set_up_byte() {
         assert_eq!(bytes, golden, "{h:?} wrote {bytes:02X?}");
         assert_eq!(postcard::from_bytes::<Header>(&golden).expect("decodes"), h);
     }
-    // A bit this build does not know is refused, never read as another set-up.
+    // A bit this build does not know is refused, never read as another set-up, and the
+    // journal's refusal says so and what to do.
     assert!(postcard::from_bytes::<Header>(&[0x01, 0x04, 0x01, 0x04, 0x00]).is_err());
+    // The same bytes as a newer build's journal header (sealed by its checksum): refused in
+    // words that say what and what to do, not as a file of another game.
+    let newer = encode_header(&(0x01u8, 0x04u8, 0x01u8, 0x04u8, 0x00u8)).expect("encodes");
+    let Err(refused) = decode::<Header, Record>(&newer) else {
+        panic!("a header with an unknown set-up bit decoded");
+    };
+    let why = refused.to_string();
+    assert!(
+        why.contains("a setting this build does not know") && why.contains("updated umpire"),
+        "{why}"
+    );
 }
 
 mod recorded;
@@ -287,7 +299,7 @@ fn golden_journals_of_this_schema_pin_every_games_encoding() {
 /// placed at once on the one strongest block, a hit between equals placed by their owner, 6.4),
 /// recorded by the build before a hit among blocks hidden from the firer was asked of its
 /// owner (ruling R25 of the battle's rules): it resumes, and replays, as it did. Its battle was
-/// fought, as every battle at the table is, without 6.2.4's option, where every block a hit
+/// fought, as every battle at the table was then, without 6.2.4's option, where every block a hit
 /// may fall on is in combat or on an open wing and so seen: the owner is asked exactly when he
 /// was before, and a journal of that build never meets the new wait.
 #[test]

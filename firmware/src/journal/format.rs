@@ -149,6 +149,14 @@ impl fmt::Display for HeaderError {
             Self::Checksum => f.write_str(
                 "the journal header fails its checksum: the file is damaged and cannot be resumed",
             ),
+            // The header's types refuse an unknown value as they decode (a set-up flag or an
+            // option this build does not know): postcard keeps no words of it.
+            Self::Undecodable(postcard::Error::SerdeDeCustom) => write!(
+                f,
+                "the journal header holds a setting this build does not know ({OUT_OF_RANGE}, \
+                 or a game option added by a newer Umpire): the file is kept; an updated \
+                 umpire can resume it"
+            ),
             Self::Undecodable(e) => write!(
                 f,
                 "the journal header does not decode as this game's header ({e}): the journal \
