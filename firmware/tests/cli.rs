@@ -505,13 +505,14 @@ fn the_units_subcommands_exist() {
 /// file with its path and line, read from beside the configuration.
 #[test]
 fn check_config_reads_napoleons_files_by_path() {
-    let (dir, path) = config_folder(
-        "napoleon",
-        &format!(
-            "{}\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
-            shipped_config()
-        ),
+    // The shipped file has a [napoleon] section: the map goes into it.
+    let config = shipped_config().replacen(
+        "\n[napoleon]\n",
+        "\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
+        1,
     );
+    assert!(config.contains("map = \"napoleon-map.txt\""));
+    let (dir, path) = config_folder("napoleon", &config);
     let map = boards::napoleon::DEFAULT_MAP.replacen("road BRU WAT", "road BRU QQQ", 1);
     let line = map
         .lines()
