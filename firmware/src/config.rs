@@ -2806,7 +2806,7 @@ pub const SENSING_KEYS: [&str; 6] = [
 ];
 
 /// The shortest `[sensing] settle_ms`, in ms: the least stable time before a piece counts as
-/// down that the hardware notes recommend (jes/autopatzer's 50 ms); shorter, a slid piece's
+/// down that `docs/hardware.md` §3 recommends (jes/autopatzer's 50 ms); shorter, a slid piece's
 /// pass-over, a nudge or a lift-and-replace is reported as a move.
 pub const MIN_SETTLE_MS: u32 = 50;
 
