@@ -172,6 +172,59 @@ impl Rig {
     }
 }
 
+/// A service under test the hands can set up: its screen, a piece put on a square.
+trait Hands {
+    fn screen(&self) -> Screen;
+    fn put(&mut self, square: &str);
+    fn press(&mut self, b: Button);
+}
+
+impl Hands for Rig {
+    fn screen(&self) -> Screen {
+        Rig::screen(self)
+    }
+    fn put(&mut self, square: &str) {
+        self.set(square, true);
+    }
+    fn press(&mut self, b: Button) {
+        Rig::press(self, b);
+    }
+}
+
+/// Both Duel armies placed group by group as the set-up screens ask, each group confirmed
+/// with OK: Red's, then Blue's.
+fn place_duel_armies(hands: &mut impl Hands) {
+    let red = Deployment::parse(
+        Variant::Duel,
+        RED,
+        "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .",
+    )
+    .unwrap();
+    let blue = Deployment::parse(
+        Variant::Duel,
+        BLUE,
+        "F . . . . . . . . .\nB B S . . . . . . .\n3 2 9 M 2 3 . . . .",
+    )
+    .unwrap();
+    for deployment in [&red, &blue] {
+        for _group in 0..7 {
+            let Screen::Setup { instruction, .. } = hands.screen() else {
+                panic!("set-up expected: {:?}", hands.screen())
+            };
+            let rank = Rank::ALL
+                .into_iter()
+                .find(|r| instruction.contains(r.name()) || instruction.contains(r.plural()))
+                .unwrap_or_else(|| panic!("{instruction}"));
+            for &(s, r) in &deployment.placements {
+                if r == rank {
+                    hands.put(&s.to_string());
+                }
+            }
+            hands.press(Button::Ok);
+        }
+    }
+}
+
 #[test]
 fn the_service_plays_journals_and_resumes_after_a_power_cut() {
     let tmp = std::env::temp_dir().join(format!("umpire-service-{}", std::process::id()));
@@ -188,35 +241,7 @@ fn the_service_plays_journals_and_resumes_after_a_power_cut() {
     rig.press(Button::Die);
     rig.press(Button::Ok);
     rig.press(Button::Ok);
-    let red = Deployment::parse(
-        Variant::Duel,
-        RED,
-        "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .",
-    )
-    .unwrap();
-    let blue = Deployment::parse(
-        Variant::Duel,
-        BLUE,
-        "F . . . . . . . . .\nB B S . . . . . . .\n3 2 9 M 2 3 . . . .",
-    )
-    .unwrap();
-    for deployment in [&red, &blue] {
-        for _group in 0..7 {
-            let Screen::Setup { instruction, .. } = rig.screen() else {
-                panic!("set-up expected: {:?}", rig.screen())
-            };
-            let rank = Rank::ALL
-                .into_iter()
-                .find(|r| instruction.contains(r.name()) || instruction.contains(r.plural()))
-                .unwrap_or_else(|| panic!("{instruction}"));
-            for &(s, r) in &deployment.placements {
-                if r == rank {
-                    rig.set(&s.to_string(), true);
-                }
-            }
-            rig.press(Button::Ok);
-        }
-    }
+    place_duel_armies(&mut rig);
     assert!(
         rig.decisions.contains(&Decision::GameStarted),
         "{:?}",
@@ -792,35 +817,7 @@ impl Table {
     fn set_up_duel(&mut self) {
         self.press(Button::Ok);
         self.press(Button::Ok);
-        let red = Deployment::parse(
-            Variant::Duel,
-            RED,
-            "2 3 9 3 M 2 . . . .\nS B . . . . . . . .\nF B . . . . . . . .",
-        )
-        .unwrap();
-        let blue = Deployment::parse(
-            Variant::Duel,
-            BLUE,
-            "F . . . . . . . . .\nB B S . . . . . . .\n3 2 9 M 2 3 . . . .",
-        )
-        .unwrap();
-        for deployment in [&red, &blue] {
-            for _group in 0..7 {
-                let Screen::Setup { instruction, .. } = self.screen() else {
-                    panic!("set-up expected: {:?}", self.screen())
-                };
-                let rank = Rank::ALL
-                    .into_iter()
-                    .find(|r| instruction.contains(r.name()) || instruction.contains(r.plural()))
-                    .unwrap_or_else(|| panic!("{instruction}"));
-                for &(s, r) in &deployment.placements {
-                    if r == rank {
-                        self.set(&s.to_string(), true, 800);
-                    }
-                }
-                self.press(Button::Ok);
-            }
-        }
+        place_duel_armies(self);
         assert!(
             self.decisions
                 .iter()
@@ -828,6 +825,18 @@ impl Table {
             "{:?}",
             self.decisions
         );
+    }
+}
+
+impl Hands for Table {
+    fn screen(&self) -> Screen {
+        Table::screen(self)
+    }
+    fn put(&mut self, square: &str) {
+        self.set(square, true, 800);
+    }
+    fn press(&mut self, b: Button) {
+        Table::press(self, b);
     }
 }
 
