@@ -1018,25 +1018,30 @@ impl Bench {
     }
 }
 
-/// The French attack from the historical set-up: their blocks slid one by one into the Allied
-/// town next to them that holds the most Allied blocks, then the moves ended from the menu.
-fn a_french_attack() -> (Bench, TownId) {
-    let mut b = Bench::historical(choice(Players::Two, true));
-    let game = b.game().game().clone();
+/// The Allied town one road from a French block that holds the most Allied blocks (the
+/// lowest-numbered among equals): where a French attack finds the most defenders.
+fn richest_allied_neighbour(b: &Bench) -> TownId {
+    let game = b.game().game();
     let allied_in = |t: TownId| {
         game.blocks_in(t)
             .filter(|id| b.game().army_of(*id).is_some_and(Army::is_allied))
             .count()
     };
-    let target = game
-        .legal_actions()
+    game.legal_actions()
         .into_iter()
         .filter_map(|a| match a {
             Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
             _ => None,
         })
         .max_by_key(|t| (allied_in(*t), std::cmp::Reverse(*t)))
-        .expect("a French attack");
+        .expect("a French attack")
+}
+
+/// The French attack from the historical set-up: their blocks slid one by one into the Allied
+/// town next to them that holds the most Allied blocks, then the moves ended from the menu.
+fn a_french_attack() -> (Bench, TownId) {
+    let mut b = Bench::historical(choice(Players::Two, true));
+    let target = richest_allied_neighbour(&b);
     for _ in 0..6 {
         let Some(action) = b
             .game()
@@ -1666,23 +1671,11 @@ fn a_skirmish_pick_is_told_without_its_slot() {
 fn a_skirmish_pick_is_chosen_unseen() {
     use boards::napoleon::battle::Step;
     let mut b = Bench::historical(choice(Players::Two, true));
-    let game = b.game().game().clone();
-    let allied_in = |t: TownId| {
-        game.blocks_in(t)
-            .filter(|id| b.game().army_of(*id).is_some_and(Army::is_allied))
-            .count()
-    };
     // The town with the most Allied blocks: the defender picks among them.
-    let target = game
-        .legal_actions()
-        .into_iter()
-        .filter_map(|a| match a {
-            Action::Move { path, .. } if path.len() == 1 && allied_in(path[0]) > 0 => Some(path[0]),
-            _ => None,
-        })
-        .max_by_key(|t| (allied_in(*t), std::cmp::Reverse(*t)))
-        .expect("a French attack");
-    let one = game
+    let target = richest_allied_neighbour(&b);
+    let one = b
+        .game()
+        .game()
         .legal_actions()
         .into_iter()
         .find(|a| matches!(a, Action::Move { path, .. } if path.as_slice() == [target]))
