@@ -825,11 +825,11 @@ impl NapoleonTable {
                     } else if eliminated(*block) {
                         // Its last step: the block leaves the map for its army's tray.
                         let from = before.get(block.index()).copied().flatten();
-                        if let (Some(from), Some(to)) = (from, self.place_of(*block)) {
+                        let to = self.place_of(*block);
+                        if let (Some(from), Some(to)) = (from, to) {
                             moves.push(ToldMove { from, to });
                         }
-                        let tray = self
-                            .place_of(*block)
+                        let tray = to
                             .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
                         format!("{on}: the block's last step is lost: put it on {tray}")
                     } else {
@@ -1837,15 +1837,12 @@ impl TableGame for NapoleonTable {
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.
-            let mut kept = std::mem::take(&mut self.told);
-            kept.append(&mut told);
-            told = kept;
-            let mut kept = std::mem::take(&mut self.told_moves);
-            kept.append(&mut moves);
-            moves = kept;
+            self.told.append(&mut told);
+            self.told_moves.append(&mut moves);
+        } else {
+            self.told = told;
+            self.told_moves = moves;
         }
-        self.told = told;
-        self.told_moves = moves;
         // What happened, for the record; then what the rules now wait for, said at once, as
         // the told lines hide the prompt until the next action: a die (the forced march's, a
         // morale die, a volley), or a new step for a player (terrain, deployment, fire or
@@ -1870,8 +1867,8 @@ impl TableGame for NapoleonTable {
         self.told.clone()
     }
 
-    fn told_moves(&self) -> Vec<ToldMove> {
-        self.told_moves.clone()
+    fn told_moves(&self) -> &[ToldMove] {
+        &self.told_moves
     }
 
     fn chance(&self) -> Vec<(NapoleonAction, u32)> {

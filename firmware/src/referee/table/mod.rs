@@ -569,8 +569,8 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// makes (the piece off the place it leaves, a piece on the place it goes), so one act is
     /// one instruction, the told one; the LEDs still light both places while they differ. By
     /// default none: every change the board needs is a hand step.
-    fn told_moves(&self) -> Vec<ToldMove> {
-        Vec::new()
+    fn told_moves(&self) -> &[ToldMove] {
+        &[]
     }
 
     /// The places that hold a piece, each with every piece named (the umpire's eyes): a

@@ -2688,7 +2688,7 @@ impl<T: TableGame> Session<T> {
         if let Some(screen) = &play.announcement {
             if play.hands {
                 // A move the announcement's words ask for is one instruction: not again here.
-                let steps = steps().without_told(&game.told_moves());
+                let steps = steps().without_told(game.told_moves());
                 return with_hands(screen, game.status_line(), steps);
             }
             if play.prompt.is_none() {
