@@ -1,9 +1,12 @@
-//! What the referee journals: a header naming the game, then one record per set-up, action
-//! (a chance outcome is an action) and takeback. Every game's records are read back by the one
-//! journal reader, [`rebuild_table`](crate::referee::table::rebuild_table).
+//! What the referee journals: a header naming the game
+//! ([`Header`](crate::referee::Header), beside the games it names in
+//! [`games`](crate::referee::games)), then one record per set-up, action (a chance outcome is
+//! an action) and takeback. Every game's records are read back by the one journal reader,
+//! [`rebuild_table`](crate::referee::table::rebuild_table). This file names no game's
+//! adapter: the adapters write these records, so it stands below them.
 //!
-//! postcard is not self-describing: variant order *is* the encoding. Enums here only grow at
-//! the end; a change that breaks them bumps [`SCHEMA`].
+//! postcard is not self-describing: variant order *is* the encoding. Enums here and the
+//! header's only grow at the end; a change that breaks them bumps [`SCHEMA`].
 //!
 //! # The journal's promise
 //! A game journaled by this build resumes and replays in every later build of the same
@@ -24,7 +27,7 @@
 
 use core::fmt;
 
-use boards::stratego::{Deployment, Move, Options};
+use boards::stratego::{Deployment, Move};
 use boards::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -42,111 +45,6 @@ pub enum SetupMode {
     RankGroups,
     /// With NFC: every piece carries a registered tag, read as it is placed.
     Tags,
-}
-
-/// The game a journal holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameKind {
-    /// Stratego Original or Duel, with its rule options.
-    Stratego {
-        /// Variant and repetition rules.
-        options: Options,
-    },
-    /// Stratego: Waterloo, as chosen from the menu.
-    Waterloo {
-        /// Version and scenarios.
-        choice: WaterlooChoice,
-    },
-    /// Piecepack at Waterloo, with its rulings.
-    Piecepack {
-        /// The named rulings.
-        options: boards::piecepack::Options,
-    },
-    /// Sa Belle Alliance, on the card set and map layout the umpire was started with.
-    Sba {
-        /// The card set and layout (not journaled).
-        choice: super::games::sba::SbaChoice,
-    },
-    /// Napoléon 1815, on the campaign and layout files the umpire was started with.
-    Napoleon {
-        /// Two or three players, the historical set-up or the players' own (the files are
-        /// not journaled here but in the first record).
-        choice: super::games::napoleon::NapoleonChoice,
-    },
-}
-
-/// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout
-/// (the rulings are the rulebook's numbers).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct WaterlooChoice {
-    /// Basic, Standard or Expert.
-    pub version: boards::waterloo::Version,
-    /// "Start the battle early!".
-    pub early_start: bool,
-    /// "Where are the Prussians?".
-    pub prussians_uncertain: bool,
-    /// The mud tiles.
-    pub mud: bool,
-    /// The board: the layout the umpire was started with. Not in the header (its bytes are
-    /// unchanged): a Waterloo journal's first record is the layout's text
-    /// ([`Record::Files`]), so a game resumes only on the board it began on, and replays on
-    /// it anywhere. A journal written before that record holds no layout: it resumes and
-    /// replays on the layout the umpire has now.
-    #[serde(skip)]
-    pub layout: super::games::waterloo::BoardLayout,
-}
-
-/// The journaled fields as derived; the layout only when it is not the shipped one, so the
-/// pinned Debug text of every journaled value (`tests/referee_schema.rs`) is unchanged.
-impl fmt::Debug for WaterlooChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut d = f.debug_struct("WaterlooChoice");
-        d.field("version", &self.version)
-            .field("early_start", &self.early_start)
-            .field("prussians_uncertain", &self.prussians_uncertain)
-            .field("mud", &self.mud);
-        if self.layout != super::games::waterloo::BoardLayout::shipped() {
-            d.field("layout", &self.layout);
-        }
-        d.finish()
-    }
-}
-
-/// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to
-/// [`SCHEMA`]: the rest of another schema's bytes means something else.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "HeaderSetup")]
-pub struct Header {
-    /// [`SCHEMA`] when written. Always the first field, in every schema.
-    pub schema: u16,
-    /// The game and its options.
-    pub game: GameKind,
-    /// How the armies are set up.
-    pub setup: SetupMode,
-}
-
-/// A [`Header`] as decoded, before its schema is checked: the same fields, the same encoding.
-#[derive(Deserialize)]
-#[serde(rename = "Header")]
-struct HeaderSetup {
-    schema: u16,
-    game: GameKind,
-    setup: SetupMode,
-}
-
-impl TryFrom<HeaderSetup> for Header {
-    type Error = RebuildError;
-
-    fn try_from(h: HeaderSetup) -> Result<Header, RebuildError> {
-        if h.schema != SCHEMA {
-            return Err(RebuildError::OtherSchema { found: h.schema });
-        }
-        Ok(Header {
-            schema: h.schema,
-            game: h.game,
-            setup: h.setup,
-        })
-    }
 }
 
 /// The schema a journal's header declares, read on its own before the rest is decoded; `None`

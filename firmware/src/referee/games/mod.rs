@@ -1,5 +1,5 @@
-//! The [`TableGame`] adapters of every game the referee plays, and the menu entries that start
-//! them.
+//! The [`TableGame`] adapters of every game the referee plays, the menu entries that start
+//! them, and the journal header that names one ([`GameKind`], [`Header`]).
 
 pub mod napoleon;
 pub mod piecepack;
@@ -9,66 +9,122 @@ pub mod waterloo;
 
 use std::collections::BTreeSet;
 
-use boards::waterloo::Version;
+use serde::{Deserialize, Serialize};
 
 use self::napoleon::NapoleonTable;
 use self::piecepack::PiecepackTable;
 use self::sba::SbaTable;
 use self::stratego::{StrategoChoice, StrategoTable};
-use super::record::{GameFile, GameKind, RebuildError, Record, SetupMode};
+use super::record::{GameFile, RebuildError, Record, SetupMode, SCHEMA};
 use super::table::session::AnySession;
-use super::table::{rebuild_table, table_record, Session, TableGame, TableRecord};
+use super::table::{rebuild_table, table_record, Session, TableGame, TableRebuilt, TableRecord};
 use crate::sensing::{LayoutSetup, Place};
 
-pub use super::record::WaterlooChoice;
-pub use waterloo::{BoardLayout, LayoutSource, WaterlooAction, WaterlooArmy, WaterlooTable};
+pub use waterloo::{
+    BoardLayout, LayoutSource, WaterlooAction, WaterlooArmy, WaterlooChoice, WaterlooTable,
+};
+
+/// The game a journal holds: its header's game, each variant carrying its adapter's choice
+/// (here, above the adapters, so that the journal's records below them name none). Encoded
+/// by postcard like the records ([`SCHEMA`]): variants only grow at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    /// Stratego Original or Duel, with its rule options.
+    Stratego {
+        /// Variant and repetition rules.
+        options: boards::stratego::Options,
+    },
+    /// Stratego: Waterloo, as chosen from the menu.
+    Waterloo {
+        /// Version and scenarios.
+        choice: WaterlooChoice,
+    },
+    /// Piecepack at Waterloo, with its rulings.
+    Piecepack {
+        /// The named rulings.
+        options: boards::piecepack::Options,
+    },
+    /// Sa Belle Alliance, on the card set and map layout the umpire was started with.
+    Sba {
+        /// The card set and layout (not journaled).
+        choice: sba::SbaChoice,
+    },
+    /// Napoléon 1815, on the campaign and layout files the umpire was started with.
+    Napoleon {
+        /// Two or three players, the historical set-up or the players' own (the files are
+        /// not journaled here but in the first record).
+        choice: napoleon::NapoleonChoice,
+    },
+}
+
+/// The journal header: fixed when the game is chosen. Decodes only with `schema` equal to
+/// [`SCHEMA`]: the rest of another schema's bytes means something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "HeaderSetup")]
+pub struct Header {
+    /// [`SCHEMA`] when written. Always the first field, in every schema.
+    pub schema: u16,
+    /// The game and its options.
+    pub game: GameKind,
+    /// How the armies are set up.
+    pub setup: SetupMode,
+}
+
+/// A [`Header`] as decoded, before its schema is checked: the same fields, the same encoding.
+#[derive(Deserialize)]
+#[serde(rename = "Header")]
+struct HeaderSetup {
+    schema: u16,
+    game: GameKind,
+    setup: SetupMode,
+}
+
+impl TryFrom<HeaderSetup> for Header {
+    type Error = RebuildError;
+
+    fn try_from(h: HeaderSetup) -> Result<Header, RebuildError> {
+        if h.schema != SCHEMA {
+            return Err(RebuildError::OtherSchema { found: h.schema });
+        }
+        Ok(Header {
+            schema: h.schema,
+            game: h.game,
+            setup: h.setup,
+        })
+    }
+}
 
 /// The games on the game menu after Stratego Original and Duel (whose entries are the set-up
 /// methods): each game's name and its variants, each a journal header's [`GameKind`].
 pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
-    let waterloo = |version, early_start, prussians_uncertain| GameKind::Waterloo {
-        choice: WaterlooChoice {
-            version,
-            early_start,
-            prussians_uncertain,
-            mud: false,
-            layout: BoardLayout::shipped(),
-        },
-    };
+    fn each<C>(
+        variants: Vec<(String, C)>,
+        kind: impl Fn(C) -> GameKind,
+    ) -> Vec<(String, GameKind)> {
+        variants
+            .into_iter()
+            .map(|(label, choice)| (label, kind(choice)))
+            .collect()
+    }
     vec![
         (
-            "Stratego: Waterloo",
-            vec![
-                ("Basic".to_string(), waterloo(Version::Basic, false, false)),
-                (
-                    "Standard".to_string(),
-                    waterloo(Version::Standard, false, false),
-                ),
-                (
-                    "Expert".to_string(),
-                    waterloo(Version::Expert, false, false),
-                ),
-                (
-                    "Basic, start the battle early".to_string(),
-                    waterloo(Version::Basic, true, false),
-                ),
-                (
-                    "Standard, start the battle early".to_string(),
-                    waterloo(Version::Standard, true, false),
-                ),
-                (
-                    "Expert, start the battle early".to_string(),
-                    waterloo(Version::Expert, true, false),
-                ),
-                (
-                    "Expert, where are the Prussians?".to_string(),
-                    waterloo(Version::Expert, false, true),
-                ),
-            ],
+            waterloo::TITLE,
+            each(waterloo::variants(), |choice| GameKind::Waterloo { choice }),
         ),
-        (piecepack::TITLE, piecepack::variants()),
-        (sba::TITLE, sba::variants()),
-        (napoleon::TITLE, napoleon::variants()),
+        (
+            piecepack::TITLE,
+            each(piecepack::variants(), |options| GameKind::Piecepack {
+                options,
+            }),
+        ),
+        (
+            sba::TITLE,
+            each(sba::variants(), |choice| GameKind::Sba { choice }),
+        ),
+        (
+            napoleon::TITLE,
+            each(napoleon::variants(), |choice| GameKind::Napoleon { choice }),
+        ),
     ]
 }
 
@@ -76,20 +132,18 @@ pub fn menu() -> Vec<(&'static str, Vec<(String, GameKind)>)> {
 pub type MenuEntry = (String, GameKind, SetupMode);
 
 /// The table games' menus as the umpire shows them: [`menu`], each variant set up by rank
-/// groups, and with NFC readers under the board (`nfc_readers`) Napoléon's variants offered
-/// again, set up by tags ([`by_tags`]). The game menu and `[game] variant` both read it.
+/// groups, and with NFC readers under the board (`nfc_readers`) each variant that may be set
+/// up by tags ([`TableGame::tag_setup`]: Napoléon's) offered again, set up by tags
+/// ([`by_tags`]). The game menu and `[game] variant` both read it.
 pub fn menu_entries(nfc_readers: bool) -> Vec<(&'static str, Vec<MenuEntry>)> {
     menu()
         .into_iter()
         .map(|(name, variants)| {
-            let tagged: Vec<MenuEntry> = if nfc_readers && name == napoleon::TITLE {
-                variants
-                    .iter()
-                    .map(|(label, kind)| (by_tags(label), *kind, SetupMode::Tags))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let tagged: Vec<MenuEntry> = variants
+                .iter()
+                .filter(|(_, kind)| nfc_readers && has_tag_setup(*kind))
+                .map(|(label, kind)| (by_tags(label), *kind, SetupMode::Tags))
+                .collect();
             let entries = variants
                 .into_iter()
                 .map(|(label, kind)| (label, kind, SetupMode::RankGroups))
@@ -412,6 +466,39 @@ macro_rules! with_game {
             }
         }
     };
+}
+
+/// Whether a game of `kind` may be set up by NFC tags ([`TableGame::tag_setup`]).
+fn has_tag_setup(kind: GameKind) -> bool {
+    with_game!(kind, SetupMode::Tags, |T, choice| T::tag_setup(choice)
+        .is_some())
+}
+
+/// Rebuilds a Stratego game from its journal (header and records) through the one journal
+/// reader, [`rebuild_table`], for the replay and for tests.
+///
+/// # Errors
+/// A header of another schema or game, or the first record that cannot be trusted.
+pub fn rebuild(
+    header: Header,
+    records: &[Record],
+) -> Result<TableRebuilt<StrategoTable>, RebuildError> {
+    if header.schema != SCHEMA {
+        return Err(RebuildError::OtherSchema {
+            found: header.schema,
+        });
+    }
+    let GameKind::Stratego { options } = header.game else {
+        return Err(RebuildError::Record {
+            index: 0,
+            problem: "not a Stratego Original or Duel journal".into(),
+        });
+    };
+    let choice = StrategoChoice {
+        options,
+        setup: header.setup,
+    };
+    rebuild_table(choice, records)
 }
 
 /// The sensed places a game of `kind` needs.

@@ -60,7 +60,6 @@ use boards::napoleon::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
-use super::super::record::GameKind;
 use super::super::table::{Gesture, Group, Placing, TableGame, ToldMove};
 use super::super::tags::{Registered, TagRegistry};
 use crate::sensing::{LayoutSetup, Place, TagUid};
@@ -468,15 +467,13 @@ impl fmt::Debug for NapoleonChoice {
 
 /// The menu's variants: two or three players, each with the historical set-up or the
 /// players' own.
-pub fn variants() -> Vec<(String, GameKind)> {
-    let kind = |players, historical| GameKind::Napoleon {
-        choice: NapoleonChoice {
-            players,
-            historical,
-            set: NapoleonSet::shipped(),
-            tags: false,
-            reveal_on_contact: false,
-        },
+pub fn variants() -> Vec<(String, NapoleonChoice)> {
+    let kind = |players, historical| NapoleonChoice {
+        players,
+        historical,
+        set: NapoleonSet::shipped(),
+        tags: false,
+        reveal_on_contact: false,
     };
     vec![
         (

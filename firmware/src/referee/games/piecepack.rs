@@ -83,7 +83,6 @@ use boards::piecepack::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
-use crate::referee::record::GameKind;
 use crate::referee::table::{Gesture, Group, Named, Placing, TableGame};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid, TrayKind};
@@ -96,20 +95,10 @@ pub const TITLE: &str = "Piecepack at Waterloo";
 pub const STAGING_SLOTS: u8 = 5;
 
 /// The variants on the menu: the rules as written, and the worked example's dice.
-pub fn variants() -> Vec<(String, GameKind)> {
+pub fn variants() -> Vec<(String, Options)> {
     vec![
-        (
-            "Rules as written".to_string(),
-            GameKind::Piecepack {
-                options: Options::STANDARD,
-            },
-        ),
-        (
-            "Extra dice only".to_string(),
-            GameKind::Piecepack {
-                options: Options::WORKED_EXAMPLE,
-            },
-        ),
+        ("Rules as written".to_string(), Options::STANDARD),
+        ("Extra dice only".to_string(), Options::WORKED_EXAMPLE),
     ]
 }
 

@@ -28,7 +28,6 @@ use boards::sba::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
-use super::super::record::GameKind;
 use super::super::table::{Gesture, Group, Named, TableGame};
 use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
@@ -598,13 +597,8 @@ impl fmt::Debug for SbaChoice {
 }
 
 /// The one variant on the menu.
-pub fn variants() -> Vec<(String, GameKind)> {
-    vec![(
-        "Card set and map".to_string(),
-        GameKind::Sba {
-            choice: SbaChoice::default(),
-        },
-    )]
+pub fn variants() -> Vec<(String, SbaChoice)> {
+    vec![("Card set and map".to_string(), SbaChoice::default())]
 }
 
 /// One set-up group: a card's division markers in its box, a card on its space, or a control

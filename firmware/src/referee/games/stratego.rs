@@ -24,10 +24,8 @@ use boards::stratego::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 
 use crate::referee::decision::Decision;
-use crate::referee::record::{GameKind, Header, RebuildError, Record, SetupMode, SCHEMA};
-use crate::referee::table::{
-    rebuild_table, Gesture, Group, Journaled, Named, TableGame, TableRebuilt,
-};
+use crate::referee::record::{Record, SetupMode};
+use crate::referee::table::{Gesture, Group, Journaled, Named, TableGame, TableRebuilt};
 use crate::referee::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
@@ -106,33 +104,6 @@ impl StrategoTable {
             _ => None,
         }
     }
-}
-
-/// Rebuilds a Stratego game from its journal (header and records) through the one journal
-/// reader, [`rebuild_table`], for the replay and for tests.
-///
-/// # Errors
-/// A header of another schema or game, or the first record that cannot be trusted.
-pub fn rebuild(
-    header: Header,
-    records: &[Record],
-) -> Result<TableRebuilt<StrategoTable>, RebuildError> {
-    if header.schema != SCHEMA {
-        return Err(RebuildError::OtherSchema {
-            found: header.schema,
-        });
-    }
-    let GameKind::Stratego { options } = header.game else {
-        return Err(RebuildError::Record {
-            index: 0,
-            problem: "not a Stratego Original or Duel journal".into(),
-        });
-    };
-    let choice = StrategoChoice {
-        options,
-        setup: header.setup,
-    };
-    rebuild_table(choice, records)
 }
 
 impl TableRebuilt<StrategoTable> {

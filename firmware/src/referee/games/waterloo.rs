@@ -49,7 +49,6 @@ use boards::waterloo::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
-use super::WaterlooChoice;
 use crate::referee::table::{Gesture, Group, Named, Placing, TableGame};
 use crate::sensing::{LayoutSetup, Place, TrayKind};
 use crate::ui::{ClockTime, Screen, StatusLine};
@@ -122,6 +121,82 @@ pub struct WaterlooTable {
     /// Expert: each seat's units its opponent has seen (revealed in battle before the Pursuit
     /// began, or in a charge since): the Pursuit's menus name a set-aside cavalry only so.
     seen: BySeat<Vec<Unit>>,
+}
+
+/// What the Waterloo menu chose: the version and the scenarios, on the umpire's board layout
+/// (the rulings are the rulebook's numbers).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WaterlooChoice {
+    /// Basic, Standard or Expert.
+    pub version: boards::waterloo::Version,
+    /// "Start the battle early!".
+    pub early_start: bool,
+    /// "Where are the Prussians?".
+    pub prussians_uncertain: bool,
+    /// The mud tiles.
+    pub mud: bool,
+    /// The board: the layout the umpire was started with. Not in the header (its bytes are
+    /// unchanged): a Waterloo journal's first record is the layout's text
+    /// ([`Record::Files`](crate::referee::Record::Files)), so a game resumes only on the board it began on, and replays on
+    /// it anywhere. A journal written before that record holds no layout: it resumes and
+    /// replays on the layout the umpire has now.
+    #[serde(skip)]
+    pub layout: BoardLayout,
+}
+
+/// The journaled fields as derived; the layout only when it is not the shipped one, so the
+/// pinned Debug text of every journaled value (`tests/referee_schema.rs`) is unchanged.
+impl fmt::Debug for WaterlooChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("WaterlooChoice");
+        d.field("version", &self.version)
+            .field("early_start", &self.early_start)
+            .field("prussians_uncertain", &self.prussians_uncertain)
+            .field("mud", &self.mud);
+        if self.layout != BoardLayout::shipped() {
+            d.field("layout", &self.layout);
+        }
+        d.finish()
+    }
+}
+
+/// The game's name on the game menu.
+pub const TITLE: &str = "Stratego: Waterloo";
+
+/// The variants on the menu: each version, each with the battle started early, and the
+/// Expert game with the Prussians uncertain, all on the shipped board.
+pub fn variants() -> Vec<(String, WaterlooChoice)> {
+    let choice = |version, early_start, prussians_uncertain| WaterlooChoice {
+        version,
+        early_start,
+        prussians_uncertain,
+        mud: false,
+        layout: BoardLayout::shipped(),
+    };
+    vec![
+        ("Basic".to_string(), choice(Version::Basic, false, false)),
+        (
+            "Standard".to_string(),
+            choice(Version::Standard, false, false),
+        ),
+        ("Expert".to_string(), choice(Version::Expert, false, false)),
+        (
+            "Basic, start the battle early".to_string(),
+            choice(Version::Basic, true, false),
+        ),
+        (
+            "Standard, start the battle early".to_string(),
+            choice(Version::Standard, true, false),
+        ),
+        (
+            "Expert, start the battle early".to_string(),
+            choice(Version::Expert, true, false),
+        ),
+        (
+            "Expert, where are the Prussians?".to_string(),
+            choice(Version::Expert, false, true),
+        ),
+    ]
 }
 
 /// The board a Stratego: Waterloo game is played on: the shipped layout, or one read from a
