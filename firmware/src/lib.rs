@@ -13,6 +13,7 @@ pub mod drivers;
 pub mod faults;
 pub mod game_data;
 pub mod guidance;
+pub mod inputs;
 pub mod journal;
 #[cfg(unix)]
 pub mod notify;

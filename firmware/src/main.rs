@@ -28,7 +28,7 @@ use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::nfc::Mfrc522Ready;
 use firmware::drivers::reed_matrix::CellMap;
 use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
-use firmware::platform::Scanner;
+use firmware::inputs::Scanner;
 use firmware::sensing::{Occupancy, SensedCell, TagUid};
 use firmware::sim::{
     ChainWiring, NoDelay, ReaderFault, SimBoard, SimChain, SimI2c, SimMfrc522, SimPin, SimTags,
@@ -1027,11 +1027,12 @@ fn open_parts(
     served: bool,
 ) -> Result<firmware::boot::Parts, Vec<firmware::boot::StartFault>> {
     use firmware::boot::{Parts, StartFault};
+    use firmware::inputs::ButtonSource;
     use firmware::platform::pi;
     use firmware::referee::RefereeConfig;
     use firmware::scan_thread::ScanThread;
     use firmware::sensing::SensorLayout;
-    use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, TagSource};
+    use firmware::service::{BeepSink, Hardware, JournalDir, TagSource};
 
     let config = service_config(path)?;
     let mut faults = Vec::new();

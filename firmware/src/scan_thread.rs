@@ -25,11 +25,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::drivers::buttons::ButtonEvent;
-use crate::platform::Scanner;
+use crate::inputs::{ButtonSource, Scanned, Scanner};
 use crate::schedule::{ScanRateError, ScanSchedule};
 use crate::sensing::{Millis, Occupancy};
-use crate::service::ButtonSource;
 
 /// How many seconds of scans the queue holds before the thread waits for the service.
 pub const QUEUE_SECONDS: u32 = 2;
@@ -39,19 +37,6 @@ const MAX_SLEEP: Duration = Duration::from_millis(10);
 
 /// How long [`Scanner::scan`] waits for a fresh scan before it says the thread is not scanning.
 const FRESH_SCAN_WAIT: Duration = Duration::from_secs(2);
-
-/// One slot's readings, as the thread took them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scanned {
-    /// The slot's time on the service's clock (milliseconds since the epoch given).
-    pub at: Millis,
-    /// What the sensor read, or its driver's message.
-    pub occupied: Result<Occupancy, String>,
-    /// What the buttons did, if the thread polls them (each event carries its own time).
-    pub buttons: Option<Result<Vec<ButtonEvent>, String>>,
-    /// Slots missed since the scan before (the thread was late, or waited for room).
-    pub missed: u64,
-}
 
 /// Why the scan thread could not start.
 #[derive(Debug)]

@@ -65,16 +65,16 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::digital::OutputPin;
 use embedded_hal::i2c::I2c;
 
 use crate::display::Display;
-use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buttons, Buzzer};
+use crate::drivers::buttons::{BeepPattern, ButtonEvent, Buzzer};
 use crate::drivers::nfc::{BankReader, ReaderBank};
 use crate::faults::{Backoff, Faults};
+use crate::inputs::{ButtonSource, Scanner};
 use crate::journal::{keep_copy, set_aside, FileStore, HeaderError, JournalError};
 use crate::pipeline::{boot, Pipeline};
-use crate::platform::Scanner;
 use crate::referee::{screen_text, Chance, Decision, Referee, RefereeConfig, ResumeError};
 use crate::schedule::{ScanRateError, ScanSchedule};
 use crate::screens;
@@ -83,21 +83,6 @@ use crate::sensing::{
     SensingConfig, SensorInput, SensorLayout,
 };
 use crate::ui::Screen;
-
-/// Debounced button events, from whatever reads the buttons.
-pub trait ButtonSource {
-    /// What the buttons did, as confirmed by a poll at `now`.
-    ///
-    /// # Errors
-    /// The pins could not be read; the message says which.
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String>;
-}
-
-impl<P: InputPin> ButtonSource for Buttons<P> {
-    fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, String> {
-        Buttons::poll(self, now).map_err(|e| e.to_string())
-    }
-}
 
 /// What a button gesture means to the referee: a press, or a press held for the long-press
 /// time (see [`crate::drivers::buttons`]).

@@ -13,8 +13,9 @@ use std::rc::Rc;
 use boards::stratego::{Deployment, Options, Variant, BLUE, RED};
 use boards::Game;
 use firmware::drivers::buttons::ButtonEvent;
+use firmware::inputs::ButtonSource;
+use firmware::inputs::Scanner;
 use firmware::journal::{decode, JournalWriter, MemStore};
-use firmware::platform::Scanner;
 use firmware::referee::{
     rebuild, Decision, GameFile, GameKind, Header, Record, RefereeConfig, SeededChance, SetupMode,
     SCHEMA,
@@ -23,7 +24,7 @@ use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, Occupancy, Place, SensedCell, SensingConfig,
     SensorInput, SensorLayout, TagFailure, TagRead, TagUid,
 };
-use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
+use firmware::service::{Hardware, JournalDir, Service, TagSource};
 use firmware::ui::Screen;
 
 mod recorded;

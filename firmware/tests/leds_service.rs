@@ -11,12 +11,13 @@ use firmware::drivers::buttons::ButtonEvent;
 use firmware::drivers::leds::Rgb;
 use firmware::drivers::reed_matrix::OccupancyScanner;
 use firmware::guidance::{LedGuidance, LedMap, LedOrder, LedSink, Palette};
-use firmware::platform::Scanner;
+use firmware::inputs::ButtonSource;
+use firmware::inputs::Scanner;
 use firmware::referee::{RefereeConfig, SeededChance};
 use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, Place, SensedCell, SensingConfig, SensorLayout,
 };
-use firmware::service::{ButtonSource, Hardware, JournalDir, Service};
+use firmware::service::{Hardware, JournalDir, Service};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
 

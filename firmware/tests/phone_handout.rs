@@ -13,12 +13,13 @@ use std::rc::Rc;
 
 use firmware::display::{Display, DEFAULT_ADDRESS};
 use firmware::drivers::buttons::ButtonEvent;
+use firmware::inputs::ButtonSource;
 use firmware::referee::{screen_text, Decision, RefereeConfig, SeededChance, PHONE_PAGES};
 use firmware::screens::{HEIGHT, WIDTH};
 use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensingConfig, SensorLayout,
 };
-use firmware::service::{ButtonSource, Hardware, JournalDir, ScreenSink, Service};
+use firmware::service::{Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::{SimBoard, SimI2c};
 use firmware::ui::Screen;
 use firmware::web::handout::Handout;
@@ -27,7 +28,7 @@ use firmware::web::{Publisher, Slot};
 
 /// The simulated board; while `.1` is set every scan fails (the sensors' fault).
 struct Board(Rc<RefCell<SimBoard>>, Rc<Cell<bool>>);
-impl firmware::platform::Scanner for Board {
+impl firmware::inputs::Scanner for Board {
     fn scan(&mut self) -> Result<firmware::sensing::Occupancy, String> {
         if self.1.get() {
             return Err("the switch matrix does not answer".into());

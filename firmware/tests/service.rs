@@ -9,12 +9,13 @@ use std::rc::Rc;
 use boards::stratego::{Deployment, Rank, Square, Variant, BLUE, RED};
 use firmware::drivers::buttons::{BeepPattern, ButtonEvent};
 use firmware::drivers::reed_matrix::OccupancyScanner;
-use firmware::platform::Scanner;
+use firmware::inputs::ButtonSource;
+use firmware::inputs::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
 use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, SensedCell, SensingConfig, SensorLayout,
 };
-use firmware::service::{BeepSink, ButtonSource, Hardware, JournalDir, ScreenSink, Service};
+use firmware::service::{BeepSink, Hardware, JournalDir, ScreenSink, Service};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
 

@@ -17,14 +17,15 @@ use embedded_hal::i2c::{ErrorType, I2c, Operation, SevenBitAddress};
 use firmware::display::Display;
 use firmware::drivers::buttons::ButtonEvent;
 use firmware::drivers::reed_matrix::OccupancyScanner;
-use firmware::platform::Scanner;
+use firmware::inputs::ButtonSource;
+use firmware::inputs::Scanner;
 use firmware::referee::{Decision, RefereeConfig, SeededChance};
 use firmware::scan_thread::ScanThread;
 use firmware::sensing::{
     Button, ButtonPress, LayoutSetup, Millis, Occupancy, SensedCell, SensingConfig, SensorInput,
     SensorLayout, TagFailure, TagRead,
 };
-use firmware::service::{ButtonSource, Hardware, JournalDir, Service, TagSource};
+use firmware::service::{Hardware, JournalDir, Service, TagSource};
 use firmware::sim::SimBoard;
 use firmware::ui::Screen;
 use firmware::web::server::Server;

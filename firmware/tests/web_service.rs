@@ -16,15 +16,16 @@ use std::time::{Duration, Instant};
 
 use firmware::drivers::buttons::ButtonEvent;
 use firmware::drivers::reed_matrix::OccupancyScanner;
+use firmware::inputs::ButtonSource;
 use firmware::referee::{RefereeConfig, SeededChance};
 use firmware::sensing::{Button, ButtonPress, LayoutSetup, Millis, SensingConfig, SensorLayout};
-use firmware::service::{ButtonSource, Hardware, JournalDir, Service};
+use firmware::service::{Hardware, JournalDir, Service};
 use firmware::sim::SimBoard;
 use firmware::web::server::Server;
 use firmware::web::{Publisher, Slot};
 
 struct Board(SimBoard);
-impl firmware::platform::Scanner for Board {
+impl firmware::inputs::Scanner for Board {
     fn scan(&mut self) -> Result<firmware::sensing::Occupancy, String> {
         self.0.read_occupancy().map_err(|e| e.to_string())
     }

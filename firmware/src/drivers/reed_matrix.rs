@@ -260,7 +260,7 @@ impl std::error::Error for CellMapError {}
 
 /// A driver that reads every occupancy switch at once. Implemented by the matrix, the shift
 /// register chain and the expanders, so the service scans any of them alike (through
-/// [`crate::platform::Scanner`], on the [`crate::schedule`] grid).
+/// [`crate::inputs::Scanner`], on the [`crate::schedule`] grid).
 pub trait OccupancyScanner {
     /// The driver's error.
     type Error;

@@ -6,38 +6,8 @@
 
 use std::fmt;
 
-use crate::drivers::reed_matrix::OccupancyScanner;
-use crate::sensing::Occupancy;
-
 #[cfg(feature = "pi")]
 pub mod pi;
-
-/// A board scanner with its driver's error turned into a message: what `doctor`, `calibrate`
-/// and the service loop need, whatever the wiring.
-pub trait Scanner {
-    /// Reads every switch once.
-    ///
-    /// # Errors
-    /// The driver's message, which says what to check.
-    fn scan(&mut self) -> Result<Occupancy, String>;
-
-    /// For a scanner that scans on a thread of its own ([`crate::scan_thread::ScanThread`]):
-    /// every scan taken since the last call, oldest first, each with its own time. `None` (the
-    /// default): the scanner reads when [`Scanner::scan`] is called.
-    fn take_scans(&mut self) -> Option<Vec<crate::scan_thread::Scanned>> {
-        None
-    }
-}
-
-impl<T> Scanner for T
-where
-    T: OccupancyScanner,
-    T::Error: fmt::Display,
-{
-    fn scan(&mut self) -> Result<Occupancy, String> {
-        self.read_occupancy().map_err(|e| e.to_string())
-    }
-}
 
 /// Why hardware could not be opened.
 #[derive(Debug)]

@@ -19,7 +19,7 @@ use linux_embedded_hal::spidev::{SpiModeFlags, SpidevOptions};
 use linux_embedded_hal::{Delay, I2cdev, SpidevBus, SpidevDevice};
 use rpi_pal::gpio::{Bias, Gpio, InputPin, IoPin, Mode, OutputPin};
 
-use super::{OpenError, Scanner};
+use super::OpenError;
 use crate::config::{ButtonsConfig, Config, NfcConfig, SensorConfig, SpiConfig};
 use crate::drivers::buttons::{Buttons, ButtonsConfig as DebounceConfig};
 use crate::drivers::expander::{
@@ -31,6 +31,7 @@ use crate::drivers::reed_matrix::{
     ActiveLevel, CellMap, MatrixConfig, OpenDrainRow, ReedMatrix, ReleasablePin, WithReadBack,
 };
 use crate::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
+use crate::inputs::Scanner;
 use crate::sensing::{Button, SensedCell};
 
 fn gpio() -> Result<Gpio, OpenError> {
