@@ -7,52 +7,7 @@ use boards::geometry::grid::Cell;
 use boards::{BySeat, Problems, Seat};
 use serde::{Deserialize, Serialize};
 
-use super::occupancy::{Occupancy, MAX_CELLS};
-
-/// One sensed cell: a reed switch (and maybe an NFC antenna), numbered by the scanner from 0.
-/// Decodes only below [`MAX_CELLS`], the most the sensing model handles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "u16")]
-pub struct SensedCell(u16);
-
-impl TryFrom<u16> for SensedCell {
-    type Error = boards::decode::OutOfRange;
-
-    fn try_from(number: u16) -> Result<SensedCell, Self::Error> {
-        if usize::from(number) < MAX_CELLS {
-            Ok(SensedCell(number))
-        } else {
-            Err(boards::decode::OutOfRange::new(
-                "a sensed cell number",
-                number,
-                "0 to 255",
-            ))
-        }
-    }
-}
-
-impl SensedCell {
-    /// The cell the scanner numbers `number`.
-    pub const fn new(number: u16) -> SensedCell {
-        SensedCell(number)
-    }
-
-    /// The scanner's number for this cell.
-    pub const fn number(self) -> u16 {
-        self.0
-    }
-
-    /// The number as an index, usable for arrays and bitsets.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for SensedCell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "sensor {}", self.0)
-    }
-}
+use super::occupancy::{Occupancy, SensedCell, MAX_CELLS};
 
 /// An off-board area where pieces wait, each with numbered slots per seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -418,7 +373,8 @@ mod tests {
         assert_eq!(cell(1023), Ok(SensedCell::new(1023)));
         let err = cell(1024).unwrap_err();
         assert!(
-            err.contains("a sensed cell number 1024 is out of range"),
+            err.contains("a sensed cell number 1024 is out of range")
+                && err.contains("0 to 1023"),
             "{err}"
         );
 

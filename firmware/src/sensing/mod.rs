@@ -76,9 +76,9 @@ pub use event::{BoardEvent, SensingFault};
 pub use input::{
     Button, ButtonPress, OccupancyFrame, SensorInput, TagFailure, TagRead, TagUid, TagUidError,
 };
-pub use layout::{LayoutProblem, LayoutSetup, Place, SensedCell, SensorLayout, TrayKind};
+pub use layout::{LayoutProblem, LayoutSetup, Place, SensorLayout, TrayKind};
 pub use model::{Sensing, SensingConfig};
-pub use occupancy::{MarksError, Occupancy, MAX_CELLS};
+pub use occupancy::{MarksError, Occupancy, SensedCell, MAX_CELLS};
 
 /// A moment, in milliseconds since an arbitrary start (the scanner's boot, say).
 ///

@@ -4,12 +4,62 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::SensedCell;
-
 /// The most sensed cells one board can have: 12x10 squares plus generous tray rows fit, and
 /// Napoléon's map of 39 towns with their slots, two battle boards and three trays (806 cells
 /// on its 26 x 31 grid).
 pub const MAX_CELLS: usize = 1024;
+
+/// [`MAX_CELLS`] in words, for a decoded cell number out of range.
+const CELL_RANGE: &str = "0 to 1023";
+const _: () = assert!(
+    MAX_CELLS == 1024,
+    "CELL_RANGE says 0 to MAX_CELLS - 1 in words"
+);
+
+/// One sensed cell: a reed switch (and maybe an NFC antenna), numbered by the scanner from 0.
+/// Decodes only below [`MAX_CELLS`], the most the sensing model handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u16")]
+pub struct SensedCell(u16);
+
+impl TryFrom<u16> for SensedCell {
+    type Error = boards::decode::OutOfRange;
+
+    fn try_from(number: u16) -> Result<SensedCell, Self::Error> {
+        if usize::from(number) < MAX_CELLS {
+            Ok(SensedCell(number))
+        } else {
+            Err(boards::decode::OutOfRange::new(
+                "a sensed cell number",
+                number,
+                CELL_RANGE,
+            ))
+        }
+    }
+}
+
+impl SensedCell {
+    /// The cell the scanner numbers `number`.
+    pub const fn new(number: u16) -> SensedCell {
+        SensedCell(number)
+    }
+
+    /// The scanner's number for this cell.
+    pub const fn number(self) -> u16 {
+        self.0
+    }
+
+    /// The number as an index, usable for arrays and bitsets.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for SensedCell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sensor {}", self.0)
+    }
+}
 
 const WORDS: usize = MAX_CELLS / 64;
 
