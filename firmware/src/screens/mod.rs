@@ -20,12 +20,15 @@
 
 mod frame;
 mod layout;
+mod pager;
+pub mod qr;
 pub mod text;
 
 pub use frame::{
     diff, diff_regions, wire_bytes, Frame, Region, DATA_CHUNK, FRAME_BYTES, HEIGHT, PAGES, WIDTH,
 };
-pub use layout::{without_clock, Drawn, Font, Layout, Mark, Page, Pager, PAGE_MS};
+pub use layout::{Drawn, Font, Layout, Mark, Page};
+pub use pager::{without_clock, Pager, PAGE_MS};
 
 use std::format;
 use std::string::{String, ToString};
@@ -809,7 +812,7 @@ pub const QR_MODULE: i32 = 2;
 /// zone, [`QR_MODULE`] pixels a module, at the left; the seat and the address in small text at
 /// the right when they fit (the host and port in lower case, the token as the code has it).
 fn phone_code(seat: &str, url: &str) -> Vec<Page> {
-    let Some(code) = crate::web::link::qr(url) else {
+    let Some(code) = qr::qr(url) else {
         // Never for an address the umpire builds (its length is checked with the config).
         return fix_screen(
             "Phone code",

@@ -373,8 +373,7 @@ mod tests {
         assert_eq!(cell(1023), Ok(SensedCell::new(1023)));
         let err = cell(1024).unwrap_err();
         assert!(
-            err.contains("a sensed cell number 1024 is out of range")
-                && err.contains("0 to 1023"),
+            err.contains("a sensed cell number 1024 is out of range") && err.contains("0 to 1023"),
             "{err}"
         );
 
