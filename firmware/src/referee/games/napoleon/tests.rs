@@ -1736,17 +1736,13 @@ fn a_skirmish_pick_is_chosen_unseen() {
 }
 
 /// A players' own set-up (each block where [`own_slots`] puts it) with the Prussian I corps in
-/// Charleroi, next to the French: PI-INF1 (4), then `second`, `third`, PI-ART (3) on its
-/// first four slots, `second` and `third` being PI-INF2 (4) and PI-INF3 (3) in either order.
-fn charleroi_held_by_the_first_corps(
-    c: NapoleonChoice,
-    second: &str,
-    third: &str,
-) -> BySeat<NapoleonArmy> {
+/// Charleroi, next to the French: PI-INF1 (4), PI-INF2 (4), PI-INF3 (3) and PI-ART (3) on its
+/// first four slots, in the order `order` names them.
+fn charleroi_held_by_the_first_corps(c: NapoleonChoice, order: [&str; 4]) -> BySeat<NapoleonArmy> {
     let oob = c.campaign().order_of_battle();
     let mut slots = own_slots(c, false);
     let cha = c.layout().town(town(c, "CHA"));
-    for (k, name) in ["PI-INF1", second, third, "PI-ART"].into_iter().enumerate() {
+    for (k, name) in order.into_iter().enumerate() {
         let id = oob.find(name).unwrap();
         let here = slots.iter().position(|(b, _)| *b == id).unwrap();
         let there = slots.iter().position(|(_, p)| *p == cha[k]).unwrap();
@@ -1806,25 +1802,30 @@ fn twin_entry(a: &NapoleonTable, action: &NapoleonAction, b: &NapoleonTable) -> 
         .1
 }
 
-/// Two Napoléon games at the table, alike but for which of PI-INF3 (3) and PI-INF2 (4), both
-/// hidden, stands on Charleroi's second slot and which on its third (`a`: PI-INF3 second).
+/// Two Napoléon games at the table, alike but for which hidden blocks of the Prussian I corps
+/// stand on which of Charleroi's slots ([`Twins::new`], [`Twins::of`]).
 struct Twins {
     a: NapoleonTable,
     b: NapoleonTable,
 }
 
 impl Twins {
+    /// PI-INF3 (3) and PI-INF2 (4) on each other's slots: `a` has PI-INF3 on Charleroi's
+    /// second slot and PI-INF2 on its third, `b` the other way round.
     fn new() -> Twins {
+        Twins::of(
+            ["PI-INF1", "PI-INF3", "PI-INF2", "PI-ART"],
+            ["PI-INF1", "PI-INF2", "PI-INF3", "PI-ART"],
+        )
+    }
+
+    /// `a` with Charleroi's first four slots held in the order `in_a` names the blocks, `b`
+    /// in the order `in_b` does.
+    fn of(in_a: [&str; 4], in_b: [&str; 4]) -> Twins {
         let c = choice(Players::Two, false);
         Twins {
-            a: revealed_on_contact(
-                c,
-                &charleroi_held_by_the_first_corps(c, "PI-INF3", "PI-INF2"),
-            ),
-            b: revealed_on_contact(
-                c,
-                &charleroi_held_by_the_first_corps(c, "PI-INF2", "PI-INF3"),
-            ),
+            a: revealed_on_contact(c, &charleroi_held_by_the_first_corps(c, in_a)),
+            b: revealed_on_contact(c, &charleroi_held_by_the_first_corps(c, in_b)),
         }
     }
 
@@ -1891,9 +1892,9 @@ impl Twins {
     /// The battle at Charleroi, to its first battle turn: the French move in with a gun and
     /// two other blocks; terrain away from the fight (the attacker's on its left, the
     /// defender's on its centre and right, never woods: no gun stands in woods, 6.2.1); the
-    /// Prussians deploy, `plan` naming each block's wing as `a` has them (the block on
-    /// Charleroi's second slot is PI-INF3 there, PI-INF2 in `b`), then the French: the gun on
-    /// their right, facing the Prussian left, the others on their left and centre. The gun.
+    /// Prussians deploy, `plan` naming each block's wing as `a` has them (`b` deploys the
+    /// block of the same slot, which may be another), then the French: the gun on their
+    /// right, facing the Prussian left, the others on their left and centre. The gun.
     fn battle(&mut self, plan: [(&str, boards::napoleon::battle::Wing); 4]) -> BlockId {
         use boards::napoleon::battle::{BattleAction, Place as Field, Side, Step, Wing, Zone};
         use boards::napoleon::TerrainKind;
