@@ -2172,6 +2172,193 @@ fn a_hit_among_seen_and_hidden_blocks_shows_the_same_menu_tie_or_not() {
     t.pick(true, "PI-ART", "PI-INF2");
 }
 
+/// Twin games ([`Twins`]) that differ in a hidden block's type: PI-INF3 (infantry, 3) and
+/// PI-ART (foot artillery, 3) stand on each other's slots of Charleroi, and both deploy on the
+/// Prussian centre, out of contact and never firing, so hidden under 6.2.4's option. The
+/// French engage the Prussian right, held by PI-INF2 alone; on its turn PI-INF2 retreats
+/// from the combat, which costs it its rout loss (7), and leaves the French alone in a
+/// Prussian zone: the Prussians rout (7.4), every block losing strength by its type (7.4.1).
+/// Each play is shown the same in both games ([`Twins::play`]). The twins, at the rout, and
+/// the retreat's told screen.
+fn routed_twins() -> (Twins, Screen) {
+    use boards::napoleon::battle::{
+        BattleAction, BattleActor, BlockView, Place as Field, Side, Step, Wing, Zone,
+    };
+    let mut t = Twins::of(
+        ["PI-INF1", "PI-INF3", "PI-INF2", "PI-ART"],
+        ["PI-INF1", "PI-ART", "PI-INF2", "PI-INF3"],
+    );
+    t.battle([
+        ("PI-INF1", Wing::Left),
+        ("PI-INF3", Wing::Centre),
+        ("PI-INF2", Wing::Right),
+        ("PI-ART", Wing::Centre),
+    ]);
+    let c = t.a.choice;
+    let id = |name: &str| c.campaign().order_of_battle().find(name).unwrap();
+    // The French block on their left engages the Prussian right, which faces it.
+    let left = Field::Zone(Zone::new(Side::Attacker, Wing::Left));
+    let engager =
+        t.a.game()
+            .battle()
+            .unwrap()
+            .view_of(&Army::ALL)
+            .blocks
+            .into_iter()
+            .find_map(|v| match v {
+                BlockView::Known {
+                    block,
+                    place: Some(p),
+                    ..
+                } if p == left => Some(block),
+                _ => None,
+            })
+            .unwrap();
+    t.both(Action::Battle(BattleAction::Move {
+        block: engager,
+        to: Field::Zone(Zone::new(Side::Defender, Wing::Right)),
+    }));
+    t.until(|x| {
+        x.game().battle().is_some_and(|b| {
+            b.step() == Step::Fight && b.actor() == BattleActor::Army(Army::Prussian)
+        })
+    });
+    let inf2 = id("PI-INF2");
+    let retreat = t
+        .a
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find(
+            |a| matches!(a, Action::Battle(BattleAction::Retreat { block, .. }) if *block == inf2),
+        )
+        .expect("PI-INF2 may retreat from the combat");
+    let na = NapoleonAction::rules(retreat);
+    let nb = twin_entry(&t.a, &na, &t.b);
+    let told = t.play(&na, &nb);
+    for x in [&t.a, &t.b] {
+        let battle = x.game().battle().unwrap();
+        assert_eq!(battle.step(), Step::Rout, "{}", x.prompt());
+        // The rules' own strengths stay exact: infantry 1, foot artillery 2 (7.4.1).
+        let strength = |name: &str| {
+            battle
+                .view_of(&Army::ALL)
+                .blocks
+                .into_iter()
+                .find_map(|v| match v {
+                    BlockView::Known {
+                        block, strength, ..
+                    } if block == id(name) => Some(strength),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        assert_eq!(
+            [strength("PI-INF1"), strength("PI-INF3"), strength("PI-ART")],
+            [3, 2, 1]
+        );
+        // Both twins hidden from the French.
+        let seen = battle.view(None).blocks;
+        for name in ["PI-INF3", "PI-ART"] {
+            assert!(
+                !seen
+                    .iter()
+                    .any(|v| matches!(v, BlockView::Known { block, .. } if *block == id(name))),
+                "{name} is seen"
+            );
+        }
+    }
+    (t, told)
+}
+
+/// Whether `text` is drawn whole on one page of `screen` (128x64), nothing cut.
+fn whole_on_a_page(screen: &Screen, text: &str) -> bool {
+    let laid = crate::screens::layout(screen);
+    let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = |lines: Vec<String>| {
+        lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    !laid
+        .lines()
+        .iter()
+        .any(|l| l.contains(crate::screens::text::ELLIPSIS))
+        && laid.pages.iter().any(|p| words(p.lines()).contains(&want))
+}
+
+/// 7.4.1 "Verliezen tijdens het vluchten": "Alle eenheden (inclusief reserve eenheden) zijn
+/// onderhevig aan verliezen in sterkte door het vluchten: Sterkte -1 voor infanterie en
+/// artillerie te paard, Sterkte -2 voor artillerie te voet" (every unit, the reserve included,
+/// loses strength in a rout: infantry and horse artillery 1, foot artillery 2); and 7:
+/// "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
+/// dezelfde verliezen als bij vluchten (zie 7.4.1)" (a unit retreating from combat loses the
+/// same). A block's type is its owner's secret (3.2; 6.2.4's option), so the loss of a hidden
+/// block is never told to the table: a loss of 2 would say "foot artillery".
+///
+/// Twin games at the rout ([`routed_twins`]): the foot artillery and the infantry block on
+/// each other's slots. The table is told the same in both: the told screen, the prompt and
+/// the menu (the OLED), the told lines (the log and every phone page's story), the French
+/// page's board and secrets; the routing player is asked, in one line whole on the OLED, to
+/// take the rout losses on his hidden blocks as 7.4.1 says. The old words told each hidden
+/// block's steps ("turn the block two steps down" on the guns' slot, "one step" on the
+/// infantry's), so this test failed on the old code.
+#[test]
+fn twin_routs_that_differ_in_a_hidden_blocks_type_tell_the_same_losses() {
+    let (t, screen) = routed_twins();
+    let (a, b) = (&t.a, &t.b);
+    assert_eq!(a.told(), b.told());
+    assert_eq!(a.seat_board(FRENCH), b.seat_board(FRENCH));
+    assert_eq!(a.seat_secrets(FRENCH), b.seat_secrets(FRENCH));
+    let told = a.told();
+    let ask = "Prussian: rout losses (7.4.1): turn your hidden blocks down by type";
+    assert!(told.iter().any(|l| l == ask), "{told:?}");
+    assert!(!told.iter().any(|l| l.contains("two steps")), "{told:?}");
+    // On the OLED, whole on one of the retreat's pages.
+    assert!(
+        whole_on_a_page(&screen, ask),
+        "{:?}",
+        crate::screens::layout(&screen).lines()
+    );
+}
+
+/// 7.4.1 as above: the routing player's own page (his secrets, read by him alone) gives each
+/// of his hidden blocks' rout loss by its type, naming the block: the foot artillery two
+/// steps, the infantry one; the French page none of it.
+#[test]
+fn the_routing_players_own_page_gives_each_hidden_blocks_loss() {
+    let (t, _) = routed_twins();
+    for x in [&t.a, &t.b] {
+        let own = x.seat_secrets(ALLIES);
+        let line = |name: &str| {
+            own.iter()
+                .find(|l| l.contains(&format!("({name})")))
+                .unwrap_or_else(|| panic!("no {name} in {own:?}"))
+                .clone()
+        };
+        assert!(
+            line("PI-ART").ends_with(": turn it two steps down, to 1"),
+            "{own:?}"
+        );
+        assert!(
+            line("PI-INF3").ends_with(": turn it one step down, to 2"),
+            "{own:?}"
+        );
+        assert!(
+            line("PI-INF1").ends_with(": turn it one step down, to 3"),
+            "{own:?}"
+        );
+        assert!(
+            own.iter().all(|l| l.starts_with("Rout loss (7.4.1): ")),
+            "{own:?}"
+        );
+        let french = x.seat_secrets(FRENCH).join(" ");
+        assert!(!french.contains("PI-"), "{french}");
+    }
+}
+
 /// Under the default ruling (a supply loss takes a whole block) the menu entry says the
 /// block is eliminated, not turned a step down.
 #[test]
