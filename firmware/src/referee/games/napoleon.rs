@@ -25,6 +25,9 @@
 //!   block of a battle the battle's public view hides; a revealed block on a wing may be named.
 //!   Two picks are made unseen ([`TableGame::secret_choice`]): a skirmish's blocks (6.6), and a
 //!   hit among blocks the firer cannot see (6.4, ruling R25), asked whether or not they tie.
+//!   A hidden block's loss by type (a rout's, 7.4.1, or a retreat's from combat, 7) is never
+//!   told, as it tells the type: the routing side is asked to take its losses, and each
+//!   block's is on its owner's page ([`TableGame::seat_secrets`]).
 //! - **6.2.4's option** (`[napoleon] reveal_on_contact`, [`NapoleonChoice::reveal_on_contact`]):
 //!   a block on a wing is seen only once it fires or fights; said on every set-up screen and
 //!   in the title, journaled in the header.
@@ -615,6 +618,9 @@ pub struct NapoleonTable {
     boards: Vec<Option<TownId>>,
     /// The last fire: the zone fired at and the side hit, for its volley's words.
     shot: Option<(Zone, Side)>,
+    /// The hidden blocks' losses by type the last action made (a rout's, 7.4.1): each
+    /// owner's page gives his own ([`TableGame::seat_secrets`]); the table is told none.
+    secret_losses: Vec<battle::SecretLoss>,
 }
 
 impl NapoleonTable {
@@ -778,19 +784,21 @@ impl NapoleonTable {
         Some(path.into_iter().filter(|t| *t != from).collect())
     }
 
-    /// What `events` tell the table, the blocks having stood on `before` when the action
-    /// began (a block's slot is named as the hands found it), then each block the hands must
-    /// move, from its slot to its new one (all but the one `moved`, which the hands moved to
-    /// its slot). `fired`: the block whose fire the action's own label names (its volley is
-    /// told without it). With the words, each move they ask of the hands, from the place the
-    /// block leaves to the place it goes ([`TableGame::told_moves`]).
+    /// What `events` of `action` tell the table, the blocks having stood on `before` when the
+    /// action began (a block's slot is named as the hands found it), then each block the
+    /// hands must move, from its slot to its new one (all but the one `action` moved, which
+    /// the hands moved to its slot). `seen`: the blocks of the battle the public view showed
+    /// before or after the action (their losses are told whatever they tell of the type).
+    /// With the words, each move they ask of the hands, from the place the block leaves to
+    /// the place it goes ([`TableGame::told_moves`]).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
-        moved: Option<(BlockId, Place)>,
-        fired: Option<BlockId>,
+        action: &NapoleonAction,
+        seen: &BTreeSet<BlockId>,
     ) -> (Vec<String>, Vec<ToldMove>) {
+        let moved = action.moved();
         let mut out = Vec::new();
         let mut moves = Vec::new();
         let gestured = moved.map(|(b, _)| b);
@@ -879,7 +887,6 @@ impl NapoleonTable {
             }
         }
         // A battle's events in order, before the campaign's closing words.
-        let mut battle_words = Vec::new();
         let ended = events.iter().find_map(|e| match e {
             Event::BattleEnded { town, .. } => Some(*town),
             _ => None,
@@ -889,14 +896,8 @@ impl NapoleonTable {
         if let Some(at) = moved.and_then(|(b, slot)| held.get_mut(b.index()).map(|p| (p, slot))) {
             *at.0 = Some(at.1);
         }
-        self.battle_told(
-            &battle_events,
-            before,
-            &held,
-            ended,
-            fired,
-            &mut battle_words,
-        );
+        let battle_words =
+            self.battle_told(&battle_events, before, &held, ended, &action.action, seen);
         let at = out
             .iter()
             .position(|l| l.contains("is over: the blocks back"))
@@ -1413,6 +1414,7 @@ impl TableGame for NapoleonTable {
             told_moves: Vec::new(),
             boards: vec![None; choice.layout().boards().len()],
             shot: None,
+            secret_losses: Vec::new(),
         };
         for (id, _) in oob.blocks() {
             let town = table.place_of(id).and_then(|p| table.town_of(&p));
@@ -1809,6 +1811,7 @@ impl TableGame for NapoleonTable {
         let waited = self.waiting().then(|| self.prompt());
         let moved = action.moved();
         let before = self.at.clone();
+        let mut seen = self.seen_blocks();
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
             if self.game.town_of(block).is_some() {
@@ -1816,6 +1819,7 @@ impl TableGame for NapoleonTable {
             }
         }
         self.follow();
+        seen.extend(self.seen_blocks());
         let battle_events: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
@@ -1826,11 +1830,8 @@ impl TableGame for NapoleonTable {
         if let Some(shot) = self.shot_of(&battle_events) {
             self.shot = Some(shot);
         }
-        let fired = match action.action {
-            Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
-            _ => None,
-        };
-        let (mut told, mut moves) = self.told_events(&events, &before, moved, fired);
+        self.secret_losses = self.hidden_losses(&battle_events, &action.action, &seen);
+        let (mut told, mut moves) = self.told_events(&events, &before, action, &seen);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.
@@ -1959,7 +1960,17 @@ impl TableGame for NapoleonTable {
             (s, Players::Three) if s == PRUSSIAN => &[Seat::THIRD],
             _ => &[],
         };
-        self.drawn_terrain(seats)
+        let mut out = self.drawn_terrain(seats);
+        // The losses of the seat's own hidden blocks, each named, which the table is not told.
+        for loss in &self.secret_losses {
+            if self
+                .army_of(loss.block())
+                .is_some_and(|army| self.views(seat, army))
+            {
+                out.push(self.secret_loss_words(loss));
+            }
+        }
+        out
     }
 
     fn label_places(&self, action: &NapoleonAction) -> crate::ui::Places {

@@ -29,6 +29,10 @@
 //!   or several tie (6.4, ruling R25): the menu, chosen unseen like a skirmish's pick, lists
 //!   every block the hit may fall on, a wrong pick is refused in the same words whichever it
 //!   was, and the pick is told as "Allies: a block takes the hit" with the slot to turn down.
+//!   A rout's losses go by type (7.4.1), as do a retreat's from combat (7): a hidden block's
+//!   is never told (foot artillery losing 2 would say what it is); the routing side is asked
+//!   in one line to turn its hidden blocks down by type, and each one's loss, named, is on
+//!   its owner's page.
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
@@ -1135,22 +1139,112 @@ impl NapoleonTable {
         }
     }
 
+    /// The blocks of the battle fought now that the public view shows (revealed on a wing):
+    /// those whose type the whole table knows.
+    pub(super) fn seen_blocks(&self) -> BTreeSet<BlockId> {
+        self.game
+            .battle()
+            .map(|battle| {
+                battle
+                    .view(None)
+                    .blocks
+                    .into_iter()
+                    .filter_map(|b| match b {
+                        BlockView::Known { block, .. } => Some(block),
+                        BlockView::Hidden { .. } => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Whether the public view of the battle fought now shows a block of `side` on the field
+    /// whose face it hides.
+    fn hidden_on_field(&self, side: Side) -> bool {
+        self.game.battle().is_some_and(|battle| {
+            battle.view(None).blocks.iter().any(
+                |b| matches!(*b, BlockView::Hidden { side: s, place: Some(_), .. } if s == side),
+            )
+        })
+    }
+
+    /// The hidden blocks' losses by type that `events` (of `action`) tell, for their owners
+    /// alone: each block not in `seen` (the blocks the public view showed before or after the
+    /// action) that loses steps by its type and stays on the field, with the steps and its
+    /// strength after. The table is told none of them ([`NapoleonTable::battle_told`]).
+    pub(super) fn hidden_losses(
+        &self,
+        events: &[BattleEvent],
+        action: &Action,
+        seen: &BTreeSet<BlockId>,
+    ) -> Vec<SecretLoss> {
+        let hits = hits_of(events, action);
+        let mut out: Vec<SecretLoss> = Vec::new();
+        for &(block, strength, by_type) in &hits {
+            let eliminated = events
+                .iter()
+                .any(|e| matches!(*e, BattleEvent::Eliminated { block: b, .. } if b == block));
+            if !by_type || seen.contains(&block) || eliminated {
+                continue;
+            }
+            match out.iter_mut().find(|l| l.block == block) {
+                Some(l) => {
+                    l.steps += 1;
+                    l.strength = strength;
+                }
+                None => out.push(SecretLoss {
+                    block,
+                    steps: 1,
+                    strength,
+                }),
+            }
+        }
+        out
+    }
+
+    /// A hidden block's loss by type in words for its owner's eyes alone: "Rout loss (7.4.1):
+    /// board 1 defender reserve 2 (PI-ART): turn it two steps down, to 1".
+    pub(super) fn secret_loss_words(&self, loss: &SecretLoss) -> String {
+        let name = self
+            .choice
+            .campaign()
+            .order_of_battle()
+            .block(loss.block)
+            .map_or("", |b| b.name.as_str());
+        format!(
+            "Rout loss (7.4.1): {} ({name}): turn it {} down, to {}",
+            self.slot_words(loss.block),
+            steps_words(loss.steps),
+            loss.strength
+        )
+    }
+
     /// What a battle's events tell the table, the blocks having stood on `before` when the
     /// action began and on `held` as the hands left them (a block lost by the move the hands
     /// just made is on its new slot). A block's losses are one hand step: the steps it turns
-    /// down, or, eliminated, the tray alone (a rout costs foot artillery 2, 7.4.1). The fire
-    /// of `fired`, which the action's own label names with its target ("... fires at board 1
-    /// defender left"), is told as its volley alone, short enough to stand whole on the OLED
-    /// under that label.
+    /// down, or, eliminated, the tray alone. A hidden block's losses by type (a rout's, 7.4.1,
+    /// or a retreat's from combat, 7) are never told, nor counted in its steps: the loss tells
+    /// the type (foot artillery loses 2); only a block in `seen` (shown by the public view
+    /// before or after the action) is told them. A rout asks its side, in one line, to take
+    /// them on its hidden blocks (each block's loss is on the owner's page,
+    /// [`NapoleonTable::hidden_losses`]), and tells the blocks it eliminates in the order of
+    /// their places. The fire of `action`, whose own label names it with its target ("...
+    /// fires at board 1 defender left"), is told as its volley alone, short enough to stand
+    /// whole on the OLED under that label.
     pub(super) fn battle_told(
         &self,
         events: &[BattleEvent],
         before: &[Option<Place>],
         held: &[Option<Place>],
         ended: Option<TownId>,
-        fired: Option<BlockId>,
-        out: &mut Vec<String>,
-    ) {
+        action: &Action,
+        seen: &BTreeSet<BlockId>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let fired = match *action {
+            Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
+            _ => None,
+        };
         let was_on = |block: BlockId| self.was_on(before, block);
         let held_on = |block: BlockId| self.was_on(held, block);
         let eliminated: BTreeSet<BlockId> = events
@@ -1160,13 +1254,16 @@ impl NapoleonTable {
                 _ => None,
             })
             .collect();
-        let hits_on = |block: BlockId| {
-            events
-                .iter()
-                .filter(|e| matches!(e, BattleEvent::Hit { block: b, .. } if *b == block))
+        let hits = hits_of(events, action);
+        // The steps the table may be told of a block: all of a seen block's, only the hits a
+        // hidden block took from a volley.
+        let told_steps = |block: BlockId| {
+            hits.iter()
+                .filter(|&&(b, _, by_type)| b == block && (!by_type || seen.contains(&block)))
                 .count()
         };
         let mut told_hits: BTreeSet<BlockId> = BTreeSet::new();
+        let mut told_eliminated: BTreeSet<BlockId> = BTreeSet::new();
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
@@ -1238,7 +1335,9 @@ impl NapoleonTable {
                     ));
                 }
                 BattleEvent::Hit { block, .. }
-                    if !eliminated.contains(&block) && told_hits.insert(block) =>
+                    if !eliminated.contains(&block)
+                        && told_steps(block) > 0
+                        && told_hits.insert(block) =>
                 {
                     // Told once, with its strength after the last of them.
                     let strength = events
@@ -1249,11 +1348,7 @@ impl NapoleonTable {
                             _ => None,
                         })
                         .unwrap_or_default();
-                    let steps = match hits_on(block) {
-                        1 => "one step".to_string(),
-                        2 => "two steps".to_string(),
-                        n => format!("{n} steps"),
-                    };
+                    let steps = steps_words(told_steps(block));
                     match self.public_name(block) {
                         Some(name) => out.push(format!(
                             "{} ({name}): turn the block {steps} down, to {strength}",
@@ -1266,12 +1361,10 @@ impl NapoleonTable {
                 }
                 BattleEvent::Hit { .. } => {}
                 BattleEvent::HitLost => out.push("a hit is lost".to_string()),
-                BattleEvent::Eliminated { block, .. } => {
-                    let tray = self
-                        .place_of(block)
-                        .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
-                    out.push(format!("{}: eliminated: put it on {tray}", held_on(block)));
+                BattleEvent::Eliminated { block, .. } if told_eliminated.insert(block) => {
+                    out.push(self.eliminated_words(held, block));
                 }
+                BattleEvent::Eliminated { .. } => {}
                 BattleEvent::Morale { block, total, held } => out.push(format!(
                     "{}: morale {total}, {}",
                     was_on(block),
@@ -1298,10 +1391,38 @@ impl NapoleonTable {
                     out.push(format!("{} is disordered", was_on(block)));
                 }
                 // Short enough to stand whole on the OLED under a move's title.
-                BattleEvent::Rout(side) => out.push(format!(
-                    "the {} routs: losses by type, then retreats",
-                    side_word(side)
-                )),
+                BattleEvent::Rout(side) => {
+                    out.push(format!(
+                        "the {} routs: losses by type, then retreats",
+                        side_word(side)
+                    ));
+                    // Whether the side has hidden blocks is public; which of them lose what
+                    // is not.
+                    if self.hidden_on_field(side) {
+                        out.push(format!(
+                            "{}: rout losses (7.4.1): turn your hidden blocks down by type",
+                            self.side_armies(side)
+                        ));
+                    }
+                    // The blocks the rout eliminates, by their places, never in the order of
+                    // battle (which tells each army's leader and corps).
+                    let mut lost: Vec<BlockId> = events
+                        .iter()
+                        .skip_while(|e| **e != BattleEvent::Rout(side))
+                        .filter_map(|e| match *e {
+                            BattleEvent::Eliminated { block, .. } => Some(block),
+                            _ => None,
+                        })
+                        .filter(|b| !told_eliminated.contains(b))
+                        .collect();
+                    lost.sort_by_key(|b| {
+                        self.place_order(held.get(b.index()).copied().flatten().as_ref())
+                    });
+                    for block in lost {
+                        told_eliminated.insert(block);
+                        out.push(self.eliminated_words(held, block));
+                    }
+                }
                 BattleEvent::TurnBegan { side, turn } => out.push(format!(
                     "battle turn {turn}: the {} ({})",
                     side_word(side),
@@ -1329,6 +1450,16 @@ impl NapoleonTable {
                 BattleEvent::Deployed { .. } | BattleEvent::Moved { .. } => {}
             }
         }
+        out
+    }
+
+    /// A block eliminated, from where the hands left it (`held`) to its army's tray: "board 1
+    /// defender reserve 2: eliminated: put it on Prussian eliminated 1".
+    fn eliminated_words(&self, held: &[Option<Place>], block: BlockId) -> String {
+        let tray = self
+            .place_of(block)
+            .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
+        format!("{}: eliminated: put it on {tray}", self.was_on(held, block))
     }
 
     /// The fire just made: the zone fired at and the side hit, for the volley's words.
@@ -1445,6 +1576,53 @@ fn own_places(side: Side) -> [Field; 4] {
         Field::Zone(Zone::new(side, Wing::Centre)),
         Field::Zone(Zone::new(side, Wing::Right)),
     ]
+}
+
+/// A hidden block's loss by its type (7.4.1) in one action: its owner's secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SecretLoss {
+    /// The block.
+    block: BlockId,
+    /// The steps it lost.
+    steps: usize,
+    /// Its strength after them.
+    strength: u8,
+}
+
+impl SecretLoss {
+    /// The block.
+    pub(super) fn block(&self) -> BlockId {
+        self.block
+    }
+}
+
+/// Each hit `events` (of `action`) tell, in order: the block, its strength after, and whether
+/// it is a loss by the block's type (7.4.1) rather than a volley's the table saw fall: every
+/// hit after a rout (7.4.1), and every hit of a retreat, which costs a block in combat its
+/// rout loss (7).
+fn hits_of(events: &[BattleEvent], action: &Action) -> Vec<(BlockId, u8, bool)> {
+    let retreating = matches!(action, Action::Battle(BattleAction::Retreat { .. }));
+    let mut routed = false;
+    let mut out = Vec::new();
+    for e in events {
+        match *e {
+            BattleEvent::Rout(_) => routed = true,
+            BattleEvent::Hit { block, strength } => {
+                out.push((block, strength, routed || retreating))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// "one step", "two steps", "3 steps".
+fn steps_words(steps: usize) -> String {
+    match steps {
+        1 => "one step".to_string(),
+        2 => "two steps".to_string(),
+        n => format!("{n} steps"),
+    }
 }
 
 /// The places one step from `from` for a block of `side` (6.3.2): the reserve to any own

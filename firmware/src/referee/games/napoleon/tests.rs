@@ -1736,17 +1736,13 @@ fn a_skirmish_pick_is_chosen_unseen() {
 }
 
 /// A players' own set-up (each block where [`own_slots`] puts it) with the Prussian I corps in
-/// Charleroi, next to the French: PI-INF1 (4), then `second`, `third`, PI-ART (3) on its
-/// first four slots, `second` and `third` being PI-INF2 (4) and PI-INF3 (3) in either order.
-fn charleroi_held_by_the_first_corps(
-    c: NapoleonChoice,
-    second: &str,
-    third: &str,
-) -> BySeat<NapoleonArmy> {
+/// Charleroi, next to the French: PI-INF1 (4), PI-INF2 (4), PI-INF3 (3) and PI-ART (3) on its
+/// first four slots, in the order `order` names them.
+fn charleroi_held_by_the_first_corps(c: NapoleonChoice, order: [&str; 4]) -> BySeat<NapoleonArmy> {
     let oob = c.campaign().order_of_battle();
     let mut slots = own_slots(c, false);
     let cha = c.layout().town(town(c, "CHA"));
-    for (k, name) in ["PI-INF1", second, third, "PI-ART"].into_iter().enumerate() {
+    for (k, name) in order.into_iter().enumerate() {
         let id = oob.find(name).unwrap();
         let here = slots.iter().position(|(b, _)| *b == id).unwrap();
         let there = slots.iter().position(|(_, p)| *p == cha[k]).unwrap();
@@ -1806,25 +1802,30 @@ fn twin_entry(a: &NapoleonTable, action: &NapoleonAction, b: &NapoleonTable) -> 
         .1
 }
 
-/// Two Napoléon games at the table, alike but for which of PI-INF3 (3) and PI-INF2 (4), both
-/// hidden, stands on Charleroi's second slot and which on its third (`a`: PI-INF3 second).
+/// Two Napoléon games at the table, alike but for which hidden blocks of the Prussian I corps
+/// stand on which of Charleroi's slots ([`Twins::new`], [`Twins::of`]).
 struct Twins {
     a: NapoleonTable,
     b: NapoleonTable,
 }
 
 impl Twins {
+    /// PI-INF3 (3) and PI-INF2 (4) on each other's slots: `a` has PI-INF3 on Charleroi's
+    /// second slot and PI-INF2 on its third, `b` the other way round.
     fn new() -> Twins {
+        Twins::of(
+            ["PI-INF1", "PI-INF3", "PI-INF2", "PI-ART"],
+            ["PI-INF1", "PI-INF2", "PI-INF3", "PI-ART"],
+        )
+    }
+
+    /// `a` with Charleroi's first four slots held in the order `in_a` names the blocks, `b`
+    /// in the order `in_b` does.
+    fn of(in_a: [&str; 4], in_b: [&str; 4]) -> Twins {
         let c = choice(Players::Two, false);
         Twins {
-            a: revealed_on_contact(
-                c,
-                &charleroi_held_by_the_first_corps(c, "PI-INF3", "PI-INF2"),
-            ),
-            b: revealed_on_contact(
-                c,
-                &charleroi_held_by_the_first_corps(c, "PI-INF2", "PI-INF3"),
-            ),
+            a: revealed_on_contact(c, &charleroi_held_by_the_first_corps(c, in_a)),
+            b: revealed_on_contact(c, &charleroi_held_by_the_first_corps(c, in_b)),
         }
     }
 
@@ -1891,9 +1892,9 @@ impl Twins {
     /// The battle at Charleroi, to its first battle turn: the French move in with a gun and
     /// two other blocks; terrain away from the fight (the attacker's on its left, the
     /// defender's on its centre and right, never woods: no gun stands in woods, 6.2.1); the
-    /// Prussians deploy, `plan` naming each block's wing as `a` has them (the block on
-    /// Charleroi's second slot is PI-INF3 there, PI-INF2 in `b`), then the French: the gun on
-    /// their right, facing the Prussian left, the others on their left and centre. The gun.
+    /// Prussians deploy, `plan` naming each block's wing as `a` has them (`b` deploys the
+    /// block of the same slot, which may be another), then the French: the gun on their
+    /// right, facing the Prussian left, the others on their left and centre. The gun.
     fn battle(&mut self, plan: [(&str, boards::napoleon::battle::Wing); 4]) -> BlockId {
         use boards::napoleon::battle::{BattleAction, Place as Field, Side, Step, Wing, Zone};
         use boards::napoleon::TerrainKind;
@@ -2169,6 +2170,193 @@ fn a_hit_among_seen_and_hidden_blocks_shows_the_same_menu_tie_or_not() {
     // In `b` the gun (3) and PI-INF2 (4): the gun refused, the 4 taken; in `a` the gun and
     // PI-INF3, both at 3.
     t.pick(true, "PI-ART", "PI-INF2");
+}
+
+/// Twin games ([`Twins`]) that differ in a hidden block's type: PI-INF3 (infantry, 3) and
+/// PI-ART (foot artillery, 3) stand on each other's slots of Charleroi, and both deploy on the
+/// Prussian centre, out of contact and never firing, so hidden under 6.2.4's option. The
+/// French engage the Prussian right, held by PI-INF2 alone; on its turn PI-INF2 retreats
+/// from the combat, which costs it its rout loss (7), and leaves the French alone in a
+/// Prussian zone: the Prussians rout (7.4), every block losing strength by its type (7.4.1).
+/// Each play is shown the same in both games ([`Twins::play`]). The twins, at the rout, and
+/// the retreat's told screen.
+fn routed_twins() -> (Twins, Screen) {
+    use boards::napoleon::battle::{
+        BattleAction, BattleActor, BlockView, Place as Field, Side, Step, Wing, Zone,
+    };
+    let mut t = Twins::of(
+        ["PI-INF1", "PI-INF3", "PI-INF2", "PI-ART"],
+        ["PI-INF1", "PI-ART", "PI-INF2", "PI-INF3"],
+    );
+    t.battle([
+        ("PI-INF1", Wing::Left),
+        ("PI-INF3", Wing::Centre),
+        ("PI-INF2", Wing::Right),
+        ("PI-ART", Wing::Centre),
+    ]);
+    let c = t.a.choice;
+    let id = |name: &str| c.campaign().order_of_battle().find(name).unwrap();
+    // The French block on their left engages the Prussian right, which faces it.
+    let left = Field::Zone(Zone::new(Side::Attacker, Wing::Left));
+    let engager =
+        t.a.game()
+            .battle()
+            .unwrap()
+            .view_of(&Army::ALL)
+            .blocks
+            .into_iter()
+            .find_map(|v| match v {
+                BlockView::Known {
+                    block,
+                    place: Some(p),
+                    ..
+                } if p == left => Some(block),
+                _ => None,
+            })
+            .unwrap();
+    t.both(Action::Battle(BattleAction::Move {
+        block: engager,
+        to: Field::Zone(Zone::new(Side::Defender, Wing::Right)),
+    }));
+    t.until(|x| {
+        x.game().battle().is_some_and(|b| {
+            b.step() == Step::Fight && b.actor() == BattleActor::Army(Army::Prussian)
+        })
+    });
+    let inf2 = id("PI-INF2");
+    let retreat = t
+        .a
+        .game()
+        .legal_actions()
+        .into_iter()
+        .find(
+            |a| matches!(a, Action::Battle(BattleAction::Retreat { block, .. }) if *block == inf2),
+        )
+        .expect("PI-INF2 may retreat from the combat");
+    let na = NapoleonAction::rules(retreat);
+    let nb = twin_entry(&t.a, &na, &t.b);
+    let told = t.play(&na, &nb);
+    for x in [&t.a, &t.b] {
+        let battle = x.game().battle().unwrap();
+        assert_eq!(battle.step(), Step::Rout, "{}", x.prompt());
+        // The rules' own strengths stay exact: infantry 1, foot artillery 2 (7.4.1).
+        let strength = |name: &str| {
+            battle
+                .view_of(&Army::ALL)
+                .blocks
+                .into_iter()
+                .find_map(|v| match v {
+                    BlockView::Known {
+                        block, strength, ..
+                    } if block == id(name) => Some(strength),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        assert_eq!(
+            [strength("PI-INF1"), strength("PI-INF3"), strength("PI-ART")],
+            [3, 2, 1]
+        );
+        // Both twins hidden from the French.
+        let seen = battle.view(None).blocks;
+        for name in ["PI-INF3", "PI-ART"] {
+            assert!(
+                !seen
+                    .iter()
+                    .any(|v| matches!(v, BlockView::Known { block, .. } if *block == id(name))),
+                "{name} is seen"
+            );
+        }
+    }
+    (t, told)
+}
+
+/// Whether `text` is drawn whole on one page of `screen` (128x64), nothing cut.
+fn whole_on_a_page(screen: &Screen, text: &str) -> bool {
+    let laid = crate::screens::layout(screen);
+    let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = |lines: Vec<String>| {
+        lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    !laid
+        .lines()
+        .iter()
+        .any(|l| l.contains(crate::screens::text::ELLIPSIS))
+        && laid.pages.iter().any(|p| words(p.lines()).contains(&want))
+}
+
+/// 7.4.1 "Verliezen tijdens het vluchten": "Alle eenheden (inclusief reserve eenheden) zijn
+/// onderhevig aan verliezen in sterkte door het vluchten: Sterkte -1 voor infanterie en
+/// artillerie te paard, Sterkte -2 voor artillerie te voet" (every unit, the reserve included,
+/// loses strength in a rout: infantry and horse artillery 1, foot artillery 2); and 7:
+/// "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
+/// dezelfde verliezen als bij vluchten (zie 7.4.1)" (a unit retreating from combat loses the
+/// same). A block's type is its owner's secret (3.2; 6.2.4's option), so the loss of a hidden
+/// block is never told to the table: a loss of 2 would say "foot artillery".
+///
+/// Twin games at the rout ([`routed_twins`]): the foot artillery and the infantry block on
+/// each other's slots. The table is told the same in both: the told screen, the prompt and
+/// the menu (the OLED), the told lines (the log and every phone page's story), the French
+/// page's board and secrets; the routing player is asked, in one line whole on the OLED, to
+/// take the rout losses on his hidden blocks as 7.4.1 says. The old words told each hidden
+/// block's steps ("turn the block two steps down" on the guns' slot, "one step" on the
+/// infantry's), so this test failed on the old code.
+#[test]
+fn twin_routs_that_differ_in_a_hidden_blocks_type_tell_the_same_losses() {
+    let (t, screen) = routed_twins();
+    let (a, b) = (&t.a, &t.b);
+    assert_eq!(a.told(), b.told());
+    assert_eq!(a.seat_board(FRENCH), b.seat_board(FRENCH));
+    assert_eq!(a.seat_secrets(FRENCH), b.seat_secrets(FRENCH));
+    let told = a.told();
+    let ask = "Prussian: rout losses (7.4.1): turn your hidden blocks down by type";
+    assert!(told.iter().any(|l| l == ask), "{told:?}");
+    assert!(!told.iter().any(|l| l.contains("two steps")), "{told:?}");
+    // On the OLED, whole on one of the retreat's pages.
+    assert!(
+        whole_on_a_page(&screen, ask),
+        "{:?}",
+        crate::screens::layout(&screen).lines()
+    );
+}
+
+/// 7.4.1 as above: the routing player's own page (his secrets, read by him alone) gives each
+/// of his hidden blocks' rout loss by its type, naming the block: the foot artillery two
+/// steps, the infantry one; the French page none of it.
+#[test]
+fn the_routing_players_own_page_gives_each_hidden_blocks_loss() {
+    let (t, _) = routed_twins();
+    for x in [&t.a, &t.b] {
+        let own = x.seat_secrets(ALLIES);
+        let line = |name: &str| {
+            own.iter()
+                .find(|l| l.contains(&format!("({name})")))
+                .unwrap_or_else(|| panic!("no {name} in {own:?}"))
+                .clone()
+        };
+        assert!(
+            line("PI-ART").ends_with(": turn it two steps down, to 1"),
+            "{own:?}"
+        );
+        assert!(
+            line("PI-INF3").ends_with(": turn it one step down, to 2"),
+            "{own:?}"
+        );
+        assert!(
+            line("PI-INF1").ends_with(": turn it one step down, to 3"),
+            "{own:?}"
+        );
+        assert!(
+            own.iter().all(|l| l.starts_with("Rout loss (7.4.1): ")),
+            "{own:?}"
+        );
+        let french = x.seat_secrets(FRENCH).join(" ");
+        assert!(!french.contains("PI-"), "{french}");
+    }
 }
 
 /// Under the default ruling (a supply loss takes a whole block) the menu entry says the
