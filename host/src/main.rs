@@ -66,8 +66,9 @@ struct GameChoice {
     /// problem stops the game with every problem and its line.
     #[arg(long, value_name = "FILE")]
     layout: Option<std::path::PathBuf>,
-    /// Napoléon 1815 under 6.2.4's option: a block in battle is seen only once it fires or
-    /// fights (the umpire's `[napoleon] reveal_on_contact`).
+    /// Napoléon 1815 under rule 6.2.4's option: a block in battle is seen only once it fires or
+    /// fights (the umpire's `[napoleon] reveal_on_contact`; `play` starts from the scenario line
+    /// `game napoleon VARIANT reveal-on-contact`). Refused for any other game.
     #[arg(long)]
     reveal_on_contact: bool,
 }
@@ -423,20 +424,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Play(args) => {
-            if args.game.reveal_on_contact {
-                anyhow::bail!(
-                    "--reveal-on-contact is taken by `demo` only: `play` starts its game from a \
-                     scenario line, which has no options yet; leave it out"
-                );
-            }
+            // The game starts from the scenario `game` line the options make: an option given
+            // here (--reveal-on-contact) is the line's option, so the two cannot disagree.
             let (line, title, layout) = match args.game.table()? {
                 Some(entry) => (
-                    format!(
-                        "game {} {}",
-                        host::table::slug(&entry.name),
-                        host::table::slug(&entry.variant)
-                    ),
-                    format!("{}: {}", entry.name, entry.variant),
+                    host::table::game_line(&entry),
+                    host::table::options_on(&entry)
+                        .fold(format!("{}: {}", entry.name, entry.variant), |title, o| {
+                            format!("{title}, {}", o.name)
+                        }),
                     match entry.kind {
                         firmware::referee::GameKind::Waterloo { choice } => choice.layout,
                         _ => BoardLayout::shipped(),

@@ -458,11 +458,17 @@ impl Session {
     /// The simulated board could not be built.
     pub fn table(&mut self) -> Result<&mut SimTable, String> {
         if self.table.is_none() {
+            // A table game's settings (its files, the options its `game` line gives) are the
+            // umpire's configuration, as a configured umpire plays it.
+            let game = self
+                .table_game
+                .as_ref()
+                .map_or_else(RefereeConfig::default, TableGameEntry::referee_config);
             let mut config = RefereeConfig {
                 mismatch_after_ms: self.mismatch_after,
                 isf_rules: self.isf,
                 waterloo_layout: self.waterloo_layout,
-                ..RefereeConfig::default()
+                ..game
             };
             if let (true, Some(choice)) = (self.nfc, self.napoleon()) {
                 // Every block of the order of battle carries its own tag, registered once to
@@ -827,16 +833,19 @@ impl Session {
             self.nfc = true;
             return Ok(());
         }
-        if *cmd == "game" && !matches!(args, ["classic"] | ["duel"]) {
-            let (game, variant) = match args {
-                [g] => (*g, None),
-                [g, v] => (*g, Some(*v)),
-                _ => return Err("`game` takes a game and a variant".into()),
+        if let ("game", [stratego @ ("classic" | "duel"), word, ..]) = (*cmd, args) {
+            let title = if *stratego == "duel" {
+                Variant::Duel
+            } else {
+                Variant::Classic
             };
+            return Err(table::stratego_game_line_error(&title.to_string(), word));
+        }
+        if *cmd == "game" && !matches!(args, ["classic"] | ["duel"]) {
             if self.table.is_some() {
                 return Err("`game` must come before the first physical event".into());
             }
-            let mut entry = table::find_game(game, variant)?;
+            let mut entry = table::parse_game_line(args)?;
             entry.kind = entry.kind.on_layout(self.waterloo_layout);
             self.passed.waterloo |= matches!(entry.kind, GameKind::Waterloo { .. });
             if let Some(at) = self.rules_at {
@@ -1408,6 +1417,93 @@ mod tests {
         assert!(err.message.contains("`rules` (line 1)"), "{err}");
         let err = run_text("t", "game stratego-waterloo\nred F B B . . . . . . .\n").unwrap_err();
         assert!(err.message.contains("set up Stratego only"), "{err}");
+    }
+
+    /// The `game` line takes the options of its game after the variant: Napoléon's
+    /// `reveal-on-contact` reaches the umpire as `[napoleon] reveal_on_contact` does (its
+    /// set-up screens say so), in the configuration file's spelling too. Fails on the old
+    /// code: a third word on the line was refused.
+    #[test]
+    fn a_game_line_gives_its_games_options() {
+        let note = "shown only once it fires or fights";
+        for line in [
+            "game napoleon historical reveal-on-contact",
+            "game napoleon reveal-on-contact",
+            "game napoleon own reveal_on_contact",
+        ] {
+            let text = format!("{line}\nchoose\nexpect screen {note}\n");
+            let run = run_text("t", &text);
+            assert!(run.is_ok(), "{line}: {run:?}");
+        }
+        let text = format!("game napoleon historical\nchoose\nexpect no-screen {note}\n");
+        assert!(run_text("t", &text).is_ok(), "{:?}", run_text("t", &text));
+        // The line `umpire-sim play` makes of a game reads back as that game, options and all.
+        for (name, variants) in games::menu() {
+            for (label, kind) in variants {
+                for kind in [kind, kind.on_napoleon_reveal_on_contact(true)] {
+                    let entry = TableGameEntry {
+                        name: name.to_string(),
+                        variant: label.clone(),
+                        kind,
+                    };
+                    let line = table::game_line(&entry);
+                    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+                    assert_eq!(table::parse_game_line(&words), Ok(entry), "{line}");
+                }
+            }
+        }
+    }
+
+    /// An unknown option, another game's, one given twice or a variant after an option: each
+    /// stops the file at the `game` line's number with the fix, the game's options listed.
+    #[test]
+    fn a_wrong_option_on_the_game_line_stops_the_file_with_its_line() {
+        let refused = |line: &str| {
+            let err = run_text("t", &format!("# a scenario\nseed 3\n{line}\nsetup\n")).unwrap_err();
+            assert_eq!(err.line, 3, "{err}");
+            assert_eq!(err.text, line, "{err}");
+            err.message
+        };
+        let m = refused("game napoleon historical fog-of-war");
+        assert!(m.contains("`fog-of-war` is no option of any game"), "{m}");
+        assert!(
+            m.contains("Napoleon 1815's options: `reveal-on-contact`"),
+            "{m}"
+        );
+        assert!(m.contains("[napoleon] reveal_on_contact"), "{m}");
+        assert!(m.contains("remove it"), "{m}");
+        let m = refused("game piecepack extra reveal-on-contact");
+        assert!(
+            m.contains("`reveal-on-contact` is an option of Napoleon 1815 only"),
+            "{m}"
+        );
+        assert!(
+            m.contains("Piecepack at Waterloo takes no options on its `game` line: remove it"),
+            "{m}"
+        );
+        let m = refused("game stratego-waterloo reveal-on-contact");
+        assert!(m.contains("Stratego: Waterloo takes no options"), "{m}");
+        let m = refused("game duel reveal-on-contact");
+        assert!(
+            m.contains("Stratego Duel takes no options on its `game` line: remove it"),
+            "{m}"
+        );
+        let m = refused("game classic plain");
+        assert!(
+            m.contains("write `rules plain` on a line of its own"),
+            "{m}"
+        );
+        let m = refused("game napoleon own reveal-on-contact reveal-on-contact");
+        assert!(m.contains("given twice"), "{m}");
+        let m = refused("game napoleon reveal-on-contact historical");
+        assert!(
+            m.contains("`game napoleon historical reveal-on-contact`"),
+            "{m}"
+        );
+        // A misspelt option where the variant goes: the variants, and the options after them.
+        let m = refused("game napoleon reveal-on-contat");
+        assert!(m.contains("has no variant `reveal-on-contat`"), "{m}");
+        assert!(m.contains("after the variant, Napoleon 1815 takes"), "{m}");
     }
 
     #[test]

@@ -109,6 +109,166 @@ pub fn find_game(game: &str, variant: Option<&str>) -> Result<TableGameEntry, St
     })
 }
 
+/// A rule option a scenario's `game` line gives after the game and its variant (`game napoleon
+/// historical reveal-on-contact`): one the umpire's configuration file sets for that game, so a
+/// scenario plays what a configured umpire plays. The game's data files (layouts, cards, maps)
+/// are no options: the shipped ones are played (Waterloo's layout: `check --layout`).
+#[derive(Clone, Copy, Debug)]
+pub struct GameOption {
+    /// The option as the line writes it, a [`slug`]: any spelling with the same slug reads the
+    /// same (`reveal_on_contact`, as the configuration file spells it).
+    pub name: &'static str,
+    /// The game it applies to, as the menu names it.
+    pub game: &'static str,
+    /// What it does, in a few words.
+    pub meaning: &'static str,
+    /// The configuration file's setting for it on the umpire.
+    pub config: &'static str,
+    /// Whether a game has it on.
+    is_on: fn(GameKind) -> bool,
+    /// The game with it on.
+    turn_on: fn(GameKind) -> GameKind,
+}
+
+/// Every option a `game` line may give, each for its own game. Stratego Original's and Duel's
+/// repetition rules are their own line (`rules isf` or `rules plain`), not an option here.
+pub const GAME_OPTIONS: [GameOption; 1] = [GameOption {
+    name: "reveal-on-contact",
+    game: games::napoleon::TITLE,
+    meaning: "rule 6.2.4's option: a block on a battle's wing is seen only once it fires or \
+              is in combat",
+    config: "[napoleon] reveal_on_contact = true",
+    is_on: |kind| matches!(kind, GameKind::Napoleon { choice } if choice.reveal_on_contact),
+    turn_on: |kind| kind.on_napoleon_reveal_on_contact(true),
+}];
+
+/// The options `game` (as the menu names it) takes on its `game` line, in words for a message:
+/// "`reveal-on-contact` (rule 6.2.4's option: ...; the umpire's `[napoleon] reveal_on_contact
+/// = true`)"; `None` when it takes none.
+pub fn game_options_words(game: &str) -> Option<String> {
+    let options: Vec<String> = GAME_OPTIONS
+        .iter()
+        .filter(|o| o.game == game)
+        .map(|o| format!("`{}` ({}; the umpire's `{}`)", o.name, o.meaning, o.config))
+        .collect();
+    (!options.is_empty()).then(|| options.join(", "))
+}
+
+/// The option of any game a word of a `game` line names, if it names one.
+fn game_option(word: &str) -> Option<&'static GameOption> {
+    let word = slug(word);
+    GAME_OPTIONS.iter().find(|o| o.name == word)
+}
+
+/// Why `word` cannot stand after the game and variant of `game` (as the menu names it) on a
+/// `game` line, with the fix: an option of another game, or no option at all.
+fn not_an_option(game: &str, word: &str) -> String {
+    let why = match game_option(word) {
+        Some(o) => format!("`{word}` is an option of {} only ({})", o.game, o.meaning),
+        None => format!("`{word}` is no option of any game"),
+    };
+    match game_options_words(game) {
+        Some(options) => {
+            format!("{why}; {game}'s options: {options}: correct it to one of them or remove it")
+        }
+        None => format!("{why}; {game} takes no options on its `game` line: remove it"),
+    }
+}
+
+/// The table game a scenario's `game` line names, from the words after `game`: `GAME [VARIANT]
+/// [OPTION...]` (`napoleon historical reveal-on-contact`). GAME and VARIANT are found as
+/// [`find_game`] finds them; a second word that names an option is an option, the variant then
+/// the game's first. Each option must be one of [`GAME_OPTIONS`] for that game, given once.
+///
+/// # Errors
+/// No game or variant matches, or an option is unknown, another game's or given twice; the
+/// message lists the game's options.
+pub fn parse_game_line(words: &[&str]) -> Result<TableGameEntry, String> {
+    let Some((game, rest)) = words.split_first() else {
+        return Err("`game` takes a game, then its variant and options (host/SCENARIOS.md)".into());
+    };
+    let (variant, options) = match rest.split_first() {
+        Some((v, options)) if game_option(v).is_none() => (Some(*v), options),
+        _ => (None, rest),
+    };
+    let mut entry = find_game(game, variant).map_err(|e| {
+        // A misspelt option in the variant's place: say what may follow the variant too.
+        match (variant, find_game(game, None)) {
+            (Some(_), Ok(found)) => match game_options_words(&found.name) {
+                Some(options) => format!("{e}; after the variant, {} takes {options}", found.name),
+                None => e,
+            },
+            _ => e,
+        }
+    })?;
+    for word in options {
+        let Some(option) = game_option(word).filter(|o| o.game == entry.name) else {
+            // A variant written after an option: say where it goes.
+            if variant.is_none() && find_game(game, Some(word)).is_ok() {
+                return Err(format!(
+                    "`{word}` is a variant of {}: write it right after the game, before the \
+                     options (`game {} {word} {}`)",
+                    entry.name,
+                    slug(game),
+                    rest.iter()
+                        .filter(|w| *w != word)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
+            return Err(not_an_option(&entry.name, word));
+        };
+        if (option.is_on)(entry.kind) {
+            return Err(format!(
+                "`{}` is given twice on the `game` line: write it once",
+                option.name
+            ));
+        }
+        entry.kind = (option.turn_on)(entry.kind);
+    }
+    Ok(entry)
+}
+
+/// The scenario `game` line that plays `entry`: the game, its variant and each option it has
+/// on (`game napoleon 2-players-historical-set-up reveal-on-contact`), as
+/// [`parse_game_line`] reads it back.
+pub fn game_line(entry: &TableGameEntry) -> String {
+    let mut line = format!("game {} {}", slug(&entry.name), slug(&entry.variant));
+    for option in options_on(entry) {
+        line.push(' ');
+        line.push_str(option.name);
+    }
+    line
+}
+
+/// The options `entry` has on, in [`GAME_OPTIONS`]' order.
+pub fn options_on(entry: &TableGameEntry) -> impl Iterator<Item = &'static GameOption> + '_ {
+    GAME_OPTIONS.iter().filter(|o| (o.is_on)(entry.kind))
+}
+
+/// Why a Stratego `game` line (`game classic` or `game duel`, `title` its game's name) cannot
+/// go on with `word`, with the fix: Stratego has no variants or options on the line.
+pub fn stratego_game_line_error(title: &str, word: &str) -> String {
+    match (slug(word).as_str(), game_option(word)) {
+        ("isf" | "plain", _) => format!(
+            "{title}'s repetition rules are their own line, not the `game` line's: write \
+             `rules {}` on a line of its own",
+            slug(word)
+        ),
+        (_, Some(o)) => format!(
+            "`{word}` is an option of {} only ({}); {title} takes no options on its `game` \
+             line: remove it",
+            o.game, o.meaning
+        ),
+        _ => format!(
+            "{title} takes nothing after its name on the `game` line (Duel is its own game, \
+             `game duel`; the repetition rules are a `rules isf` or `rules plain` line): remove \
+             `{word}`"
+        ),
+    }
+}
+
 /// A place as a scenario writes it: a square `c4` (column letter, row number from 1), or a tray
 /// slot `KIND/SEAT/SLOT` with KIND `reserve`, `staging`, `withdrawn` or `eliminated`, SEAT 1 or
 /// 2 and SLOT from 1 (`reserve/2/3`).

@@ -289,3 +289,47 @@ fn napoleon_demo_takes_6_2_4_option_and_other_games_refuse_it() {
         "{err}"
     );
 }
+
+/// `play napoleon --reveal-on-contact` starts from the scenario line `game napoleon VARIANT
+/// reveal-on-contact`: the umpire plays rule 6.2.4's option (the set-up screen says so) and the
+/// banner names it. Another game refuses the flag by name. Fails on the old code: `play`
+/// refused the flag, its scenario line having no options.
+#[test]
+fn play_napoleon_takes_6_2_4_option_from_its_game_line() {
+    use std::io::Write as _;
+    let play = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // `pick` chooses Napoleon 1815 on the game menu, OK its first variant: the set-up.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"pick Napoleon\nok\nquit\n").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, out) = play(&["play", "napoleon", "--reveal-on-contact"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Napoleon 1815: 2 players, historical set-up, reveal-on-contact"),
+        "{out}"
+    );
+    assert!(out.contains("Option 6.2.4"), "{out}");
+    let (ok, plain) = play(&["play", "napoleon"]);
+    assert!(ok, "{plain}");
+    assert!(!plain.contains("6.2.4"), "{plain}");
+    let (ok, err) = sim(&["play", "sba", "--reveal-on-contact"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--reveal-on-contact applies to Napoleon 1815 only"),
+        "{err}"
+    );
+}

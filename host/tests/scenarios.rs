@@ -298,3 +298,30 @@ fn napoleon_places_are_named_as_the_layout_names_them() {
         "{failure}"
     );
 }
+
+/// `n17` checks what rule 6.2.4's option changes, not only that it plays: the same file with
+/// the option left off its `game` line fails where the hit on the Guard, which has neither
+/// fired nor fought, is told by its slot alone (without the option the wings are laid flat and
+/// the hit names it).
+#[test]
+fn the_reveal_on_contact_scenario_fails_without_the_option() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/n17-reveal-on-contact.scn");
+    let text = std::fs::read_to_string(&path).expect("n17 is shipped");
+    let on = "game napoleon historical reveal-on-contact\n";
+    assert!(text.contains(on), "n17 plays the option from its game line");
+    let off = text.replace(on, "game napoleon historical\n");
+    let failure = host::scenario::run_text("n17-off.scn", &off).expect_err("the hit names G-INF");
+    assert!(
+        failure
+            .text
+            .starts_with("expect screen board 1 attacker centre 1: turn the block"),
+        "{failure}"
+    );
+    assert!(
+        failure
+            .message
+            .contains("board 1 attacker centre 1 (G-INF): turn the block one step down"),
+        "{failure}"
+    );
+}
