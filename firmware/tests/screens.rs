@@ -854,3 +854,54 @@ fn a_set_up_title_keeps_its_count_whole() {
     assert!(long.ends_with(" 123/158"), "{long}");
     assert!(long.starts_with("Anglo-Dutch"), "{long}");
 }
+
+/// A set-up screen whose words would run onto a second page above the progress bar gives them
+/// the bar's row instead: pages turn on their own, and a player may miss the one with the
+/// prompt. The longest Napoléon instructions with 6.2.4's note (three players: the Anglo-Dutch
+/// placing Wellington in their own set-up, and every army set up by tags) are one page, whole,
+/// the count still in the title; a short instruction keeps its bar.
+#[test]
+fn set_up_words_take_the_bar_row_rather_than_a_second_page() {
+    use firmware::referee::games::napoleon::REVEAL_ON_CONTACT_NOTE;
+    use firmware::screens::Mark;
+    let setup = |seat: &str, instruction: &str, needed: u16| {
+        screens::layout(&Screen::Setup {
+            seat: seat.into(),
+            instruction: instruction.into(),
+            placed: 0,
+            needed,
+        })
+    };
+    let barred = |laid: &screens::Layout| {
+        laid.pages
+            .iter()
+            .all(|p| p.marks.iter().any(|m| matches!(m, Mark::Outline(_))))
+    };
+    for (seat, instruction, needed, title) in [
+        (
+            "Anglo-Dutch",
+            "Anglo-Dutch: place WELLINGTON (Anglo-Dutch) in a slot of an Anglo-Dutch town, then \
+             press OK",
+            1,
+            "Anglo-Dutch set-up 0/1",
+        ),
+        (
+            "All armies",
+            "French, Anglo-Dutch and Prussian: place every army (tags are read), then press OK",
+            58,
+            "All armies set-up 0/58",
+        ),
+    ] {
+        let noted = format!("{instruction}. {REVEAL_ON_CONTACT_NOTE}");
+        let laid = setup(seat, &noted, needed);
+        assert_eq!(laid.lines(), [title, noted.as_str()]);
+        assert!(!barred(&laid));
+    }
+    let short = setup(
+        "Anglo-Dutch",
+        "Anglo-Dutch: press OK to check the set-up",
+        1,
+    );
+    assert_eq!(short.pages.len(), 1);
+    assert!(barred(&short));
+}

@@ -8,6 +8,7 @@ mod support;
 
 use std::collections::BTreeSet;
 
+use boards::geometry::grid::Cell;
 use boards::sba::{Action, CardSet, Options, Phase, SaBelleAlliance};
 use boards::{Actor, Game, Seat};
 use firmware::journal::MemStore;
@@ -152,6 +153,35 @@ fn journaled(t: &Table) -> Vec<Action> {
         .collect()
 }
 
+/// Each casualty the last action told is said once, as its marker's way from the box to the
+/// casualty track ("Orange 4 to Allied casualty 1"), and no hand step names either space.
+fn told_once(t: &Table) {
+    let moves = t.table().told_moves();
+    if moves.is_empty() {
+        return;
+    }
+    let Screen::Told { lines, hands, .. } = t.referee.screen() else {
+        panic!("a casualty, not told: {}", t.text());
+    };
+    let name = |p: &Place| SbaTable::place_name(SbaChoice::default(), p);
+    for m in moves {
+        let way = format!("{} to {}", name(&m.from), name(&m.to));
+        let told = lines
+            .iter()
+            .filter(|l| *l == &way || l.starts_with(&format!("{way} (")))
+            .count();
+        assert_eq!(told, 1, "{way}: {}", t.text());
+        for place in [&m.from, &m.to] {
+            let step = format!("{}: ", name(place));
+            assert!(
+                !hands.iter().any(|h| h.starts_with(&step)),
+                "{way} is a hand step too: {}",
+                t.text()
+            );
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Coverage {
     by_hand: usize,
@@ -225,6 +255,7 @@ fn random_game(seed: u64, coverage: &mut Coverage) -> Table {
         }
         seen = played.len();
         assert_eq!(t.table().game(), &replay);
+        told_once(&t);
         hands(&mut t);
         assert!(seen < 2000, "the game does not end");
     }
@@ -276,6 +307,59 @@ fn random_games_played_by_hand_match_the_rules_and_the_journal() {
     }
     assert!(coverage.take_from >= 1, "{coverage:#?}");
     assert!(coverage.endings.len() >= 2, "{coverage:#?}");
+}
+
+fn p(s: &str) -> Place {
+    Place::Square(Cell::parse(s).unwrap())
+}
+
+/// A casualty is told once, with its exact spaces: its marker's way from the box's last space
+/// to the next casualty space (the rulebook: "remove one division marker from the battlefield
+/// map and place it on the casualty track. Fill the track from top to bottom"), and no hand
+/// step says it again; play waits until the hands have made it.
+#[test]
+fn a_casualty_is_told_once_with_its_spaces() {
+    let mut rng = SeededChance::new(1);
+    let mut t = choose(1);
+    set_up(&mut t, &mut rng, boards::sba::FRENCH);
+    set_up(&mut t, &mut rng, boards::sba::ALLIED);
+    // Kellermann (d2) charges Orange (a8-d8): d2 lifted and put back, a8 lifted and held.
+    t.lift(p("d2"));
+    t.settle();
+    t.put(p("d2"));
+    t.settle();
+    t.lift(p("a8"));
+    t.settle();
+    t.hold();
+    t.put(p("a8"));
+    t.settle();
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+    // 6 reads AC2: Orange's last two markers to the Allied casualty track (a6, b6).
+    t.choose_action("die shows 6");
+    let text = t.text();
+    for way in [
+        "Orange 4 to Allied casualty 1",
+        "Orange 3 to Allied casualty 2",
+    ] {
+        assert_eq!(text.matches(&format!("- {way} /")).count(), 1, "{text}");
+    }
+    for step in [
+        "Orange 4: ",
+        "Orange 3: ",
+        "Allied casualty 1: ",
+        "Allied casualty 2: ",
+    ] {
+        assert!(!text.contains(step), "{step}in {text}");
+    }
+    assert!(t.referee.hands_pending(), "{text}");
+    t.lift(p("d8"));
+    t.put(p("a6"));
+    t.settle();
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    t.lift(p("c8"));
+    t.put(p("b6"));
+    t.settle();
+    assert!(!t.referee.hands_pending(), "{}", t.text());
 }
 
 /// A Sa Belle Alliance journal cut at every byte offset, as a power cut mid-write leaves it,

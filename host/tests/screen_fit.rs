@@ -9,9 +9,10 @@
 //!
 //! The games: Stratego Original and Duel, and every variant of every table game, played by the
 //! seeded bots; the table games also with careless hands (a piece put down where the umpire does
-//! not expect it, then put back), which brings the refusals and the mismatch screens. The
-//! number of games per variant is `UMPIRE_SCREEN_GAMES` (default 2; the README records a run of
-//! thousands).
+//! not expect it, then put back), which brings the refusals and the mismatch screens; every odd
+//! seed of Napoléon with rule 6.2.4's option (`[napoleon] reveal_on_contact`), whose note the
+//! set-up screens carry. The number of games per variant is `UMPIRE_SCREEN_GAMES` (default 2;
+//! the README records a run of thousands).
 
 use std::collections::BTreeSet;
 
@@ -351,17 +352,22 @@ fn every_table_game_screen_fits_the_oled() {
     let mut checked = Checked::default();
     for (name, variants) in games::menu() {
         for (label, kind) in variants {
-            let entry = find_game(name, Some(&label)).expect("on the menu");
+            let menu_entry = find_game(name, Some(&label)).expect("on the menu");
             let places: Vec<Place> = games::layout(kind).places.iter().map(|(_, p)| *p).collect();
             for seed in 0..games_per_variant() {
-                let game = format!("{name} {label} seed {seed}");
+                // Every odd seed of Napoléon with 6.2.4's option: its note on every set-up
+                // screen, and the battles it changes.
+                let option = seed % 2 == 1;
+                let mut entry = menu_entry.clone();
+                entry.kind = entry.kind.on_napoleon_reveal_on_contact(option);
+                let game = if entry.kind == menu_entry.kind {
+                    format!("{name} {label} seed {seed}")
+                } else {
+                    format!("{name} {label}, option 6.2.4, seed {seed}")
+                };
                 let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-                let mut table = SimTable::with_layout(
-                    firmware::referee::RefereeConfig::default(),
-                    seed,
-                    entry.layout(),
-                )
-                .expect("the game's layout");
+                let mut table = SimTable::with_layout(entry.referee_config(), seed, entry.layout())
+                    .expect("the game's layout");
                 let mut shown: Vec<Screen> = Vec::new();
                 choose_game(&mut table, &entry).expect("chosen");
                 set_up(&mut table, &mut rng).expect("set up");

@@ -447,7 +447,10 @@ fn choice(title: &str, entries: &[String], selected: usize) -> Page {
 }
 
 /// Set-up guidance: the seat and the count in the title bar ("Red set-up 3/6"), what to do
-/// below it (too many pieces first), and the progress bar on the bottom page row.
+/// below it (too many pieces first), and the progress bar on the bottom page row. Words that
+/// would run onto a second page above the bar (an instruction with a rule's note, Napoléon's
+/// 6.2.4 option) take the bar's row instead, when that keeps them on one page: pages turn on
+/// their own, and a player may miss the one with the prompt; the title keeps the count.
 fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
     let title = setup_title(seat, placed, needed);
     let header = |page: &mut Page| title_bar(page, &title);
@@ -456,14 +459,14 @@ fn setup(seat: &str, instruction: &str, placed: u16, needed: u16) -> Vec<Page> {
         blocks.push(Block::plain(format!("{} too many: lift them", placed - needed)).essential());
     }
     blocks.push(Block::plain(instruction).essential());
-    let mut pages = paged(
-        &header,
-        55,
-        &blocks,
-        &blocks,
-        &[Font::Body, Font::Small],
-        false,
-    );
+    let fonts = [Font::Body, Font::Small];
+    let mut pages = paged(&header, 55, &blocks, &blocks, &fonts, false);
+    if pages.len() > 1 {
+        let whole = paged(&header, H, &blocks, &blocks, &fonts, false);
+        if whole.len() == 1 {
+            return whole;
+        }
+    }
     for page in &mut pages {
         // The bar: page 7 exactly, so progress updates touch one page.
         page.marks.push(Mark::Outline(rect(0, 56, W, 8)));

@@ -72,9 +72,9 @@ use crate::ui::{Screen, StatusLine};
 pub const TITLE: &str = "Napoleon 1815";
 
 /// What the set-up screens tell the players when the game is played with 6.2.4's option
-/// (`[napoleon] reveal_on_contact`).
-pub const REVEAL_ON_CONTACT_NOTE: &str =
-    "Option 6.2.4: a block in battle is shown only once it fires or fights";
+/// (`[napoleon] reveal_on_contact`): in the fewest words that say it, so the longest set-up
+/// instruction and the note fit one page of the OLED.
+pub const REVEAL_ON_CONTACT_NOTE: &str = "6.2.4: blocks show when they fight";
 
 /// The French side's table seat (the rules' seat 0).
 pub const FRENCH: Seat = Seat::FIRST;

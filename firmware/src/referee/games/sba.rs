@@ -14,7 +14,8 @@
 //!   face. Rout tests the umpire rolls at once, in the open, and announces.
 //! - **Hands**: each casualty moves the box's last marker to the army's next casualty space;
 //!   arrivals fill the box's next spaces; a capture exchanges the control box's marker. The
-//!   announcement says it in words and the hand steps list the squares.
+//!   announcement names a casualty's two spaces ("Orange 4 to Allied casualty 1"), so the
+//!   hand steps do not list it again ([`TableGame::told_moves`]); they list the rest.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -28,7 +29,7 @@ use boards::sba::{
 use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
-use super::super::table::{Gesture, Group, Named, TableGame};
+use super::super::table::{Gesture, Group, Named, TableGame, ToldMove};
 use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
 
@@ -696,6 +697,10 @@ pub struct SbaTable {
     game: SaBelleAlliance,
     /// What the last action told the table besides its label.
     told: Vec<String>,
+    /// The casualties' moves those words ask of the hands, each from the box's space to the
+    /// casualty space ([`TableGame::told_moves`]); kept through the rout tests rolled at once
+    /// after the action, as its lines are.
+    told_moves: Vec<ToldMove>,
     /// Control boxes whose marker the last action changed.
     exchanged: Vec<Place>,
     /// The last announcement (title, lines), carried into the rout tests rolled at once after
@@ -890,6 +895,7 @@ impl TableGame for SbaTable {
                 set: choice.set,
                 game,
                 told: Vec::new(),
+                told_moves: Vec::new(),
                 exchanged: Vec::new(),
                 carry: None,
             }),
@@ -1168,6 +1174,7 @@ impl TableGame for SbaTable {
         };
         self.exchanged.clear();
         let (mut lines, mut told): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+        let mut moves: Vec<ToldMove> = Vec::new();
         let mut left: BTreeMap<CardId, u8> = BTreeMap::new();
         for event in &outcome.events {
             let mut standing = 0;
@@ -1187,7 +1194,9 @@ impl TableGame for SbaTable {
                 }
                 _ => {}
             }
-            told.push(before.game_announce(&self.game, event, standing));
+            let moved = self.casualty_move(event, standing);
+            moves.extend(moved);
+            told.push(before.game_announce(&self.game, event, moved));
             if let Event::Read(e) = event {
                 match lines.last_mut() {
                     Some(rolled) if rolled.starts_with("rolled") => {
@@ -1196,10 +1205,17 @@ impl TableGame for SbaTable {
                     _ => lines.push(format!("the card reads {e}")),
                 }
             } else {
-                lines.push(self.screen_line(event));
+                lines.push(self.screen_line(event, moved));
             }
         }
         self.told = told;
+        // A rout test rolled at once after the action: the action's casualties still stand to
+        // be moved, told by the lines carried on.
+        if matches!(before.game.phase(), Phase::RoutTest(_)) {
+            self.told_moves.append(&mut moves);
+        } else {
+            self.told_moves = moves;
+        }
         let mut title = label;
         if let (Phase::RoutTest(_), Some((t, mut said))) = (before.game.phase(), self.carry.take())
         {
@@ -1293,6 +1309,11 @@ impl TableGame for SbaTable {
         self.told.clone()
     }
 
+    /// Each casualty, told as its marker's way: "Orange 4 to Allied casualty 1".
+    fn told_moves(&self) -> &[ToldMove] {
+        &self.told_moves
+    }
+
     fn umpire_board(&self) -> BTreeMap<Place, Named> {
         self.board()
             .into_iter()
@@ -1331,8 +1352,9 @@ impl TableGame for SbaTable {
 }
 
 impl SbaTable {
-    /// `event` in the OLED's few words (the record has them in full, [`TableGame::told`]).
-    fn screen_line(&self, event: &Event) -> String {
+    /// `event` in the OLED's few words (the record has them in full, [`TableGame::told`]); a
+    /// casualty as the way of its marker, `moved` (the hands' one instruction for it).
+    fn screen_line(&self, event: &Event, moved: Option<ToldMove>) -> String {
         let army = |seat: Seat| if seat == FRENCH { "French" } else { "Allied" };
         match *event {
             Event::Rolled {
@@ -1350,11 +1372,14 @@ impl SbaTable {
                     boards::sba::Mark::Plain => String::new(),
                     m => format!(" ({m})"),
                 };
-                format!(
-                    "{}: a division to casualty box {}{mark}",
-                    short(&self.card_name(from)),
-                    u16::from(index) + 1
-                )
+                match moved {
+                    Some(m) => format!("{}{mark}", self.move_words(m)),
+                    None => format!(
+                        "{}: a division to casualty box {}{mark}",
+                        short(&self.card_name(from)),
+                        u16::from(index) + 1
+                    ),
+                }
             }
             Event::LastMarker(card) => format!(
                 "{} lost its last marker: morale -1",
@@ -1382,29 +1407,45 @@ impl SbaTable {
         }
     }
 
-    /// `event` in words, as the rules say it; a casualty names the spaces the hands use (the
-    /// box's last marker, `left` markers standing in it before this one went).
-    fn game_announce(&self, after: &SaBelleAlliance, event: &Event, left: u8) -> String {
+    /// `event` in words, as the rules say it; a casualty names the spaces the hands use,
+    /// `moved`.
+    fn game_announce(
+        &self,
+        after: &SaBelleAlliance,
+        event: &Event,
+        moved: Option<ToldMove>,
+    ) -> String {
         let words = after.announce(event);
+        match moved {
+            Some(m) => format!("{words}: {}", self.move_words(m)),
+            None => words,
+        }
+    }
+
+    /// The hands' move a casualty asks for: the box's last marker (`left` markers standing in
+    /// it before this one went) to the army's casualty space the event names. `None` for
+    /// another event, or when the map lacks either space.
+    fn casualty_move(&self, event: &Event, left: u8) -> Option<ToldMove> {
         let Event::Casualty {
             seat, from, index, ..
         } = *event
         else {
-            return words;
+            return None;
         };
         let layout = &self.data().layout;
+        let from = *layout.boxes[from.index()].get(usize::from(left.checked_sub(1)?))?;
+        let to = *layout.casualties[seat].get(usize::from(index))?;
+        Some(ToldMove { from, to })
+    }
+
+    /// A move in the map's names: "Orange 4 to Allied casualty 1".
+    fn move_words(&self, m: ToldMove) -> String {
         let choice = SbaChoice { set: self.set };
-        let off = left
-            .checked_sub(1)
-            .and_then(|k| layout.boxes[from.index()].get(usize::from(k)));
-        match (off, layout.casualties[seat].get(usize::from(index))) {
-            (Some(off), Some(to)) => format!(
-                "{words}: {} to {}",
-                Self::place_name(choice, off),
-                Self::place_name(choice, to)
-            ),
-            _ => words,
-        }
+        format!(
+            "{} to {}",
+            Self::place_name(choice, &m.from),
+            Self::place_name(choice, &m.to)
+        )
     }
 }
 

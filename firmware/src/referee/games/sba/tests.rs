@@ -137,21 +137,40 @@ fn a_counter_attack_not_straight_after_is_refused() {
     assert!(reason.contains("counter attack"), "{reason}");
 }
 
-/// A casualty names the marker's space and the casualty box it goes to.
+/// A casualty names the marker's space and the casualty box it goes to (the rulebook: "remove
+/// one division marker from the battlefield map and place it on the casualty track. Fill the
+/// track from top to bottom"): the box's last marker first, on the OLED and in the record, and
+/// the move is told, so the session does not list it again as two hand steps.
 #[test]
 fn a_casualty_names_the_spaces() {
     let mut t = table();
     let made = t.matching(&Gesture::select_then_lift(p("d2"), p("a8")).normalized());
     t.play(&made[0].1);
-    // 6: "AC2": two Orange divisions to the Allied casualty track. The OLED says it short;
-    // the record says which space each marker leaves and where it goes.
+    // 6: "AC2": two Orange divisions to the Allied casualty track.
     let Screen::Told { lines, .. } = t.play(&Action::Roll(Face::new(6).unwrap())) else {
         panic!("not told");
     };
-    assert!(lines.contains(&"rolled 6: AC2".to_string()), "{lines:?}");
-    assert!(
-        lines.contains(&"Orange: a division to casualty box 2".to_string()),
-        "{lines:?}"
+    assert_eq!(
+        lines,
+        [
+            "rolled 6: AC2",
+            "Orange 4 to Allied casualty 1",
+            "Orange 3 to Allied casualty 2"
+        ],
+    );
+    // Orange's box is a8-d8; the Allied casualty track begins a6, b6.
+    assert_eq!(
+        t.told_moves(),
+        [
+            ToldMove {
+                from: p("d8"),
+                to: p("a6")
+            },
+            ToldMove {
+                from: p("c8"),
+                to: p("b6")
+            }
+        ]
     );
     let told = t.told();
     assert!(
