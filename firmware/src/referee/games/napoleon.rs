@@ -602,6 +602,24 @@ impl NapoleonAction {
     }
 }
 
+/// A hidden block's loss by its type (7.4.1) in one action: its owner's secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SecretLoss {
+    /// The block.
+    block: BlockId,
+    /// The steps it lost.
+    steps: usize,
+    /// Its strength after them.
+    strength: u8,
+}
+
+impl SecretLoss {
+    /// The block.
+    fn block(&self) -> BlockId {
+        self.block
+    }
+}
+
 /// Napoléon at the table. See the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NapoleonTable {
@@ -620,7 +638,7 @@ pub struct NapoleonTable {
     shot: Option<(Zone, Side)>,
     /// The hidden blocks' losses by type the last action made (a rout's, 7.4.1): each
     /// owner's page gives his own ([`TableGame::seat_secrets`]); the table is told none.
-    secret_losses: Vec<battle::SecretLoss>,
+    secret_losses: Vec<SecretLoss>,
 }
 
 impl NapoleonTable {

@@ -48,7 +48,7 @@ use boards::napoleon::{Action, Army, Battle, BlockId, TerrainKind, UnitType};
 use boards::Game;
 
 use super::layout::zone_words;
-use super::{NapoleonAction, NapoleonTable, Spot};
+use super::{NapoleonAction, NapoleonTable, SecretLoss, Spot};
 use crate::referee::table::{Gesture, TableGame};
 use crate::sensing::Place;
 
@@ -1576,24 +1576,6 @@ fn own_places(side: Side) -> [Field; 4] {
         Field::Zone(Zone::new(side, Wing::Centre)),
         Field::Zone(Zone::new(side, Wing::Right)),
     ]
-}
-
-/// A hidden block's loss by its type (7.4.1) in one action: its owner's secret.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct SecretLoss {
-    /// The block.
-    block: BlockId,
-    /// The steps it lost.
-    steps: usize,
-    /// Its strength after them.
-    strength: u8,
-}
-
-impl SecretLoss {
-    /// The block.
-    pub(super) fn block(&self) -> BlockId {
-        self.block
-    }
 }
 
 /// Each hit `events` (of `action`) tell, in order: the block, its strength after, and whether
