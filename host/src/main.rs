@@ -58,8 +58,8 @@ struct GameChoice {
     /// The game to play.
     #[arg(value_enum)]
     game: GameArg,
-    /// The table game's variant as its menu names it (`basic`, `expert`, ...; Stratego:
-    /// Waterloo and Piecepack at Waterloo).
+    /// The game's variant as its menu names it (`basic`, `expert`,
+    /// `2-players-historical-set-up`, ...; every game but Stratego Original and Duel).
     #[arg(long)]
     variant: Option<String>,
     /// Stratego: Waterloo's board layout file (the shipped one when left out); a file with a
@@ -67,8 +67,8 @@ struct GameChoice {
     #[arg(long, value_name = "FILE")]
     layout: Option<std::path::PathBuf>,
     /// Napoléon 1815 under rule 6.2.4's option: a block in battle is seen only once it fires or
-    /// fights (the umpire's `[napoleon] reveal_on_contact`; `play` starts from the scenario line
-    /// `game napoleon VARIANT reveal-on-contact`). Refused for any other game.
+    /// fights (the umpire's `[napoleon] reveal_on_contact`; a scenario's `game` line says
+    /// `reveal-on-contact`). Refused for any other game.
     #[arg(long)]
     reveal_on_contact: bool,
 }
@@ -81,12 +81,25 @@ fn board_layout(path: Option<&std::path::Path>) -> anyhow::Result<BoardLayout> {
     })
 }
 
+/// The table games as the menu names them: "Stratego: Waterloo, ... and Napoleon 1815".
+fn table_games() -> String {
+    let names: Vec<&str> = firmware::referee::games::menu()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// Which games an option applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Applies {
     /// Stratego Original and Duel.
     Stratego,
-    /// The table games (Stratego: Waterloo, Piecepack at Waterloo).
+    /// The table games: every game on the menu after Stratego Original and Duel.
     Table,
 }
 
@@ -139,8 +152,8 @@ impl GameChoice {
             return Ok(());
         }
         let games = match applies {
-            Applies::Stratego => "Stratego Original and Duel",
-            Applies::Table => "Stratego: Waterloo and Piecepack at Waterloo",
+            Applies::Stratego => "Stratego Original and Duel".to_string(),
+            Applies::Table => table_games(),
         };
         let game = self.game.title();
         anyhow::bail!("{option} applies to {games} only; {game} {why}: leave {option} out")

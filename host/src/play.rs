@@ -383,6 +383,14 @@ pub fn run_served(
                 writeln!(out, "{}", if is_table { TABLE_HELP } else { HELP })?;
                 continue;
             }
+            ["game", ..] => {
+                writeln!(
+                    out,
+                    "! the game was chosen on the command line ({title}): `quit`, then start \
+                     `umpire-sim play GAME --variant ...` again for another"
+                )?;
+                continue;
+            }
             ["oled"] => {
                 for l in draw_oled_art(&mut session) {
                     writeln!(out, "{l}")?;

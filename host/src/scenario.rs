@@ -1425,7 +1425,7 @@ mod tests {
     /// code: a third word on the line was refused.
     #[test]
     fn a_game_line_gives_its_games_options() {
-        let note = "shown only once it fires or fights";
+        let note = firmware::referee::games::napoleon::REVEAL_ON_CONTACT_NOTE;
         for line in [
             "game napoleon historical reveal-on-contact",
             "game napoleon reveal-on-contact",

@@ -1,4 +1,4 @@
-//! Table games (Stratego: Waterloo, Piecepack at Waterloo) on the simulated table: choosing one
+//! Table games (every game but Stratego Original and Duel) on the simulated table: choosing one
 //! from the OLED's menus, setting it up group by group, and hands that play whole games from
 //! physical events only — lifts, placements, buttons — guided by what the referee's
 //! [`TableView`] says is legal, exactly as players reading the rules would.

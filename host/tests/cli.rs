@@ -81,12 +81,12 @@ fn an_option_the_game_does_not_take_is_refused_with_the_games_that_take_it() {
         (
             &["demo", "classic", "--variant", "expert"][..],
             "--variant",
-            "Stratego: Waterloo and Piecepack at Waterloo only",
+            "Stratego: Waterloo, Piecepack at Waterloo, Sa Belle Alliance and Napoleon 1815 only",
         ),
         (
             &["play", "duel", "--variant", "basic"],
             "--variant",
-            "Stratego: Waterloo and Piecepack at Waterloo only",
+            "Stratego: Waterloo, Piecepack at Waterloo, Sa Belle Alliance and Napoleon 1815 only",
         ),
         (
             &["demo", "waterloo", "--rules", "plain"],
@@ -322,7 +322,11 @@ fn play_napoleon_takes_6_2_4_option_from_its_game_line() {
         out.contains("Napoleon 1815: 2 players, historical set-up, reveal-on-contact"),
         "{out}"
     );
-    assert!(out.contains("Option 6.2.4"), "{out}");
+    // The note, as the 25-column drawing of the OLED wraps it.
+    assert!(
+        out.contains("6.2.4: blocks show") && out.contains("when they fight"),
+        "{out}"
+    );
     let (ok, plain) = play(&["play", "napoleon"]);
     assert!(ok, "{plain}");
     assert!(!plain.contains("6.2.4"), "{plain}");

@@ -31,6 +31,21 @@ fn a_bad_line_is_explained_and_play_goes_on() {
     assert!(text.contains("the umpire's eyes"), "{text}");
 }
 
+/// The game comes from the command line: a `game` line typed during play says so and how to
+/// play another, rather than the scenario file's "must come before the first physical event".
+#[test]
+fn a_game_line_typed_during_play_says_the_game_comes_from_the_command_line() {
+    let text = session("game waterloo basic\nlift a1\n");
+    assert!(
+        text.contains("! the game was chosen on the command line (")
+            && text.contains("`quit`, then start `umpire-sim play GAME --variant ...` again"),
+        "{text}"
+    );
+    assert!(!text.contains("first physical event"), "{text}");
+    // Play goes on with the game chosen.
+    assert!(text.contains("! there is no piece on a1 to lift"), "{text}");
+}
+
 #[test]
 fn a_table_game_shows_each_seat_its_own_pieces() {
     let mut out = Vec::new();
