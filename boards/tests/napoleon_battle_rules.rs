@@ -1290,6 +1290,102 @@ fn woods_stop_cavalry_bar_artillery_and_hide_their_units() {
     assert_eq!(f.volley(), (3, 1));
 }
 
+/// The blocks the events name as revealed, with their strengths.
+fn revealed_in(events: &[BattleEvent]) -> Vec<(BlockId, u8)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            BattleEvent::Revealed { block, strength } => Some((block, strength)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Terrain with woods on the British left, then both sides set up but the last French block;
+/// the British Reserve corps stands in the woods, the French cavalry in reserve.
+fn all_but_the_last_deployed(options: BattleOptions) -> Field {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        FRENCH,
+        BRITISH,
+        &[("QB", Some(Attacker), true, &[])],
+        options,
+    );
+    f.terrain([(Hill, Right), (Woods, Left), (Hill, Right)]);
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+    ]);
+    f
+}
+
+/// 6.2.4: "Vooraleer de slag begint maken beide spelers hun eenheden kenbaar (door ze plat te
+/// leggen), behalve de eenheden die zich in bossen of in de reserve bevinden." (Before the
+/// battle begins both players reveal their units by laying them flat, except those in woods
+/// or in the reserve.) The last block set up begins the battle, and its events tell the table
+/// which blocks to lay flat: each one on a wing outside the woods, none in woods or reserve.
+#[test]
+fn the_end_of_deployment_reveals_the_wing_blocks_outside_woods() {
+    let mut f = all_but_the_last_deployed(BattleOptions::default());
+    let block = f.id("1CC-CAV");
+    let events = f.act(BattleAction::Deploy {
+        block,
+        to: Place::Reserve,
+    });
+    let mut revealed = revealed_in(&events);
+    revealed.sort();
+    let mut expected: Vec<(BlockId, u8)> = ["AI-1DIV", "AII-2DIV", "G-INF", "I-INF1", "II-INF1"]
+        .iter()
+        .map(|name| (f.id(name), 4))
+        .collect();
+    expected.sort();
+    assert_eq!(revealed, expected);
+    // What the events told is what the enemy now sees, no more.
+    let british_known: Vec<BlockId> = f
+        .battle
+        .view(Some(Army::French))
+        .blocks
+        .iter()
+        .filter_map(|b| match *b {
+            BlockView::Known {
+                block,
+                army: Army::AngloDutch,
+                ..
+            } => Some(block),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(british_known.len(), 2);
+    assert!(british_known
+        .iter()
+        .all(|b| revealed.iter().any(|&(r, _)| r == *b)));
+}
+
+/// 6.2.4's option: "men kan ook alle eenheden pas zichtbaar maken van zodra ze vuren of in
+/// gevechten verwikkeld zijn." (All units may instead be revealed only once they fire or are
+/// in combat.) Under it the end of deployment lays nothing flat.
+#[test]
+fn under_the_reveal_on_contact_option_the_end_of_deployment_reveals_nothing() {
+    let mut f = all_but_the_last_deployed(BattleOptions {
+        reveal_on_contact: true,
+        ..BattleOptions::default()
+    });
+    let block = f.id("1CC-CAV");
+    let events = f.act(BattleAction::Deploy {
+        block,
+        to: Place::Reserve,
+    });
+    assert_eq!(revealed_in(&events), Vec::new());
+}
+
 /// 6.2.4: "Vooraleer de slag begint maken beide spelers hun eenheden kenbaar [...] behalve de
 /// eenheden die zich in bossen of in de reserve bevinden. Blokken die zichtbaar zijn mogen
 /// opnieuw verticaal geplaatst worden wanneer ze geplaatst worden in de reserve" (Before the

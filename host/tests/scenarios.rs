@@ -300,9 +300,10 @@ fn napoleon_places_are_named_as_the_layout_names_them() {
 }
 
 /// `n17` checks what rule 6.2.4's option changes, not only that it plays: the same file with
-/// the option left off its `game` line fails where the hit on the Guard, which has neither
-/// fired nor fought, is told by its slot alone (without the option the wings are laid flat and
-/// the hit names it).
+/// the option left off its `game` line fails where the end of the deployment is told without
+/// laying the wings flat; and past it, where the hit on the Guard, which has neither fired nor
+/// fought, is told by its slot alone (without the option the wings are laid flat and the hit
+/// names it).
 #[test]
 fn the_reveal_on_contact_scenario_fails_without_the_option() {
     let path =
@@ -311,6 +312,29 @@ fn the_reveal_on_contact_scenario_fails_without_the_option() {
     let on = "game napoleon historical reveal-on-contact\n";
     assert!(text.contains(on), "n17 plays the option from its game line");
     let off = text.replace(on, "game napoleon historical\n");
+    let failure =
+        host::scenario::run_text("n17-off.scn", &off).expect_err("the wings are laid flat");
+    assert!(
+        failure
+            .text
+            .starts_with("expect no-screen lay the wing blocks flat"),
+        "{failure}"
+    );
+    assert!(
+        failure
+            .message
+            .contains("6.2.4: lay the wing blocks flat; woods and reserve stay up"),
+        "{failure}"
+    );
+    // Past the deployment's checks, the hit.
+    let off: String = off
+        .lines()
+        .filter(|l| {
+            !l.starts_with("expect no-screen lay the wing blocks flat")
+                && !l.ends_with("# nor named")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
     let failure = host::scenario::run_text("n17-off.scn", &off).expect_err("the hit names G-INF");
     assert!(
         failure

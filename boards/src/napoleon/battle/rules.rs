@@ -426,6 +426,14 @@ impl Battle {
         if matches!(self.phase, Phase::Terrain { .. } | Phase::Deploy { .. }) {
             return false;
         }
+        self.face_up(i)
+    }
+
+    /// Whether fighter `i` of a battle (not a skirmish) lies flat once both sides have set up,
+    /// whatever the phase: on a wing, unless in woods or under 6.2.4's option while it has not
+    /// fired nor is in combat.
+    fn face_up(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
         match f.at {
             Loc::Field(Place::Zone(z)) => {
                 if self.options.reveal_on_contact || self.woods(z) {
@@ -1533,7 +1541,7 @@ impl Battle {
             } else {
                 // Both sides lay their blocks flat, but those in woods or the reserve (6.2.4).
                 for i in 0..self.fighters.len() {
-                    if self.revealed(i) {
+                    if self.face_up(i) {
                         let f = &self.fighters[i];
                         ev.push(BattleEvent::Revealed {
                             block: f.block,

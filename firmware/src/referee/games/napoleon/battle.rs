@@ -33,6 +33,11 @@
 //!   is never told (foot artillery losing 2 would say what it is); the routing side is asked
 //!   in one line to turn its hidden blocks down by type, and each one's loss, named, is on
 //!   its owner's page.
+//! - **The battle begins** with the last block set up: the table is told first, in one line
+//!   on the OLED's first page, to lay the wing blocks flat but for those in woods (6.2.4), then
+//!   each one by its slot, with its name, type and strength, in the order of the places; a
+//!   block in woods or a reserve stays up and unnamed, and under 6.2.4's option none is laid
+//!   flat until it fires or fights.
 //! - **Chance**: terrain is drawn in secret at once (the drawer reads it on the phone page;
 //!   the table learns it when it is placed face up); morale dice and volleys are rolled with
 //!   the Die button.
@@ -51,6 +56,10 @@ use super::layout::zone_words;
 use super::{NapoleonAction, NapoleonTable, SecretLoss, Spot};
 use crate::referee::table::{Gesture, TableGame};
 use crate::sensing::Place;
+
+/// What the hands do when the battle begins (6.2.4), before the blocks are named: short, to
+/// stand on the OLED's first page under the action's title.
+pub(super) const LAY_FLAT: &str = "6.2.4: lay the wing blocks flat; woods and reserve stay up";
 
 /// A place's rank in the table's public order ([`NapoleonTable::place_order`]).
 pub(super) type PlaceOrder = (u8, usize, Option<(Side, Option<Zone>)>, u8, Option<Place>);
@@ -352,6 +361,22 @@ impl NapoleonTable {
             .any(|b| matches!(b, BlockView::Known { block: k, .. } if *k == block));
         let b = self.choice.campaign().order_of_battle().block(block)?;
         known.then(|| b.name.clone())
+    }
+
+    /// A block revealed, in words, when the public view of its battle shows it: "board 1
+    /// attacker left 1: G-INF, infantry, strength 4".
+    fn revealed_words(&self, block: BlockId, strength: u8) -> Option<String> {
+        let name = self.public_name(block)?;
+        let kind = self
+            .choice
+            .campaign()
+            .order_of_battle()
+            .block(block)
+            .map_or(UnitType::Infantry, |b| b.kind);
+        Some(format!(
+            "{}: {name}, {kind}, strength {strength}",
+            self.slot_words(block)
+        ))
     }
 
     /// The legal battle actions the hands make, each with its gesture.
@@ -1264,6 +1289,9 @@ impl NapoleonTable {
         };
         let mut told_hits: BTreeSet<BlockId> = BTreeSet::new();
         let mut told_eliminated: BTreeSet<BlockId> = BTreeSet::new();
+        // The last block set up begins the battle: the blocks it reveals are laid flat.
+        let deployed = matches!(*action, Action::Battle(BattleAction::Deploy { .. }));
+        let mut told_flat = false;
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
@@ -1276,19 +1304,31 @@ impl NapoleonTable {
                 BattleEvent::TerrainPlaced { zone, kind } => {
                     out.push(format!("{kind} on {}, face up", self.zone_name(zone)));
                 }
-                BattleEvent::Revealed { block, strength } => {
-                    if let Some(name) = self.public_name(block) {
-                        let kind = self
-                            .choice
-                            .campaign()
-                            .order_of_battle()
-                            .block(block)
-                            .map_or(UnitType::Infantry, |b| b.kind);
-                        out.push(format!(
-                            "{}: {name}, {kind}, strength {strength}",
-                            self.slot_words(block)
-                        ));
+                // The battle begins (6.2.4): what the hands do first, then each block laid
+                // flat, in the order of their places.
+                BattleEvent::Revealed { .. } if deployed => {
+                    if told_flat {
+                        continue;
                     }
+                    told_flat = true;
+                    let mut flat: Vec<(PlaceOrder, String)> = events
+                        .iter()
+                        .filter_map(|e| match *e {
+                            BattleEvent::Revealed { block, strength } => Some((
+                                self.place_order(self.place_of(block).as_ref()),
+                                self.revealed_words(block, strength)?,
+                            )),
+                            _ => None,
+                        })
+                        .collect();
+                    if !flat.is_empty() {
+                        flat.sort();
+                        out.push(LAY_FLAT.to_string());
+                        out.extend(flat.into_iter().map(|(_, words)| words));
+                    }
+                }
+                BattleEvent::Revealed { block, strength } => {
+                    out.extend(self.revealed_words(block, strength));
                 }
                 BattleEvent::Fired {
                     block,

@@ -2940,3 +2940,157 @@ fn every_new_wait_is_asked_on_the_screen_at_once() {
         );
     }
 }
+
+/// The battle at Charleroi (held by the Prussian I corps, [`charleroi_held_by_the_first_corps`])
+/// of table `t`, set up to its last block: four French blocks move in; the attacker's terrain
+/// (anything but woods) on its left; the defender draws woods, placed on its left, and then
+/// anything but woods, on its centre. The Prussians deploy PI-INF1 in the woods, PI-INF2 and
+/// PI-INF3 on the centre and right and keep PI-ART in the reserve; the French set up a block
+/// on each wing and keep the fourth in the reserve, the last block set up. The screen that
+/// last block shows, and the blocks on the French wings.
+fn deployed_at_charleroi(t: &mut NapoleonTable) -> (Screen, Vec<BlockId>) {
+    use boards::napoleon::battle::{BattleAction, Place as Field, Side, Step, Wing, Zone};
+    use boards::napoleon::TerrainKind;
+    let c = t.choice;
+    let oob = c.campaign().order_of_battle();
+    let cha = town(c, "CHA");
+    let french: Vec<(BlockId, Action)> = t
+        .game()
+        .legal_actions()
+        .into_iter()
+        .filter_map(|m| match &m {
+            Action::Move { block, path } if path.as_slice() == [cha] => Some((*block, m)),
+            _ => None,
+        })
+        .take(4)
+        .collect();
+    assert_eq!(french.len(), 4);
+    for (_, m) in &french {
+        let na = NapoleonAction {
+            action: m.clone(),
+            slot: Some(t.free_slots(cha)[0]),
+        };
+        t.check(&na).unwrap();
+        t.play(&na);
+    }
+    t.play(&NapoleonAction::rules(Action::EndMoves));
+    for _ in 0..30 {
+        if t.game().battle().is_some() {
+            break;
+        }
+        let next = match t.to_act() {
+            Actor::Chance => t.chance()[0].0.clone(),
+            _ => t.choices()[0].1.clone(),
+        };
+        t.play(&next);
+    }
+    let battle = |t: &NapoleonTable| t.game().battle().cloned().unwrap();
+    assert!(!battle(t).is_skirmish());
+    // The terrain: woods for the defender's first draw, never elsewhere.
+    let mut draws = 0;
+    let mut wings = [Wing::Left, Wing::Left, Wing::Centre].into_iter();
+    while battle(t).step() == Step::Terrain {
+        let next = match t.to_act() {
+            Actor::Chance => {
+                draws += 1;
+                let woods = draws == 2;
+                t.chance()
+                    .into_iter()
+                    .map(|(na, _)| na.action)
+                    .find(|a| {
+                        woods
+                            == matches!(
+                                a,
+                                Action::Battle(BattleAction::DrawTerrain(TerrainKind::Woods))
+                            )
+                    })
+                    .unwrap()
+            }
+            _ => Action::Battle(BattleAction::PlaceTerrain(wings.next().unwrap())),
+        };
+        t.play(&NapoleonAction::rules(next));
+    }
+    let at = |side, wing| Field::Zone(Zone::new(side, wing));
+    let deploy = [
+        ("PI-INF1", at(Side::Defender, Wing::Left)),
+        ("PI-INF2", at(Side::Defender, Wing::Centre)),
+        ("PI-INF3", at(Side::Defender, Wing::Right)),
+        ("PI-ART", Field::Reserve),
+    ]
+    .map(|(name, to)| (oob.find(name).unwrap(), to))
+    .into_iter()
+    .chain([
+        (french[0].0, at(Side::Attacker, Wing::Left)),
+        (french[1].0, at(Side::Attacker, Wing::Centre)),
+        (french[2].0, at(Side::Attacker, Wing::Right)),
+        (french[3].0, Field::Reserve),
+    ]);
+    let mut screen = None;
+    for (block, to) in deploy {
+        assert_eq!(battle(t).step(), Step::Deployment);
+        let na = NapoleonAction::rules(Action::Battle(BattleAction::Deploy { block, to }));
+        t.check(&na)
+            .unwrap_or_else(|why| panic!("{}: {why}", t.label(&na)));
+        screen = Some(t.play(&na));
+    }
+    assert_eq!(battle(t).step(), Step::Fight);
+    (
+        screen.unwrap(),
+        french[..3].iter().map(|(block, _)| *block).collect(),
+    )
+}
+
+/// 6.2.4: "Vooraleer de slag begint maken beide spelers hun eenheden kenbaar (door ze plat te
+/// leggen), behalve de eenheden die zich in bossen of in de reserve bevinden." (Before the
+/// battle begins both players reveal their units by laying them flat, except those in woods
+/// or in the reserve.) The last block set up begins the battle: its told screen says first,
+/// whole on page 1, what the hands do, then names each block on a wing outside the woods,
+/// with its type and strength, and no other (not the one in the woods, nor the reserves').
+/// Under 6.2.4's option ("men kan ook alle eenheden pas zichtbaar maken van zodra ze vuren of
+/// in gevechten verwikkeld zijn": units shown only once they fire or fight) it names none.
+#[test]
+fn the_end_of_deployment_tells_the_hands_to_lay_the_wing_blocks_flat() {
+    let c = choice(Players::Two, false);
+    let armies = charleroi_held_by_the_first_corps(c, ["PI-INF1", "PI-INF2", "PI-INF3", "PI-ART"]);
+    let oob = c.campaign().order_of_battle();
+    let name = |block: BlockId| oob.block(block).unwrap().name.clone();
+    let mut t = NapoleonTable::start(c, &armies).unwrap();
+    let (screen, french) = deployed_at_charleroi(&mut t);
+    let Screen::Told { lines, .. } = &screen else {
+        panic!("{screen:?}");
+    };
+    assert_eq!(lines.first().map(String::as_str), Some(battle::LAY_FLAT));
+    assert!(whole_on_page_one(&screen, battle::LAY_FLAT), "{screen:?}");
+    let text = crate::referee::screen_text(&screen);
+    let mut named = names_in(&text, &block_names(c));
+    named.sort();
+    let mut wings: Vec<String> = french
+        .iter()
+        .map(|b| name(*b))
+        .chain(["PI-INF2".to_string(), "PI-INF3".to_string()])
+        .collect();
+    wings.sort();
+    assert_eq!(named, wings, "{text}");
+    // Each named with its type and strength, as the public view now shows it.
+    for block in french
+        .iter()
+        .copied()
+        .chain(["PI-INF2", "PI-INF3"].map(|n| oob.find(n).unwrap()))
+    {
+        let b = oob.block(block).unwrap();
+        let line = format!(
+            "{}: {}, {}, strength {}",
+            t.slot_words(block),
+            b.name,
+            b.kind,
+            b.strength
+        );
+        assert!(lines.contains(&line), "no `{line}` in {lines:?}");
+    }
+    // Under the option nothing is laid flat, and nothing named.
+    let mut t = revealed_on_contact(c, &armies);
+    let (screen, _) = deployed_at_charleroi(&mut t);
+    let text = crate::referee::screen_text(&screen);
+    assert!(!text.contains(battle::LAY_FLAT), "{text}");
+    assert_eq!(names_in(&text, &block_names(c)), Vec::<String>::new());
+}
