@@ -9,7 +9,7 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Army, FRENCH};
+use super::army::{Army, FRENCH};
 use crate::decode::OutOfRange;
 use crate::{BySeat, Seat};
 

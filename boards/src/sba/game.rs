@@ -8,11 +8,12 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::army::{seat_name, seat_of, Army, ALLIED, FRENCH};
 use super::cards::{
     ActionId, Card, CardAction, CardId, CardSet, Condition, ControlId, Effects, Mark,
 };
 use super::view::View;
-use super::{seat_name, seat_of, Army, Options, ALLIED, FRENCH};
+use super::Options;
 use crate::decode::OutOfRange;
 use crate::{Actor, BySeat, Game, Problems, Seat, Status};
 

@@ -6,9 +6,9 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+use super::army::Army;
 use super::cards::{CardId, ControlId};
 use super::game::{control_in, used_in, EndReason, Phase, SaBelleAlliance};
-use super::Army;
 use crate::{BySeat, Seat, Status};
 
 /// One seat's view of the game: everything on the table.
