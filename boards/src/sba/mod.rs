@@ -37,6 +37,7 @@ mod cards;
 mod game;
 #[cfg(feature = "std")]
 mod parse;
+mod phase;
 mod view;
 
 pub use army::{seat_name, seat_of, Army, ALLIED, FRENCH};
@@ -45,7 +46,8 @@ pub use cards::{
     ControlId, Effects, Mark, Modifier, TimeTrack, EXAMPLE_CARDS, MAX_ACTIONS, MAX_CARDS,
     MAX_CASUALTY_BOXES, MAX_CONTROLS, MAX_DIVISIONS,
 };
-pub use game::{Action, EndReason, Event, Face, Illegal, Outcome, Phase, RoutHow, SaBelleAlliance};
+pub use game::{Action, Event, Face, Illegal, Outcome, SaBelleAlliance};
+pub use phase::{EndReason, Phase, RoutHow};
 pub use view::View;
 
 use serde::Serialize;
