@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::layout::TileKind;
 use super::setup::{army_of, held_back, Setup, SetupProblem};
+use super::sides::{seat_name, Flank, ALLIED, FRENCH};
 use super::units::{Army, Class, Unit};
 use super::view::{Seen, View};
-use super::{seat_name, seat_of, Flank, Options, Version, ALLIED, FRENCH};
+use super::{seat_of, Options, Version};
 use crate::game::{Actor, Game, Problems, Status};
 use crate::geometry::grid::{Cell, Dir};
 use crate::{BySeat, Seat};

@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, EndReason, Phase, Placed, Waterloo};
+use super::sides::{Flank, ALLIED};
 use super::units::{Back, Unit};
-use super::{Flank, ALLIED};
 use crate::geometry::grid::Cell;
 use crate::{Seat, Status};
 
