@@ -37,34 +37,28 @@
 //!
 #![doc = include_str!("README.md")]
 
+mod cards;
 mod game;
 mod layout;
+mod phase;
 mod setup;
 mod sides;
 mod units;
 mod view;
 
+pub use cards::Card;
 pub use game::{
-    Action, BattleReport, BattleResult, Card, CardPlay, ChanceAction, DieFace, EndReason, Event,
-    Illegal, Outcome, Phase, Placed, PursuitEvent, Waterloo,
+    Action, BattleReport, BattleResult, CardPlay, ChanceAction, DieFace, Event, Illegal, Outcome,
+    PursuitEvent, Waterloo,
 };
 pub use layout::{Layout, LayoutProblem, Tile, TileKind, DEFAULT_LAYOUT};
+pub use phase::{EndReason, Phase};
 pub use setup::{Setup, SetupProblem};
 pub use sides::{seat_name, Flank, ALLIED, FRENCH};
-pub use units::{Arm, Army, Back, Class, Unit};
+pub use units::{seat_of, Arm, Army, Back, Class, Placed, Unit};
 pub use view::{Seen, View};
 
 use serde::{Deserialize, Serialize};
-
-use crate::Seat;
-
-/// The seat that plays `army`'s pieces.
-pub const fn seat_of(army: Army) -> Seat {
-    match army {
-        Army::French => FRENCH,
-        Army::Allied | Army::Prussian => ALLIED,
-    }
-}
 
 /// The version of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
