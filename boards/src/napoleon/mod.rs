@@ -38,6 +38,7 @@
 mod army;
 pub mod battle;
 mod data;
+mod end;
 mod game;
 mod map;
 mod oob;
@@ -46,10 +47,11 @@ mod rules_tests;
 mod turns;
 mod view;
 
+pub use end::EndReason;
 pub use game::{
-    defeat_threshold, groups_per_turn, Action, EndReason, Event, Illegal, Napoleon, Options,
-    Placement, Players, Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
-    SKIRMISH_BELOW, STRAGGLERS_ON, SUPPLY_CITIES_TO_WIN,
+    defeat_threshold, groups_per_turn, Action, Event, Illegal, Napoleon, Options, Placement,
+    Players, Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP, SKIRMISH_BELOW,
+    STRAGGLERS_ON, SUPPLY_CITIES_TO_WIN,
 };
 pub use view::{HiddenBlocks, OwnBlock, View};
 
