@@ -2,7 +2,8 @@
 //! rules → screen → journal) stands above what it uses, so a newcomer reads the house from the
 //! ground up. The referee once had such a circle (the journal's records named every game's
 //! adapter, and the adapters wrote the records), and it came back once after it was removed;
-//! this test keeps it out.
+//! this test keeps it out. The simulator's files (`host/src`) and the rules' (`boards/src`) are
+//! held to the same.
 //!
 //! Every `.rs` file of `firmware/src` is parsed (with `syn`), its test modules left out. Every
 //! path it names (in a `use`, a type, an expression, a pattern) is followed through the module
@@ -374,6 +375,11 @@ fn the_firmware_has_no_circle_of_imports() {
 #[test]
 fn the_simulator_has_no_circle_of_imports() {
     no_circle(&src("host"));
+}
+
+#[test]
+fn the_rules_have_no_circle_of_imports() {
+    no_circle(&src("boards"));
 }
 
 fn no_circle(src: &Path) {

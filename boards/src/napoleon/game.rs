@@ -19,7 +19,8 @@ use super::battle::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleIllegal, BattleOptions,
     BattleResult, BattleSetup, Ending, Fate, Side, Unit,
 };
-use super::view::View;
+use super::end::EndReason;
+use super::view::{HiddenBlocks, OwnBlock, View};
 use super::{Army, BlockId, Campaign, Mover, UnitType};
 use crate::geometry::roads::{RoadId, TownId};
 use crate::sba::Face;
@@ -406,68 +407,6 @@ impl fmt::Display for Illegal {
             Illegal::NotAChanceOutcome => f.write_str("roll the die"),
             Illegal::Battle(why) => write!(f, "{why}"),
         }
-    }
-}
-
-/// Why the game ended (10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// Both Allied armies are defeated, the French not (10.1: "De Fransen winnen indien ze
-    /// beide geallieerde legers verslaan").
-    AlliesDefeated,
-    /// The French, undefeated, hold two supply cities after the last French turn (10.1).
-    SupplyCitiesHeld,
-    /// The French are defeated, the Allies not both (10.2).
-    FrenchDefeated,
-    /// The last turn passed without a French victory (10.2).
-    TimeRanOut,
-    /// All three armies are defeated at once: the French win (10.1: "De Fransen winnen ook
-    /// indien alle drie legers gelijktijdig zouden worden verslagen"), though the Allies have
-    /// destroyed the 12 French units of 10.2. Last, so journals written before it still read.
-    AllDefeated,
-}
-
-impl EndReason {
-    /// The first army of the side that won: the French, or for the Allies the Anglo-Dutch
-    /// (whose seat [`Status::Won`](crate::Status) names); [`EndReason::winning_armies`] lists
-    /// the whole side.
-    pub const fn winner(self) -> Army {
-        match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
-                Army::French
-            }
-            EndReason::FrenchDefeated | EndReason::TimeRanOut => Army::AngloDutch,
-        }
-    }
-
-    /// Every army of the side that won: the French alone, or both Allied armies (10.2: "De
-    /// geallieerden winnen").
-    pub const fn winning_armies(self) -> &'static [Army] {
-        match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
-                &[Army::French]
-            }
-            EndReason::FrenchDefeated | EndReason::TimeRanOut => {
-                &[Army::AngloDutch, Army::Prussian]
-            }
-        }
-    }
-
-    /// Whether the Allies won.
-    pub const fn allies_won(self) -> bool {
-        self.winner().is_allied()
-    }
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::AlliesDefeated => "the French defeated both Allied armies",
-            EndReason::SupplyCitiesHeld => "the French hold two supply cities",
-            EndReason::FrenchDefeated => "the Allies defeated the French",
-            EndReason::TimeRanOut => "time ran out: the Allies win",
-            EndReason::AllDefeated => "all three armies fell at once: the French win",
-        })
     }
 }
 
@@ -2163,5 +2102,83 @@ impl Game for Napoleon {
             .collect();
         seats.dedup();
         seats
+    }
+}
+
+// A seat's view is built here, beside the game whose state it reads: view.rs stands below the
+// game, which names the view as its `Game::View`.
+impl View {
+    /// `seat`'s view of `game`.
+    pub(crate) fn new(game: &Napoleon, seat: Seat) -> View {
+        let options = game.options();
+        let oob = options.campaign.order_of_battle();
+        let armies: Vec<Army> = Army::ALL
+            .into_iter()
+            .filter(|&a| options.commands(seat, a))
+            .collect();
+        let mut own = Vec::new();
+        let mut others: Vec<HiddenBlocks> = Vec::new();
+        for (id, b) in oob.blocks() {
+            let Some(town) = game.town_of(id) else {
+                continue;
+            };
+            if armies.contains(&b.army) {
+                own.push(OwnBlock {
+                    block: id,
+                    name: b.name.clone(),
+                    army: b.army,
+                    kind: b.kind,
+                    strength: game.strength_of(id),
+                    town,
+                    moved: game.moved.get(id.index()).copied().unwrap_or(false),
+                });
+            } else {
+                match others
+                    .iter_mut()
+                    .find(|h| h.town == town && h.army == b.army)
+                {
+                    Some(h) => h.count = h.count.saturating_add(1),
+                    None => others.push(HiddenBlocks {
+                        town,
+                        army: b.army,
+                        count: 1,
+                    }),
+                }
+            }
+        }
+        // In town order, so the order says nothing of which blocks they are.
+        others.sort_by_key(|h| (h.town, h.army));
+        let turn = options.campaign.turn_track().turn(game.turn()).copied();
+        View {
+            seat,
+            battle: game.battle.as_ref().map(|b| b.view_of(&armies)),
+            armies,
+            turn: game.turn(),
+            mover: turn.map(|t| t.mover),
+            night: turn.is_some_and(|t| t.night),
+            last_turn: options.campaign.turn_track().last_turn(),
+            to_act: game.to_act(),
+            own,
+            others,
+            traffic: game
+                .traffic
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(i, &n)| (RoadId::new(i as u16), n))
+                .collect(),
+            eliminated: Army::ALL.map(|a| game.eliminated(a)),
+            defeated: Army::ALL.map(|a| game.is_defeated(a)),
+            battles: game.pending_battles().to_vec(),
+            under_way: game.battles_under_way(),
+            fighting: match game.phase {
+                Phase::Battle { town, skirmish } => Some((town, skirmish)),
+                _ => None,
+            },
+            ended: match game.status() {
+                Status::Won { reason, .. } | Status::Drawn { reason } => Some(reason),
+                Status::Ongoing => None,
+            },
+        }
     }
 }

@@ -9,7 +9,8 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{entries, good_code, number, Army, DataProblem, Report};
+use super::army::Army;
+use super::data::{entries, good_code, number, DataProblem, Report};
 use crate::geometry::roads::{RoadId, RoadMap, RoadMapSetup, TownId};
 use crate::Problems;
 

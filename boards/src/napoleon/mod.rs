@@ -35,7 +35,10 @@
 //!
 #![doc = include_str!("README.md")]
 
+mod army;
 pub mod battle;
+mod data;
+mod end;
 mod game;
 mod map;
 mod oob;
@@ -44,14 +47,17 @@ mod rules_tests;
 mod turns;
 mod view;
 
+pub use end::EndReason;
 pub use game::{
-    defeat_threshold, groups_per_turn, Action, EndReason, Event, Illegal, Napoleon, Options,
-    Placement, Players, Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
-    SKIRMISH_BELOW, STRAGGLERS_ON, SUPPLY_CITIES_TO_WIN,
+    defeat_threshold, groups_per_turn, Action, Event, Illegal, Napoleon, Options, Placement,
+    Players, Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP, SKIRMISH_BELOW,
+    STRAGGLERS_ON, SUPPLY_CITIES_TO_WIN,
 };
 pub use view::{HiddenBlocks, OwnBlock, View};
 
+pub use army::Army;
 pub use battle::Battle;
+pub use data::DataProblem;
 pub use map::{
     Map, RoadKind, RoadLimits, SupplyCity, TerrainKind, TerrainPool, TownInfo, Width, DEFAULT_MAP,
 };
@@ -60,157 +66,12 @@ pub use oob::{
 };
 pub use turns::{Mover, Turn, TurnTrack, DEFAULT_TURN_TRACK};
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Problems;
-
-/// One of the three armies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Army {
-    /// The French (blue blocks).
-    French,
-    /// The Anglo-Dutch, Wellington's army (red blocks).
-    AngloDutch,
-    /// The Prussians, Blücher's army (black blocks).
-    Prussian,
-}
-
-impl Army {
-    /// All three, in order.
-    pub const ALL: [Army; 3] = [Army::French, Army::AngloDutch, Army::Prussian];
-
-    /// The word the data files use: `french`, `ad`, `pr`.
-    pub const fn word(self) -> &'static str {
-        match self {
-            Army::French => "french",
-            Army::AngloDutch => "ad",
-            Army::Prussian => "pr",
-        }
-    }
-
-    /// The army a data file's word names.
-    pub fn parse(word: &str) -> Option<Army> {
-        Army::ALL.into_iter().find(|a| a.word() == word)
-    }
-
-    /// Whether this is one of the two Allied armies.
-    pub const fn is_allied(self) -> bool {
-        !matches!(self, Army::French)
-    }
-}
-
-impl fmt::Display for Army {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Army::French => "French",
-            Army::AngloDutch => "Anglo-Dutch",
-            Army::Prussian => "Prussian",
-        })
-    }
-}
-
-/// One problem in a Napoléon data file, with the line it is on (0 when it is about the whole
-/// file, such as something missing).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct DataProblem {
-    /// The line, from 1; 0 for the file as a whole.
-    pub line: usize,
-    /// What is wrong and how to fix it.
-    pub message: String,
-}
-
-impl fmt::Display for DataProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "line {}: {}", self.line, self.message)
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for DataProblem {}
-
-/// One non-blank line of a data file, cut into words, its comment removed.
-struct Entry<'a> {
-    /// The line, from 1.
-    line: usize,
-    /// Its words; never empty.
-    words: Vec<&'a str>,
-}
-
-/// The entries of `text`: `#` starts a comment, blank lines are skipped, a leading byte-order
-/// mark is ignored.
-fn entries(text: &str) -> impl Iterator<Item = Entry<'_>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines().enumerate().filter_map(|(i, raw)| {
-        let content = raw.split('#').next().unwrap_or("");
-        let words: Vec<&str> = content.split_whitespace().collect();
-        (!words.is_empty()).then_some(Entry { line: i + 1, words })
-    })
-}
-
-/// Problems found so far in one file.
-#[derive(Default)]
-struct Report(Vec<DataProblem>);
-
-impl Report {
-    fn at(&mut self, line: usize, message: String) {
-        self.0.push(DataProblem { line, message });
-    }
-
-    /// `value` when nothing was reported, else the problems.
-    fn finish<T>(self, value: T) -> Result<T, crate::Problems<DataProblem>> {
-        if self.0.is_empty() {
-            Ok(value)
-        } else {
-            Err(self.into_problems())
-        }
-    }
-
-    /// The problems in line order (those about the whole file first).
-    fn into_problems(mut self) -> crate::Problems<DataProblem> {
-        self.0.sort_by_key(|p| p.line);
-        crate::Problems(self.0)
-    }
-}
-
-/// `word` read as a whole number from `lo` to `hi`, or a problem naming `what`.
-fn number(
-    report: &mut Report,
-    line: usize,
-    subject: &str,
-    what: &str,
-    word: &str,
-    lo: u16,
-    hi: u16,
-) -> Option<u16> {
-    match word.parse::<u16>() {
-        Ok(n) if (lo..=hi).contains(&n) => Some(n),
-        _ => {
-            report.at(
-                line,
-                alloc::format!(
-                    "{subject}: {what} must be a whole number from {lo} to {hi}, not '{word}'"
-                ),
-            );
-            None
-        }
-    }
-}
-
-/// Whether `code` is usable as a short name: 1 to 12 ASCII letters, digits, `-` or `_`.
-fn good_code(code: &str) -> bool {
-    (1..=12).contains(&code.len())
-        && code
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
 
 /// Which of the three data files a problem is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,7 +9,9 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{entries, good_code, number, Army, DataProblem, Map, Report};
+use super::army::Army;
+use super::data::{entries, good_code, number, DataProblem, Report};
+use super::map::Map;
 use crate::geometry::roads::TownId;
 use crate::Problems;
 

@@ -8,7 +8,7 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{entries, number, DataProblem, Report};
+use super::data::{entries, number, DataProblem, Report};
 use crate::Problems;
 
 /// The default turn track, embedded: the 4th edition's 23 boxes, 15 to 22 June 1815.

@@ -7,10 +7,10 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::battle::BattleView;
-use super::game::{EndReason, Napoleon, Phase};
+use super::end::EndReason;
 use super::{Army, BlockId, Mover, UnitType};
 use crate::geometry::roads::{RoadId, TownId};
-use crate::{Actor, Game, Seat, Status};
+use crate::{Actor, Seat};
 
 /// One of the seat's own blocks, face towards it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -82,80 +82,4 @@ pub struct View {
     pub battle: Option<BattleView>,
     /// How the game ended, if it did.
     pub ended: Option<EndReason>,
-}
-
-impl View {
-    /// `seat`'s view of `game`.
-    pub(crate) fn new(game: &Napoleon, seat: Seat) -> View {
-        let options = game.options();
-        let oob = options.campaign.order_of_battle();
-        let armies: Vec<Army> = Army::ALL
-            .into_iter()
-            .filter(|&a| options.commands(seat, a))
-            .collect();
-        let mut own = Vec::new();
-        let mut others: Vec<HiddenBlocks> = Vec::new();
-        for (id, b) in oob.blocks() {
-            let Some(town) = game.town_of(id) else {
-                continue;
-            };
-            if armies.contains(&b.army) {
-                own.push(OwnBlock {
-                    block: id,
-                    name: b.name.clone(),
-                    army: b.army,
-                    kind: b.kind,
-                    strength: game.strength_of(id),
-                    town,
-                    moved: game.moved.get(id.index()).copied().unwrap_or(false),
-                });
-            } else {
-                match others
-                    .iter_mut()
-                    .find(|h| h.town == town && h.army == b.army)
-                {
-                    Some(h) => h.count = h.count.saturating_add(1),
-                    None => others.push(HiddenBlocks {
-                        town,
-                        army: b.army,
-                        count: 1,
-                    }),
-                }
-            }
-        }
-        // In town order, so the order says nothing of which blocks they are.
-        others.sort_by_key(|h| (h.town, h.army));
-        let turn = options.campaign.turn_track().turn(game.turn()).copied();
-        View {
-            seat,
-            battle: game.battle.as_ref().map(|b| b.view_of(&armies)),
-            armies,
-            turn: game.turn(),
-            mover: turn.map(|t| t.mover),
-            night: turn.is_some_and(|t| t.night),
-            last_turn: options.campaign.turn_track().last_turn(),
-            to_act: game.to_act(),
-            own,
-            others,
-            traffic: game
-                .traffic
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(i, &n)| (RoadId::new(i as u16), n))
-                .collect(),
-            eliminated: Army::ALL.map(|a| game.eliminated(a)),
-            defeated: Army::ALL.map(|a| game.is_defeated(a)),
-            battles: game.pending_battles().to_vec(),
-            under_way: game.battles_under_way(),
-            fighting: match game.phase {
-                Phase::Battle { town, skirmish } => Some((town, skirmish)),
-                _ => None,
-            },
-            ended: match game.status() {
-                Status::Won { reason, .. } | Status::Drawn { reason } => Some(reason),
-                Status::Ongoing => None,
-            },
-        }
-    }
 }

@@ -80,14 +80,16 @@
 //!     (G-10, turn 10) it leaves the map and the game ends: the French have failed, the Allies
 //!     win.
 
+mod combat;
+mod phase;
 mod position;
 mod square;
 mod unit;
 mod view;
 
-pub use position::{
-    Action, Combat, EndReason, Event, Illegal, Outcome, Phase, Position, Setup, SetupProblem, Tally,
-};
+pub use combat::{Combat, Tally};
+pub use phase::{EndReason, Phase};
+pub use position::{Action, Event, Illegal, Outcome, Position, Setup, SetupProblem};
 pub use square::{Layout, LayoutProblem, Square, SquareSet, COLS, MAX_TURNS, ROWS, SQUARES};
 pub use unit::{Face, Kind, Stacking, Suit, Unit, Units, UNITS};
 pub use view::{Seen, View};

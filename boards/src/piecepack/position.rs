@@ -5,6 +5,8 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::combat::{Combat, Tally};
+use super::phase::{EndReason, Phase};
 use super::square::{Layout, LayoutProblem, Square, SquareSet, SQUARES};
 use super::unit::{Face, Kind, Stacking, Unit, Units, UNITS};
 use super::view::{Seen, View};
@@ -15,45 +17,6 @@ use crate::Seat;
 
 /// What may stand on one square: one regular piece, one symbol piece, one leader.
 type Pile = Stack<Unit, 3>;
-
-/// Where the game is within a turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    /// The phasing side moves pieces.
-    Movement,
-    /// The phasing side points each piece next to an enemy at a target.
-    Designation,
-    /// The phasing side picks the next designated attack to resolve.
-    Resolution,
-    /// Chance rolls the combat dice, one at a time.
-    Rolling,
-    /// The victor may eliminate one losing piece.
-    Elimination,
-    /// The victor retreats the losing pieces.
-    Retreat,
-    /// The victorious attacker may move one attacking piece into the emptied square.
-    Advance,
-    /// The Allies may bring on Prussians.
-    Reinforcement,
-    /// The game is over.
-    Over,
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Phase::Movement => "movement",
-            Phase::Designation => "combat: designating attacks",
-            Phase::Resolution => "combat: choosing the next attack",
-            Phase::Rolling => "combat: rolling dice",
-            Phase::Elimination => "combat: elimination",
-            Phase::Retreat => "combat: retreats",
-            Phase::Advance => "combat: advance",
-            Phase::Reinforcement => "reinforcement",
-            Phase::Over => "game over",
-        })
-    }
-}
 
 /// Something a side, or chance, does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -232,107 +195,6 @@ impl fmt::Display for Illegal {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Illegal {}
-
-/// One side's count in a combat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Tally {
-    /// Piece values plus dice, symbols doubling the largest numerical results.
-    pub total: u16,
-    /// The highest number rolled on this side's dice (a blank is 0; symbols are none).
-    pub highest_die: Option<u8>,
-    /// The highest single undoubled numerical result, piece values included.
-    pub highest_result: Option<u8>,
-}
-
-impl Tally {
-    /// Counts `pieces` and `dice`: "Symbol and blanks are considered "0"", "each symbol roll
-    /// allows one numerical result ... to count double. No numerical result can be more than
-    /// doubled and excess doubles are lost."
-    pub fn count(pieces: Units, dice: &[Face]) -> Tally {
-        let mut numbers: Vec<u8> = pieces
-            .iter()
-            .filter_map(|u| u.value().and_then(Face::number))
-            .collect();
-        let die_numbers = dice.iter().filter_map(|f| f.number());
-        let highest_die = die_numbers.clone().max();
-        numbers.extend(die_numbers);
-        let highest_result = numbers.iter().copied().max();
-        let doubles = dice.iter().filter(|f| **f == Face::Symbol).count();
-        numbers.sort_unstable_by(|a, b| b.cmp(a));
-        let base: u16 = numbers.iter().map(|&n| u16::from(n)).sum();
-        let doubled: u16 = numbers.iter().take(doubles).map(|&n| u16::from(n)).sum();
-        Tally {
-            total: base + doubled,
-            highest_die,
-            highest_result,
-        }
-    }
-}
-
-/// The combat being fought: every piece in it is revealed to both sides.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Combat {
-    /// The defending square.
-    pub target: Square,
-    /// The attacking side.
-    pub attacker: Seat,
-    /// The attacking pieces.
-    pub attackers: Units,
-    /// The defending pieces.
-    pub defenders: Units,
-    /// How many dice each side rolls: attacker, defender.
-    pub dice: [u8; 2],
-    /// The faces rolled so far, the attacker's dice first.
-    pub rolls: Vec<Face>,
-    /// The victor, once decided (`None` while rolling or after a stalemate).
-    pub victor: Option<Seat>,
-    /// The losing pieces still to retreat.
-    pub retreating: Units,
-}
-
-impl Combat {
-    /// The dice of one side so far: `attacker` true for the attacker's.
-    pub fn dice_of(&self, attacker: bool) -> &[Face] {
-        let split = usize::from(self.dice[0]).min(self.rolls.len());
-        if attacker {
-            &self.rolls[..split]
-        } else {
-            &self.rolls[split..]
-        }
-    }
-
-    /// Both tallies, attacker first, from the dice rolled so far.
-    pub fn tallies(&self) -> [Tally; 2] {
-        [
-            Tally::count(self.attackers, self.dice_of(true)),
-            Tally::count(self.defenders, self.dice_of(false)),
-        ]
-    }
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// The French captured all three of their objectives.
-    ObjectivesCaptured,
-    /// The Allies captured Plancenoit.
-    PlancenoitCaptured,
-    /// Napoleon was eliminated.
-    NapoleonEliminated,
-    /// The turn marker left the map before the French took all their objectives.
-    TimeUp,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::ObjectivesCaptured => "the French captured all three objectives",
-            EndReason::PlancenoitCaptured => "the Allies captured Plancenoit",
-            EndReason::NapoleonEliminated => "Napoleon was eliminated",
-            EndReason::TimeUp => "the French failed to capture their objectives in time",
-        })
-    }
-}
 
 /// Something that happened, for the referee to announce.
 ///

@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::position::{Combat, EndReason, Phase};
+use super::combat::Combat;
+use super::phase::{EndReason, Phase};
 use super::square::{Square, SquareSet, COLS, ROWS};
 use super::unit::{Suit, Unit, Units};
 use crate::game::{Actor, Status};

@@ -9,7 +9,7 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Army, FRENCH};
+use super::army::{Army, FRENCH};
 use crate::decode::OutOfRange;
 use crate::{BySeat, Seat};
 
@@ -437,3 +437,13 @@ impl fmt::Display for CardProblem {
 
 #[cfg(feature = "std")]
 impl std::error::Error for CardProblem {}
+
+/// Whose marker is in control box `c`, read from the control boxes (for the game and its views).
+pub(crate) fn control_in(control: &[Army], c: ControlId) -> Option<Army> {
+    control.get(c.index()).copied()
+}
+
+/// Whether the once-a-game `card` is marked used (for the game and its views).
+pub(crate) fn used_in(used: &[bool], card: CardId) -> bool {
+    used.get(card.index()).copied().unwrap_or(false)
+}

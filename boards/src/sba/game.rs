@@ -8,11 +8,14 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::army::{seat_name, seat_of, Army, ALLIED, FRENCH};
 use super::cards::{
-    ActionId, Card, CardAction, CardId, CardSet, Condition, ControlId, Effects, Mark,
+    control_in, used_in, ActionId, Card, CardAction, CardId, CardSet, Condition, ControlId,
+    Effects, Mark,
 };
+use super::phase::{EndReason, Phase, RoutHow};
 use super::view::View;
-use super::{seat_name, seat_of, Army, Options, ALLIED, FRENCH};
+use super::Options;
 use crate::decode::OutOfRange;
 use crate::{Actor, BySeat, Game, Problems, Seat, Status};
 
@@ -110,54 +113,6 @@ impl fmt::Display for Action {
             Action::TakeFrom(card) => write!(f, "casualty from card {}", card.index() + 1),
             Action::Pass => f.write_str("pass"),
         }
-    }
-}
-
-/// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    /// The phasing player chooses an action.
-    Act,
-    /// Chance rolls the action's die.
-    Roll,
-    /// This seat chooses the box a casualty comes from (the targeted one is empty).
-    TakeFrom(Seat),
-    /// Chance rolls this seat's rout test.
-    RoutTest(Seat),
-    /// The game is over.
-    Over,
-}
-
-/// How an army routed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RoutHow {
-    /// It failed a rout test: the roll beat its morale.
-    Test,
-    /// A casualty was placed in the casualty track's B box.
-    CasualtyTrack,
-    /// Its morale marker reached the B square.
-    Morale,
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// The loser's army routed.
-    Routed(RoutHow),
-    /// Ruling: neither player can activate any card (a draw); the rulebook does not foresee it.
-    Stalemate,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::Routed(RoutHow::Test) => "an army failed its rout test and routed",
-            EndReason::Routed(RoutHow::CasualtyTrack) => {
-                "an army's casualties reached the B box and it routed"
-            }
-            EndReason::Routed(RoutHow::Morale) => "an army's morale reached B and it routed",
-            EndReason::Stalemate => "neither army can act any more",
-        })
     }
 }
 
@@ -1300,18 +1255,32 @@ impl Game for SaBelleAlliance {
     }
 }
 
+// A seat's view is built here, beside the game whose state it copies: view.rs stands below the
+// game, which names the view as its `Game::View`.
+impl View {
+    pub(crate) fn new(g: &SaBelleAlliance, seat: Seat) -> View {
+        View {
+            seat,
+            turn: g.turn,
+            phasing: g.phasing,
+            phase: g.phase,
+            time: g.time,
+            time_name: String::from(g.time_name()),
+            divisions: g.boxes.clone(),
+            waiting: g.waiting.clone(),
+            casualties: g.track.clone(),
+            morale: g.morale,
+            control: g.control.clone(),
+            used: g.used.clone(),
+            napoleon_used: g.napoleon_used,
+            last: g.last,
+            status: g.status,
+        }
+    }
+}
+
 impl fmt::Display for SaBelleAlliance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.summary())
     }
-}
-
-/// Whose marker is in control box `c`, read from the control boxes (for the game and its views).
-pub(crate) fn control_in(control: &[Army], c: ControlId) -> Option<Army> {
-    control.get(c.index()).copied()
-}
-
-/// Whether the once-a-game `card` is marked used (for the game and its views).
-pub(crate) fn used_in(used: &[bool], card: CardId) -> bool {
-    used.get(card.index()).copied().unwrap_or(false)
 }

@@ -32,68 +32,25 @@
 //! assert_eq!(game.to_act(), Actor::Seat(boards::sba::ALLIED));
 //! ```
 
+mod army;
 mod cards;
 mod game;
 #[cfg(feature = "std")]
 mod parse;
+mod phase;
 mod view;
 
+pub use army::{seat_name, seat_of, Army, ALLIED, FRENCH};
 pub use cards::{
     ActionId, ArmyTracks, Card, CardAction, CardId, CardProblem, CardSet, Condition, Control,
     ControlId, Effects, Mark, Modifier, TimeTrack, EXAMPLE_CARDS, MAX_ACTIONS, MAX_CARDS,
     MAX_CASUALTY_BOXES, MAX_CONTROLS, MAX_DIVISIONS,
 };
-pub use game::{Action, EndReason, Event, Face, Illegal, Outcome, Phase, RoutHow, SaBelleAlliance};
+pub use game::{Action, Event, Face, Illegal, Outcome, SaBelleAlliance};
+pub use phase::{EndReason, Phase, RoutHow};
 pub use view::View;
 
-use core::fmt;
-
-use serde::{Deserialize, Serialize};
-
-use crate::Seat;
-
-/// The French player: plays the first phase of each turn.
-pub const FRENCH: Seat = Seat::FIRST;
-/// The Anglo-Allied player, with Blücher's Prussians: plays the second phase.
-pub const ALLIED: Seat = Seat::SECOND;
-
-/// The name of a seat: "French" or "Anglo-Allied".
-pub fn seat_name(seat: Seat) -> &'static str {
-    if seat == FRENCH {
-        "French"
-    } else {
-        "Anglo-Allied"
-    }
-}
-
-/// Whose a card, a marker or a control box is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Army {
-    /// Blue.
-    French,
-    /// Red.
-    Allied,
-    /// Black: Blücher's Prussians, played by the Anglo-Allied player.
-    Prussian,
-}
-
-impl fmt::Display for Army {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Army::French => "French",
-            Army::Allied => "Anglo-Allied",
-            Army::Prussian => "Prussian",
-        })
-    }
-}
-
-/// The seat that plays `army`.
-pub const fn seat_of(army: Army) -> Seat {
-    match army {
-        Army::French => FRENCH,
-        Army::Allied | Army::Prussian => ALLIED,
-    }
-}
+use serde::Serialize;
 
 /// The card set and the named rulings where the rulebook is silent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

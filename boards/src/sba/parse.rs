@@ -11,12 +11,12 @@ use std::vec::Vec;
 
 use toml_span::value::{Table, Value};
 
+use super::army::{seat_of, Army, ALLIED, FRENCH};
 use super::cards::{
     ArmyTracks, Card, CardAction, CardId, CardProblem, CardSet, Condition, Control, ControlId,
     Effects, Mark, Modifier, TimeTrack, MAX_ACTIONS, MAX_CARDS, MAX_CASUALTY_BOXES, MAX_CONTROLS,
     MAX_DIVISIONS,
 };
-use super::{seat_of, Army, ALLIED, FRENCH};
 use crate::{BySeat, Problems};
 
 struct Reader<'t> {

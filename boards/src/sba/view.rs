@@ -6,52 +6,32 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::cards::{CardId, ControlId};
-use super::game::{control_in, used_in, EndReason, Phase, SaBelleAlliance};
-use super::Army;
+use super::army::Army;
+use super::cards::{control_in, used_in, CardId, ControlId};
+use super::phase::{EndReason, Phase};
 use crate::{BySeat, Seat, Status};
 
 /// One seat's view of the game: everything on the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
-    seat: Seat,
-    turn: u16,
-    phasing: Seat,
-    phase: Phase,
-    time: u8,
-    time_name: String,
-    divisions: Vec<u8>,
-    waiting: Vec<u8>,
-    casualties: BySeat<Vec<CardId>>,
-    morale: BySeat<i16>,
-    control: Vec<Army>,
-    used: Vec<bool>,
-    napoleon_used: bool,
-    last: Option<(Seat, CardId)>,
-    status: Status<EndReason>,
+    pub(super) seat: Seat,
+    pub(super) turn: u16,
+    pub(super) phasing: Seat,
+    pub(super) phase: Phase,
+    pub(super) time: u8,
+    pub(super) time_name: String,
+    pub(super) divisions: Vec<u8>,
+    pub(super) waiting: Vec<u8>,
+    pub(super) casualties: BySeat<Vec<CardId>>,
+    pub(super) morale: BySeat<i16>,
+    pub(super) control: Vec<Army>,
+    pub(super) used: Vec<bool>,
+    pub(super) napoleon_used: bool,
+    pub(super) last: Option<(Seat, CardId)>,
+    pub(super) status: Status<EndReason>,
 }
 
 impl View {
-    pub(crate) fn new(g: &SaBelleAlliance, seat: Seat) -> View {
-        View {
-            seat,
-            turn: g.turn,
-            phasing: g.phasing,
-            phase: g.phase,
-            time: g.time,
-            time_name: String::from(g.time_name()),
-            divisions: g.boxes.clone(),
-            waiting: g.waiting.clone(),
-            casualties: g.track.clone(),
-            morale: g.morale,
-            control: g.control.clone(),
-            used: g.used.clone(),
-            napoleon_used: g.napoleon_used,
-            last: g.last,
-            status: g.status,
-        }
-    }
-
     /// The seat this view is for.
     pub fn seat(&self) -> Seat {
         self.seat

@@ -11,6 +11,7 @@
 //!   rank only once the rules have revealed it (a battle, or a Scout moving more than one square).
 //! - [`Options`]: the variant and the switchable two-squares and more-squares rules.
 
+mod end;
 mod position;
 mod rank;
 mod setup;
@@ -18,9 +19,8 @@ mod square;
 mod view;
 mod zobrist;
 
-pub use position::{
-    Battle, BattleResult, EndReason, Illegal, Move, MoveList, Outcome, Position, MAX_MOVES,
-};
+pub use end::EndReason;
+pub use position::{Battle, BattleResult, Illegal, Move, MoveList, Outcome, Position, MAX_MOVES};
 pub use rank::{Piece, Rank, Variant};
 pub use setup::{Deployment, DiagramProblem, ParseProblem, Setup, SetupProblem};
 pub use square::Square;

@@ -7,6 +7,7 @@ use core::ops::Deref;
 
 use serde::{Deserialize, Serialize};
 
+use super::end::EndReason;
 use super::rank::{Piece, Rank};
 use super::setup::{seat_letter, write_grid, DiagramProblem, ParseProblem, Setup, SetupProblem};
 use super::square::{Square, PAD_CELLS, PAD_W};
@@ -245,27 +246,6 @@ pub enum Outcome {
     Moved(Move),
     /// An attack and its battle.
     Battle(Battle),
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// The winner captured the opponent's Flag.
-    FlagCaptured,
-    /// The loser could not move or attack on their turn.
-    NoMovesLeft,
-    /// Neither player can move: a draw.
-    NeitherCanMove,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::FlagCaptured => "the Flag was captured",
-            EndReason::NoMovesLeft => "the other player cannot move",
-            EndReason::NeitherCanMove => "neither player can move",
-        })
-    }
 }
 
 /// Why a move was refused, with the fix in its message.

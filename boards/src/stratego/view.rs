@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::position::EndReason;
+use super::end::EndReason;
 use super::rank::Rank;
 use super::setup::{seat_letter, write_grid};
 use super::square::Square;

@@ -5,11 +5,14 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::cards::Card;
 use super::layout::TileKind;
+use super::phase::{EndReason, Phase};
 use super::setup::{army_of, held_back, Setup, SetupProblem};
-use super::units::{Army, Class, Unit};
+use super::sides::{seat_name, Flank, ALLIED, FRENCH};
+use super::units::{seat_of, Army, Class, Placed, Unit};
 use super::view::{Seen, View};
-use super::{seat_name, seat_of, Flank, Options, Version, ALLIED, FRENCH};
+use super::{Options, Version};
 use crate::game::{Actor, Game, Problems, Status};
 use crate::geometry::grid::{Cell, Dir};
 use crate::{BySeat, Seat};
@@ -70,44 +73,6 @@ impl fmt::Display for DieFace {
             DieFace::RedPlus => "Red +",
             DieFace::BlueR => "Blue R",
             DieFace::RedR => "Red R",
-        })
-    }
-}
-
-/// A manoeuvre card (Standard and Expert games).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Card {
-    /// Look at four adjoining enemy pieces.
-    Reconnaissance,
-    /// Move three pieces in one action.
-    Initiative,
-    /// Attack with one infantry, one cavalry and one artillery in one action.
-    CombinedAttack,
-    /// +1 strength to one piece; also playable in defence.
-    FightingSpirit,
-    /// All adjoining artillery fire once in one action.
-    GrandBattery,
-}
-
-impl Card {
-    /// The five kinds.
-    pub const ALL: [Card; 5] = [
-        Card::Reconnaissance,
-        Card::Initiative,
-        Card::CombinedAttack,
-        Card::FightingSpirit,
-        Card::GrandBattery,
-    ];
-}
-
-impl fmt::Display for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Card::Reconnaissance => "Reconnaissance",
-            Card::Initiative => "Initiative",
-            Card::CombinedAttack => "Combined attack",
-            Card::FightingSpirit => "Fighting spirit",
-            Card::GrandBattery => "Grand battery",
         })
     }
 }
@@ -475,39 +440,6 @@ pub struct Outcome {
     pub events: Vec<Event>,
 }
 
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// Two units on the loser's line of retreat.
-    LinesOfRetreat,
-    /// The loser has lost both commander and commander-in-chief (no actions left).
-    NoCommanders,
-    /// The loser's commander-in-chief was captured (Standard; Expert: Napoleon).
-    CommanderInChief,
-    /// Nightfall: the turn limit of [`Options::last_turn`].
-    Nightfall,
-    /// Expert: after the Pursuit, a casualty difference of 3 or less: indecisive (a draw).
-    Indecisive,
-    /// Expert: after the Pursuit, a difference of 4 to 9: a minor victory.
-    MinorVictory,
-    /// Expert: after the Pursuit, a difference of 10 or more: a major victory.
-    MajorVictory,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::LinesOfRetreat => "the lines of retreat were severed",
-            EndReason::NoCommanders => "the commander and commander-in-chief were lost",
-            EndReason::CommanderInChief => "the commander-in-chief was captured",
-            EndReason::Nightfall => "night fell",
-            EndReason::Indecisive => "the pursuit was indecisive",
-            EndReason::MinorVictory => "a minor victory after the pursuit",
-            EndReason::MajorVictory => "a major victory after the pursuit",
-        })
-    }
-}
-
 /// Why an action was refused, with the fix in its message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Illegal {
@@ -646,38 +578,6 @@ impl fmt::Display for Illegal {
 #[cfg(feature = "std")]
 impl std::error::Error for Illegal {}
 
-/// A piece on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Placed {
-    /// What it is.
-    pub unit: Unit,
-    /// Strength lost by heavy cavalry charges ('weakened' blocks; public).
-    pub weakened: u8,
-    /// Known to the opponent (revealed in battle).
-    pub revealed: bool,
-    /// The half-turn of its last charge (heavy cavalry), `u32::MAX` if none.
-    charged_at: u32,
-    /// Fighting spirit: +1 strength until the end of the turn.
-    spirited: bool,
-}
-
-impl Placed {
-    fn new(unit: Unit) -> Placed {
-        Placed {
-            unit,
-            weakened: 0,
-            revealed: false,
-            charged_at: u32::MAX,
-            spirited: false,
-        }
-    }
-
-    /// The seat that plays it.
-    pub fn seat(&self) -> Seat {
-        seat_of(self.unit.army())
-    }
-}
-
 /// A piece waiting off the board after a withdrawal or to regain strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 struct OffBoard {
@@ -706,31 +606,6 @@ pub(crate) struct Pursuit {
     pub(crate) aside: BySeat<Vec<Unit>>,
     /// Whether the victor pursued or charged this turn.
     acted: bool,
-}
-
-/// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    /// Chance: a line-of-retreat card for this seat.
-    DrawRetreat(Seat),
-    /// Chance: "Where are the Prussians?" die.
-    PrussianDie,
-    /// Chance: the next Prussian drawn.
-    PrussianDraw,
-    /// Chance: the battle die.
-    BattleDie,
-    /// The card draft: this seat takes a card (keep or discard).
-    Draft(Seat),
-    /// The Allied player takes cards from the discard pile as the Prussians arrive.
-    PrussianCards,
-    /// The attacked piece's owner may play Fighting spirit in defence.
-    Defence(Seat),
-    /// A frenzy in a building: the winner's owner chooses which piece in it to attack.
-    FrenzyChoice(Seat),
-    /// The seat to play acts.
-    Act,
-    /// The game is over.
-    Over,
 }
 
 /// A game of Stratego: Waterloo: the whole truth, every secret included. Show a seat only its
@@ -3036,6 +2911,52 @@ impl Game for Waterloo {
             })
             .collect();
         View::new(self, seat, board)
+    }
+}
+
+// A seat's view is built here, beside the game whose state it reads: view.rs stands below the
+// game, which names the view as its `Game::View`.
+impl View {
+    pub(crate) fn new(g: &Waterloo, seat: Seat, board: Vec<Seen>) -> View {
+        let enemy = seat.opponent();
+        View {
+            seat,
+            current: g.current(),
+            // Whose card is being drawn is public; the card is not.
+            phase: g.phase(),
+            turn: g.turn(),
+            clock_minutes: g.clock_minutes(),
+            actions: g.actions(),
+            turns_until_prussians: g.turns_until_prussians(),
+            prussians_decided: g.prussians_coming,
+            columns: g.options.layout.columns,
+            board,
+            line_of_retreat: g.line_of_retreat(seat),
+            reserve: g.reserve(seat).to_vec(),
+            enemy_reserve: g.reserve(enemy).len()
+                + if enemy != ALLIED {
+                    g.held_back().len()
+                } else {
+                    0
+                },
+            off_board: g.off_board(seat).collect(),
+            enemy_off_board: g.off_board(enemy).count(),
+            dead: [g.dead(Seat::FIRST).to_vec(), g.dead(Seat::SECOND).to_vec()],
+            prussians_undrawn: g.prussian_pool().len(),
+            tile_strength: g.tile_strength.clone(),
+            tile_owner: g.tile_owner.clone(),
+            pursuit_victor: g.pursuit_victor(),
+            pursuit_cavalry: [
+                g.pursuit_cavalry(Seat::FIRST).to_vec(),
+                g.pursuit_cavalry(Seat::SECOND).to_vec(),
+            ],
+            set_aside: [
+                g.set_aside(Seat::FIRST).to_vec(),
+                g.set_aside(Seat::SECOND).to_vec(),
+            ],
+            hands: [g.hand(Seat::FIRST).to_vec(), g.hand(Seat::SECOND).to_vec()],
+            status: g.status,
+        }
     }
 }
 

@@ -7,8 +7,8 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::sides::{Flank, ALLIED, FRENCH};
 use super::units::Army;
-use super::{Flank, ALLIED, FRENCH};
 use crate::geometry::grid::{Cell, Dir};
 use crate::{BySeat, Problems, Seat};
 

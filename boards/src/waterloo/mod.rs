@@ -37,83 +37,28 @@
 //!
 #![doc = include_str!("README.md")]
 
+mod cards;
 mod game;
 mod layout;
+mod phase;
 mod setup;
+mod sides;
 mod units;
 mod view;
 
+pub use cards::Card;
 pub use game::{
-    Action, BattleReport, BattleResult, Card, CardPlay, ChanceAction, DieFace, EndReason, Event,
-    Illegal, Outcome, Phase, Placed, PursuitEvent, Waterloo,
+    Action, BattleReport, BattleResult, CardPlay, ChanceAction, DieFace, Event, Illegal, Outcome,
+    PursuitEvent, Waterloo,
 };
 pub use layout::{Layout, LayoutProblem, Tile, TileKind, DEFAULT_LAYOUT};
+pub use phase::{EndReason, Phase};
 pub use setup::{Setup, SetupProblem};
-pub use units::{Arm, Army, Back, Class, Unit};
+pub use sides::{seat_name, Flank, ALLIED, FRENCH};
+pub use units::{seat_of, Arm, Army, Back, Class, Placed, Unit};
 pub use view::{Seen, View};
 
-use core::fmt;
-
 use serde::{Deserialize, Serialize};
-
-use crate::Seat;
-
-/// The Allied player (Red, and the Prussians): sits at row 1 and starts the battle.
-pub const ALLIED: Seat = Seat::FIRST;
-/// The French player (Blue): sits at the last row.
-pub const FRENCH: Seat = Seat::SECOND;
-
-/// The name of a seat: "Allied" or "French".
-pub fn seat_name(seat: Seat) -> &'static str {
-    if seat == ALLIED {
-        "Allied"
-    } else {
-        "French"
-    }
-}
-
-/// The seat that plays `army`'s pieces.
-pub const fn seat_of(army: Army) -> Seat {
-    match army {
-        Army::French => FRENCH,
-        Army::Allied | Army::Prussian => ALLIED,
-    }
-}
-
-/// A flank, counted from the player's own left: grids 1-4, 5-8, 9-12.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Flank {
-    /// Grids 1-4.
-    Left,
-    /// Grids 5-8.
-    Centre,
-    /// Grids 9-12.
-    Right,
-}
-
-impl Flank {
-    /// All three.
-    pub const ALL: [Flank; 3] = [Flank::Left, Flank::Centre, Flank::Right];
-
-    fn parse(s: &str) -> Option<Flank> {
-        Some(match s {
-            "left" => Flank::Left,
-            "centre" | "center" => Flank::Centre,
-            "right" => Flank::Right,
-            _ => return None,
-        })
-    }
-}
-
-impl fmt::Display for Flank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Flank::Left => "left flank",
-            Flank::Centre => "centre",
-            Flank::Right => "right flank",
-        })
-    }
-}
 
 /// The version of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

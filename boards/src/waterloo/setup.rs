@@ -6,8 +6,9 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::layout::TileKind;
+use super::sides::{seat_name, ALLIED, FRENCH};
 use super::units::{Army, Class, Unit};
-use super::{seat_name, Options, Version, ALLIED, FRENCH};
+use super::{Options, Version};
 use crate::geometry::grid::Cell;
 use crate::{BySeat, Seat};
 

@@ -1,8 +1,12 @@
-//! The three armies, unit by unit, from the piece pages at the end of the rulebook.
+//! The three armies, unit by unit, from the piece pages at the end of the rulebook; the seat that
+//! plays each army ([`seat_of`]); and a unit as it stands on the board ([`Placed`]).
 
 use core::fmt;
 
 use serde::{Deserialize, Serialize};
+
+use super::sides::{ALLIED, FRENCH};
+use crate::Seat;
 
 /// One of the three armies on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -253,6 +257,46 @@ impl fmt::Display for Army {
             Army::Allied => "Allied",
             Army::Prussian => "Prussian",
         })
+    }
+}
+
+/// The seat that plays `army`'s pieces.
+pub const fn seat_of(army: Army) -> Seat {
+    match army {
+        Army::French => FRENCH,
+        Army::Allied | Army::Prussian => ALLIED,
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Placed {
+    /// What it is.
+    pub unit: Unit,
+    /// Strength lost by heavy cavalry charges ('weakened' blocks; public).
+    pub weakened: u8,
+    /// Known to the opponent (revealed in battle).
+    pub revealed: bool,
+    /// The half-turn of its last charge (heavy cavalry), `u32::MAX` if none.
+    pub(super) charged_at: u32,
+    /// Fighting spirit: +1 strength until the end of the turn.
+    pub(super) spirited: bool,
+}
+
+impl Placed {
+    pub(super) fn new(unit: Unit) -> Placed {
+        Placed {
+            unit,
+            weakened: 0,
+            revealed: false,
+            charged_at: u32::MAX,
+            spirited: false,
+        }
+    }
+
+    /// The seat that plays it.
+    pub fn seat(&self) -> Seat {
+        seat_of(self.unit.army())
     }
 }
 

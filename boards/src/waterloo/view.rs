@@ -5,9 +5,10 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::game::{Card, EndReason, Phase, Placed, Waterloo};
-use super::units::{Back, Unit};
-use super::{Flank, ALLIED};
+use super::cards::Card;
+use super::phase::{EndReason, Phase};
+use super::sides::Flank;
+use super::units::{Back, Placed, Unit};
 use crate::geometry::grid::Cell;
 use crate::{Seat, Status};
 
@@ -29,80 +30,38 @@ pub enum Seen {
     },
 }
 
-/// One seat's view: a different type from [`Waterloo`], built only by
+/// One seat's view: a different type from [`Waterloo`](super::Waterloo), built only by
 /// [`Game::view`](crate::Game::view); it cannot hold an unrevealed enemy unit, the enemy's line
 /// of retreat, the enemy's reserve units, or anything of the Prussian draw but its size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
-    seat: Seat,
-    current: Seat,
-    phase: Phase,
-    turn: i16,
-    clock_minutes: i32,
-    actions: (u8, u8),
-    turns_until_prussians: Option<u16>,
-    prussians_decided: Option<bool>,
-    columns: u8,
-    board: Vec<Seen>,
-    line_of_retreat: Option<Flank>,
-    reserve: Vec<Unit>,
-    enemy_reserve: usize,
-    off_board: Vec<Unit>,
-    enemy_off_board: usize,
-    dead: [Vec<Unit>; 2],
-    prussians_undrawn: usize,
-    tile_strength: Vec<u8>,
-    tile_owner: Vec<Option<Seat>>,
-    pursuit_victor: Option<Seat>,
-    pursuit_cavalry: [Vec<(Unit, u8)>; 2],
-    set_aside: [Vec<Unit>; 2],
-    hands: [Vec<Card>; 2],
-    status: Status<EndReason>,
+    pub(super) seat: Seat,
+    pub(super) current: Seat,
+    pub(super) phase: Phase,
+    pub(super) turn: i16,
+    pub(super) clock_minutes: i32,
+    pub(super) actions: (u8, u8),
+    pub(super) turns_until_prussians: Option<u16>,
+    pub(super) prussians_decided: Option<bool>,
+    pub(super) columns: u8,
+    pub(super) board: Vec<Seen>,
+    pub(super) line_of_retreat: Option<Flank>,
+    pub(super) reserve: Vec<Unit>,
+    pub(super) enemy_reserve: usize,
+    pub(super) off_board: Vec<Unit>,
+    pub(super) enemy_off_board: usize,
+    pub(super) dead: [Vec<Unit>; 2],
+    pub(super) prussians_undrawn: usize,
+    pub(super) tile_strength: Vec<u8>,
+    pub(super) tile_owner: Vec<Option<Seat>>,
+    pub(super) pursuit_victor: Option<Seat>,
+    pub(super) pursuit_cavalry: [Vec<(Unit, u8)>; 2],
+    pub(super) set_aside: [Vec<Unit>; 2],
+    pub(super) hands: [Vec<Card>; 2],
+    pub(super) status: Status<EndReason>,
 }
 
 impl View {
-    pub(crate) fn new(g: &Waterloo, seat: Seat, board: Vec<Seen>) -> View {
-        let enemy = seat.opponent();
-        View {
-            seat,
-            current: g.current(),
-            // Whose card is being drawn is public; the card is not.
-            phase: g.phase(),
-            turn: g.turn(),
-            clock_minutes: g.clock_minutes(),
-            actions: g.actions(),
-            turns_until_prussians: g.turns_until_prussians(),
-            prussians_decided: g.prussians_coming,
-            columns: g.options.layout.columns,
-            board,
-            line_of_retreat: g.line_of_retreat(seat),
-            reserve: g.reserve(seat).to_vec(),
-            enemy_reserve: g.reserve(enemy).len()
-                + if enemy != ALLIED {
-                    g.held_back().len()
-                } else {
-                    0
-                },
-            off_board: g.off_board(seat).collect(),
-            enemy_off_board: g.off_board(enemy).count(),
-            dead: [g.dead(Seat::FIRST).to_vec(), g.dead(Seat::SECOND).to_vec()],
-            prussians_undrawn: g.prussian_pool().len(),
-            tile_strength: g.tile_strength.clone(),
-            tile_owner: g.tile_owner.clone(),
-            pursuit_victor: g.pursuit_victor(),
-            pursuit_cavalry: [
-                g.pursuit_cavalry(Seat::FIRST).to_vec(),
-                g.pursuit_cavalry(Seat::SECOND).to_vec(),
-            ],
-            set_aside: [
-                g.set_aside(Seat::FIRST).to_vec(),
-                g.set_aside(Seat::SECOND).to_vec(),
-            ],
-            hands: [g.hand(Seat::FIRST).to_vec(), g.hand(Seat::SECOND).to_vec()],
-            status: g.status,
-        }
-    }
-
     /// The seat this view belongs to.
     pub fn seat(&self) -> Seat {
         self.seat

@@ -487,13 +487,21 @@ enum RawBattleAction {
     Done,
 }
 
+/// A morale die of this or more holds (6.3.1: 1-3 fails, 4-6 holds).
+const MORALE_HOLDS: u8 = 4;
+/// The highest face a volley hits on: F3 and one bonus (6.3.3). Fire values are capped here,
+/// so every volley the battle writes decodes.
+const MAX_HITS_ON: u8 = 4;
+/// The highest die face.
+const FACES: u8 = 6;
+
 impl TryFrom<RawBattleAction> for BattleAction {
     type Error = crate::decode::OutOfRange;
     fn try_from(raw: RawBattleAction) -> Result<BattleAction, Self::Error> {
         use crate::decode::OutOfRange;
         type R = RawBattleAction;
         Ok(match raw {
-            R::Die(face) if !(1..=rules::FACES).contains(&face) => {
+            R::Die(face) if !(1..=FACES).contains(&face) => {
                 return Err(OutOfRange::new("a morale die", face, "1 to 6"));
             }
             R::Hits(hits) if u16::from(hits) > super::oob::MAX_STRENGTH => {
@@ -919,7 +927,7 @@ enum RawBattleEvent {
 }
 
 /// The highest morale total: a die of 6 with a leader's +1 (8.2) and a square's +1 (6.5).
-const MAX_MORALE_TOTAL: u8 = rules::FACES + 2;
+const MAX_MORALE_TOTAL: u8 = FACES + 2;
 
 impl TryFrom<RawBattleEvent> for BattleEvent {
     type Error = crate::decode::OutOfRange;
@@ -959,12 +967,7 @@ impl TryFrom<RawBattleEvent> for BattleEvent {
                 block,
                 at,
                 dice: from_one("a volley's dice", dice, max, "1 to 4")?,
-                hits_on: from_one(
-                    "a hitting face",
-                    hits_on,
-                    rules::MAX_HITS_ON.into(),
-                    "1 to 4",
-                )?,
+                hits_on: from_one("a hitting face", hits_on, MAX_HITS_ON.into(), "1 to 4")?,
             },
             R::Hits { hits } => BattleEvent::Hits {
                 hits: at_most("a volley's hits", hits, max, "0 to 4")?,
@@ -978,7 +981,7 @@ impl TryFrom<RawBattleEvent> for BattleEvent {
             R::Morale { block, total, held } => {
                 let total = from_one("a morale total", total, MAX_MORALE_TOTAL.into(), "1 to 8")?;
                 // Held exactly when the total reaches the holding face (6.3.1).
-                if held != (total >= rules::MORALE_HOLDS) {
+                if held != (total >= MORALE_HOLDS) {
                     return Err(OutOfRange::new(
                         "a morale total for its held mark",
                         total,

@@ -6,22 +6,15 @@ use alloc::vec::Vec;
 use super::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleIllegal, BattleSetup, Defeat,
     Ending, Fighter, Ground, Loc, Phase, Place, Road, SetupProblem, Side, Step, Target, Volley,
-    Wing, Zone,
+    Wing, Zone, FACES, MAX_HITS_ON, MORALE_HOLDS,
 };
 use crate::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind, UnitType};
 use crate::Problems;
 
-/// A morale die of this or more holds (6.3.1: 1-3 fails, 4-6 holds).
-pub(super) const MORALE_HOLDS: u8 = 4;
-/// The highest face a volley hits on: F3 and one bonus (6.3.3). Fire values are capped here,
-/// so every volley the battle writes decodes.
-pub(super) const MAX_HITS_ON: u8 = 4;
 /// The most blocks a side shows in a skirmish's round (6.6).
 const SKIRMISH_SHOW: usize = 4;
 /// Units that may cross a stream per battle turn (6.2.1).
 const STREAM_LIMIT: u8 = 2;
-/// The highest die face.
-pub(super) const FACES: u8 = 6;
 
 /// Whether `to` is the reserve or a zone of `side`'s own half.
 fn own_half(to: Place, side: Side) -> bool {
