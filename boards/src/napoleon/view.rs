@@ -1,5 +1,8 @@
 //! What one seat may see (3.2): its own blocks' type and strength; of every other block only
 //! its colour and its town, counted per town, never which block it is.
+//!
+//! The type is here; it is built by `View::new` in `game.rs`, beside the state it reads
+//! (the game names this view as its `Game::View`, so this file stands below the game).
 
 use alloc::string::String;
 use alloc::vec::Vec;

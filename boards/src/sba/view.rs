@@ -1,5 +1,8 @@
 //! What a seat sees. Sa Belle Alliance keeps nothing secret: every marker, track and die roll
 //! is on the table, so a seat's view is the public state, copied into its own type.
+//!
+//! The type is here; it is built by `View::new` in `game.rs`, beside the state it reads
+//! (the game names this view as its `Game::View`, so this file stands below the game).
 
 use alloc::string::String;
 use alloc::vec::Vec;
