@@ -384,10 +384,15 @@ pub fn run_served(
                 continue;
             }
             ["game", ..] => {
+                let again = if is_table {
+                    "umpire-sim play GAME --variant ..."
+                } else {
+                    "umpire-sim play GAME"
+                };
                 writeln!(
                     out,
                     "! the game was chosen on the command line ({title}): `quit`, then start \
-                     `umpire-sim play GAME --variant ...` again for another"
+                     `{again}` again for another"
                 )?;
                 continue;
             }

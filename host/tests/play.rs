@@ -38,7 +38,7 @@ fn a_game_line_typed_during_play_says_the_game_comes_from_the_command_line() {
     let text = session("game waterloo basic\nlift a1\n");
     assert!(
         text.contains("! the game was chosen on the command line (")
-            && text.contains("`quit`, then start `umpire-sim play GAME --variant ...` again"),
+            && text.contains("`quit`, then start `umpire-sim play GAME` again"),
         "{text}"
     );
     assert!(!text.contains("first physical event"), "{text}");

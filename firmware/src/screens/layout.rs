@@ -3,7 +3,7 @@
 //! place.
 //!
 //! Text is never cut: what does not fit one page flows onto more pages, each with a "2/3" mark
-//! in its bottom right corner, which the service turns by itself ([`PAGE_MS`]). When a screen
+//! in its bottom right corner, which the service turns by itself ([`PAGE_MS`](super::PAGE_MS)). When a screen
 //! needs pages, the words a player needs first (the verdict, what to press, the first hand
 //! step: a [`Block`]'s `essential`) go on page 1.
 

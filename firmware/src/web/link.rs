@@ -1,4 +1,5 @@
-//! The address a phone opens for a seat's page, and the QR code the OLED draws of it.
+//! The address a phone opens for a seat's page (the OLED draws its QR code,
+//! [`crate::screens::qr`]).
 //!
 //! A seat's address is short so that its QR code fits the 128x64 OLED at 2 pixels a module:
 //! `HTTP://192.168.1.23:8080/S/` and the seat's [`Token`] in 26 base32 characters, all

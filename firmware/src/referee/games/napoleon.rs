@@ -74,7 +74,7 @@ pub const TITLE: &str = "Napoleon 1815";
 /// What the set-up screens tell the players when the game is played with 6.2.4's option
 /// (`[napoleon] reveal_on_contact`): in the fewest words that say it, so the longest set-up
 /// instruction and the note fit one page of the OLED.
-pub const REVEAL_ON_CONTACT_NOTE: &str = "6.2.4: blocks show when they fight";
+pub const REVEAL_ON_CONTACT_NOTE: &str = "6.2.4: blocks show on fire/combat";
 
 /// The French side's table seat (the rules' seat 0).
 pub const FRENCH: Seat = Seat::FIRST;
@@ -805,16 +805,16 @@ impl NapoleonTable {
     /// What `events` of `action` tell the table, the blocks having stood on `before` when the
     /// action began (a block's slot is named as the hands found it), then each block the
     /// hands must move, from its slot to its new one (all but the one `action` moved, which
-    /// the hands moved to its slot). `seen`: the blocks of the battle the public view showed
-    /// before or after the action (their losses are told whatever they tell of the type).
-    /// With the words, each move they ask of the hands, from the place the block leaves to
+    /// the hands moved to its slot). `known`: what the table knew of the battle (the blocks
+    /// the public view showed before or after the action, whose losses are told whatever they
+    /// tell of the type; the sides that hid blocks on the field when it began). With the words, each move they ask of the hands, from the place the block leaves to
     /// the place it goes ([`TableGame::told_moves`]).
     fn told_events(
         &self,
         events: &[Event],
         before: &[Option<Place>],
         action: &NapoleonAction,
-        seen: &BTreeSet<BlockId>,
+        known: &battle::Known,
     ) -> (Vec<String>, Vec<ToldMove>) {
         let moved = action.moved();
         let mut out = Vec::new();
@@ -915,7 +915,7 @@ impl NapoleonTable {
             *at.0 = Some(at.1);
         }
         let battle_words =
-            self.battle_told(&battle_events, before, &held, ended, &action.action, seen);
+            self.battle_told(&battle_events, before, &held, ended, &action.action, known);
         let at = out
             .iter()
             .position(|l| l.contains("is over: the blocks back"))
@@ -1830,6 +1830,7 @@ impl TableGame for NapoleonTable {
         let moved = action.moved();
         let before = self.at.clone();
         let mut seen = self.seen_blocks();
+        let hiding = self.hiding_sides();
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
             if self.game.town_of(block).is_some() {
@@ -1849,7 +1850,8 @@ impl TableGame for NapoleonTable {
             self.shot = Some(shot);
         }
         self.secret_losses = self.hidden_losses(&battle_events, &action.action, &seen);
-        let (mut told, mut moves) = self.told_events(&events, &before, action, &seen);
+        let known = battle::Known { seen, hiding };
+        let (mut told, mut moves) = self.told_events(&events, &before, action, &known);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.

@@ -1183,6 +1183,17 @@ impl NapoleonTable {
             .unwrap_or_default()
     }
 
+    /// Each side of the battle fought now whose blocks the public view shows hidden on the
+    /// field, with its armies' names: taken before an action, since a rout may end the battle
+    /// and the campaign begin another in the same action.
+    pub(super) fn hiding_sides(&self) -> Vec<(Side, String)> {
+        [Side::Attacker, Side::Defender]
+            .into_iter()
+            .filter(|&side| self.hidden_on_field(side))
+            .map(|side| (side, self.side_armies(side)))
+            .collect()
+    }
+
     /// Whether the public view of the battle fought now shows a block of `side` on the field
     /// whose face it hides.
     fn hidden_on_field(&self, side: Side) -> bool {
@@ -1195,8 +1206,8 @@ impl NapoleonTable {
 
     /// The hidden blocks' losses by type that `events` (of `action`) tell, for their owners
     /// alone: each block not in `seen` (the blocks the public view showed before or after the
-    /// action) that loses steps by its type and stays on the field, with the steps and its
-    /// strength after. The table is told none of them ([`NapoleonTable::battle_told`]).
+    /// action) that loses steps by its type (a rout's, 7.4.1, or a retreat's from combat, 7)
+    /// and is not eliminated by them, with the steps and its strength after. The table is told none of them ([`NapoleonTable::battle_told`]).
     pub(super) fn hidden_losses(
         &self,
         events: &[BattleEvent],
@@ -1227,7 +1238,7 @@ impl NapoleonTable {
         out
     }
 
-    /// A hidden block's loss by type in words for its owner's eyes alone: "Rout loss (7.4.1):
+    /// A hidden block's loss by type in words for its owner's eyes alone: "Loss by type (7.4.1):
     /// board 1 defender reserve 2 (PI-ART): turn it two steps down, to 1".
     pub(super) fn secret_loss_words(&self, loss: &SecretLoss) -> String {
         let name = self
@@ -1237,7 +1248,7 @@ impl NapoleonTable {
             .block(loss.block)
             .map_or("", |b| b.name.as_str());
         format!(
-            "Rout loss (7.4.1): {} ({name}): turn it {} down, to {}",
+            "Loss by type (7.4.1): {} ({name}): turn it {} down, to {}",
             self.slot_words(loss.block),
             steps_words(loss.steps),
             loss.strength
@@ -1263,8 +1274,9 @@ impl NapoleonTable {
         held: &[Option<Place>],
         ended: Option<TownId>,
         action: &Action,
-        seen: &BTreeSet<BlockId>,
+        known: &Known,
     ) -> Vec<String> {
+        let seen = &known.seen;
         let mut out = Vec::new();
         let fired = match *action {
             Action::Battle(BattleAction::Fire { block, .. }) => Some(block),
@@ -1436,12 +1448,11 @@ impl NapoleonTable {
                         "the {} routs: losses by type, then retreats",
                         side_word(side)
                     ));
-                    // Whether the side has hidden blocks is public; which of them lose what
-                    // is not.
-                    if self.hidden_on_field(side) {
+                    // Whether the side had hidden blocks is public; which of them lose what
+                    // is not. Judged as the action began: it may end this battle.
+                    if let Some((_, armies)) = known.hiding.iter().find(|(s, _)| *s == side) {
                         out.push(format!(
-                            "{}: rout losses (7.4.1): turn your hidden blocks down by type",
-                            self.side_armies(side)
+                            "{armies}: rout losses (7.4.1): turn your hidden blocks down by type"
                         ));
                     }
                     // The blocks the rout eliminates, by their places, never in the order of
@@ -1616,6 +1627,18 @@ fn own_places(side: Side) -> [Field; 4] {
         Field::Zone(Zone::new(side, Wing::Centre)),
         Field::Zone(Zone::new(side, Wing::Right)),
     ]
+}
+
+/// What the table knew of a battle across one action: the words of the action are judged by
+/// it, never by a battle the action began.
+#[derive(Debug)]
+pub(super) struct Known {
+    /// The blocks the public view showed before or after the action: their losses by type
+    /// are told (their type is public).
+    pub(super) seen: BTreeSet<BlockId>,
+    /// The sides that had a hidden block on the field as the action began, with their armies'
+    /// names ([`NapoleonTable::hiding_sides`]).
+    pub(super) hiding: Vec<(Side, String)>,
 }
 
 /// Each hit `events` (of `action`) tell, in order: the block, its strength after, and whether

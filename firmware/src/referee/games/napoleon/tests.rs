@@ -2351,7 +2351,7 @@ fn the_routing_players_own_page_gives_each_hidden_blocks_loss() {
             "{own:?}"
         );
         assert!(
-            own.iter().all(|l| l.starts_with("Rout loss (7.4.1): ")),
+            own.iter().all(|l| l.starts_with("Loss by type (7.4.1): ")),
             "{own:?}"
         );
         let french = x.seat_secrets(FRENCH).join(" ");
