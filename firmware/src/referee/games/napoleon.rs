@@ -602,6 +602,18 @@ impl NapoleonAction {
     }
 }
 
+/// What the table knew of a battle across one action: the words of the action are judged by
+/// it, never by a battle the action began.
+#[derive(Debug)]
+struct Known {
+    /// The blocks the public view showed before or after the action: their losses by type
+    /// are told (their type is public).
+    seen: BTreeSet<BlockId>,
+    /// The sides that had a hidden block on the field as the action began, with their armies'
+    /// names ([`NapoleonTable::hiding_sides`]).
+    hiding: Vec<(Side, String)>,
+}
+
 /// A hidden block's loss by its type (7.4.1) in one action: its owner's secret.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct SecretLoss {
@@ -814,7 +826,7 @@ impl NapoleonTable {
         events: &[Event],
         before: &[Option<Place>],
         action: &NapoleonAction,
-        known: &battle::Known,
+        known: &Known,
     ) -> (Vec<String>, Vec<ToldMove>) {
         let moved = action.moved();
         let mut out = Vec::new();
@@ -1850,7 +1862,7 @@ impl TableGame for NapoleonTable {
             self.shot = Some(shot);
         }
         self.secret_losses = self.hidden_losses(&battle_events, &action.action, &seen);
-        let known = battle::Known { seen, hiding };
+        let known = Known { seen, hiding };
         let (mut told, mut moves) = self.told_events(&events, &before, action, &known);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of

@@ -53,7 +53,7 @@ use boards::napoleon::{Action, Army, Battle, BlockId, TerrainKind, UnitType};
 use boards::Game;
 
 use super::layout::zone_words;
-use super::{NapoleonAction, NapoleonTable, SecretLoss, Spot};
+use super::{Known, NapoleonAction, NapoleonTable, SecretLoss, Spot};
 use crate::referee::table::{Gesture, TableGame};
 use crate::sensing::Place;
 
@@ -1627,18 +1627,6 @@ fn own_places(side: Side) -> [Field; 4] {
         Field::Zone(Zone::new(side, Wing::Centre)),
         Field::Zone(Zone::new(side, Wing::Right)),
     ]
-}
-
-/// What the table knew of a battle across one action: the words of the action are judged by
-/// it, never by a battle the action began.
-#[derive(Debug)]
-pub(super) struct Known {
-    /// The blocks the public view showed before or after the action: their losses by type
-    /// are told (their type is public).
-    pub(super) seen: BTreeSet<BlockId>,
-    /// The sides that had a hidden block on the field as the action began, with their armies'
-    /// names ([`NapoleonTable::hiding_sides`]).
-    pub(super) hiding: Vec<(Side, String)>,
 }
 
 /// Each hit `events` (of `action`) tell, in order: the block, its strength after, and whether
