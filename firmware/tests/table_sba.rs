@@ -13,7 +13,7 @@ use boards::sba::{Action, CardSet, Options, Phase, SaBelleAlliance};
 use boards::{Actor, Game, Seat};
 use firmware::journal::MemStore;
 use firmware::referee::games::sba::{SbaChoice, SbaTable};
-use firmware::referee::table::{rebuild_table, TableGame};
+use firmware::referee::table::{rebuild_table, TableGame, ToldMove};
 use firmware::referee::{screen_text, Chance, Decision, Record, Referee, SeededChance};
 use firmware::sensing::{Button, Place};
 use firmware::ui::Screen;
@@ -153,25 +153,48 @@ fn journaled(t: &Table) -> Vec<Action> {
         .collect()
 }
 
-/// Each casualty the last action told is said once, as its marker's way from the box to the
-/// casualty track ("Orange 4 to Allied casualty 1"), and no hand step names either space.
+/// Each casualty, arrival and capture the last action told is said once, by the spaces the
+/// hands use: a casualty as its marker's way from the box to the casualty track ("Orange 4 to
+/// Allied casualty 1"), an arrival as its marker's space ("Allied marker to Blücher's
+/// Prussians 1"), a capture as its control box ("Hougoumont taken: French marker in"); and no
+/// hand step names any of those spaces.
 fn told_once(t: &Table) {
     let moves = t.table().told_moves();
     if moves.is_empty() {
         return;
     }
     let Screen::Told { lines, hands, .. } = t.referee.screen() else {
-        panic!("a casualty, not told: {}", t.text());
+        panic!("a move, not told: {}", t.text());
     };
     let name = |p: &Place| SbaTable::place_name(SbaChoice::default(), p);
     for m in moves {
-        let way = format!("{} to {}", name(&m.from), name(&m.to));
-        let told = lines
-            .iter()
-            .filter(|l| *l == &way || l.starts_with(&format!("{way} (")))
-            .count();
+        let (way, told) = match *m {
+            ToldMove::Move { from, to } => {
+                let way = format!("{} to {}", name(&from), name(&to));
+                let n = lines
+                    .iter()
+                    .filter(|l| *l == &way || l.starts_with(&format!("{way} (")))
+                    .count();
+                (way, n)
+            }
+            ToldMove::Arrive(at) => {
+                let way = format!("marker to {}", name(&at));
+                let n = lines
+                    .iter()
+                    .filter(|l| l.ends_with(&format!(" {way}")))
+                    .count();
+                (way, n)
+            }
+            ToldMove::Exchange(at) => {
+                let way = format!("{} taken: ", name(&at));
+                (
+                    way.clone(),
+                    lines.iter().filter(|l| l.starts_with(&way)).count(),
+                )
+            }
+        };
         assert_eq!(told, 1, "{way}: {}", t.text());
-        for place in [&m.from, &m.to] {
+        for place in &m.places() {
             let step = format!("{}: ", name(place));
             assert!(
                 !hands.iter().any(|h| h.starts_with(&step)),
@@ -358,6 +381,63 @@ fn a_casualty_is_told_once_with_its_spaces() {
     assert!(t.referee.hands_pending(), "{}", t.text());
     t.lift(p("c8"));
     t.put(p("b6"));
+    t.settle();
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+}
+
+/// An arrival and a capture are each told once, with their exact spaces (the rulebook: arriving
+/// Prussian divisions are placed in their box; a captured control box's marker is exchanged):
+/// "Allied marker to Blücher's Prussians 1", "Hougoumont taken: French marker in", and no hand
+/// step says either again, even with the old control marker lifted; play waits until the hands
+/// have made them.
+#[test]
+fn an_arrival_and_a_capture_are_told_once_with_their_spaces() {
+    let mut rng = SeededChance::new(1);
+    let mut t = choose(1);
+    set_up(&mut t, &mut rng, boards::sba::FRENCH);
+    set_up(&mut t, &mut rng, boards::sba::ALLIED);
+    // Reille (e1-g1) assaults Hougoumont (j2) against Hill (e8-g8); 5 reads AC1 CAP.
+    t.choose_action("Reille: Assault Hougoumont vs Hill");
+    t.choose_action("die shows 5");
+    let text = t.text();
+    for told in [
+        "- Hill 3 to Allied casualty 1 /",
+        "- Hougoumont taken: French marker in /",
+    ] {
+        assert_eq!(text.matches(told).count(), 1, "{told} in {text}");
+    }
+    assert!(!text.contains("Hougoumont: "), "{text}");
+    assert!(!text.contains("is taken"), "{text}");
+    assert!(t.referee.hands_pending(), "{text}");
+    t.lift(p("g8"));
+    t.put(p("a6"));
+    t.settle();
+    // The Allied control marker off: the French one is still the told line's, not a step.
+    t.lift(p("j2"));
+    t.settle();
+    assert!(!t.text().contains("Hougoumont: "), "{}", t.text());
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    t.put(p("j2"));
+    t.settle();
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+    // Blücher's Prussians march to the field; 4 reads P2: two markers into e7, f7.
+    t.choose_action("Blücher's Prussians: March to the field");
+    t.choose_action("die shows 4");
+    let text = t.text();
+    for told in [
+        "- Allied marker to Blücher's Prussians 1 /",
+        "- Allied marker to Blücher's Prussians 2 /",
+    ] {
+        assert_eq!(text.matches(told).count(), 1, "{told} in {text}");
+    }
+    assert!(!text.contains("Prussians 1: "), "{text}");
+    assert!(!text.contains("Prussians 2: "), "{text}");
+    assert!(!text.contains("arrive in the box"), "{text}");
+    assert!(t.referee.hands_pending(), "{text}");
+    t.put(p("e7"));
+    t.settle();
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    t.put(p("f7"));
     t.settle();
     assert!(!t.referee.hands_pending(), "{}", t.text());
 }

@@ -862,7 +862,7 @@ impl NapoleonTable {
                         let from = before.get(block.index()).copied().flatten();
                         let to = self.place_of(*block);
                         if let (Some(from), Some(to)) = (from, to) {
-                            moves.push(ToldMove { from, to });
+                            moves.push(ToldMove::Move { from, to });
                         }
                         let tray = to
                             .map_or_else(|| "its tray".to_string(), |p| self.choice.place_name(&p));
@@ -951,7 +951,7 @@ impl NapoleonTable {
             if let boards::napoleon::battle::BattleEvent::Eliminated { block, .. } = *e {
                 let from = held.get(block.index()).copied().flatten();
                 if let (Some(from), Some(to)) = (from, self.place_of(block)) {
-                    moves.push(ToldMove { from, to });
+                    moves.push(ToldMove::Move { from, to });
                 }
             }
         }
@@ -975,7 +975,7 @@ impl NapoleonTable {
                 self.choice.place_name(&from),
                 self.choice.place_name(&to)
             ));
-            moves.push(ToldMove { from, to });
+            moves.push(ToldMove::Move { from, to });
         }
         (out, moves)
     }

@@ -14,8 +14,10 @@
 //!   face. Rout tests the umpire rolls at once, in the open, and announces.
 //! - **Hands**: each casualty moves the box's last marker to the army's next casualty space;
 //!   arrivals fill the box's next spaces; a capture exchanges the control box's marker. The
-//!   announcement names a casualty's two spaces ("Orange 4 to Allied casualty 1"), so the
-//!   hand steps do not list it again ([`TableGame::told_moves`]); they list the rest.
+//!   announcement names a casualty's two spaces ("Orange 4 to Allied casualty 1"), the
+//!   arrivals' spaces ("Allied marker to Blücher's Prussians 1", a line a marker) and the
+//!   control box taken ("Hougoumont taken: French marker in"), so the hand steps do not list
+//!   them again ([`TableGame::told_moves`]); they list the rest.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -697,9 +699,10 @@ pub struct SbaTable {
     game: SaBelleAlliance,
     /// What the last action told the table besides its label.
     told: Vec<String>,
-    /// The casualties' moves those words ask of the hands, each from the box's space to the
-    /// casualty space ([`TableGame::told_moves`]); kept through the rout tests rolled at once
-    /// after the action, as its lines are.
+    /// The moves those words ask of the hands ([`TableGame::told_moves`]): each casualty from
+    /// the box's space to the casualty space, each arrival onto its box's space, each control
+    /// box's marker exchanged; kept through the rout tests rolled at once after the action, as
+    /// its lines are.
     told_moves: Vec<ToldMove>,
     /// Control boxes whose marker the last action changed.
     exchanged: Vec<Place>,
@@ -1192,11 +1195,12 @@ impl TableGame for SbaTable {
                         self.exchanged.push(*p);
                     }
                 }
+                Event::Arrived { card, .. } => standing = before.game.divisions(*card),
                 _ => {}
             }
-            let moved = self.casualty_move(event, standing);
-            moves.extend(moved);
-            told.push(before.game_announce(&self.game, event, moved));
+            let moved = self.told_move(event, standing);
+            moves.extend_from_slice(&moved);
+            told.push(before.game_announce(&self.game, event, &moved));
             if let Event::Read(e) = event {
                 match lines.last_mut() {
                     Some(rolled) if rolled.starts_with("rolled") => {
@@ -1204,8 +1208,13 @@ impl TableGame for SbaTable {
                     }
                     _ => lines.push(format!("the card reads {e}")),
                 }
+            } else if let (Event::Arrived { card, .. }, false) = (event, moved.is_empty()) {
+                // One line a marker, as a casualty's: each names its space.
+                let marker = self.marker(*card);
+                let names = moved.iter().flat_map(ToldMove::places);
+                lines.extend(names.map(|p| format!("{marker} to {}", self.name(&p))));
             } else {
-                lines.push(self.screen_line(event, moved));
+                lines.push(self.screen_line(event, &moved));
             }
         }
         self.told = told;
@@ -1309,7 +1318,9 @@ impl TableGame for SbaTable {
         self.told.clone()
     }
 
-    /// Each casualty, told as its marker's way: "Orange 4 to Allied casualty 1".
+    /// Each casualty, told as its marker's way ("Orange 4 to Allied casualty 1"), each
+    /// arrival as its spaces ("Allied marker to Blücher's Prussians 1"), each capture as its
+    /// control box ("Hougoumont taken: French marker in").
     fn told_moves(&self) -> &[ToldMove] {
         &self.told_moves
     }
@@ -1353,8 +1364,9 @@ impl TableGame for SbaTable {
 
 impl SbaTable {
     /// `event` in the OLED's few words (the record has them in full, [`TableGame::told`]); a
-    /// casualty as the way of its marker, `moved` (the hands' one instruction for it).
-    fn screen_line(&self, event: &Event, moved: Option<ToldMove>) -> String {
+    /// casualty, an arrival or a capture as the spaces of `moved` (the hands' one instruction
+    /// for it).
+    fn screen_line(&self, event: &Event, moved: &[ToldMove]) -> String {
         let army = |seat: Seat| if seat == FRENCH { "French" } else { "Allied" };
         match *event {
             Event::Rolled {
@@ -1373,14 +1385,15 @@ impl SbaTable {
                     m => format!(" ({m})"),
                 };
                 match moved {
-                    Some(m) => format!("{}{mark}", self.move_words(m)),
-                    None => format!(
+                    [m] => format!("{}{mark}", self.move_words(*m)),
+                    _ => format!(
                         "{}: a division to casualty box {}{mark}",
                         short(&self.card_name(from)),
                         u16::from(index) + 1
                     ),
                 }
             }
+            Event::Captured { .. } if !moved.is_empty() => self.moves_words(moved, event),
             Event::LastMarker(card) => format!(
                 "{} lost its last marker: morale -1",
                 short(&self.card_name(card))
@@ -1407,45 +1420,105 @@ impl SbaTable {
         }
     }
 
-    /// `event` in words, as the rules say it; a casualty names the spaces the hands use,
-    /// `moved`.
-    fn game_announce(
-        &self,
-        after: &SaBelleAlliance,
-        event: &Event,
-        moved: Option<ToldMove>,
-    ) -> String {
+    /// `event` in words, as the rules say it; a casualty, an arrival or a capture names the
+    /// spaces the hands use, `moved`.
+    fn game_announce(&self, after: &SaBelleAlliance, event: &Event, moved: &[ToldMove]) -> String {
         let words = after.announce(event);
-        match moved {
-            Some(m) => format!("{words}: {}", self.move_words(m)),
-            None => words,
+        if moved.is_empty() {
+            return words;
+        }
+        format!("{words}: {}", self.moves_words(moved, event))
+    }
+
+    /// The hands' moves `event` asks for: a casualty, the box's last marker (`standing`
+    /// markers in it before this one went) to the army's casualty space the event names; an
+    /// arrival, a marker onto each of the box's next spaces (`standing` markers in it before);
+    /// a capture, the control box's marker exchanged. None for another event, or when the map
+    /// lacks a space.
+    fn told_move(&self, event: &Event, standing: u8) -> Vec<ToldMove> {
+        let layout = &self.data().layout;
+        match *event {
+            Event::Casualty {
+                seat, from, index, ..
+            } => {
+                let from = standing
+                    .checked_sub(1)
+                    .and_then(|k| layout.boxes[from.index()].get(usize::from(k)));
+                match (from, layout.casualties[seat].get(usize::from(index))) {
+                    (Some(&from), Some(&to)) => vec![ToldMove::Move { from, to }],
+                    _ => Vec::new(),
+                }
+            }
+            Event::Arrived { card, count } => {
+                let spaces = &layout.boxes[card.index()];
+                let (k, n) = (usize::from(standing), usize::from(count));
+                match spaces.get(k..k + n) {
+                    Some(new) => new.iter().map(|p| ToldMove::Arrive(*p)).collect(),
+                    None => Vec::new(),
+                }
+            }
+            Event::Captured { control, .. } => layout
+                .controls
+                .get(control.index())
+                .map(|p| vec![ToldMove::Exchange(*p)])
+                .unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 
-    /// The hands' move a casualty asks for: the box's last marker (`left` markers standing in
-    /// it before this one went) to the army's casualty space the event names. `None` for
-    /// another event, or when the map lacks either space.
-    fn casualty_move(&self, event: &Event, left: u8) -> Option<ToldMove> {
-        let Event::Casualty {
-            seat, from, index, ..
-        } = *event
-        else {
-            return None;
-        };
-        let layout = &self.data().layout;
-        let from = *layout.boxes[from.index()].get(usize::from(left.checked_sub(1)?))?;
-        let to = *layout.casualties[seat].get(usize::from(index))?;
-        Some(ToldMove { from, to })
+    /// `place` as the map names it.
+    fn name(&self, place: &Place) -> String {
+        Self::place_name(SbaChoice { set: self.set }, place)
     }
 
-    /// A move in the map's names: "Orange 4 to Allied casualty 1".
+    /// The marker of `card`'s army, as the board names it.
+    fn marker(&self, card: CardId) -> &'static str {
+        match self.data().cards.card(card).map(|c| seat_of(c.army)) {
+            Some(FRENCH) => "French marker",
+            _ => "Allied marker",
+        }
+    }
+
+    /// A move in the map's names: "Orange 4 to Allied casualty 1"; an arrival or exchange, its
+    /// space.
     fn move_words(&self, m: ToldMove) -> String {
-        let choice = SbaChoice { set: self.set };
-        format!(
-            "{} to {}",
-            Self::place_name(choice, &m.from),
-            Self::place_name(choice, &m.to)
-        )
+        let name = |p: &Place| self.name(p);
+        match m {
+            ToldMove::Move { from, to } => format!("{} to {}", name(&from), name(&to)),
+            ToldMove::Arrive(at) | ToldMove::Exchange(at) => name(&at),
+        }
+    }
+
+    /// `event`'s moves in the map's names: a casualty "Orange 4 to Allied casualty 1", an
+    /// arrival "Allied markers to Blücher's Prussians 1, Blücher's Prussians 2" (the record;
+    /// the OLED has a line a marker), a capture "Hougoumont taken: French marker in".
+    fn moves_words(&self, moved: &[ToldMove], event: &Event) -> String {
+        let name = |p: &Place| self.name(p);
+        match *event {
+            Event::Arrived { card, .. } => {
+                let marker = self.marker(card);
+                let s = if moved.len() == 1 { "" } else { "s" };
+                let spaces: Vec<String> = moved
+                    .iter()
+                    .flat_map(ToldMove::places)
+                    .map(|p| name(&p))
+                    .collect();
+                format!("{marker}{s} to {}", spaces.join(", "))
+            }
+            Event::Captured { by, .. } => {
+                let at: Vec<String> = moved
+                    .iter()
+                    .flat_map(ToldMove::places)
+                    .map(|p| name(&p))
+                    .collect();
+                format!("{} taken: {by} marker in", at.join(", "))
+            }
+            _ => moved
+                .iter()
+                .map(|m| self.move_words(*m))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 }
 

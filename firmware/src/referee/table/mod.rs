@@ -78,14 +78,31 @@ use super::tags::TagRegistry;
 use crate::sensing::{LayoutSetup, Place, TagUid};
 use crate::ui::{Screen, StatusLine};
 
-/// A move of a piece that an announcement's own words ask of the hands
+/// A change of the board that an announcement's own words ask of the hands, naming its places
 /// ([`TableGame::told_moves`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ToldMove {
-    /// The place the piece leaves.
-    pub from: Place,
-    /// The place it goes to.
-    pub to: Place,
+pub enum ToldMove {
+    /// A piece moved from one place to another ("Orange 4 to Allied casualty 1").
+    Move {
+        /// The place the piece leaves.
+        from: Place,
+        /// The place it goes to.
+        to: Place,
+    },
+    /// A piece brought onto a place from off the board ("Allied marker to Blücher's Prussians 1").
+    Arrive(Place),
+    /// The piece on a place exchanged for another ("Hougoumont taken: French marker in").
+    Exchange(Place),
+}
+
+impl ToldMove {
+    /// The places it names: where a piece leaves, then where one goes.
+    pub fn places(&self) -> Vec<Place> {
+        match *self {
+            ToldMove::Move { from, to } => vec![from, to],
+            ToldMove::Arrive(at) | ToldMove::Exchange(at) => vec![at],
+        }
+    }
 }
 
 /// What the hands do for one action: the places emptied and filled, and the place selected
@@ -565,9 +582,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
 
     /// The moves of pieces the last [`TableGame::play`]'s own words ask the hands for ("Namen
-    /// slot 1 to Prussian eliminated 3"): the live hand steps leave out the two changes each
-    /// makes (the piece off the place it leaves, a piece on the place it goes), so one act is
-    /// one instruction, the told one; the LEDs still light both places while they differ. By
+    /// slot 1 to Prussian eliminated 3"): the live hand steps leave out the changes each
+    /// makes (a move's piece off the place it leaves and a piece on the place it goes, an
+    /// arrival's piece on its place, an exchange at its place), so one act is one
+    /// instruction, the told one; the LEDs still light the places while they differ. By
     /// default none: every change the board needs is a hand step.
     fn told_moves(&self) -> &[ToldMove] {
         &[]

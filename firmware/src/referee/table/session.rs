@@ -913,14 +913,18 @@ impl Steps {
 
     /// The steps without those the announcement's words already ask for
     /// ([`TableGame::told_moves`]): for each move told, the piece off the place it leaves and
-    /// a piece on the place it goes. Their places stay named: the LEDs light what the told
-    /// words name, while the hands have it to do.
+    /// a piece on the place it goes; for an arrival, a piece on its place; for an exchange,
+    /// the swap at its place and a piece on it (when the old one is off). Their places stay
+    /// named: the LEDs light what the told words name, while the hands have it to do.
     fn without_told(self, moves: &[ToldMove]) -> Steps {
-        let told = |(place, ask): &(Place, Ask)| match ask {
-            Ask::TakeOff => moves.iter().any(|m| m.from == *place),
-            Ask::Put => moves.iter().any(|m| m.to == *place),
-            Ask::Swap => false,
+        let tells = |m: &ToldMove, place: &Place, ask: &Ask| match (*m, ask) {
+            (ToldMove::Move { from, .. }, Ask::TakeOff) => from == *place,
+            (ToldMove::Move { to, .. }, Ask::Put)
+            | (ToldMove::Arrive(to), Ask::Put)
+            | (ToldMove::Exchange(to), Ask::Put | Ask::Swap) => to == *place,
+            _ => false,
         };
+        let told = |(place, ask): &(Place, Ask)| moves.iter().any(|m| tells(m, place, ask));
         let (words, asks) = self
             .words
             .into_iter()

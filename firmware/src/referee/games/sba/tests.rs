@@ -162,11 +162,11 @@ fn a_casualty_names_the_spaces() {
     assert_eq!(
         t.told_moves(),
         [
-            ToldMove {
+            ToldMove::Move {
                 from: p("d8"),
                 to: p("a6")
             },
-            ToldMove {
+            ToldMove::Move {
                 from: p("c8"),
                 to: p("b6")
             }
