@@ -194,24 +194,66 @@ fn candidates(
     ]
 }
 
-/// Blocks that fired since they last moved, from the events: a revealed block in woods.
-fn track_fire(fired: &mut BTreeMap<BlockId, bool>, events: &[BattleEvent]) {
+/// Blocks seen since they last went into woods or the reserve, from the events and the battle
+/// after them (6.2.4): a block that fired; under the option, also a block in combat on an open
+/// wing ("van zodra", from the moment it is), which stays seen when the combat ends. Moving to
+/// another open wing keeps it seen: "Blokken die zichtbaar zijn mogen opnieuw verticaal
+/// geplaatst worden wanneer ze geplaatst worden in de reserve of in bossen."
+fn track_seen(
+    seen: &mut BTreeMap<BlockId, bool>,
+    events: &[BattleEvent],
+    battle: &Battle,
+    reveal_on_contact: bool,
+) {
+    let truth = battle.view_of(&Army::ALL);
+    let woods = |zone: Zone| {
+        truth
+            .terrain
+            .iter()
+            .any(|&(z, k)| z == zone && k == TerrainKind::Woods)
+    };
     for e in events {
         match *e {
             BattleEvent::Fired { block, .. } => {
-                fired.insert(block, true);
+                seen.insert(block, true);
             }
-            BattleEvent::Moved { block, .. } => {
-                fired.insert(block, false);
+            BattleEvent::Moved { block, to, .. } => {
+                let hides = match to {
+                    Place::Reserve => true,
+                    Place::Zone(z) => woods(z),
+                };
+                if hides {
+                    seen.insert(block, false);
+                }
             }
             _ => {}
+        }
+    }
+    if reveal_on_contact {
+        for b in &truth.blocks {
+            if let BlockView::Known {
+                block,
+                side,
+                place: Some(Place::Zone(zone)),
+                ..
+            } = *b
+            {
+                let in_combat = truth.blocks.iter().any(|o| {
+                    matches!(*o, BlockView::Known { side: s, place: Some(Place::Zone(z)), .. }
+                        if s != side && z == zone)
+                });
+                if in_combat && !woods(zone) {
+                    seen.insert(block, true);
+                }
+            }
         }
     }
 }
 
 /// No view names an enemy block the rules keep hidden: never in the reserve or before set-up;
-/// in woods only in combat or having fired (6.2.4); with the option, only in combat or fired.
-fn check_views(battle: &Battle, fired: &BTreeMap<BlockId, bool>, reveal_on_contact: bool) {
+/// in woods only in combat or once seen (6.2.4); with the option, only in combat or once seen
+/// ([`track_seen`]).
+fn check_views(battle: &Battle, seen: &BTreeMap<BlockId, bool>, reveal_on_contact: bool) {
     let truth = battle.view_of(&Army::ALL);
     for viewer in [
         None,
@@ -268,7 +310,7 @@ fn check_views(battle: &Battle, fired: &BTreeMap<BlockId, bool>, reveal_on_conta
                 .any(|&(z, k)| z == zone && k == TerrainKind::Woods);
             if woods || reveal_on_contact {
                 assert!(
-                    in_combat || fired.get(&block).copied().unwrap_or(false),
+                    in_combat || seen.get(&block).copied().unwrap_or(false),
                     "{viewer:?} sees a hidden block in {zone}: {b:?}"
                 );
             }
@@ -311,7 +353,7 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
         let mut battle = Battle::new(&oob, &map, setup.clone())
             .unwrap_or_else(|p| panic!("seed {seed}: the set-up is refused: {p}"));
         let mut actions = Vec::new();
-        let mut fired = BTreeMap::new();
+        let mut seen = BTreeMap::new();
         let mut before = strengths(&battle);
         while battle.actor() != BattleActor::Over {
             assert!(
@@ -423,12 +465,12 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             );
             let events = battle.play(&action).expect("a legal action is accepted");
             actions.push(action);
-            track_fire(&mut fired, &events);
+            track_seen(&mut seen, &events, &battle, options.reveal_on_contact);
             drawn.extend(events.iter().filter_map(|e| match *e {
                 BattleEvent::TerrainDrawn { kind, .. } => Some(kind),
                 _ => None,
             }));
-            check_views(&battle, &fired, options.reveal_on_contact);
+            check_views(&battle, &seen, options.reveal_on_contact);
             let after = strengths(&battle);
             for (block, s) in &after {
                 if let Some(old) = before.get(block) {

@@ -2556,6 +2556,78 @@ fn the_reveal_on_contact_option_keeps_the_wings_hidden_until_they_fight() {
     assert_eq!(british_known(&f), 1);
 }
 
+/// 6.2.4: "Blokken die zichtbaar zijn mogen opnieuw verticaal geplaatst worden wanneer ze
+/// geplaatst worden in de reserve of in bossen" (visible blocks may stand up again when placed
+/// in the reserve or in woods), and its option: "pas zichtbaar [...] van zodra ze vuren of in
+/// gevechten verwickeld zijn" (visible from the moment they fire or are in combat). A block
+/// seen in combat stays seen when the combat ends and when it steps to another open wing; the
+/// reserve hides it again.
+#[test]
+fn under_the_option_a_block_seen_in_combat_stays_seen_until_the_reserve() {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        FRENCH,
+        BRITISH,
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions {
+            reveal_on_contact: true,
+            ..BattleOptions::default()
+        },
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    // Whether the public view shows the block's face.
+    let seen = |f: &Field, name: &str| {
+        let id = f.id(name);
+        f.battle
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(*b, BlockView::Known { block, .. } if block == id))
+    };
+    assert!(!seen(&f, "G-INF") && !seen(&f, "AII-2DIV"));
+    f.mv("G-INF", at(Defender, Right));
+    assert!(
+        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
+        "contact shows both"
+    );
+    f.done();
+    f.done();
+    // G-INF disengages to its own open wing: the combat is over, and both stay seen.
+    f.mv("G-INF", at(Attacker, Left));
+    assert!(
+        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
+        "seen once, seen after"
+    );
+    f.done();
+    f.done();
+    // Into the reserve, G-CAV taking its wing: it may stand up again, and the view hides it;
+    // G-CAV, on an open wing out of combat, is not seen. (I-INF1 engages the centre: an
+    // attacker idle two turns running ends the battle, 6.7.)
+    f.mv("G-CAV", at(Attacker, Left));
+    f.mv("G-INF", Place::Reserve);
+    assert!(!seen(&f, "G-INF") && !seen(&f, "G-CAV"));
+    assert!(seen(&f, "AII-2DIV"));
+    f.mv("I-INF1", at(Defender, Centre));
+    // Back onto an open wing, out of combat: hidden until it fires or fights again.
+    f.done();
+    f.done();
+    f.mv("G-INF", at(Attacker, Centre));
+    assert!(!seen(&f, "G-INF"));
+}
+
 /// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
 /// dezelfde verliezen als bij vluchten" (Units in combat that retreat suffer the rout losses.)
 /// 7.3: "Eenheden die zich terugtrekken zijn in wanorde" (retreated units are disordered).

@@ -1678,9 +1678,17 @@ impl Battle {
     /// Moves fighter `i` to `to`, leaving its farm or hill and its shelter behind.
     fn relocate(&mut self, i: usize, to: Place, ev: &mut Vec<BattleEvent>) {
         self.leave_ground(i);
+        // A block seen may stand up again only once placed in the reserve or woods (6.2.4);
+        // moved to another open wing, it stays seen.
+        let hides = match to {
+            Place::Reserve => true,
+            Place::Zone(z) => self.woods(z),
+        };
         let f = &mut self.fighters[i];
         f.at = Loc::Field(to);
-        f.shown = false;
+        if hides {
+            f.shown = false;
+        }
         let (block, side) = (f.block, f.side);
         ev.push(BattleEvent::Moved { block, side, to });
     }
@@ -2009,6 +2017,16 @@ impl Battle {
         }
         if matches!(self.phase, Phase::Terrain { .. } | Phase::Deploy { .. }) {
             return;
+        }
+        // Under 6.2.4's option a block on an open wing is seen "van zodra" (from the moment) it
+        // is in combat, and stays seen when the combat ends, until the reserve or woods.
+        if self.options.reveal_on_contact {
+            for i in 0..self.fighters.len() {
+                let open = self.zone(i).is_some_and(|z| !self.woods(z));
+                if open && self.in_combat(i) {
+                    self.fighters[i].shown = true;
+                }
+            }
         }
         for side in [Side::Defender, Side::Attacker] {
             let lost_zone = Wing::ALL.into_iter().any(|w| {
