@@ -602,6 +602,21 @@ impl NapoleonAction {
     }
 }
 
+/// What the public view of the battle fought now shows of its blocks (those on the field or in
+/// a reserve), taken as an action begins and as it ends ([`NapoleonTable::sight`]).
+#[derive(Debug, Default)]
+struct Sight {
+    /// The battle's town; `None` when none is fought.
+    town: Option<TownId>,
+    /// The blocks the public view shows: the whole table knows their type.
+    shown: BTreeSet<BlockId>,
+    /// The blocks it hides.
+    hidden: BTreeSet<BlockId>,
+    /// Each side with a block it hides, with its armies' names (which the battle's end
+    /// forgets).
+    hiding: Vec<(Side, String)>,
+}
+
 /// What the table knew of a battle across one action: the words of the action are judged by
 /// it, never by a battle the action began.
 #[derive(Debug)]
@@ -610,8 +625,47 @@ struct Known {
     /// are told (their type is public).
     seen: BTreeSet<BlockId>,
     /// The sides that had a hidden block on the field as the action began, with their armies'
-    /// names ([`NapoleonTable::hiding_sides`]).
+    /// names.
     hiding: Vec<(Side, String)>,
+    /// The blocks of the same battle the action showed (hidden before it, shown after): the
+    /// hands lay them flat (6.2.4).
+    laid_flat: Vec<BlockId>,
+    /// The blocks of the same battle the action hid again (shown before it, hidden after, as
+    /// a block moved into woods or the reserve is): their owner may stand them up (6.2.4).
+    stood_up: Vec<BlockId>,
+}
+
+impl Known {
+    /// What the table knew across an action, from the public view before and after it.
+    fn across(before: Sight, after: &Sight) -> Known {
+        let same = before.town.is_some() && before.town == after.town;
+        let (laid_flat, stood_up) = if same {
+            (
+                after
+                    .shown
+                    .iter()
+                    .filter(|b| before.hidden.contains(b))
+                    .copied()
+                    .collect(),
+                after
+                    .hidden
+                    .iter()
+                    .filter(|b| before.shown.contains(b))
+                    .copied()
+                    .collect(),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let mut seen = before.shown;
+        seen.extend(after.shown.iter().copied());
+        Known {
+            seen,
+            hiding: before.hiding,
+            laid_flat,
+            stood_up,
+        }
+    }
 }
 
 /// A hidden block's loss by its type (7.4.1) in one action: its owner's secret.
@@ -1841,8 +1895,7 @@ impl TableGame for NapoleonTable {
         let waited = self.waiting().then(|| self.prompt());
         let moved = action.moved();
         let before = self.at.clone();
-        let mut seen = self.seen_blocks();
-        let hiding = self.hiding_sides();
+        let sight = self.sight();
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
             if self.game.town_of(block).is_some() {
@@ -1850,7 +1903,7 @@ impl TableGame for NapoleonTable {
             }
         }
         self.follow();
-        seen.extend(self.seen_blocks());
+        let known = Known::across(sight, &self.sight());
         let battle_events: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
@@ -1861,8 +1914,7 @@ impl TableGame for NapoleonTable {
         if let Some(shot) = self.shot_of(&battle_events) {
             self.shot = Some(shot);
         }
-        self.secret_losses = self.hidden_losses(&battle_events, &action.action, &seen);
-        let known = Known { seen, hiding };
+        self.secret_losses = self.hidden_losses(&battle_events, &action.action, &known.seen);
         let (mut told, mut moves) = self.told_events(&events, &before, action, &known);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of

@@ -53,7 +53,7 @@ use boards::napoleon::{Action, Army, Battle, BlockId, TerrainKind, UnitType};
 use boards::Game;
 
 use super::layout::zone_words;
-use super::{Known, NapoleonAction, NapoleonTable, SecretLoss, Spot};
+use super::{Known, NapoleonAction, NapoleonTable, SecretLoss, Sight, Spot};
 use crate::referee::table::{Gesture, TableGame};
 use crate::sensing::Place;
 
@@ -377,6 +377,49 @@ impl NapoleonTable {
             "{}: {name}, {kind}, strength {strength}",
             self.slot_words(block)
         ))
+    }
+
+    /// What the hands do to the blocks an action showed or hid again (6.2.4), in the order of
+    /// their places: a block shown (moved out of woods or the reserve onto an open wing, or,
+    /// in woods or under the option, firing or in combat) is laid flat, named; a block hidden
+    /// again (moved into woods or the reserve, or in woods out of combat) may stand up, told
+    /// by its slot alone. The blocks a battle's start or a skirmish shows are told by their own
+    /// events. Each line is short enough to stand whole on the OLED's first page under the
+    /// action's title, where it is the first thing told.
+    fn sight_words(&self, events: &[BattleEvent], known: &Known) -> Vec<String> {
+        let told: BTreeSet<BlockId> = events
+            .iter()
+            .filter_map(|e| match *e {
+                BattleEvent::Revealed { block, .. } => Some(block),
+                _ => None,
+            })
+            .collect();
+        let order = |block: BlockId| self.place_order(self.place_of(block).as_ref());
+        let mut flat: Vec<(PlaceOrder, String)> = known
+            .laid_flat
+            .iter()
+            .filter(|b| !told.contains(b))
+            .filter_map(|&block| {
+                let name = self.public_name(block)?;
+                Some((
+                    order(block),
+                    format!("{}: lay it flat (6.2.4): {name}", self.slot_words(block)),
+                ))
+            })
+            .collect();
+        let mut up: Vec<(PlaceOrder, String)> = known
+            .stood_up
+            .iter()
+            .map(|&block| {
+                (
+                    order(block),
+                    format!("{}: may stand up again (6.2.4)", self.slot_words(block)),
+                )
+            })
+            .collect();
+        flat.sort();
+        up.sort();
+        flat.into_iter().chain(up).map(|(_, words)| words).collect()
     }
 
     /// The legal battle actions the hands make, each with its gesture.
@@ -1164,44 +1207,40 @@ impl NapoleonTable {
         }
     }
 
-    /// The blocks of the battle fought now that the public view shows (revealed on a wing):
-    /// those whose type the whole table knows.
-    pub(super) fn seen_blocks(&self) -> BTreeSet<BlockId> {
-        self.game
-            .battle()
-            .map(|battle| {
-                battle
-                    .view(None)
-                    .blocks
-                    .into_iter()
-                    .filter_map(|b| match b {
-                        BlockView::Known { block, .. } => Some(block),
-                        BlockView::Hidden { .. } => None,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Each side of the battle fought now whose blocks the public view shows hidden on the
-    /// field, with its armies' names: taken before an action, since a rout may end the battle
-    /// and the campaign begin another in the same action.
-    pub(super) fn hiding_sides(&self) -> Vec<(Side, String)> {
-        [Side::Attacker, Side::Defender]
+    /// What the public view of the battle fought now shows and hides of its blocks on the
+    /// field and in the reserves, built once: taken before an action (a rout may end the
+    /// battle and the campaign begin another in the same action) and after it.
+    pub(super) fn sight(&self) -> Sight {
+        let Some(battle) = self.game.battle() else {
+            return Sight::default();
+        };
+        let mut sight = Sight {
+            town: Some(battle.town()),
+            ..Sight::default()
+        };
+        let mut hiding: BTreeSet<Side> = BTreeSet::new();
+        for b in battle.view_of(&Army::ALL).blocks {
+            if let BlockView::Known {
+                block,
+                side,
+                place: Some(_),
+                revealed,
+                ..
+            } = b
+            {
+                if revealed {
+                    sight.shown.insert(block);
+                } else {
+                    sight.hidden.insert(block);
+                    hiding.insert(side);
+                }
+            }
+        }
+        sight.hiding = hiding
             .into_iter()
-            .filter(|&side| self.hidden_on_field(side))
             .map(|side| (side, self.side_armies(side)))
-            .collect()
-    }
-
-    /// Whether the public view of the battle fought now shows a block of `side` on the field
-    /// whose face it hides.
-    fn hidden_on_field(&self, side: Side) -> bool {
-        self.game.battle().is_some_and(|battle| {
-            battle.view(None).blocks.iter().any(
-                |b| matches!(*b, BlockView::Hidden { side: s, place: Some(_), .. } if s == side),
-            )
-        })
+            .collect();
+        sight
     }
 
     /// The hidden blocks' losses by type that `events` (of `action`) tell, for their owners
@@ -1304,9 +1343,18 @@ impl NapoleonTable {
         // The last block set up begins the battle: the blocks it reveals are laid flat.
         let deployed = matches!(*action, Action::Battle(BattleAction::Deploy { .. }));
         let mut told_flat = false;
+        // What the action showed or hid again, told before the battle goes on to a new turn,
+        // a rout or its end.
+        let mut sight = self.sight_words(events, known);
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
+            if matches!(
+                *e,
+                BattleEvent::TurnBegan { .. } | BattleEvent::Rout(_) | BattleEvent::Over(_)
+            ) {
+                out.append(&mut sight);
+            }
             match *e {
                 BattleEvent::TerrainDrawn { side, .. } => out.push(format!(
                     "the {} ({}) draws a terrain block in secret",
@@ -1501,6 +1549,7 @@ impl NapoleonTable {
                 BattleEvent::Deployed { .. } | BattleEvent::Moved { .. } => {}
             }
         }
+        out.append(&mut sight);
         out
     }
 

@@ -994,8 +994,19 @@ impl Bench {
             assert!(shown.contains(&name), "{name} is not revealed: {screen}");
         }
         // A block's type or strength only beside the name of a block the battle reveals
-        // (the campaign's leader showing himself is the rules' own announcement).
-        for line in screen.split(" / ") {
+        // (the campaign's leader showing himself is the rules' own announcement). An item
+        // carried over to the next page (its rest indented, "  strength 3") is read whole.
+        let mut item = String::new();
+        for entry in screen.split(" / ") {
+            let line = if entry.starts_with("  ") {
+                format!("{item}{entry}")
+            } else {
+                if entry.starts_with("- ") {
+                    item = entry.to_string();
+                }
+                entry.to_string()
+            };
+            let line = line.as_str();
             let lower = line.to_lowercase();
             let typed = ["infantry", "cavalry", "artillery", "leader"]
                 .iter()
@@ -1618,6 +1629,174 @@ fn a_hidden_block_is_offered_every_place_whatever_its_type() {
         steps += 1;
     }
     assert!(steps > 3, "{steps}");
+}
+
+/// 6.2.4 once the battle has begun: "Blokken die zichtbaar zijn mogen opnieuw verticaal
+/// geplaatst worden wanneer ze geplaatst worden in de reserve of in bossen" (visible blocks may
+/// stand up again when placed in the reserve or in woods). A French block kept in the reserve
+/// and moved onto an open wing is shown: the table tells its hands to lay it flat, naming it;
+/// a French block moved from an open wing into the reserve is hidden again: the table says its
+/// owner may stand it up, by its slot alone, and names no block the view hides.
+#[test]
+fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
+    use boards::napoleon::battle::{BattleAction, BlockView, Place as Field, Side, Step, Zone};
+    let mut t = to_deployment();
+    let c = t.choice;
+    let names = block_names(c);
+    let oob = c.campaign().order_of_battle();
+    let field = |t: &NapoleonTable, block: BlockId| {
+        t.game()
+            .battle()
+            .unwrap()
+            .view_of(&Army::ALL)
+            .blocks
+            .into_iter()
+            .find_map(|b| match b {
+                BlockView::Known {
+                    block: b, place, ..
+                } if b == block => place,
+                _ => None,
+            })
+    };
+    // The told screen's lines (paragraphs, before they are laid out on pages).
+    let lines = |screen: &Screen| match screen {
+        Screen::Told { lines, .. } => lines.clone(),
+        _ => Vec::new(),
+    };
+    let seen = |t: &NapoleonTable, block: BlockId| {
+        t.game()
+            .battle()
+            .unwrap()
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(*b, BlockView::Known { block: k, .. } if k == block))
+    };
+    // Deployment: each side keeps its first block that may stay there in the reserve.
+    let mut kept: BTreeSet<Side> = BTreeSet::new();
+    while t.game().battle().unwrap().step() == Step::Deployment {
+        let menu: Vec<NapoleonAction> = t
+            .choices()
+            .into_iter()
+            .map(|(_, a)| a)
+            .filter(|a| t.check(a).is_ok())
+            .collect();
+        let side = |a: &NapoleonAction| match a.action {
+            Action::Battle(BattleAction::Deploy { block, .. }) => t
+                .game()
+                .battle()
+                .unwrap()
+                .view_of(&Army::ALL)
+                .blocks
+                .into_iter()
+                .find_map(|b| match b {
+                    BlockView::Known { block: k, side, .. } if k == block => Some(side),
+                    _ => None,
+                }),
+            _ => None,
+        };
+        let next = menu
+            .iter()
+            .find(|a| {
+                matches!(
+                    a.action,
+                    Action::Battle(BattleAction::Deploy {
+                        to: Field::Reserve,
+                        ..
+                    })
+                ) && side(a).is_some_and(|s| !kept.contains(&s))
+            })
+            .or_else(|| {
+                menu.iter().find(|a| {
+                    !matches!(
+                        a.action,
+                        Action::Battle(BattleAction::Deploy {
+                            to: Field::Reserve,
+                            ..
+                        })
+                    )
+                })
+            })
+            .unwrap_or(&menu[0])
+            .clone();
+        if let Action::Battle(BattleAction::Deploy {
+            to: Field::Reserve, ..
+        }) = next.action
+        {
+            kept.extend(side(&next));
+        }
+        t.play(&next);
+    }
+    // To the attacker's first battle turn (the first outcome or entry each time).
+    for _ in 0..10 {
+        if t.game().battle().unwrap().step() == Step::Fight {
+            break;
+        }
+        let next = match t.to_act() {
+            Actor::Chance => t.chance()[0].0.clone(),
+            _ => t.choices()[0].1.clone(),
+        };
+        t.play(&next);
+    }
+    let battle = t.game().battle().unwrap().clone();
+    assert_eq!(battle.step(), Step::Fight);
+    let woods: Vec<Zone> = battle
+        .view(None)
+        .terrain
+        .iter()
+        .filter(|(_, k)| *k == boards::napoleon::TerrainKind::Woods)
+        .map(|(z, _)| *z)
+        .collect();
+    let legal = battle.legal_actions();
+    // The reserve block onto an open wing: laid flat, named.
+    let (block, to) = legal
+        .iter()
+        .find_map(|a| match *a {
+            BattleAction::Move {
+                block,
+                to: Field::Zone(z),
+            } if field(&t, block) == Some(Field::Reserve) && !woods.contains(&z) => {
+                Some((block, z))
+            }
+            _ => None,
+        })
+        .expect("a move from the reserve onto an open wing");
+    assert!(!seen(&t, block));
+    let screen = t.play(&NapoleonAction::rules(Action::Battle(BattleAction::Move {
+        block,
+        to: Field::Zone(to),
+    })));
+    let told = public(&t, &screen);
+    assert!(seen(&t, block));
+    let name = &oob.block(block).unwrap().name;
+    let slot = t.slot_words(block);
+    let flat = format!("{slot}: lay it flat (6.2.4): {name}");
+    assert!(lines(&screen).contains(&flat), "{told}");
+    assert_eq!(names_in(&told, &names), vec![name.clone()], "{told}");
+    // A shown block of an open wing into the reserve: hidden again, by its slot alone.
+    let battle = t.game().battle().unwrap().clone();
+    let back = battle
+        .legal_actions()
+        .iter()
+        .find_map(|a| match *a {
+            BattleAction::Move {
+                block: b,
+                to: Field::Reserve,
+            } if b != block && seen(&t, b) => Some(b),
+            _ => None,
+        })
+        .expect("a shown block that may regroup into the reserve");
+    let screen = t.play(&NapoleonAction::rules(Action::Battle(BattleAction::Move {
+        block: back,
+        to: Field::Reserve,
+    })));
+    let told = public(&t, &screen);
+    assert!(!seen(&t, back));
+    let up = format!("{}: may stand up again (6.2.4)", t.slot_words(back));
+    assert!(lines(&screen).contains(&up), "{told}");
+    assert!(names_in(&told, &names).is_empty(), "{told}");
+    // Nothing else in this action was shown or hidden: no other block is named.
+    assert!(!told.contains("lay it flat"), "{told}");
 }
 
 /// A skirmish's picks (6.6): the defender's choice stays hidden until the attacker has
