@@ -83,6 +83,15 @@ impl Field {
     /// A battle at Waterloo: the French attack from Quatre Bras (broad road); Brussel (broad)
     /// and Waver (narrow) are Anglo-Dutch, Nijvel is empty.
     fn waterloo(attackers: &[(&str, u8)], defenders: &[(&str, u8)]) -> Field {
+        Field::waterloo_with(attackers, defenders, BattleOptions::default())
+    }
+
+    /// [`Field::waterloo`] under `options`.
+    fn waterloo_with(
+        attackers: &[(&str, u8)],
+        defenders: &[(&str, u8)],
+        options: BattleOptions,
+    ) -> Field {
         Field::with(
             DEFAULT_ORDER_OF_BATTLE,
             "WAT",
@@ -94,7 +103,7 @@ impl Field {
                 ("NIV", None, false, &[]),
                 ("WAV", Some(Defender), false, &[]),
             ],
-            BattleOptions::default(),
+            options,
         )
     }
 
@@ -212,7 +221,12 @@ const BRITISH: &[(&str, u8)] = &[
 /// Terrain and a plain deployment: the British Reserve corps with Wellington on their left,
 /// I corps centre, II corps right; the French infantry one a wing, cavalry in reserve.
 fn standard_field() -> Field {
-    let mut f = Field::waterloo(FRENCH, BRITISH);
+    standard_field_with(BattleOptions::default())
+}
+
+/// [`standard_field`] under `options`.
+fn standard_field_with(options: BattleOptions) -> Field {
+    let mut f = Field::waterloo_with(FRENCH, BRITISH, options);
     f.plain();
     f.deploy(&[
         ("WELLINGTON", at(Defender, Left)),
@@ -2510,30 +2524,10 @@ fn the_hill_option_decides_whether_an_attackers_guns_gain_it() {
 /// combat.)
 #[test]
 fn the_reveal_on_contact_option_keeps_the_wings_hidden_until_they_fight() {
-    let mut f = Field::with(
-        DEFAULT_ORDER_OF_BATTLE,
-        "WAT",
-        FRENCH,
-        BRITISH,
-        &[("QB", Some(Attacker), true, &[])],
-        BattleOptions {
-            reveal_on_contact: true,
-            ..BattleOptions::default()
-        },
-    );
-    f.plain();
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    let mut f = standard_field_with(BattleOptions {
+        reveal_on_contact: true,
+        ..BattleOptions::default()
+    });
     let british_known = |f: &Field| {
         f.battle
             .view(Some(Army::French))
@@ -2564,30 +2558,10 @@ fn the_reveal_on_contact_option_keeps_the_wings_hidden_until_they_fight() {
 /// reserve hides it again.
 #[test]
 fn under_the_option_a_block_seen_in_combat_stays_seen_until_the_reserve() {
-    let mut f = Field::with(
-        DEFAULT_ORDER_OF_BATTLE,
-        "WAT",
-        FRENCH,
-        BRITISH,
-        &[("QB", Some(Attacker), true, &[])],
-        BattleOptions {
-            reveal_on_contact: true,
-            ..BattleOptions::default()
-        },
-    );
-    f.plain();
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    let mut f = standard_field_with(BattleOptions {
+        reveal_on_contact: true,
+        ..BattleOptions::default()
+    });
     // Whether the public view shows the block's face.
     let seen = |f: &Field, name: &str| {
         let id = f.id(name);
