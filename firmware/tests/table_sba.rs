@@ -155,7 +155,7 @@ fn journaled(t: &Table) -> Vec<Action> {
 
 /// Each casualty, arrival and capture the last action told is said once, by the spaces the
 /// hands use: a casualty as its marker's way from the box to the casualty track ("Orange 4 to
-/// Allied casualty 1"), an arrival as its marker's space ("Allied marker to Blücher's
+/// Allied casualty 1"), an arrival as its marker's space ("Prussian marker to Blücher's
 /// Prussians 1"), a capture as its control box ("Hougoumont taken: French marker in"); and no
 /// hand step names any of those spaces.
 fn told_once(t: &Table) {
@@ -387,7 +387,7 @@ fn a_casualty_is_told_once_with_its_spaces() {
 
 /// An arrival and a capture are each told once, with their exact spaces (the rulebook: arriving
 /// Prussian divisions are placed in their box; a captured control box's marker is exchanged):
-/// "Allied marker to Blücher's Prussians 1", "Hougoumont taken: French marker in", and no hand
+/// "Prussian marker to Blücher's Prussians 1", "Hougoumont taken: French marker in", and no hand
 /// step says either again, even with the old control marker lifted; play waits until the hands
 /// have made them.
 #[test]
@@ -425,8 +425,8 @@ fn an_arrival_and_a_capture_are_told_once_with_their_spaces() {
     t.choose_action("die shows 4");
     let text = t.text();
     for told in [
-        "- Allied marker to Blücher's Prussians 1 /",
-        "- Allied marker to Blücher's Prussians 2 /",
+        "- Prussian marker to Blücher's Prussians 1 /",
+        "- Prussian marker to Blücher's Prussians 2 /",
     ] {
         assert_eq!(text.matches(told).count(), 1, "{told} in {text}");
     }

@@ -1102,7 +1102,8 @@ impl SaBelleAlliance {
                 format!("{} morale down {by} to {to}", seat_name(seat))
             }
             Event::Captured { control: c, by } => {
-                format!("{} is taken: a {by} marker in it", control(c))
+                let a = if by == Army::Allied { "an" } else { "a" };
+                format!("{} is taken: {a} {by} marker in it", control(c))
             }
             Event::Arrived { card, count } => {
                 format!(

@@ -15,7 +15,7 @@
 //! - **Hands**: each casualty moves the box's last marker to the army's next casualty space;
 //!   arrivals fill the box's next spaces; a capture exchanges the control box's marker. The
 //!   announcement names a casualty's two spaces ("Orange 4 to Allied casualty 1"), the
-//!   arrivals' spaces ("Allied marker to Blücher's Prussians 1", a line a marker) and the
+//!   arrivals' spaces ("Prussian marker to Blücher's Prussians 1", a line a marker) and the
 //!   control box taken ("Hougoumont taken: French marker in"), so the hand steps do not list
 //!   them again ([`TableGame::told_moves`]); they list the rest.
 
@@ -25,7 +25,7 @@ use std::sync::{Mutex, OnceLock};
 
 use boards::geometry::grid::Cell;
 use boards::sba::{
-    seat_name, seat_of, Action, CardId, CardSet, ControlId, Event, Face, Options, Phase,
+    seat_name, seat_of, Action, Army, CardId, CardSet, ControlId, Event, Face, Options, Phase,
     SaBelleAlliance, ALLIED, EXAMPLE_CARDS, FRENCH,
 };
 use boards::{Actor, BySeat, Game, Seat, Status};
@@ -909,29 +909,22 @@ impl TableGame for SbaTable {
     fn board(&self) -> BTreeMap<Place, String> {
         let data = self.data();
         let mut out = BTreeMap::new();
-        // Markers by army only: occupancy cannot tell one corps' from another's, and the
-        // space names the box.
-        let marker = |seat: Seat| {
-            if seat == FRENCH {
-                "French marker"
-            } else {
-                "Allied marker"
-            }
-        };
+        // Markers by army only, as the rulebook names them (French, Anglo-Allied, Prussian):
+        // occupancy cannot tell one corps' from another's, and the space names the box.
         for (id, card) in data.cards.ids() {
             for p in self.markers(id) {
-                out.insert(p, marker(seat_of(card.army)).to_string());
+                out.insert(p, marker_of(card.army));
             }
             if let Some(p) = data.layout.card_spaces[id.index()] {
                 out.insert(p, format!("the {} card", short(&card.name)));
             }
         }
         for seat in [FRENCH, ALLIED] {
-            for p in data.layout.casualties[seat]
+            for (p, &card) in data.layout.casualties[seat]
                 .iter()
-                .take(self.game.casualties(seat).len())
+                .zip(self.game.casualties(seat))
             {
-                out.insert(*p, marker(seat).to_string());
+                out.insert(*p, self.marker(card));
             }
         }
         for (c, p) in data.layout.controls.iter().enumerate() {
@@ -1319,7 +1312,7 @@ impl TableGame for SbaTable {
     }
 
     /// Each casualty, told as its marker's way ("Orange 4 to Allied casualty 1"), each
-    /// arrival as its spaces ("Allied marker to Blücher's Prussians 1"), each capture as its
+    /// arrival as its spaces ("Prussian marker to Blücher's Prussians 1"), each capture as its
     /// control box ("Hougoumont taken: French marker in").
     fn told_moves(&self) -> &[ToldMove] {
         &self.told_moves
@@ -1471,12 +1464,12 @@ impl SbaTable {
         Self::place_name(SbaChoice { set: self.set }, place)
     }
 
-    /// The marker of `card`'s army, as the board names it.
-    fn marker(&self, card: CardId) -> &'static str {
-        match self.data().cards.card(card).map(|c| seat_of(c.army)) {
-            Some(FRENCH) => "French marker",
-            _ => "Allied marker",
-        }
+    /// The marker of `card`'s army, as the board names it ("Prussian marker").
+    fn marker(&self, card: CardId) -> String {
+        self.data()
+            .cards
+            .card(card)
+            .map_or_else(|| "marker".to_string(), |c| marker_of(c.army))
     }
 
     /// A move in the map's names: "Orange 4 to Allied casualty 1"; an arrival or exchange, its
@@ -1490,7 +1483,7 @@ impl SbaTable {
     }
 
     /// `event`'s moves in the map's names: a casualty "Orange 4 to Allied casualty 1", an
-    /// arrival "Allied markers to Blücher's Prussians 1, Blücher's Prussians 2" (the record;
+    /// arrival "Prussian markers to Blücher's Prussians 1, Blücher's Prussians 2" (the record;
     /// the OLED has a line a marker), a capture "Hougoumont taken: French marker in".
     fn moves_words(&self, moved: &[ToldMove], event: &Event) -> String {
         let name = |p: &Place| self.name(p);
@@ -1520,6 +1513,12 @@ impl SbaTable {
                 .join(", "),
         }
     }
+}
+
+/// A division marker of `army`, as the rulebook names it: "French marker", "Anglo-Allied
+/// marker", "Prussian marker".
+fn marker_of(army: Army) -> String {
+    format!("{army} marker")
 }
 
 #[cfg(test)]

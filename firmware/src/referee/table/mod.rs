@@ -89,7 +89,7 @@ pub enum ToldMove {
         /// The place it goes to.
         to: Place,
     },
-    /// A piece brought onto a place from off the board ("Allied marker to Blücher's Prussians 1").
+    /// A piece brought onto a place from off the board ("Prussian marker to Blücher's Prussians 1").
     Arrive(Place),
     /// The piece on a place exchanged for another ("Hougoumont taken: French marker in").
     Exchange(Place),
