@@ -4,11 +4,11 @@
 //! hidden blocks (and the latter only under 6.2.4's option), every battle ends, every action
 //! reads back from its journal encoding, and replay from the action list is exact.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use boards::napoleon::battle::{
     Approach, Battle, BattleAction, BattleActor, BattleEvent, BattleOptions, BattleSetup,
-    BlockView, Fate, Place, Side, Step, Target, Unit, Zone,
+    BattleView, BlockView, Fate, Place, Side, Step, Target, Unit, Zone,
 };
 use boards::napoleon::{Army, BlockId, Map, OrderOfBattle, TerrainKind};
 use rand::{Rng, SeedableRng};
@@ -194,24 +194,49 @@ fn candidates(
     ]
 }
 
-/// Blocks seen since they last went into woods or the reserve, from the events and the battle
-/// after them (6.2.4): a block that fired; under the option, also a block in combat on an open
-/// wing ("van zodra", from the moment it is), which stays seen when the combat ends. Moving to
-/// another open wing keeps it seen: "Blokken die zichtbaar zijn mogen opnieuw verticaal
-/// geplaatst worden wanneer ze geplaatst worden in de reserve of in bossen."
+/// Whether a block of `side` in `zone` is in combat: an enemy block stands there (truth view).
+fn in_combat(truth: &BattleView, side: Side, zone: Zone) -> bool {
+    truth.blocks.iter().any(|o| {
+        matches!(*o, BlockView::Known { side: s, place: Some(Place::Zone(z)), .. }
+            if s != side && z == zone)
+    })
+}
+
+/// Whether `zone` holds woods.
+fn woods(view: &BattleView, zone: Zone) -> bool {
+    view.terrain
+        .iter()
+        .any(|&(z, k)| z == zone && k == TerrainKind::Woods)
+}
+
+/// The blocks the public view shows.
+fn publicly_seen(battle: &Battle) -> BTreeSet<BlockId> {
+    battle
+        .view(None)
+        .blocks
+        .iter()
+        .filter_map(|b| match *b {
+            BlockView::Known { block, .. } => Some(block),
+            BlockView::Hidden { .. } => None,
+        })
+        .collect()
+}
+
+/// The blocks seen (6.2.4), read from the rule, not from the engine's flags: a block that
+/// fired; under the option, one in combat on an open wing ("van zodra", from the moment it
+/// is); and a block the public saw before an action stays seen while it is on an open wing,
+/// moved there or not, until it goes into the reserve or woods ("Blokken die zichtbaar zijn
+/// mogen opnieuw verticaal geplaatst worden wanneer ze geplaatst worden in de reserve of in
+/// bossen"). In woods, a block seen only while it fought is hidden when the fight ends (6.2.1:
+/// "die geen gevecht uitvoeren blijven verborgen"), so only firing carries there.
 fn track_seen(
     seen: &mut BTreeMap<BlockId, bool>,
+    before: &BTreeSet<BlockId>,
     events: &[BattleEvent],
     battle: &Battle,
     reveal_on_contact: bool,
 ) {
     let truth = battle.view_of(&Army::ALL);
-    let woods = |zone: Zone| {
-        truth
-            .terrain
-            .iter()
-            .any(|&(z, k)| z == zone && k == TerrainKind::Woods)
-    };
     for e in events {
         match *e {
             BattleEvent::Fired { block, .. } => {
@@ -220,7 +245,7 @@ fn track_seen(
             BattleEvent::Moved { block, to, .. } => {
                 let hides = match to {
                     Place::Reserve => true,
-                    Place::Zone(z) => woods(z),
+                    Place::Zone(z) => woods(&truth, z),
                 };
                 if hides {
                     seen.insert(block, false);
@@ -229,22 +254,23 @@ fn track_seen(
             _ => {}
         }
     }
-    if reveal_on_contact {
-        for b in &truth.blocks {
-            if let BlockView::Known {
-                block,
-                side,
-                place: Some(Place::Zone(zone)),
-                ..
-            } = *b
-            {
-                let in_combat = truth.blocks.iter().any(|o| {
-                    matches!(*o, BlockView::Known { side: s, place: Some(Place::Zone(z)), .. }
-                        if s != side && z == zone)
-                });
-                if in_combat && !woods(zone) {
-                    seen.insert(block, true);
-                }
+    if battle.is_skirmish() {
+        return;
+    }
+    for b in &truth.blocks {
+        if let BlockView::Known {
+            block,
+            side,
+            place: Some(Place::Zone(zone)),
+            ..
+        } = *b
+        {
+            if woods(&truth, zone) {
+                continue;
+            }
+            let contact = reveal_on_contact && in_combat(&truth, side, zone);
+            if contact || before.contains(&block) {
+                seen.insert(block, true);
             }
         }
     }
@@ -300,19 +326,38 @@ fn check_views(battle: &Battle, seen: &BTreeMap<BlockId, bool>, reveal_on_contac
             let Some(Place::Zone(zone)) = place else {
                 panic!("{viewer:?} sees a block in the reserve or not set up: {b:?}");
             };
-            let in_combat = truth.blocks.iter().any(|o| {
-                matches!(*o, BlockView::Known { side: s, place: Some(Place::Zone(z)), .. }
-                    if s != side && z == zone)
-            });
-            let woods = view
-                .terrain
-                .iter()
-                .any(|&(z, k)| z == zone && k == TerrainKind::Woods);
-            if woods || reveal_on_contact {
+            let in_combat = in_combat(&truth, side, zone);
+            if woods(&view, zone) || reveal_on_contact {
                 assert!(
                     in_combat || seen.get(&block).copied().unwrap_or(false),
                     "{viewer:?} sees a hidden block in {zone}: {b:?}"
                 );
+            }
+        }
+    }
+    // And every block the rules show, the public view shows: on an open wing always, or under
+    // the option once seen or in combat; in woods once it fired or while in combat.
+    let step = battle.step();
+    if battle.is_skirmish() || matches!(step, Step::Terrain | Step::Deployment | Step::Over) {
+        return;
+    }
+    let public = publicly_seen(battle);
+    for b in &truth.blocks {
+        if let BlockView::Known {
+            block,
+            side,
+            place: Some(Place::Zone(zone)),
+            ..
+        } = *b
+        {
+            let known = seen.get(&block).copied().unwrap_or(false);
+            let shown = if woods(&truth, zone) {
+                in_combat(&truth, side, zone) || known
+            } else {
+                !reveal_on_contact || in_combat(&truth, side, zone) || known
+            };
+            if shown {
+                assert!(public.contains(&block), "{step:?}: {b:?} is not shown");
             }
         }
     }
@@ -463,9 +508,16 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
                 Ok(action),
                 "seed {seed}: {action:?} does not read back from a journal"
             );
+            let shown_before = publicly_seen(&battle);
             let events = battle.play(&action).expect("a legal action is accepted");
             actions.push(action);
-            track_seen(&mut seen, &events, &battle, options.reveal_on_contact);
+            track_seen(
+                &mut seen,
+                &shown_before,
+                &events,
+                &battle,
+                options.reveal_on_contact,
+            );
             drawn.extend(events.iter().filter_map(|e| match *e {
                 BattleEvent::TerrainDrawn { kind, .. } => Some(kind),
                 _ => None,

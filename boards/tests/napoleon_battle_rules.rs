@@ -226,8 +226,14 @@ fn standard_field() -> Field {
 
 /// [`standard_field`] under `options`.
 fn standard_field_with(options: BattleOptions) -> Field {
+    standard_field_on(options, [(Hill, Left), (Hill, Left), (Hill, Right)])
+}
+
+/// [`standard_field`] under `options`, with `terrain` drawn and placed (the attacker's block,
+/// then the defender's two, each on its placer's own wing).
+fn standard_field_on(options: BattleOptions, terrain: [(TerrainKind, Wing); 3]) -> Field {
     let mut f = Field::waterloo_with(FRENCH, BRITISH, options);
-    f.plain();
+    f.terrain(terrain);
     f.deploy(&[
         ("WELLINGTON", at(Defender, Left)),
         ("AR-5DIV", at(Defender, Left)),
@@ -2600,6 +2606,42 @@ fn under_the_option_a_block_seen_in_combat_stays_seen_until_the_reserve() {
     f.done();
     f.mv("G-INF", at(Attacker, Centre));
     assert!(!seen(&f, "G-INF"));
+}
+
+/// 6.2.4 under its option, and woods (6.2.1: "Eenheden op een terrein met een bos die geen
+/// gevecht uitvoeren blijven verborgen": units in woods that do not fight stay hidden). G-INF
+/// engages the British right in its woods: both are in combat and seen. G-INF disengages to its
+/// own open wing, neither the reserve nor woods, so it stays seen ("Blokken die zichtbaar zijn
+/// mogen opnieuw verticaal geplaatst worden wanneer ze geplaatst worden in de reserve of in
+/// bossen"); AII-2DIV, in its woods and no longer fighting, is hidden again.
+#[test]
+fn under_the_option_a_block_seen_in_combat_in_woods_stays_seen_on_an_open_wing() {
+    let mut f = standard_field_on(
+        BattleOptions {
+            reveal_on_contact: true,
+            ..BattleOptions::default()
+        },
+        [(Hill, Left), (Woods, Right), (Hill, Left)],
+    );
+    let seen = |f: &Field, name: &str| {
+        let id = f.id(name);
+        f.battle
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(*b, BlockView::Known { block, .. } if block == id))
+    };
+    assert!(!seen(&f, "G-INF") && !seen(&f, "AII-2DIV"));
+    f.mv("G-INF", at(Defender, Right));
+    assert!(
+        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
+        "contact shows both"
+    );
+    f.done();
+    f.done();
+    f.mv("G-INF", at(Attacker, Left));
+    assert!(seen(&f, "G-INF"), "seen in the woods' combat, seen after");
+    assert!(!seen(&f, "AII-2DIV"), "in woods, not fighting: hidden");
 }
 
 /// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan

@@ -423,8 +423,9 @@ impl Battle {
     }
 
     /// Whether fighter `i` of a battle (not a skirmish) lies flat once both sides have set up,
-    /// whatever the phase: on a wing, unless in woods or under 6.2.4's option while it has not
-    /// fired nor is in combat.
+    /// whatever the phase: on a wing, unless in woods or under 6.2.4's option while it is not
+    /// in combat and has not been seen since it last went into woods or the reserve (`shown`:
+    /// it fired, or, under the option, was in combat on an open wing or came onto one seen).
     fn face_up(&self, i: usize) -> bool {
         let f = &self.fighters[i];
         match f.at {
@@ -1679,15 +1680,18 @@ impl Battle {
     fn relocate(&mut self, i: usize, to: Place, ev: &mut Vec<BattleEvent>) {
         self.leave_ground(i);
         // A block seen may stand up again only once placed in the reserve or woods (6.2.4);
-        // moved to another open wing, it stays seen.
+        // moved onto an open wing it stays seen, even one seen only while in combat in woods.
         let hides = match to {
             Place::Reserve => true,
             Place::Zone(z) => self.woods(z),
         };
+        let seen = !self.skirmish && self.face_up(i);
         let f = &mut self.fighters[i];
         f.at = Loc::Field(to);
         if hides {
             f.shown = false;
+        } else if seen {
+            f.shown = true;
         }
         let (block, side) = (f.block, f.side);
         ev.push(BattleEvent::Moved { block, side, to });
@@ -2009,9 +2013,6 @@ impl Battle {
 
     /// Checks for a rout (7.4) and for a side with nothing left on the field.
     fn settle(&mut self, ev: &mut Vec<BattleEvent>) {
-        if self.ending.is_some() || matches!(self.phase, Phase::Rout { .. }) {
-            return;
-        }
         if self.skirmish {
             return;
         }
@@ -2019,7 +2020,8 @@ impl Battle {
             return;
         }
         // Under 6.2.4's option a block on an open wing is seen "van zodra" (from the moment) it
-        // is in combat, and stays seen when the combat ends, until the reserve or woods.
+        // is in combat, and stays seen when the combat ends, until the reserve or woods; in a
+        // rout too.
         if self.options.reveal_on_contact {
             for i in 0..self.fighters.len() {
                 let open = self.zone(i).is_some_and(|z| !self.woods(z));
@@ -2027,6 +2029,9 @@ impl Battle {
                     self.fighters[i].shown = true;
                 }
             }
+        }
+        if self.ending.is_some() || matches!(self.phase, Phase::Rout { .. }) {
+            return;
         }
         for side in [Side::Defender, Side::Attacker] {
             let lost_zone = Wing::ALL.into_iter().any(|w| {

@@ -384,8 +384,8 @@ impl NapoleonTable {
     /// in woods or under the option, firing or in combat) is laid flat, named; a block hidden
     /// again (moved into woods or the reserve, or in woods out of combat) may stand up, told
     /// by its slot alone. The blocks a battle's start or a skirmish shows are told by their own
-    /// events. Each line is short enough to stand whole on the OLED's first page under the
-    /// action's title, where it is the first thing told.
+    /// events. Each line is short enough to stand whole on the OLED's first page under a
+    /// move's title, where it is the first thing told.
     fn sight_words(&self, events: &[BattleEvent], known: &Known) -> Vec<String> {
         let told: BTreeSet<BlockId> = events
             .iter()
@@ -1343,16 +1343,13 @@ impl NapoleonTable {
         // The last block set up begins the battle: the blocks it reveals are laid flat.
         let deployed = matches!(*action, Action::Battle(BattleAction::Deploy { .. }));
         let mut told_flat = false;
-        // What the action showed or hid again, told before the battle goes on to a new turn,
-        // a rout or its end.
+        // What the action showed or hid again, told before the battle goes on to a new turn
+        // or a rout (a battle that ends has nothing to tell: its blocks leave the board).
         let mut sight = self.sight_words(events, known);
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
         for e in events {
-            if matches!(
-                *e,
-                BattleEvent::TurnBegan { .. } | BattleEvent::Rout(_) | BattleEvent::Over(_)
-            ) {
+            if matches!(*e, BattleEvent::TurnBegan { .. } | BattleEvent::Rout(_)) {
                 out.append(&mut sight);
             }
             match *e {

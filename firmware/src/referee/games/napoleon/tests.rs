@@ -998,12 +998,16 @@ impl Bench {
         // carried over to the next page (its rest indented, "  strength 3") is read whole.
         let mut item = String::new();
         for entry in screen.split(" / ") {
-            let line = if entry.starts_with("  ") {
-                format!("{item}{entry}")
+            let line = if entry.starts_with("  ") && !item.is_empty() {
+                item.push_str(entry);
+                item.clone()
             } else {
-                if entry.starts_with("- ") {
-                    item = entry.to_string();
-                }
+                // A bullet begins an item; the page's status line and mark end it.
+                item = if entry.starts_with("- ") {
+                    entry.to_string()
+                } else {
+                    String::new()
+                };
                 entry.to_string()
             };
             let line = line.as_str();
