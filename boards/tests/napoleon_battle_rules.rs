@@ -2017,6 +2017,60 @@ fn an_idle_attacker_ends_in_stalemate() {
     assert_eq!(f.outcome("AR-5DIV"), (Fate::Field, 4));
 }
 
+/// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
+/// dezelfde verliezen als bij vluchten (zie 7.4.1)." with 6.7: "In dat geval moet - onder
+/// normale omstandigheden - de aanvaller onmiddellijk al zijn eenheden terugtrekken." (Units
+/// in combat when they retreat suffer the rout losses; a stalemated attacker withdraws all his
+/// units.) The withdrawal after a stalemate is a retreat: a block still in combat pays the loss
+/// of its type (infantry 1), a block out of combat nothing.
+#[test]
+fn a_stalemated_attacker_in_combat_pays_the_rout_loss_as_it_withdraws() {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        FRENCH,
+        BRITISH,
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    // Turn 1: the Guard engages the British right; the British let it be.
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    f.done();
+    // Turns 2 and 3: the French stand idle, the Guard still in combat: a stalemate.
+    f.done();
+    f.done();
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.done();
+    assert_eq!(f.battle.step(), Step::Rout);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    // The Guard, in combat, has paid its infantry's loss; the blocks out of combat nothing.
+    assert_eq!(f.strength("G-INF"), 3);
+    let qb = f.town("QB");
+    for name in ["G-INF", "I-INF1", "II-INF1", "G-CAV", "1CC-CAV"] {
+        let block = f.id(name);
+        f.act(BattleAction::Retreat { block, to: qb });
+    }
+    let result = f.battle.result().expect("stalemate");
+    assert_eq!(result.ending, Ending::Stalemate);
+    assert_eq!(f.outcome("G-INF"), (Fate::Retreated(qb), 3));
+    assert_eq!(f.outcome("I-INF1"), (Fate::Retreated(qb), 4));
+    assert_eq!(f.outcome("G-CAV"), (Fate::Retreated(qb), 3));
+}
+
 /// 6.5: "Infanterie eenheden kunnen tijdens gevechten vierkant formaties aannemen (dit vergt 1
 /// beurt) maar kunnen dit nooit doen terwijl ze zich in de drie vijandelijke zones van het
 /// slagveld bevinden." 6.5.1: "Cavalerie die de vierkant formatie aanvalt verliest de +1 schok

@@ -1998,13 +1998,20 @@ impl Battle {
         self.begin_turn(side.other(), ev);
     }
 
-    /// Stalemate (6.7): the attacker withdraws all its units at once.
+    /// Stalemate (6.7): the attacker withdraws all its units at once. The withdrawal is a
+    /// retreat, so a block still in combat pays the rout loss of its type first (7: "Eenheden
+    /// die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan dezelfde
+    /// verliezen als bij vluchten"); the others go at no cost.
     fn stalemate(&mut self, ev: &mut Vec<BattleEvent>) {
         self.volley = None;
+        for i in 0..self.fighters.len() {
+            if self.fighters[i].side == Side::Attacker && self.is_on_field(i) && self.in_combat(i) {
+                self.rout_loss(i, ev);
+            }
+        }
         self.phase = Phase::Rout {
             side: Side::Attacker,
         };
-        let _ = ev;
     }
 
     /// Checks for a rout (7.4) and for a side with nothing left on the field.
