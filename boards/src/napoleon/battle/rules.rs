@@ -214,6 +214,7 @@ impl Battle {
             reinforcements_due: false,
             ending: None,
             hold: false,
+            one_allied_player: setup.one_allied_player,
         };
         if skirmish {
             for f in &mut battle.fighters {
@@ -718,7 +719,18 @@ impl Battle {
                 }
             }
             Phase::SkirmishReveal { side, .. } => {
-                let shown = self.picked(*side, army);
+                // 6.6: each player shows 1 to 4 blocks. One player commanding both Allied
+                // armies (the two-player game) shows them from either army, 1 to 4 in all: an
+                // army may show none while an army after it on the side can still show one.
+                let together = self.one_allied_player && allied(army);
+                let shown = if together {
+                    self.armies(*side)
+                        .into_iter()
+                        .map(|a| self.picked(*side, a))
+                        .sum()
+                } else {
+                    self.picked(*side, army)
+                };
                 for (i, f) in self.fighters.iter().enumerate() {
                     if f.army == army
                         && f.side == *side
@@ -729,7 +741,11 @@ impl Battle {
                         out.push(BattleAction::Reveal(f.block));
                     }
                 }
-                if shown > 0 {
+                let later = together
+                    && self
+                        .first_army_after(*side, Some(army), |b, i| b.is_on_field(i))
+                        .is_some();
+                if shown > 0 || later {
                     out.push(BattleAction::Done);
                 }
             }
