@@ -70,6 +70,7 @@ fn data() -> Data {
         ],
         options: BattleOptions::default(),
         terrain_elsewhere: Vec::new(),
+        one_allied_player: false,
     };
     Data { map, oob, setup }
 }

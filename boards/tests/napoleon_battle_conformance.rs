@@ -121,6 +121,7 @@ fn random_setup(rng: &mut Pcg64, map: &Map, oob: &OrderOfBattle) -> BattleSetup 
             ..BattleOptions::default()
         },
         terrain_elsewhere: Vec::new(),
+        one_allied_player: rng.random_bool(0.5),
     }
 }
 
@@ -511,6 +512,33 @@ fn random_battles_keep_every_rule_and_replay_exactly() {
             let shown_before = publicly_seen(&battle);
             let events = battle.play(&action).expect("a legal action is accepted");
             actions.push(action);
+            // 6.6: each player shows 1 to 4 blocks in a skirmish: the French player, the
+            // Allied player with both armies (two players), or each Allied army's player.
+            let shown: Vec<BlockId> = events
+                .iter()
+                .filter_map(|e| match *e {
+                    BattleEvent::Revealed { block, .. } if battle.is_skirmish() => Some(block),
+                    _ => None,
+                })
+                .collect();
+            if !shown.is_empty() {
+                let mut per_player: BTreeMap<(Side, Option<Army>), usize> = BTreeMap::new();
+                for b in &shown {
+                    let army = oob.block(*b).expect("a block of the order of battle").army;
+                    let side = battle.side_of(army).expect("a side in the battle");
+                    let apart = army.is_allied() && !setup.one_allied_player;
+                    *per_player.entry((side, apart.then_some(army))).or_default() += 1;
+                }
+                assert!(
+                    per_player.values().all(|&n| (1..=4).contains(&n)),
+                    "seed {seed}: a skirmish shows {per_player:?}"
+                );
+                assert!(
+                    per_player.keys().any(|k| k.0 == Side::Attacker)
+                        && per_player.keys().any(|k| k.0 == Side::Defender),
+                    "seed {seed}: a side shows nothing in a skirmish"
+                );
+            }
             track_seen(
                 &mut seen,
                 &shown_before,

@@ -75,6 +75,7 @@ impl Field {
                 .collect(),
             options,
             terrain_elsewhere: Vec::new(),
+            one_allied_player: false,
         };
         let battle = Battle::new(&oob, &map, setup).expect("the set-up is valid");
         Field { map, oob, battle }
@@ -1192,6 +1193,7 @@ fn terrain_on_other_battlefields_is_not_drawn() {
         approaches: vec![],
         options: BattleOptions::default(),
         terrain_elsewhere: elsewhere,
+        one_allied_player: false,
     };
     let kinds = |list: &[(TerrainKind, usize)]| -> Vec<TerrainKind> {
         list.iter()
@@ -1959,6 +1961,80 @@ fn a_skirmish_is_one_round_and_the_smaller_side_retreats() {
     assert_eq!(f.outcome("G-INF"), (Fate::Retreated(qb), 4));
 }
 
+/// 6.6: "Per ronde van schermutseling bepalen de spelers welke eenheden zij onthullen (van 1
+/// t.e.m. 4)." (Each round of a skirmish the players decide which units they show, 1 to 4.)
+/// With two players ("de andere speler neemt de leiding over de geallieerde (Engels-Nederlandse
+/// en Pruisische) legers", Inleiding) one player commands both Allied armies: he shows 1 to 4
+/// blocks in all, from either army, not 1 to 4 of each.
+#[test]
+fn one_allied_player_shows_one_to_four_blocks_in_all_in_a_skirmish() {
+    let skirmish = || {
+        let map = map();
+        let oob = OrderOfBattle::standard(&map).expect("valid");
+        let unit = |&(name, strength): &(&str, u8)| Unit {
+            block: oob.find(name).unwrap_or_else(|| panic!("no block {name}")),
+            strength,
+        };
+        let setup = BattleSetup {
+            town: town(&map, "WAT"),
+            attackers: [("G-CAV", 3), ("G-INF", 4)].iter().map(unit).collect(),
+            defenders: [
+                ("AR-5DIV", 4),
+                ("AR-6DIV", 3),
+                ("AI-1DIV", 4),
+                ("PI-INF1", 4),
+                ("PI-INF2", 4),
+                ("PI-CAV", 3),
+            ]
+            .iter()
+            .map(unit)
+            .collect(),
+            approaches: vec![Approach {
+                town: town(&map, "QB"),
+                held_by: Some(Attacker),
+                attacked_from: true,
+                battle: false,
+                reinforcements: vec![],
+            }],
+            options: BattleOptions::default(),
+            terrain_elsewhere: Vec::new(),
+            one_allied_player: true,
+        };
+        let battle = Battle::new(&oob, &map, setup).expect("the set-up is valid");
+        Field { map, oob, battle }
+    };
+    // Three Anglo-Dutch blocks shown leave the Allied player one Prussian block to show.
+    let mut f = skirmish();
+    assert!(f.battle.is_skirmish());
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::AngloDutch));
+    for name in ["AR-5DIV", "AR-6DIV", "AI-1DIV"] {
+        let block = f.id(name);
+        f.act(BattleAction::Reveal(block));
+    }
+    f.done();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
+    // Already three shown: the Prussian blocks may stay hidden.
+    assert_eq!(f.battle.check(&BattleAction::Done), Ok(()));
+    let (p1, p2) = (f.id("PI-INF1"), f.id("PI-INF2"));
+    f.act(BattleAction::Reveal(p1));
+    assert!(f.battle.check(&BattleAction::Reveal(p2)).is_err());
+    f.done();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    // No Anglo-Dutch block shown: the Allied player shows his one to four among the Prussians.
+    let mut f = skirmish();
+    assert_eq!(f.battle.check(&BattleAction::Done), Ok(()));
+    f.done();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::Prussian));
+    assert_eq!(
+        f.battle.check(&BattleAction::Done),
+        Err(BattleIllegal::NotFinished)
+    );
+    let p1 = f.id("PI-INF1");
+    f.act(BattleAction::Reveal(p1));
+    f.done();
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+}
+
 /// 6.6: "Indien het aantal eenheden gelijk is moet de aanvaller zich terugtrekken." (On equal
 /// numbers the attacker retreats.)
 #[test]
@@ -2035,6 +2111,60 @@ fn an_idle_attacker_ends_in_stalemate() {
     assert_eq!(f.outcome("G-INF"), (Fate::Retreated(qb), 4));
     assert_eq!(f.outcome("I-INF2"), (Fate::Retreated(qb), 3));
     assert_eq!(f.outcome("AR-5DIV"), (Fate::Field, 4));
+}
+
+/// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
+/// dezelfde verliezen als bij vluchten (zie 7.4.1)." with 6.7: "In dat geval moet - onder
+/// normale omstandigheden - de aanvaller onmiddellijk al zijn eenheden terugtrekken." (Units
+/// in combat when they retreat suffer the rout losses; a stalemated attacker withdraws all his
+/// units.) The withdrawal after a stalemate is a retreat: a block still in combat pays the loss
+/// of its type (infantry 1), a block out of combat nothing.
+#[test]
+fn a_stalemated_attacker_in_combat_pays_the_rout_loss_as_it_withdraws() {
+    let mut f = Field::with(
+        DEFAULT_ORDER_OF_BATTLE,
+        "WAT",
+        FRENCH,
+        BRITISH,
+        &[("QB", Some(Attacker), true, &[])],
+        BattleOptions::default(),
+    );
+    f.plain();
+    f.deploy(&[
+        ("WELLINGTON", at(Defender, Left)),
+        ("AR-5DIV", at(Defender, Left)),
+        ("AR-6DIV", at(Defender, Left)),
+        ("AI-1DIV", at(Defender, Centre)),
+        ("AII-2DIV", at(Defender, Right)),
+        ("G-INF", at(Attacker, Left)),
+        ("I-INF1", at(Attacker, Centre)),
+        ("II-INF1", at(Attacker, Right)),
+        ("G-CAV", Place::Reserve),
+        ("1CC-CAV", Place::Reserve),
+    ]);
+    // Turn 1: the Guard engages the British right; the British let it be.
+    f.mv("G-INF", at(Defender, Right));
+    f.done();
+    f.done();
+    // Turns 2 and 3: the French stand idle, the Guard still in combat: a stalemate.
+    f.done();
+    f.done();
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.done();
+    assert_eq!(f.battle.step(), Step::Rout);
+    assert_eq!(f.battle.actor(), BattleActor::Army(Army::French));
+    // The Guard, in combat, has paid its infantry's loss; the blocks out of combat nothing.
+    assert_eq!(f.strength("G-INF"), 3);
+    let qb = f.town("QB");
+    for name in ["G-INF", "I-INF1", "II-INF1", "G-CAV", "1CC-CAV"] {
+        let block = f.id(name);
+        f.act(BattleAction::Retreat { block, to: qb });
+    }
+    let result = f.battle.result().expect("stalemate");
+    assert_eq!(result.ending, Ending::Stalemate);
+    assert_eq!(f.outcome("G-INF"), (Fate::Retreated(qb), 3));
+    assert_eq!(f.outcome("I-INF1"), (Fate::Retreated(qb), 4));
+    assert_eq!(f.outcome("G-CAV"), (Fate::Retreated(qb), 3));
 }
 
 /// 6.5: "Infanterie eenheden kunnen tijdens gevechten vierkant formaties aannemen (dit vergt 1
@@ -2250,6 +2380,7 @@ fn bad_set_ups_list_every_problem() {
         }],
         options: BattleOptions::default(),
         terrain_elsewhere: Vec::new(),
+        one_allied_player: false,
     };
     let problems = Battle::new(&oob, &map, setup).expect_err("refused");
     let text = problems.to_string();

@@ -1420,6 +1420,7 @@ impl Napoleon {
                 .chain(self.battle.as_deref())
                 .flat_map(Battle::terrain_held)
                 .collect(),
+            one_allied_player: self.options.players == Players::Two,
         }
     }
 

@@ -238,6 +238,10 @@ pub struct BattleSetup {
     /// [`Battle::terrain_held`]): this battle draws from the map's pool without them, since
     /// the physical blocks are on the other battle boards. Empty for a battle fought alone.
     pub terrain_elsewhere: Vec<TerrainKind>,
+    /// Whether one player commands both Allied armies (the two-player game: "de andere speler
+    /// neemt de leiding over de geallieerde [...] legers"); false when each Allied army has its
+    /// own player (11). A skirmish's 1 to 4 shown blocks (6.6) are counted per player.
+    pub one_allied_player: bool,
 }
 
 /// Why a set-up cannot start a battle; each says how to fix it.
@@ -374,7 +378,8 @@ pub enum BattleAction {
         /// Where.
         to: Place,
     },
-    /// Skirmish: shows this block for the round (6.6), 1 to 4 blocks a side.
+    /// Skirmish: shows this block for the round (6.6), 1 to 4 blocks a player (one Allied
+    /// player with both armies shows 1 to 4 in all).
     Reveal(BlockId),
     /// Moves a block one step on the field: engage, disengage or regroup (6.3.2); or the forced
     /// step back of a block that lost its morale (6.3.1).
@@ -1160,6 +1165,8 @@ pub struct Battle {
     ending: Option<Ending>,
     /// Whether it stops between battle turns for [`Battle::resume`].
     hold: bool,
+    /// [`BattleSetup::one_allied_player`].
+    one_allied_player: bool,
 }
 
 impl Battle {

@@ -214,6 +214,7 @@ impl Battle {
             reinforcements_due: false,
             ending: None,
             hold: false,
+            one_allied_player: setup.one_allied_player,
         };
         if skirmish {
             for f in &mut battle.fighters {
@@ -719,7 +720,18 @@ impl Battle {
                 }
             }
             Phase::SkirmishReveal { side, .. } => {
-                let shown = self.picked(*side, army);
+                // 6.6: each player shows 1 to 4 blocks. One player commanding both Allied
+                // armies (the two-player game) shows them from either army, 1 to 4 in all: an
+                // army may show none while an army after it on the side can still show one.
+                let together = self.one_allied_player && allied(army);
+                let shown = if together {
+                    self.armies(*side)
+                        .into_iter()
+                        .map(|a| self.picked(*side, a))
+                        .sum()
+                } else {
+                    self.picked(*side, army)
+                };
                 for (i, f) in self.fighters.iter().enumerate() {
                     if f.army == army
                         && f.side == *side
@@ -730,7 +742,11 @@ impl Battle {
                         out.push(BattleAction::Reveal(f.block));
                     }
                 }
-                if shown > 0 {
+                let later = together
+                    && self
+                        .first_army_after(*side, Some(army), |b, i| b.is_on_field(i))
+                        .is_some();
+                if shown > 0 || later {
                     out.push(BattleAction::Done);
                 }
             }
@@ -2002,13 +2018,20 @@ impl Battle {
         self.begin_turn(side.other(), ev);
     }
 
-    /// Stalemate (6.7): the attacker withdraws all its units at once.
+    /// Stalemate (6.7): the attacker withdraws all its units at once. The withdrawal is a
+    /// retreat, so a block still in combat pays the rout loss of its type first (7: "Eenheden
+    /// die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan dezelfde
+    /// verliezen als bij vluchten"); the others go at no cost.
     fn stalemate(&mut self, ev: &mut Vec<BattleEvent>) {
         self.volley = None;
+        for i in 0..self.fighters.len() {
+            if self.fighters[i].side == Side::Attacker && self.is_on_field(i) && self.in_combat(i) {
+                self.rout_loss(i, ev);
+            }
+        }
         self.phase = Phase::Rout {
             side: Side::Attacker,
         };
-        let _ = ev;
     }
 
     /// Checks for a rout (7.4) and for a side with nothing left on the field.
