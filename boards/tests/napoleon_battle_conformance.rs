@@ -203,6 +203,23 @@ fn in_combat(truth: &BattleView, side: Side, zone: Zone) -> bool {
     })
 }
 
+/// Each block of the truth view on a wing (a zone of the field), with its side and zone.
+fn on_wings(truth: &BattleView) -> Vec<(BlockId, Side, Zone)> {
+    truth
+        .blocks
+        .iter()
+        .filter_map(|b| match *b {
+            BlockView::Known {
+                block,
+                side,
+                place: Some(Place::Zone(zone)),
+                ..
+            } => Some((block, side, zone)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether `zone` holds woods.
 fn woods(view: &BattleView, zone: Zone) -> bool {
     view.terrain
@@ -258,21 +275,13 @@ fn track_seen(
     if battle.is_skirmish() {
         return;
     }
-    for b in &truth.blocks {
-        if let BlockView::Known {
-            block,
-            side,
-            place: Some(Place::Zone(zone)),
-            ..
-        } = *b
-        {
-            if woods(&truth, zone) {
-                continue;
-            }
-            let contact = reveal_on_contact && in_combat(&truth, side, zone);
-            if contact || before.contains(&block) {
-                seen.insert(block, true);
-            }
+    for (block, side, zone) in on_wings(&truth) {
+        if woods(&truth, zone) {
+            continue;
+        }
+        let contact = reveal_on_contact && in_combat(&truth, side, zone);
+        if contact || before.contains(&block) {
+            seen.insert(block, true);
         }
     }
 }
@@ -343,24 +352,17 @@ fn check_views(battle: &Battle, seen: &BTreeMap<BlockId, bool>, reveal_on_contac
         return;
     }
     let public = publicly_seen(battle);
-    for b in &truth.blocks {
-        if let BlockView::Known {
-            block,
-            side,
-            place: Some(Place::Zone(zone)),
-            ..
-        } = *b
-        {
-            let known = seen.get(&block).copied().unwrap_or(false);
-            let shown = if woods(&truth, zone) {
-                in_combat(&truth, side, zone) || known
-            } else {
-                !reveal_on_contact || in_combat(&truth, side, zone) || known
-            };
-            if shown {
-                assert!(public.contains(&block), "{step:?}: {b:?} is not shown");
-            }
-        }
+    for (block, side, zone) in on_wings(&truth) {
+        let known = seen.get(&block).copied().unwrap_or(false);
+        let shown = if woods(&truth, zone) {
+            in_combat(&truth, side, zone) || known
+        } else {
+            !reveal_on_contact || in_combat(&truth, side, zone) || known
+        };
+        assert!(
+            !shown || public.contains(&block),
+            "{step:?}: {block:?} of the {side:?} in {zone} is not shown"
+        );
     }
 }
 

@@ -170,6 +170,16 @@ impl Field {
         self.act(BattleAction::Done);
     }
 
+    /// Whether the public view shows the block's face.
+    fn seen(&self, name: &str) -> bool {
+        let id = self.id(name);
+        self.battle
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(*b, BlockView::Known { block, .. } if block == id))
+    }
+
     /// The truth about a block: its strength (0 once gone from the field).
     fn strength(&self, name: &str) -> u8 {
         let id = self.id(name);
@@ -2699,27 +2709,15 @@ fn under_the_option_a_block_seen_in_combat_stays_seen_until_the_reserve() {
         reveal_on_contact: true,
         ..BattleOptions::default()
     });
-    // Whether the public view shows the block's face.
-    let seen = |f: &Field, name: &str| {
-        let id = f.id(name);
-        f.battle
-            .view(None)
-            .blocks
-            .iter()
-            .any(|b| matches!(*b, BlockView::Known { block, .. } if block == id))
-    };
-    assert!(!seen(&f, "G-INF") && !seen(&f, "AII-2DIV"));
+    assert!(!f.seen("G-INF") && !f.seen("AII-2DIV"));
     f.mv("G-INF", at(Defender, Right));
-    assert!(
-        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
-        "contact shows both"
-    );
+    assert!(f.seen("G-INF") && f.seen("AII-2DIV"), "contact shows both");
     f.done();
     f.done();
     // G-INF disengages to its own open wing: the combat is over, and both stay seen.
     f.mv("G-INF", at(Attacker, Left));
     assert!(
-        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
+        f.seen("G-INF") && f.seen("AII-2DIV"),
         "seen once, seen after"
     );
     f.done();
@@ -2729,14 +2727,14 @@ fn under_the_option_a_block_seen_in_combat_stays_seen_until_the_reserve() {
     // attacker idle two turns running ends the battle, 6.7.)
     f.mv("G-CAV", at(Attacker, Left));
     f.mv("G-INF", Place::Reserve);
-    assert!(!seen(&f, "G-INF") && !seen(&f, "G-CAV"));
-    assert!(seen(&f, "AII-2DIV"));
+    assert!(!f.seen("G-INF") && !f.seen("G-CAV"));
+    assert!(f.seen("AII-2DIV"));
     f.mv("I-INF1", at(Defender, Centre));
     // Back onto an open wing, out of combat: hidden until it fires or fights again.
     f.done();
     f.done();
     f.mv("G-INF", at(Attacker, Centre));
-    assert!(!seen(&f, "G-INF"));
+    assert!(!f.seen("G-INF"));
 }
 
 /// 6.2.4 under its option, and woods (6.2.1: "Eenheden op een terrein met een bos die geen
@@ -2754,25 +2752,14 @@ fn under_the_option_a_block_seen_in_combat_in_woods_stays_seen_on_an_open_wing()
         },
         [(Hill, Left), (Woods, Right), (Hill, Left)],
     );
-    let seen = |f: &Field, name: &str| {
-        let id = f.id(name);
-        f.battle
-            .view(None)
-            .blocks
-            .iter()
-            .any(|b| matches!(*b, BlockView::Known { block, .. } if block == id))
-    };
-    assert!(!seen(&f, "G-INF") && !seen(&f, "AII-2DIV"));
+    assert!(!f.seen("G-INF") && !f.seen("AII-2DIV"));
     f.mv("G-INF", at(Defender, Right));
-    assert!(
-        seen(&f, "G-INF") && seen(&f, "AII-2DIV"),
-        "contact shows both"
-    );
+    assert!(f.seen("G-INF") && f.seen("AII-2DIV"), "contact shows both");
     f.done();
     f.done();
     f.mv("G-INF", at(Attacker, Left));
-    assert!(seen(&f, "G-INF"), "seen in the woods' combat, seen after");
-    assert!(!seen(&f, "AII-2DIV"), "in woods, not fighting: hidden");
+    assert!(f.seen("G-INF"), "seen in the woods' combat, seen after");
+    assert!(!f.seen("AII-2DIV"), "in woods, not fighting: hidden");
 }
 
 /// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
