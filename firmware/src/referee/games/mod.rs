@@ -4,6 +4,7 @@
 pub mod napoleon;
 pub mod piecepack;
 pub mod sba;
+mod squares;
 pub mod stratego;
 pub mod waterloo;
 

@@ -23,7 +23,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
-use boards::geometry::grid::Cell;
 use boards::sba::{
     seat_name, seat_of, Action, Army, CardId, CardSet, ControlId, Event, Face, Options, Phase,
     SaBelleAlliance, ALLIED, EXAMPLE_CARDS, FRENCH,
@@ -32,6 +31,7 @@ use boards::{Actor, BySeat, Game, Seat, Status};
 use serde::{Deserialize, Serialize};
 
 use super::super::table::{Gesture, Group, Named, TableGame, ToldMove};
+use super::squares::{self, SquareFile, SquareLine};
 use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
 
@@ -71,6 +71,28 @@ enum Named_ {
     Control(ControlId),
 }
 
+/// Reads the name of a layout line against `cards`: what it names, or the problem.
+fn named(name: &str, cards: &CardSet) -> Result<Named_, String> {
+    if let Some(id) = cards.card_id(name) {
+        Ok(Named_::Box(id))
+    } else if let Some(id) = name.strip_suffix(" card").and_then(|n| cards.card_id(n)) {
+        Ok(Named_::Card(id))
+    } else if let Some(id) = cards.control_id(name) {
+        Ok(Named_::Control(id))
+    } else if let Some(seat) = [FRENCH, ALLIED]
+        .into_iter()
+        .find(|&s| name == track_line(s))
+    {
+        Ok(Named_::Track(seat))
+    } else {
+        Err(format!(
+            "\"{name}\" is no card, control box or casualty track of the card set: use a name \
+             as the card file spells it, \"NAME card\", or \"{}\"",
+            track_line(FRENCH)
+        ))
+    }
+}
+
 impl SbaLayout {
     /// Reads a layout file for `cards`.
     ///
@@ -78,118 +100,17 @@ impl SbaLayout {
     /// Every problem, each with its line (0: the whole file) and how to fix it.
     pub fn parse(text: &str, cards: &CardSet) -> Result<SbaLayout, Vec<(usize, String)>> {
         let mut problems: Vec<(usize, String)> = Vec::new();
-        let mut grid: Option<(u8, u8)> = None;
-        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        let mut owner: BTreeMap<Cell, (String, usize)> = BTreeMap::new();
-        let mut lines: Vec<(usize, Named_, String, Vec<Place>)> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let body = raw.split('#').next().unwrap_or("").trim();
-            if body.is_empty() {
-                continue;
-            }
-            let Some((name, squares)) = body.rsplit_once(':') else {
-                problems.push((
-                    line,
-                    format!(
-                        "\"{body}\" is not NAME: SQUARES: write a box's name, a colon, its squares"
-                    ),
-                ));
-                continue;
-            };
-            let name = name.trim();
-            if let Some(first) = seen.get(name) {
-                problems.push((
-                    line,
-                    format!("{name} is given twice (first on line {first}): keep one line"),
-                ));
-                continue;
-            }
-            seen.insert(name.to_string(), line);
-            if name == "grid" {
-                let size = squares.trim().split_once('x').and_then(|(c, r)| {
-                    Some((c.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?))
-                });
-                match size {
-                    Some((c, r)) if (1..=Cell::FILES).contains(&c) && r >= 1 => {
-                        grid = Some((c, r));
-                    }
-                    _ => problems.push((
-                        line,
-                        format!(
-                            "grid \"{}\" is not COLUMNSxROWS: write e.g. 10x9 (at most 26 \
-                             columns)",
-                            squares.trim()
-                        ),
-                    )),
-                }
-                continue;
-            }
-            let what = if let Some(id) = cards.card_id(name) {
-                Named_::Box(id)
-            } else if let Some(id) = name.strip_suffix(" card").and_then(|n| cards.card_id(n)) {
-                Named_::Card(id)
-            } else if let Some(id) = cards.control_id(name) {
-                Named_::Control(id)
-            } else if let Some(seat) = [FRENCH, ALLIED]
-                .into_iter()
-                .find(|&s| name == track_line(s))
-            {
-                Named_::Track(seat)
-            } else {
-                problems.push((
-                    line,
-                    format!(
-                        "\"{name}\" is no card, control box or casualty track of the card set: \
-                         use a name as the card file spells it, \"NAME card\", or \"{}\"",
-                        track_line(FRENCH)
-                    ),
-                ));
-                continue;
-            };
-            let mut places = Vec::new();
-            for word in squares.split_whitespace() {
-                let Some(cell) = Cell::parse(word) else {
-                    problems.push((
-                        line,
-                        format!("\"{word}\" is not a square: write a letter and a number, like c4"),
-                    ));
-                    continue;
-                };
-                if let Some((other, at)) = owner.get(&cell) {
-                    problems.push((
-                        line,
-                        format!(
-                            "{cell} is also a space of {other} (line {at}): a square senses one \
-                             space only, give another"
-                        ),
-                    ));
-                    continue;
-                }
-                owner.insert(cell, (name.to_string(), line));
-                places.push(Place::Square(cell));
-            }
-            lines.push((line, what, name.to_string(), places));
-        }
-        let Some((columns, rows)) = grid else {
-            problems.push((
-                0,
-                "the layout has no grid line: add \"grid: COLUMNSxROWS\", e.g. grid: 10x9".into(),
-            ));
+        let file = squares::read(text, "space", "10x9", |n| named(n, cards), &mut problems);
+        let Some(SquareFile {
+            columns,
+            rows,
+            lines,
+            seen,
+        }) = file
+        else {
             problems.sort_by_key(|p| p.0);
             return Err(problems);
         };
-        for (cell, (name, line)) in &owner {
-            if cell.col >= columns || cell.row >= rows {
-                problems.push((
-                    *line,
-                    format!(
-                        "{cell} ({name}) is outside the {columns}x{rows} grid: give a square on \
-                         the grid, or make the grid larger"
-                    ),
-                ));
-            }
-        }
         let n = cards.cards().len();
         let mut layout = SbaLayout {
             columns,
@@ -201,7 +122,13 @@ impl SbaLayout {
         };
         let mut controls: Vec<Option<Place>> = vec![None; cards.controls().len()];
         let mut tracks: BySeat<bool> = BySeat::default();
-        for (line, what, name, places) in lines {
+        for SquareLine {
+            line,
+            what,
+            name,
+            places,
+        } in lines
+        {
             match what {
                 Named_::Box(id) => {
                     let card = &cards.cards()[id.index()];
@@ -262,7 +189,7 @@ impl SbaLayout {
                 }
             }
         }
-        for (id, card) in cards.ids() {
+        for card in cards.cards() {
             if card.has_markers() && !seen.contains_key(&card.name) {
                 problems.push((
                     0,
@@ -272,7 +199,6 @@ impl SbaLayout {
                     ),
                 ));
             }
-            let _ = id;
         }
         for (c, control) in cards.controls().iter().enumerate() {
             match controls[c] {

@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use boards::geometry::grid::Cell;
 use boards::geometry::roads::TownId;
 use boards::napoleon::battle::{Side, Wing, Zone};
 use boards::napoleon::{Army, Campaign};
 
+use super::super::squares::{self, SquareFile, SquareLine};
 use crate::sensing::{LayoutSetup, Place};
 
 #[cfg(test)]
@@ -279,107 +279,28 @@ impl NapoleonLayout {
         let map = campaign.map();
         let oob = campaign.order_of_battle();
         let mut problems: Vec<(usize, String)> = Vec::new();
-        let mut grid: Option<(u8, u8)> = None;
-        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        let mut owner: BTreeMap<Cell, (String, usize)> = BTreeMap::new();
-        let mut lines: Vec<(usize, Entry, String, Vec<Place>)> = Vec::new();
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let body = raw.split('#').next().unwrap_or("").trim();
-            if body.is_empty() {
-                continue;
-            }
-            let Some((name, squares)) = body.split_once(':') else {
-                problems.push((
-                    line,
-                    format!("\"{body}\" is not NAME: SQUARES: write a name, a colon, its squares"),
-                ));
-                continue;
-            };
-            let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-            if let Some(first) = seen.get(&name) {
-                problems.push((
-                    line,
-                    format!("{name} is given twice (first on line {first}): keep one line"),
-                ));
-                continue;
-            }
-            seen.insert(name.clone(), line);
-            if name == "grid" {
-                let size = squares.trim().split_once('x').and_then(|(c, r)| {
-                    Some((c.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?))
-                });
-                match size {
-                    Some((c, r)) if (1..=Cell::FILES).contains(&c) && r >= 1 => {
-                        grid = Some((c, r));
-                    }
-                    _ => problems.push((
-                        line,
-                        format!(
-                            "grid \"{}\" is not COLUMNSxROWS: write e.g. 26x31 (at most 26 \
-                             columns)",
-                            squares.trim()
-                        ),
-                    )),
-                }
-                continue;
-            }
-            let what = match entry(&name, campaign) {
-                Ok(what) => what,
-                Err(problem) => {
-                    problems.push((line, problem));
-                    continue;
-                }
-            };
-            let mut places = Vec::new();
-            for word in squares.split_whitespace() {
-                let Some(cell) = Cell::parse(word) else {
-                    problems.push((
-                        line,
-                        format!("{name}: \"{word}\" is not a square: write a letter and a number, like c4"),
-                    ));
-                    continue;
-                };
-                if let Some((other, at)) = owner.get(&cell) {
-                    problems.push((
-                        line,
-                        format!(
-                            "{name}: {cell} is also a slot of {other} (line {at}): a square \
-                             senses one slot only, give another"
-                        ),
-                    ));
-                    continue;
-                }
-                owner.insert(cell, (name.clone(), line));
-                places.push(Place::Square(cell));
-            }
-            lines.push((line, what, name, places));
-        }
-        let Some((columns, rows)) = grid else {
-            problems.push((
-                0,
-                "the layout has no grid line: add \"grid: COLUMNSxROWS\", e.g. grid: 26x31".into(),
-            ));
+        let file = squares::read(text, "slot", "26x31", |n| entry(n, campaign), &mut problems);
+        let Some(SquareFile {
+            columns,
+            rows,
+            lines,
+            seen,
+        }) = file
+        else {
             problems.sort_by_key(|p| p.0);
             return Err(LayoutProblems(problems));
         };
-        for (cell, (name, line)) in &owner {
-            if cell.col >= columns || cell.row >= rows {
-                problems.push((
-                    *line,
-                    format!(
-                        "{name}: {cell} is outside the {columns}x{rows} grid: give a square on \
-                         the grid, or make the grid larger"
-                    ),
-                ));
-            }
-        }
         let towns = map.graph().town_count();
         let mut town_slots: Vec<Option<Vec<Place>>> = vec![None; towns];
         let mut drafts: Vec<Draft> = (0..MAX_BOARDS).map(|_| Draft::default()).collect();
         let mut trays: [Option<Vec<Place>>; 3] = [None, None, None];
-        for (line, what, name, places) in lines {
+        for SquareLine {
+            line,
+            what,
+            name,
+            places,
+        } in lines
+        {
             match what {
                 Entry::Town(town) => {
                     let historical = oob.blocks().filter(|(_, b)| b.start == town).count();

@@ -1,5 +1,7 @@
 //! The Sa Belle Alliance adapter: the layout file, the set-up, the gestures.
 
+use boards::geometry::grid::Cell;
+
 use super::*;
 
 /// The shipped card set and layout read each other without a problem.

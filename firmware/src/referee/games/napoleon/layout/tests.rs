@@ -1,6 +1,7 @@
 //! The layout file: the shipped one loads clean against the default campaign; each kind of
 //! mistake is reported with its line, all at once.
 
+use boards::geometry::grid::Cell;
 use boards::napoleon::Campaign;
 
 use super::*;
