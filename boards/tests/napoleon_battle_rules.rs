@@ -34,12 +34,12 @@ fn town(map: &Map, code: &str) -> TownId {
 }
 
 /// The zone `wing` of `side`'s half.
-fn z(side: Side, wing: Wing) -> Zone {
+const fn z(side: Side, wing: Wing) -> Zone {
     Zone::new(side, wing)
 }
 
 /// The place `wing` of `side`'s half.
-fn at(side: Side, wing: Wing) -> Place {
+const fn at(side: Side, wing: Wing) -> Place {
     Place::Zone(z(side, wing))
 }
 
@@ -242,21 +242,26 @@ fn standard_field_with(options: BattleOptions) -> Field {
 
 /// [`standard_field`] under `options`, with `terrain` drawn and placed (the attacker's block,
 /// then the defender's two, each on its placer's own wing).
+/// The standard field's deployment: Wellington and two divisions on the British left, one
+/// division on each other wing; the Guard, I and II Corps' infantry on the French wings, two
+/// cavalry blocks in the French reserve.
+const STANDARD_DEPLOYMENT: [(&str, Place); 10] = [
+    ("WELLINGTON", at(Defender, Left)),
+    ("AR-5DIV", at(Defender, Left)),
+    ("AR-6DIV", at(Defender, Left)),
+    ("AI-1DIV", at(Defender, Centre)),
+    ("AII-2DIV", at(Defender, Right)),
+    ("G-INF", at(Attacker, Left)),
+    ("I-INF1", at(Attacker, Centre)),
+    ("II-INF1", at(Attacker, Right)),
+    ("G-CAV", Place::Reserve),
+    ("1CC-CAV", Place::Reserve),
+];
+
 fn standard_field_on(options: BattleOptions, terrain: [(TerrainKind, Wing); 3]) -> Field {
     let mut f = Field::waterloo_with(FRENCH, BRITISH, options);
     f.terrain(terrain);
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    f.deploy(&STANDARD_DEPLOYMENT);
     f
 }
 
@@ -607,18 +612,7 @@ fn no_square_in_woods_or_a_farm_and_a_square_adds_one_to_morale() {
     );
     // Woods on the French left; a farm on the British left (its first infantry holds it).
     f.terrain([(Woods, Left), (Farm, Left), (Hill, Right)]);
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    f.deploy(&STANDARD_DEPLOYMENT);
     let may_square = |f: &Field, name: &str| {
         f.battle
             .legal_actions()
@@ -1687,18 +1681,7 @@ fn reinforcements_come_two_by_a_broad_road_and_one_by_a_narrow_one() {
         BattleOptions::default(),
     );
     f.plain();
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    f.deploy(&STANDARD_DEPLOYMENT);
     // The French engage (an idle attacker would soon be stalemated, 6.7).
     f.mv("II-INF1", at(Defender, Left));
     f.done();
@@ -2077,18 +2060,7 @@ fn an_idle_attacker_ends_in_stalemate() {
         BattleOptions::default(),
     );
     f.plain();
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    f.deploy(&STANDARD_DEPLOYMENT);
     // Turn 1: idle, but a reinforcement is still waiting, so it does not count.
     f.done();
     assert_eq!(f.battle.step(), Step::Reinforcement);
@@ -2140,18 +2112,7 @@ fn a_stalemated_attacker_in_combat_pays_the_rout_loss_as_it_withdraws() {
         BattleOptions::default(),
     );
     f.plain();
-    f.deploy(&[
-        ("WELLINGTON", at(Defender, Left)),
-        ("AR-5DIV", at(Defender, Left)),
-        ("AR-6DIV", at(Defender, Left)),
-        ("AI-1DIV", at(Defender, Centre)),
-        ("AII-2DIV", at(Defender, Right)),
-        ("G-INF", at(Attacker, Left)),
-        ("I-INF1", at(Attacker, Centre)),
-        ("II-INF1", at(Attacker, Right)),
-        ("G-CAV", Place::Reserve),
-        ("1CC-CAV", Place::Reserve),
-    ]);
+    f.deploy(&STANDARD_DEPLOYMENT);
     // Turn 1: the Guard engages the British right; the British let it be.
     f.mv("G-INF", at(Defender, Right));
     f.done();

@@ -612,9 +612,8 @@ struct Sight {
     shown: BTreeSet<BlockId>,
     /// The blocks it hides.
     hidden: BTreeSet<BlockId>,
-    /// Each side with a block it hides, with its armies' names (which the battle's end
-    /// forgets).
-    hiding: Vec<(Side, String)>,
+    /// Each side with a block it hides.
+    hiding: BTreeSet<Side>,
 }
 
 /// What the table knew of a battle across one action: the words of the action are judged by
@@ -636,8 +635,10 @@ struct Known {
 }
 
 impl Known {
-    /// What the table knew across an action, from the public view before and after it.
-    fn across(before: Sight, after: &Sight) -> Known {
+    /// What the table knew across an action, from the public view before and after it;
+    /// `hiding` names the before-sight's hiding sides, named as the action began (a battle's
+    /// end forgets its armies).
+    fn across(before: Sight, hiding: Vec<(Side, String)>, after: &Sight) -> Known {
         let same = before.town.is_some() && before.town == after.town;
         let (laid_flat, stood_up) = if same {
             (
@@ -661,7 +662,7 @@ impl Known {
         seen.extend(after.shown.iter().copied());
         Known {
             seen,
-            hiding: before.hiding,
+            hiding,
             laid_flat,
             stood_up,
         }
@@ -1896,6 +1897,7 @@ impl TableGame for NapoleonTable {
         let moved = action.moved();
         let before = self.at.clone();
         let sight = self.sight();
+        let hiding = self.named_sides(&sight.hiding);
         let events = self.game.play_unchecked(&action.action);
         if let Some((block, slot)) = moved {
             if self.game.town_of(block).is_some() {
@@ -1903,7 +1905,7 @@ impl TableGame for NapoleonTable {
             }
         }
         self.follow();
-        let known = Known::across(sight, &self.sight());
+        let known = Known::across(sight, hiding, &self.sight());
         let battle_events: Vec<_> = events
             .iter()
             .filter_map(|e| match e {

@@ -1218,7 +1218,6 @@ impl NapoleonTable {
             town: Some(battle.town()),
             ..Sight::default()
         };
-        let mut hiding: BTreeSet<Side> = BTreeSet::new();
         for b in battle.view_of(&Army::ALL).blocks {
             if let BlockView::Known {
                 block,
@@ -1232,15 +1231,19 @@ impl NapoleonTable {
                     sight.shown.insert(block);
                 } else {
                     sight.hidden.insert(block);
-                    hiding.insert(side);
+                    sight.hiding.insert(side);
                 }
             }
         }
-        sight.hiding = hiding
-            .into_iter()
-            .map(|side| (side, self.side_armies(side)))
-            .collect();
         sight
+    }
+
+    /// `sides` with their armies' names in the battle fought now.
+    pub(super) fn named_sides(&self, sides: &BTreeSet<Side>) -> Vec<(Side, String)> {
+        sides
+            .iter()
+            .map(|&side| (side, self.side_armies(side)))
+            .collect()
     }
 
     /// The hidden blocks' losses by type that `events` (of `action`) tell, for their owners

@@ -210,6 +210,36 @@ fn town(choice: NapoleonChoice, code: &str) -> TownId {
     choice.campaign().map().town(code).unwrap()
 }
 
+/// What the whole truth (every army's view) says of `block` in the battle fought now: its
+/// side, its place (`None` before it is set up) and its strength.
+fn truth_of(
+    t: &NapoleonTable,
+    block: BlockId,
+) -> (
+    boards::napoleon::battle::Side,
+    Option<boards::napoleon::battle::Place>,
+    u8,
+) {
+    use boards::napoleon::battle::BlockView;
+    t.game()
+        .battle()
+        .expect("a battle is fought")
+        .view_of(&Army::ALL)
+        .blocks
+        .into_iter()
+        .find_map(|v| match v {
+            BlockView::Known {
+                block: b,
+                side,
+                place,
+                strength,
+                ..
+            } if b == block => Some((side, place, strength)),
+            _ => None,
+        })
+        .expect("the block is in the battle")
+}
+
 /// Every block name of the order of battle.
 fn block_names(choice: NapoleonChoice) -> Vec<String> {
     choice
@@ -1648,20 +1678,7 @@ fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
     let c = t.choice;
     let names = block_names(c);
     let oob = c.campaign().order_of_battle();
-    let field = |t: &NapoleonTable, block: BlockId| {
-        t.game()
-            .battle()
-            .unwrap()
-            .view_of(&Army::ALL)
-            .blocks
-            .into_iter()
-            .find_map(|b| match b {
-                BlockView::Known {
-                    block: b, place, ..
-                } if b == block => place,
-                _ => None,
-            })
-    };
+    let field = |t: &NapoleonTable, block: BlockId| truth_of(t, block).1;
     // The told screen's lines (paragraphs, before they are laid out on pages).
     let lines = |screen: &Screen| match screen {
         Screen::Told { lines, .. } => lines.clone(),
@@ -1686,17 +1703,7 @@ fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
             .filter(|a| t.check(a).is_ok())
             .collect();
         let side = |a: &NapoleonAction| match a.action {
-            Action::Battle(BattleAction::Deploy { block, .. }) => t
-                .game()
-                .battle()
-                .unwrap()
-                .view_of(&Army::ALL)
-                .blocks
-                .into_iter()
-                .find_map(|b| match b {
-                    BlockView::Known { block: k, side, .. } if k == block => Some(side),
-                    _ => None,
-                }),
+            Action::Battle(BattleAction::Deploy { block, .. }) => Some(truth_of(&t, block).0),
             _ => None,
         };
         let next = menu
@@ -2423,19 +2430,7 @@ fn routed_twins() -> (Twins, Screen) {
         let battle = x.game().battle().unwrap();
         assert_eq!(battle.step(), Step::Rout, "{}", x.prompt());
         // The rules' own strengths stay exact: infantry 1, foot artillery 2 (7.4.1).
-        let strength = |name: &str| {
-            battle
-                .view_of(&Army::ALL)
-                .blocks
-                .into_iter()
-                .find_map(|v| match v {
-                    BlockView::Known {
-                        block, strength, ..
-                    } if block == id(name) => Some(strength),
-                    _ => None,
-                })
-                .unwrap()
-        };
+        let strength = |name: &str| truth_of(x, id(name)).2;
         assert_eq!(
             [strength("PI-INF1"), strength("PI-INF3"), strength("PI-ART")],
             [3, 2, 1]
