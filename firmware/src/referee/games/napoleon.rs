@@ -1955,6 +1955,12 @@ impl TableGame for NapoleonTable {
         &self.told_moves
     }
 
+    /// A takeback within one battle turns faces as an action does (6.2.4): a block it shows
+    /// again is laid flat, named; one it hides again may stand up, by its slot alone.
+    fn taken_back_from(&self, from: &Self) -> Vec<String> {
+        self.sight_words(&[], &Known::across(from.sight(), Vec::new(), &self.sight()))
+    }
+
     fn chance(&self) -> Vec<(NapoleonAction, u32)> {
         self.game
             .chance_outcomes()

@@ -581,6 +581,14 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
         Vec::new()
     }
 
+    /// What the table is told, besides the pieces to put back, when a takeback returns play
+    /// from `from` (the game as it stood) to this game: a piece's face to turn (Napoléon: a
+    /// block the takeback shows again is laid flat, one it hides may stand up, 6.2.4).
+    /// Public, as an announcement is. By default nothing.
+    fn taken_back_from(&self, _from: &Self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The moves of pieces the last [`TableGame::play`]'s own words ask the hands for ("Namen
     /// slot 1 to Prussian eliminated 3"): the live hand steps leave out the changes each
     /// makes (a move's piece off the place it leaves and a piece on the place it goes, an

@@ -2475,16 +2475,33 @@ impl<T: TableGame> Session<T> {
                 let Stage::Play(play) = &mut self.stage else {
                     return;
                 };
+                let faces = match (play.history.get(to as usize), play.game()) {
+                    (Some((back, _)), Some(now)) => back.taken_back_from(now),
+                    _ => Vec::new(),
+                };
                 play.took_back(to);
                 play.off = false;
                 play.declined = None;
                 out.push(Decision::TookBack { to_ply: to });
                 self.evaluate(ctx, out);
-                // Said once the board is judged (judging clears the prompt).
+                // Said once the board is judged (judging clears the prompt); the faces to turn
+                // are told with it, until the next action.
                 if let Stage::Play(play) = &mut self.stage {
                     if play.prompt.is_none() && play.board() == Some(ctx.sensed) {
-                        let turn = play.game().map_or(to + 1, |g| g.status_line().turn);
-                        play.prompt = Some(format!("taken back to turn {turn}"));
+                        if let Some(game) = play.game() {
+                            let title = format!("taken back to turn {}", game.status_line().turn);
+                            if faces.is_empty() {
+                                play.prompt = Some(title);
+                            } else {
+                                play.announcement = Some(Screen::Told {
+                                    status: game.status_line(),
+                                    title,
+                                    lines: faces,
+                                    hands: Vec::new(),
+                                    places: Places::default(),
+                                });
+                            }
+                        }
                     }
                 }
             }

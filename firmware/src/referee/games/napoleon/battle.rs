@@ -386,7 +386,7 @@ impl NapoleonTable {
     /// by its slot alone. The blocks a battle's start or a skirmish shows are told by their own
     /// events. Each line is short enough to stand whole on the OLED's first page under a
     /// move's title, where it is the first thing told.
-    fn sight_words(&self, events: &[BattleEvent], known: &Known) -> Vec<String> {
+    pub(super) fn sight_words(&self, events: &[BattleEvent], known: &Known) -> Vec<String> {
         let told: BTreeSet<BlockId> = events
             .iter()
             .filter_map(|e| match *e {

@@ -1620,79 +1620,11 @@ fn to_deployment() -> NapoleonTable {
     t
 }
 
-/// At every deployment, each block of the reserve is offered the reserve and each of its own
-/// wings, whether the rules let it go there or not (artillery and woods, a wing's corps, the
-/// leader's army, R23): which entries are listed never tells a block's type or corps, and the
-/// ones refused are refused in the same words.
-#[test]
-fn a_hidden_block_is_offered_every_place_whatever_its_type() {
-    use boards::napoleon::battle::BattleAction;
+/// A battle from the historical set-up to the attacker's first battle turn, each side keeping
+/// its first block that may stay there in the reserve (the first outcome or entry otherwise).
+fn to_fight_with_reserves() -> NapoleonTable {
+    use boards::napoleon::battle::{BattleAction, Place as Field, Side, Step};
     let mut t = to_deployment();
-    let mut steps = 0;
-    while t.game().battle().unwrap().step() == boards::napoleon::battle::Step::Deployment {
-        let menu = t.choices();
-        let deploys: Vec<&(String, NapoleonAction)> = menu
-            .iter()
-            .filter(|(_, a)| matches!(a.action, Action::Battle(BattleAction::Deploy { .. })))
-            .collect();
-        let slots: BTreeSet<String> = deploys
-            .iter()
-            .map(|(l, _)| l.split(" to ").next().unwrap().to_string())
-            .collect();
-        assert_eq!(deploys.len(), slots.len() * 4, "{menu:?}");
-        for (_, a) in &deploys {
-            if let Err(why) = t.check(a) {
-                // The reason from what the table sees, and the fix.
-                assert!(why.starts_with("that block cannot go there now: "), "{why}");
-                assert!(
-                    why.contains("(6.2.")
-                        && (why.ends_with("keep it in the reserve")
-                            || why.ends_with("deploy it on an empty wing")),
-                    "{why}"
-                );
-            }
-        }
-        let next = deploys
-            .iter()
-            .map(|(_, a)| a)
-            .chain(menu.iter().map(|(_, a)| a))
-            .find(|a| t.check(a).is_ok())
-            .unwrap()
-            .clone();
-        t.play(&next);
-        steps += 1;
-    }
-    assert!(steps > 3, "{steps}");
-}
-
-/// 6.2.4 once the battle has begun: "Blokken die zichtbaar zijn mogen opnieuw verticaal
-/// geplaatst worden wanneer ze geplaatst worden in de reserve of in bossen" (visible blocks may
-/// stand up again when placed in the reserve or in woods). A French block kept in the reserve
-/// and moved onto an open wing is shown: the table tells its hands to lay it flat, naming it;
-/// a French block moved from an open wing into the reserve is hidden again: the table says its
-/// owner may stand it up, by its slot alone, and names no block the view hides.
-#[test]
-fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
-    use boards::napoleon::battle::{BattleAction, BlockView, Place as Field, Side, Step, Zone};
-    let mut t = to_deployment();
-    let c = t.choice;
-    let names = block_names(c);
-    let oob = c.campaign().order_of_battle();
-    let field = |t: &NapoleonTable, block: BlockId| truth_of(t, block).1;
-    // The told screen's lines (paragraphs, before they are laid out on pages).
-    let lines = |screen: &Screen| match screen {
-        Screen::Told { lines, .. } => lines.clone(),
-        _ => Vec::new(),
-    };
-    let seen = |t: &NapoleonTable, block: BlockId| {
-        t.game()
-            .battle()
-            .unwrap()
-            .view(None)
-            .blocks
-            .iter()
-            .any(|b| matches!(*b, BlockView::Known { block: k, .. } if k == block))
-    };
     // Deployment: each side keeps its first block that may stay there in the reserve.
     let mut kept: BTreeSet<Side> = BTreeSet::new();
     while t.game().battle().unwrap().step() == Step::Deployment {
@@ -1749,6 +1681,83 @@ fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
         };
         t.play(&next);
     }
+    assert_eq!(t.game().battle().unwrap().step(), Step::Fight);
+    t
+}
+
+/// At every deployment, each block of the reserve is offered the reserve and each of its own
+/// wings, whether the rules let it go there or not (artillery and woods, a wing's corps, the
+/// leader's army, R23): which entries are listed never tells a block's type or corps, and the
+/// ones refused are refused in the same words.
+#[test]
+fn a_hidden_block_is_offered_every_place_whatever_its_type() {
+    use boards::napoleon::battle::BattleAction;
+    let mut t = to_deployment();
+    let mut steps = 0;
+    while t.game().battle().unwrap().step() == boards::napoleon::battle::Step::Deployment {
+        let menu = t.choices();
+        let deploys: Vec<&(String, NapoleonAction)> = menu
+            .iter()
+            .filter(|(_, a)| matches!(a.action, Action::Battle(BattleAction::Deploy { .. })))
+            .collect();
+        let slots: BTreeSet<String> = deploys
+            .iter()
+            .map(|(l, _)| l.split(" to ").next().unwrap().to_string())
+            .collect();
+        assert_eq!(deploys.len(), slots.len() * 4, "{menu:?}");
+        for (_, a) in &deploys {
+            if let Err(why) = t.check(a) {
+                // The reason from what the table sees, and the fix.
+                assert!(why.starts_with("that block cannot go there now: "), "{why}");
+                assert!(
+                    why.contains("(6.2.")
+                        && (why.ends_with("keep it in the reserve")
+                            || why.ends_with("deploy it on an empty wing")),
+                    "{why}"
+                );
+            }
+        }
+        let next = deploys
+            .iter()
+            .map(|(_, a)| a)
+            .chain(menu.iter().map(|(_, a)| a))
+            .find(|a| t.check(a).is_ok())
+            .unwrap()
+            .clone();
+        t.play(&next);
+        steps += 1;
+    }
+    assert!(steps > 3, "{steps}");
+}
+
+/// 6.2.4 once the battle has begun: "Blokken die zichtbaar zijn mogen opnieuw verticaal
+/// geplaatst worden wanneer ze geplaatst worden in de reserve of in bossen" (visible blocks may
+/// stand up again when placed in the reserve or in woods). A French block kept in the reserve
+/// and moved onto an open wing is shown: the table tells its hands to lay it flat, naming it;
+/// a French block moved from an open wing into the reserve is hidden again: the table says its
+/// owner may stand it up, by its slot alone, and names no block the view hides.
+#[test]
+fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
+    use boards::napoleon::battle::{BattleAction, BlockView, Place as Field, Step, Zone};
+    let c = choice(Players::Two, true);
+    let names = block_names(c);
+    let oob = c.campaign().order_of_battle();
+    let field = |t: &NapoleonTable, block: BlockId| truth_of(t, block).1;
+    // The told screen's lines (paragraphs, before they are laid out on pages).
+    let lines = |screen: &Screen| match screen {
+        Screen::Told { lines, .. } => lines.clone(),
+        _ => Vec::new(),
+    };
+    let seen = |t: &NapoleonTable, block: BlockId| {
+        t.game()
+            .battle()
+            .unwrap()
+            .view(None)
+            .blocks
+            .iter()
+            .any(|b| matches!(*b, BlockView::Known { block: k, .. } if k == block))
+    };
+    let mut t = to_fight_with_reserves();
     let battle = t.game().battle().unwrap().clone();
     assert_eq!(battle.step(), Step::Fight);
     let woods: Vec<Zone> = battle
@@ -1808,6 +1817,116 @@ fn a_block_shown_or_hidden_again_mid_battle_is_told_to_the_hands() {
     assert!(names_in(&told, &names).is_empty(), "{told}");
     // Nothing else in this action was shown or hidden: no other block is named.
     assert!(!told.contains("lay it flat"), "{told}");
+}
+
+/// 6.2.4 through a takeback: what an action showed or hid, taking it back hides or shows
+/// again. The players put a block moved from the reserve onto an open wing back in the
+/// reserve: once they confirm, the table says it may stand up again, by its slot alone. They
+/// put a shown block moved into the reserve back on its wing: the table says to lay it flat,
+/// naming it (the public view shows it again).
+#[test]
+fn a_takeback_tells_the_hands_which_blocks_to_stand_up_or_lay_flat_again() {
+    use boards::napoleon::battle::{BattleAction, BlockView, Place as Field, Zone};
+    let t = to_fight_with_reserves();
+    let names = block_names(t.choice);
+    let mut b = Bench::playing(&t);
+    let seen = |b: &Bench, block: BlockId| {
+        b.game()
+            .game()
+            .battle()
+            .unwrap()
+            .view(None)
+            .blocks
+            .iter()
+            .any(|v| matches!(*v, BlockView::Known { block: k, .. } if k == block))
+    };
+    // Plays `action` by its gesture and ends the French turn (so moving the block back is no
+    // move of the turn), then the hands put the block back and OK confirms the takeback: the
+    // screen then.
+    let there_and_back = |b: &mut Bench, action: Action| {
+        let (gesture, _) = b
+            .game()
+            .gestures()
+            .into_iter()
+            .find(|(_, a)| a.action == action)
+            .expect("the move has a gesture");
+        assert!(b.make(&action));
+        b.obey();
+        b.make(&Action::Battle(BattleAction::Done));
+        b.obey();
+        b.tick(3000);
+        b.lift(gesture.placed[0]);
+        b.put(gesture.lifted[0]);
+        b.tick(2000);
+        assert!(b.session.takeback_offered(), "{}", b.screen());
+        b.press(Button::Ok);
+        b.tick(100);
+        b.screen()
+    };
+    let woods: Vec<Zone> = t
+        .game()
+        .battle()
+        .unwrap()
+        .view(None)
+        .terrain
+        .iter()
+        .filter(|(_, k)| *k == boards::napoleon::TerrainKind::Woods)
+        .map(|(z, _)| *z)
+        .collect();
+    let legal = t.game().battle().unwrap().legal_actions();
+    // From the reserve onto an open wing and back.
+    let (block, to) = legal
+        .iter()
+        .find_map(|a| match *a {
+            BattleAction::Move {
+                block,
+                to: Field::Zone(z),
+            } if truth_of(&t, block).1 == Some(Field::Reserve) && !woods.contains(&z) => {
+                Some((block, z))
+            }
+            _ => None,
+        })
+        .expect("a move from the reserve onto an open wing");
+    let screen = there_and_back(
+        &mut b,
+        Action::Battle(BattleAction::Move {
+            block,
+            to: Field::Zone(to),
+        }),
+    );
+    assert!(!seen(&b, block), "{screen}");
+    assert!(screen.contains("taken back to turn"), "{screen}");
+    let up = format!("{}: may stand up again (6.2.4)", b.game().slot_words(block));
+    assert!(screen.contains(&up), "{screen}");
+    assert!(names_in(&screen, &names).is_empty(), "{screen}");
+    // A shown block from its open wing into the reserve, and back.
+    let back = legal
+        .iter()
+        .find_map(|a| match *a {
+            BattleAction::Move {
+                block: k,
+                to: Field::Reserve,
+            } if seen(&b, k) => Some(k),
+            _ => None,
+        })
+        .expect("a shown block that may regroup into the reserve");
+    let screen = there_and_back(
+        &mut b,
+        Action::Battle(BattleAction::Move {
+            block: back,
+            to: Field::Reserve,
+        }),
+    );
+    assert!(seen(&b, back), "{screen}");
+    let name = &t
+        .choice
+        .campaign()
+        .order_of_battle()
+        .block(back)
+        .unwrap()
+        .name;
+    let flat = format!("{}: lay it flat (6.2.4): {name}", b.game().slot_words(back));
+    assert!(screen.contains(&flat), "{screen}");
 }
 
 /// A skirmish's picks (6.6): the defender's choice stays hidden until the attacker has
