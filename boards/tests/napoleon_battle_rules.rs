@@ -2723,6 +2723,45 @@ fn under_the_option_a_block_seen_in_combat_in_woods_stays_seen_on_an_open_wing()
     assert!(!f.seen("AII-2DIV"), "in woods, not fighting: hidden");
 }
 
+/// Woods once the fight ends (ruling R26). 6.2.1: "Eenheden op een terrein met een bos die
+/// geen gevecht uitvoeren blijven verborgen" (units in woods that do not fight stay hidden);
+/// 6.2.4: "Blokken die zichtbaar zijn mogen opnieuw verticaal geplaatst worden wanneer ze
+/// geplaatst worden in de reserve of in bossen" (shown blocks stand up again when placed in
+/// the reserve or woods). II-INF1 engages the British left in its woods: the three British
+/// blocks there are seen while in combat. AR-5DIV fires; when II-INF1 disengages, AR-5DIV,
+/// which fought, stays seen (it was placed nowhere), and AR-6DIV and Wellington, which never
+/// fired, are hidden again.
+#[test]
+fn in_woods_a_block_that_fired_stays_seen_and_one_only_in_combat_hides_again() {
+    let mut f = standard_field_on(
+        BattleOptions::default(),
+        [(Hill, Right), (Woods, Left), (Hill, Right)],
+    );
+    let woods = ["AR-5DIV", "AR-6DIV", "WELLINGTON"];
+    assert!(woods.iter().all(|b| !f.seen(b)), "in woods: hidden");
+    f.mv("II-INF1", at(Defender, Left));
+    assert!(woods.iter().all(|b| f.seen(b)), "in combat: seen");
+    f.done();
+    f.done();
+    // The British turn: AR-5DIV fires at the French block in its zone; its volley misses.
+    f.done();
+    assert_eq!(f.battle.step(), Step::Fight);
+    f.fire("AR-5DIV", z(Defender, Left));
+    f.act(BattleAction::Hits(0));
+    f.done();
+    // The French disengage: the combat in the woods is over.
+    f.mv("II-INF1", at(Attacker, Right));
+    assert!(
+        f.seen("AR-5DIV"),
+        "fired in woods: seen until placed in the reserve or woods"
+    );
+    assert!(
+        !f.seen("AR-6DIV") && !f.seen("WELLINGTON"),
+        "never fought: hidden"
+    );
+    assert!(f.seen("II-INF1"), "on its open wing");
+}
+
 /// 7: "Eenheden die in gevechten verwikkeld zijn tijdens hun terugtrekking zijn onderhevig aan
 /// dezelfde verliezen als bij vluchten" (Units in combat that retreat suffer the rout losses.)
 /// 7.3: "Eenheden die zich terugtrekken zijn in wanorde" (retreated units are disordered).
