@@ -1909,3 +1909,28 @@ fn commanders_may_not_enter_or_attack_a_building() {
         Ok(())
     );
 }
+
+// ---- Audit -----------------------------------------------------------------------------------
+
+/// "The cards, with the exception of 'Fighting spirit', must be played out at the start of a
+/// player's turn and only one card may be played each turn." Fighting spirit is the exception:
+/// it may be played later in the turn, not only as the first action.
+#[test]
+fn fighting_spirit_may_be_played_after_the_start_of_the_turn() {
+    let mut g = with_cards(
+        &[("a2", Unit::BritishFoot), ("e4", Unit::BritishFoot)],
+        &[Card::FightingSpirit],
+        &[],
+    );
+    g.play(&mv("a2", "a3")).unwrap();
+    let play = Action::PlayCard(CardPlay::FightingSpirit { on: c("e4") });
+    assert_eq!(g.check(&play), Ok(()));
+    assert!(g.legal_actions().contains(&play));
+    g.play(&play).unwrap();
+    assert_eq!(g.actions(), (3, 1));
+    // The other cards still only at the start of the turn, and still one card a turn.
+    assert!(!g
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::PlayCard(_))));
+}

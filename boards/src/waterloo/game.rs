@@ -211,8 +211,8 @@ pub enum Action {
     },
     /// A chance outcome.
     Chance(ChanceAction),
-    /// Play a manoeuvre card: at the start of the turn, one a turn, one action (Fighting spirit
-    /// also in defence, free).
+    /// Play a manoeuvre card: at the start of the turn (Fighting spirit at any point of it), one a
+    /// turn, one action (Fighting spirit also in defence, free).
     PlayCard(CardPlay),
     /// The card draft: take this card from the stack (the first pick of a turn is kept, the
     /// second discarded), or from the discard pile when the Prussians arrive.
@@ -565,7 +565,7 @@ impl fmt::Display for Illegal {
             }
             Illegal::Card(c) => write!(
                 f,
-                "{c} cannot be played now: cards are played from your hand at the start of your turn, one a turn"
+                "{c} cannot be played now: cards are played from your hand at the start of your turn (Fighting spirit later too), one a turn"
             ),
             Illegal::NotNow => f.write_str("that choice is not asked for now"),
             Illegal::Pursuit => f.write_str(
@@ -1791,20 +1791,26 @@ impl Waterloo {
 
     /// The card plays open to the seat to act.
     fn card_plays(&self, out: &mut Vec<Action>) {
-        if self.used != 0
-            || self.card_played
+        if self.card_played
             || self.pursuit.is_some()
             || self.effect.is_some()
+            || self.used >= self.actions
             || !self.split_allows(false)
         {
             return;
         }
+        // "The cards, with the exception of 'Fighting spirit', must be played out at the start
+        // of a player's turn": Fighting spirit may also come later in the turn.
+        let at_start = self.used == 0;
         let seat = self.current;
         let layout = self.layout();
         let mut kinds: Vec<Card> = self.hands[seat].clone();
         kinds.sort();
         kinds.dedup();
         for card in kinds {
+            if !at_start && card != Card::FightingSpirit {
+                continue;
+            }
             match card {
                 Card::Reconnaissance => {
                     for row in 0..layout.rows - 1 {
