@@ -1934,3 +1934,39 @@ fn fighting_spirit_may_be_played_after_the_start_of_the_turn() {
         .iter()
         .any(|a| matches!(a, Action::PlayCard(_))));
 }
+
+/// "the game is also lost if a player loses his commander and commander in chief" / "The
+/// Red/Black piece has emerged victorious ... The Blue piece is not eliminated but withdraws off
+/// the board behind the front lines." / "If the player reinstates the Commander during his/her
+/// next turn, he/she will not lose that action. Returning the Commander does however cost an
+/// action." A withdrawn commander is not lost: without the commander-in-chief the player may
+/// still reinstate him, and the game goes on.
+#[test]
+fn a_withdrawn_commander_is_not_lost_even_without_the_commander_in_chief() {
+    let mut g = basic(&[
+        ("f4", Unit::BritishFoot),
+        ("f5", Unit::Napoleon),
+        ("e4", Unit::Highlanders),
+        ("e5", Unit::Ney),
+    ]);
+    g.play(&attack("f4", "f5", Dir::Up)).unwrap();
+    assert!(g.casualties(FRENCH).contains(&Unit::Napoleon));
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedR)).unwrap();
+    assert_eq!(g.off_board(FRENCH).collect::<Vec<_>>(), [Unit::Ney]);
+    g.play(&Action::EndTurn).unwrap();
+    assert!(g.status().is_ongoing(), "{:?}", g.status());
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH));
+    let back = Action::Enter {
+        unit: Unit::Ney,
+        to: c("a10"),
+    };
+    assert_eq!(g.check(&back), Ok(()));
+    g.play(&back).unwrap();
+    assert_eq!(unit_at(&g, "a10"), Some(Unit::Ney));
+    // Returning him cost the action he is worth; from the next turn he is worth it again.
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+    g.play(&Action::EndTurn).unwrap();
+    assert_eq!(g.actions(), (1, 1));
+    assert!(g.status().is_ongoing());
+}

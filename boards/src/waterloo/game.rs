@@ -1130,7 +1130,7 @@ impl Waterloo {
                 self.normal_legal(&mut out);
                 self.card_plays(&mut out);
                 if self.used >= self.actions {
-                    out.retain(|a| self.free_under_effect(a));
+                    out.retain(|a| self.free_under_effect(a) || self.reinstates_commander(a));
                 }
                 out.push(Action::EndTurn);
             }
@@ -1273,6 +1273,7 @@ impl Waterloo {
             && self.used >= self.actions
             && *action != Action::EndTurn
             && !self.free_under_effect(action)
+            && !self.reinstates_commander(action)
         {
             return Err(Illegal::NoActionsLeft);
         }
@@ -1653,7 +1654,10 @@ impl Waterloo {
             turn: self.turn(),
             actions: self.actions,
         });
-        if self.actions == 0 {
+        // A withdrawn commander is not lost ("not eliminated but withdraws"): he may be
+        // reinstated, which is the action he is worth ("he/she will not lose that action").
+        let withdrawn = self.off[seat].iter().any(|o| o.unit == commander);
+        if self.actions == 0 && !withdrawn {
             // "the game is also lost if a player loses his commander and commander in chief,
             // because he will not be able to perform any actions anymore."
             self.finish(Status::Won {
@@ -1729,6 +1733,22 @@ impl Waterloo {
             let seat = if a <= f { ALLIED } else { FRENCH };
             self.phase = Phase::Draft(seat);
         }
+    }
+
+    /// Reinstating the seat's withdrawn commander: "If the player reinstates the Commander
+    /// during his/her next turn, he/she will not lose that action. Returning the Commander does
+    /// however cost an action." It is paid with the action he is worth, so it is open even when
+    /// the turn's count (which left him out) is used up.
+    fn reinstates_commander(&self, action: &Action) -> bool {
+        let commander = if self.current == ALLIED {
+            Unit::Uxbridge
+        } else {
+            Unit::Ney
+        };
+        matches!(*action, Action::Enter { unit, .. } if unit == commander)
+            && self.off[self.current]
+                .iter()
+                .any(|o| o.unit == commander && o.ready_at <= self.half)
     }
 
     fn free_under_effect(&self, action: &Action) -> bool {
