@@ -1970,3 +1970,37 @@ fn a_withdrawn_commander_is_not_lost_even_without_the_commander_in_chief() {
     assert_eq!(g.actions(), (1, 1));
     assert!(g.status().is_ongoing());
 }
+
+/// "Obviously, the game is also lost if a player loses his commander and commander in chief,
+/// because he will not be able to perform any actions anymore." The Prussian action ("The
+/// Prussians may carry out one action during each turn") does not save an Allied player who has
+/// lost Uxbridge and Wellington.
+#[test]
+fn the_prussian_action_does_not_save_an_allied_player_without_commanders() {
+    let mut g = basic(&[
+        ("e5", Unit::Wellington),
+        ("f5", Unit::Uxbridge),
+        ("e6", Unit::OldGuard),
+        ("f6", Unit::EmpressDragoons),
+    ]);
+    end_turns(&mut g, 24);
+    assert_eq!((g.turn(), g.current()), (13, ALLIED));
+    assert_eq!(g.actions(), (4, 4));
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("e6", "e5", Dir::Down)).unwrap();
+    g.play(&attack("f6", "f5", Dir::Down)).unwrap();
+    assert!(g.casualties(ALLIED).contains(&Unit::Wellington));
+    assert!(g.casualties(ALLIED).contains(&Unit::Uxbridge));
+    g.play(&Action::EndTurn).unwrap();
+    while g.to_act() == Actor::Chance {
+        let a = g.chance_outcomes()[0].0;
+        g.play(&a).unwrap();
+    }
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: FRENCH,
+            reason: EndReason::NoCommanders
+        }
+    );
+}

@@ -1637,11 +1637,12 @@ impl Waterloo {
         } else {
             (Unit::Ney, Unit::Napoleon)
         };
+        let (commander_on, cinc_on) = (on_board(commander), on_board(cinc));
         let mut actions: i16 = 3;
-        if !on_board(commander) {
+        if !commander_on {
             actions -= 1;
         }
-        if !on_board(cinc) {
+        if !cinc_on {
             actions -= 2;
         }
         self.prussian_bonus = self.prussians_active();
@@ -1657,7 +1658,9 @@ impl Waterloo {
         // A withdrawn commander is not lost ("not eliminated but withdraws"): he may be
         // reinstated, which is the action he is worth ("he/she will not lose that action").
         let withdrawn = self.off[seat].iter().any(|o| o.unit == commander);
-        if self.actions == 0 && !withdrawn {
+        // The Prussian action does not count: the player has lost both all the same.
+        let lost_both = !commander_on && !withdrawn && !cinc_on;
+        if lost_both {
             // "the game is also lost if a player loses his commander and commander in chief,
             // because he will not be able to perform any actions anymore."
             self.finish(Status::Won {
