@@ -2004,3 +2004,39 @@ fn the_prussian_action_does_not_save_an_allied_player_without_commanders() {
         }
     );
 }
+
+/// "5. Blue 'R' ... The Red/Black piece is not eliminated but withdraws off the board behind
+/// the front lines. At the cost of one action, starting next turn, it can be put back on the
+/// back row of the game board." / "Move a unit in reserve or a regenerated piece onto the
+/// board: this unit will always be placed on the bottom row." A withdrawn Prussian (Black)
+/// comes back on the back row, the Allied player's, not on the Prussian flag.
+#[test]
+fn a_withdrawn_prussian_comes_back_on_the_back_row() {
+    let mut g = basic(&[("b5", Unit::FrenchLineInfantry)]);
+    for _ in 0..24 {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    g.play(&Action::Chance(ChanceAction::Prussian(
+        Unit::PrussianInfantry,
+    )))
+    .unwrap();
+    g.play(&Action::Chance(ChanceAction::Prussian(Unit::Landwehr)))
+        .unwrap();
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("b5", "a5", Dir::Left)).unwrap();
+    g.play(&die(DieFace::BlueR)).unwrap();
+    assert_eq!(
+        g.off_board(ALLIED).collect::<Vec<_>>(),
+        [Unit::PrussianInfantry]
+    );
+    g.play(&Action::EndTurn).unwrap();
+    // Both Prussian squares are taken (a5 by the French, a6 by the Landwehr): no draw now.
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+    let back = Action::Enter {
+        unit: Unit::PrussianInfantry,
+        to: c("e1"),
+    };
+    assert_eq!(g.check(&back), Ok(()));
+    g.play(&back).unwrap();
+    assert_eq!(unit_at(&g, "e1"), Some(Unit::PrussianInfantry));
+}

@@ -172,8 +172,8 @@ pub enum Action {
         /// Fire at the tile (building, village) rather than at the unit.
         tile: bool,
     },
-    /// Bring a reserve, withdrawn or regenerated piece onto an empty home-row square (Prussians:
-    /// an entry square) (one action).
+    /// Bring a reserve, withdrawn or regenerated piece onto an empty home-row square (withdrawn
+    /// Prussians: the Allied home row) (one action).
     Enter {
         /// Which piece.
         unit: Unit,
@@ -489,7 +489,7 @@ pub enum Illegal {
     ImmuneToFire(Cell),
     /// No such piece is waiting off the board, or it may not come back yet.
     NotReady(Unit),
-    /// Pieces come on at the home row (Prussians: an entry square).
+    /// Pieces come on at the home row (withdrawn Prussians: the Allied one).
     NotEntrySquare(Cell),
     /// Only weakened heavy cavalry may be taken off, after the opponent could counter-charge.
     CannotTakeOff(Cell),
@@ -549,7 +549,7 @@ impl fmt::Display for Illegal {
             ),
             Illegal::NotEntrySquare(c) => write!(
                 f,
-                "{c} is not a free square of your back row (Prussians: an entry square)"
+                "{c} is not a free square of your back row"
             ),
             Illegal::CannotTakeOff(c) => write!(
                 f,
@@ -1066,21 +1066,14 @@ impl Waterloo {
     }
 
     fn entry_squares(&self, u: Unit) -> Vec<Cell> {
+        // Withdrawn Prussians too: "The Red/Black piece ... can be put back on the back row of
+        // the game board" (the Allied player's; only arrivals use the Prussian flag).
         let layout = self.layout();
-        if u.army() == Army::Prussian {
-            layout
-                .prussian_entry
-                .iter()
-                .copied()
-                .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
-                .collect()
-        } else {
-            let row = layout.home_row(seat_of(u.army()));
-            (0..layout.columns)
-                .map(|col| Cell::new(col, row))
-                .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
-                .collect()
-        }
+        let row = layout.home_row(seat_of(u.army()));
+        (0..layout.columns)
+            .map(|col| Cell::new(col, row))
+            .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
+            .collect()
     }
 
     /// Whether the Prussians are in the battle (the fourth Allied action).
