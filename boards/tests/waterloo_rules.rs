@@ -2040,3 +2040,30 @@ fn a_withdrawn_prussian_comes_back_on_the_back_row() {
     g.play(&back).unwrap();
     assert_eq!(unit_at(&g, "e1"), Some(Unit::PrussianInfantry));
 }
+
+/// "If a Commander has to temporarily withdraw behind the lines because of this rule, the
+/// player loses one action each turn. If the player reinstates the Commander during his/her next
+/// turn, he/she will not lose that action. Returning the Commander does however cost an action."
+/// Reinstating him need not come first: after the two other actions it is still open.
+#[test]
+fn a_withdrawn_commander_may_be_reinstated_after_the_other_actions() {
+    let mut g = basic(&[
+        ("e4", Unit::Highlanders),
+        ("e5", Unit::Ney),
+        ("a8", Unit::FrenchLineInfantry),
+    ]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedR)).unwrap();
+    g.play(&Action::EndTurn).unwrap();
+    assert_eq!((g.current(), g.actions()), (FRENCH, (2, 2)));
+    g.play(&mv("a8", "a7")).unwrap();
+    g.play(&mv("a7", "a6")).unwrap();
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH), "the turn is not over");
+    g.play(&Action::Enter {
+        unit: Unit::Ney,
+        to: c("a10"),
+    })
+    .unwrap();
+    assert_eq!(unit_at(&g, "a10"), Some(Unit::Ney));
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+}

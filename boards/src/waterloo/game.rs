@@ -1699,9 +1699,16 @@ impl Waterloo {
             return;
         }
         self.phase = Phase::Act;
-        if self.used >= self.actions && !self.effect_open() {
+        if self.used >= self.actions && !self.effect_open() && !self.reinstatement_open() {
             self.end_turn(ev);
         }
+    }
+
+    /// Whether the seat to act may still reinstate its withdrawn commander this turn.
+    fn reinstatement_open(&self) -> bool {
+        let mut v = Vec::new();
+        self.entries(&mut v);
+        v.iter().any(|a| self.reinstates_commander(a))
     }
 
     /// Whether a card being carried out still offers a free action.
