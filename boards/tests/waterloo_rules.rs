@@ -1909,3 +1909,161 @@ fn commanders_may_not_enter_or_attack_a_building() {
         Ok(())
     );
 }
+
+// ---- Audit -----------------------------------------------------------------------------------
+
+/// "The cards, with the exception of 'Fighting spirit', must be played out at the start of a
+/// player's turn and only one card may be played each turn." Fighting spirit is the exception:
+/// it may be played later in the turn, not only as the first action.
+#[test]
+fn fighting_spirit_may_be_played_after_the_start_of_the_turn() {
+    let mut g = with_cards(
+        &[("a2", Unit::BritishFoot), ("e4", Unit::BritishFoot)],
+        &[Card::FightingSpirit],
+        &[],
+    );
+    g.play(&mv("a2", "a3")).unwrap();
+    let play = Action::PlayCard(CardPlay::FightingSpirit { on: c("e4") });
+    assert_eq!(g.check(&play), Ok(()));
+    assert!(g.legal_actions().contains(&play));
+    g.play(&play).unwrap();
+    assert_eq!(g.actions(), (3, 1));
+    // The other cards still only at the start of the turn, and still one card a turn.
+    assert!(!g
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::PlayCard(_))));
+}
+
+/// "the game is also lost if a player loses his commander and commander in chief" / "The
+/// Red/Black piece has emerged victorious ... The Blue piece is not eliminated but withdraws off
+/// the board behind the front lines." / "If the player reinstates the Commander during his/her
+/// next turn, he/she will not lose that action. Returning the Commander does however cost an
+/// action." A withdrawn commander is not lost: without the commander-in-chief the player may
+/// still reinstate him, and the game goes on.
+#[test]
+fn a_withdrawn_commander_is_not_lost_even_without_the_commander_in_chief() {
+    let mut g = basic(&[
+        ("f4", Unit::BritishFoot),
+        ("f5", Unit::Napoleon),
+        ("e4", Unit::Highlanders),
+        ("e5", Unit::Ney),
+    ]);
+    g.play(&attack("f4", "f5", Dir::Up)).unwrap();
+    assert!(g.casualties(FRENCH).contains(&Unit::Napoleon));
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedR)).unwrap();
+    assert_eq!(g.off_board(FRENCH).collect::<Vec<_>>(), [Unit::Ney]);
+    g.play(&Action::EndTurn).unwrap();
+    assert!(g.status().is_ongoing(), "{:?}", g.status());
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH));
+    let back = Action::Enter {
+        unit: Unit::Ney,
+        to: c("a10"),
+    };
+    assert_eq!(g.check(&back), Ok(()));
+    g.play(&back).unwrap();
+    assert_eq!(unit_at(&g, "a10"), Some(Unit::Ney));
+    // Returning him cost the action he is worth; from the next turn he is worth it again.
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+    g.play(&Action::EndTurn).unwrap();
+    assert_eq!(g.actions(), (1, 1));
+    assert!(g.status().is_ongoing());
+}
+
+/// "Obviously, the game is also lost if a player loses his commander and commander in chief,
+/// because he will not be able to perform any actions anymore." The Prussian action ("The
+/// Prussians may carry out one action during each turn") does not save an Allied player who has
+/// lost Uxbridge and Wellington.
+#[test]
+fn the_prussian_action_does_not_save_an_allied_player_without_commanders() {
+    let mut g = basic(&[
+        ("e5", Unit::Wellington),
+        ("f5", Unit::Uxbridge),
+        ("e6", Unit::OldGuard),
+        ("f6", Unit::EmpressDragoons),
+    ]);
+    end_turns(&mut g, 24);
+    assert_eq!((g.turn(), g.current()), (13, ALLIED));
+    assert_eq!(g.actions(), (4, 4));
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("e6", "e5", Dir::Down)).unwrap();
+    g.play(&attack("f6", "f5", Dir::Down)).unwrap();
+    assert!(g.casualties(ALLIED).contains(&Unit::Wellington));
+    assert!(g.casualties(ALLIED).contains(&Unit::Uxbridge));
+    g.play(&Action::EndTurn).unwrap();
+    while g.to_act() == Actor::Chance {
+        let a = g.chance_outcomes()[0].0;
+        g.play(&a).unwrap();
+    }
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: FRENCH,
+            reason: EndReason::NoCommanders
+        }
+    );
+}
+
+/// "5. Blue 'R' ... The Red/Black piece is not eliminated but withdraws off the board behind
+/// the front lines. At the cost of one action, starting next turn, it can be put back on the
+/// back row of the game board." / "Move a unit in reserve or a regenerated piece onto the
+/// board: this unit will always be placed on the bottom row." A withdrawn Prussian (Black)
+/// comes back on the back row, the Allied player's, not on the Prussian flag.
+#[test]
+fn a_withdrawn_prussian_comes_back_on_the_back_row() {
+    let mut g = basic(&[("b5", Unit::FrenchLineInfantry)]);
+    for _ in 0..24 {
+        g.play(&Action::EndTurn).unwrap();
+    }
+    g.play(&Action::Chance(ChanceAction::Prussian(
+        Unit::PrussianInfantry,
+    )))
+    .unwrap();
+    g.play(&Action::Chance(ChanceAction::Prussian(Unit::Landwehr)))
+        .unwrap();
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("b5", "a5", Dir::Left)).unwrap();
+    g.play(&die(DieFace::BlueR)).unwrap();
+    assert_eq!(
+        g.off_board(ALLIED).collect::<Vec<_>>(),
+        [Unit::PrussianInfantry]
+    );
+    g.play(&Action::EndTurn).unwrap();
+    // Both Prussian squares are taken (a5 by the French, a6 by the Landwehr): no draw now.
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+    let back = Action::Enter {
+        unit: Unit::PrussianInfantry,
+        to: c("e1"),
+    };
+    assert_eq!(g.check(&back), Ok(()));
+    g.play(&back).unwrap();
+    assert_eq!(unit_at(&g, "e1"), Some(Unit::PrussianInfantry));
+}
+
+/// "If a Commander has to temporarily withdraw behind the lines because of this rule, the
+/// player loses one action each turn. If the player reinstates the Commander during his/her next
+/// turn, he/she will not lose that action. Returning the Commander does however cost an action."
+/// Reinstating him need not come first: after the two other actions it is still open.
+#[test]
+fn a_withdrawn_commander_may_be_reinstated_after_the_other_actions() {
+    let mut g = basic(&[
+        ("e4", Unit::Highlanders),
+        ("e5", Unit::Ney),
+        ("a8", Unit::FrenchLineInfantry),
+    ]);
+    g.play(&attack("e4", "e5", Dir::Up)).unwrap();
+    g.play(&die(DieFace::RedR)).unwrap();
+    g.play(&Action::EndTurn).unwrap();
+    assert_eq!((g.current(), g.actions()), (FRENCH, (2, 2)));
+    g.play(&mv("a8", "a7")).unwrap();
+    g.play(&mv("a7", "a6")).unwrap();
+    assert_eq!(g.to_act(), Actor::Seat(FRENCH), "the turn is not over");
+    g.play(&Action::Enter {
+        unit: Unit::Ney,
+        to: c("a10"),
+    })
+    .unwrap();
+    assert_eq!(unit_at(&g, "a10"), Some(Unit::Ney));
+    assert_eq!(g.to_act(), Actor::Seat(ALLIED));
+}

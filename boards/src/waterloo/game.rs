@@ -172,8 +172,8 @@ pub enum Action {
         /// Fire at the tile (building, village) rather than at the unit.
         tile: bool,
     },
-    /// Bring a reserve, withdrawn or regenerated piece onto an empty home-row square (Prussians:
-    /// an entry square) (one action).
+    /// Bring a reserve, withdrawn or regenerated piece onto an empty home-row square (withdrawn
+    /// Prussians: the Allied home row) (one action).
     Enter {
         /// Which piece.
         unit: Unit,
@@ -211,8 +211,8 @@ pub enum Action {
     },
     /// A chance outcome.
     Chance(ChanceAction),
-    /// Play a manoeuvre card: at the start of the turn, one a turn, one action (Fighting spirit
-    /// also in defence, free).
+    /// Play a manoeuvre card: at the start of the turn (Fighting spirit at any point of it), one a
+    /// turn, one action (Fighting spirit also in defence, free).
     PlayCard(CardPlay),
     /// The card draft: take this card from the stack (the first pick of a turn is kept, the
     /// second discarded), or from the discard pile when the Prussians arrive.
@@ -489,7 +489,7 @@ pub enum Illegal {
     ImmuneToFire(Cell),
     /// No such piece is waiting off the board, or it may not come back yet.
     NotReady(Unit),
-    /// Pieces come on at the home row (Prussians: an entry square).
+    /// Pieces come on at the home row (withdrawn Prussians: the Allied one).
     NotEntrySquare(Cell),
     /// Only weakened heavy cavalry may be taken off, after the opponent could counter-charge.
     CannotTakeOff(Cell),
@@ -549,7 +549,7 @@ impl fmt::Display for Illegal {
             ),
             Illegal::NotEntrySquare(c) => write!(
                 f,
-                "{c} is not a free square of your back row (Prussians: an entry square)"
+                "{c} is not a free square of your back row"
             ),
             Illegal::CannotTakeOff(c) => write!(
                 f,
@@ -565,7 +565,7 @@ impl fmt::Display for Illegal {
             }
             Illegal::Card(c) => write!(
                 f,
-                "{c} cannot be played now: cards are played from your hand at the start of your turn, one a turn"
+                "{c} cannot be played now: cards are played from your hand at the start of your turn (Fighting spirit later too), one a turn"
             ),
             Illegal::NotNow => f.write_str("that choice is not asked for now"),
             Illegal::Pursuit => f.write_str(
@@ -1066,21 +1066,14 @@ impl Waterloo {
     }
 
     fn entry_squares(&self, u: Unit) -> Vec<Cell> {
+        // Withdrawn Prussians too: "The Red/Black piece ... can be put back on the back row of
+        // the game board" (the Allied player's; only arrivals use the Prussian flag).
         let layout = self.layout();
-        if u.army() == Army::Prussian {
-            layout
-                .prussian_entry
-                .iter()
-                .copied()
-                .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
-                .collect()
-        } else {
-            let row = layout.home_row(seat_of(u.army()));
-            (0..layout.columns)
-                .map(|col| Cell::new(col, row))
-                .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
-                .collect()
-        }
+        let row = layout.home_row(seat_of(u.army()));
+        (0..layout.columns)
+            .map(|col| Cell::new(col, row))
+            .filter(|&c| self.get(c).is_none() && self.may_enter(u, c))
+            .collect()
     }
 
     /// Whether the Prussians are in the battle (the fourth Allied action).
@@ -1130,7 +1123,7 @@ impl Waterloo {
                 self.normal_legal(&mut out);
                 self.card_plays(&mut out);
                 if self.used >= self.actions {
-                    out.retain(|a| self.free_under_effect(a));
+                    out.retain(|a| self.free_under_effect(a) || self.reinstates_commander(a));
                 }
                 out.push(Action::EndTurn);
             }
@@ -1273,6 +1266,7 @@ impl Waterloo {
             && self.used >= self.actions
             && *action != Action::EndTurn
             && !self.free_under_effect(action)
+            && !self.reinstates_commander(action)
         {
             return Err(Illegal::NoActionsLeft);
         }
@@ -1636,11 +1630,12 @@ impl Waterloo {
         } else {
             (Unit::Ney, Unit::Napoleon)
         };
+        let (commander_on, cinc_on) = (on_board(commander), on_board(cinc));
         let mut actions: i16 = 3;
-        if !on_board(commander) {
+        if !commander_on {
             actions -= 1;
         }
-        if !on_board(cinc) {
+        if !cinc_on {
             actions -= 2;
         }
         self.prussian_bonus = self.prussians_active();
@@ -1653,7 +1648,12 @@ impl Waterloo {
             turn: self.turn(),
             actions: self.actions,
         });
-        if self.actions == 0 {
+        // A withdrawn commander is not lost ("not eliminated but withdraws"): he may be
+        // reinstated, which is the action he is worth ("he/she will not lose that action").
+        let withdrawn = self.off[seat].iter().any(|o| o.unit == commander);
+        // The Prussian action does not count: the player has lost both all the same.
+        let lost_both = !commander_on && !withdrawn && !cinc_on;
+        if lost_both {
             // "the game is also lost if a player loses his commander and commander in chief,
             // because he will not be able to perform any actions anymore."
             self.finish(Status::Won {
@@ -1699,9 +1699,16 @@ impl Waterloo {
             return;
         }
         self.phase = Phase::Act;
-        if self.used >= self.actions && !self.effect_open() {
+        if self.used >= self.actions && !self.effect_open() && !self.reinstatement_open() {
             self.end_turn(ev);
         }
+    }
+
+    /// Whether the seat to act may still reinstate its withdrawn commander this turn.
+    fn reinstatement_open(&self) -> bool {
+        let mut v = Vec::new();
+        self.entries(&mut v);
+        v.iter().any(|a| self.reinstates_commander(a))
     }
 
     /// Whether a card being carried out still offers a free action.
@@ -1729,6 +1736,22 @@ impl Waterloo {
             let seat = if a <= f { ALLIED } else { FRENCH };
             self.phase = Phase::Draft(seat);
         }
+    }
+
+    /// Reinstating the seat's withdrawn commander: "If the player reinstates the Commander
+    /// during his/her next turn, he/she will not lose that action. Returning the Commander does
+    /// however cost an action." It is paid with the action he is worth, so it is open even when
+    /// the turn's count (which left him out) is used up.
+    fn reinstates_commander(&self, action: &Action) -> bool {
+        let commander = if self.current == ALLIED {
+            Unit::Uxbridge
+        } else {
+            Unit::Ney
+        };
+        matches!(*action, Action::Enter { unit, .. } if unit == commander)
+            && self.off[self.current]
+                .iter()
+                .any(|o| o.unit == commander && o.ready_at <= self.half)
     }
 
     fn free_under_effect(&self, action: &Action) -> bool {
@@ -1791,20 +1814,26 @@ impl Waterloo {
 
     /// The card plays open to the seat to act.
     fn card_plays(&self, out: &mut Vec<Action>) {
-        if self.used != 0
-            || self.card_played
+        if self.card_played
             || self.pursuit.is_some()
             || self.effect.is_some()
+            || self.used >= self.actions
             || !self.split_allows(false)
         {
             return;
         }
+        // "The cards, with the exception of 'Fighting spirit', must be played out at the start
+        // of a player's turn": Fighting spirit may also come later in the turn.
+        let at_start = self.used == 0;
         let seat = self.current;
         let layout = self.layout();
         let mut kinds: Vec<Card> = self.hands[seat].clone();
         kinds.sort();
         kinds.dedup();
         for card in kinds {
+            if !at_start && card != Card::FightingSpirit {
+                continue;
+            }
             match card {
                 Card::Reconnaissance => {
                     for row in 0..layout.rows - 1 {

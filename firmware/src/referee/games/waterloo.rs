@@ -15,7 +15,7 @@
 //! - **Fire**: lift the artillery and put it back, then lift the target. Firing at a building
 //!   or village rather than the unit in it is a menu choice (OK).
 //! - **Entering** (a reserve, a withdrawn or a regenerated piece): lift it from its tray slot and
-//!   put it on a free square of your back row (Prussians: an entry square).
+//!   put it on a free square of your back row (withdrawn Prussians too).
 //! - **Taking weakened heavy cavalry off**: lift it onto a free withdrawn slot, or choose it from
 //!   the menu.
 //! - **The Pursuit** (Expert): lift the enemy piece your cavalry cuts down, or your own piece to
