@@ -520,6 +520,58 @@ fn a_withdrawn_piece_waits_on_a_withdrawn_slot_and_comes_back() {
     assert_eq!(t.board()[&sq("e10")], "French infantry*");
 }
 
+/// Rulebook 8: "If a Commander has to temporarily withdraw behind the lines because of this
+/// rule, the player loses one action each turn. If the player reinstates the Commander during
+/// his/her next turn, he/she will not lose that action." With the turn's two actions used, the
+/// turn waits: the prompt says the commander may still come back, and bringing him back from
+/// his withdrawn slot ends the turn.
+#[test]
+fn the_turn_waits_for_a_withdrawn_commander_and_says_so() {
+    let mut t = position(
+        &[("b9", Unit::Highlanders)],
+        &[("e8", Unit::FrenchLineInfantry)],
+        [Vec::new(), Vec::new()],
+    );
+    t.play(&WaterlooAction::rules(Action::Attack {
+        from: c("b9"),
+        to: c("b10"),
+        dir: Dir::Up,
+    }));
+    t.play(&WaterlooAction::rules(Action::Chance(ChanceAction::Die(
+        DieFace::RedR,
+    ))));
+    let slot = withdrawn(FRENCH, 0);
+    assert_eq!(t.trays()[&slot], Unit::Ney);
+    end_turn(&mut t);
+    assert_eq!(t.to_act(), Actor::Seat(FRENCH));
+    assert!(
+        t.prompt().contains("move, attack, fire or enter"),
+        "{}",
+        t.prompt()
+    );
+    for (from, to) in [("e8", "e7"), ("e7", "e6")] {
+        t.play(&WaterlooAction::rules(Action::Move {
+            from: c(from),
+            to: c(to),
+        }));
+    }
+    assert_eq!(t.to_act(), Actor::Seat(FRENCH), "the turn waits");
+    assert_eq!(
+        t.prompt(),
+        "French: no action left; the commander may come back; OK: menu"
+    );
+    let back = Action::Enter {
+        unit: Unit::Ney,
+        to: c("c10"),
+    };
+    assert_eq!(gesture_of(&t, back), [Gesture::slide(slot, sq("c10"))]);
+    t.play(&WaterlooAction {
+        action: back,
+        slot: Some(slot),
+    });
+    assert_eq!(t.to_act(), Actor::Seat(ALLIED));
+}
+
 #[test]
 fn weakened_cavalry_is_taken_off_onto_a_free_slot() {
     // "Heavy Cavalry pieces lose 1 strength each time they charge a piece"; "Taking them off
