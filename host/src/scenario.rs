@@ -593,12 +593,15 @@ impl Session {
             "select" | "fire" => {
                 let p = places()?;
                 let t = self.table()?;
-                let (first, rest) = p.split_first().ok_or("`select` needs a place")?;
-                if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
-                    return Err(format!(
+                let arity = || {
+                    format!(
                         "`{cmd}` takes {} place(s)",
                         if cmd == "select" { 1 } else { 2 }
-                    ));
+                    )
+                };
+                let (first, rest) = p.split_first().ok_or_else(arity)?;
+                if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
+                    return Err(arity());
                 }
                 out.extend(t.lift(*first).map_err(hand)?);
                 out.extend(t.place(*first, None).map_err(hand)?);
@@ -608,6 +611,10 @@ impl Session {
             }
             "pick" => {
                 let text = args.join(" ");
+                if text.is_empty() {
+                    // Every entry contains the empty text: OK would take the highlighted one.
+                    return Err("`pick` takes the words of a menu entry: `pick end`".into());
+                }
                 let t = self.table()?;
                 t.take_told();
                 table::choose_entry(t, &text)?;
@@ -1073,6 +1080,14 @@ impl Session {
     fn act_places(&mut self, cmd: &str, places: Vec<Place>, noun: &str) -> Result<(), String> {
         let game = self.table_game.clone();
         let hand = |e: crate::sim::HandError| table::hand_error_text(game.as_ref(), &e);
+        if places.is_empty() {
+            // A bare `lift` would otherwise pass as a step that did nothing.
+            return Err(match cmd {
+                "move" | "attack" => format!("`{cmd}` takes 2 {noun}: from, then to"),
+                "slide" => format!("`slide` takes the path: from, the {noun} passed, to"),
+                _ => format!("`{cmd}` takes one or more {noun}, like `{cmd} c4`"),
+            });
+        }
         let t = self.table()?;
         let mut out = Vec::new();
         match cmd {

@@ -265,3 +265,46 @@ fn napoleon_is_played_by_typed_events() {
     assert!(text.contains("Anglo-Dutch block"), "{text}");
     assert!(text.contains("end the moves"), "{text}");
 }
+
+/// A physical-event line without its places is refused with the fix, never passed as a step
+/// that did nothing; `fire` names itself; a bare `pick` never takes the highlighted entry.
+#[test]
+fn an_event_line_without_its_places_is_refused_with_the_fix() {
+    let text = session("lift\nplace\nnudge\nmove\nslide\n");
+    for cmd in ["lift", "place", "nudge"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes one or more squares, like `{cmd} c4`"
+            )),
+            "{cmd}: {text}"
+        );
+    }
+    assert!(text.contains("! `move` takes 2 argument(s)"), "{text}");
+    assert!(text.contains("! `slide` takes the path"), "{text}");
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game piecepack",
+        "Piecepack at Waterloo",
+        1,
+        "lift\nplace\nfire\nselect\npick\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    for cmd in ["lift", "place"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes one or more places, like `{cmd} c4`"
+            )),
+            "{cmd}: {text}"
+        );
+    }
+    assert!(text.contains("! `fire` takes 2 place(s)"), "{text}");
+    assert!(text.contains("! `select` takes 1 place(s)"), "{text}");
+    assert!(
+        text.contains("! `pick` takes the words of a menu entry"),
+        "{text}"
+    );
+    // The game menu is still on its first entry: nothing was chosen.
+    assert!(!text.contains("umpire: game-chosen"), "{text}");
+}
