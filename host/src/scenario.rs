@@ -9,6 +9,7 @@ use boards::{Actor, Game, Seat, Status};
 use firmware::referee::games::{self, napoleon, BoardLayout};
 use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
+use firmware::ui::Screen;
 
 use crate::sim::{square_place, SimTable};
 use crate::table::{self, TableGameEntry};
@@ -984,18 +985,38 @@ impl Session {
             }
             "choose" => {
                 arity(0)?;
-                let duel = self.variant == Variant::Duel;
-                let nfc = self.nfc;
+                // The entries by their words, as `pick` finds them: Die from wherever the
+                // menu's highlight stands (a `die` typed before), and no button pressed when no
+                // game menu is shown (a second `setup`).
+                let game = match self.variant {
+                    Variant::Duel => "Stratego Duel",
+                    _ => "Stratego Original",
+                };
+                let setup = if self.nfc {
+                    "With NFC tags"
+                } else {
+                    "By rank groups"
+                };
                 let t = self.table()?;
-                if duel {
-                    out.extend(t.press(Button::Die));
+                t.take_told();
+                let on_game_menu = matches!(
+                    t.referee().screen(),
+                    Screen::Choice { entries, .. } if entries.iter().any(|e| e == game)
+                );
+                if !on_game_menu {
+                    return Err(format!(
+                        "the game menu is not shown, so {game} cannot be chosen from it (a \
+                         game is chosen once, at the start); the screen shows: {}",
+                        t.screen_text()
+                    ));
                 }
-                out.extend(t.press(Button::Ok));
-                if nfc {
-                    // The set-up menu's second entry: with NFC tags.
-                    out.extend(t.press(Button::Die));
+                table::choose_entry(t, game)?;
+                table::choose_entry(t, setup)?;
+                for told in t.take_told() {
+                    if let crate::sim::Told::Decision(d) = told {
+                        out.push(d);
+                    }
                 }
-                out.extend(t.press(Button::Ok));
             }
             "setup" => {
                 arity(0)?;

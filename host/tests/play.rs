@@ -308,3 +308,29 @@ fn an_event_line_without_its_places_is_refused_with_the_fix() {
     // The game menu is still on its first entry: nothing was chosen.
     assert!(!text.contains("umpire: game-chosen"), "{text}");
 }
+
+/// `setup` chooses the game the command line named by the menu's words, wherever its highlight
+/// stands (a `die` typed first moved it to the next game), and presses nothing when no game menu
+/// is shown (typed a second time, during play): never another game, never a button in play.
+#[test]
+fn setup_chooses_the_named_game_wherever_the_menu_stands_and_nothing_in_play() {
+    let mut out = Vec::new();
+    host::play::run(Variant::Classic, 1, "die\nsetup\n".as_bytes(), &mut out).expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(text.contains("| Turn 1 Red"), "{text}");
+    assert!(!text.contains("outside Red's"), "{text}");
+    let text = session("setup\nsetup\n");
+    assert!(
+        text.contains("! the game menu is not shown, so Stratego Duel cannot be chosen from it"),
+        "{text}"
+    );
+    assert!(!text.contains("nothing to"), "{text}");
+    assert!(!text.contains("a piece already stands"), "{text}");
+    // The menu's first screen: an OK typed first opens Stratego Original's set-up menu, which
+    // `setup` names rather than setting Duel's army up on Original.
+    let text = session("ok\nsetup\n");
+    assert!(
+        text.contains("! the game menu is not shown, so Stratego Duel cannot be chosen from it"),
+        "{text}"
+    );
+}
