@@ -1751,17 +1751,29 @@ impl Reader<'_> {
         };
         let squares = usize::from(columns) * usize::from(rows);
         let last = char::from(b'a' + columns.saturating_sub(1).min(25));
+        // A tray slot's cell number only where the board has tray slots (none: "100 to 99").
+        let slots = if cells > squares {
+            format!(", a tray slot's cell number {squares} to {}", cells - 1)
+        } else {
+            String::new()
+        };
         let hint = format!(
-            "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\", a tray \
-             slot's cell number {squares} to {} or \"-\" for an input wired to no square",
-            cells.saturating_sub(1)
+            "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\"{slots} or \
+             \"-\" for an input wired to no square"
         );
         let mut out: Vec<Option<SensedCell>> = Vec::new();
         let mut first_input: Vec<Option<(usize, usize)>> = vec![None; cells];
         let mut ok = true;
         for mut item in items {
             let item_at = item.span.start;
-            let entry: Option<Vec<Option<u16>>> = match item.take() {
+            let value = item.take();
+            // The entry as the file writes it, for the problem: a list on one line has many.
+            let written = match &value {
+                ValueInner::String(s) => format!("\"{s}\""),
+                ValueInner::Integer(n) => n.to_string(),
+                _ => "an entry that is neither text nor a number".to_string(),
+            };
+            let entry: Option<Vec<Option<u16>>> = match value {
                 ValueInner::String(s) if s == "-" => Some(vec![None]),
                 ValueInner::String(s) => match s.split_once("..") {
                     Some((from, to)) => square_number(from, columns, rows)
@@ -1781,7 +1793,10 @@ impl Reader<'_> {
                 _ => None,
             };
             let Some(entry) = entry else {
-                self.problem(item_at, format!("[board] cells: {hint}"));
+                self.problem(
+                    item_at,
+                    format!("[board] cells: {written} is no input's place here: {hint}"),
+                );
                 ok = false;
                 continue;
             };
