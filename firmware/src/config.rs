@@ -1520,8 +1520,29 @@ impl Config {
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
         if let Some((mut t, _)) = r.section(&mut root, "journal", "journal", &["dir"]) {
-            if let Some((dir, _)) = r.string(&mut t, "dir", "journal", &[]) {
-                journal_dir = PathBuf::from(dir);
+            if let Some((dir, at)) = r.string(&mut t, "dir", "journal", &[]) {
+                // An empty or relative folder would be looked for wherever the service was
+                // started, not beside this file: each game journaled there, or a fault at start
+                // naming no folder.
+                if dir.trim().is_empty() {
+                    r.problem(
+                        at,
+                        "[journal] dir is empty: give the folder's full path, like \
+                         \"/var/lib/umpire\", or remove the line for that one"
+                            .into(),
+                    );
+                } else if !Path::new(&dir).is_absolute() {
+                    r.problem(
+                        at,
+                        format!(
+                            "[journal] dir = \"{dir}\" is not a full path: the service would \
+                             look for it in the folder it was started from; give it from /, \
+                             like \"/var/lib/umpire\""
+                        ),
+                    );
+                } else {
+                    journal_dir = PathBuf::from(dir);
+                }
             }
         }
 
