@@ -404,6 +404,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     std::thread::park();
                 }
             }
+            // Before the game is played: never over an earlier journal, never a game lost at
+            // its end for a path that could not take it.
+            if let Some(path) = &args.journal {
+                host::play::check_new_journal(path)?;
+            }
             let mut out = BufWriter::new(io::stdout().lock());
             let played = match args.game.table()? {
                 Some(entry) => host::table::demo(
