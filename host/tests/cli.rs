@@ -388,3 +388,36 @@ fn a_journal_is_never_written_over_an_existing_file() {
         "{err}"
     );
 }
+
+/// `umpire-sim replay game.ujn | head` (the reader closes the pipe early) ends quietly and
+/// successfully, as `demo | head` does; it printed "umpire-sim: Broken pipe (os error 32)" and
+/// failed.
+#[test]
+fn a_replay_read_only_in_part_ends_quietly() {
+    let path = std::env::temp_dir().join(format!("umpire-sim-pipe-{}.ujn", std::process::id()));
+    std::fs::remove_file(&path).ok();
+    let (ok, err) = sim(&[
+        "demo",
+        "classic",
+        "--quiet",
+        "--journal",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // As typed in a shell: the reader (`head`) exits after one line.
+    let out = Command::new("bash")
+        .args([
+            "-o",
+            "pipefail",
+            "-c",
+            "\"$0\" replay \"$1\" | head -n 1 >/dev/null",
+        ])
+        .arg(env!("CARGO_BIN_EXE_umpire-sim"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
