@@ -1081,10 +1081,16 @@ impl Session {
                 self.table()?.power_off();
             }
             "power-on" => {
-                let torn: &[u8] = if args.first() == Some(&"torn") {
-                    &[40, 0, 0, 0, 7, 7, 7]
-                } else {
-                    &[]
+                let torn: &[u8] = match args {
+                    [] => &[],
+                    ["torn"] => &[40, 0, 0, 0, 7, 7, 7],
+                    _ => {
+                        return Err(format!(
+                            "`power-on` takes nothing, or `torn` for a journal whose last \
+                             record the cut tore: not `{}`",
+                            args.join(" ")
+                        ))
+                    }
                 };
                 out.extend(self.table()?.power_on(torn).map_err(|e| e.to_string())?);
             }

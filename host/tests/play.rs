@@ -334,3 +334,15 @@ fn setup_chooses_the_named_game_wherever_the_menu_stands_and_nothing_in_play() {
         "{text}"
     );
 }
+
+/// `power-on` takes nothing or `torn`: another word was ignored and the power put back as if
+/// nothing had been typed wrong (`power-on tron` resumed a whole journal).
+#[test]
+fn power_on_with_a_word_it_does_not_take_is_refused() {
+    let text = session("setup\npower-off\npower-on tron\npower-on torn extra\npower-on\n");
+    assert!(
+        text.contains("! `power-on` takes nothing, or `torn` for a journal whose last record the cut tore: not `tron`"),
+        "{text}"
+    );
+    assert!(text.contains("not `torn extra`"), "{text}");
+}
