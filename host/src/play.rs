@@ -455,6 +455,19 @@ pub fn run_served(
                     }
                 };
             }
+            // Play's own words with something after them: said so, not "unknown command".
+            [cmd @ ("quit" | "exit" | "help" | "oled"), ..] => {
+                writeln!(out, "! `{cmd}` takes nothing after it: type `{cmd}` alone")?;
+                continue;
+            }
+            ["show", ..] => {
+                writeln!(
+                    out,
+                    "! `show` takes one word: show table, {}, or umpire",
+                    if is_table { "1, 2" } else { "red, blue" }
+                )?;
+                continue;
+            }
             _ => {
                 let steps = session.passed().steps;
                 if let Err(e) = session.run_line(&line) {

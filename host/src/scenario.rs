@@ -529,6 +529,12 @@ impl Session {
                 }
             }
         };
+        if matches!(cmd, "choose" | "setup" | "hands") && !args.is_empty() {
+            return Err(format!(
+                "`{cmd}` takes nothing after it, not `{}`",
+                args.join(" ")
+            ));
+        }
         match cmd {
             "choose" => {
                 let entry = self.menu_entry()?;

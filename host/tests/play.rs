@@ -346,3 +346,45 @@ fn power_on_with_a_word_it_does_not_take_is_refused() {
     );
     assert!(text.contains("not `torn extra`"), "{text}");
 }
+
+/// Play's own words and a table game's `setup`, `hands` and `choose` with words after them are
+/// refused with the fix: `help me` was "unknown command `help`", and `setup now` in a table
+/// game ran as `setup`, the extra words dropped.
+#[test]
+fn a_command_with_words_it_does_not_take_is_refused_with_the_fix() {
+    let text = session("help me\nquit now\noled x\nshow umpire please\nshow\n");
+    for cmd in ["help", "quit", "oled"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes nothing after it: type `{cmd}` alone"
+            )),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("unknown command"), "{text}");
+    assert_eq!(
+        text.matches("! `show` takes one word: show table, red, blue, or umpire")
+            .count(),
+        2,
+        "{text}"
+    );
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game piecepack",
+        "Piecepack at Waterloo",
+        1,
+        "setup now\nhands x\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(
+        text.contains("! `setup` takes nothing after it, not `now`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! `hands` takes nothing after it, not `x`"),
+        "{text}"
+    );
+    assert!(!text.contains("umpire: game-chosen"), "{text}");
+}
