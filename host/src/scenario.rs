@@ -610,6 +610,10 @@ impl Session {
                 if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
                     return Err(arity());
                 }
+                // Every lift checked before the first: a refused line moves no piece.
+                for place in p.iter() {
+                    t.board.can_set(*place, false).map_err(hand)?;
+                }
                 out.extend(t.lift(*first).map_err(hand)?);
                 out.extend(t.place(*first, None).map_err(hand)?);
                 for place in rest {
@@ -1142,6 +1146,14 @@ impl Session {
                 let [a, b] = places.as_slice() else {
                     return Err(format!("`{cmd}` takes 2 places"));
                 };
+                // Both hands' steps checked before the first: a refused line leaves no piece
+                // in a hand.
+                t.board.can_set(*a, false).map_err(hand)?;
+                if cmd == "attack" {
+                    t.board.can_set(*b, false).map_err(hand)?;
+                } else if a != b {
+                    t.board.can_set(*b, true).map_err(hand)?;
+                }
                 out.extend(t.lift(*a).map_err(hand)?);
                 if cmd == "move" {
                     out.extend(t.place(*b, None).map_err(hand)?);

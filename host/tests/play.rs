@@ -388,3 +388,16 @@ fn a_command_with_words_it_does_not_take_is_refused_with_the_fix() {
     );
     assert!(!text.contains("umpire: game-chosen"), "{text}");
 }
+
+/// A `move`, `attack` or `fire` line whose second square a hand cannot use is refused before
+/// the first piece is lifted: `move e3 f3` onto a piece lifted e3 and left it in the hand
+/// ("e3 lifted: put it down") with only "a piece already stands on f3" said.
+#[test]
+fn a_two_square_line_a_hand_cannot_finish_moves_no_piece() {
+    // Duel seed 3: Red's pieces on h3 and i3, nothing on h4 (as `show umpire` draws them).
+    let text = session("setup\nshow umpire\nmove h3 i3\nattack h3 h4\nwait 4000\n");
+    assert!(text.contains("! a piece already stands on i3"), "{text}");
+    assert!(text.contains("! there is no piece on h4 to lift"), "{text}");
+    assert!(!text.contains("h3 lifted"), "{text}");
+    assert!(!text.contains("umpire: mismatch"), "{text}");
+}
