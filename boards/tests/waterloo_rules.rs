@@ -187,6 +187,22 @@ fn every_layout_problem_has_its_line_and_a_fix() {
     );
 }
 
+/// A layout saved with a byte-order mark and Windows line ends (Notepad's UTF-8) reads as the
+/// same file without them, as Napoleon's and Sa Belle Alliance's data files do: the mark was
+/// taken for a key, "'\u{feff}' is not a `key: value` line", an invisible character.
+#[test]
+fn a_layout_with_a_byte_order_mark_and_windows_line_ends_reads_the_same() {
+    let plain = Layout::parse(boards::waterloo::DEFAULT_LAYOUT).unwrap();
+    let notepad = format!(
+        "\u{feff}{}",
+        boards::waterloo::DEFAULT_LAYOUT.replace('\n', "\r\n")
+    );
+    assert_eq!(Layout::parse(&notepad).expect("with a BOM"), plain);
+    // The first line is a key too: still read.
+    let l = Layout::parse("\u{feff}setup_rows: 3\r\n").expect("a key on the first line");
+    assert_eq!(l.setup_rows, 3);
+}
+
 // ---- Set-up --------------------------------------------------------------------------------
 
 #[test]

@@ -1520,8 +1520,29 @@ impl Config {
         // [journal]
         let mut journal_dir = PathBuf::from("/var/lib/umpire");
         if let Some((mut t, _)) = r.section(&mut root, "journal", "journal", &["dir"]) {
-            if let Some((dir, _)) = r.string(&mut t, "dir", "journal", &[]) {
-                journal_dir = PathBuf::from(dir);
+            if let Some((dir, at)) = r.string(&mut t, "dir", "journal", &[]) {
+                // An empty or relative folder would be looked for wherever the service was
+                // started, not beside this file: each game journaled there, or a fault at start
+                // naming no folder.
+                if dir.trim().is_empty() {
+                    r.problem(
+                        at,
+                        "[journal] dir is empty: give the folder's full path, like \
+                         \"/var/lib/umpire\", or remove the line for that one"
+                            .into(),
+                    );
+                } else if !Path::new(&dir).is_absolute() {
+                    r.problem(
+                        at,
+                        format!(
+                            "[journal] dir = \"{dir}\" is not a full path: the service would \
+                             look for it in the folder it was started from; give it from /, \
+                             like \"/var/lib/umpire\""
+                        ),
+                    );
+                } else {
+                    journal_dir = PathBuf::from(dir);
+                }
             }
         }
 
@@ -1751,17 +1772,29 @@ impl Reader<'_> {
         };
         let squares = usize::from(columns) * usize::from(rows);
         let last = char::from(b'a' + columns.saturating_sub(1).min(25));
+        // A tray slot's cell number only where the board has tray slots (none: "100 to 99").
+        let slots = if cells > squares {
+            format!(", a tray slot's cell number {squares} to {}", cells - 1)
+        } else {
+            String::new()
+        };
         let hint = format!(
-            "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\", a tray \
-             slot's cell number {squares} to {} or \"-\" for an input wired to no square",
-            cells.saturating_sub(1)
+            "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\"{slots} or \
+             \"-\" for an input wired to no square"
         );
         let mut out: Vec<Option<SensedCell>> = Vec::new();
         let mut first_input: Vec<Option<(usize, usize)>> = vec![None; cells];
         let mut ok = true;
         for mut item in items {
             let item_at = item.span.start;
-            let entry: Option<Vec<Option<u16>>> = match item.take() {
+            let value = item.take();
+            // The entry as the file writes it, for the problem: a list on one line has many.
+            let written = match &value {
+                ValueInner::String(s) => format!("\"{s}\""),
+                ValueInner::Integer(n) => n.to_string(),
+                _ => "an entry that is neither text nor a number".to_string(),
+            };
+            let entry: Option<Vec<Option<u16>>> = match value {
                 ValueInner::String(s) if s == "-" => Some(vec![None]),
                 ValueInner::String(s) => match s.split_once("..") {
                     Some((from, to)) => square_number(from, columns, rows)
@@ -1781,7 +1814,10 @@ impl Reader<'_> {
                 _ => None,
             };
             let Some(entry) = entry else {
-                self.problem(item_at, format!("[board] cells: {hint}"));
+                self.problem(
+                    item_at,
+                    format!("[board] cells: {written} is no input's place here: {hint}"),
+                );
                 ok = false;
                 continue;
             };

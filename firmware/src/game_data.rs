@@ -134,7 +134,11 @@ impl fmt::Display for DataFileError {
                     if n == 1 { "" } else { "s" }
                 )?;
                 for (line, message) in problems {
-                    write!(f, "\n  {}:{line}: {message}", path.display())?;
+                    // Line 0 is the whole file (a key it lacks): no line to point at.
+                    match line {
+                        0 => write!(f, "\n  {}: {message}", path.display())?,
+                        _ => write!(f, "\n  {}:{line}: {message}", path.display())?,
+                    }
                 }
                 Ok(())
             }

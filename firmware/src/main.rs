@@ -158,10 +158,30 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             serve(cli)
         }
         Command::CheckConfig => {
-            firmware::game_data::waterloo_layout(&config, &cli.config)?;
-            firmware::game_data::sba_set(&config, &cli.config)?;
-            let napoleon = firmware::game_data::napoleon_set(&config, &cli.config)?;
-            firmware::game_data::tag_registry(&config, &cli.config, napoleon)?;
+            // Every data file's problems at once: a broken layout does not hide a broken map.
+            let mut broken = Vec::new();
+            if let Err(e) = firmware::game_data::waterloo_layout(&config, &cli.config) {
+                broken.push(e);
+            }
+            if let Err(e) = firmware::game_data::sba_set(&config, &cli.config) {
+                broken.push(e);
+            }
+            // The tags name blocks of the order of battle: checked once it reads.
+            match firmware::game_data::napoleon_set(&config, &cli.config) {
+                Ok(napoleon) => {
+                    if let Err(e) =
+                        firmware::game_data::tag_registry(&config, &cli.config, napoleon)
+                    {
+                        broken.push(e);
+                    }
+                }
+                Err(e) => broken.push(e),
+            }
+            match broken.len() {
+                0 => {}
+                1 => return Err(broken.remove(0).into()),
+                _ => return Err(firmware::game_data::DataFileError::Several(broken).into()),
+            }
             let warnings = config.warnings();
             println!(
                 "{}: {} — {}x{} board, {}, {} GPIO pins wired, sensing timing: {}",

@@ -82,6 +82,37 @@ fn every_problem_in_the_list_is_named_with_its_line() {
     assert_eq!(found.len(), 3, "{found:?}");
 }
 
+/// A wrong entry is named as the file writes it (a list on one line holds many), and a board
+/// without tray slots is not offered tray slots' cell numbers ("100 to 99").
+#[test]
+fn a_wrong_entry_is_named_and_no_tray_numbers_are_offered_without_trays() {
+    let found = problems(&file(r#"["a1..d1", "a2..z2", 99]"#, CHAIN));
+    let messages: Vec<&str> = found.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{found:?}");
+    assert!(
+        messages[0].contains("\"a2..z2\" is no input's place"),
+        "{found:?}"
+    );
+    assert!(messages[1].contains("99 is no input's place"), "{found:?}");
+    for m in &messages {
+        assert!(!m.contains("tray slot"), "{m}");
+        assert!(
+            m.contains("a square a1 to d2, a run like \"a1..d1\" or \"-\""),
+            "{m}"
+        );
+    }
+    // With tray slots, their cell numbers are offered: 8 to 9 after the 8 squares.
+    let trays = file(r#"["a1..d1", "a2..z2"]"#, CHAIN)
+        + "\n[[board.tray]]\nkind = \"reserve\"\nseat = 1\nslots = 2\n";
+    let found = problems(&trays);
+    assert!(
+        found
+            .iter()
+            .any(|(_, m)| m.contains("a tray slot's cell number 8 to 9")),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn a_list_too_long_or_leaving_squares_unread_is_refused() {
     // Nine entries for a chip of eight inputs.

@@ -646,3 +646,57 @@ fn a_variant_set_up_by_tags_is_checked_against_the_readers() {
         );
     }
 }
+
+/// A builder whose Waterloo layout and Napoléon map are both broken hears both files' problems
+/// from one `umpire check-config`, as the service's Fault screens list them: the old code
+/// stopped at the layout, so the map's problems came only once the layout was fixed.
+#[test]
+fn check_config_names_every_broken_data_file_at_once() {
+    let config = shipped_config().replacen(
+        "\n[napoleon]\n",
+        "\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
+        1,
+    );
+    let (dir, path) = config_folder("every-file", &config);
+    let layout = std::fs::read_to_string(dir.join("waterloo-layout.txt")).unwrap();
+    std::fs::write(
+        dir.join("waterloo-layout.txt"),
+        layout.replacen("facing.french: down", "facing.french: sideways", 1),
+    )
+    .unwrap();
+    let map = boards::napoleon::DEFAULT_MAP.replacen("road BRU WAT", "road BRU QQQ", 1);
+    std::fs::write(dir.join("napoleon-map.txt"), &map).unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("waterloo-layout.txt:"), "{text}");
+    assert!(text.contains("sideways"), "{text}");
+    assert!(text.contains("napoleon-map.txt:"), "{text}");
+    assert!(text.contains("QQQ"), "{text}");
+}
+
+/// A problem of a whole data file (a line it lacks) is told with the file's path alone, not as
+/// "map.txt:0:", a line 0 no editor shows.
+#[test]
+fn check_config_names_a_whole_file_problem_without_a_line_0() {
+    let config = shipped_config().replacen(
+        "\n[napoleon]\n",
+        "\n[napoleon]\nmap = \"napoleon-map.txt\"\n",
+        1,
+    );
+    let (dir, path) = config_folder("line-0", &config);
+    let map: String = boards::napoleon::DEFAULT_MAP
+        .lines()
+        .filter(|l| !l.starts_with("width broad"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("napoleon-map.txt"), &map).unwrap();
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("napoleon-map.txt: no `width broad` line"),
+        "{text}"
+    );
+    assert!(!text.contains(":0:"), "{text}");
+}

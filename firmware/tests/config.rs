@@ -1018,3 +1018,27 @@ fn ok_ok_starts_the_configured_variant_set_up_by_tags() {
         "{out:?}"
     );
 }
+
+/// `[journal] dir` empty or relative is named with its line and the fix: check-config passed
+/// both, and the service then looked for the folder wherever it was started (a fault naming no
+/// folder for an empty one, the games journaled somewhere nobody looks for a relative one).
+#[test]
+fn a_journal_folder_empty_or_relative_is_refused_with_the_fix() {
+    let with = |dir: &str| format!("[sensor]\nkind = \"simulated\"\n[journal]\ndir = \"{dir}\"\n");
+    let got = problems(&with(""));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 4);
+    assert!(got[0].1.contains("[journal] dir is empty"), "{got:?}");
+    let got = problems(&with("journals"));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0]
+            .1
+            .contains("[journal] dir = \"journals\" is not a full path"),
+        "{got:?}"
+    );
+    let c = Config::parse(&with("/srv/umpire")).unwrap();
+    assert_eq!(c.journal_dir, PathBuf::from("/srv/umpire"));
+    let c = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
+    assert_eq!(c.journal_dir, PathBuf::from("/var/lib/umpire"));
+}

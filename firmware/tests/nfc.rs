@@ -204,3 +204,18 @@ fn an_uninitialised_simulated_reader_returns_no_tag() {
     ready.wake().unwrap();
     assert_eq!(ready.inventory().unwrap(), vec![uid(1)]);
 }
+
+/// An owner's tags file saved with a byte-order mark and Windows line ends (Notepad's UTF-8)
+/// registers the same tags as without them, as the other data files read: the mark was taken
+/// for part of the first UID, refused as "`<invisible>04:A2:1B:7C` is no tag UID".
+#[test]
+fn a_tags_file_with_a_byte_order_mark_and_windows_line_ends_registers_the_same_tags() {
+    use firmware::referee::TagRegistry;
+    let text = "04:A2:1B:7C block NAPOLEON\n04:A2:1B:7D piece blue Marshal\n";
+    let known = |name: &str| name == "NAPOLEON";
+    let plain = TagRegistry::parse(text, known).expect("plain");
+    let notepad = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    let read = TagRegistry::parse(&notepad, known).expect("with a byte-order mark");
+    assert_eq!(read, plain);
+    assert!(read.has_blocks() && read.has_pieces());
+}

@@ -343,12 +343,27 @@ impl DemoArgs {
 fn main() -> std::process::ExitCode {
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // `umpire-sim replay game.ujn | head` closes the pipe early: not an error.
+        Err(e) if closed_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             // One line a cause, no backtrace: the message says what to do.
             eprintln!("umpire-sim: {e:#}");
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `e` is standard output closed by the reader (`| head`), whatever wraps it.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let io = cause.downcast_ref::<io::Error>().or_else(|| {
+            match cause.downcast_ref::<host::replay::ReplayError>() {
+                Some(host::replay::ReplayError::Write(e)) => Some(e),
+                _ => None,
+            }
+        });
+        io.is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -403,6 +418,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 loop {
                     std::thread::park();
                 }
+            }
+            // Before the game is played: never over an earlier journal, never a game lost at
+            // its end for a path that could not take it.
+            if let Some(path) = &args.journal {
+                host::play::check_new_journal(path)?;
             }
             let mut out = BufWriter::new(io::stdout().lock());
             let played = match args.game.table()? {

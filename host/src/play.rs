@@ -187,6 +187,40 @@ pub fn draw_table_board(session: &mut Session, eyes: Eyes) -> Vec<String> {
     lines
 }
 
+/// Refuses to journal to `path` when a file with something in it is there already: a journal
+/// of an earlier game (or any file given by mistake) is never written over. A missing or empty
+/// file is fine. Its folder must be there, so the game is not played only to be lost.
+///
+/// # Errors
+/// [`io::ErrorKind::AlreadyExists`] or [`io::ErrorKind::NotFound`], naming the file and the
+/// fix.
+pub fn check_new_journal(path: &Path) -> io::Result<()> {
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        if !folder.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "cannot write the journal to {}: there is no folder {}; create it or give \
+                     another path",
+                    path.display(),
+                    folder.display()
+                ),
+            ));
+        }
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() || m.len() > 0 => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!(
+                "{} already exists: a journal is never written over another file; give a new \
+                 file name, or move that one away first",
+                path.display()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The journal file of the session's `game`th game: `path` for the first, then `game-2.ujn`
 /// beside `game.ujn`.
 fn numbered(path: &Path, game: u32) -> std::path::PathBuf {
@@ -344,6 +378,9 @@ pub fn run_served(
     mut input: impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    if let Some(path) = journal {
+        check_new_journal(path)?;
+    }
     let mut session = Session::on_layout(layout);
     // The tokens whose addresses were printed last.
     let mut printed: Vec<String> = Vec::new();
@@ -417,6 +454,19 @@ pub fn run_served(
                         continue;
                     }
                 };
+            }
+            // Play's own words with something after them: said so, not "unknown command".
+            [cmd @ ("quit" | "exit" | "help" | "oled"), ..] => {
+                writeln!(out, "! `{cmd}` takes nothing after it: type `{cmd}` alone")?;
+                continue;
+            }
+            ["show", ..] => {
+                writeln!(
+                    out,
+                    "! `show` takes one word: show table, {}, or umpire",
+                    if is_table { "1, 2" } else { "red, blue" }
+                )?;
+                continue;
             }
             _ => {
                 let steps = session.passed().steps;
@@ -496,6 +546,7 @@ pub fn run_served(
                 if !written.is_empty() && !bytes.starts_with(&written) {
                     // A new game: the last one's journal stays as it is.
                     games += 1;
+                    check_new_journal(&numbered(path, games))?;
                     writeln!(
                         out,
                         "(a new game: its journal goes to {})",

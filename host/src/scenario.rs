@@ -9,6 +9,7 @@ use boards::{Actor, Game, Seat, Status};
 use firmware::referee::games::{self, napoleon, BoardLayout};
 use firmware::referee::{Decision, GameKind, Record, RefereeConfig};
 use firmware::sensing::{Button, Place, TagFailure, TagUid};
+use firmware::ui::Screen;
 
 use crate::sim::{square_place, SimTable};
 use crate::table::{self, TableGameEntry};
@@ -528,6 +529,12 @@ impl Session {
                 }
             }
         };
+        if matches!(cmd, "choose" | "setup" | "hands") && !args.is_empty() {
+            return Err(format!(
+                "`{cmd}` takes nothing after it, not `{}`",
+                args.join(" ")
+            ));
+        }
         match cmd {
             "choose" => {
                 let entry = self.menu_entry()?;
@@ -593,12 +600,19 @@ impl Session {
             "select" | "fire" => {
                 let p = places()?;
                 let t = self.table()?;
-                let (first, rest) = p.split_first().ok_or("`select` needs a place")?;
-                if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
-                    return Err(format!(
+                let arity = || {
+                    format!(
                         "`{cmd}` takes {} place(s)",
                         if cmd == "select" { 1 } else { 2 }
-                    ));
+                    )
+                };
+                let (first, rest) = p.split_first().ok_or_else(arity)?;
+                if (cmd == "select") != rest.is_empty() || rest.len() > 1 {
+                    return Err(arity());
+                }
+                // Every lift checked before the first: a refused line moves no piece.
+                for place in p.iter() {
+                    t.board.can_set(*place, false).map_err(hand)?;
                 }
                 out.extend(t.lift(*first).map_err(hand)?);
                 out.extend(t.place(*first, None).map_err(hand)?);
@@ -608,6 +622,10 @@ impl Session {
             }
             "pick" => {
                 let text = args.join(" ");
+                if text.is_empty() {
+                    // Every entry contains the empty text: OK would take the highlighted one.
+                    return Err("`pick` takes the words of a menu entry: `pick end`".into());
+                }
                 let t = self.table()?;
                 t.take_told();
                 table::choose_entry(t, &text)?;
@@ -977,18 +995,38 @@ impl Session {
             }
             "choose" => {
                 arity(0)?;
-                let duel = self.variant == Variant::Duel;
-                let nfc = self.nfc;
+                // The entries by their words, as `pick` finds them: Die from wherever the
+                // menu's highlight stands (a `die` typed before), and no button pressed when no
+                // game menu is shown (a second `setup`).
+                let game = match self.variant {
+                    Variant::Duel => "Stratego Duel",
+                    _ => "Stratego Original",
+                };
+                let setup = if self.nfc {
+                    "With NFC tags"
+                } else {
+                    "By rank groups"
+                };
                 let t = self.table()?;
-                if duel {
-                    out.extend(t.press(Button::Die));
+                t.take_told();
+                let on_game_menu = matches!(
+                    t.referee().screen(),
+                    Screen::Choice { entries, .. } if entries.iter().any(|e| e == game)
+                );
+                if !on_game_menu {
+                    return Err(format!(
+                        "the game menu is not shown, so {game} cannot be chosen from it (a \
+                         game is chosen once, at the start); the screen shows: {}",
+                        t.screen_text()
+                    ));
                 }
-                out.extend(t.press(Button::Ok));
-                if nfc {
-                    // The set-up menu's second entry: with NFC tags.
-                    out.extend(t.press(Button::Die));
+                table::choose_entry(t, game)?;
+                table::choose_entry(t, setup)?;
+                for told in t.take_told() {
+                    if let crate::sim::Told::Decision(d) = told {
+                        out.push(d);
+                    }
                 }
-                out.extend(t.press(Button::Ok));
             }
             "setup" => {
                 arity(0)?;
@@ -1053,10 +1091,16 @@ impl Session {
                 self.table()?.power_off();
             }
             "power-on" => {
-                let torn: &[u8] = if args.first() == Some(&"torn") {
-                    &[40, 0, 0, 0, 7, 7, 7]
-                } else {
-                    &[]
+                let torn: &[u8] = match args {
+                    [] => &[],
+                    ["torn"] => &[40, 0, 0, 0, 7, 7, 7],
+                    _ => {
+                        return Err(format!(
+                            "`power-on` takes nothing, or `torn` for a journal whose last \
+                             record the cut tore: not `{}`",
+                            args.join(" ")
+                        ))
+                    }
                 };
                 out.extend(self.table()?.power_on(torn).map_err(|e| e.to_string())?);
             }
@@ -1073,6 +1117,14 @@ impl Session {
     fn act_places(&mut self, cmd: &str, places: Vec<Place>, noun: &str) -> Result<(), String> {
         let game = self.table_game.clone();
         let hand = |e: crate::sim::HandError| table::hand_error_text(game.as_ref(), &e);
+        if places.is_empty() {
+            // A bare `lift` would otherwise pass as a step that did nothing.
+            return Err(match cmd {
+                "move" | "attack" => format!("`{cmd}` takes 2 {noun}: from, then to"),
+                "slide" => format!("`slide` takes the path: from, the {noun} passed, to"),
+                _ => format!("`{cmd}` takes one or more {noun}, like `{cmd} c4`"),
+            });
+        }
         let t = self.table()?;
         let mut out = Vec::new();
         match cmd {
@@ -1094,6 +1146,14 @@ impl Session {
                 let [a, b] = places.as_slice() else {
                     return Err(format!("`{cmd}` takes 2 places"));
                 };
+                // Both hands' steps checked before the first: a refused line leaves no piece
+                // in a hand.
+                t.board.can_set(*a, false).map_err(hand)?;
+                if cmd == "attack" {
+                    t.board.can_set(*b, false).map_err(hand)?;
+                } else if a != b {
+                    t.board.can_set(*b, true).map_err(hand)?;
+                }
                 out.extend(t.lift(*a).map_err(hand)?);
                 if cmd == "move" {
                     out.extend(t.place(*b, None).map_err(hand)?);

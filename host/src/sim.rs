@@ -162,6 +162,23 @@ impl SimBoard {
             .collect()
     }
 
+    /// Whether a hand could put a piece on `place` (`on`) or lift the one there, checked as a
+    /// hand's step checks it, without doing it.
+    ///
+    /// # Errors
+    /// [`HandError`]: no sensor there, a piece already there, or nothing to lift.
+    pub fn can_set(&self, place: Place, on: bool) -> Result<(), HandError> {
+        let cell = self
+            .layout
+            .cell(place)
+            .ok_or(HandError::NoSuchPlace(place))?;
+        match (on, self.occupied.contains(cell)) {
+            (true, true) => Err(HandError::Occupied(place)),
+            (false, false) => Err(HandError::NothingThere(place)),
+            _ => Ok(()),
+        }
+    }
+
     fn set(&mut self, place: Place, on: bool, tag: Option<TagUid>) -> Result<(), HandError> {
         let cell = self
             .layout

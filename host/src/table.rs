@@ -78,8 +78,22 @@ pub fn find_game(game: &str, variant: Option<&str>) -> Result<TableGameEntry, St
     };
     let (name, variants) = match found.as_slice() {
         [one] => *one,
-        [] => return Err(format!("no table game is called `{game}`: {}", names())),
-        _ => return Err(format!("`{game}` names several games: {}", names())),
+        [] => {
+            return Err(format!(
+                "no game is called `{game}`: `classic` or `duel` (Stratego), or a table game: {}",
+                names()
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "`{game}` names several games: {}; write more of the one meant",
+                found
+                    .iter()
+                    .map(|(n, _)| slug(n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
     };
     let entry = match variant {
         None => variants.first(),

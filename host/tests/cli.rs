@@ -35,13 +35,13 @@ fn an_unknown_game_is_refused_with_the_choices() {
 }
 
 /// `demo --journal FILE` writes the journal owner-only (0600: it holds both set-ups), also over
-/// a file that was open to others; the old code left it 0644.
+/// an empty file that was open to others; the old code left it 0644.
 #[cfg(unix)]
 #[test]
 fn the_demo_journal_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let path = std::env::temp_dir().join(format!("umpire-sim-private-{}.umpj", std::process::id()));
-    std::fs::write(&path, b"old").unwrap();
+    std::fs::write(&path, b"").unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
         .args(["demo", "duel", "--quiet", "--max-moves", "4", "--journal"])
@@ -343,4 +343,81 @@ fn play_napoleon_takes_6_2_4_option_from_its_game_line() {
         err.contains("--reveal-on-contact applies to Napoleon 1815 only"),
         "{err}"
     );
+}
+
+/// `demo --journal FILE` and `play --journal FILE` never write over a file that holds
+/// something (an earlier game's journal typed again, a file named by mistake): the command is
+/// refused before anything is played, naming the file and the fix, and the file is left as it
+/// was. A journal into a folder that does not exist is refused before the game is played (the
+/// old code played the whole demo, then failed to write it).
+#[test]
+fn a_journal_is_never_written_over_an_existing_file() {
+    let path = std::env::temp_dir().join(format!("umpire-sim-keep-{}.ujn", std::process::id()));
+    std::fs::write(&path, b"UMPJ an earlier game").unwrap();
+    let (ok, err) = sim(&[
+        "demo",
+        "duel",
+        "--quiet",
+        "--journal",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("already exists: a journal is never written over"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire-sim"))
+        .args(["play", "duel", "--journal"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"UMPJ an earlier game");
+    std::fs::remove_file(&path).ok();
+    let (ok, err) = sim(&[
+        "demo",
+        "duel",
+        "--journal",
+        "/nonexistent-umpire-folder/game.ujn",
+    ]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("there is no folder /nonexistent-umpire-folder"),
+        "{err}"
+    );
+}
+
+/// `umpire-sim replay game.ujn | head` (the reader closes the pipe early) ends quietly and
+/// successfully, as `demo | head` does; it printed "umpire-sim: Broken pipe (os error 32)" and
+/// failed.
+#[test]
+fn a_replay_read_only_in_part_ends_quietly() {
+    let path = std::env::temp_dir().join(format!("umpire-sim-pipe-{}.ujn", std::process::id()));
+    std::fs::remove_file(&path).ok();
+    let (ok, err) = sim(&[
+        "demo",
+        "classic",
+        "--quiet",
+        "--journal",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // As typed in a shell: the reader (`head`) exits after one line.
+    let out = Command::new("bash")
+        .args([
+            "-o",
+            "pipefail",
+            "-c",
+            "\"$0\" replay \"$1\" | head -n 1 >/dev/null",
+        ])
+        .arg(env!("CARGO_BIN_EXE_umpire-sim"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
 }

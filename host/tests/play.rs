@@ -265,3 +265,139 @@ fn napoleon_is_played_by_typed_events() {
     assert!(text.contains("Anglo-Dutch block"), "{text}");
     assert!(text.contains("end the moves"), "{text}");
 }
+
+/// A physical-event line without its places is refused with the fix, never passed as a step
+/// that did nothing; `fire` names itself; a bare `pick` never takes the highlighted entry.
+#[test]
+fn an_event_line_without_its_places_is_refused_with_the_fix() {
+    let text = session("lift\nplace\nnudge\nmove\nslide\n");
+    for cmd in ["lift", "place", "nudge"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes one or more squares, like `{cmd} c4`"
+            )),
+            "{cmd}: {text}"
+        );
+    }
+    assert!(text.contains("! `move` takes 2 argument(s)"), "{text}");
+    assert!(text.contains("! `slide` takes the path"), "{text}");
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game piecepack",
+        "Piecepack at Waterloo",
+        1,
+        "lift\nplace\nfire\nselect\npick\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    for cmd in ["lift", "place"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes one or more places, like `{cmd} c4`"
+            )),
+            "{cmd}: {text}"
+        );
+    }
+    assert!(text.contains("! `fire` takes 2 place(s)"), "{text}");
+    assert!(text.contains("! `select` takes 1 place(s)"), "{text}");
+    assert!(
+        text.contains("! `pick` takes the words of a menu entry"),
+        "{text}"
+    );
+    // The game menu is still on its first entry: nothing was chosen.
+    assert!(!text.contains("umpire: game-chosen"), "{text}");
+}
+
+/// `setup` chooses the game the command line named by the menu's words, wherever its highlight
+/// stands (a `die` typed first moved it to the next game), and presses nothing when no game menu
+/// is shown (typed a second time, during play): never another game, never a button in play.
+#[test]
+fn setup_chooses_the_named_game_wherever_the_menu_stands_and_nothing_in_play() {
+    let mut out = Vec::new();
+    host::play::run(Variant::Classic, 1, "die\nsetup\n".as_bytes(), &mut out).expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(text.contains("| Turn 1 Red"), "{text}");
+    assert!(!text.contains("outside Red's"), "{text}");
+    let text = session("setup\nsetup\n");
+    assert!(
+        text.contains("! the game menu is not shown, so Stratego Duel cannot be chosen from it"),
+        "{text}"
+    );
+    assert!(!text.contains("nothing to"), "{text}");
+    assert!(!text.contains("a piece already stands"), "{text}");
+    // The menu's first screen: an OK typed first opens Stratego Original's set-up menu, which
+    // `setup` names rather than setting Duel's army up on Original.
+    let text = session("ok\nsetup\n");
+    assert!(
+        text.contains("! the game menu is not shown, so Stratego Duel cannot be chosen from it"),
+        "{text}"
+    );
+}
+
+/// `power-on` takes nothing or `torn`: another word was ignored and the power put back as if
+/// nothing had been typed wrong (`power-on tron` resumed a whole journal).
+#[test]
+fn power_on_with_a_word_it_does_not_take_is_refused() {
+    let text = session("setup\npower-off\npower-on tron\npower-on torn extra\npower-on\n");
+    assert!(
+        text.contains("! `power-on` takes nothing, or `torn` for a journal whose last record the cut tore: not `tron`"),
+        "{text}"
+    );
+    assert!(text.contains("not `torn extra`"), "{text}");
+}
+
+/// Play's own words and a table game's `setup`, `hands` and `choose` with words after them are
+/// refused with the fix: `help me` was "unknown command `help`", and `setup now` in a table
+/// game ran as `setup`, the extra words dropped.
+#[test]
+fn a_command_with_words_it_does_not_take_is_refused_with_the_fix() {
+    let text = session("help me\nquit now\noled x\nshow umpire please\nshow\n");
+    for cmd in ["help", "quit", "oled"] {
+        assert!(
+            text.contains(&format!(
+                "! `{cmd}` takes nothing after it: type `{cmd}` alone"
+            )),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("unknown command"), "{text}");
+    assert_eq!(
+        text.matches("! `show` takes one word: show table, red, blue, or umpire")
+            .count(),
+        2,
+        "{text}"
+    );
+    let mut out = Vec::new();
+    host::play::run_game(
+        "game piecepack",
+        "Piecepack at Waterloo",
+        1,
+        "setup now\nhands x\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plays");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(
+        text.contains("! `setup` takes nothing after it, not `now`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! `hands` takes nothing after it, not `x`"),
+        "{text}"
+    );
+    assert!(!text.contains("umpire: game-chosen"), "{text}");
+}
+
+/// A `move`, `attack` or `fire` line whose second square a hand cannot use is refused before
+/// the first piece is lifted: `move e3 f3` onto a piece lifted e3 and left it in the hand
+/// ("e3 lifted: put it down") with only "a piece already stands on f3" said.
+#[test]
+fn a_two_square_line_a_hand_cannot_finish_moves_no_piece() {
+    // Duel seed 3: Red's pieces on h3 and i3, nothing on h4 (as `show umpire` draws them).
+    let text = session("setup\nshow umpire\nmove h3 i3\nattack h3 h4\nwait 4000\n");
+    assert!(text.contains("! a piece already stands on i3"), "{text}");
+    assert!(text.contains("! there is no piece on h4 to lift"), "{text}");
+    assert!(!text.contains("h3 lifted"), "{text}");
+    assert!(!text.contains("umpire: mismatch"), "{text}");
+}

@@ -349,3 +349,25 @@ fn the_reveal_on_contact_scenario_fails_without_the_option() {
         "{failure}"
     );
 }
+
+/// A `game` line naming no game offers every game a scenario may play, Stratego's included (the
+/// old message listed the table games only), and one naming several lists only those it names
+/// (the old message listed every table game, `sa-belle-alliance` for `waterloo`).
+#[test]
+fn a_game_line_naming_no_game_or_several_lists_the_games_it_could_mean() {
+    let (line, msg) = refused("game chess\n");
+    assert_eq!(line, 1, "{msg}");
+    assert!(
+        msg.contains("no game is called `chess`: `classic` or `duel` (Stratego), or a table game: stratego-waterloo"),
+        "{msg}"
+    );
+    let (_, msg) = refused("game waterloo basic\n");
+    assert!(
+        msg.contains(
+            "`waterloo` names several games: stratego-waterloo, piecepack-at-waterloo; write \
+             more of the one meant"
+        ),
+        "{msg}"
+    );
+    assert!(!msg.contains("napoleon"), "{msg}");
+}

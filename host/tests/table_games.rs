@@ -233,3 +233,44 @@ fn napoleon_campaigns_play_from_physical_events_and_keep_the_blocks_secret() {
     }
     assert!(battles > 0, "the demos reach a battle");
 }
+
+/// Napoléon's battle words name the zone a volley's hits fall on and the town a battle was won
+/// at, even when the same action goes on to the next volley or the next battle: the hits of the
+/// defender's skirmish volley were told "1 hit on board 1 defender reserve" (the zone the
+/// attacker's answering volley then aimed at) before the attacker's block was turned down, and
+/// a battle that ended as the next began was told won "at" the next battle's town.
+#[test]
+fn napoleon_tells_hits_on_the_zone_fired_at_and_the_win_at_its_own_town() {
+    let mut checked = (0, 0);
+    for variant in ["2-players-historical-set-up", "2-players-own-set-up"] {
+        let played = play("napoleon", variant, 1, 3000);
+        let text = replay(&played.journal, true, true).expect("replays");
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let mut target: Option<&str> = None;
+        for (i, line) in lines.iter().enumerate() {
+            if let Some((_, rest)) = line.split_once(" fires at ") {
+                target = rest.split(':').next();
+            }
+            if let Some((count, rest)) = line.split_once(" on ") {
+                let zone = rest.split(':').next().unwrap_or_default();
+                if count.ends_with(" hit") || count.ends_with(" hits") {
+                    assert_eq!(Some(zone), target, "line {i}: {line}\n{text}");
+                    checked.0 += 1;
+                }
+            }
+            if let Some((_, rest)) = line.split_once(" wins at ") {
+                let town = rest.split(':').next().unwrap_or_default();
+                let over = lines[i + 1..]
+                    .iter()
+                    .find(|l| l.contains(" is over: the blocks back"))
+                    .expect("the battle's end follows its verdict");
+                assert!(
+                    over.contains(&format!("the battle at {town} is over")),
+                    "line {i}: {line} / {over}\n{text}"
+                );
+                checked.1 += 1;
+            }
+        }
+    }
+    assert!(checked.0 > 10 && checked.1 > 3, "{checked:?}");
+}

@@ -199,6 +199,9 @@ impl Layout {
         let mut tiles: Vec<(Tile, usize)> = Vec::new();
         let mut tiles_given = false;
         let text_default = text.as_ptr() == DEFAULT_LAYOUT.as_ptr();
+        // A file saved with a byte-order mark (Windows' Notepad) reads as without it; Windows
+        // line ends are trimmed with each line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
 
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;

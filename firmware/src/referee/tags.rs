@@ -93,6 +93,8 @@ impl TagRegistry {
         let mut registry = TagRegistry::new();
         let mut problems = Vec::new();
         let mut first_line: BTreeMap<TagUid, usize> = BTreeMap::new();
+        // A file saved with a byte-order mark (Windows' Notepad) reads as without it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let words: Vec<&str> = raw

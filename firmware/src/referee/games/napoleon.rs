@@ -55,7 +55,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use boards::geometry::roads::TownId;
-use boards::napoleon::battle::{BattleAction, Side, Zone};
+use boards::napoleon::battle::{BattleAction, Side};
 use boards::napoleon::{
     Action, Army, BlockId, Campaign, Event, Illegal, Mover, Napoleon, Options, Placement, Players,
     Setup, SetupProblem, SupplyLoss, ALLIED_SET_UP_CAP, FRENCH_SET_UP_CAP,
@@ -701,8 +701,9 @@ pub struct NapoleonTable {
     told_moves: Vec<ToldMove>,
     /// Per battle board of the layout: the town of the battle fought on it.
     boards: Vec<Option<TownId>>,
-    /// The last fire: the zone fired at and the side hit, for its volley's words.
-    shot: Option<(Zone, Side)>,
+    /// The last fire: where it aims, in words (named while its battle was fought), for its
+    /// volley's words.
+    shot: Option<String>,
     /// The hidden blocks' losses by type the last action made (a rout's, 7.4.1): each
     /// owner's page gives his own ([`TableGame::seat_secrets`]); the table is told none.
     secret_losses: Vec<SecretLoss>,
@@ -1913,11 +1914,12 @@ impl TableGame for NapoleonTable {
                 _ => None,
             })
             .collect();
+        self.secret_losses = self.hidden_losses(&battle_events, &action.action, &known.seen);
+        // Told with the fire before this action: its hits may come before this action's fire.
+        let (mut told, mut moves) = self.told_events(&events, &before, action, &known);
         if let Some(shot) = self.shot_of(&battle_events) {
             self.shot = Some(shot);
         }
-        self.secret_losses = self.hidden_losses(&battle_events, &action.action, &known.seen);
-        let (mut told, mut moves) = self.told_events(&events, &before, action, &known);
         if matches!(action.action, Action::Battle(BattleAction::DrawTerrain(_))) {
             // Drawn at once after the battle began or a terrain was placed: what that asked of
             // the hands still stands.

@@ -1351,7 +1351,13 @@ impl NapoleonTable {
         let mut sight = self.sight_words(events, known);
         // The battle's town: the one fought now, or the one just ended.
         let town = self.game.battle().map(Battle::town).or(ended);
+        // The volley whose hits come next: the last fire before this action (its dice are
+        // rolled now), then each fire this action makes (a skirmish's next volley).
+        let mut shot = self.shot.clone();
         for e in events {
+            if let Some(fired) = self.fire_shot(e) {
+                shot = Some(fired);
+            }
             if matches!(*e, BattleEvent::TurnBegan { .. } | BattleEvent::Rout(_)) {
                 out.append(&mut sight);
             }
@@ -1415,7 +1421,7 @@ impl NapoleonTable {
                     ));
                 }
                 BattleEvent::Hits { hits } => {
-                    let Some((zone, side)) = self.shot else {
+                    let Some(target) = &shot else {
                         continue;
                     };
                     let hits_words = match hits {
@@ -1430,8 +1436,7 @@ impl NapoleonTable {
                     // volley's title: the zone says whose blocks, and the prompt asks the
                     // owner to choose between equals, or among blocks the firer cannot see.
                     out.push(format!(
-                        "{hits_words} on {}: the strongest block takes each",
-                        self.target_name(zone, side)
+                        "{hits_words} on {target}: the strongest block takes each"
                     ));
                 }
                 BattleEvent::Hit { block, .. }
@@ -1528,7 +1533,8 @@ impl NapoleonTable {
                     self.side_armies(side)
                 )),
                 BattleEvent::Over(ending) => {
-                    let at = town.map_or("", |t| self.choice.town_name(t));
+                    // The battle that ended, not the next one begun by the same action.
+                    let at = ended.or(town).map_or("", |t| self.choice.town_name(t));
                     out.push(match ending {
                         Ending::Won { winner, how } => format!(
                             "the {} wins at {at}: the {} {}",
@@ -1563,15 +1569,21 @@ impl NapoleonTable {
     }
 
     /// The fire just made: the zone fired at and the side hit, for the volley's words.
-    pub(super) fn shot_of(&self, events: &[BattleEvent]) -> Option<(Zone, Side)> {
-        events.iter().rev().find_map(|e| match *e {
+    pub(super) fn shot_of(&self, events: &[BattleEvent]) -> Option<String> {
+        events.iter().rev().find_map(|e| self.fire_shot(e))
+    }
+
+    /// Where one fire event aims, in words, named while its battle is fought (its hits may
+    /// be rolled by the action that ends the battle); `None` for any other event.
+    fn fire_shot(&self, e: &BattleEvent) -> Option<String> {
+        match *e {
             BattleEvent::Fired { block, at, .. } => {
                 let army = self.army_of(block)?;
                 let side = self.game.battle()?.side_of(army)?;
-                Some((at, side.other()))
+                Some(self.target_name(at, side.other()))
             }
             _ => None,
-        })
+        }
     }
 
     /// What the seat alone may know: the terrain block its side drew and has not placed.
