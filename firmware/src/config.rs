@@ -716,6 +716,10 @@ impl WebConfig {
 /// `[web] port` when not given.
 pub const DEFAULT_WEB_PORT: u16 = 8080;
 
+/// The most columns, and the most rows, a board's grid is configured with (`[board] columns`,
+/// `rows`): what the sensor chains read.
+pub const MAX_GRID_SIDE: u8 = 16;
+
 /// The WS2812B guidance chain (`[leds]`): on an SPI bus of its own, clocked at
 /// [`crate::drivers::leds::SPI_HZ`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1358,10 +1362,11 @@ impl Config {
             trays = r.trays(&mut t);
             cells_list = take(&mut t, "cells");
             scan_at = at;
-            if let Some((v, _)) = r.int(&mut t, "columns", "board", (1, 16)) {
+            let side = (1, i64::from(MAX_GRID_SIDE));
+            if let Some((v, _)) = r.int(&mut t, "columns", "board", side) {
                 columns = v as u8;
             }
-            if let Some((v, _)) = r.int(&mut t, "rows", "board", (1, 16)) {
+            if let Some((v, _)) = r.int(&mut t, "rows", "board", side) {
                 rows = v as u8;
             }
             if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (1, 10_000)) {

@@ -371,6 +371,15 @@ fn missing_places_fix(missing: &[Place]) -> String {
             }
         }
     }
+    let max = crate::config::MAX_GRID_SIDE;
+    if squares.0 > max || squares.1 > max {
+        // No configuration can give it: say so, not a fix the configuration would refuse.
+        return format!(
+            "it needs a grid of {} columns x {} rows, more than the {max} x {max} a board is \
+             configured with: play it in the simulator (umpire-sim) for now",
+            squares.0, squares.1
+        );
+    }
     let mut parts = Vec::new();
     if squares.2 {
         parts.push(format!(
@@ -1218,5 +1227,47 @@ impl<S: Store, C: Chance> Referee<S, C> {
             },
             Phase::Game(session) => session.screen(&self.sensed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use boards::geometry::grid::Cell;
+
+    use super::*;
+    use crate::sensing::TrayKind;
+
+    /// A fix a board can be configured with names the grid and the trays to add; a game whose
+    /// layout no configuration can sense (Napoléon's 26 x 31 grid against 16 x 16) is not told
+    /// to configure what the configuration refuses.
+    #[test]
+    fn the_fix_for_missing_places_is_one_the_configuration_takes() {
+        let tray = Place::Tray {
+            tray: TrayKind::Reserve,
+            seat: boards::Seat::new(0),
+            slot: 2,
+        };
+        let fix = missing_places_fix(&[Place::Square(Cell::new(11, 9)), tray]);
+        assert!(
+            fix.starts_with("wire and configure a board of at least 12 columns x 10 rows"),
+            "{fix}"
+        );
+        assert!(fix.contains("tray of 3 slots"), "{fix}");
+        let napoleon = games::menu()
+            .into_iter()
+            .flat_map(|(_, entries)| entries)
+            .find_map(|(_, kind)| matches!(kind, GameKind::Napoleon { .. }).then_some(kind))
+            .expect("Napoléon is on the menu");
+        let places: Vec<Place> = games::layout(napoleon)
+            .places
+            .iter()
+            .map(|(_, p)| *p)
+            .collect();
+        let fix = missing_places_fix(&places);
+        assert_eq!(
+            fix,
+            "it needs a grid of 26 columns x 31 rows, more than the 16 x 16 a board is \
+             configured with: play it in the simulator (umpire-sim) for now"
+        );
     }
 }
