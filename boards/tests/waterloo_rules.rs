@@ -2083,3 +2083,20 @@ fn a_withdrawn_commander_may_be_reinstated_after_the_other_actions() {
     assert_eq!(unit_at(&g, "a10"), Some(Unit::Ney));
     assert_eq!(g.to_act(), Actor::Seat(ALLIED));
 }
+
+/// A layout file with no `key: value` line (empty, only comments, a copy cut short) is
+/// refused: read over the defaults it would silently be the shipped board.
+#[test]
+fn an_empty_layout_file_is_refused_not_the_shipped_board() {
+    for text in ["", "\n\n", "# my board\n# (to do)\n", "\u{feff}"] {
+        let problems = Layout::parse(text).expect_err("an empty layout").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 0);
+        assert!(
+            problems[0].message.contains("no `key: value` line"),
+            "{}",
+            problems[0]
+        );
+    }
+    assert!(Layout::parse("rows: 10\n").is_ok());
+}

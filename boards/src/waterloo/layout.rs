@@ -416,6 +416,16 @@ impl Layout {
                 }
             }
         }
+        if seen.is_empty() && problems.is_empty() {
+            // An empty or emptied file (a copy cut short) would silently be the shipped board.
+            problems.push(LayoutProblem {
+                line: 0,
+                message: String::from(
+                    "the file has no `key: value` line: write the keys your board changes \
+                     (e.g. `rows: 11`), or leave the file out to play on the shipped board",
+                ),
+            });
+        }
         if !problems.is_empty() {
             return Err(Problems(problems));
         }
