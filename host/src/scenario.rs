@@ -31,6 +31,10 @@ pub struct Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            // The file as a whole (unreadable, or checking nothing).
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(
             f,
             "{}:{}: `{}`: {}",
@@ -592,6 +596,13 @@ impl Session {
             }
             "group" => {
                 let p = places()?;
+                if p.is_empty() {
+                    return Err(
+                        "`group` takes the places of the group's pieces, then presses OK \
+                                (`ok` alone presses OK)"
+                            .into(),
+                    );
+                }
                 let t = self.table()?;
                 t.take_told();
                 table::place_group(t, &p)?;
@@ -1423,6 +1434,18 @@ pub fn run_text_on(name: &str, text: &str, layout: BoardLayout) -> Result<Passed
             message,
         })?;
     }
+    if session.passed.expectations == 0 {
+        // An empty file, or one cut short before its first `expect`, would pass whatever the
+        // umpire did.
+        return Err(Failure {
+            file: name.to_string(),
+            line: 0,
+            text: String::new(),
+            message: "the scenario checks nothing: add `expect` lines for what the umpire must \
+                      do (see `help`), else it passes whatever happens"
+                .to_string(),
+        });
+    }
     Ok(session.passed)
 }
 
@@ -1435,6 +1458,24 @@ impl Default for Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scenario that checks nothing (empty, only comments, steps without one `expect`) fails:
+    /// it would pass whatever the umpire did.
+    #[test]
+    fn a_scenario_that_checks_nothing_fails() {
+        for text in ["", "# to do\n", "game piecepack\nsetup\n"] {
+            let err = run_text("t", text).unwrap_err();
+            assert!(err.message.contains("checks nothing"), "{err}");
+        }
+        assert!(run_text("t", "game piecepack\nexpect screen Game /\n").is_ok());
+    }
+
+    /// `group` with no place is refused with the fix, not an OK pressed.
+    #[test]
+    fn a_group_without_places_is_refused() {
+        let err = run_text("t", "game piecepack\nok\ngroup\n").unwrap_err();
+        assert!(err.message.contains("`group` takes the places"), "{err}");
+    }
 
     #[test]
     fn a_table_game_screen_is_checked_outside_the_game_too() {
