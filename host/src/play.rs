@@ -505,7 +505,7 @@ pub fn run_served(
         };
         writeln!(
             out,
-            "Board ({label}; ## = a piece the umpire does not expect, ({lifted} = expected but lifted):"
+            "Board ({label}; ## = a piece the umpire does not expect, \"({lifted}\" = expected but lifted):"
         )?;
         for l in board {
             writeln!(out, "  {l}")?;
