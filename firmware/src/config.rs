@@ -125,7 +125,7 @@ use toml_span::value::{Table, ValueInner};
 use crate::display::DEFAULT_ADDRESS;
 use crate::referee::games::{self, MenuEntry};
 use crate::referee::{MenuStart, RefereeConfig, SetupMode};
-use crate::sensing::{LayoutSetup, SensedCell, SensingConfig, TrayKind};
+use crate::sensing::{LayoutSetup, SensedCell, SensingConfig, TrayKind, MAX_GRID_SIDE};
 
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
 use crate::guidance::LedOrder;
@@ -715,10 +715,6 @@ impl WebConfig {
 
 /// `[web] port` when not given.
 pub const DEFAULT_WEB_PORT: u16 = 8080;
-
-/// The most columns, and the most rows, a board's grid is configured with (`[board] columns`,
-/// `rows`): what the sensor chains read.
-pub const MAX_GRID_SIDE: u8 = 16;
 
 /// The WS2812B guidance chain (`[leds]`): on an SPI bus of its own, clocked at
 /// [`crate::drivers::leds::SPI_HZ`].

@@ -371,7 +371,7 @@ fn missing_places_fix(missing: &[Place]) -> String {
             }
         }
     }
-    let max = crate::config::MAX_GRID_SIDE;
+    let max = crate::sensing::MAX_GRID_SIDE;
     if squares.0 > max || squares.1 > max {
         // No configuration can give it: say so, not a fix the configuration would refuse.
         return format!(

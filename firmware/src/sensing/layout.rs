@@ -91,6 +91,10 @@ impl fmt::Display for Place {
     }
 }
 
+/// The most columns, and the most rows, a board's grid is configured with (`[board] columns`,
+/// `rows`): a game whose layout needs a larger grid is played in the simulator.
+pub const MAX_GRID_SIDE: u8 = 16;
+
 /// An untrusted description of a board's sensors, as a layout file or a builder gives it;
 /// [`LayoutSetup::validate`] turns it into a [`SensorLayout`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
