@@ -1704,8 +1704,9 @@ impl Waterloo {
         }
     }
 
-    /// Whether the seat to act may still reinstate its withdrawn commander this turn.
-    fn reinstatement_open(&self) -> bool {
+    /// Whether the seat to act may still reinstate its withdrawn commander this turn (the
+    /// turn waits for it, or for `EndTurn`, once its count of actions is used).
+    pub fn reinstatement_open(&self) -> bool {
         let mut v = Vec::new();
         self.entries(&mut v);
         v.iter().any(|a| self.reinstates_commander(a))

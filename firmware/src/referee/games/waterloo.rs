@@ -2019,11 +2019,7 @@ impl TableGame for WaterlooTable {
                 }
                 // The turn's actions are used, but the withdrawn commander may still come
                 // back, paid with the action he is worth (rulebook 8): the turn waits.
-                None if g.actions().1 == 0
-                    && g.legal_actions()
-                        .iter()
-                        .any(|a| matches!(a, Action::Enter { .. })) =>
-                {
+                None if g.actions().1 == 0 && g.reinstatement_open() => {
                     format!("{name}: no action left; the commander may come back; OK: menu")
                 }
                 None => format!("{name}: move, attack, fire or enter; OK: menu"),
