@@ -99,18 +99,13 @@ impl SbaLayout {
     /// # Errors
     /// Every problem, each with its line (0: the whole file) and how to fix it.
     pub fn parse(text: &str, cards: &CardSet) -> Result<SbaLayout, Vec<(usize, String)>> {
-        let mut problems: Vec<(usize, String)> = Vec::new();
-        let file = squares::read(text, "space", "10x9", |n| named(n, cards), &mut problems);
-        let Some(SquareFile {
+        let SquareFile {
             columns,
             rows,
             lines,
             seen,
-        }) = file
-        else {
-            problems.sort_by_key(|p| p.0);
-            return Err(problems);
-        };
+            mut problems,
+        } = squares::read(text, "space", "10x9", |n| named(n, cards))?;
         let n = cards.cards().len();
         let mut layout = SbaLayout {
             columns,
@@ -226,12 +221,7 @@ impl SbaLayout {
                 ));
             }
         }
-        if problems.is_empty() {
-            Ok(layout)
-        } else {
-            problems.sort_by_key(|p| p.0);
-            Err(problems)
-        }
+        squares::verdict(problems, layout)
     }
 
     /// The sensed places: every space of the map, on its grid.

@@ -34,21 +34,43 @@ pub(super) struct SquareFile<T> {
     pub lines: Vec<SquareLine<T>>,
     /// Every name given (the grid's and the ones the game does not know too), with its line.
     pub seen: BTreeMap<String, usize>,
+    /// The problems found so far, each with its line (0: the file as a whole): the game adds
+    /// its own and ends with [`verdict`].
+    pub problems: Vec<(usize, String)>,
 }
 
-/// Reads `text`: the lines whose name `name` knows, every other problem pushed on `problems`.
-/// `space` is what the game calls a square's place ("slot", "space"), `example` a grid for the
-/// fix of a missing one ("26x31").
+/// `value` when no problem was found, else every problem in line order: how a game ends its
+/// reading of a layout file.
+pub(super) fn verdict<V>(
+    problems: Vec<(usize, String)>,
+    value: V,
+) -> Result<V, Vec<(usize, String)>> {
+    if problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(in_line_order(problems))
+    }
+}
+
+fn in_line_order(mut problems: Vec<(usize, String)>) -> Vec<(usize, String)> {
+    problems.sort_by_key(|p| p.0);
+    problems
+}
+
+/// Reads `text`: the lines whose name `name` knows, every other problem in the file's
+/// `problems`. `space` is what the game calls a square's place ("slot", "space"), `example` a
+/// grid for the fix of a missing one ("26x31").
 ///
-/// `None` when there is no grid line: the squares cannot be checked against it then, and that
-/// problem is pushed too.
+/// # Errors
+/// Every problem found, in line order, when there is no grid line: the squares cannot be
+/// checked against it then.
 pub(super) fn read<T>(
     text: &str,
     space: &str,
     example: &str,
     mut name: impl FnMut(&str) -> Result<T, String>,
-    problems: &mut Vec<(usize, String)>,
-) -> Option<SquareFile<T>> {
+) -> Result<SquareFile<T>, Vec<(usize, String)>> {
+    let mut problems: Vec<(usize, String)> = Vec::new();
     let mut grid: Option<(u8, u8)> = None;
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut owner: BTreeMap<Cell, (String, usize)> = BTreeMap::new();
@@ -136,7 +158,7 @@ pub(super) fn read<T>(
                 "the layout has no grid line: add \"grid: COLUMNSxROWS\", e.g. grid: {example}"
             ),
         ));
-        return None;
+        return Err(in_line_order(problems));
     };
     for (cell, (given, line)) in &owner {
         if cell.col >= columns || cell.row >= rows {
@@ -149,11 +171,12 @@ pub(super) fn read<T>(
             ));
         }
     }
-    Some(SquareFile {
+    Ok(SquareFile {
         columns,
         rows,
         lines,
         seen,
+        problems,
     })
 }
 
@@ -170,9 +193,13 @@ mod tests {
 
     /// Reads `text` with every name known as itself.
     fn read_all(text: &str) -> (Option<SquareFile<String>>, Vec<(usize, String)>) {
-        let mut problems = Vec::new();
-        let file = read(text, "space", "4x4", |n| Ok(n.to_string()), &mut problems);
-        (file, problems)
+        match read(text, "space", "4x4", |n| Ok(n.to_string())) {
+            Ok(mut file) => {
+                let problems = std::mem::take(&mut file.problems);
+                (Some(file), problems)
+            }
+            Err(problems) => (None, problems),
+        }
     }
 
     fn square(s: &str) -> Place {
@@ -229,20 +256,20 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_or_missing_grid_is_a_problem_and_no_file() {
+    fn a_bad_or_missing_grid_is_a_problem_and_no_file_and_the_problems_come_in_line_order() {
         let (file, problems) = read_all("grid: 27x4\nwest: a1\n");
         assert!(file.is_none());
         assert_eq!(
             problems,
             [
                 (
-                    1,
-                    "grid \"27x4\" is not COLUMNSxROWS: write e.g. 4x4 (at most 26 columns)"
+                    0,
+                    "the layout has no grid line: add \"grid: COLUMNSxROWS\", e.g. grid: 4x4"
                         .to_string()
                 ),
                 (
-                    0,
-                    "the layout has no grid line: add \"grid: COLUMNSxROWS\", e.g. grid: 4x4"
+                    1,
+                    "grid \"27x4\" is not COLUMNSxROWS: write e.g. 4x4 (at most 26 columns)"
                         .to_string()
                 ),
             ]
@@ -251,22 +278,15 @@ mod tests {
 
     #[test]
     fn a_name_the_game_does_not_know_is_its_problem_and_its_squares_stay_free() {
-        let mut problems = Vec::new();
-        let file = read(
-            "grid: 4x4\nbad: a1\ngood: a1\n",
-            "slot",
-            "4x4",
-            |n| {
-                if n == "good" {
-                    Ok(())
-                } else {
-                    Err(format!("{n}: unknown"))
-                }
-            },
-            &mut problems,
-        )
+        let file = read("grid: 4x4\nbad: a1\ngood: a1\n", "slot", "4x4", |n| {
+            if n == "good" {
+                Ok(())
+            } else {
+                Err(format!("{n}: unknown"))
+            }
+        })
         .unwrap();
-        assert_eq!(problems, [(2, "bad: unknown".to_string())]);
+        assert_eq!(file.problems, [(2, "bad: unknown".to_string())]);
         assert_eq!(file.lines.len(), 1);
         assert_eq!(file.lines[0].places, [square("a1")]);
         assert_eq!(file.seen.get("bad"), Some(&2));

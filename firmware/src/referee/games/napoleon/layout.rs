@@ -278,18 +278,13 @@ impl NapoleonLayout {
     pub fn parse(text: &str, campaign: &Campaign) -> Result<NapoleonLayout, LayoutProblems> {
         let map = campaign.map();
         let oob = campaign.order_of_battle();
-        let mut problems: Vec<(usize, String)> = Vec::new();
-        let file = squares::read(text, "slot", "26x31", |n| entry(n, campaign), &mut problems);
-        let Some(SquareFile {
+        let SquareFile {
             columns,
             rows,
             lines,
             seen,
-        }) = file
-        else {
-            problems.sort_by_key(|p| p.0);
-            return Err(LayoutProblems(problems));
-        };
+            mut problems,
+        } = squares::read(text, "slot", "26x31", |n| entry(n, campaign)).map_err(LayoutProblems)?;
         let towns = map.graph().town_count();
         let mut town_slots: Vec<Option<Vec<Place>>> = vec![None; towns];
         let mut drafts: Vec<Draft> = (0..MAX_BOARDS).map(|_| Draft::default()).collect();
@@ -456,10 +451,7 @@ impl NapoleonLayout {
                 terrain,
             });
         }
-        if !problems.is_empty() {
-            problems.sort_by_key(|p| p.0);
-            return Err(LayoutProblems(problems));
-        }
+        squares::verdict(problems, ()).map_err(LayoutProblems)?;
         let [french, ad, pr] = trays;
         let mut layout = NapoleonLayout {
             columns,
