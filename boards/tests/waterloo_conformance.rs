@@ -18,8 +18,8 @@
 use boards::game::replay;
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
-    Action, Army, Card, CardPlay, ChanceAction, DieFace, EndReason, Event, Options, PursuitEvent,
-    Seen, Setup, Unit, Version, Waterloo, ALLIED, FRENCH,
+    Action, Army, Card, CardPlay, ChanceAction, DieFace, EndReason, Event, Options, Phase,
+    PursuitEvent, Seen, Setup, Unit, Version, Waterloo, ALLIED, FRENCH,
 };
 use boards::{Actor, Game, Status};
 use rand::{Rng, SeedableRng};
@@ -256,6 +256,27 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
                         {
                             assert_eq!(g.piece_at(*from).map(|p| p.seat()), Some(s));
                         }
+                    }
+                    // The turn waits for a withdrawn commander exactly when his return is
+                    // listed (outside the Pursuit, for a commander that has been on the board).
+                    let commander = if s == ALLIED {
+                        Unit::Uxbridge
+                    } else {
+                        Unit::Ney
+                    };
+                    if g.phase() == Phase::Act
+                        && g.pursuit_victor().is_none()
+                        && !g.reserve(s).contains(&commander)
+                    {
+                        let listed = legal
+                            .iter()
+                            .any(|a| matches!(a, Action::Enter { unit, .. } if *unit == commander));
+                        assert_eq!(
+                            g.reinstatement_open(),
+                            listed,
+                            "{ctx}: reinstatement_open disagrees with the list\n{}",
+                            g.diagram()
+                        );
                     }
                     if actions.len() % 7 == 0 {
                         for _ in 0..40 {

@@ -1707,9 +1707,26 @@ impl Waterloo {
     /// Whether the seat to act may still reinstate its withdrawn commander this turn (the
     /// turn waits for it, or for `EndTurn`, once its count of actions is used).
     pub fn reinstatement_open(&self) -> bool {
-        let mut v = Vec::new();
-        self.entries(&mut v);
-        v.iter().any(|a| self.reinstates_commander(a))
+        let commander = self.own_commander();
+        self.commander_ready(commander)
+            && self.split_allows(commander.army() == Army::Prussian)
+            && !self.entry_squares(commander).is_empty()
+    }
+
+    /// The commander of the seat to act: Uxbridge for the Allies, Ney for the French.
+    fn own_commander(&self) -> Unit {
+        if self.current == ALLIED {
+            Unit::Uxbridge
+        } else {
+            Unit::Ney
+        }
+    }
+
+    /// Whether `commander` is withdrawn and may come back now.
+    fn commander_ready(&self, commander: Unit) -> bool {
+        self.off[self.current]
+            .iter()
+            .any(|o| o.unit == commander && o.ready_at <= self.half)
     }
 
     /// Whether a card being carried out still offers a free action.
@@ -1744,15 +1761,9 @@ impl Waterloo {
     /// however cost an action." It is paid with the action he is worth, so it is open even when
     /// the turn's count (which left him out) is used up.
     fn reinstates_commander(&self, action: &Action) -> bool {
-        let commander = if self.current == ALLIED {
-            Unit::Uxbridge
-        } else {
-            Unit::Ney
-        };
+        let commander = self.own_commander();
         matches!(*action, Action::Enter { unit, .. } if unit == commander)
-            && self.off[self.current]
-                .iter()
-                .any(|o| o.unit == commander && o.ready_at <= self.half)
+            && self.commander_ready(commander)
     }
 
     fn free_under_effect(&self, action: &Action) -> bool {
