@@ -124,7 +124,7 @@ use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
 use crate::referee::games::{self, MenuEntry};
-use crate::referee::{MenuStart, RefereeConfig, SetupMode};
+use crate::referee::{BeyondTheBoard, MenuStart, RefereeConfig, SetupMode};
 use crate::sensing::{LayoutSetup, SensedCell, SensingConfig, TrayKind, MAX_GRID_SIDE};
 
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
@@ -521,6 +521,23 @@ impl Config {
         } else {
             format!("{} (the rest default)", changes.join(", "))
         }
+    }
+
+    /// The warning when the game `[game] name` names is among `beyond`, the games this board
+    /// cannot play ([`crate::game_data::games_beyond_the_board`]): the menu opens on it, and
+    /// refuses it when chosen.
+    pub fn game_beyond_the_board(&self, beyond: &[BeyondTheBoard]) -> Option<ConfigWarning> {
+        let entry = self.game.menu_entry();
+        let game = beyond.iter().find(|b| b.entry == entry)?;
+        Some(ConfigWarning {
+            problem: format!(
+                "[game] name = \"{}\": {} cannot be played on this board, so the menu refuses \
+                 it when chosen",
+                self.game.name(),
+                game.game
+            ),
+            fix: format!("name another game, or: {}", game.fix),
+        })
     }
 
     /// What works but is worth a warning: the umpire runs, though the players may miss

@@ -182,7 +182,10 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 1 => return Err(broken.remove(0).into()),
                 _ => return Err(firmware::game_data::DataFileError::Several(broken).into()),
             }
-            let warnings = config.warnings();
+            // Every data file read above: what the board can play is judged on them.
+            let beyond = firmware::game_data::games_beyond_the_board(&config, &cli.config)?;
+            let mut warnings = config.warnings();
+            warnings.extend(config.game_beyond_the_board(&beyond));
             println!(
                 "{}: {} — {}x{} board, {}, {} GPIO pins wired, sensing timing: {}",
                 if cli.config.exists() {
@@ -203,6 +206,9 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             );
             for w in &warnings {
                 println!("  warning: {w}");
+            }
+            for b in &beyond {
+                println!("  not on this board: {}: {}", b.game, b.fix);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -259,6 +265,22 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
             fix: w.fix,
         }))
         .collect();
+    // The games this board cannot play: a warning for the one the menu opens on, the rest told.
+    // (A data file that does not read is a problem below, with every line.)
+    if let Ok(beyond) = firmware::game_data::games_beyond_the_board(config, path) {
+        out.extend(config.game_beyond_the_board(&beyond).map(|w| Finding {
+            severity: Severity::Warning,
+            subject: "configuration".into(),
+            detail: w.problem,
+            fix: w.fix,
+        }));
+        out.extend(beyond.into_iter().map(|b| Finding {
+            severity: Severity::Ok,
+            subject: "games".into(),
+            detail: format!("{} is not played on this board", b.game),
+            fix: b.fix,
+        }));
+    }
     if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
         out.push(Finding {
             severity: Severity::Problem,

@@ -700,3 +700,56 @@ fn check_config_names_a_whole_file_problem_without_a_line_0() {
     );
     assert!(!text.contains(":0:"), "{text}");
 }
+
+/// A builder hears from `check-config` which games the board cannot play, with the fix, before
+/// a player meets the menu's refusal; a `[game] name` the board cannot play is a warning in
+/// `check-config` and `doctor`. The old code said "fine" and left it to the menu.
+#[test]
+fn check_config_names_the_games_the_board_cannot_play() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml");
+    let (code, text) = umpire(&["--config", path, "check-config"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(
+            "  not on this board: Napoleon 1815: it needs a grid of 26 columns x 31 rows, more \
+             than the 16 x 16 a board is configured with: play it in the simulator (umpire-sim) \
+             for now"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  not on this board: Stratego: Waterloo: wire and configure seat 1's"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("not on this board: Stratego Original"),
+        "{text}"
+    );
+
+    let napoleon = shipped_config().replacen("name = \"classic\"", "name = \"napoleon\"", 1);
+    assert_ne!(napoleon, shipped_config(), "the shipped file names a game");
+    let (dir, config) = config_folder("beyond", &napoleon);
+    let config = config.to_str().unwrap();
+    let (code, text) = umpire(&["--config", config, "check-config"]);
+    let (doctor, said) = umpire(&["--config", config, "--simulated", "doctor", "--scans", "5"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("works, with 1 warning"), "{text}");
+    assert!(
+        text.contains(
+            "  warning: [game] name = \"napoleon\": Napoleon 1815 cannot be played on this \
+             board, so the menu refuses it when chosen; fix: name another game, or: it needs a \
+             grid"
+        ),
+        "{text}"
+    );
+    assert_eq!(doctor, 0, "{said}");
+    assert!(
+        said.contains("WARNING configuration: [game] name = \"napoleon\": Napoleon 1815 cannot"),
+        "{said}"
+    );
+    assert!(
+        said.contains("ok      games: Napoleon 1815 is not played on this board"),
+        "{said}"
+    );
+}

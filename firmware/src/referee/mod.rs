@@ -118,7 +118,7 @@ pub use crate::screens::{screen_lines, screen_text};
 pub use chance::{pick_weighted, Chance, ChanceError, OsChance, SeededChance};
 pub use decision::{Decision, PHONE_PAGES};
 pub use games::{rebuild, GameKind, Header, WaterlooChoice};
-pub use phases::{MenuStart, Referee, RefereeConfig, ResumeError};
+pub use phases::{BeyondTheBoard, MenuStart, Referee, RefereeConfig, ResumeError};
 pub use record::SCHEMA;
 pub use record::{check_schema, journal_schema};
 pub use record::{GameFile, RebuildError, Record, SetupMode};

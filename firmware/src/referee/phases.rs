@@ -115,6 +115,71 @@ impl RefereeConfig {
             Options::plain(variant)
         }
     }
+
+    /// `kind` on the data files this umpire plays (the Waterloo layout, the Sa Belle Alliance
+    /// and Napoléon sets) and with Napoléon's 6.2.4 option as configured.
+    fn with_data(&self, kind: GameKind) -> GameKind {
+        kind.on_layout(self.waterloo_layout)
+            .on_sba(self.sba_set)
+            .on_napoleon(self.napoleon_set)
+            .on_napoleon_reveal_on_contact(self.napoleon_reveal_on_contact)
+    }
+
+    /// The places a game of `kind` senses that the board lacks (none without a board).
+    fn missing_places(&self, kind: GameKind) -> Vec<Place> {
+        let Some(board) = &self.board else {
+            return Vec::new();
+        };
+        games::layout(kind)
+            .places
+            .iter()
+            .map(|(_, p)| *p)
+            .filter(|p| !board.contains(p))
+            .collect()
+    }
+
+    /// The games of the menu this board cannot play, in menu order: what the menu refuses when
+    /// one is chosen, told before (`umpire check-config`, `umpire doctor`). Empty without a
+    /// board.
+    pub fn games_beyond_the_board(&self) -> Vec<BeyondTheBoard> {
+        let stratego = GAMES.iter().map(|(variant, name)| {
+            let kind = GameKind::Stratego {
+                options: self.options(*variant),
+            };
+            (*name, vec![kind])
+        });
+        let tables = games::menu().into_iter().map(|(name, variants)| {
+            let kinds = variants.into_iter().map(|(_, kind)| kind).collect();
+            (name, kinds)
+        });
+        stratego
+            .chain(tables)
+            .enumerate()
+            .filter_map(|(entry, (game, kinds))| {
+                let mut missing = BTreeSet::new();
+                for kind in kinds {
+                    missing.extend(self.missing_places(self.with_data(kind)));
+                }
+                let missing: Vec<Place> = missing.into_iter().collect();
+                (!missing.is_empty()).then(|| BeyondTheBoard {
+                    entry,
+                    game,
+                    fix: missing_places_fix(&missing),
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game of the menu whose places the board lacks ([`RefereeConfig::games_beyond_the_board`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeyondTheBoard {
+    /// Its entry on the game menu, as [`MenuStart::game`] counts.
+    pub entry: usize,
+    /// Its name on the game menu.
+    pub game: &'static str,
+    /// What would let the board play it.
+    pub fix: String,
 }
 
 /// Why a journal could not be resumed.
@@ -984,13 +1049,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
                     variants
                         .get(*selected)
                         .map(|(label, kind, setup)| (format!("{name}: {label}"), *kind, *setup))
-                        .map(|(label, kind, setup)| {
-                            let kind = kind.on_layout(self.config.waterloo_layout);
-                            let kind = kind.on_sba(self.config.sba_set);
-                            let kind = kind.on_napoleon(self.config.napoleon_set);
-                            let reveal = self.config.napoleon_reveal_on_contact;
-                            (label, kind.on_napoleon_reveal_on_contact(reveal), setup)
-                        })
+                        .map(|(label, kind, setup)| (label, self.config.with_data(kind), setup))
                 });
                 if let Some((label, kind, setup)) = chosen {
                     self.choose(label, kind, setup, out);
@@ -1040,25 +1099,18 @@ impl<S: Store, C: Chance> Referee<S, C> {
             });
             return;
         }
-        if let Some(board) = &self.config.board {
-            let missing: Vec<Place> = games::layout(kind)
-                .places
-                .iter()
-                .map(|(_, p)| *p)
-                .filter(|p| !board.contains(p))
-                .collect();
-            if !missing.is_empty() {
-                let why = format!("{label} needs places this board lacks");
-                self.notice = Some(Screen::Error {
-                    message: why.clone(),
-                    fix: missing_places_fix(&missing),
-                });
-                out.push(Decision::Ignored {
-                    button: Button::Ok,
-                    why,
-                });
-                return;
-            }
+        let missing = self.config.missing_places(kind);
+        if !missing.is_empty() {
+            let why = format!("{label} needs places this board lacks");
+            self.notice = Some(Screen::Error {
+                message: why.clone(),
+                fix: missing_places_fix(&missing),
+            });
+            out.push(Decision::Ignored {
+                button: Button::Ok,
+                why,
+            });
+            return;
         }
         let Some(session) = games::new_session(kind, setup) else {
             out.push(Decision::Ignored {
@@ -1269,5 +1321,52 @@ mod tests {
             "it needs a grid of 26 columns x 31 rows, more than the 16 x 16 a board is \
              configured with: play it in the simulator (umpire-sim) for now"
         );
+    }
+
+    /// The builder hears before play which games the board cannot play, each with the fix the
+    /// menu would give when it is chosen: a 12 x 10 board without trays plays Stratego and Sa
+    /// Belle Alliance, not Waterloo (its trays), Piecepack (a staging tray) or Napoléon (its
+    /// grid); trays added take Waterloo off the list. Without a board nothing is judged.
+    #[test]
+    fn the_games_a_board_cannot_play_are_named_with_their_fix() {
+        let board = |setup: crate::sensing::LayoutSetup| RefereeConfig {
+            board: Some(setup.places.iter().map(|(_, p)| *p).collect()),
+            ..RefereeConfig::default()
+        };
+        let bare = board(crate::sensing::LayoutSetup::grid(12, 10)).games_beyond_the_board();
+        let named: Vec<(usize, &str)> = bare.iter().map(|b| (b.entry, b.game)).collect();
+        assert_eq!(
+            named,
+            [
+                (2, games::waterloo::TITLE),
+                (3, games::piecepack::TITLE),
+                (5, games::napoleon::TITLE)
+            ]
+        );
+        let waterloo = &bare[0];
+        assert!(waterloo.fix.contains("[[board.tray]]"), "{}", waterloo.fix);
+        assert!(bare[2].fix.contains("simulator"), "{}", bare[2].fix);
+
+        // Every tray every Waterloo variant uses, wired.
+        let mut wired = crate::sensing::LayoutSetup::grid(12, 10);
+        for (_, kind) in games::waterloo::variants()
+            .into_iter()
+            .map(|(l, choice)| (l, GameKind::Waterloo { choice }))
+        {
+            for (_, place) in games::layout(kind).places {
+                if matches!(place, Place::Tray { .. }) && !wired.places.iter().any(|p| p.1 == place)
+                {
+                    let cell = crate::sensing::SensedCell::new(wired.cell_count);
+                    wired.places.push((cell, place));
+                    wired.cell_count += 1;
+                }
+            }
+        }
+        let trays = board(wired).games_beyond_the_board();
+        assert!(
+            trays.iter().all(|b| b.game != games::waterloo::TITLE),
+            "{trays:?}"
+        );
+        assert_eq!(RefereeConfig::default().games_beyond_the_board(), []);
     }
 }
