@@ -1003,8 +1003,38 @@ fn neither_player_can_move_is_a_draw() {
 // Two-squares rule
 // ---------------------------------------------------------------------------------------------
 
-/// Ruling (README, "Two-squares rule", ISF article 10): no more than three moves in a row
-/// between the same two squares, attacks included: moves 1-3 are legal, the 4th is not.
+/// The code of conduct (its lines are interleaved in our copy of the rulebook; read back in
+/// order): "What’s more, I always tell my men that they cannot travel more than three times back
+/// and forth between the same two places." and "For example, we do not chase endlessly after the
+/// same enemy once he has decided to run away." Both are rules of the book, not only of the ISF:
+/// a game started with the default options keeps both, with the limit the book gives (three),
+/// in Duel too ("All rules are the same as in Stratego").
+#[test]
+fn the_rulebook_forbids_shuttling_and_endless_chases_by_default() {
+    for (variant, options) in [
+        (Variant::Classic, Options::default()),
+        (Variant::Classic, Options::isf(Variant::Classic)),
+        (Variant::Duel, Options::isf(Variant::Duel)),
+    ] {
+        assert_eq!(options.variant, variant);
+        assert_eq!(options.two_squares, Some(3), "{variant}");
+        assert!(options.more_squares, "{variant}");
+    }
+    // Played with the default options: three moves between e3 and e4, not a fourth ...
+    let mut pos = exact(Options::default(), &format!("{CORNERS} r5@e3"), RED);
+    play_all(&mut pos, "e3-e4 i10-i9 e4-e3 i9-i8 e3-e4 i8-i7");
+    assert_eq!(refused(&pos, "e4-e3"), Illegal::TwoSquares(3));
+    // ... and no endless chase round the ring.
+    let mut pos = exact(Options::default(), &format!("{CORNERS} {RING_CHASE}"), BLUE);
+    chase_round_the_ring(&mut pos, 8);
+    play(&mut pos, "f2-g2");
+    assert_eq!(refused(&pos, "e2-f2"), Illegal::MoreSquares);
+}
+
+/// "they cannot travel more than three times back and forth between the same two places" (the
+/// code of conduct). Ruling (README, "Two-squares rule", ISF article 10) on how to count: no more
+/// than three moves in a row between the same two squares, attacks included: moves 1-3 are
+/// legal, the 4th is not.
 #[test]
 fn two_squares_rule_allows_three_moves_and_refuses_the_fourth() {
     let mut pos = game("r5@e3");
@@ -1093,8 +1123,10 @@ fn chase_round_the_ring(pos: &mut Position, red_moves: usize) {
     }
 }
 
-/// Ruling (README, "More-squares rule", ISF article 11): a continuous chaser may not make a
-/// chasing move that would recreate a position already seen during the chase.
+/// "we do not chase endlessly after the same enemy once he has decided to run away" (the code of
+/// conduct). Ruling (README, "More-squares rule", ISF article 11) on what that forbids: a
+/// continuous chaser may not make a chasing move that would recreate a position already seen
+/// during the chase.
 #[test]
 fn a_chaser_may_not_recreate_a_position_of_the_chase() {
     let mut pos = exact(ISF, &format!("{CORNERS} {RING_CHASE}"), BLUE);

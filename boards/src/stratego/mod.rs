@@ -57,7 +57,9 @@ pub struct Options {
 }
 
 impl Options {
-    /// The given variant under tournament (ISF) rules: two-squares limit 3, more-squares on.
+    /// The given variant under the rulebook's code of conduct, counted as the ISF counts it:
+    /// two-squares limit 3 ("they cannot travel more than three times back and forth between the
+    /// same two places"), more-squares on ("we do not chase endlessly after the same enemy").
     pub const fn isf(variant: Variant) -> Options {
         Options {
             variant,
@@ -66,8 +68,8 @@ impl Options {
         }
     }
 
-    /// The given variant with both repetition rules off (the rulebook's plain text, and the
-    /// benchmark workload).
+    /// The given variant with both repetition rules off: a house rule (the rulebook's code of
+    /// conduct forbids both), and the benchmark workload.
     pub const fn plain(variant: Variant) -> Options {
         Options {
             variant,
