@@ -545,13 +545,31 @@ fn a_piece_steps_one_square_orthogonally() {
     assert_eq!(at(&pos, "e3"), None);
 }
 
-/// "Be clear, we cannot march diagonally!" / "We do not march diagonally!"
+/// "Be clear, we cannot march diagonally!" / "We do not march diagonally!" Nor attack so: "Is
+/// there a Redcoat standing beside, behind or in front of me? Yes? Then I shall attack!"
 #[test]
 fn no_diagonal_moves() {
     let pos = game("r5@e3 r2@h2");
     for m in ["e3-f4", "e3-d2", "e3-f5", "h2-j4", "h2-e5"] {
         assert_eq!(refused(&pos, m), Illegal::NotStraight, "{m}");
     }
+    // An enemy on the diagonal is out of reach, for a Scout too.
+    let pos = game("r5@e3 r2@h2 b4@f4 b4@g3");
+    for m in ["e3xf4", "h2xg3"] {
+        assert_eq!(refused(&pos, m), Illegal::NotStraight, "{m}");
+    }
+}
+
+/// "As you can see, it is very risky to attack the enemy. And therefore we should determine for
+/// ourselves if we attack or not, when it is our turn." An attack is never forced: a piece beside
+/// an enemy may still step away, and another piece may move instead.
+#[test]
+fn attacking_is_a_choice() {
+    let mut pos = game("r5@e4 b9@e5 r4@h2");
+    assert_eq!(targets(&pos, "e4"), squares("e5 e3 d4 f4"));
+    assert!(pos.legal_actions().contains(&mv("h2-h3")));
+    assert_eq!(play(&mut pos, "e4-d4"), Outcome::Moved(mv("e4-d4")));
+    assert_eq!(at(&pos, "e5"), Some(blue(Rank::General)));
 }
 
 /// "Neither do we jump over troops" and "We will not swim or jump; we must march around."
