@@ -248,7 +248,10 @@ pub enum Outcome {
     Battle(Battle),
 }
 
-/// Why a move was refused, with the fix in its message.
+/// Why a move was refused, with the fix in its message. The words are for the player who moved,
+/// who knows the piece: [`Illegal::Immovable`] and [`Illegal::TooFar`] say what kind of piece it
+/// is, so a refusal the opponent may read (the table's screen) must be worded without them while
+/// the piece's rank is hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Illegal {
     /// The game is over.
