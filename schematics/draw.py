@@ -358,7 +358,7 @@ def draw_shift_chain():
     chain, check = sc["chain"], sc["check"]
     assert len(chain) == sc["chips"], "pinmap: one chain entry per chip"
     buffer_ref = f"U{len(chain) + 2}"
-    svg = Svg(1560, 910, f"Sensor option B: {sc['chips']} x 74HC165 chain on SPI0 "
+    svg = Svg(1560, 940, f"Sensor option B: {sc['chips']} x 74HC165 chain on SPI0 "
                           "(one reed switch per square, no diodes), ended by a check chip")
     rows = [("3V3", 17), ("GND", 20), "SPI0_MISO", "SPI0_CE1", "SPI0_SCLK", "SR_LOAD"]
     p = svg.pi(20, 60, rows)
@@ -474,6 +474,12 @@ def draw_shift_chain():
     svg.text(20, y0, f"then {check['ref']}, the check chip: its byte must read "
              f"0x{check['pattern']:02X} and the byte after it 0x00 (its DS to {check['ds']}).",
              size=11)
+    if sc.get("longer") == "next":
+        last = max(entry["first_cell"] for entry in chain) + 8
+        y0 += 17
+        svg.text(20, y0, f"A longer chain (tray slots, a larger board): each chip after "
+                 f"{chain[-1]['ref']} reads the next 8 cells from cell {last} on, and the check "
+                 f"chip moves to the far end.", size=11)
     svg.notes(20, y0 + 28, [
         "Read: pulse SR_LOAD low (latches all squares at once), then read "
         f"{sc['chips'] + 2} bytes on SPI0 CE1 (mode 0, {sc['spi_hz'] // 1000} kHz): one per "

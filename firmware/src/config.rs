@@ -123,9 +123,12 @@ use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
+use crate::drivers::shift_chain::read_time_ns;
 use crate::referee::games::{self, MenuEntry};
 use crate::referee::{BeyondTheBoard, MenuStart, RefereeConfig, SetupMode};
-use crate::sensing::{LayoutSetup, SensedCell, SensingConfig, TrayKind, MAX_GRID_SIDE};
+use crate::sensing::{
+    LayoutSetup, SensedCell, SensingConfig, TrayKind, MAX_CELLS, MAX_COLUMNS, MAX_ROWS,
+};
 
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
 use crate::guidance::LedOrder;
@@ -1364,6 +1367,7 @@ impl Config {
 
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
+        let mut board_at = 1;
         let mut trays = Vec::new();
         let mut cells_list = None;
         if let Some((mut t, at)) = r.section(
@@ -1375,11 +1379,11 @@ impl Config {
             trays = r.trays(&mut t);
             cells_list = take(&mut t, "cells");
             scan_at = at;
-            let side = (1, i64::from(MAX_GRID_SIDE));
-            if let Some((v, _)) = r.int(&mut t, "columns", "board", side) {
+            board_at = at;
+            if let Some((v, _)) = r.int(&mut t, "columns", "board", (1, i64::from(MAX_COLUMNS))) {
                 columns = v as u8;
             }
-            if let Some((v, _)) = r.int(&mut t, "rows", "board", side) {
+            if let Some((v, _)) = r.int(&mut t, "rows", "board", (1, i64::from(MAX_ROWS))) {
                 rows = v as u8;
             }
             if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (1, 10_000)) {
@@ -1407,6 +1411,16 @@ impl Config {
         }
         let squares = usize::from(columns) * usize::from(rows);
         let cells = squares + trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
+        if cells > MAX_CELLS {
+            r.problem(
+                board_at,
+                format!(
+                    "[board] senses {squares} squares and {} tray slots, {cells} places, but a \
+                     board senses at most {MAX_CELLS}: fewer tray slots, or fewer rows or columns",
+                    cells - squares
+                ),
+            );
+        }
 
         // [sensing]
         let sensing = r.sensing(&mut root);
@@ -1435,27 +1449,38 @@ impl Config {
             let shape = (columns, rows, cells);
             r.cell_list(list, at, shape, sensor_inputs(&sensor))
         });
-        let scan_ns = match &sensor {
-            SensorConfig::Matrix { rows, .. } => Some(
-                matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz)
-                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS),
-            ),
-            SensorConfig::Expanders { addresses, .. } => {
-                Some(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
+        // A scan's computed bus time: (ns, what is read, on which bus at what clock, what to raise).
+        let i2c = |ns| {
+            let bus = format!("I2C at {} Hz", buses.i2c1_hz);
+            let raise = "raise [i2c1] baudrate_hz (and i2c_arm_baudrate)";
+            Some((ns, "the expanders", bus, raise.to_string()))
+        };
+        let scan = match &sensor {
+            SensorConfig::Matrix { rows, .. } => {
+                i2c(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz)
+                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS))
             }
+            SensorConfig::Expanders { addresses, .. } => {
+                i2c(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
+            }
+            SensorConfig::ShiftChain { spi, chips, .. } => Some((
+                read_time_ns(usize::from(*chips) * 8, spi.spi_hz),
+                "the 74HC165 chain",
+                format!("SPI at {} Hz", spi.spi_hz),
+                "raise [sensor.shift_chain] spi_hz".to_string(),
+            )),
             _ => None,
         };
-        if let Some(ns) = scan_ns {
+        if let Some((ns, what, bus, raise)) = scan {
             let fastest = scans_per_second(ns);
             if u64::from(scan_hz) > fastest {
                 r.problem(
                     scan_at,
                     format!(
-                        "[board] scan_hz = {scan_hz} is faster than the expanders can be read: \
-                         a scan takes {} µs on I2C at {} Hz, so at most {fastest} scans a second; \
-                         lower scan_hz or raise [i2c1] baudrate_hz (and i2c_arm_baudrate)",
+                        "[board] scan_hz = {scan_hz} is faster than {what} can be read: a scan \
+                         takes {} µs on {bus}, so at most {fastest} scans a second; lower \
+                         scan_hz or {raise}",
                         ns / 1000,
-                        buses.i2c1_hz
                     ),
                 );
             }
@@ -1986,10 +2011,12 @@ impl Reader<'_> {
         let (mut t, at) = self.section(parent, "shift_chain", name, &known)?;
         let spi = self.spi(&mut t, (name, at));
         let load = self.required_pin(&mut t, "load", (name, at));
-        let chips = self.required_int(&mut t, "chips", (name, at), (1, 32));
+        let most = (MAX_CELLS / 8) as i64;
+        let chips = self.required_int(&mut t, "chips", (name, at), (1, most));
         let active_low = self.boolean(&mut t, "active_low", name).unwrap_or(true);
         if let (Some((c, c_at)), true) = (chips, chosen) {
-            if (c as usize) * 8 < cells {
+            // A board past MAX_CELLS is [board]'s problem: no chain could be long enough.
+            if (c as usize) * 8 < cells && cells <= MAX_CELLS {
                 self.problem(
                     c_at,
                     format!(

@@ -26,7 +26,6 @@ use firmware::doctor::{
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::nfc::Mfrc522Ready;
-use firmware::drivers::reed_matrix::CellMap;
 use firmware::drivers::shift_chain::{ChainOrder, ShiftChain, ShiftChainConfig};
 use firmware::inputs::Scanner;
 use firmware::sensing::{Occupancy, SensedCell, TagUid};
@@ -277,8 +276,8 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
         out.extend(beyond.into_iter().map(|b| Finding {
             severity: Severity::Ok,
             subject: "games".into(),
-            detail: format!("{} is not played on this board", b.game),
-            fix: b.fix,
+            detail: format!("{} is not played on this board: {}", b.game, b.fix),
+            fix: String::new(),
         }));
     }
     if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
@@ -514,16 +513,8 @@ fn sim_chain(
     let order = ChainOrder::schematic().map_err(anyhow::Error::msg)?;
     let cells = match config.cell_map(chips * 8).map_err(anyhow::Error::msg)? {
         Some(cells) => cells,
-        None if chips <= order.chips().len() => {
-            order.cell_map(chips, places).map_err(anyhow::Error::msg)?
-        }
-        // A simulated board larger than the schematic's chain: input i reads cell i.
-        None => CellMap::from_table(
-            (0..chips * 8)
-                .map(|i| (i < places).then(|| SensedCell::new(i as u16)))
-                .collect(),
-        )
-        .map_err(anyhow::Error::msg)?,
+        // The schematic's order, gone on past its last chip as the pin map says.
+        None => order.cell_map(chips, places).map_err(anyhow::Error::msg)?,
     };
     let bus = SimChain::new(cells.clone(), order.check(), wiring);
     let chain_config = ShiftChainConfig {

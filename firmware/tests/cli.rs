@@ -711,9 +711,8 @@ fn check_config_names_the_games_the_board_cannot_play() {
     assert_eq!(code, 0, "{text}");
     assert!(
         text.contains(
-            "  not on this board: Napoleon 1815: it needs a grid of 26 columns x 31 rows, more \
-             than the 16 x 16 a board is configured with: play it in the simulator (umpire-sim) \
-             for now"
+            "  not on this board: Napoleon 1815: wire and configure a board of at least 26 \
+             columns x 31 rows ([board] columns, rows)"
         ),
         "{text}"
     );
@@ -738,8 +737,8 @@ fn check_config_names_the_games_the_board_cannot_play() {
     assert!(
         text.contains(
             "  warning: [game] name = \"napoleon\": Napoleon 1815 cannot be played on this \
-             board, so the menu refuses it when chosen; fix: name another game, or: it needs a \
-             grid"
+             board, so the menu refuses it when chosen; fix: name another game, or: wire and \
+             configure a board of at least 26 columns x 31 rows"
         ),
         "{text}"
     );
@@ -749,7 +748,65 @@ fn check_config_names_the_games_the_board_cannot_play() {
         "{said}"
     );
     assert!(
-        said.contains("ok      games: Napoleon 1815 is not played on this board"),
+        said.contains("ok      games: Napoleon 1815 is not played on this board: wire"),
         "{said}"
+    );
+}
+
+/// A builder wiring Napoléon's map (26 x 31 squares, 806 reed switches) on a chain of 101
+/// 74HC165s hears the configuration is fine and every game but Waterloo's and Piecepack's
+/// trays playable; a clock too slow for so long a chain at the scan rate is named with the
+/// fix. The old code refused 31 rows and more than 32 chips.
+#[test]
+fn a_napoleon_board_on_a_long_chain_checks_fine() {
+    let map = shipped_config()
+        .replacen("columns = 12\nrows = 10", "columns = 26\nrows = 31", 1)
+        .replacen("chips = 15 ", "chips = 101 ", 1)
+        .replacen("name = \"classic\"", "name = \"napoleon\"", 1);
+    assert_eq!(
+        map.matches("26").count(),
+        1,
+        "the shipped file's board changed"
+    );
+    let (dir, config) = config_folder("napoleon-board", &map);
+    let path = config.to_str().unwrap();
+    let (code, text) = umpire(&["--config", path, "check-config"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("fine — 26x31 board, 101 74HC165s on spi0 CE1"),
+        "{text}"
+    );
+    assert!(!text.contains("not on this board: Napoleon"), "{text}");
+    // The chain read through the schematic's order gone on past U15: a stuck switch under z31,
+    // the last square, on chip U101, is named.
+    let (code, said) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "doctor",
+        "--scans",
+        "5",
+        "--fault",
+        "stuck:z31",
+    ]);
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("PROBLEM square z31"), "{said}");
+    let (code, walked) = umpire(&["--config", path, "--simulated", "calibrate"]);
+    assert_eq!(code, 0, "{walked}");
+    assert!(walked.contains("806 updates"), "{walked}");
+    assert!(walked.contains("Every square read a piece."), "{walked}");
+    // 103 bytes at 100 kHz take 8.2 ms: 200 scans a second do not fit.
+    let slow = map.replacen("spi_hz = 1_000_000", "spi_hz = 100_000", 1);
+    std::fs::write(&config, slow).unwrap();
+    let (code, text) = umpire(&["--config", path, "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains(
+            "[board] scan_hz = 200 is faster than the 74HC165 chain can be read: a scan takes \
+             8240 µs on SPI at 100000 Hz, so at most 121 scans a second; lower scan_hz or raise \
+             [sensor.shift_chain] spi_hz"
+        ),
+        "{text}"
     );
 }

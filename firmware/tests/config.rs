@@ -1042,3 +1042,55 @@ fn a_journal_folder_empty_or_relative_is_refused_with_the_fix() {
     let c = Config::parse("[sensor]\nkind = \"simulated\"\n").unwrap();
     assert_eq!(c.journal_dir, PathBuf::from("/var/lib/umpire"));
 }
+
+/// Napoléon's map is 26 x 31 squares: a board may have 26 columns (a to z) and 32 rows, on a
+/// chain of up to 128 74HC165s (1,024 inputs, as many as the sensing layer takes). Past that
+/// the configuration says which limit, never a fix it would refuse in turn ("chain 136
+/// chips"). The old code refused 31 rows and more than 32 chips.
+#[test]
+fn a_board_may_be_as_large_as_napoleons_map_and_no_larger_than_the_sensing_layer() {
+    let chain = |chips: u32| {
+        format!(
+            "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\n\
+             chip_select = \"ce1\"\nchips = {chips}\nload = 24\n{BUTTONS}"
+        )
+    };
+    let map = format!("[board]\ncolumns = 26\nrows = 31\n{}", chain(101));
+    let c = Config::parse(&map).unwrap();
+    assert_eq!((c.columns, c.rows), (26, 31));
+    assert_eq!(c.sensor_inputs(), Some(808));
+    assert_eq!(c.layout_setup().cell_count, 806);
+
+    let too_many = listed(&format!("[board]\ncolumns = 27\nrows = 33\n{}", chain(129)));
+    assert!(
+        too_many.contains("2: [board] columns = 27 is out of range: use 1 to 26"),
+        "{too_many}"
+    );
+    assert!(
+        too_many.contains("3: [board] rows = 33 is out of range: use 1 to 32"),
+        "{too_many}"
+    );
+    assert!(
+        too_many.contains("chips = 129 is out of range: use 1 to 128"),
+        "{too_many}"
+    );
+
+    let trays: String = ["reserve", "withdrawn"]
+        .iter()
+        .flat_map(|kind| {
+            [1, 2].map(|seat| {
+                format!("[[board.tray]]\nkind = \"{kind}\"\nseat = {seat}\nslots = 64\n")
+            })
+        })
+        .collect();
+    let crowded = listed(&format!(
+        "[board]\ncolumns = 26\nrows = 32\n{trays}{}",
+        chain(128)
+    ));
+    assert_eq!(
+        crowded,
+        "1: [board] senses 832 squares and 256 tray slots, 1088 places, but a board senses at \
+         most 1024: fewer tray slots, or fewer rows or columns",
+        "one problem, the board's"
+    );
+}

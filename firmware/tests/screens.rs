@@ -905,3 +905,37 @@ fn set_up_words_take_the_bar_row_rather_than_a_second_page() {
     assert_eq!(short.pages.len(), 1);
     assert!(barred(&short));
 }
+
+/// A builder walking a block over Napoléon's 26 x 31 map sees on the OLED the part of the board
+/// the block is on, its square filled, and which part it is: the old screen drew only a1 to
+/// y12, so a block on z31 (or anywhere above row 12) never showed.
+#[test]
+fn calibrating_a_large_board_shows_the_window_holding_the_piece() {
+    let (columns, rows) = (26u8, 31u8);
+    let z31 = 30 * 26 + 25;
+    let screen = |occupied: Vec<u16>| Screen::Calibrate {
+        columns,
+        rows,
+        occupied,
+        seen: vec![z31],
+        note: "z31 on".into(),
+    };
+    let frame = screens::render(&screen(vec![z31]));
+    // The window k20-z31: z is its 16th column (x 75..78), row 31 its top row (y 2..5).
+    for (x, y) in [(75, 2), (78, 5), (76, 3)] {
+        assert!(frame.pixel(x, y), "z31's square at ({x}, {y}) is not lit");
+    }
+    // k20, the window's bottom-left square, is a dot: never seen.
+    assert!(
+        frame.pixel(1, 59) && !frame.pixel(0, 57),
+        "k20 is not a dot"
+    );
+    let text = screens::screen_text(&screen(vec![z31]));
+    assert!(text.contains("k20-z31"), "{text}");
+    // With the piece off the board, the window is the first: a1-p12.
+    let text = screens::screen_text(&screen(Vec::new()));
+    assert!(text.contains("a1-p12"), "{text}");
+    // A piece on a1 fills the first window's bottom-left square.
+    let frame = screens::render(&screen(vec![0]));
+    assert!(frame.pixel(0, 57) && frame.pixel(3, 60), "a1's square");
+}

@@ -857,6 +857,23 @@ fn the_chain_order_is_one_fact_for_the_pin_map_the_diagram_and_the_driver() {
     assert!(texts
         .iter()
         .any(|t| t == "U1: input A (D0) = a1, H (D7) = h1"));
+    // How a longer chain goes on (tray slots, a larger board) is one fact too: the pin map
+    // states it, the diagram says it, and the driver reads the chip after the last one so.
+    assert_eq!(
+        lookup(&map, "sensor.shift_chain.longer").and_then(Value::as_str),
+        Some("next")
+    );
+    let after = covered.iter().max().unwrap() + 1;
+    let said = format!("reads the next 8 cells from cell {after} on");
+    assert!(
+        texts.iter().any(|t| t.contains(&said)),
+        "the diagram lacks {said:?}"
+    );
+    let longer = order.cell_map(chips + 1, squares + 8).unwrap();
+    assert_eq!(
+        longer.cell(chips * 8 + 7),
+        Some(firmware::sensing::SensedCell::new(after + 7))
+    );
 }
 
 /// The check chip closing the chain: the pin map states its pattern and its tied DS, the

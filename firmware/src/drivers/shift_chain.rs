@@ -160,6 +160,8 @@ pub struct ChainChip {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChainOrder {
     chips: Vec<ChainChip>,
+    /// Whether a longer chain goes on with the next cells (`longer = "next"`).
+    goes_on: bool,
     check_reference: String,
     check: ChainCheck,
 }
@@ -202,6 +204,16 @@ impl ChainOrder {
                 first_cell,
             });
         }
+        let goes_on = match take_str(&mut section, "longer").as_deref() {
+            None => false,
+            Some("next") => true,
+            Some(other) => {
+                return Err(bad(format!(
+                    "longer = \"{other}\" is no way for a chain to go on: write \"next\" (each \
+                     further chip reads the next eight cells) or remove the key"
+                )))
+            }
+        };
         let mut check = take_table(&mut section, "check").ok_or_else(|| {
             bad("[sensor.shift_chain] needs `check = { ref, pattern, ds }`".into())
         })?;
@@ -223,6 +235,7 @@ impl ChainOrder {
         }
         let order = ChainOrder {
             chips,
+            goes_on,
             check_reference,
             check: ChainCheck { pattern, past_end },
         };
@@ -248,23 +261,36 @@ impl ChainOrder {
 
     /// The input -> cell map of the first `chips` chips on a board sensing `cells` cells:
     /// input `8 * k + n` reads chip `k`'s `first_cell + n`; inputs whose cell is `cells` or
-    /// more are not wired to a square.
+    /// more are not wired to a square. Past the chips listed, a chain that goes on
+    /// (`longer = "next"`) reads the next eight cells a chip, after the highest listed.
     ///
     /// # Errors
-    /// [`OrderError::TooManyChips`] if the pin map describes fewer chips; [`OrderError::CellMap`]
-    /// if it names a cell twice.
+    /// [`OrderError::TooManyChips`] if the pin map describes fewer chips and says no way to go
+    /// on; [`OrderError::CellMap`] if it names a cell twice.
     pub fn cell_map(&self, chips: usize, cells: usize) -> Result<CellMap, OrderError> {
         CellMap::from_table(self.table(chips, cells)?).map_err(OrderError::CellMap)
     }
 
     fn table(&self, chips: usize, cells: usize) -> Result<Vec<Option<SensedCell>>, OrderError> {
-        let described = self.chips.get(..chips).ok_or(OrderError::TooManyChips {
-            configured: chips,
-            described: self.chips.len(),
-        })?;
-        Ok(described
+        if chips > self.chips.len() && !self.goes_on {
+            return Err(OrderError::TooManyChips {
+                configured: chips,
+                described: self.chips.len(),
+            });
+        }
+        let listed = &self.chips[..chips.min(self.chips.len())];
+        let after = self
+            .chips
             .iter()
-            .flat_map(|chip| (0..8u16).map(move |n| usize::from(chip.first_cell) + usize::from(n)))
+            .map(|c| usize::from(c.first_cell) + 8)
+            .max()
+            .unwrap_or(0);
+        let further = (0..chips.saturating_sub(self.chips.len())).map(|k| after + 8 * k);
+        Ok(listed
+            .iter()
+            .map(|chip| usize::from(chip.first_cell))
+            .chain(further)
+            .flat_map(|first| (0..8).map(move |n| first + n))
             .map(|cell| {
                 u16::try_from(cell)
                     .ok()
@@ -764,23 +790,57 @@ mod tests {
         assert_eq!(order.check_reference(), "U16");
     }
 
+    /// A longer chain goes on as the pin map says (`longer = "next"`): tray slots after the
+    /// squares, or Napoléon's 26 x 31 map on 101 chips. The old code refused any chip past the
+    /// fifteen drawn, so a Waterloo board with its trays wired on U16.. never started on a Pi.
     #[test]
-    fn the_pin_maps_order_fits_smaller_boards_and_refuses_more_chips_than_it_draws() {
+    fn the_pin_maps_order_fits_smaller_boards_and_goes_on_for_longer_chains() {
         let order = ChainOrder::schematic().unwrap();
         // A 10 x 10 board: 13 chips, the last 4 inputs of U13 unwired.
         let map = order.cell_map(13, 100).unwrap();
         assert_eq!(map.inputs(), 104);
         assert_eq!(map.cell(99), Some(SensedCell::new(99)));
         assert_eq!(map.cell(100), None);
-        let err = order.cell_map(16, 128).unwrap_err();
+        // Waterloo's 120 squares and 34 tray slots: U16 reads cells 120-127, U20's D1 cell 153.
+        let map = order.cell_map(20, 154).unwrap();
+        assert_eq!(map.cell(120), Some(SensedCell::new(120)));
+        assert_eq!(map.cell(8 * 19 + 1), Some(SensedCell::new(153)));
+        assert_eq!(map.cell(8 * 19 + 2), None);
+        // Napoléon's map, read through the driver: a block on D5 of chip 100 (U101) is z31.
+        let (chips, squares) = (101, 26 * 31);
+        let map = order.cell_map(chips, squares).unwrap();
+        let mut bytes = vec![0xFF; chips];
+        bytes[100] = !(1 << 5);
+        let mut spi = SpiMock::new(&spi_read(healthy(bytes)));
+        let mut load = PinMock::new(&load_script(1));
+        let config = ShiftChainConfig {
+            cells: Some(map),
+            load_pulse_ns: 0,
+            ..ShiftChainConfig::new(chips * 8, order.check())
+        };
+        let mut chain = ShiftChain::new(spi.clone(), load.clone(), NoDelay, config).unwrap();
+        assert_eq!(chain.scan().unwrap(), cells(&[805]));
+        spi.done();
+        load.done();
+
+        // A pin map that says no way to go on refuses a longer chain, and names the fix.
+        let short = "[sensor.shift_chain]\nchain = [{ ref = \"U1\", first_cell = 0 }]\n\
+                     check = { ref = \"U2\", pattern = 0xB4, ds = \"GND\" }\n";
+        let err = ChainOrder::from_pin_map(short)
+            .unwrap()
+            .cell_map(2, 16)
+            .unwrap_err();
         assert_eq!(
             err,
             OrderError::TooManyChips {
-                configured: 16,
-                described: 15
+                configured: 2,
+                described: 1
             }
         );
         assert!(err.to_string().contains("[board] cells"), "{err}");
+        let odd = short.replace("check =", "longer = \"sideways\"\ncheck =");
+        let err = ChainOrder::from_pin_map(&odd).unwrap_err().to_string();
+        assert!(err.contains("write \"next\""), "{err}");
     }
 
     #[test]

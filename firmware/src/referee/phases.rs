@@ -436,12 +436,12 @@ fn missing_places_fix(missing: &[Place]) -> String {
             }
         }
     }
-    let max = crate::sensing::MAX_GRID_SIDE;
-    if squares.0 > max || squares.1 > max {
+    let (columns, rows) = (crate::sensing::MAX_COLUMNS, crate::sensing::MAX_ROWS);
+    if squares.0 > columns || squares.1 > rows {
         // No configuration can give it: say so, not a fix the configuration would refuse.
         return format!(
-            "it needs a grid of {} columns x {} rows, more than the {max} x {max} a board is \
-             configured with: play it in the simulator (umpire-sim) for now",
+            "it needs a grid of {} columns x {} rows, more than the {columns} x {rows} a board \
+             is configured with: play it in the simulator (umpire-sim) for now",
             squares.0, squares.1
         );
     }
@@ -1289,9 +1289,9 @@ mod tests {
     use super::*;
     use crate::sensing::TrayKind;
 
-    /// A fix a board can be configured with names the grid and the trays to add; a game whose
-    /// layout no configuration can sense (Napoléon's 26 x 31 grid against 16 x 16) is not told
-    /// to configure what the configuration refuses.
+    /// A fix a board can be configured with names the grid and the trays to add (Napoléon's 26
+    /// x 31 grid too, since a board may have 32 rows); a layout no configuration can sense (33
+    /// rows) is not told to configure what the configuration refuses.
     #[test]
     fn the_fix_for_missing_places_is_one_the_configuration_takes() {
         let tray = Place::Tray {
@@ -1318,15 +1318,22 @@ mod tests {
         let fix = missing_places_fix(&places);
         assert_eq!(
             fix,
-            "it needs a grid of 26 columns x 31 rows, more than the 16 x 16 a board is \
-             configured with: play it in the simulator (umpire-sim) for now"
+            "wire and configure a board of at least 26 columns x 31 rows ([board] columns, rows)"
+        );
+        // An owner's layout taller than any configured board.
+        let fix = missing_places_fix(&[Place::Square(Cell::new(3, 32))]);
+        assert_eq!(
+            fix,
+            "it needs a grid of 4 columns x 33 rows, more than the 26 x 32 a board is configured \
+             with: play it in the simulator (umpire-sim) for now"
         );
     }
 
     /// The builder hears before play which games the board cannot play, each with the fix the
     /// menu would give when it is chosen: a 12 x 10 board without trays plays Stratego and Sa
     /// Belle Alliance, not Waterloo (its trays), Piecepack (a staging tray) or Napoléon (its
-    /// grid); trays added take Waterloo off the list. Without a board nothing is judged.
+    /// grid); trays added take Waterloo off the list, a 26 x 31 board Napoléon. Without a board
+    /// nothing is judged.
     #[test]
     fn the_games_a_board_cannot_play_are_named_with_their_fix() {
         let board = |setup: crate::sensing::LayoutSetup| RefereeConfig {
@@ -1345,7 +1352,19 @@ mod tests {
         );
         let waterloo = &bare[0];
         assert!(waterloo.fix.contains("[[board.tray]]"), "{}", waterloo.fix);
-        assert!(bare[2].fix.contains("simulator"), "{}", bare[2].fix);
+        assert!(
+            bare[2]
+                .fix
+                .contains("a board of at least 26 columns x 31 rows"),
+            "{}",
+            bare[2].fix
+        );
+        // Napoléon's map on a 26 x 31 board (a chain of 101 74HC165s).
+        let map = board(crate::sensing::LayoutSetup::grid(26, 31)).games_beyond_the_board();
+        assert!(
+            map.iter().all(|b| b.game != games::napoleon::TITLE),
+            "{map:?}"
+        );
 
         // Every tray every Waterloo variant uses, wired.
         let mut wired = crate::sensing::LayoutSetup::grid(12, 10);

@@ -947,14 +947,32 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 /// The calibration grid: one 4x4 cell per square on a 5-pixel pitch (a 12x10 board is 60x50),
 /// rank 1 at the bottom. A filled cell reads occupied now, an outlined one has been seen, a dot
 /// never has. The right side counts the squares seen and shows the latest event.
+///
+/// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
+/// window of it, in steps of 16 columns and 12 rows, that holds the piece read now, and names
+/// the window's corners ("k20-z31") on the right.
 fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) -> Page {
     const PITCH: i32 = 5;
+    const SHOWN: (u8, u8) = (16, 12);
     let mut page = Page::default();
-    let (cols, rws) = (i32::from(columns.min(25)), i32::from(rows.min(12)));
+    let (cols, rws) = (columns.min(SHOWN.0), rows.min(SHOWN.1));
+    // The window's first column and row: the step holding the first occupied square.
+    let focus = occupied
+        .iter()
+        .map(|&c| (c % u16::from(columns.max(1)), c / u16::from(columns.max(1))))
+        .find(|&(_, row)| row < u16::from(rows));
+    let start = |at: Option<u16>, len: u8, shown: u8| {
+        let at = u8::try_from(at.unwrap_or(0)).unwrap_or(u8::MAX);
+        (at / shown * shown).min(len - shown)
+    };
+    let col0 = start(focus.map(|f| f.0), columns, cols);
+    let row0 = start(focus.map(|f| f.1), rows, rws);
+    let (cols, rws) = (i32::from(cols), i32::from(rws));
     let top = (H - rws * PITCH).max(0) / 2;
     for r in 0..rws {
         for c in 0..cols {
-            let cell = u16::try_from(r * i32::from(columns) + c).unwrap_or(u16::MAX);
+            let (col, row) = (i32::from(col0) + c, i32::from(row0) + r);
+            let cell = u16::try_from(row * i32::from(columns) + col).unwrap_or(u16::MAX);
             let x = c * PITCH;
             let y = top + (rws - 1 - r) * PITCH;
             let square = rect(x, y, 4, 4);
@@ -970,11 +988,24 @@ fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) 
     let x = cols * PITCH + 3;
     let cols_text = Font::Small.columns(W - x);
     let total = usize::from(columns) * usize::from(rows);
-    let lines = [
+    let mut lines = vec![
         truncate("CALIBRATE", cols_text),
         truncate(&format!("{}/{total}", seen.len()), cols_text),
         truncate("seen", cols_text),
     ];
+    if columns > SHOWN.0 || rows > SHOWN.1 {
+        let name = |col: i32, row: i32| {
+            let letter = u8::try_from(col).map_or('?', |c| char::from(b'a' + c.min(25)));
+            format!("{letter}{}", row + 1)
+        };
+        let (col0, row0) = (i32::from(col0), i32::from(row0));
+        let corners = format!(
+            "{}-{}",
+            name(col0, row0),
+            name(col0 + cols - 1, row0 + rws - 1)
+        );
+        lines.push(truncate(&corners, cols_text));
+    }
     let mut y = 0;
     for line in lines {
         page.text(Font::Small, line, Point::new(x, y), Ink::Normal);

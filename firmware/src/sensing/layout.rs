@@ -91,9 +91,14 @@ impl fmt::Display for Place {
     }
 }
 
-/// The most columns, and the most rows, a board's grid is configured with (`[board] columns`,
-/// `rows`): a game whose layout needs a larger grid is played in the simulator.
-pub const MAX_GRID_SIDE: u8 = 16;
+/// The most columns a board's grid is configured with (`[board] columns`): a square is named
+/// by a letter, `a` to `z`.
+pub const MAX_COLUMNS: u8 = Cell::FILES;
+
+/// The most rows a board's grid is configured with (`[board] rows`): 26 x 32 squares leave
+/// 192 of the [`MAX_CELLS`] inputs for tray slots. A game whose layout needs a larger grid is
+/// played in the simulator.
+pub const MAX_ROWS: u8 = 32;
 
 /// An untrusted description of a board's sensors, as a layout file or a builder gives it;
 /// [`LayoutSetup::validate`] turns it into a [`SensorLayout`].

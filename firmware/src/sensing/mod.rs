@@ -76,7 +76,9 @@ pub use event::{BoardEvent, SensingFault};
 pub use input::{
     Button, ButtonPress, OccupancyFrame, SensorInput, TagFailure, TagRead, TagUid, TagUidError,
 };
-pub use layout::{LayoutProblem, LayoutSetup, Place, SensorLayout, TrayKind, MAX_GRID_SIDE};
+pub use layout::{
+    LayoutProblem, LayoutSetup, Place, SensorLayout, TrayKind, MAX_COLUMNS, MAX_ROWS,
+};
 pub use model::{Sensing, SensingConfig};
 pub use occupancy::{MarksError, Occupancy, SensedCell, MAX_CELLS};
 
