@@ -1415,8 +1415,9 @@ impl Config {
             r.problem(
                 board_at,
                 format!(
-                    "[board] senses {squares} squares and {} tray slots, {cells} places, but a \
-                     board senses at most {MAX_CELLS}: fewer tray slots, or fewer rows or columns",
+                    "[board] columns x rows give {squares} squares and its trays {} slots, {cells} \
+                     places, but a board senses at most {MAX_CELLS}: fewer tray slots, or fewer \
+                     rows or columns",
                     cells - squares
                 ),
             );

@@ -1089,8 +1089,8 @@ fn a_board_may_be_as_large_as_napoleons_map_and_no_larger_than_the_sensing_layer
     ));
     assert_eq!(
         crowded,
-        "1: [board] senses 832 squares and 256 tray slots, 1088 places, but a board senses at \
-         most 1024: fewer tray slots, or fewer rows or columns",
+        "1: [board] columns x rows give 832 squares and its trays 256 slots, 1088 places, but a \
+         board senses at most 1024: fewer tray slots, or fewer rows or columns",
         "one problem, the board's"
     );
 }
