@@ -939,3 +939,88 @@ fn calibrating_a_large_board_shows_the_window_holding_the_piece() {
     let frame = screens::render(&screen(vec![0]));
     assert!(frame.pixel(0, 57) && frame.pixel(3, 60), "a1's square");
 }
+
+/// Every board the configuration takes (1 x 1 to 26 x 32), bare, with a piece on each corner,
+/// the middle or a tray slot (a cell past the squares): the calibrate screen draws every mark on
+/// the 128 x 64 OLED, the squares left of the text column, the piece's square filled (a tray
+/// slot's none), and the text whole. A board of no columns or rows (a `Screen` built by hand)
+/// draws without a panic.
+#[test]
+fn calibrating_any_board_draws_the_piece_and_nothing_off_screen_or_over_the_text() {
+    use firmware::screens::Mark;
+    let check = |columns: u8, rows: u8, occupied: Vec<u16>| {
+        let squares = u16::from(columns) * u16::from(rows);
+        let pieces = occupied.iter().filter(|&&c| c < squares).count();
+        let screen = Screen::Calibrate {
+            columns,
+            rows,
+            occupied: occupied.clone(),
+            seen: occupied.clone(),
+            note: "tag 04A1B2C3D4E580 on z31".into(),
+        };
+        let layout = screens::layout(&screen);
+        let (w, h) = (WIDTH as i32, HEIGHT as i32);
+        let mut grid_right = -1;
+        let mut text_left = w;
+        let mut filled = 0;
+        for mark in &layout.pages[0].marks {
+            let (left, top, right, bottom) = match mark {
+                Mark::Fill(r) | Mark::Outline(r) => {
+                    filled += usize::from(matches!(mark, Mark::Fill(_)));
+                    let br = r.bottom_right().unwrap();
+                    grid_right = grid_right.max(br.x);
+                    (r.top_left.x, r.top_left.y, br.x, br.y)
+                }
+                Mark::Dot(p) => {
+                    grid_right = grid_right.max(p.x);
+                    (p.x, p.y, p.x, p.y)
+                }
+                Mark::Text(d) => {
+                    let b = d.bounds();
+                    text_left = text_left.min(b.top_left.x);
+                    let br = b.bottom_right().unwrap_or(b.top_left);
+                    (b.top_left.x, b.top_left.y, br.x, br.y)
+                }
+                other => panic!("{columns}x{rows}: unexpected {other:?}"),
+            };
+            assert!(
+                left >= 0 && top >= 0 && right < w && bottom < h,
+                "{columns}x{rows} {occupied:?}: {mark:?} is off the screen"
+            );
+        }
+        assert!(
+            grid_right < text_left,
+            "{columns}x{rows} {occupied:?}: the squares reach x {grid_right}, the text starts at {text_left}"
+        );
+        assert_eq!(
+            filled, pieces,
+            "{columns}x{rows} {occupied:?}: the piece's square is not drawn filled"
+        );
+    };
+    for columns in 1..=26u8 {
+        for rows in 1..=32u8 {
+            let squares = u16::from(columns) * u16::from(rows);
+            let last = squares - 1;
+            let middle = (rows / 2) as u16 * u16::from(columns) + u16::from(columns / 2);
+            let top_left = (u16::from(rows) - 1) * u16::from(columns);
+            check(columns, rows, Vec::new());
+            for cell in [0, u16::from(columns) - 1, top_left, middle, last, squares] {
+                check(columns, rows, vec![cell]);
+            }
+        }
+    }
+    // Napoléon's map, a piece on every square in turn.
+    for cell in 0..26 * 31 {
+        check(26, 31, vec![cell]);
+    }
+    for (columns, rows) in [(0, 0), (0, 10), (12, 0)] {
+        let screen = Screen::Calibrate {
+            columns,
+            rows,
+            occupied: vec![0, 5],
+            seen: vec![0],
+            note: "a1 on".into(),
+        };
+        let _ = screens::layout(&screen);
+    }
+}

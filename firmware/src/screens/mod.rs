@@ -963,7 +963,8 @@ fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) 
         .find(|&(_, row)| row < u16::from(rows));
     let start = |at: Option<u16>, len: u8, shown: u8| {
         let at = u8::try_from(at.unwrap_or(0)).unwrap_or(u8::MAX);
-        (at / shown * shown).min(len - shown)
+        // A board of no columns or rows (a screen built by hand) shows nothing, not a panic.
+        (at / shown.max(1) * shown).min(len - shown)
     };
     let col0 = start(focus.map(|f| f.0), columns, cols);
     let row0 = start(focus.map(|f| f.1), rows, rws);
