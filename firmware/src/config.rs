@@ -2062,11 +2062,17 @@ impl Reader<'_> {
         let column_expander = self.expander_address(&mut t, "column_expander", (name, at));
         if let (Some((r, r_at)), Some((c, _)), true) = (rows, columns, chosen) {
             if (r * c) < cells as i64 {
+                // Past 16 x 16 no rows or columns added would do: only the chain reaches.
+                let fix = if cells > 16 * 16 {
+                    ", and a matrix has at most 16 rows and 16 columns: use kind = \"shift_chain\""
+                } else {
+                    ": add rows or columns (up to 16 each)"
+                };
                 self.problem(
                     r_at,
                     format!(
-                        "[{name}] a {r}x{c} matrix senses {} places but the board senses {cells}: \
-                         add rows or columns (up to 16 each)",
+                        "[{name}] a {r}x{c} matrix senses {} places but the board senses \
+                         {cells}{fix}",
                         r * c
                     ),
                 );
@@ -2165,14 +2171,19 @@ impl Reader<'_> {
         );
         let (addresses, list_at) = addresses?;
         if chosen && addresses.len() * 16 < cells {
+            // Eight addresses (0x20 to 0x27) are all a bus has: past them only the chain reaches.
+            let fix = if cells > 8 * 16 {
+                ", and eight (0x20 to 0x27) are the most: use kind = \"shift_chain\"".to_string()
+            } else {
+                format!(": add {} more", cells.div_ceil(16) - addresses.len())
+            };
             self.problem(
                 list_at,
                 format!(
-                    "[{name}] {} expanders give {} inputs but the board senses {cells} places: \
-                     add {} more",
+                    "[{name}] {} expanders give {} inputs but the board senses {cells} \
+                     places{fix}",
                     addresses.len(),
                     addresses.len() * 16,
-                    cells.div_ceil(16) - addresses.len()
                 ),
             );
         }

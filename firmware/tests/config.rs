@@ -1094,3 +1094,42 @@ fn a_board_may_be_as_large_as_napoleons_map_and_no_larger_than_the_sensing_layer
         "one problem, the board's"
     );
 }
+
+/// A board larger than a PCF8575 matrix (16 x 16) or eight PCF8575 expanders (0x20 to 0x27)
+/// can ever sense, now that a board may be 26 x 32, is told to use the shift chain: never "add
+/// rows or columns (up to 16 each)" or "add 43 more" expanders, fixes the configuration would
+/// refuse in turn.
+#[test]
+fn a_board_past_what_a_matrix_or_the_expanders_can_sense_is_told_to_use_the_chain() {
+    let board = "[board]\ncolumns = 26\nrows = 31\n";
+    let matrix = listed(&format!(
+        "{board}[sensor]\nkind = \"matrix\"\n[sensor.matrix]\nbus = \"i2c1\"\nrows = 16\n\
+         columns = 16\nrow_expander = 0x20\ncolumn_expander = 0x21\n{BUTTONS}"
+    ));
+    assert!(!matrix.contains("add rows or columns"), "{matrix}");
+    assert!(
+        matrix.contains(
+            "[sensor.matrix] a 16x16 matrix senses 256 places but the board senses 806, and a \
+             matrix has at most 16 rows and 16 columns: use kind = \"shift_chain\""
+        ),
+        "{matrix}"
+    );
+    let expanders = listed(&format!(
+        "{board}[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\n\
+         addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n{BUTTONS}"
+    ));
+    assert!(!expanders.contains("more"), "{expanders}");
+    assert!(
+        expanders.contains(
+            "[sensor.expanders] 8 expanders give 128 inputs but the board senses 806 places, \
+             and eight (0x20 to 0x27) are the most: use kind = \"shift_chain\""
+        ),
+        "{expanders}"
+    );
+    // Within reach, the fix is still to add.
+    let few = listed(&format!(
+        "[board]\ncolumns = 12\nrows = 10\n[sensor]\nkind = \"expanders\"\n[sensor.expanders]\n\
+         bus = \"i2c1\"\naddresses = [0x20]\n{BUTTONS}"
+    ));
+    assert!(few.contains("add 7 more"), "{few}");
+}
