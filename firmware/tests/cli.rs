@@ -777,7 +777,7 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
     );
     assert!(!text.contains("not on this board: Napoleon"), "{text}");
     // The chain read through the schematic's order gone on past U15: a stuck switch under z31,
-    // the last square, on chip U101, is named.
+    // the last square, on the 101st chip, is named.
     let (code, said) = umpire(&[
         "--config",
         path,

@@ -792,7 +792,7 @@ mod tests {
 
     /// A longer chain goes on as the pin map says (`longer = "next"`): tray slots after the
     /// squares, or Napoléon's 26 x 31 map on 101 chips. The old code refused any chip past the
-    /// fifteen drawn, so a Waterloo board with its trays wired on U16.. never started on a Pi.
+    /// fifteen drawn, so a Waterloo board with its trays wired on chips 16.. never started on a Pi.
     #[test]
     fn the_pin_maps_order_fits_smaller_boards_and_goes_on_for_longer_chains() {
         let order = ChainOrder::schematic().unwrap();
@@ -801,12 +801,13 @@ mod tests {
         assert_eq!(map.inputs(), 104);
         assert_eq!(map.cell(99), Some(SensedCell::new(99)));
         assert_eq!(map.cell(100), None);
-        // Waterloo's 120 squares and 34 tray slots: U16 reads cells 120-127, U20's D1 cell 153.
+        // Waterloo's 120 squares and 34 tray slots: chip 16 reads cells 120-127, chip 20's D1
+        // cell 153.
         let map = order.cell_map(20, 154).unwrap();
         assert_eq!(map.cell(120), Some(SensedCell::new(120)));
         assert_eq!(map.cell(8 * 19 + 1), Some(SensedCell::new(153)));
         assert_eq!(map.cell(8 * 19 + 2), None);
-        // Napoléon's map, read through the driver: a block on D5 of chip 100 (U101) is z31.
+        // Napoléon's map, read through the driver: a block on D5 of the 101st chip is z31.
         let (chips, squares) = (101, 26 * 31);
         let map = order.cell_map(chips, squares).unwrap();
         let mut bytes = vec![0xFF; chips];
