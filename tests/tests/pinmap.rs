@@ -920,3 +920,70 @@ fn the_check_chip_is_drawn_and_checked_as_the_pin_map_states() {
         "the 74HC125"
     );
 }
+
+/// The counts the docs give for Napoléon's map on a Pi are the shipped layout's: its sensed
+/// slots (towns, battle boards and eliminated trays: one reed switch each), the grid's squares
+/// left unwired, and the chain's chips. They were written as 611 slots and 195 unwired squares,
+/// a count no version of the layout file had.
+#[test]
+fn the_docs_count_napoleons_slots_and_chips_from_the_shipped_layout() {
+    use firmware::referee::games::napoleon::{NapoleonLayout, DEFAULT_LAYOUT};
+    let campaign = boards::napoleon::Campaign::standard().expect("the default campaign");
+    let layout = NapoleonLayout::parse(DEFAULT_LAYOUT, &campaign).expect("the shipped layout");
+    let slots = layout.places().count();
+    let (columns, rows) = layout.grid();
+    let squares = usize::from(columns) * usize::from(rows);
+    let chips = squares.div_ceil(8);
+    let read = |relative: &str| {
+        let text = fs::read_to_string(root().join(relative)).expect("readable");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let (readme, schematics, bom) = (
+        read("README.md"),
+        read("schematics/README.md"),
+        read("schematics/BOM.md"),
+    );
+    for (doc, text, said) in [
+        (
+            "README.md",
+            &readme,
+            format!(
+                "its shipped layout's {slots} slots (towns, battle boards, eliminated trays) on \
+                 a {columns} x {rows} grid read on a chain of {chips} 74HC165s"
+            ),
+        ),
+        (
+            "schematics/README.md",
+            &schematics,
+            format!(
+                "{slots} of its {squares} squares are slots: towns, battle boards and \
+                 eliminated trays"
+            ),
+        ),
+        (
+            "schematics/BOM.md",
+            &bom,
+            format!("a {columns} x {rows} grid whose {slots} slots"),
+        ),
+        (
+            "schematics/BOM.md",
+            &bom,
+            format!(
+                "| {slots} (+20 spare) | reed switches | one per slot; the grid's {} other \
+                 squares stay unwired |",
+                squares - slots
+            ),
+        ),
+        (
+            "schematics/BOM.md",
+            &bom,
+            format!(
+                "| {} | 74HC165 | {chips} square chips ({} inputs: the grid's {squares} cells",
+                chips + 1,
+                chips * 8
+            ),
+        ),
+    ] {
+        assert!(text.contains(&said), "{doc} lacks {said:?}");
+    }
+}
