@@ -788,6 +788,8 @@ const SPI_BUSES: [&str; 2] = ["spi0", "spi1"];
 const CHIP_SELECTS: [&str; 3] = ["ce0", "ce1", "ce2"];
 /// An SPI device's `spi_hz` range.
 const SPI_HZ: (i64, i64) = (10_000, 10_000_000);
+/// `[i2c1] baudrate_hz`'s range.
+const I2C_HZ: (i64, i64) = (10_000, 400_000);
 
 /// Highest BCM GPIO number on the 40-pin header.
 const MAX_GPIO: i64 = 27;
@@ -1432,7 +1434,7 @@ impl Config {
             if let Some((d, _)) = r.string(&mut t, "device", "i2c1", &[]) {
                 buses.i2c1 = PathBuf::from(d);
             }
-            if let Some((hz, _)) = r.int(&mut t, "baudrate_hz", "i2c1", (10_000, 400_000)) {
+            if let Some((hz, _)) = r.int(&mut t, "baudrate_hz", "i2c1", I2C_HZ) {
                 buses.i2c1_hz = hz as u32;
             }
         }
@@ -1450,37 +1452,52 @@ impl Config {
             let shape = (columns, rows, cells);
             r.cell_list(list, at, shape, sensor_inputs(&sensor))
         });
-        // A scan's computed bus time: (ns, what is read, on which bus at what clock, what to raise).
-        let i2c = |ns| {
+        // A scan's computed bus time: (ns, ns at the bus's fastest clock the configuration
+        // takes, what is read, on which bus at what clock, what to raise).
+        let max_i2c = I2C_HZ.1 as u32;
+        let i2c = |time: &dyn Fn(u32) -> u64| {
             let bus = format!("I2C at {} Hz", buses.i2c1_hz);
             let raise = "raise [i2c1] baudrate_hz (and i2c_arm_baudrate)";
-            Some((ns, "the expanders", bus, raise.to_string()))
+            let times = (time(buses.i2c1_hz), time(max_i2c));
+            Some((times, "the expanders", bus, raise.to_string()))
         };
         let scan = match &sensor {
-            SensorConfig::Matrix { rows, .. } => {
-                i2c(matrix_scan_time_ns(u32::from(*rows), buses.i2c1_hz)
-                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS))
-            }
+            SensorConfig::Matrix { rows, .. } => i2c(&|hz| {
+                matrix_scan_time_ns(u32::from(*rows), hz)
+                    + u64::from(*rows) * u64::from(DEFAULT_SETTLE_NS)
+            }),
             SensorConfig::Expanders { addresses, .. } => {
-                i2c(bank_scan_time_ns(addresses.len() as u32, buses.i2c1_hz))
+                i2c(&|hz| bank_scan_time_ns(addresses.len() as u32, hz))
             }
-            SensorConfig::ShiftChain { spi, chips, .. } => Some((
-                read_time_ns(usize::from(*chips) * 8, spi.spi_hz),
-                "the 74HC165 chain",
-                format!("SPI at {} Hz", spi.spi_hz),
-                "raise [sensor.shift_chain] spi_hz".to_string(),
-            )),
+            SensorConfig::ShiftChain { spi, chips, .. } => {
+                let inputs = usize::from(*chips) * 8;
+                Some((
+                    (
+                        read_time_ns(inputs, spi.spi_hz),
+                        read_time_ns(inputs, SPI_HZ.1 as u32),
+                    ),
+                    "the 74HC165 chain",
+                    format!("SPI at {} Hz", spi.spi_hz),
+                    "raise [sensor.shift_chain] spi_hz".to_string(),
+                ))
+            }
             _ => None,
         };
-        if let Some((ns, what, bus, raise)) = scan {
+        if let Some(((ns, ns_fastest), what, bus, raise)) = scan {
             let fastest = scans_per_second(ns);
             if u64::from(scan_hz) > fastest {
+                // Raising the clock is a fix only if its highest value keeps the rate.
+                let raise = if u64::from(scan_hz) <= scans_per_second(ns_fastest) {
+                    format!(" or {raise}")
+                } else {
+                    String::new()
+                };
                 r.problem(
                     scan_at,
                     format!(
                         "[board] scan_hz = {scan_hz} is faster than {what} can be read: a scan \
                          takes {} µs on {bus}, so at most {fastest} scans a second; lower \
-                         scan_hz or {raise}",
+                         scan_hz{raise}",
                         ns / 1000,
                     ),
                 );

@@ -1133,3 +1133,32 @@ fn a_board_past_what_a_matrix_or_the_expanders_can_sense_is_told_to_use_the_chai
     ));
     assert!(few.contains("add 7 more"), "{few}");
 }
+
+/// A scan rate the chain cannot keep even at the highest `spi_hz` the configuration takes
+/// (10 MHz) is told to lower `scan_hz` only: raising `spi_hz` past 10 MHz would be refused in
+/// turn. Within reach of a faster clock, both fixes are named.
+#[test]
+fn a_scan_rate_no_clock_can_keep_is_not_told_to_raise_the_clock() {
+    let chain = |chips: u32, spi_hz: u32, scan_hz: u32| {
+        format!(
+            "[board]\ncolumns = 26\nrows = 31\nscan_hz = {scan_hz}\n[sensor]\n\
+             kind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\nchip_select = \"ce1\"\n\
+             chips = {chips}\nload = 24\nspi_hz = {spi_hz}\n{BUTTONS}"
+        )
+    };
+    // 128 chips: 130 bytes, 104 µs a read at 10 MHz, 9615 reads a second at most.
+    let past = listed(&chain(128, 10_000_000, 10_000));
+    assert!(
+        past.contains(
+            "[board] scan_hz = 10000 is faster than the 74HC165 chain can be read: a scan takes \
+             104 µs on SPI at 10000000 Hz, so at most 9615 scans a second; lower scan_hz"
+        ),
+        "{past}"
+    );
+    assert!(!past.contains("raise"), "{past}");
+    let slow = listed(&chain(128, 1_000_000, 1_000));
+    assert!(
+        slow.contains("lower scan_hz or raise [sensor.shift_chain] spi_hz"),
+        "{slow}"
+    );
+}
