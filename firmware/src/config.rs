@@ -2143,11 +2143,18 @@ impl Reader<'_> {
         let (rows, rows_at) = rows?;
         let (columns, _) = columns?;
         if chosen && rows.len() * columns.len() < cells {
+            // The header's GPIO pins, split evenly between rows and columns, sense the most.
+            let pins = (MAX_GPIO + 1) as usize;
+            let most = (pins / 2) * (pins - pins / 2);
+            let fix = if cells > most {
+                format!(", and {pins} GPIO pins sense at most {most}: use kind = \"shift_chain\"")
+            } else {
+                ": add row or column pins".to_string()
+            };
             self.problem(
                 rows_at,
                 format!(
-                    "[{name}] a {}x{} matrix senses {} places but the board senses {cells}: add \
-                     row or column pins",
+                    "[{name}] a {}x{} matrix senses {} places but the board senses {cells}{fix}",
                     rows.len(),
                     columns.len(),
                     rows.len() * columns.len()

@@ -1095,10 +1095,10 @@ fn a_board_may_be_as_large_as_napoleons_map_and_no_larger_than_the_sensing_layer
     );
 }
 
-/// A board larger than a PCF8575 matrix (16 x 16) or eight PCF8575 expanders (0x20 to 0x27)
-/// can ever sense, now that a board may be 26 x 32, is told to use the shift chain: never "add
-/// rows or columns (up to 16 each)" or "add 43 more" expanders, fixes the configuration would
-/// refuse in turn.
+/// A board larger than a PCF8575 matrix (16 x 16), eight PCF8575 expanders (0x20 to 0x27) or a
+/// GPIO matrix on the header's 28 pins can ever sense, now that a board may be 26 x 32, is told
+/// to use the shift chain: never "add rows or columns (up to 16 each)", "add 43 more" expanders
+/// or "add row or column pins", fixes the configuration would refuse in turn.
 #[test]
 fn a_board_past_what_a_matrix_or_the_expanders_can_sense_is_told_to_use_the_chain() {
     let board = "[board]\ncolumns = 26\nrows = 31\n";
@@ -1125,6 +1125,17 @@ fn a_board_past_what_a_matrix_or_the_expanders_can_sense_is_told_to_use_the_chai
              and eight (0x20 to 0x27) are the most: use kind = \"shift_chain\""
         ),
         "{expanders}"
+    );
+    let gpio = listed(&format!(
+        "{board}[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\n\
+         columns = [22, 23]\n{BUTTONS}"
+    ));
+    assert!(
+        gpio.contains(
+            "[sensor.gpio_matrix] a 2x2 matrix senses 4 places but the board senses 806, and 28 \
+             GPIO pins sense at most 196: use kind = \"shift_chain\""
+        ),
+        "{gpio}"
     );
     // Within reach, the fix is still to add.
     let few = listed(&format!(
