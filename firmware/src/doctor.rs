@@ -563,6 +563,8 @@ pub struct Calibration {
     shape: BoardShape,
     now: Occupancy,
     seen: Occupancy,
+    /// The square that read a piece last, while it still does.
+    latest: Option<SensedCell>,
     tags: BTreeMap<u16, TagUid>,
 }
 
@@ -573,6 +575,7 @@ impl Calibration {
             shape,
             now: Occupancy::EMPTY,
             seen: Occupancy::EMPTY,
+            latest: None,
             tags: BTreeMap::new(),
         }
     }
@@ -593,6 +596,7 @@ impl Calibration {
             }
             let name = self.shape.name(cell);
             if is {
+                self.latest = Some(cell);
                 events.push(CalibrationEvent::On(name.clone()));
                 if !self.seen.contains(cell) {
                     self.seen.insert(cell);
@@ -603,6 +607,7 @@ impl Calibration {
             }
         }
         self.now = occupancy;
+        self.latest = self.latest.filter(|&c| occupancy.contains(c));
         events
     }
 
@@ -659,12 +664,16 @@ impl Calibration {
         self.seen
     }
 
-    /// The calibration screen for the OLED, with `note` (the latest event).
+    /// The calibration screen for the OLED, with `note` (the latest event). The square that
+    /// read a piece last comes first among the occupied: a large board's window follows the
+    /// piece being walked, not one left standing elsewhere.
     pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
+        let latest = self.latest.into_iter();
+        let others = self.now.iter().filter(|&c| Some(c) != self.latest);
         crate::ui::Screen::Calibrate {
             columns: self.shape.columns,
             rows: self.shape.rows,
-            occupied: self.now.iter().map(SensedCell::number).collect(),
+            occupied: latest.chain(others).map(SensedCell::number).collect(),
             seen: self.seen().iter().map(SensedCell::number).collect(),
             note: note.into(),
         }

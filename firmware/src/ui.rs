@@ -223,7 +223,8 @@ pub enum Screen {
         columns: u8,
         /// Board rows.
         rows: u8,
-        /// Cells (row * columns + column) that read occupied now.
+        /// Cells (row * columns + column) that read occupied now, the one that read a piece
+        /// last first: a board larger than the OLED shows the part holding it.
         occupied: Vec<u16>,
         /// Cells that have read occupied at least once this session.
         seen: Vec<u16>,

@@ -214,3 +214,43 @@ fn calibration_walk_finds_the_dead_square() {
     assert!(grid.starts_with("10 o o o o o o o o o # \n"), "{grid}");
     assert!(grid.contains(" 7 o o . o"), "{grid}");
 }
+
+/// A builder walking a block over Napoléon's 26 x 31 map while another stands on a1 sees the
+/// OLED follow the block walked, not the one left standing: the square that read a piece last
+/// comes first, and the screen's window holds it.
+#[test]
+fn calibration_follows_the_piece_walked_not_one_left_standing() {
+    let shape = BoardShape {
+        columns: 26,
+        rows: 31,
+    };
+    let mut board = SimBoard::new(26, 31);
+    let mut cal = Calibration::new(shape);
+    board.set_piece(SensedCell::new(0), true);
+    let z31 = 30 * 26 + 25;
+    for walked in [z31 - 1, z31] {
+        board.set_piece(SensedCell::new(walked), true);
+        board.set_piece(SensedCell::new(walked - 1), false);
+        cal.update(
+            board
+                .read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
+    }
+    let screen = cal.screen("z31 on");
+    let firmware::ui::Screen::Calibrate { occupied, .. } = &screen else {
+        panic!("{screen:?}");
+    };
+    assert_eq!(occupied, &[z31, 0]);
+    let text = firmware::screens::screen_text(&screen);
+    assert!(text.contains("k20-z31"), "{text}");
+    // Lifted, the walked piece no longer leads: the one on a1 does.
+    board.set_piece(SensedCell::new(z31), false);
+    cal.update(
+        board
+            .read_occupancy()
+            .unwrap_or_else(|e: Infallible| match e {}),
+    );
+    let text = firmware::screens::screen_text(&cal.screen("z31 off"));
+    assert!(text.contains("a1-p12"), "{text}");
+}

@@ -949,7 +949,7 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 /// never has. The right side counts the squares seen and shows the latest event.
 ///
 /// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
-/// window of it, in steps of 16 columns and 12 rows, that holds the piece read now, and names
+/// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first occupied cell), and names
 /// the window's corners ("k20-z31") on the right.
 fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) -> Page {
     const PITCH: i32 = 5;
