@@ -133,7 +133,10 @@ use crate::sensing::{
 use crate::drivers::leds::{Brightness, HARD_MAX_BRIGHTNESS};
 use crate::guidance::LedOrder;
 
-use crate::drivers::expander::{bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS};
+use crate::drivers::expander::{
+    bank_scan_time_ns, matrix_scan_time_ns, DEFAULT_SETTLE_NS, FIRST_ADDRESS, LAST_ADDRESS,
+    PINS_PER_CHIP,
+};
 use crate::drivers::reed_matrix::{scans_per_second, CellMap, CellMapError};
 
 /// Which game the umpire referees at start-up (the menu can change it).
@@ -2080,7 +2083,7 @@ impl Reader<'_> {
         if let (Some((r, r_at)), Some((c, _)), true) = (rows, columns, chosen) {
             if (r * c) < cells as i64 {
                 // Past 16 x 16 no rows or columns added would do: only the chain reaches.
-                let fix = if cells > 16 * 16 {
+                let fix = if cells > PINS_PER_CHIP * PINS_PER_CHIP {
                     ", and a matrix has at most 16 rows and 16 columns: use kind = \"shift_chain\""
                 } else {
                     ": add rows or columns (up to 16 each)"
@@ -2196,7 +2199,8 @@ impl Reader<'_> {
         let (addresses, list_at) = addresses?;
         if chosen && addresses.len() * 16 < cells {
             // Eight addresses (0x20 to 0x27) are all a bus has: past them only the chain reaches.
-            let fix = if cells > 8 * 16 {
+            let chips = usize::from(LAST_ADDRESS - FIRST_ADDRESS) + 1;
+            let fix = if cells > chips * PINS_PER_CHIP {
                 ", and eight (0x20 to 0x27) are the most: use kind = \"shift_chain\"".to_string()
             } else {
                 format!(": add {} more", cells.div_ceil(16) - addresses.len())

@@ -38,6 +38,8 @@ use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Rectangle, Triangle};
 
+use boards::geometry::grid::Cell;
+
 use crate::ui::{Difference, Screen, StatusLine};
 use layout::{flow, paged, Block, FLine, H, W};
 use text::{char_len, truncate, Ink};
@@ -949,8 +951,8 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 /// never has. The right side counts the squares seen and shows the latest event.
 ///
 /// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
-/// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first occupied cell), and names
-/// the window's corners ("k20-z31") on the right.
+/// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first
+/// occupied cell), and names the window's corners ("k20-z31") on the right.
 fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) -> Page {
     const PITCH: i32 = 5;
     const SHOWN: (u8, u8) = (16, 12);
@@ -995,15 +997,11 @@ fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) 
         truncate("seen", cols_text),
     ];
     if columns > SHOWN.0 || rows > SHOWN.1 {
-        let name = |col: i32, row: i32| {
-            let letter = u8::try_from(col).map_or('?', |c| char::from(b'a' + c.min(25)));
-            format!("{letter}{}", row + 1)
-        };
-        let (col0, row0) = (i32::from(col0), i32::from(row0));
+        let last = |start: u8, shown: i32| start + u8::try_from(shown - 1).unwrap_or(0);
         let corners = format!(
             "{}-{}",
-            name(col0, row0),
-            name(col0 + cols - 1, row0 + rws - 1)
+            Cell::new(col0, row0),
+            Cell::new(last(col0, cols), last(row0, rws))
         );
         lines.push(truncate(&corners, cols_text));
     }
