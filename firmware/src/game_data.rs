@@ -332,27 +332,27 @@ pub fn napoleon_set(
 
 /// The games of the menu the board of `config` cannot play
 /// ([`RefereeConfig::games_beyond_the_board`](crate::referee::RefereeConfig::games_beyond_the_board)),
-/// judged on the games' data files as configured: what `umpire check-config` and `umpire
-/// doctor` tell the builder before a player meets the menu's refusal. Empty when the board
-/// itself is broken (its problem is told on its own).
-///
-/// # Errors
-/// The first data file that does not read (each is told on its own too).
+/// judged on the games' data files as read ([`waterloo_layout`], [`sba_set`],
+/// [`napoleon_set`]): what `umpire check-config` and `umpire doctor` tell the builder before a
+/// player meets the menu's refusal. Empty when the board itself is broken (its problem is told
+/// on its own).
 pub fn games_beyond_the_board(
     config: &crate::config::Config,
-    config_file: &Path,
-) -> Result<Vec<crate::referee::BeyondTheBoard>, DataFileError> {
+    waterloo_layout: crate::referee::games::BoardLayout,
+    sba_set: crate::referee::games::sba::SbaSet,
+    napoleon_set: crate::referee::games::napoleon::NapoleonSet,
+) -> Vec<crate::referee::BeyondTheBoard> {
     let Ok(layout) = crate::sensing::SensorLayout::new(config.layout_setup()) else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
-    let referee = crate::referee::RefereeConfig {
+    crate::referee::RefereeConfig {
         board: Some(layout.iter().map(|(_, place)| place).collect()),
-        waterloo_layout: waterloo_layout(config, config_file)?,
-        sba_set: sba_set(config, config_file)?,
-        napoleon_set: napoleon_set(config, config_file)?,
+        waterloo_layout,
+        sba_set,
+        napoleon_set,
         ..config.referee_config()
-    };
-    Ok(referee.games_beyond_the_board())
+    }
+    .games_beyond_the_board()
 }
 
 /// The tags registered to pieces and blocks (`[nfc] tags`, relative to `config_file`'s

@@ -159,30 +159,29 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::CheckConfig => {
             // Every data file's problems at once: a broken layout does not hide a broken map.
             let mut broken = Vec::new();
-            if let Err(e) = firmware::game_data::waterloo_layout(&config, &cli.config) {
-                broken.push(e);
-            }
-            if let Err(e) = firmware::game_data::sba_set(&config, &cli.config) {
-                broken.push(e);
-            }
+            let waterloo = firmware::game_data::waterloo_layout(&config, &cli.config)
+                .map_err(|e| broken.push(e))
+                .ok();
+            let sba = firmware::game_data::sba_set(&config, &cli.config)
+                .map_err(|e| broken.push(e))
+                .ok();
             // The tags name blocks of the order of battle: checked once it reads.
-            match firmware::game_data::napoleon_set(&config, &cli.config) {
-                Ok(napoleon) => {
-                    if let Err(e) =
-                        firmware::game_data::tag_registry(&config, &cli.config, napoleon)
-                    {
-                        broken.push(e);
-                    }
+            let napoleon = firmware::game_data::napoleon_set(&config, &cli.config)
+                .map_err(|e| broken.push(e))
+                .ok();
+            if let Some(napoleon) = napoleon {
+                if let Err(e) = firmware::game_data::tag_registry(&config, &cli.config, napoleon) {
+                    broken.push(e);
                 }
-                Err(e) => broken.push(e),
             }
-            match broken.len() {
-                0 => {}
-                1 => return Err(broken.remove(0).into()),
+            // What the board can play, judged on the data files just read.
+            let beyond = match (waterloo, sba, napoleon) {
+                (Some(w), Some(s), Some(n)) if broken.is_empty() => {
+                    firmware::game_data::games_beyond_the_board(&config, w, s, n)
+                }
+                _ if broken.len() == 1 => return Err(broken.remove(0).into()),
                 _ => return Err(firmware::game_data::DataFileError::Several(broken).into()),
-            }
-            // Every data file read above: what the board can play is judged on them.
-            let beyond = firmware::game_data::games_beyond_the_board(&config, &cli.config)?;
+            };
             let mut warnings = config.warnings();
             warnings.extend(config.game_beyond_the_board(&beyond));
             println!(
@@ -264,9 +263,38 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
             fix: w.fix,
         }))
         .collect();
-    // The games this board cannot play: a warning for the one the menu opens on, the rest told.
-    // (A data file that does not read is a problem below, with every line.)
-    if let Ok(beyond) = firmware::game_data::games_beyond_the_board(config, path) {
+    let mut broken = |subject: &str, e: firmware::game_data::DataFileError| {
+        out.push(Finding {
+            severity: Severity::Problem,
+            subject: subject.into(),
+            detail: e.to_string(),
+            fix: "fix every line listed; the game does not start without it".into(),
+        });
+    };
+    let waterloo = firmware::game_data::waterloo_layout(config, path)
+        .map_err(|e| broken("Waterloo layout", e))
+        .ok();
+    let sba = firmware::game_data::sba_set(config, path)
+        .map_err(|e| broken("Sa Belle Alliance data", e))
+        .ok();
+    let napoleon = firmware::game_data::napoleon_set(config, path)
+        .map_err(|e| broken("Napoleon data", e))
+        .ok();
+    if let Some(napoleon) = napoleon {
+        if let Err(e) = firmware::game_data::tag_registry(config, path, napoleon) {
+            out.push(Finding {
+                severity: Severity::Problem,
+                subject: "NFC tags".into(),
+                detail: e.to_string(),
+                fix: "fix every line listed; the umpire does not start without it".into(),
+            });
+        }
+    }
+    // The games this board cannot play, judged on the data files just read (none when one
+    // does not read: its problem is above): a warning for the one the menu opens on, the rest
+    // told.
+    if let (Some(waterloo), Some(sba), Some(napoleon)) = (waterloo, sba, napoleon) {
+        let beyond = firmware::game_data::games_beyond_the_board(config, waterloo, sba, napoleon);
         out.extend(config.game_beyond_the_board(&beyond).map(|w| Finding {
             severity: Severity::Warning,
             subject: "configuration".into(),
@@ -279,40 +307,6 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
             detail: format!("{} is not played on this board: {}", b.game, b.fix),
             fix: String::new(),
         }));
-    }
-    if let Err(e) = firmware::game_data::waterloo_layout(config, path) {
-        out.push(Finding {
-            severity: Severity::Problem,
-            subject: "Waterloo layout".into(),
-            detail: e.to_string(),
-            fix: "fix every line listed; the game does not start without it".into(),
-        });
-    }
-    if let Err(e) = firmware::game_data::sba_set(config, path) {
-        out.push(Finding {
-            severity: Severity::Problem,
-            subject: "Sa Belle Alliance data".into(),
-            detail: e.to_string(),
-            fix: "fix every line listed; the game does not start without it".into(),
-        });
-    }
-    match firmware::game_data::napoleon_set(config, path) {
-        Err(e) => out.push(Finding {
-            severity: Severity::Problem,
-            subject: "Napoleon data".into(),
-            detail: e.to_string(),
-            fix: "fix every line listed; the game does not start without it".into(),
-        }),
-        Ok(napoleon) => {
-            if let Err(e) = firmware::game_data::tag_registry(config, path, napoleon) {
-                out.push(Finding {
-                    severity: Severity::Problem,
-                    subject: "NFC tags".into(),
-                    detail: e.to_string(),
-                    fix: "fix every line listed; the umpire does not start without it".into(),
-                });
-            }
-        }
     }
     out
 }
