@@ -201,7 +201,7 @@ impl GameName {
     }
 
     /// The game as `[game] name` writes it.
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         GameName::ALL[self.menu_entry()].1
     }
 }
@@ -2954,13 +2954,14 @@ pub fn square_cell(name: &str, columns: u8, rows: u8) -> Option<SensedCell> {
     square_number(name, columns, rows).map(SensedCell::new)
 }
 
-/// The cell number of square `name` (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`); `a01`
-/// and squares off the board are `None`.
+/// The cell number of square `name` (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`); `a01`,
+/// `a+1` and squares off the board are `None`.
 fn square_number(name: &str, columns: u8, rows: u8) -> Option<u16> {
     let mut chars = name.chars();
     let column = chars.next().filter(char::is_ascii_lowercase)? as u8 - b'a';
     let rest = chars.as_str();
-    if rest.starts_with('0') {
+    // Digits only: `a+1` or `a 1` is no square, though `u8` would parse "+1".
+    if rest.starts_with('0') || !rest.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let row: u8 = rest.parse().ok()?;

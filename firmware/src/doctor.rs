@@ -9,14 +9,14 @@
 //! - [`check_expander`]: does a PCF8575 answer a read at its address?
 //! - [`check_reader`]: for each NFC reader of the bank: is it there (VersionReg), which chip,
 //!   does it initialise (its settings read back, antenna on), and does it list its field?
-//! - [`check_sensors`]: on an empty board, which squares read occupied (stuck closed, a piece
-//!   left behind), which flicker, and which whole rows or columns read occupied (a shorted line,
-//!   a reversed diode).
+//! - [`check_sensors`]: on an empty board, which squares and tray slots read occupied (stuck
+//!   closed, a piece left behind), which flicker, and which whole rows or columns read occupied
+//!   (a shorted line, a reversed diode).
 //! - [`check_leds`]: lights each LED of the guidance chain in turn, for the builder to watch
 //!   that each lights under its own place, in the pin map's order.
-//! - [`Calibration`]: live, which squares read occupied now and which have been seen at least
-//!   once, so a builder can walk a piece over every square of a new board and see the ones that
-//!   never light.
+//! - [`Calibration`]: live, which squares and tray slots read occupied now and which have been
+//!   seen at least once, so a builder can walk a piece over every place of a new board (or every
+//!   place one game uses: [`SensedBoard::only`]) and see the ones that never light.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -28,7 +28,7 @@ use embedded_hal::spi::SpiDevice;
 use crate::drivers::leds::{LedChain, Rgb};
 use crate::drivers::nfc::mfrc522::{ChipVersion, Error as NfcError, Mfrc522};
 use crate::guidance::LedMap;
-use crate::sensing::{Occupancy, SensedCell, TagUid};
+use crate::sensing::{LayoutSetup, Occupancy, Place, SensedCell, TagUid};
 
 /// One result of a check: fine, a warning, or a problem with its fix.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,13 +203,126 @@ impl BoardShape {
 
     /// `e4` for the cell at column 4, row 3.
     pub fn name(self, cell: SensedCell) -> String {
-        let n = cell.number();
-        let cols = u16::from(self.columns.max(1));
-        let (col, row) = (n % cols, n / cols);
-        match u8::try_from(col) {
-            Ok(c) if c < 26 => format!("{}{}", char::from(b'a' + c), row + 1),
-            _ => format!("cell {n}"),
+        crate::config::square_name(cell, self.columns)
+    }
+}
+
+/// The places `doctor` and `calibrate` check on a board of [`BoardShape`]: its squares, then the
+/// tray slots sensed on the inputs after them (`[[board.tray]]`), each named as the players name
+/// it ("e4", "seat 1 reserve slot 3"). [`SensedBoard::only`] narrows the places asked for to
+/// those one game uses (`umpire calibrate --game`): a board wired for Napoléon's map has no
+/// switch under the squares that are no slot of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SensedBoard {
+    shape: BoardShape,
+    /// What each cell senses, by cell number.
+    places: BTreeMap<u16, Place>,
+    /// The cells a walk asks for: every place, or one game's.
+    asked: BTreeMap<u16, Place>,
+    /// The game the places are narrowed to, as the menu names it.
+    game: Option<&'static str>,
+}
+
+impl SensedBoard {
+    /// Every place of `layout` (a configuration's [`LayoutSetup`]) on a grid of `shape`.
+    pub fn new(shape: BoardShape, layout: &LayoutSetup) -> SensedBoard {
+        let places: BTreeMap<u16, Place> = layout
+            .places
+            .iter()
+            .map(|&(cell, place)| (cell.number(), place))
+            .collect();
+        SensedBoard {
+            shape,
+            asked: places.clone(),
+            places,
+            game: None,
         }
+    }
+
+    /// The same board asking only for the places `game` uses (`uses`); its other places are
+    /// still read and named, but not asked for.
+    #[must_use]
+    pub fn only(mut self, game: &'static str, uses: &std::collections::BTreeSet<Place>) -> Self {
+        self.asked.retain(|_, place| uses.contains(place));
+        self.game = Some(game);
+        self
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> BoardShape {
+        self.shape
+    }
+
+    /// The game the places asked for are narrowed to.
+    pub fn game(&self) -> Option<&'static str> {
+        self.game
+    }
+
+    /// How many cells the board reads: its squares and tray slots.
+    pub fn cells(&self) -> u16 {
+        let last = self.places.keys().next_back().map_or(0, |&c| c + 1);
+        last.max(self.shape.cells())
+    }
+
+    /// The cells asked for, in cell order.
+    pub fn asked(&self) -> impl Iterator<Item = SensedCell> + '_ {
+        self.asked.keys().map(|&c| SensedCell::new(c))
+    }
+
+    /// Whether `cell` is asked for.
+    pub fn is_asked(&self, cell: SensedCell) -> bool {
+        self.asked.contains_key(&cell.number())
+    }
+
+    /// `e4` for a square, `seat 1 reserve slot 3` for a tray slot.
+    pub fn name(&self, cell: SensedCell) -> String {
+        match self.places.get(&cell.number()) {
+            Some(place) => place.to_string(),
+            None => self.shape.name(cell),
+        }
+    }
+
+    /// What `cell` is read with for a walk's lines: its row of squares (`"row 3"`), or its
+    /// tray (`"seat 1 reserve"`).
+    pub fn group(&self, cell: SensedCell) -> String {
+        match self.places.get(&cell.number()) {
+            Some(Place::Tray { tray, seat, .. }) => format!("{seat} {tray}"),
+            _ => format!(
+                "row {}",
+                cell.number() / u16::from(self.shape.columns.max(1)) + 1
+            ),
+        }
+    }
+
+    /// The tray slots, each tray's together, in cell order: (the tray's name, its cells).
+    fn trays(&self) -> Vec<(String, Vec<SensedCell>)> {
+        let mut out: Vec<(String, Vec<SensedCell>)> = Vec::new();
+        for (&cell, place) in &self.places {
+            if !matches!(place, Place::Tray { .. }) {
+                continue;
+            }
+            let name = self.group(SensedCell::new(cell));
+            match out.last_mut() {
+                Some((last, cells)) if *last == name => cells.push(SensedCell::new(cell)),
+                _ => out.push((name, vec![SensedCell::new(cell)])),
+            }
+        }
+        out
+    }
+
+    /// "square e4" or "seat 1 reserve slot 3": the subject of a finding about `cell`.
+    fn subject(&self, cell: SensedCell) -> String {
+        match self.places.get(&cell.number()) {
+            Some(Place::Tray { .. }) => self.name(cell),
+            _ => format!("square {}", self.name(cell)),
+        }
+    }
+}
+
+impl From<BoardShape> for SensedBoard {
+    /// The squares of `shape`, no tray slots.
+    fn from(shape: BoardShape) -> SensedBoard {
+        SensedBoard::new(shape, &LayoutSetup::grid(shape.columns, shape.rows))
     }
 }
 
@@ -450,14 +563,15 @@ where
     findings
 }
 
-/// Scans an empty board `scans` times with `scan` and reports squares that read occupied, that
-/// flicker, and whole rows or columns that read occupied.
+/// Scans an empty board `scans` times with `scan` and reports squares and tray slots that read
+/// occupied, that flicker, and whole rows or columns of squares that read occupied.
 pub fn check_sensors<E: fmt::Display>(
-    shape: BoardShape,
+    board: &SensedBoard,
     scans: u32,
     mut scan: impl FnMut() -> Result<Occupancy, E>,
 ) -> Vec<Finding> {
-    let cells = shape.cells();
+    let shape = board.shape();
+    let cells = board.cells();
     let mut counts = vec![0u32; usize::from(cells)];
     let mut done = 0u32;
     for _ in 0..scans.max(1) {
@@ -512,11 +626,11 @@ pub fn check_sensors<E: fmt::Display>(
         if explained[i] || counts[i] == 0 {
             continue;
         }
-        let name = shape.name(SensedCell::new(i as u16));
+        let subject = board.subject(SensedCell::new(i as u16));
         if mostly(counts[i]) {
             findings.push(Finding::bad(
                 Severity::Problem,
-                format!("square {name}"),
+                subject,
                 "reads occupied on an empty board".to_string(),
                 "take any piece off it; if it is empty, its reed switch is stuck closed or \
                  shorted: replace the switch or check its solder joints",
@@ -524,16 +638,21 @@ pub fn check_sensors<E: fmt::Display>(
         } else {
             findings.push(Finding::bad(
                 Severity::Warning,
-                format!("square {name}"),
+                subject,
                 format!("flickers: read occupied in {} of {done} scans", counts[i]),
-                "check its solder joints and the wires of its row and column",
+                "check its solder joints and the wires to its switch",
             ));
         }
     }
     if findings.is_empty() {
+        let places = if cells > shape.cells() {
+            "square and tray slot"
+        } else {
+            "square"
+        };
         findings.push(Finding::ok(
             "sensors",
-            format!("{done} scans of an empty board: every square reads empty"),
+            format!("{done} scans of an empty board: every {places} reads empty"),
         ));
     }
     findings
@@ -547,20 +666,20 @@ pub fn has_problems(findings: &[Finding]) -> bool {
 /// What changed in one calibration step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CalibrationEvent {
-    /// A square started reading occupied.
-    On(String),
-    /// A square stopped reading occupied.
+    /// A square or tray slot started reading occupied: its cell and its name.
+    On(SensedCell, String),
+    /// A square or tray slot stopped reading occupied.
     Off(String),
-    /// A square read occupied for the first time this session.
+    /// A square or tray slot read occupied for the first time this session.
     FirstSeen(String),
     /// A tag was read on a square.
     Tag(String, TagUid),
 }
 
-/// Live calibration: which squares read occupied, and which have ever been seen.
+/// Live calibration: which squares and tray slots read occupied, and which have ever been seen.
 #[derive(Clone, Debug)]
 pub struct Calibration {
-    shape: BoardShape,
+    board: SensedBoard,
     now: Occupancy,
     seen: Occupancy,
     /// The square that read a piece last, while it still does.
@@ -569,10 +688,10 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// A session on a board of `shape`.
-    pub fn new(shape: BoardShape) -> Calibration {
+    /// A session on `board` (a [`BoardShape`] converts to its squares alone).
+    pub fn new(board: impl Into<SensedBoard>) -> Calibration {
         Calibration {
-            shape,
+            board: board.into(),
             now: Occupancy::EMPTY,
             seen: Occupancy::EMPTY,
             latest: None,
@@ -582,22 +701,27 @@ impl Calibration {
 
     /// The board's shape.
     pub fn shape(&self) -> BoardShape {
-        self.shape
+        self.board.shape()
+    }
+
+    /// The board and the places it asks for.
+    pub fn board(&self) -> &SensedBoard {
+        &self.board
     }
 
     /// Takes one scan; returns what changed.
     pub fn update(&mut self, occupancy: Occupancy) -> Vec<CalibrationEvent> {
         let mut events = Vec::new();
-        for i in 0..self.shape.cells() {
+        for i in 0..self.board.cells() {
             let cell = SensedCell::new(i);
             let (was, is) = (self.now.contains(cell), occupancy.contains(cell));
             if was == is {
                 continue;
             }
-            let name = self.shape.name(cell);
+            let name = self.board.name(cell);
             if is {
                 self.latest = Some(cell);
-                events.push(CalibrationEvent::On(name.clone()));
+                events.push(CalibrationEvent::On(cell, name.clone()));
                 if !self.seen.contains(cell) {
                     self.seen.insert(cell);
                     events.push(CalibrationEvent::FirstSeen(name));
@@ -614,43 +738,72 @@ impl Calibration {
     /// Records a tag read on `cell`.
     pub fn tag(&mut self, cell: SensedCell, uid: TagUid) -> CalibrationEvent {
         self.tags.insert(cell.number(), uid);
-        CalibrationEvent::Tag(self.shape.name(cell), uid)
+        CalibrationEvent::Tag(self.board.name(cell), uid)
     }
 
-    /// The board as text, top row first: `#` occupied now, `o` seen before, `.` never seen.
+    /// The mark of `cell`: `#` occupied now, `o` seen before, `.` never seen, and a blank for a
+    /// place not asked for that never read a piece.
+    fn mark(&self, cell: SensedCell) -> char {
+        if self.now.contains(cell) {
+            '#'
+        } else if self.seen.contains(cell) {
+            'o'
+        } else if self.board.is_asked(cell) {
+            '.'
+        } else {
+            ' '
+        }
+    }
+
+    /// The board as text, top row first, then each tray's slots: `#` occupied now, `o` seen
+    /// before, `.` never seen, blank where the game asked for has no place.
     pub fn grid(&self) -> String {
+        let shape = self.board.shape();
         let mut out = String::new();
-        for r in (0..u16::from(self.shape.rows)).rev() {
+        for r in (0..u16::from(shape.rows)).rev() {
             out.push_str(&format!("{:>2} ", r + 1));
-            for c in 0..u16::from(self.shape.columns) {
-                let cell = SensedCell::new(r * u16::from(self.shape.columns) + c);
-                let ch = if self.now.contains(cell) {
-                    '#'
-                } else if self.seen.contains(cell) {
-                    'o'
-                } else {
-                    '.'
-                };
-                out.push(ch);
+            for c in 0..u16::from(shape.columns) {
+                out.push(self.mark(SensedCell::new(r * u16::from(shape.columns) + c)));
                 out.push(' ');
             }
             out.push('\n');
         }
         out.push_str("   ");
-        for c in 0..self.shape.columns {
+        for c in 0..shape.columns {
             out.push(char::from(b'a' + c % 26));
             out.push(' ');
         }
         out.push('\n');
+        for (tray, cells) in self.board.trays() {
+            if cells.iter().all(|&c| self.mark(c) == ' ') {
+                continue;
+            }
+            out.push_str(&format!("{tray}: "));
+            for cell in cells {
+                out.push(self.mark(cell));
+                out.push(' ');
+            }
+            out.push('\n');
+        }
         out
     }
 
-    /// Squares never seen occupied this session.
+    /// The places asked for that never read a piece this session.
     pub fn never_seen(&self) -> Vec<String> {
-        (0..self.shape.cells())
-            .map(SensedCell::new)
+        self.board
+            .asked()
             .filter(|&c| !self.seen.contains(c))
-            .map(|c| self.shape.name(c))
+            .map(|c| self.board.name(c))
+            .collect()
+    }
+
+    /// The squares and slots that read a piece though the game asked for has no place there:
+    /// with nothing put on them, a slot wired to the wrong input.
+    pub fn strays(&self) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter(|&c| c.number() < self.board.cells() && !self.board.is_asked(c))
+            .map(|c| self.board.name(c))
             .collect()
     }
 
@@ -666,15 +819,28 @@ impl Calibration {
 
     /// The calibration screen for the OLED, with `note` (the latest event). The square that
     /// read a piece last comes first among the occupied: a large board's window follows the
-    /// piece being walked, not one left standing elsewhere.
+    /// piece being walked, not one left standing elsewhere. The count is of the places asked
+    /// for; a square asked for by no game is not drawn.
     pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
+        let shape = self.board.shape();
         let latest = self.latest.into_iter();
         let others = self.now.iter().filter(|&c| Some(c) != self.latest);
+        let asked = self.board.asked().count();
+        let walked = self
+            .board
+            .asked()
+            .filter(|&c| self.seen.contains(c))
+            .count();
         crate::ui::Screen::Calibrate {
-            columns: self.shape.columns,
-            rows: self.shape.rows,
+            columns: shape.columns,
+            rows: shape.rows,
             occupied: latest.chain(others).map(SensedCell::number).collect(),
             seen: self.seen().iter().map(SensedCell::number).collect(),
+            idle: (0..shape.cells())
+                .filter(|&c| !self.board.is_asked(SensedCell::new(c)))
+                .collect(),
+            walked: u16::try_from(walked).unwrap_or(u16::MAX),
+            places: u16::try_from(asked).unwrap_or(u16::MAX),
             note: note.into(),
         }
     }
@@ -683,6 +849,6 @@ impl Calibration {
     pub fn tags(&self) -> impl Iterator<Item = (String, TagUid)> + '_ {
         self.tags
             .iter()
-            .map(|(&c, &uid)| (self.shape.name(SensedCell::new(c)), uid))
+            .map(|(&c, &uid)| (self.board.name(SensedCell::new(c)), uid))
     }
 }

@@ -355,6 +355,29 @@ pub fn games_beyond_the_board(
     .games_beyond_the_board()
 }
 
+/// The game `game` names, as the menu names it, and the places it senses, every variant's
+/// together, on the games' data files as read ([`waterloo_layout`], [`sba_set`],
+/// [`napoleon_set`]): the places `umpire calibrate --game` asks the builder to walk. `None`
+/// only if the menu lacks the game's entry.
+pub fn places_of_game(
+    config: &crate::config::Config,
+    game: crate::config::GameName,
+    waterloo_layout: crate::referee::games::BoardLayout,
+    sba_set: crate::referee::games::sba::SbaSet,
+    napoleon_set: crate::referee::games::napoleon::NapoleonSet,
+) -> Option<(
+    &'static str,
+    std::collections::BTreeSet<crate::sensing::Place>,
+)> {
+    crate::referee::RefereeConfig {
+        waterloo_layout,
+        sba_set,
+        napoleon_set,
+        ..config.referee_config()
+    }
+    .places_of_game(game.menu_entry())
+}
+
 /// The tags registered to pieces and blocks (`[nfc] tags`, relative to `config_file`'s
 /// folder), each block name checked against the order of battle of `napoleon`; none without
 /// the key.

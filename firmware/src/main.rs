@@ -3,7 +3,7 @@
 //! ```text
 //! umpire [--config FILE] [--simulated] check-config   # read and check the configuration
 //! umpire [--config FILE] [--simulated] doctor         # check the display, reader and squares
-//! umpire [--config FILE] [--simulated] calibrate      # live: which squares and tags read
+//! umpire [--config FILE] [--simulated] calibrate [--game NAME]  # live: which places and tags read
 //! umpire [--config FILE] run                          # the service (systemd starts it)
 //! umpire setup [--dry-run]                            # turn on I2C (400 kHz) and SPI
 //! umpire [--config FILE] blank                        # switch the OLED off (service stop)
@@ -18,11 +18,11 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use firmware::config::square_name;
-use firmware::config::{Config, SensorConfig};
+use firmware::config::{Config, GameName, SensorConfig};
 use firmware::display::{Display, DEFAULT_ADDRESS};
 use firmware::doctor::{
     check_display, check_display_link, check_expander, check_reader, check_sensors, has_problems,
-    BoardShape, Calibration, CalibrationEvent, Finding,
+    BoardShape, Calibration, CalibrationEvent, Finding, SensedBoard,
 };
 use firmware::drivers::nfc::mfrc522::Mfrc522;
 use firmware::drivers::nfc::Mfrc522Ready;
@@ -72,11 +72,17 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         scans: u32,
     },
-    /// Show live which squares read occupied and which tags are read, to test every square.
+    /// Show live which squares and tray slots read occupied and which tags are read, to test
+    /// every place.
     Calibrate {
-        /// Stop after this many seconds (default: run until interrupted).
+        /// Stop after this many seconds (default: run until Ctrl-C, which ends with the report).
         #[arg(long)]
         seconds: Option<u64>,
+        /// Ask only for the places this game uses (classic, duel, waterloo, piecepack,
+        /// sa-belle-alliance, napoleon): a board wired for one game's map has no switch under
+        /// the squares that are no place of it.
+        #[arg(long, value_parser = parse_game)]
+        game: Option<GameName>,
     },
     /// Turn on I2C at 400 kHz and SPI (SPI1 too for LEDs) in the Pi's config.txt (keeps a
     /// backup; reboot after).
@@ -231,11 +237,12 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
         }
-        Command::Calibrate { seconds } => {
+        Command::Calibrate { seconds, game } => {
+            let board = calibration_board(&config, &cli.config, *game)?;
             if simulated {
-                calibrate_simulated(&config, &cli.faults)
+                calibrate_simulated(&config, board, &cli.faults)
             } else {
-                calibrate_hardware(&config, *seconds)
+                calibrate_hardware(&config, board, *seconds)
             }
         }
         Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
@@ -558,18 +565,97 @@ fn shape(config: &Config) -> BoardShape {
     }
 }
 
-fn cell_named(shape: BoardShape, name: &str) -> Result<SensedCell> {
-    firmware::config::square_cell(name, shape.columns, shape.rows).ok_or_else(|| {
-        anyhow::anyhow!(
-            "`{name}` is not a square of this {}x{} board (write e4)",
-            shape.columns,
-            shape.rows
-        )
-    })
+/// Every square and tray slot of the configured board.
+fn sensed_board(config: &Config) -> SensedBoard {
+    SensedBoard::new(shape(config), &config.layout_setup())
+}
+
+/// The places `calibrate` asks for: every one of the board, or with `--game` those the game
+/// uses, on its data file as configured.
+fn calibration_board(
+    config: &Config,
+    config_file: &std::path::Path,
+    game: Option<GameName>,
+) -> Result<SensedBoard> {
+    use firmware::game_data;
+    use firmware::referee::games::{napoleon::NapoleonSet, sba::SbaSet, BoardLayout};
+    let board = sensed_board(config);
+    let Some(game) = game else {
+        return Ok(board);
+    };
+    // Only the chosen game's data file is read: another's problem is not this walk's.
+    let (mut waterloo, mut sba, mut napoleon) = (
+        BoardLayout::shipped(),
+        SbaSet::shipped(),
+        NapoleonSet::shipped(),
+    );
+    match game {
+        GameName::Waterloo => waterloo = game_data::waterloo_layout(config, config_file)?,
+        GameName::Sba => sba = game_data::sba_set(config, config_file)?,
+        GameName::Napoleon => napoleon = game_data::napoleon_set(config, config_file)?,
+        GameName::Classic | GameName::Duel | GameName::Piecepack => {}
+    }
+    let Some((name, places)) = game_data::places_of_game(config, game, waterloo, sba, napoleon)
+    else {
+        bail!("the game menu has no entry for {}", game.name());
+    };
+    let board = board.only(name, &places);
+    if board.asked().next().is_none() {
+        bail!(
+            "this board has none of the places {name} uses: check [board] in the configuration \
+             (`umpire check-config` says what the game needs)"
+        );
+    }
+    Ok(board)
+}
+
+/// `--game NAME`: a game as `[game] name` writes it.
+fn parse_game(name: &str) -> Result<GameName, String> {
+    GameName::ALL
+        .iter()
+        .find(|(_, n)| *n == name)
+        .map(|(game, _)| *game)
+        .ok_or_else(|| {
+            let names: Vec<&str> = GameName::ALL.iter().map(|(_, n)| *n).collect();
+            format!(
+                "no game is called `{name}`: write one of {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// A square (`e4`) or a cell number (a tray slot's, after the squares), for `--fault`.
+fn cell_named(board: &SensedBoard, name: &str) -> Result<SensedCell> {
+    let shape = board.shape();
+    if let Some(cell) = firmware::config::square_cell(name, shape.columns, shape.rows) {
+        return Ok(cell);
+    }
+    match name.parse::<u16>() {
+        Ok(n) if name.bytes().all(|b| b.is_ascii_digit()) && n < board.cells() => {
+            Ok(SensedCell::new(n))
+        }
+        _ => {
+            let slots = if board.cells() > shape.cells() {
+                format!(
+                    ", or a tray slot's cell number {} to {}",
+                    shape.cells(),
+                    board.cells() - 1
+                )
+            } else {
+                String::new()
+            };
+            bail!(
+                "`{name}` is not a square of this {}x{} board (write e4{slots})",
+                shape.columns,
+                shape.rows
+            )
+        }
+    }
 }
 
 fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
-    let shape = shape(config);
+    let board = sensed_board(config);
+    let shape = board.shape();
     let mut rig = SimRig {
         board: SimBoard::new(config.columns, config.rows),
         display_present: true,
@@ -585,9 +671,9 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
     for fault in faults {
         let (kind, arg) = fault.split_once(':').unwrap_or((fault.as_str(), ""));
         let f = match kind {
-            "stuck" => SwitchFault::StuckClosed(cell_named(shape, arg)?),
-            "dead" => SwitchFault::Dead(cell_named(shape, arg)?),
-            "flicker" => SwitchFault::Flickering(cell_named(shape, arg)?),
+            "stuck" => SwitchFault::StuckClosed(cell_named(&board, arg)?),
+            "dead" => SwitchFault::Dead(cell_named(&board, arg)?),
+            "flicker" => SwitchFault::Flickering(cell_named(&board, arg)?),
             "row" => match arg.parse::<u8>() {
                 Ok(r) if r >= 1 && r <= shape.rows => SwitchFault::ShortedRow(r - 1),
                 _ => bail!("--fault row:N needs a row number 1 to {}", shape.rows),
@@ -704,7 +790,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
             |i, place| println!("  LED {i}: {place}"),
         ));
     }
-    findings.extend(check_sensors(shape(config), scans, || rig.scan()));
+    findings.extend(check_sensors(&sensed_board(config), scans, || rig.scan()));
     Ok(findings)
 }
 
@@ -771,13 +857,31 @@ where
     }
 }
 
-fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
+/// The legend under `calibrate`'s board: a blank only when the walk is one game's.
+fn calibration_legend(board: &SensedBoard) -> String {
+    let blank = match board.game() {
+        Some(game) => format!(", blank: no place of {game}"),
+        None => String::new(),
+    };
+    format!("Legend: # occupied now, o seen, . never seen{blank}\n")
+}
+
+fn calibrate_simulated(config: &Config, board: SensedBoard, faults: &[String]) -> Result<ExitCode> {
     let mut rig = sim_rig(config, faults)?;
-    let shape = shape(config);
-    let mut cal = Calibration::new(shape);
+    let mut cal = Calibration::new(board.clone());
+    let what = if board.cells() > board.shape().cells() {
+        "square and tray slot"
+    } else {
+        "square"
+    };
+    let walked = match board.game() {
+        Some(game) => format!("every {what} {game} uses"),
+        None => format!("every {what}"),
+    };
     println!(
-        "umpire calibrate: the simulated board; a simulated builder walks one piece over every square.\n\
-         Legend: # occupied now, o seen, . never seen\n"
+        "umpire calibrate: the simulated board; a simulated builder walks one piece over {walked}.\n\
+         {}",
+        calibration_legend(&board)
     );
     let (bus, address) = simulated_oled(config);
     let i2c = SimI2c::with_devices(rig.display_present.then_some(address));
@@ -790,31 +894,48 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
     let mut readers = calibration_readers(config, rig.readers());
     let mut tag_lines = Vec::new();
     let tag = simulated_tag();
-    for i in 0..shape.cells() {
-        let cell = SensedCell::new(i);
+    let mut previous: Option<SensedCell> = None;
+    // The names walked, one terminal line per row of squares and one per tray.
+    let mut line: (String, Vec<String>) = (String::new(), Vec::new());
+    let print_line = |(_, names): &(String, Vec<String>)| {
+        if !names.is_empty() {
+            println!("{}", names.join(" "));
+        }
+    };
+    for cell in board.asked() {
         rig.board.clear();
         rig.board.set_piece(cell, true);
-        if i > 0 {
-            rig.tags.set(SensedCell::new(i - 1), None);
+        if let Some(before) = previous {
+            rig.tags.set(before, None);
         }
+        previous = Some(cell);
         rig.tags.set(cell, Some(tag));
+        let group = board.group(cell);
+        if group != line.0 {
+            print_line(&line);
+            line = (group, Vec::new());
+        }
         let occ = rig.scan().map_err(anyhow::Error::msg)?;
         let mut note = String::new();
         for event in cal.update(occ) {
-            if let CalibrationEvent::On(name) = event {
-                print!("{name} ");
+            if let CalibrationEvent::On(on, name) = event {
                 note = format!("{name} on");
-                tag_lines.extend(calibration_tags(&mut readers, &mut cal, cell));
+                // A tray's line names its slots by number: "seat 1 reserve: 1 2 3".
+                line.1
+                    .push(match name.strip_prefix(&format!("{} slot ", line.0)) {
+                        Some(slot) if line.1.is_empty() => format!("{}: {slot}", line.0),
+                        Some(slot) => slot.to_string(),
+                        None => name,
+                    });
+                tag_lines.extend(calibration_tags(&mut readers, &mut cal, on));
             }
         }
         match oled.show_screen(&cal.screen(note)) {
             Ok(_) => oled_updates += 1,
             Err(e) => oled_failed = Some(e.to_string()),
         }
-        if (i + 1) % u16::from(shape.columns) == 0 {
-            println!();
-        }
     }
+    print_line(&line);
     rig.board.clear();
     let occ = rig.scan().map_err(anyhow::Error::msg)?;
     cal.update(occ);
@@ -834,26 +955,46 @@ fn calibrate_simulated(config: &Config, faults: &[String]) -> Result<ExitCode> {
 }
 
 fn report_calibration(cal: &Calibration) -> Result<ExitCode> {
+    let board = cal.board();
     let missing = cal.never_seen();
-    let stuck: Vec<String> = cal.occupied().iter().map(|c| cal.shape().name(c)).collect();
+    let stuck: Vec<String> = cal.occupied().iter().map(|c| board.name(c)).collect();
+    let strays = cal.strays();
     if !stuck.is_empty() {
         println!(
             "Still reading occupied with the board cleared: {}",
-            stuck.join(" ")
+            stuck.join(", ")
         );
     }
+    if let (Some(game), false) = (board.game(), strays.is_empty()) {
+        println!(
+            "Read a piece where {game} has no place: {} — with nothing put there, a switch is \
+             wired to the wrong input (the pin map's order, or [board] cells).",
+            strays.join(", ")
+        );
+    }
+    let asked = board.asked().count();
     if missing.is_empty() && stuck.is_empty() {
-        println!("Every square read a piece.");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        if !missing.is_empty() {
+        match board.game() {
+            Some(game) => println!("Every one of the {asked} places {game} uses read a piece."),
+            None => println!("Every one of the board's {asked} places read a piece."),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !missing.is_empty() {
+        println!(
+            "Never read a piece ({} of {asked}): {} — check each one's reed switch, diode and \
+             solder joints.",
+            missing.len(),
+            missing.join(", ")
+        );
+        if board.game().is_none() && missing.len() < asked {
             println!(
-                "Never read a piece: {} — check each one's reed switch, diode and solder joints.",
-                missing.join(" ")
+                "If the board is wired for one game's places alone (Napoléon's map has no switch \
+                 under its other squares), walk those: `umpire calibrate --game NAME`."
             );
         }
-        Ok(ExitCode::from(1))
     }
+    Ok(ExitCode::from(1))
 }
 
 #[cfg(feature = "pi")]
@@ -905,7 +1046,7 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     match pi::open_scanner(config) {
         Ok(mut scanner) => {
             let period = scan_period(config);
-            findings.extend(check_sensors(shape(config), scans, || {
+            findings.extend(check_sensors(&sensed_board(config), scans, || {
                 std::thread::sleep(period);
                 scanner.scan()
             }));
@@ -950,10 +1091,16 @@ fn open_failed(subject: &str, e: &firmware::platform::OpenError) -> Finding {
 }
 
 #[cfg(feature = "pi")]
-fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode> {
+fn calibrate_hardware(
+    config: &Config,
+    board: SensedBoard,
+    seconds: Option<u64>,
+) -> Result<ExitCode> {
     use firmware::platform::pi;
     use firmware::schedule::ScanSchedule;
     use firmware::sensing::Millis;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
     use std::time::{Duration, Instant};
     let mut scanner = pi::open_scanner(config).map_err(anyhow::Error::new)?;
     let mut oled = match config.oled {
@@ -963,8 +1110,8 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
         )),
         None => None,
     };
-    let shape = shape(config);
-    let mut cal = Calibration::new(shape);
+    let legend = calibration_legend(&board);
+    let mut cal = Calibration::new(board);
     // The NFC readers, initialised; their reset line is held high while `_nfc_reset` lives.
     let (mut readers, _nfc_reset) = match &config.nfc {
         Some(nfc) => {
@@ -973,13 +1120,22 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
         }
         None => (Vec::new(), None),
     };
+    // Ctrl-C ends the walk with its report: the squares never seen are what the builder wants.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupted);
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .context("cannot catch Ctrl-C to end with the report (run with --seconds N instead)")?;
     let start = Instant::now();
     // The service's scan schedule: a fixed grid, however long the terminal and OLED take.
     let mut scans = ScanSchedule::new(Millis(0), config.scan_hz).map_err(anyhow::Error::new)?;
-    println!("umpire calibrate: put a piece on every square in turn (Ctrl-C to stop).");
-    println!("Legend: # occupied now, o seen, . never seen\n");
+    println!(
+        "umpire calibrate: put a piece on every square in turn (Ctrl-C ends with the report)."
+    );
+    println!("{legend}");
     loop {
-        if seconds.is_some_and(|s| start.elapsed() >= Duration::from_secs(s)) {
+        if interrupted.load(Ordering::SeqCst)
+            || seconds.is_some_and(|s| start.elapsed() >= Duration::from_secs(s))
+        {
             break;
         }
         let slot = start + Duration::from_millis(scans.next_due().0);
@@ -995,14 +1151,13 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
             print!("\x1b[2J\x1b[H{}", cal.grid());
             let mut note = String::new();
             for e in events {
-                if let CalibrationEvent::On(s) = &e {
-                    let cell = cell_named(shape, s)?;
-                    for line in calibration_tags(&mut readers, &mut cal, cell) {
+                if let CalibrationEvent::On(cell, _) = &e {
+                    for line in calibration_tags(&mut readers, &mut cal, *cell) {
                         println!("{line}");
                     }
                 }
                 note = match e {
-                    CalibrationEvent::On(s) => format!("piece on {s}"),
+                    CalibrationEvent::On(_, s) => format!("piece on {s}"),
                     CalibrationEvent::Off(s) => format!("piece off {s}"),
                     CalibrationEvent::FirstSeen(s) => format!("{s} works"),
                     CalibrationEvent::Tag(s, uid) => format!("tag {uid} on {s}"),
@@ -1016,6 +1171,7 @@ fn calibrate_hardware(config: &Config, seconds: Option<u64>) -> Result<ExitCode>
             }
         }
     }
+    println!();
     report_calibration(&cal)
 }
 
@@ -1344,7 +1500,7 @@ fn serve(_: &Cli) -> Result<ExitCode> {
 }
 
 #[cfg(not(feature = "pi"))]
-fn calibrate_hardware(_: &Config, _: Option<u64>) -> Result<ExitCode> {
+fn calibrate_hardware(_: &Config, _: SensedBoard, _: Option<u64>) -> Result<ExitCode> {
     bail!(NO_BACKEND)
 }
 

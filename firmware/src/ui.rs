@@ -228,6 +228,13 @@ pub enum Screen {
         occupied: Vec<u16>,
         /// Cells that have read occupied at least once this session.
         seen: Vec<u16>,
+        /// Squares no place is asked for there (`umpire calibrate --game`: no slot of the
+        /// game's map), drawn blank.
+        idle: Vec<u16>,
+        /// How many of the places asked for (tray slots included) have read a piece.
+        walked: u16,
+        /// How many places are asked for.
+        places: u16,
         /// The latest event ("e4 on", "tag 04A1... on e4").
         note: String,
     },

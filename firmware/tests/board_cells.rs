@@ -171,3 +171,19 @@ fn every_sensor_kind_counts_its_inputs_for_the_map() {
         assert_eq!(map, CellMap::from_table(table).unwrap());
     }
 }
+
+/// A square is a letter and a row number in digits: `a+1` (which `u8` would parse as row 1) and
+/// `a 1` are refused with the line, not taken for a1.
+#[test]
+fn a_square_written_with_a_sign_or_a_space_is_refused() {
+    for written in ["a+1", "a 1", "a1 "] {
+        let text = file(&format!(r#"["{written}", "b1..d1", "d2..a2"]"#), CHAIN);
+        let found = problems(&text);
+        assert!(
+            found
+                .iter()
+                .any(|(line, message)| *line == 5 && message.contains(&format!("\"{written}\""))),
+            "{written}: {found:?}"
+        );
+    }
+}

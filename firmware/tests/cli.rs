@@ -99,10 +99,13 @@ fn calibrate_walks_every_square_and_reports_the_dead_one() {
     let (code, text) = umpire(&["--simulated", "calibrate", "--fault", "dead:c7"]);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains(" 7 o o . o o o o o o o"), "{text}");
-    assert!(text.contains("Never read a piece: c7"), "{text}");
+    assert!(text.contains("Never read a piece (1 of 100): c7"), "{text}");
     let (code, text) = umpire(&["--simulated", "calibrate"]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("Every square read a piece."), "{text}");
+    assert!(
+        text.contains("Every one of the board's 100 places read a piece."),
+        "{text}"
+    );
     assert!(
         text.contains("OLED (simulated, I2C bus 1 at 0x3c): 100 updates"),
         "{text}"
@@ -793,7 +796,30 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
     let (code, walked) = umpire(&["--config", path, "--simulated", "calibrate"]);
     assert_eq!(code, 0, "{walked}");
     assert!(walked.contains("806 updates"), "{walked}");
-    assert!(walked.contains("Every square read a piece."), "{walked}");
+    assert!(
+        walked.contains("Every one of the board's 806 places read a piece."),
+        "{walked}"
+    );
+    // Wired for Napoléon alone, the board has switches under the map's 530 slots only: the
+    // walk asks for those, and the others are blank on the grid.
+    let (code, walked) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "calibrate",
+        "--game",
+        "napoleon",
+    ]);
+    assert_eq!(code, 0, "{walked}");
+    assert!(walked.contains("530 updates"), "{walked}");
+    assert!(
+        walked.contains("Every one of the 530 places Napoleon 1815 uses read a piece."),
+        "{walked}"
+    );
+    assert!(
+        walked.contains("blank: no place of Napoleon 1815"),
+        "{walked}"
+    );
     // 103 bytes at 100 kHz take 8.2 ms: 200 scans a second do not fit.
     let slow = map.replacen("spi_hz = 1_000_000", "spi_hz = 100_000", 1);
     std::fs::write(&config, slow).unwrap();
@@ -807,5 +833,128 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
              [sensor.shift_chain] spi_hz"
         ),
         "{text}"
+    );
+}
+
+/// A Stratego: Waterloo board with its 87 tray slots wired on the chain after the squares, as
+/// the README tells the builder: `doctor` names a stuck tray switch as the configuration names
+/// its slot, and `calibrate` walks the slots as well as the squares. Both stopped at l10 before,
+/// so no tray switch was ever tested. `--game` takes the names `[game] name` takes.
+#[test]
+fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
+    let trays = [
+        ("reserve", 1, 10),
+        ("reserve", 2, 24),
+        ("staging", 1, 13),
+        ("withdrawn", 1, 20),
+        ("withdrawn", 2, 20),
+    ]
+    .iter()
+    .map(|(kind, seat, slots)| {
+        format!("[[board.tray]]\nkind = \"{kind}\"\nseat = {seat}\nslots = {slots}\n")
+    })
+    .collect::<String>();
+    let text = shipped_config()
+        .replacen("chips = 15 ", "chips = 26 ", 1)
+        .replacen("\n[sensing]\n", &format!("\n{trays}\n[sensing]\n"), 1);
+    assert!(
+        text.contains("chips = 26 "),
+        "the shipped file's chain changed"
+    );
+    let (dir, config) = config_folder("waterloo-trays", &text);
+    let path = config.to_str().unwrap();
+    let (code, said) = umpire(&["--config", path, "check-config"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        !said.contains("not on this board: Stratego: Waterloo"),
+        "{said}"
+    );
+    // Cell 150 is the 31st slot: seat 2's reserve, slot 21 (after seat 1's 10).
+    let (code, said) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "doctor",
+        "--scans",
+        "5",
+        "--fault",
+        "stuck:150",
+    ]);
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("PROBLEM seat 2 reserve slot 21"), "{said}");
+    // A dead switch under the last slot, seat 2's 20th withdrawn slot (cell 206).
+    let (code, walked) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "calibrate",
+        "--fault",
+        "dead:206",
+    ]);
+    assert_eq!(code, 1, "{walked}");
+    assert!(walked.contains("207 updates"), "{walked}");
+    assert!(
+        walked.contains("Never read a piece (1 of 207): seat 2 withdrawn slot 20"),
+        "{walked}"
+    );
+    assert!(
+        walked.contains("\nseat 1 reserve: 1 2 3 4 5 6 7 8 9 10\nseat 2 reserve: 1 2 "),
+        "{walked}"
+    );
+    let (code, walked) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "calibrate",
+        "--game",
+        "waterloo",
+    ]);
+    assert_eq!(code, 0, "{walked}");
+    assert!(
+        walked.contains("Every one of the 207 places Stratego: Waterloo uses read a piece."),
+        "{walked}"
+    );
+    // Stratego uses a1 to j10: the k and l files and the trays are not asked for.
+    let (code, walked) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "calibrate",
+        "--game",
+        "classic",
+    ]);
+    assert_eq!(code, 0, "{walked}");
+    assert!(walked.contains("100 updates"), "{walked}");
+    let (code, said) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "calibrate",
+        "--game",
+        "chess",
+    ]);
+    let (_, bad_cell) = umpire(&[
+        "--config",
+        path,
+        "--simulated",
+        "doctor",
+        "--fault",
+        "stuck:207",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{said}");
+    assert!(
+        said.contains(
+            "no game is called `chess`: write one of classic, duel, waterloo, piecepack, \
+             sa-belle-alliance, napoleon"
+        ),
+        "{said}"
+    );
+    assert!(
+        bad_cell.contains(
+            "`207` is not a square of this 12x10 board (write e4, or a tray \
+             slot's cell number 120 to 206)"
+        ),
+        "{bad_cell}"
     );
 }

@@ -24,7 +24,7 @@ fn cell(name: &str) -> SensedCell {
 }
 
 fn doctor(board: &mut SimBoard) -> Vec<firmware::doctor::Finding> {
-    check_sensors(SHAPE, 50, || board.read_occupancy())
+    check_sensors(&SHAPE.into(), 50, || board.read_occupancy())
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn a_shorted_row_is_one_finding_not_ten() {
 
 #[test]
 fn a_failing_scan_is_reported_with_its_message() {
-    let f = check_sensors(SHAPE, 5, || {
+    let f = check_sensors(&SHAPE.into(), 5, || {
         Err::<firmware::sensing::Occupancy, _>("SPI bus 0 is busy")
     });
     assert!(has_problems(&f));
@@ -253,4 +253,140 @@ fn calibration_follows_the_piece_walked_not_one_left_standing() {
     );
     let text = firmware::screens::screen_text(&cal.screen("z31 off"));
     assert!(text.contains("a1-p12"), "{text}");
+}
+
+/// A Waterloo board with its tray slots "on the inputs after the squares": `doctor` names a
+/// stuck tray switch as the configuration names the slot, and a calibration walk asks for the
+/// slots too. Before, both stopped at the last square, so a tray slot's switch was never
+/// tested.
+#[test]
+fn doctor_and_calibrate_cover_the_tray_slots_after_the_squares() {
+    use boards::seat::Seat;
+    use firmware::doctor::SensedBoard;
+    use firmware::sensing::{LayoutSetup, TrayKind};
+    let shape = BoardShape {
+        columns: 12,
+        rows: 10,
+    };
+    let layout = LayoutSetup::grid(12, 10)
+        .with_tray(TrayKind::Reserve, Seat::FIRST, 3)
+        .with_tray(TrayKind::Reserve, Seat::SECOND, 2);
+    let board = SensedBoard::new(shape, &layout);
+    assert_eq!(board.cells(), 125);
+    assert_eq!(board.name(SensedCell::new(121)), "seat 1 reserve slot 2");
+
+    // doctor: a stuck switch under seat 2's first reserve slot (cell 123).
+    let mut sim = SimBoard::new(12, 10).with_fault(SwitchFault::StuckClosed(SensedCell::new(123)));
+    let found = check_sensors(&board, 20, || sim.read_occupancy());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].severity, Severity::Problem);
+    assert_eq!(found[0].subject, "seat 2 reserve slot 1");
+    let mut healthy = SimBoard::new(12, 10);
+    let found = check_sensors(&board, 20, || healthy.read_occupancy());
+    assert!(
+        found[0]
+            .detail
+            .contains("every square and tray slot reads empty"),
+        "{found:?}"
+    );
+
+    // calibrate: the walk asks for 125 places; one slot left out is named.
+    let mut cal = Calibration::new(board);
+    let mut sim = SimBoard::new(12, 10);
+    for i in (0..125).filter(|&i| i != 124) {
+        sim.clear();
+        sim.set_piece(SensedCell::new(i), true);
+        let events = cal.update(
+            sim.read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
+        if i == 121 {
+            assert!(
+                events.contains(&CalibrationEvent::On(
+                    SensedCell::new(121),
+                    "seat 1 reserve slot 2".into()
+                )),
+                "{events:?}"
+            );
+        }
+    }
+    sim.clear();
+    cal.update(
+        sim.read_occupancy()
+            .unwrap_or_else(|e: Infallible| match e {}),
+    );
+    assert_eq!(cal.never_seen(), vec!["seat 2 reserve slot 2".to_string()]);
+    // Each tray's slots on a line of their own, slot 1 first.
+    let grid = cal.grid();
+    assert!(grid.contains("seat 1 reserve: o o o \n"), "{grid}");
+    assert!(grid.contains("seat 2 reserve: o . \n"), "{grid}");
+    let firmware::ui::Screen::Calibrate { walked, places, .. } = cal.screen("") else {
+        panic!("not the calibrate screen");
+    };
+    assert_eq!((walked, places), (124, 125));
+}
+
+/// `umpire calibrate --game`: on a board wired for one game's places, the squares that are no
+/// place of it are not asked for (blank on the grid, not drawn on the OLED), and a piece read on
+/// one is named as a stray: a switch wired to the wrong input.
+#[test]
+fn a_walk_narrowed_to_a_game_asks_only_for_its_places() {
+    use boards::geometry::grid::Cell;
+    use firmware::doctor::SensedBoard;
+    use firmware::sensing::Place;
+    let shape = BoardShape {
+        columns: 3,
+        rows: 2,
+    };
+    // The game uses a1, b1 and c2 only.
+    let uses = [Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 1)]
+        .into_iter()
+        .map(Place::Square)
+        .collect();
+    let board = SensedBoard::from(shape).only("Tiny", &uses);
+    assert_eq!(board.game(), Some("Tiny"));
+    let mut cal = Calibration::new(board);
+    let mut sim = SimBoard::new(3, 2);
+    for i in [0u16, 4] {
+        sim.clear();
+        sim.set_piece(SensedCell::new(i), true);
+        cal.update(
+            sim.read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
+    }
+    sim.clear();
+    cal.update(
+        sim.read_occupancy()
+            .unwrap_or_else(|e: Infallible| match e {}),
+    );
+    // b1 and c2 never read; c1 and a2 are no place and never read: blank; b2 read a piece: a
+    // stray.
+    assert_eq!(cal.never_seen(), vec!["b1".to_string(), "c2".to_string()]);
+    assert_eq!(cal.strays(), vec!["b2".to_string()]);
+    assert_eq!(cal.grid(), " 2   o . \n 1 o .   \n   a b c \n");
+    let screen = cal.screen("b2 off");
+    let firmware::ui::Screen::Calibrate {
+        idle,
+        walked,
+        places,
+        ..
+    } = &screen
+    else {
+        panic!("{screen:?}");
+    };
+    assert_eq!(
+        (idle.as_slice(), *walked, *places),
+        (&[2u16, 3, 4][..], 1, 3)
+    );
+    // On the OLED (a 3 x 2 grid, 5-pixel pitch, centred: row 2 at y 27, row 1 at y 32), a2 is
+    // blank where b1, still unseen, has its dot.
+    let frame = firmware::screens::render(&screen);
+    assert!(frame.pixel(6, 34), "b1's dot");
+    assert!(
+        (0..4).all(|x| (27..31).all(|y| !frame.pixel(x, y))),
+        "a2, no place of the game, is drawn"
+    );
+    let text = firmware::screens::screen_text(&screen);
+    assert!(text.contains("1/3"), "{text}");
 }

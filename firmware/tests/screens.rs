@@ -298,6 +298,9 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 rows: 10,
                 occupied: vec![3 * 12 + 4, 9 * 12 + 11],
                 seen: (0..60).chain([119]).collect(),
+                idle: Vec::new(),
+                walked: 61,
+                places: 120,
                 note: "tag 04A1B2C3D4E580 on e4".into(),
             },
         ),
@@ -918,6 +921,9 @@ fn calibrating_a_large_board_shows_the_window_holding_the_piece() {
         rows,
         occupied,
         seen: vec![z31],
+        idle: Vec::new(),
+        walked: 1,
+        places: 806,
         note: "z31 on".into(),
     };
     let frame = screens::render(&screen(vec![z31]));
@@ -956,6 +962,9 @@ fn calibrating_any_board_draws_the_piece_and_nothing_off_screen_or_over_the_text
             rows,
             occupied: occupied.clone(),
             seen: occupied.clone(),
+            idle: Vec::new(),
+            walked: 1,
+            places: squares,
             note: "tag 04A1B2C3D4E580 on z31".into(),
         };
         let layout = screens::layout(&screen);
@@ -1019,6 +1028,9 @@ fn calibrating_any_board_draws_the_piece_and_nothing_off_screen_or_over_the_text
             rows,
             occupied: vec![0, 5],
             seen: vec![0],
+            idle: vec![1],
+            walked: 1,
+            places: 0,
             note: "a1 on".into(),
         };
         let _ = screens::layout(&screen);

@@ -138,10 +138,8 @@ impl RefereeConfig {
             .collect()
     }
 
-    /// The games of the menu this board cannot play, in menu order: what the menu refuses when
-    /// one is chosen, told before (`umpire check-config`, `umpire doctor`). Empty without a
-    /// board.
-    pub fn games_beyond_the_board(&self) -> Vec<BeyondTheBoard> {
+    /// Each entry of the game menu, in menu order: its name and the games its variants start.
+    fn menu_games(&self) -> Vec<(&'static str, Vec<GameKind>)> {
         let stratego = GAMES.iter().map(|(variant, name)| {
             let kind = GameKind::Stratego {
                 options: self.options(*variant),
@@ -152,8 +150,28 @@ impl RefereeConfig {
             let kinds = variants.into_iter().map(|(_, kind)| kind).collect();
             (name, kinds)
         });
-        stratego
-            .chain(tables)
+        stratego.chain(tables).collect()
+    }
+
+    /// The places the game menu's entry `entry` senses, every variant's together, on the data
+    /// files this umpire plays: what `umpire calibrate --game` asks the builder to walk. `None`
+    /// for an entry the menu does not have.
+    pub fn places_of_game(&self, entry: usize) -> Option<(&'static str, BTreeSet<Place>)> {
+        let (name, kinds) = self.menu_games().into_iter().nth(entry)?;
+        let places = kinds
+            .into_iter()
+            .flat_map(|kind| games::layout(self.with_data(kind)).places)
+            .map(|(_, place)| place)
+            .collect();
+        Some((name, places))
+    }
+
+    /// The games of the menu this board cannot play, in menu order: what the menu refuses when
+    /// one is chosen, told before (`umpire check-config`, `umpire doctor`). Empty without a
+    /// board.
+    pub fn games_beyond_the_board(&self) -> Vec<BeyondTheBoard> {
+        self.menu_games()
+            .into_iter()
             .enumerate()
             .filter_map(|(entry, (game, kinds))| {
                 let mut missing = BTreeSet::new();

@@ -102,8 +102,16 @@ pub fn layout(screen: &Screen) -> Layout {
             rows,
             occupied,
             seen,
+            idle,
+            walked,
+            places,
             note,
-        } => std::vec![calibrate(*columns, *rows, occupied, seen, note)],
+        } => std::vec![calibrate(
+            (*columns, *rows),
+            (occupied, seen, idle),
+            (*walked, *places),
+            note
+        )],
         Screen::Recovery {
             found,
             detail,
@@ -948,12 +956,18 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 
 /// The calibration grid: one 4x4 cell per square on a 5-pixel pitch (a 12x10 board is 60x50),
 /// rank 1 at the bottom. A filled cell reads occupied now, an outlined one has been seen, a dot
-/// never has. The right side counts the squares seen and shows the latest event.
+/// never has, and a square no place is asked for (`umpire calibrate --game`) is left blank. The
+/// right side counts the places walked (tray slots too) and shows the latest event.
 ///
 /// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
 /// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first
 /// occupied cell), and names the window's corners ("k20-z31") on the right.
-fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) -> Page {
+fn calibrate(
+    (columns, rows): (u8, u8),
+    (occupied, seen, idle): (&[u16], &[u16], &[u16]),
+    (walked, places): (u16, u16),
+    note: &str,
+) -> Page {
     const PITCH: i32 = 5;
     const SHOWN: (u8, u8) = (16, 12);
     let mut page = Page::default();
@@ -983,17 +997,16 @@ fn calibrate(columns: u8, rows: u8, occupied: &[u16], seen: &[u16], note: &str) 
                 page.marks.push(Mark::Fill(square));
             } else if seen.contains(&cell) {
                 page.marks.push(Mark::Outline(square));
-            } else {
+            } else if !idle.contains(&cell) {
                 page.marks.push(Mark::Dot(Point::new(x + 1, y + 2)));
             }
         }
     }
     let x = cols * PITCH + 3;
     let cols_text = Font::Small.columns(W - x);
-    let total = usize::from(columns) * usize::from(rows);
     let mut lines = vec![
         truncate("CALIBRATE", cols_text),
-        truncate(&format!("{}/{total}", seen.len()), cols_text),
+        truncate(&format!("{walked}/{places}"), cols_text),
         truncate("seen", cols_text),
     ];
     if columns > SHOWN.0 || rows > SHOWN.1 {
