@@ -214,13 +214,14 @@ fn board_svg(out: &mut String, page: &SeatPage) {
     const S: u32 = 40;
     let (w, h) = (u32::from(cols) * S, u32::from(rows) * S);
     let flip = page.seat % 2 == 1;
+    // `None` off the grid: a page built by hand may hold a piece no square of it has.
     let at = |col: u8, row: u8| {
         let (c, r) = if flip {
-            (cols - 1 - col, row)
+            ((cols - 1).checked_sub(col)?, row)
         } else {
-            (col, rows - 1 - row)
+            (col, (rows - 1).checked_sub(row)?)
         };
-        (u32::from(c) * S, u32::from(r) * S)
+        (c < cols && r < rows).then(|| (u32::from(c) * S, u32::from(r) * S))
     };
     let _ = write!(
         out,
@@ -230,8 +231,7 @@ fn board_svg(out: &mut String, page: &SeatPage) {
     );
     for col in 0..cols {
         for row in 0..rows {
-            if (col + row) % 2 == 0 {
-                let (x, y) = at(col, row);
+            if let (0, Some((x, y))) = ((u16::from(col) + u16::from(row)) % 2, at(col, row)) {
                 let _ = write!(
                     out,
                     "<rect x=\"{x}\" y=\"{y}\" width=\"{S}\" height=\"{S}\" fill=\"#d8c8a4\"/>"
@@ -243,7 +243,9 @@ fn board_svg(out: &mut String, page: &SeatPage) {
         let Place::Square(cell) = piece.place else {
             continue;
         };
-        let (x, y) = at(cell.col, cell.row);
+        let Some((x, y)) = at(cell.col, cell.row) else {
+            continue;
+        };
         let (fill, ink) = piece
             .side
             .and_then(|s| SIDES.get(s).copied())

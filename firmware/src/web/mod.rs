@@ -275,8 +275,10 @@ pub struct SeatPage {
 impl SeatPage {
     /// The seat's page from its `view` and the `public` page: the only way one is made.
     pub fn build(view: SeatView, public: PublicPage) -> SeatPage {
+        // The grid holds every square the game senses and every piece shown on one.
         let (mut cols, mut rows) = (0u8, 0u8);
-        for place in &view.places {
+        let shown = view.board.iter().map(|(place, _, _)| place);
+        for place in view.places.iter().chain(shown) {
             if let Place::Square(cell) = place {
                 cols = cols.max(cell.col.saturating_add(1));
                 rows = rows.max(cell.row.saturating_add(1));

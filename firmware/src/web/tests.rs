@@ -392,3 +392,22 @@ fn publishing_never_waits_for_a_reader() {
     publisher.update(&referee, referee.screen());
     assert_eq!(slot.current().version, 1);
 }
+
+/// A page built by hand with a piece off its grid (k11 on a 10 x 10 board), for either seat:
+/// the board draws the pieces it can place and the others not, without an overflow (the second
+/// seat's view flips the columns: `cols - 1 - col` went below zero).
+#[test]
+fn a_piece_off_the_grid_is_left_out_of_the_board_not_a_panic() {
+    for seat in [0, 1] {
+        let mut page = seat_page(seat, "Red to move");
+        page.pieces.push(PiecePage {
+            place: Place::Square(boards::geometry::grid::Cell::new(10, 10)),
+            place_name: "k11".into(),
+            piece: "Blue Scout".into(),
+            side: Some(1),
+        });
+        let body = html::seat_body(&page);
+        assert!(body.contains("<title>a1: Red Scout</title>"), "{body}");
+        assert!(!body.contains("<title>k11"), "{body}");
+    }
+}
