@@ -37,6 +37,14 @@ fn umpire(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
+/// `umpire --config CONFIG --simulated ARGS...`: a builder's tool on the simulated board wired
+/// as `config` describes.
+fn simulated(config: &str, args: &[&str]) -> (i32, String) {
+    let mut all = vec!["--config", config, "--simulated"];
+    all.extend_from_slice(args);
+    umpire(&all)
+}
+
 /// The shipped configuration's text (`debian/umpire.toml`).
 fn shipped_config() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml")).unwrap()
@@ -627,11 +635,10 @@ fn a_variant_set_up_by_tags_is_checked_against_the_readers() {
     let (dir, path) = config_folder("variant-tags", &readers);
     let path = path.to_str().unwrap();
     let (checked, fine) = umpire(&["--config", path, "check-config"]);
-    let (doctored, healthy) = umpire(&["--config", path, "--simulated", "doctor", "--scans", "3"]);
+    let (doctored, healthy) = simulated(path, &["doctor", "--scans", "3"]);
     std::fs::write(path, &game).unwrap();
     let (refused, why) = umpire(&["--config", path, "check-config"]);
-    let (not_doctored, doctor_why) =
-        umpire(&["--config", path, "--simulated", "doctor", "--scans", "3"]);
+    let (not_doctored, doctor_why) = simulated(path, &["doctor", "--scans", "3"]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(checked, 0, "{fine}");
     assert!(fine.contains("NFC with 1 reader over 2 squares"), "{fine}");
@@ -781,19 +788,10 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
     assert!(!text.contains("not on this board: Napoleon"), "{text}");
     // The chain read through the schematic's order gone on past U15: a stuck switch under z31,
     // the last square, on the 101st chip, is named.
-    let (code, said) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "doctor",
-        "--scans",
-        "5",
-        "--fault",
-        "stuck:z31",
-    ]);
+    let (code, said) = simulated(path, &["doctor", "--scans", "5", "--fault", "stuck:z31"]);
     assert_eq!(code, 1, "{said}");
     assert!(said.contains("PROBLEM square z31"), "{said}");
-    let (code, walked) = umpire(&["--config", path, "--simulated", "calibrate"]);
+    let (code, walked) = simulated(path, &["calibrate"]);
     assert_eq!(code, 0, "{walked}");
     assert!(walked.contains("806 updates"), "{walked}");
     assert!(
@@ -802,14 +800,7 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
     );
     // Wired for Napoléon alone, the board has switches under the map's 530 slots only: the
     // walk asks for those, and the others are blank on the grid.
-    let (code, walked) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "calibrate",
-        "--game",
-        "napoleon",
-    ]);
+    let (code, walked) = simulated(path, &["calibrate", "--game", "napoleon"]);
     assert_eq!(code, 0, "{walked}");
     assert!(walked.contains("530 updates"), "{walked}");
     assert!(
@@ -870,27 +861,11 @@ fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
         "{said}"
     );
     // Cell 150 is the 31st slot: seat 2's reserve, slot 21 (after seat 1's 10).
-    let (code, said) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "doctor",
-        "--scans",
-        "5",
-        "--fault",
-        "stuck:150",
-    ]);
+    let (code, said) = simulated(path, &["doctor", "--scans", "5", "--fault", "stuck:150"]);
     assert_eq!(code, 1, "{said}");
     assert!(said.contains("PROBLEM seat 2 reserve slot 21"), "{said}");
     // A dead switch under the last slot, seat 2's 20th withdrawn slot (cell 206).
-    let (code, walked) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "calibrate",
-        "--fault",
-        "dead:206",
-    ]);
+    let (code, walked) = simulated(path, &["calibrate", "--fault", "dead:206"]);
     assert_eq!(code, 1, "{walked}");
     assert!(walked.contains("207 updates"), "{walked}");
     assert!(
@@ -901,46 +876,18 @@ fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
         walked.contains("\nseat 1 reserve: 1 2 3 4 5 6 7 8 9 10\nseat 2 reserve: 1 2 "),
         "{walked}"
     );
-    let (code, walked) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "calibrate",
-        "--game",
-        "waterloo",
-    ]);
+    let (code, walked) = simulated(path, &["calibrate", "--game", "waterloo"]);
     assert_eq!(code, 0, "{walked}");
     assert!(
         walked.contains("Every one of the 207 places Stratego: Waterloo uses read a piece."),
         "{walked}"
     );
     // Stratego uses a1 to j10: the k and l files and the trays are not asked for.
-    let (code, walked) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "calibrate",
-        "--game",
-        "classic",
-    ]);
+    let (code, walked) = simulated(path, &["calibrate", "--game", "classic"]);
     assert_eq!(code, 0, "{walked}");
     assert!(walked.contains("100 updates"), "{walked}");
-    let (code, said) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "calibrate",
-        "--game",
-        "chess",
-    ]);
-    let (_, bad_cell) = umpire(&[
-        "--config",
-        path,
-        "--simulated",
-        "doctor",
-        "--fault",
-        "stuck:207",
-    ]);
+    let (code, said) = simulated(path, &["calibrate", "--game", "chess"]);
+    let (_, bad_cell) = simulated(path, &["doctor", "--fault", "stuck:207"]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(code, 2, "{said}");
     assert!(
