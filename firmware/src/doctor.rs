@@ -294,6 +294,16 @@ impl SensedBoard {
         }
     }
 
+    /// The names of the places not asked for, in cell order: what a board wired for the game
+    /// alone has no switch under.
+    pub fn unasked(&self) -> Vec<String> {
+        self.places
+            .keys()
+            .filter(|c| !self.asked.contains_key(c))
+            .map(|&c| self.name(SensedCell::new(c)))
+            .collect()
+    }
+
     /// The tray slots, each tray's together, in cell order: (the tray's name, its cells).
     fn trays(&self) -> Vec<(String, Vec<SensedCell>)> {
         let mut out: Vec<(String, Vec<SensedCell>)> = Vec::new();
@@ -797,12 +807,14 @@ impl Calibration {
             .collect()
     }
 
-    /// The squares and slots that read a piece though the game asked for has no place there:
-    /// with nothing put on them, a slot wired to the wrong input.
+    /// The squares and slots that read a piece, then none, though the game asked for has no
+    /// place there: with nothing put on them, a slot wired to the wrong input. (One that still
+    /// reads is among the [`occupied`](Calibration::occupied): stuck, or a piece left there.)
     pub fn strays(&self) -> Vec<String> {
         self.seen
             .iter()
             .filter(|&c| c.number() < self.board.cells() && !self.board.is_asked(c))
+            .filter(|&c| !self.now.contains(c))
             .map(|c| self.board.name(c))
             .collect()
     }
@@ -820,7 +832,7 @@ impl Calibration {
     /// The calibration screen for the OLED, with `note` (the latest event). The square that
     /// read a piece last comes first among the occupied: a large board's window follows the
     /// piece being walked, not one left standing elsewhere. The count is of the places asked
-    /// for; a square asked for by no game is not drawn.
+    /// for; a square not asked for is left blank unless it reads, or has read, a piece.
     pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
         let shape = self.board.shape();
         let latest = self.latest.into_iter();

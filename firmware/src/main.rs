@@ -50,7 +50,7 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10, row:3 (a shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
+    /// flicker:j10 (a square, or a tray slot's cell number: stuck:125), row:3 (a shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
     /// unplugged-high, missing-chip, and for NFC reader N (`:N` optional, default 1):
     /// no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
     /// initialised), reset-reader:N (never leaves reset). Repeatable.
@@ -238,12 +238,13 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             }
         }
         Command::Calibrate { seconds, game } => {
-            let board = calibration_board(&config, &cli.config, *game)?;
-            if simulated {
-                calibrate_simulated(&config, board, &cli.faults)
+            let (board, narrower) = calibration_board(&config, &cli.config, *game)?;
+            let cal = if simulated {
+                calibrate_simulated(&config, board, &cli.faults)?
             } else {
-                calibrate_hardware(&config, board, *seconds)
-            }
+                calibrate_hardware(&config, board, *seconds)?
+            };
+            Ok(report_calibration(&cal, simulated, &narrower))
         }
         Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
     }
@@ -571,19 +572,54 @@ fn sensed_board(config: &Config) -> SensedBoard {
 }
 
 /// The places `calibrate` asks for: every one of the board, or with `--game` those the game
-/// uses, on its data file as configured.
+/// uses, on its data file as configured. Without `--game`, also each game the board can play
+/// on fewer places than it has: when the places never read are exactly the ones such a game
+/// does not use, the report says to walk that game's.
 fn calibration_board(
     config: &Config,
     config_file: &std::path::Path,
     game: Option<GameName>,
-) -> Result<SensedBoard> {
+) -> Result<(SensedBoard, Vec<(GameName, SensedBoard)>)> {
+    let board = sensed_board(config);
+    if let Some(game) = game {
+        let (name, places, beyond) = game_places(config, config_file, game)?;
+        if let Some(beyond) = beyond {
+            bail!(
+                "{name} cannot be played on this board, so there is nothing to walk for it: {} \
+                 (`umpire check-config` lists what each game needs)",
+                beyond.fix
+            );
+        }
+        return Ok((board.only(name, &places), Vec::new()));
+    }
+    let all = board.asked().count();
+    let narrower = GameName::ALL
+        .iter()
+        .filter_map(|&(game, _)| {
+            // A data file that does not read is told by `check-config`; no hint from it here.
+            let (name, places, beyond) = game_places(config, config_file, game).ok()?;
+            let narrowed = board.clone().only(name, &places);
+            let fewer = (1..all).contains(&narrowed.asked().count());
+            (beyond.is_none() && fewer).then_some((game, narrowed))
+        })
+        .collect();
+    Ok((board, narrower))
+}
+
+/// The places `game` senses, as the menu names it, on its data file as configured, and what
+/// the board lacks of them.
+fn game_places(
+    config: &Config,
+    config_file: &std::path::Path,
+    game: GameName,
+) -> Result<(
+    &'static str,
+    std::collections::BTreeSet<firmware::sensing::Place>,
+    Option<firmware::referee::BeyondTheBoard>,
+)> {
     use firmware::game_data;
     use firmware::referee::games::{napoleon::NapoleonSet, sba::SbaSet, BoardLayout};
-    let board = sensed_board(config);
-    let Some(game) = game else {
-        return Ok(board);
-    };
-    // Only the chosen game's data file is read: another's problem is not this walk's.
+    // Only the game's own data file is read: another's problem is not this walk's.
     let (mut waterloo, mut sba, mut napoleon) = (
         BoardLayout::shipped(),
         SbaSet::shipped(),
@@ -599,14 +635,10 @@ fn calibration_board(
     else {
         bail!("the game menu has no entry for {}", game.name());
     };
-    let board = board.only(name, &places);
-    if board.asked().next().is_none() {
-        bail!(
-            "this board has none of the places {name} uses: check [board] in the configuration \
-             (`umpire check-config` says what the game needs)"
-        );
-    }
-    Ok(board)
+    let beyond = game_data::games_beyond_the_board(config, waterloo, sba, napoleon)
+        .into_iter()
+        .find(|b| b.entry == game.menu_entry());
+    Ok((name, places, beyond))
 }
 
 /// `--game NAME`: a game as `[game] name` writes it.
@@ -631,7 +663,10 @@ fn cell_named(board: &SensedBoard, name: &str) -> Result<SensedCell> {
         return Ok(cell);
     }
     match name.parse::<u16>() {
-        Ok(n) if name.bytes().all(|b| b.is_ascii_digit()) && n < board.cells() => {
+        Ok(n)
+            if name.bytes().all(|b| b.is_ascii_digit())
+                && (shape.cells()..board.cells()).contains(&n) =>
+        {
             Ok(SensedCell::new(n))
         }
         _ => {
@@ -721,7 +756,8 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
                 continue;
             }
             _ => bail!(
-                "unknown fault `{fault}`: use stuck:SQUARE, dead:SQUARE, flicker:SQUARE, row:N, \
+                "unknown fault `{fault}`: use stuck:PLACE, dead:PLACE, flicker:PLACE (a square, or a \
+                 tray slot's cell number), row:N, \
                  no-display, oled-lost, unplugged, unplugged-high, missing-chip, no-reader[:N], \
                  clone-reader[:N], uninit-reader[:N] or reset-reader[:N]"
             ),
@@ -866,7 +902,12 @@ fn calibration_legend(board: &SensedBoard) -> String {
     format!("Legend: # occupied now, o seen, . never seen{blank}\n")
 }
 
-fn calibrate_simulated(config: &Config, board: SensedBoard, faults: &[String]) -> Result<ExitCode> {
+/// The simulated builder's walk over `board`'s places, then the board cleared.
+fn calibrate_simulated(
+    config: &Config,
+    board: SensedBoard,
+    faults: &[String],
+) -> Result<Calibration> {
     let mut rig = sim_rig(config, faults)?;
     let mut cal = Calibration::new(board.clone());
     let what = if board.cells() > board.shape().cells() {
@@ -951,19 +992,36 @@ fn calibrate_simulated(config: &Config, board: SensedBoard, faults: &[String]) -
         ),
         Some(e) => println!("OLED: {e}"),
     }
-    report_calibration(&cal)
+    Ok(cal)
 }
 
-fn report_calibration(cal: &Calibration) -> Result<ExitCode> {
+/// What the walk found, and the exit code: 1 when a place never read (or, with the board
+/// `cleared` by the simulated builder, still reads). `narrower`: the games the board can play
+/// on fewer places than it has ([`calibration_board`]).
+fn report_calibration(
+    cal: &Calibration,
+    cleared: bool,
+    narrower: &[(GameName, SensedBoard)],
+) -> ExitCode {
     let board = cal.board();
     let missing = cal.never_seen();
     let stuck: Vec<String> = cal.occupied().iter().map(|c| board.name(c)).collect();
     let strays = cal.strays();
     if !stuck.is_empty() {
-        println!(
-            "Still reading occupied with the board cleared: {}",
-            stuck.join(", ")
-        );
+        if cleared {
+            println!(
+                "Still reading occupied with the board cleared: {} — its switch is stuck closed \
+                 or shorted: replace it or check its solder joints.",
+                stuck.join(", ")
+            );
+        } else {
+            println!(
+                "Still reading a piece at the end: {} — lift it before stopping; if nothing \
+                 stands there, its switch is stuck closed (`umpire doctor` on the empty board \
+                 says).",
+                stuck.join(", ")
+            );
+        }
     }
     if let (Some(game), false) = (board.game(), strays.is_empty()) {
         println!(
@@ -973,28 +1031,34 @@ fn report_calibration(cal: &Calibration) -> Result<ExitCode> {
         );
     }
     let asked = board.asked().count();
-    if missing.is_empty() && stuck.is_empty() {
+    let failed = !missing.is_empty() || (cleared && !stuck.is_empty());
+    if missing.is_empty() {
         match board.game() {
             Some(game) => println!("Every one of the {asked} places {game} uses read a piece."),
             None => println!("Every one of the board's {asked} places read a piece."),
         }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if !missing.is_empty() {
+    } else {
         println!(
             "Never read a piece ({} of {asked}): {} — check each one's reed switch, diode and \
              solder joints.",
             missing.len(),
             missing.join(", ")
         );
-        if board.game().is_none() && missing.len() < asked {
+        // The places never read are exactly those a game does not use: a board wired for it.
+        if let Some((game, narrowed)) = narrower.iter().find(|(_, n)| n.unasked() == missing) {
             println!(
-                "If the board is wired for one game's places alone (Napoléon's map has no switch \
-                 under its other squares), walk those: `umpire calibrate --game NAME`."
+                "They are exactly the places {} does not use: if the board is wired for it \
+                 alone, walk its places with `umpire calibrate --game {}`.",
+                narrowed.game().unwrap_or_default(),
+                game.name()
             );
         }
     }
-    Ok(ExitCode::from(1))
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 #[cfg(feature = "pi")]
@@ -1095,7 +1159,7 @@ fn calibrate_hardware(
     config: &Config,
     board: SensedBoard,
     seconds: Option<u64>,
-) -> Result<ExitCode> {
+) -> Result<Calibration> {
     use firmware::platform::pi;
     use firmware::schedule::ScanSchedule;
     use firmware::sensing::Millis;
@@ -1120,16 +1184,26 @@ fn calibrate_hardware(
         }
         None => (Vec::new(), None),
     };
-    // Ctrl-C ends the walk with its report: the squares never seen are what the builder wants.
+    // Ctrl-C ends the walk with its report: the places never seen are what the builder wants.
+    // A second Ctrl-C leaves at once, should a scan hang.
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);
-    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
-        .context("cannot catch Ctrl-C to end with the report (run with --seconds N instead)")?;
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })
+    .context("cannot catch Ctrl-C to end with the report (run with --seconds N instead)")?;
     let start = Instant::now();
     // The service's scan schedule: a fixed grid, however long the terminal and OLED take.
     let mut scans = ScanSchedule::new(Millis(0), config.scan_hz).map_err(anyhow::Error::new)?;
+    let places = match cal.board().game() {
+        Some(game) => format!("every place {game} uses"),
+        None => "every square and tray slot".to_string(),
+    };
     println!(
-        "umpire calibrate: put a piece on every square in turn (Ctrl-C ends with the report)."
+        "umpire calibrate: put a piece on {places} in turn, then lift it (Ctrl-C ends with the \
+         report)."
     );
     println!("{legend}");
     loop {
@@ -1148,7 +1222,7 @@ fn calibrate_hardware(
         let events = cal.update(occ);
         if !events.is_empty() {
             // Redraw in place: clear the screen, home the cursor.
-            print!("\x1b[2J\x1b[H{}", cal.grid());
+            print!("\x1b[2J\x1b[H{legend}\n{}", cal.grid());
             let mut note = String::new();
             for e in events {
                 if let CalibrationEvent::On(cell, _) = &e {
@@ -1172,7 +1246,7 @@ fn calibrate_hardware(
         }
     }
     println!();
-    report_calibration(&cal)
+    Ok(cal)
 }
 
 #[cfg(not(feature = "pi"))]
@@ -1500,7 +1574,7 @@ fn serve(_: &Cli) -> Result<ExitCode> {
 }
 
 #[cfg(not(feature = "pi"))]
-fn calibrate_hardware(_: &Config, _: SensedBoard, _: Option<u64>) -> Result<ExitCode> {
+fn calibrate_hardware(_: &Config, _: SensedBoard, _: Option<u64>) -> Result<Calibration> {
     bail!(NO_BACKEND)
 }
 

@@ -882,10 +882,40 @@ fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
         walked.contains("Every one of the 207 places Stratego: Waterloo uses read a piece."),
         "{walked}"
     );
-    // Stratego uses a1 to j10: the k and l files and the trays are not asked for.
+    // Stratego uses a1 to j10: the k and l files and the trays are not asked for, and blank.
     let (code, walked) = simulated(path, &["calibrate", "--game", "classic"]);
     assert_eq!(code, 0, "{walked}");
     assert!(walked.contains("100 updates"), "{walked}");
+    assert!(
+        walked.contains("Every one of the 100 places Stratego Original uses read a piece."),
+        "{walked}"
+    );
+    assert!(
+        walked.contains("\n 1 o o o o o o o o o o     \n"),
+        "{walked}"
+    );
+    // A board whose places never read are exactly the ones Stratego does not use (the k and l
+    // files and the trays dead) is told to walk Stratego's; one dead square alone is not.
+    let unused: Vec<String> = (1..=10)
+        .flat_map(|row| [format!("dead:k{row}"), format!("dead:l{row}")])
+        .chain((120..207).map(|cell| format!("dead:{cell}")))
+        .collect();
+    let mut args = vec!["calibrate"];
+    for fault in &unused {
+        args.extend(["--fault", fault.as_str()]);
+    }
+    let (code, walked) = simulated(path, &args);
+    assert_eq!(code, 1, "{walked}");
+    assert!(
+        walked.contains(
+            "They are exactly the places Stratego Original does not use: if the board is wired \
+             for it alone, walk its places with `umpire calibrate --game classic`."
+        ),
+        "{walked}"
+    );
+    let (code, walked) = simulated(path, &["calibrate", "--fault", "dead:c7"]);
+    assert_eq!(code, 1, "{walked}");
+    assert!(!walked.contains("--game"), "{walked}");
     let (code, said) = simulated(path, &["calibrate", "--game", "chess"]);
     let (_, bad_cell) = simulated(path, &["doctor", "--fault", "stuck:207"]);
     std::fs::remove_dir_all(&dir).ok();
@@ -903,5 +933,27 @@ fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
              slot's cell number 120 to 206)"
         ),
         "{bad_cell}"
+    );
+}
+
+/// `calibrate --game` for a game whose places the board lacks refuses with what to wire, as the
+/// menu and `check-config` say it, instead of walking the part of the game the board has and
+/// calling it all (the shipped 12 x 10 board has none of Waterloo's 87 tray slots).
+#[test]
+fn calibrate_for_a_game_the_board_cannot_play_says_what_to_wire() {
+    let (dir, config) = config_folder("calibrate-beyond", &shipped_config());
+    let (code, said) = simulated(
+        config.to_str().unwrap(),
+        &["calibrate", "--game", "waterloo"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{said}");
+    assert!(!said.contains("read a piece"), "{said}");
+    assert!(
+        said.contains(
+            "Stratego: Waterloo cannot be played on this board, so there is nothing to walk for \
+             it: wire and configure seat 1's Prussian staging tray of 13 slots"
+        ),
+        "{said}"
     );
 }

@@ -390,3 +390,27 @@ fn a_walk_narrowed_to_a_game_asks_only_for_its_places() {
     let text = firmware::screens::screen_text(&screen);
     assert!(text.contains("1/3"), "{text}");
 }
+
+/// A switch stuck closed on a square the game does not use reads to the end: it is stuck (or a
+/// piece stands there), not a switch wired to the wrong input, and is not called a stray.
+#[test]
+fn a_stuck_switch_off_the_game_is_not_a_stray() {
+    use boards::geometry::grid::Cell;
+    use firmware::doctor::SensedBoard;
+    use firmware::sensing::Place;
+    let shape = BoardShape {
+        columns: 3,
+        rows: 2,
+    };
+    let uses = [Cell::new(0, 0)].into_iter().map(Place::Square).collect();
+    let mut cal = Calibration::new(SensedBoard::from(shape).only("Tiny", &uses));
+    let mut sim = SimBoard::new(3, 2).with_fault(SwitchFault::StuckClosed(SensedCell::new(3)));
+    for _ in 0..2 {
+        cal.update(
+            sim.read_occupancy()
+                .unwrap_or_else(|e: Infallible| match e {}),
+        );
+    }
+    assert!(cal.strays().is_empty(), "{:?}", cal.strays());
+    assert_eq!(cal.occupied().iter().count(), 1);
+}
