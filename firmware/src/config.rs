@@ -1838,7 +1838,11 @@ impl Reader<'_> {
         let last = char::from(b'a' + columns.saturating_sub(1).min(25));
         // A tray slot's cell number only where the board has tray slots (none: "100 to 99").
         let slots = if cells > squares {
-            format!(", a tray slot's cell number {squares} to {}", cells - 1)
+            format!(
+                ", a tray slot's cell number {squares} to {} (or a run of them, \"{squares}..{}\")",
+                cells - 1,
+                cells - 1
+            )
         } else {
             String::new()
         };
@@ -1846,6 +1850,15 @@ impl Reader<'_> {
             "each entry is a square a1 to {last}{rows}, a run like \"a1..{last}1\"{slots} or \
              \"-\" for an input wired to no square"
         );
+        // A square ("a1"), or a cell number written as text ("120", as the list's other
+        // entries are): the hint's tray slot numbers, quoted or not.
+        let place = |text: &str| {
+            square_number(text, columns, rows).or_else(|| {
+                let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                let n: u16 = text.parse().ok().filter(|_| digits)?;
+                (usize::from(n) < cells).then_some(n)
+            })
+        };
         let mut out: Vec<Option<SensedCell>> = Vec::new();
         let mut first_input: Vec<Option<(usize, usize)>> = vec![None; cells];
         let mut ok = true;
@@ -1861,8 +1874,8 @@ impl Reader<'_> {
             let entry: Option<Vec<Option<u16>>> = match value {
                 ValueInner::String(s) if s == "-" => Some(vec![None]),
                 ValueInner::String(s) => match s.split_once("..") {
-                    Some((from, to)) => square_number(from, columns, rows)
-                        .zip(square_number(to, columns, rows))
+                    Some((from, to)) => place(from)
+                        .zip(place(to))
                         .map(|(a, b)| {
                             if a <= b {
                                 (a..=b).map(Some).collect()
@@ -1870,7 +1883,7 @@ impl Reader<'_> {
                                 (b..=a).rev().map(Some).collect()
                             }
                         }),
-                    None => square_number(&s, columns, rows).map(|c| vec![Some(c)]),
+                    None => place(&s).map(|c| vec![Some(c)]),
                 },
                 ValueInner::Integer(n) if n >= 0 && (n as usize) < cells => {
                     Some(vec![Some(n as u16)])

@@ -187,3 +187,29 @@ fn a_square_written_with_a_sign_or_a_space_is_refused() {
         );
     }
 }
+
+/// A tray slot's cell number is taken quoted as well as bare, alone or in a run: every other
+/// entry of the list is text, so a builder writes `"8"`, and `"8..9"` for a tray's slots. The
+/// hint offered exactly that range and then refused it.
+#[test]
+fn a_tray_slot_is_taken_quoted_bare_or_in_a_run() {
+    let two_chips = CHAIN.replace("chips = 1", "chips = 2");
+    let tray = "\n[[board.tray]]\nkind = \"reserve\"\nseat = 1\nslots = 2\n";
+    for (cells, slots) in [
+        (r#"["a1..d1", "d2..a2", "8", 9]"#, [cell(8), cell(9)]),
+        (r#"["a1..d1", "d2..a2", "9..8"]"#, [cell(9), cell(8)]),
+    ] {
+        let text = file(cells, &two_chips) + tray;
+        let config = Config::parse(&text).unwrap_or_else(|p| panic!("{cells}: {p}"));
+        let map = config.cells.unwrap();
+        assert_eq!(&map[8..], &slots, "{cells}");
+    }
+    // Past the last slot, or not a number, it is still refused with the range.
+    let text = file(r#"["a1..d1", "d2..a2", "8", "10"]"#, &two_chips) + tray;
+    let found = problems(&text);
+    assert!(
+        found.iter().any(|(_, m)| m.contains("\"10\" is no input's place here")
+            && m.contains("a tray slot's cell number 8 to 9 (or a run of them, \"8..9\")")),
+        "{found:?}"
+    );
+}
