@@ -1874,15 +1874,13 @@ impl Reader<'_> {
             let entry: Option<Vec<Option<u16>>> = match value {
                 ValueInner::String(s) if s == "-" => Some(vec![None]),
                 ValueInner::String(s) => match s.split_once("..") {
-                    Some((from, to)) => place(from)
-                        .zip(place(to))
-                        .map(|(a, b)| {
-                            if a <= b {
-                                (a..=b).map(Some).collect()
-                            } else {
-                                (b..=a).rev().map(Some).collect()
-                            }
-                        }),
+                    Some((from, to)) => place(from).zip(place(to)).map(|(a, b)| {
+                        if a <= b {
+                            (a..=b).map(Some).collect()
+                        } else {
+                            (b..=a).rev().map(Some).collect()
+                        }
+                    }),
                     None => place(&s).map(|c| vec![Some(c)]),
                 },
                 ValueInner::Integer(n) if n >= 0 && (n as usize) < cells => {

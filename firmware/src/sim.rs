@@ -920,7 +920,8 @@ mod tests {
             err,
             Error::Chain(ChainFault::WrongLength {
                 expected: 15,
-                found: 14
+                found: 14,
+                needed: 15
             })
         );
     }

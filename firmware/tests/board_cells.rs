@@ -208,8 +208,10 @@ fn a_tray_slot_is_taken_quoted_bare_or_in_a_run() {
     let text = file(r#"["a1..d1", "d2..a2", "8", "10"]"#, &two_chips) + tray;
     let found = problems(&text);
     assert!(
-        found.iter().any(|(_, m)| m.contains("\"10\" is no input's place here")
-            && m.contains("a tray slot's cell number 8 to 9 (or a run of them, \"8..9\")")),
+        found
+            .iter()
+            .any(|(_, m)| m.contains("\"10\" is no input's place here")
+                && m.contains("a tray slot's cell number 8 to 9 (or a run of them, \"8..9\")")),
         "{found:?}"
     );
 }

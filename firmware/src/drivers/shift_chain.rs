@@ -484,7 +484,12 @@ where
         self.load.set_high().map_err(Error::Load)?;
         self.spi.read(&mut self.bytes).map_err(Error::Spi)?;
         let chips = self.chips();
-        match check_chain(&self.bytes, chips, self.check) {
+        // The chips the board's places are read from: up to the last input mapped to one.
+        let needed = (0..self.cells.inputs())
+            .rev()
+            .find(|&i| self.cells.cell(i).is_some())
+            .map_or(0, |last| last / 8 + 1);
+        match check_chain(&self.bytes, chips, needed, self.check) {
             Some(fault) => Err(Error::Chain(fault)),
             None => Ok(&self.bytes[..chips]),
         }
@@ -517,8 +522,14 @@ where
 }
 
 /// What is wrong with one read of a chain of `chips` square chips ended by `check`, if
-/// anything: `bytes` holds `chips + 2` bytes as clocked in (see the module docs).
-pub fn check_chain(bytes: &[u8], chips: usize, check: ChainCheck) -> Option<ChainFault> {
+/// anything: `bytes` holds `chips + 2` bytes as clocked in (see the module docs). `needed`: the
+/// chips the board's places are read from (a short chain is told to fit them).
+pub fn check_chain(
+    bytes: &[u8],
+    chips: usize,
+    needed: usize,
+    check: ChainCheck,
+) -> Option<ChainFault> {
     let ends_at = |k: usize| {
         bytes.get(k) == Some(&check.pattern) && bytes.get(k + 1) == Some(&check.past_end)
     };
@@ -535,12 +546,14 @@ pub fn check_chain(bytes: &[u8], chips: usize, check: ChainCheck) -> Option<Chai
         return Some(ChainFault::WrongLength {
             expected: chips,
             found,
+            needed,
         });
     }
     if bytes.get(chips + 1) == Some(&check.pattern) {
         return Some(ChainFault::WrongLength {
             expected: chips,
             found: chips + 1,
+            needed,
         });
     }
     Some(ChainFault::Garbled {
@@ -577,6 +590,8 @@ pub enum ChainFault {
         expected: usize,
         /// Square chips the check byte came after.
         found: usize,
+        /// Square chips the board's places are read from (the last mapped input's chip).
+        needed: usize,
     },
     /// The end of the chain read neither the check pattern nor a shifted copy of it.
     Garbled {
@@ -595,19 +610,37 @@ impl fmt::Display for ChainFault {
             ChainFault::NoAnswer { level } => write!(
                 f,
                 "the sensor chain does not answer (every bit reads {}): check the ribbon cable \
-                 between the Pi and the board (MISO GPIO 9, SCLK GPIO 11, CE1 GPIO 7, SR_LOAD, \
-                 3V3 and GND), that the chain has power, and the 74HC125 buffer on MISO",
+                 between the Pi and the board (MISO GPIO 9, SCLK GPIO 11, the chip select and \
+                 the load pin set in [sensor.shift_chain], 3V3 and GND), that the chain has \
+                 power, and the 74HC125 buffer on MISO",
                 if *level == 0 { 0 } else { 1 }
             ),
-            ChainFault::WrongLength { expected, found } if found < expected => write!(
-                f,
-                "the sensor chain is {} chip(s) short: the check chip answered after {found} \
-                 square chips, not {expected}; look for a chip missing or bypassed (a Q7 wired \
-                 to a DS two chips on), or set [sensor.shift_chain] chips = {found} if the \
-                 board has only {found}",
-                expected - found
-            ),
-            ChainFault::WrongLength { expected, found } => write!(
+            ChainFault::WrongLength {
+                expected,
+                found,
+                needed,
+            } if found < expected => {
+                write!(
+                    f,
+                    "the sensor chain is {} chip(s) short: the check chip answered after \
+                     {found} square chips, not {expected}; look for a chip missing or bypassed \
+                     (a Q7 wired to a DS two chips on)",
+                    expected - found
+                )?;
+                // Fewer chips are a fix only if they still read every place.
+                if found >= needed {
+                    write!(
+                        f,
+                        ", or set [sensor.shift_chain] chips = {found} if the board has only \
+                         {found}"
+                    )
+                } else {
+                    write!(f, ": the board's places need {needed}")
+                }
+            }
+            ChainFault::WrongLength {
+                expected, found, ..
+            } => write!(
                 f,
                 "the sensor chain is longer than configured: the check chip answered after \
                  {found} square chips, not {expected}; set [sensor.shift_chain] chips = {found} \
@@ -887,10 +920,16 @@ mod tests {
             err,
             ChainFault::WrongLength {
                 expected: 15,
-                found: 14
+                found: 14,
+                needed: 15
             }
         );
         assert!(err.to_string().contains("1 chip(s) short"), "{err}");
+        // Every input is a place: 14 chips would not read them, so they are not offered.
+        assert!(
+            err.to_string().ends_with(": the board's places need 15"),
+            "{err}"
+        );
         // 16 on the wire for 15 configured: the pattern comes one late.
         let mut bytes = vec![0xFF; 16];
         bytes.push(CHECK.pattern);
@@ -899,10 +938,54 @@ mod tests {
             err,
             ChainFault::WrongLength {
                 expected: 15,
-                found: 16
+                found: 16,
+                needed: 15
             }
         );
         assert!(err.to_string().contains("chips = 16"), "{err}");
+    }
+
+    /// A chain configured longer than its places need (100 squares on 15 chips: the last place
+    /// is on chip 13) and found one chip short is told it may be set to 14; one that is short
+    /// of its places is not (`check-config` would refuse the count).
+    #[test]
+    fn a_short_chain_is_offered_fewer_chips_only_if_they_read_every_place() {
+        let faults = |needed| {
+            let mut bytes = healthy(vec![0xFF; 14]);
+            bytes.push(0x00);
+            check_chain(&bytes, 15, needed, CHECK).unwrap()
+        };
+        let fewer = faults(13).to_string();
+        assert!(
+            fewer.contains("or set [sensor.shift_chain] chips = 14"),
+            "{fewer}"
+        );
+        let short = faults(15).to_string();
+        assert!(!short.contains("set [sensor.shift_chain]"), "{short}");
+        // Through the driver: 100 cells on inputs 0..100 of 15 chips.
+        let mut table: Vec<Option<SensedCell>> =
+            (0..100).map(|c| Some(SensedCell::new(c))).collect();
+        table.resize(120, None);
+        let mut bytes = healthy(vec![0xFF; 14]);
+        bytes.push(0x00);
+        let mut spi = SpiMock::new(&spi_read(bytes));
+        let mut load = PinMock::new(&load_script(1));
+        let config = ShiftChainConfig {
+            load_pulse_ns: 0,
+            cells: Some(CellMap::from_table(table).unwrap()),
+            ..ShiftChainConfig::new(120, CHECK)
+        };
+        let mut chain = ShiftChain::new(spi.clone(), load.clone(), NoDelay, config).unwrap();
+        assert_eq!(
+            chain.scan().unwrap_err(),
+            Error::Chain(ChainFault::WrongLength {
+                expected: 15,
+                found: 14,
+                needed: 13
+            })
+        );
+        spi.done();
+        load.done();
     }
 
     #[test]
