@@ -827,15 +827,12 @@ fn a_napoleon_board_on_a_long_chain_checks_fine() {
     );
 }
 
-/// A Stratego: Waterloo board with its 87 tray slots wired on the chain after the squares, as
-/// the README tells the builder: `doctor` names a stuck tray switch as the configuration names
-/// its slot, and `calibrate` walks the slots as well as the squares. Both stopped at l10 before,
-/// so no tray switch was ever tested. `--game` takes the names `[game] name` takes.
-#[test]
-fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
+/// The shipped configuration with Stratego: Waterloo's trays on the chain after the squares
+/// (26 chips), seat 2's reserve given `reserve_2` slots (Waterloo needs 24).
+fn waterloo_trays(reserve_2: u8) -> String {
     let trays = [
         ("reserve", 1, 10),
-        ("reserve", 2, 24),
+        ("reserve", 2, reserve_2),
         ("staging", 1, 13),
         ("withdrawn", 1, 20),
         ("withdrawn", 2, 20),
@@ -852,6 +849,33 @@ fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
         text.contains("chips = 26 "),
         "the shipped file's chain changed"
     );
+    text
+}
+
+/// A tray wired with too few slots is told to have more, not to be configured again: a second
+/// `[[board.tray]]` for it is refused by the configuration.
+#[test]
+fn a_tray_short_of_slots_is_told_how_many_it_needs() {
+    let (dir, config) = config_folder("short-tray", &waterloo_trays(20));
+    let (code, said) = umpire(&["--config", config.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains(
+            "not on this board: Stratego: Waterloo: wire and configure 24 slots, not 20, on seat \
+             2's reserve tray ([[board.tray]] slots)"
+        ),
+        "{said}"
+    );
+}
+
+/// A Stratego: Waterloo board with its 87 tray slots wired on the chain after the squares, as
+/// the README tells the builder: `doctor` names a stuck tray switch as the configuration names
+/// its slot, and `calibrate` walks the slots as well as the squares. Both stopped at l10 before,
+/// so no tray switch was ever tested. `--game` takes the names `[game] name` takes.
+#[test]
+fn doctor_and_calibrate_check_the_tray_slots_of_a_waterloo_board() {
+    let text = waterloo_trays(24);
     let (dir, config) = config_folder("waterloo-trays", &text);
     let path = config.to_str().unwrap();
     let (code, said) = umpire(&["--config", path, "check-config"]);

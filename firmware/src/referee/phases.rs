@@ -182,7 +182,7 @@ impl RefereeConfig {
                 (!missing.is_empty()).then(|| BeyondTheBoard {
                     entry,
                     game,
-                    fix: missing_places_fix(&missing),
+                    fix: missing_places_fix(&missing, self.board.as_ref()),
                 })
             })
             .collect()
@@ -434,9 +434,9 @@ impl Retry {
 
 /// What to add to the configuration for `missing` places: the grid's size, or each tray's
 /// slots (`[[board.tray]]`).
-fn missing_places_fix(missing: &[Place]) -> String {
+fn missing_places_fix(missing: &[Place], board: Option<&BTreeSet<Place>>) -> String {
     let mut squares = (0u8, 0u8, false);
-    let mut trays: BTreeMap<(String, usize), u16> = BTreeMap::new();
+    let mut trays: BTreeMap<(String, usize), (u16, u16)> = BTreeMap::new();
     for place in missing {
         match place {
             Place::Square(cell) => {
@@ -447,10 +447,19 @@ fn missing_places_fix(missing: &[Place]) -> String {
                 );
             }
             Place::Tray { tray, seat, slot } => {
+                // The slots the board has of this tray already: its entry needs more, not a
+                // second entry (which the configuration refuses).
+                let has = board.map_or(0, |b| {
+                    b.iter()
+                        .filter(|p| {
+                            matches!(p, Place::Tray { tray: t, seat: s, .. } if t == tray && s == seat)
+                        })
+                        .count()
+                });
                 let n = trays
                     .entry((tray.to_string(), seat.index() + 1))
-                    .or_insert(0);
-                *n = (*n).max(u16::from(*slot) + 1);
+                    .or_insert((0, u16::try_from(has).unwrap_or(u16::MAX)));
+                n.0 = n.0.max(u16::from(*slot) + 1);
             }
         }
     }
@@ -470,10 +479,12 @@ fn missing_places_fix(missing: &[Place]) -> String {
             squares.0, squares.1
         ));
     }
-    for ((kind, seat), slots) in trays {
-        parts.push(format!(
-            "seat {seat}'s {kind} tray of {slots} slots ([[board.tray]])"
-        ));
+    for ((kind, seat), (slots, has)) in trays {
+        parts.push(if has == 0 {
+            format!("seat {seat}'s {kind} tray of {slots} slots ([[board.tray]])")
+        } else {
+            format!("{slots} slots, not {has}, on seat {seat}'s {kind} tray ([[board.tray]] slots)")
+        });
     }
     format!("wire and configure {}", parts.join(", "))
 }
@@ -1122,7 +1133,7 @@ impl<S: Store, C: Chance> Referee<S, C> {
             let why = format!("{label} needs places this board lacks");
             self.notice = Some(Screen::Error {
                 message: why.clone(),
-                fix: missing_places_fix(&missing),
+                fix: missing_places_fix(&missing, self.config.board.as_ref()),
             });
             out.push(Decision::Ignored {
                 button: Button::Ok,
@@ -1317,12 +1328,26 @@ mod tests {
             seat: boards::Seat::new(0),
             slot: 2,
         };
-        let fix = missing_places_fix(&[Place::Square(Cell::new(11, 9)), tray]);
+        let fix = missing_places_fix(&[Place::Square(Cell::new(11, 9)), tray], None);
         assert!(
             fix.starts_with("wire and configure a board of at least 12 columns x 10 rows"),
             "{fix}"
         );
         assert!(fix.contains("tray of 3 slots"), "{fix}");
+        // A tray the board has too few slots of is given more, not a second entry (the
+        // configuration refuses two entries for one tray).
+        let board: BTreeSet<Place> = (0..2)
+            .map(|slot| Place::Tray {
+                tray: TrayKind::Reserve,
+                seat: boards::Seat::new(0),
+                slot,
+            })
+            .collect();
+        let fix = missing_places_fix(&[tray], Some(&board));
+        assert_eq!(
+            fix,
+            "wire and configure 3 slots, not 2, on seat 1's reserve tray ([[board.tray]] slots)"
+        );
         let napoleon = games::menu()
             .into_iter()
             .flat_map(|(_, entries)| entries)
@@ -1333,13 +1358,13 @@ mod tests {
             .iter()
             .map(|(_, p)| *p)
             .collect();
-        let fix = missing_places_fix(&places);
+        let fix = missing_places_fix(&places, None);
         assert_eq!(
             fix,
             "wire and configure a board of at least 26 columns x 31 rows ([board] columns, rows)"
         );
         // An owner's layout taller than any configured board.
-        let fix = missing_places_fix(&[Place::Square(Cell::new(3, 32))]);
+        let fix = missing_places_fix(&[Place::Square(Cell::new(3, 32))], None);
         assert_eq!(
             fix,
             "it needs a grid of 4 columns x 33 rows, more than the 26 x 32 a board is configured \
