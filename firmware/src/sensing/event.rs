@@ -148,8 +148,9 @@ impl fmt::Display for SensingFault {
             ),
             SensingFault::UnmappedInput { cell } => write!(
                 f,
-                "{cell} reads a piece but the layout gives it no place: map it in the layout file \
-                 or check the wiring"
+                "{cell} reads a piece, but the game has no place on that cell: a switch wired \
+                 to the wrong input, or a piece off the places; `umpire calibrate --game` shows \
+                 which"
             ),
             SensingFault::TagReadOnUnmappedCell { cell } => write!(
                 f,
