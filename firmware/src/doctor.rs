@@ -215,6 +215,8 @@ impl BoardShape {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SensedBoard {
     shape: BoardShape,
+    /// How the switches are read, for the advice.
+    wiring: Wiring,
     /// What each cell senses, by cell number.
     places: BTreeMap<u16, Place>,
     /// The cells a walk asks for: every place, or one game's.
@@ -233,10 +235,23 @@ impl SensedBoard {
             .collect();
         SensedBoard {
             shape,
+            wiring: Wiring::Matrix,
             asked: places.clone(),
             places,
             game: None,
         }
+    }
+
+    /// The same board read as `wiring` says (a [`Wiring::Matrix`] unless told).
+    #[must_use]
+    pub fn wired(mut self, wiring: Wiring) -> Self {
+        self.wiring = wiring;
+        self
+    }
+
+    /// How the switches are read.
+    pub fn wiring(&self) -> &Wiring {
+        &self.wiring
     }
 
     /// The same board asking only for the places `game` uses (`uses`); its other places are
@@ -327,6 +342,19 @@ impl SensedBoard {
             _ => format!("square {}", self.name(cell)),
         }
     }
+}
+
+/// How a board's switches are read, for what `doctor` and `calibrate` advise: a matrix's rows
+/// and columns share lines (a shorted line lights a whole row; each switch has a diode); a
+/// 74HC165 chain reads eight switches a chip; expanders read one switch a pin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wiring {
+    /// A reed-and-diode matrix (`matrix`, `gpio_matrix`).
+    Matrix,
+    /// A 74HC165 chain: each chip's name ("U9", "chip 16") and the cells its inputs read.
+    Chain(Vec<(String, Vec<SensedCell>)>),
+    /// One input per switch on expanders (`expanders`).
+    Direct,
 }
 
 impl From<BoardShape> for SensedBoard {
@@ -574,7 +602,8 @@ where
 }
 
 /// Scans an empty board `scans` times with `scan` and reports squares and tray slots that read
-/// occupied, that flicker, and whole rows or columns of squares that read occupied.
+/// occupied, that flicker, and, as the board is wired, whole rows or columns of a matrix or
+/// every switch of a chain's chip that read occupied.
 pub fn check_sensors<E: fmt::Display>(
     board: &SensedBoard,
     scans: u32,
@@ -606,7 +635,34 @@ pub fn check_sensors<E: fmt::Display>(
     let mut findings = Vec::new();
     let (cols, rows) = (u16::from(shape.columns), u16::from(shape.rows));
     let mut explained = vec![false; usize::from(cells)];
-    for r in 0..rows {
+    // A chip all of whose switches read: the chip or its supply, not each switch.
+    if let Wiring::Chain(chips) = board.wiring() {
+        for (name, read) in chips {
+            let line: Vec<usize> = read
+                .iter()
+                .map(|c| c.index())
+                .filter(|&i| i < counts.len())
+                .collect();
+            if line.len() > 1 && line.iter().all(|&i| mostly(counts[i])) {
+                line.iter().for_each(|&i| explained[i] = true);
+                let first = board.name(SensedCell::new(line[0] as u16));
+                let last = board.name(SensedCell::new(line[line.len() - 1] as u16));
+                findings.push(Finding::bad(
+                    Severity::Problem,
+                    format!("chip {name}"),
+                    format!(
+                        "all {} switches it reads ({first} to {last}) read occupied on an empty \
+                         board",
+                        line.len()
+                    ),
+                    "the chip, not each switch: check its supply and ground pins, the supply \
+                     of its pull-up resistors and its solder joints, or replace it",
+                ));
+            }
+        }
+    }
+    let lines = *board.wiring() == Wiring::Matrix;
+    for r in (0..rows).filter(|_| lines) {
         let line: Vec<usize> = (0..cols).map(|c| usize::from(r * cols + c)).collect();
         if cols > 1 && line.iter().all(|&i| mostly(counts[i])) {
             line.iter().for_each(|&i| explained[i] = true);
@@ -619,7 +675,7 @@ pub fn check_sensors<E: fmt::Display>(
             ));
         }
     }
-    for c in 0..cols {
+    for c in (0..cols).filter(|_| lines) {
         let line: Vec<usize> = (0..rows).map(|r| usize::from(r * cols + c)).collect();
         if rows > 1 && line.iter().all(|&i| mostly(counts[i])) {
             line.iter().for_each(|&i| explained[i] = true);

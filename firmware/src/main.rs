@@ -50,7 +50,7 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10 (a square, or a tray slot's cell number: stuck:125), row:3 (a shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
+    /// flicker:j10 (a square, or a tray slot's cell number: stuck:125), row:3 (a matrix's shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
     /// unplugged-high, missing-chip, and for NFC reader N (`:N` optional, default 1):
     /// no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
     /// initialised), reset-reader:N (never leaves reset). Repeatable.
@@ -566,9 +566,54 @@ fn shape(config: &Config) -> BoardShape {
     }
 }
 
-/// Every square and tray slot of the configured board.
+/// Every square and tray slot of the configured board, and how its switches are read.
 fn sensed_board(config: &Config) -> SensedBoard {
-    SensedBoard::new(shape(config), &config.layout_setup())
+    use firmware::doctor::Wiring;
+    let board = SensedBoard::new(shape(config), &config.layout_setup());
+    let places = usize::from(board.cells());
+    let wiring = match &config.sensor {
+        SensorConfig::Matrix { .. } | SensorConfig::GpioMatrix { .. } => Wiring::Matrix,
+        SensorConfig::Expanders { .. } => Wiring::Direct,
+        // The simulated board is read through a simulated chain ([`sim_chain`]).
+        SensorConfig::ShiftChain { .. } | SensorConfig::Simulated => {
+            let chips = match &config.sensor {
+                SensorConfig::ShiftChain { chips, .. } => usize::from(*chips),
+                _ => places.div_ceil(8),
+            };
+            match chain_chips(config, chips, places) {
+                Some(chips) => Wiring::Chain(chips),
+                None => Wiring::Direct,
+            }
+        }
+    };
+    board.wired(wiring)
+}
+
+/// Each chip of a chain of `chips` on a board of `places` places, named as the schematic names
+/// it ("U9", then "16" past its last), with the cells its inputs read (`[board] cells`, or the
+/// pin map's order); `None` if the order cannot be read (the configuration check says why).
+fn chain_chips(
+    config: &Config,
+    chips: usize,
+    places: usize,
+) -> Option<Vec<(String, Vec<SensedCell>)>> {
+    let order = ChainOrder::schematic().ok()?;
+    let cells = match config.cell_map(chips * 8).ok()? {
+        Some(cells) => cells,
+        None => order.cell_map(chips, places).ok()?,
+    };
+    Some(
+        (0..chips)
+            .map(|k| {
+                let name = order
+                    .chips()
+                    .get(k)
+                    .map_or_else(|| (k + 1).to_string(), |chip| chip.reference.clone());
+                let read = (8 * k..8 * k + 8).filter_map(|i| cells.cell(i)).collect();
+                (name, read)
+            })
+            .collect(),
+    )
 }
 
 /// The places `calibrate` asks for: every one of the board, or with `--game` those the game
@@ -1038,9 +1083,14 @@ fn report_calibration(
             None => println!("Every one of the board's {asked} places read a piece."),
         }
     } else {
+        let diode = if *board.wiring() == firmware::doctor::Wiring::Matrix {
+            " diode,"
+        } else {
+            ""
+        };
         println!(
-            "Never read a piece ({} of {asked}): {} — check each one's reed switch, diode and \
-             solder joints.",
+            "Never read a piece ({} of {asked}): {} — check each one's reed switch,{diode} \
+             wiring and solder joints.",
             missing.len(),
             missing.join(", ")
         );

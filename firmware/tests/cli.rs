@@ -108,6 +108,11 @@ fn calibrate_walks_every_square_and_reports_the_dead_one() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains(" 7 o o . o o o o o o o"), "{text}");
     assert!(text.contains("Never read a piece (1 of 100): c7"), "{text}");
+    // The simulated board is read through a 74HC165 chain: no diode to check.
+    assert!(
+        text.contains("check each one's reed switch, wiring and solder joints"),
+        "{text}"
+    );
     let (code, text) = umpire(&["--simulated", "calibrate"]);
     assert_eq!(code, 0, "{text}");
     assert!(
@@ -980,4 +985,31 @@ fn calibrate_for_a_game_the_board_cannot_play_says_what_to_wire() {
         ),
         "{said}"
     );
+}
+
+/// On the shipped chain, U1 reads a1..h1 (the pin map's order): every one of them stuck is told
+/// as the chip, by its schematic name, not as eight switches; and `row:1` on a chain is no
+/// "row" fault (a chain has no row lines).
+#[test]
+fn doctor_names_a_chain_chip_whose_switches_all_read() {
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml");
+    let faults: Vec<String> = ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]
+        .iter()
+        .map(|square| format!("stuck:{square}"))
+        .collect();
+    let mut args = vec!["doctor", "--scans", "5"];
+    for fault in &faults {
+        args.extend(["--fault", fault.as_str()]);
+    }
+    let (code, said) = simulated(shipped, &args);
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains(
+            "PROBLEM chip U1: all 8 switches it reads (a1 to h1) read occupied on an empty board"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("PROBLEM square"), "{said}");
+    let (_, said) = simulated(shipped, &["doctor", "--scans", "5", "--fault", "row:1"]);
+    assert!(!said.contains("PROBLEM row"), "{said}");
 }

@@ -414,3 +414,39 @@ fn a_stuck_switch_off_the_game_is_not_a_stray() {
     assert!(cal.strays().is_empty(), "{:?}", cal.strays());
     assert_eq!(cal.occupied().iter().count(), 1);
 }
+
+/// On a 74HC165 chain every switch of one chip reading closed is the chip (or its supply), told
+/// once by the chip's name; a chain has no row or column lines, so a full row is no "row" fault.
+/// On a matrix the same row is one row fault, as before.
+#[test]
+fn a_chain_chip_reading_every_switch_is_one_finding_and_a_chain_has_no_rows() {
+    use firmware::doctor::{SensedBoard, Wiring};
+    // U1 reads a1..h1, U2 i1, j1 and a2..f2 (a hand-made order).
+    let chips = vec![
+        ("U1".to_string(), (0..8).map(SensedCell::new).collect()),
+        ("U2".to_string(), (8..16).map(SensedCell::new).collect()),
+    ];
+    let chain = SensedBoard::from(SHAPE).wired(Wiring::Chain(chips));
+    let mut sim = SimBoard::new(10, 10);
+    for c in 0..8 {
+        sim = sim.with_fault(SwitchFault::StuckClosed(SensedCell::new(c)));
+    }
+    let found = check_sensors(&chain, 10, || sim.read_occupancy());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].subject, "chip U1");
+    assert!(
+        found[0]
+            .detail
+            .contains("all 8 switches it reads (a1 to h1)"),
+        "{found:?}"
+    );
+    // A whole row of a chain is ten switches, on two chips: U1's as one, i1 and j1 each.
+    let mut sim = SimBoard::new(10, 10).with_fault(SwitchFault::ShortedRow(0));
+    let found = check_sensors(&chain, 10, || sim.read_occupancy());
+    let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+    assert_eq!(subjects, ["chip U1", "square i1", "square j1"], "{found:?}");
+    let mut sim = SimBoard::new(10, 10).with_fault(SwitchFault::ShortedRow(0));
+    let found = check_sensors(&SHAPE.into(), 10, || sim.read_occupancy());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].subject, "row 1");
+}
