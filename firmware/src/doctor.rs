@@ -891,6 +891,16 @@ impl Calibration {
     /// for; a square not asked for is left blank unless it reads, or has read, a piece.
     pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
         let shape = self.board.shape();
+        // A piece read last in a tray: the tray, drawn as a grid of its slots.
+        let in_tray = self.latest.and_then(|latest| {
+            self.board
+                .trays()
+                .into_iter()
+                .find(|(_, cells)| cells.contains(&latest))
+        });
+        if let Some((name, cells)) = in_tray {
+            return self.tray_screen(name, &cells, note.into());
+        }
         let latest = self.latest.into_iter();
         let others = self.now.iter().filter(|&c| Some(c) != self.latest);
         let asked = self.board.asked().count();
@@ -909,7 +919,47 @@ impl Calibration {
                 .collect(),
             walked: u16::try_from(walked).unwrap_or(u16::MAX),
             places: u16::try_from(asked).unwrap_or(u16::MAX),
+            tray: None,
             note: note.into(),
+        }
+    }
+
+    /// The calibration screen of one tray, `cells` its slots from slot 1: cell `i` of the
+    /// screen's grid is slot `i + 1`, 16 a row.
+    fn tray_screen(&self, name: String, cells: &[SensedCell], note: String) -> crate::ui::Screen {
+        let local = |pick: &dyn Fn(SensedCell) -> bool| -> Vec<u16> {
+            (0u16..)
+                .zip(cells)
+                .filter(|(_, &c)| pick(c))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let latest = local(&|c| Some(c) == self.latest);
+        let others = local(&|c| Some(c) != self.latest && self.now.contains(c));
+        let slots = cells.len();
+        let columns = u8::try_from(slots.min(16)).unwrap_or(16);
+        let rows = u8::try_from(slots.div_ceil(16)).unwrap_or(u8::MAX);
+        let asked = self.board.asked().count();
+        let walked = self
+            .board
+            .asked()
+            .filter(|&c| self.seen.contains(c))
+            .count();
+        crate::ui::Screen::Calibrate {
+            columns,
+            rows,
+            occupied: latest.into_iter().chain(others).collect(),
+            seen: local(&|c| self.seen.contains(c)),
+            idle: local(&|c| !self.board.is_asked(c))
+                .into_iter()
+                .chain(
+                    u16::try_from(slots).unwrap_or(u16::MAX)..u16::from(columns) * u16::from(rows),
+                )
+                .collect(),
+            walked: u16::try_from(walked).unwrap_or(u16::MAX),
+            places: u16::try_from(asked).unwrap_or(u16::MAX),
+            tray: Some(name),
+            note,
         }
     }
 

@@ -235,6 +235,9 @@ pub enum Screen {
         walked: u16,
         /// How many places are asked for.
         places: u16,
+        /// The tray drawn instead of the squares ("seat 2 reserve"), its slots as cells from
+        /// slot 1 up, `columns` a row: the piece read last stands in it.
+        tray: Option<String>,
         /// The latest event ("e4 on", "tag 04A1... on e4").
         note: String,
     },

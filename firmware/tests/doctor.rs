@@ -308,6 +308,35 @@ fn doctor_and_calibrate_cover_the_tray_slots_after_the_squares() {
                 )),
                 "{events:?}"
             );
+            // The OLED shows the tray the piece stands in: its 3 slots, slot 2 filled.
+            let screen = cal.screen("seat 1 reserve slot 2 on");
+            let firmware::ui::Screen::Calibrate {
+                columns,
+                rows,
+                occupied,
+                tray,
+                ..
+            } = &screen
+            else {
+                panic!("{screen:?}");
+            };
+            assert_eq!((*columns, *rows, occupied.as_slice()), (3, 1, &[1u16][..]));
+            assert_eq!(tray.as_deref(), Some("seat 1 reserve"));
+            let text = firmware::screens::screen_text(&screen);
+            assert!(
+                text.contains("seat 1") && text.contains("reserve"),
+                "{text}"
+            );
+            // One row of three slots, centred on the 64 rows: y 29..33; slot 2 at x 5..9.
+            let frame = firmware::screens::render(&screen);
+            assert!(
+                frame.pixel(6, 30) && frame.pixel(8, 32),
+                "slot 2 is not filled"
+            );
+            assert!(
+                frame.pixel(0, 29) && !frame.pixel(1, 30),
+                "slot 1 (seen, not occupied) is not outlined"
+            );
         }
     }
     sim.clear();

@@ -301,6 +301,7 @@ fn examples() -> Vec<(&'static str, Screen)> {
                 idle: Vec::new(),
                 walked: 61,
                 places: 120,
+                tray: None,
                 note: "tag 04A1B2C3D4E580 on e4".into(),
             },
         ),
@@ -924,6 +925,7 @@ fn calibrating_a_large_board_shows_the_window_holding_the_piece() {
         idle: Vec::new(),
         walked: 1,
         places: 806,
+        tray: None,
         note: "z31 on".into(),
     };
     let frame = screens::render(&screen(vec![z31]));
@@ -965,6 +967,7 @@ fn calibrating_any_board_draws_the_piece_and_nothing_off_screen_or_over_the_text
             idle: Vec::new(),
             walked: 1,
             places: squares,
+            tray: None,
             note: "tag 04A1B2C3D4E580 on z31".into(),
         };
         let layout = screens::layout(&screen);
@@ -1031,6 +1034,7 @@ fn calibrating_any_board_draws_the_piece_and_nothing_off_screen_or_over_the_text
             idle: vec![1],
             walked: 1,
             places: 0,
+            tray: None,
             note: "a1 on".into(),
         };
         let _ = screens::layout(&screen);

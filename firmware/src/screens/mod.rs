@@ -105,11 +105,13 @@ pub fn layout(screen: &Screen) -> Layout {
             idle,
             walked,
             places,
+            tray,
             note,
         } => std::vec![calibrate(
             (*columns, *rows),
             (occupied, seen, idle),
             (*walked, *places),
+            tray.as_deref(),
             note
         )],
         Screen::Recovery {
@@ -961,11 +963,13 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 ///
 /// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
 /// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first
-/// occupied cell), and names the window's corners ("k20-z31") on the right.
+/// occupied cell), and names the window's corners ("k20-z31") on the right. A piece read last
+/// in a tray shows that tray instead, its slots 16 a row from slot 1, named on the right.
 fn calibrate(
     (columns, rows): (u8, u8),
     (occupied, seen, idle): (&[u16], &[u16], &[u16]),
     (walked, places): (u16, u16),
+    tray: Option<&str>,
     note: &str,
 ) -> Page {
     const PITCH: i32 = 5;
@@ -1009,7 +1013,10 @@ fn calibrate(
         truncate(&format!("{walked}/{places}"), cols_text),
         truncate("seen", cols_text),
     ];
-    if columns > SHOWN.0 || rows > SHOWN.1 {
+    if let Some(tray) = tray {
+        // The tray's name over two lines at most ("seat 2" / "reserve").
+        lines.extend(text::wrap_clamped(tray, cols_text, 2));
+    } else if columns > SHOWN.0 || rows > SHOWN.1 {
         let last = |start: u8, shown: i32| start + u8::try_from(shown - 1).unwrap_or(0);
         let corners = format!(
             "{}-{}",
