@@ -592,6 +592,12 @@ impl Config {
         out
     }
 
+    /// How many places the board senses: its squares and its tray slots.
+    pub fn places(&self) -> usize {
+        usize::from(self.columns) * usize::from(self.rows)
+            + self.trays.iter().map(|t| usize::from(t.2)).sum::<usize>()
+    }
+
     /// The board's sensed places: the squares row by row from a1, then each tray's slots in
     /// the file's order; NFC tag reads on the squares of the `[[nfc.reader]]` regions when
     /// NFC is fitted.

@@ -10,8 +10,9 @@
 //! - [`check_reader`]: for each NFC reader of the bank: is it there (VersionReg), which chip,
 //!   does it initialise (its settings read back, antenna on), and does it list its field?
 //! - [`check_sensors`]: on an empty board, which squares and tray slots read occupied (stuck
-//!   closed, a piece left behind), which flicker, and which whole rows or columns read occupied
-//!   (a shorted line, a reversed diode).
+//!   closed, a piece left behind), which flicker, and, as the board is wired ([`Wiring`]), a
+//!   matrix's whole rows or columns (a shorted line, a reversed diode) or a 74HC165 whose every
+//!   switch reads (the chip or its supply).
 //! - [`check_leds`]: lights each LED of the guidance chain in turn, for the builder to watch
 //!   that each lights under its own place, in the pin map's order.
 //! - [`Calibration`]: live, which squares and tray slots read occupied now and which have been
@@ -273,6 +274,16 @@ impl SensedBoard {
         self.game
     }
 
+    /// "square", or "square and tray slot" on a board with trays: what a message says every
+    /// one of.
+    pub fn kinds(&self) -> &'static str {
+        if self.cells() > self.shape.cells() {
+            "square and tray slot"
+        } else {
+            "square"
+        }
+    }
+
     /// How many cells the board reads: its squares and tray slots.
     pub fn cells(&self) -> u16 {
         let last = self.places.keys().next_back().map_or(0, |&c| c + 1);
@@ -351,7 +362,8 @@ impl SensedBoard {
 pub enum Wiring {
     /// A reed-and-diode matrix (`matrix`, `gpio_matrix`).
     Matrix,
-    /// A 74HC165 chain: each chip's name ("U9", "chip 16") and the cells its inputs read.
+    /// A 74HC165 chain: each chip's name ("U9", or "16" past the schematic's chips) and the
+    /// cells its inputs read.
     Chain(Vec<(String, Vec<SensedCell>)>),
     /// One input per switch on expanders (`expanders`).
     Direct,
@@ -711,14 +723,12 @@ pub fn check_sensors<E: fmt::Display>(
         }
     }
     if findings.is_empty() {
-        let places = if cells > shape.cells() {
-            "square and tray slot"
-        } else {
-            "square"
-        };
         findings.push(Finding::ok(
             "sensors",
-            format!("{done} scans of an empty board: every {places} reads empty"),
+            format!(
+                "{done} scans of an empty board: every {} reads empty",
+                board.kinds()
+            ),
         ));
     }
     findings
@@ -748,7 +758,7 @@ pub struct Calibration {
     board: SensedBoard,
     now: Occupancy,
     seen: Occupancy,
-    /// The square that read a piece last, while it still does.
+    /// The place that read a piece last, while it still does.
     latest: Option<SensedCell>,
     tags: BTreeMap<u16, TagUid>,
 }
@@ -903,12 +913,7 @@ impl Calibration {
         }
         let latest = self.latest.into_iter();
         let others = self.now.iter().filter(|&c| Some(c) != self.latest);
-        let asked = self.board.asked().count();
-        let walked = self
-            .board
-            .asked()
-            .filter(|&c| self.seen.contains(c))
-            .count();
+        let (walked, places) = self.walked();
         crate::ui::Screen::Calibrate {
             columns: shape.columns,
             rows: shape.rows,
@@ -917,11 +922,23 @@ impl Calibration {
             idle: (0..shape.cells())
                 .filter(|&c| !self.board.is_asked(SensedCell::new(c)))
                 .collect(),
-            walked: u16::try_from(walked).unwrap_or(u16::MAX),
-            places: u16::try_from(asked).unwrap_or(u16::MAX),
+            walked,
+            places,
             tray: None,
             note: note.into(),
         }
+    }
+
+    /// How many of the places asked for have read a piece, and how many are asked for.
+    fn walked(&self) -> (u16, u16) {
+        let asked = self.board.asked().count();
+        let walked = self
+            .board
+            .asked()
+            .filter(|&c| self.seen.contains(c))
+            .count();
+        let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        (count(walked), count(asked))
     }
 
     /// The calibration screen of one tray, `cells` its slots from slot 1: cell `i` of the
@@ -939,12 +956,7 @@ impl Calibration {
         let slots = cells.len();
         let columns = u8::try_from(slots.min(16)).unwrap_or(16);
         let rows = u8::try_from(slots.div_ceil(16)).unwrap_or(u8::MAX);
-        let asked = self.board.asked().count();
-        let walked = self
-            .board
-            .asked()
-            .filter(|&c| self.seen.contains(c))
-            .count();
+        let (walked, places) = self.walked();
         crate::ui::Screen::Calibrate {
             columns,
             rows,
@@ -956,8 +968,8 @@ impl Calibration {
                     u16::try_from(slots).unwrap_or(u16::MAX)..u16::from(columns) * u16::from(rows),
                 )
                 .collect(),
-            walked: u16::try_from(walked).unwrap_or(u16::MAX),
-            places: u16::try_from(asked).unwrap_or(u16::MAX),
+            walked,
+            places,
             tray: Some(name),
             note,
         }

@@ -501,23 +501,17 @@ fn sim_chain(
     config: &Config,
     wiring: ChainWiring,
 ) -> Result<Option<ShiftChain<SimChain, SimPin, NoDelay>>> {
-    let places = usize::from(config.columns) * usize::from(config.rows)
-        + config.trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
-    let chips = match &config.sensor {
-        SensorConfig::ShiftChain { chips, .. } => usize::from(*chips),
-        SensorConfig::Simulated => places.div_ceil(8),
-        _ if wiring == ChainWiring::Healthy => return Ok(None),
-        _ => bail!(
+    let places = config.places();
+    let chips = match chain_length(config) {
+        Some(chips) => chips,
+        None if wiring == ChainWiring::Healthy => return Ok(None),
+        None => bail!(
             "the chain faults (unplugged, unplugged-high, missing-chip) simulate the 74HC165 \
              chain: use them with [sensor] kind = \"shift_chain\" or \"simulated\""
         ),
     };
     let order = ChainOrder::schematic().map_err(anyhow::Error::msg)?;
-    let cells = match config.cell_map(chips * 8).map_err(anyhow::Error::msg)? {
-        Some(cells) => cells,
-        // The schematic's order, gone on past its last chip as the pin map says.
-        None => order.cell_map(chips, places).map_err(anyhow::Error::msg)?,
-    };
+    let cells = chain_cells(config, &order, chips, places)?;
     let bus = SimChain::new(cells.clone(), order.check(), wiring);
     let chain_config = ShiftChainConfig {
         cells: Some(cells),
@@ -576,17 +570,23 @@ fn sensed_board(config: &Config) -> SensedBoard {
         SensorConfig::Expanders { .. } => Wiring::Direct,
         // The simulated board is read through a simulated chain ([`sim_chain`]).
         SensorConfig::ShiftChain { .. } | SensorConfig::Simulated => {
-            let chips = match &config.sensor {
-                SensorConfig::ShiftChain { chips, .. } => usize::from(*chips),
-                _ => places.div_ceil(8),
-            };
-            match chain_chips(config, chips, places) {
+            match chain_length(config).and_then(|chips| chain_chips(config, chips, places)) {
                 Some(chips) => Wiring::Chain(chips),
                 None => Wiring::Direct,
             }
         }
     };
     board.wired(wiring)
+}
+
+/// The chips of the configured 74HC165 chain: `[sensor.shift_chain] chips`, or for the
+/// simulated board enough for its places; `None` for another sensor.
+fn chain_length(config: &Config) -> Option<usize> {
+    match &config.sensor {
+        SensorConfig::ShiftChain { chips, .. } => Some(usize::from(*chips)),
+        SensorConfig::Simulated => Some(config.places().div_ceil(8)),
+        _ => None,
+    }
 }
 
 /// Each chip of a chain of `chips` on a board of `places` places, named as the schematic names
@@ -598,10 +598,7 @@ fn chain_chips(
     places: usize,
 ) -> Option<Vec<(String, Vec<SensedCell>)>> {
     let order = ChainOrder::schematic().ok()?;
-    let cells = match config.cell_map(chips * 8).ok()? {
-        Some(cells) => cells,
-        None => order.cell_map(chips, places).ok()?,
-    };
+    let cells = chain_cells(config, &order, chips, places).ok()?;
     Some(
         (0..chips)
             .map(|k| {
@@ -613,6 +610,22 @@ fn chain_chips(
                 (name, read)
             })
             .collect(),
+    )
+}
+
+/// The input -> cell map of a chain of `chips`: `[board] cells`, or the pin map's `order` gone
+/// on as it says, on a board of `places` places.
+fn chain_cells(
+    config: &Config,
+    order: &ChainOrder,
+    chips: usize,
+    places: usize,
+) -> Result<firmware::drivers::reed_matrix::CellMap> {
+    Ok(
+        match config.cell_map(chips * 8).map_err(anyhow::Error::msg)? {
+            Some(cells) => cells,
+            None => order.cell_map(chips, places).map_err(anyhow::Error::msg)?,
+        },
     )
 }
 
@@ -955,14 +968,9 @@ fn calibrate_simulated(
 ) -> Result<Calibration> {
     let mut rig = sim_rig(config, faults)?;
     let mut cal = Calibration::new(board.clone());
-    let what = if board.cells() > board.shape().cells() {
-        "square and tray slot"
-    } else {
-        "square"
-    };
     let walked = match board.game() {
-        Some(game) => format!("every {what} {game} uses"),
-        None => format!("every {what}"),
+        Some(game) => format!("every {} {game} uses", board.kinds()),
+        None => format!("every {}", board.kinds()),
     };
     println!(
         "umpire calibrate: the simulated board; a simulated builder walks one piece over {walked}.\n\
@@ -1249,7 +1257,7 @@ fn calibrate_hardware(
     let mut scans = ScanSchedule::new(Millis(0), config.scan_hz).map_err(anyhow::Error::new)?;
     let places = match cal.board().game() {
         Some(game) => format!("every place {game} uses"),
-        None => "every square and tray slot".to_string(),
+        None => format!("every {}", cal.board().kinds()),
     };
     println!(
         "umpire calibrate: put a piece on {places} in turn, then lift it (Ctrl-C ends with the \

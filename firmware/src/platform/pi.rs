@@ -253,8 +253,7 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner + Send>, OpenErro
             // The chain's order and its check chip come from the pin map the schematic is
             // drawn from; [board] cells replaces the order for a board wired otherwise.
             let order = ChainOrder::schematic().map_err(|e| scanner_error("the pin map", e))?;
-            let places = usize::from(config.columns) * usize::from(config.rows)
-                + config.trays.iter().map(|t| usize::from(t.2)).sum::<usize>();
+            let places = config.places();
             let cells = match configured_cells(config, inputs)? {
                 Some(cells) => cells,
                 None => order

@@ -449,16 +449,14 @@ fn missing_places_fix(missing: &[Place], board: Option<&BTreeSet<Place>>) -> Str
             Place::Tray { tray, seat, slot } => {
                 // The slots the board has of this tray already: its entry needs more, not a
                 // second entry (which the configuration refuses).
-                let has = board.map_or(0, |b| {
-                    b.iter()
-                        .filter(|p| {
-                            matches!(p, Place::Tray { tray: t, seat: s, .. } if t == tray && s == seat)
-                        })
-                        .count()
-                });
+                let has = || {
+                    let same = |p: &&Place| matches!(p, Place::Tray { tray: t, seat: s, .. } if t == tray && s == seat);
+                    let n = board.map_or(0, |b| b.iter().filter(same).count());
+                    (0, u16::try_from(n).unwrap_or(u16::MAX))
+                };
                 let n = trays
                     .entry((tray.to_string(), seat.index() + 1))
-                    .or_insert((0, u16::try_from(has).unwrap_or(u16::MAX)));
+                    .or_insert_with(has);
                 n.0 = n.0.max(u16::from(*slot) + 1);
             }
         }
