@@ -417,6 +417,9 @@ pub struct ShiftChain<S, L, D> {
     load_pulse_ns: u32,
     cells: CellMap,
     check: ChainCheck,
+    /// The chips the board's places are read from: up to the last input mapped to one (what a
+    /// short chain is told it needs).
+    needed: usize,
     /// One byte per square chip, then the check byte and the past-the-end byte.
     bytes: Vec<u8>,
 }
@@ -447,6 +450,10 @@ where
         };
         cells.check_inputs(config.inputs).map_err(Error::CellMap)?;
         load.set_high().map_err(Error::Load)?;
+        let needed = (0..cells.inputs())
+            .rev()
+            .find(|&i| cells.cell(i).is_some())
+            .map_or(0, |last| last / 8 + 1);
         Ok(ShiftChain {
             spi,
             load,
@@ -455,6 +462,7 @@ where
             load_pulse_ns: config.load_pulse_ns,
             cells,
             check: config.check,
+            needed,
             bytes: vec![0; chips_for(config.inputs) + 2],
         })
     }
@@ -484,12 +492,7 @@ where
         self.load.set_high().map_err(Error::Load)?;
         self.spi.read(&mut self.bytes).map_err(Error::Spi)?;
         let chips = self.chips();
-        // The chips the board's places are read from: up to the last input mapped to one.
-        let needed = (0..self.cells.inputs())
-            .rev()
-            .find(|&i| self.cells.cell(i).is_some())
-            .map_or(0, |last| last / 8 + 1);
-        match check_chain(&self.bytes, chips, needed, self.check) {
+        match check_chain(&self.bytes, chips, self.needed, self.check) {
             Some(fault) => Err(Error::Chain(fault)),
             None => Ok(&self.bytes[..chips]),
         }
