@@ -342,23 +342,17 @@ pub fn games_beyond_the_board(
     sba_set: crate::referee::games::sba::SbaSet,
     napoleon_set: crate::referee::games::napoleon::NapoleonSet,
 ) -> Vec<crate::referee::BeyondTheBoard> {
-    let Ok(layout) = crate::sensing::SensorLayout::new(config.layout_setup()) else {
-        return Vec::new();
-    };
-    crate::referee::RefereeConfig {
-        board: Some(layout.iter().map(|(_, place)| place).collect()),
-        waterloo_layout,
-        sba_set,
-        napoleon_set,
-        ..config.referee_config()
+    match on_the_board(config, waterloo_layout, sba_set, napoleon_set) {
+        Some(referee) => referee.games_beyond_the_board(),
+        None => Vec::new(),
     }
-    .games_beyond_the_board()
 }
 
-/// The game `game` names, as the menu names it, and the places it senses, every variant's
+/// The game `game` names, as the menu names it, the places it senses, every variant's
 /// together, on the games' data files as read ([`waterloo_layout`], [`sba_set`],
-/// [`napoleon_set`]): the places `umpire calibrate --game` asks the builder to walk. `None`
-/// only if the menu lacks the game's entry.
+/// [`napoleon_set`]), and what the board lacks of them: the places `umpire calibrate --game`
+/// asks the builder to walk. `None` when the board itself is broken (its problem is told on its
+/// own) or the menu lacks the game's entry.
 pub fn places_of_game(
     config: &crate::config::Config,
     game: crate::config::GameName,
@@ -368,14 +362,27 @@ pub fn places_of_game(
 ) -> Option<(
     &'static str,
     std::collections::BTreeSet<crate::sensing::Place>,
+    Option<crate::referee::BeyondTheBoard>,
 )> {
-    crate::referee::RefereeConfig {
+    on_the_board(config, waterloo_layout, sba_set, napoleon_set)?.places_of_game(game.menu_entry())
+}
+
+/// The referee's configuration for `config`'s board (its places known) on the data files as
+/// read; `None` when the board's layout is broken.
+fn on_the_board(
+    config: &crate::config::Config,
+    waterloo_layout: crate::referee::games::BoardLayout,
+    sba_set: crate::referee::games::sba::SbaSet,
+    napoleon_set: crate::referee::games::napoleon::NapoleonSet,
+) -> Option<crate::referee::RefereeConfig> {
+    let layout = crate::sensing::SensorLayout::new(config.layout_setup()).ok()?;
+    Some(crate::referee::RefereeConfig {
+        board: Some(layout.iter().map(|(_, place)| place).collect()),
         waterloo_layout,
         sba_set,
         napoleon_set,
         ..config.referee_config()
-    }
-    .places_of_game(game.menu_entry())
+    })
 }
 
 /// The tags registered to pieces and blocks (`[nfc] tags`, relative to `config_file`'s

@@ -689,14 +689,12 @@ fn game_places(
         GameName::Napoleon => napoleon = game_data::napoleon_set(config, config_file)?,
         GameName::Classic | GameName::Duel | GameName::Piecepack => {}
     }
-    let Some((name, places)) = game_data::places_of_game(config, game, waterloo, sba, napoleon)
-    else {
-        bail!("the game menu has no entry for {}", game.name());
-    };
-    let beyond = game_data::games_beyond_the_board(config, waterloo, sba, napoleon)
-        .into_iter()
-        .find(|b| b.entry == game.menu_entry());
-    Ok((name, places, beyond))
+    game_data::places_of_game(config, game, waterloo, sba, napoleon).with_context(|| {
+        format!(
+            "cannot tell the places of {}: run `umpire check-config`",
+            game.name()
+        )
+    })
 }
 
 /// `--game NAME`: a game as `[game] name` writes it.

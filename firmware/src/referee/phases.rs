@@ -154,16 +154,15 @@ impl RefereeConfig {
     }
 
     /// The places the game menu's entry `entry` senses, every variant's together, on the data
-    /// files this umpire plays: what `umpire calibrate --game` asks the builder to walk. `None`
-    /// for an entry the menu does not have.
-    pub fn places_of_game(&self, entry: usize) -> Option<(&'static str, BTreeSet<Place>)> {
-        let (name, kinds) = self.menu_games().into_iter().nth(entry)?;
-        let places = kinds
-            .into_iter()
-            .flat_map(|kind| games::layout(self.with_data(kind)).places)
-            .map(|(_, place)| place)
-            .collect();
-        Some((name, places))
+    /// files this umpire plays, with its name on the menu and, when the board lacks some, what
+    /// would let it play the game: what `umpire calibrate --game` asks the builder to walk.
+    /// `None` for an entry the menu does not have.
+    pub fn places_of_game(
+        &self,
+        entry: usize,
+    ) -> Option<(&'static str, BTreeSet<Place>, Option<BeyondTheBoard>)> {
+        let (game, kinds) = self.menu_games().into_iter().nth(entry)?;
+        Some(self.game_on_board(entry, game, kinds))
     }
 
     /// The games of the menu this board cannot play, in menu order: what the menu refuses when
@@ -173,19 +172,37 @@ impl RefereeConfig {
         self.menu_games()
             .into_iter()
             .enumerate()
-            .filter_map(|(entry, (game, kinds))| {
-                let mut missing = BTreeSet::new();
-                for kind in kinds {
-                    missing.extend(self.missing_places(self.with_data(kind)));
-                }
-                let missing: Vec<Place> = missing.into_iter().collect();
-                (!missing.is_empty()).then(|| BeyondTheBoard {
-                    entry,
-                    game,
-                    fix: missing_places_fix(&missing, self.board.as_ref()),
-                })
-            })
+            .filter_map(|(entry, (game, kinds))| self.game_on_board(entry, game, kinds).2)
             .collect()
+    }
+
+    /// The places of the menu's entry `entry` (`game`, whose variants start `kinds`), and what
+    /// the board lacks of them.
+    fn game_on_board(
+        &self,
+        entry: usize,
+        game: &'static str,
+        kinds: Vec<GameKind>,
+    ) -> (&'static str, BTreeSet<Place>, Option<BeyondTheBoard>) {
+        let places: BTreeSet<Place> = kinds
+            .into_iter()
+            .flat_map(|kind| games::layout(self.with_data(kind)).places)
+            .map(|(_, place)| place)
+            .collect();
+        let missing: Vec<Place> = match &self.board {
+            Some(board) => places
+                .iter()
+                .filter(|p| !board.contains(p))
+                .copied()
+                .collect(),
+            None => Vec::new(),
+        };
+        let beyond = (!missing.is_empty()).then(|| BeyondTheBoard {
+            entry,
+            game,
+            fix: missing_places_fix(&missing, self.board.as_ref()),
+        });
+        (game, places, beyond)
     }
 }
 
