@@ -19,7 +19,7 @@
 //!   seen at least once, so a builder can walk a piece over every place of a new board (or every
 //!   place one game uses: [`SensedBoard::only`]) and see the ones that never light.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use embedded_hal::delay::DelayNs;
@@ -221,7 +221,7 @@ pub struct SensedBoard {
     /// What each cell senses, by cell number.
     places: BTreeMap<u16, Place>,
     /// The cells a walk asks for: every place, or one game's.
-    asked: BTreeMap<u16, Place>,
+    asked: BTreeSet<u16>,
     /// The game the places are narrowed to, as the menu names it.
     game: Option<&'static str>,
 }
@@ -237,7 +237,7 @@ impl SensedBoard {
         SensedBoard {
             shape,
             wiring: Wiring::Matrix,
-            asked: places.clone(),
+            asked: places.keys().copied().collect(),
             places,
             game: None,
         }
@@ -258,8 +258,10 @@ impl SensedBoard {
     /// The same board asking only for the places `game` uses (`uses`); its other places are
     /// still read and named, but not asked for.
     #[must_use]
-    pub fn only(mut self, game: &'static str, uses: &std::collections::BTreeSet<Place>) -> Self {
-        self.asked.retain(|_, place| uses.contains(place));
+    pub fn only(mut self, game: &'static str, uses: &BTreeSet<Place>) -> Self {
+        let places = &self.places;
+        self.asked
+            .retain(|c| places.get(c).is_some_and(|p| uses.contains(p)));
         self.game = Some(game);
         self
     }
@@ -292,12 +294,12 @@ impl SensedBoard {
 
     /// The cells asked for, in cell order.
     pub fn asked(&self) -> impl Iterator<Item = SensedCell> + '_ {
-        self.asked.keys().map(|&c| SensedCell::new(c))
+        self.asked.iter().map(|&c| SensedCell::new(c))
     }
 
     /// Whether `cell` is asked for.
     pub fn is_asked(&self, cell: SensedCell) -> bool {
-        self.asked.contains_key(&cell.number())
+        self.asked.contains(&cell.number())
     }
 
     /// `e4` for a square, `seat 1 reserve slot 3` for a tray slot.
@@ -320,12 +322,21 @@ impl SensedBoard {
         }
     }
 
+    /// `cell`'s name on its line of a walk ([`SensedBoard::group`]): a square's name, or a tray
+    /// slot's number ("3").
+    pub fn name_in_group(&self, cell: SensedCell) -> String {
+        match self.places.get(&cell.number()) {
+            Some(Place::Tray { slot, .. }) => (u16::from(*slot) + 1).to_string(),
+            _ => self.name(cell),
+        }
+    }
+
     /// The names of the places not asked for, in cell order: what a board wired for the game
     /// alone has no switch under.
     pub fn unasked(&self) -> Vec<String> {
         self.places
             .keys()
-            .filter(|c| !self.asked.contains_key(c))
+            .filter(|c| !self.asked.contains(c))
             .map(|&c| self.name(SensedCell::new(c)))
             .collect()
     }

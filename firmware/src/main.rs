@@ -1013,12 +1013,14 @@ fn calibrate_simulated(
             if let CalibrationEvent::On(on, name) = event {
                 note = format!("{name} on");
                 // A tray's line names its slots by number: "seat 1 reserve: 1 2 3".
-                line.1
-                    .push(match name.strip_prefix(&format!("{} slot ", line.0)) {
-                        Some(slot) if line.1.is_empty() => format!("{}: {slot}", line.0),
-                        Some(slot) => slot.to_string(),
-                        None => name,
-                    });
+                let short = board.name_in_group(on);
+                line.1.push(if board.group(on) != line.0 || short == name {
+                    name
+                } else if line.1.is_empty() {
+                    format!("{}: {short}", line.0)
+                } else {
+                    short
+                });
                 tag_lines.extend(calibration_tags(&mut readers, &mut cal, on));
             }
         }
