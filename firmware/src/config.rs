@@ -1858,13 +1858,7 @@ impl Reader<'_> {
         );
         // A square ("a1"), or a cell number written as text ("120", as the list's other
         // entries are): the hint's tray slot numbers, quoted or not.
-        let place = |text: &str| {
-            square_number(text, columns, rows).or_else(|| {
-                let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-                let n: u16 = text.parse().ok().filter(|_| digits)?;
-                (usize::from(n) < cells).then_some(n)
-            })
-        };
+        let place = |text: &str| place_number(text, columns, rows, cells);
         let mut out: Vec<Option<SensedCell>> = Vec::new();
         let mut first_input: Vec<Option<(usize, usize)>> = vec![None; cells];
         let mut ok = true;
@@ -2969,6 +2963,16 @@ const MAX_NFC_ADDRESS_LINES: usize = 4;
 /// The cell of square `name` ("a1": column a, row 1) on a `columns` x `rows` board.
 pub fn square_cell(name: &str, columns: u8, rows: u8) -> Option<SensedCell> {
     square_number(name, columns, rows).map(SensedCell::new)
+}
+
+/// The cell number of a place as a builder writes it: a square (`"e4"`), or a cell number in
+/// digits (`"120"`, a tray slot's after the squares) below `cells`.
+pub fn place_number(text: &str, columns: u8, rows: u8, cells: usize) -> Option<u16> {
+    square_number(text, columns, rows).or_else(|| {
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        let n: u16 = text.parse().ok().filter(|_| digits)?;
+        (usize::from(n) < cells).then_some(n)
+    })
 }
 
 /// The cell number of square `name` (`a1` is cell 0, `b1` cell 1, `a2` cell `columns`); `a01`,

@@ -715,17 +715,14 @@ fn parse_game(name: &str) -> Result<GameName, String> {
 /// A square (`e4`) or a cell number (a tray slot's, after the squares), for `--fault`.
 fn cell_named(board: &SensedBoard, name: &str) -> Result<SensedCell> {
     let shape = board.shape();
-    if let Some(cell) = firmware::config::square_cell(name, shape.columns, shape.rows) {
-        return Ok(cell);
-    }
-    match name.parse::<u16>() {
-        Ok(n)
-            if name.bytes().all(|b| b.is_ascii_digit())
-                && (shape.cells()..board.cells()).contains(&n) =>
-        {
-            Ok(SensedCell::new(n))
-        }
-        _ => {
+    let cells = usize::from(board.cells());
+    // A number only past the squares: a square goes by its name.
+    let named = !name.starts_with(|c: char| c.is_ascii_digit());
+    let number = firmware::config::place_number(name, shape.columns, shape.rows, cells)
+        .filter(|&n| named || n >= shape.cells());
+    match number {
+        Some(n) => Ok(SensedCell::new(n)),
+        None => {
             let slots = if board.cells() > shape.cells() {
                 format!(
                     ", or a tray slot's cell number {} to {}",
