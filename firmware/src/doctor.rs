@@ -786,11 +786,6 @@ impl Calibration {
         }
     }
 
-    /// The board's shape.
-    pub fn shape(&self) -> BoardShape {
-        self.board.shape()
-    }
-
     /// The board and the places it asks for.
     pub fn board(&self) -> &SensedBoard {
         &self.board
