@@ -238,13 +238,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             }
         }
         Command::Calibrate { seconds, game } => {
-            let (board, narrower) = calibration_board(&config, &cli.config, *game)?;
+            let board = calibration_board(&config, &cli.config, *game)?;
             let cal = if simulated {
                 calibrate_simulated(&config, board, &cli.faults)?
             } else {
                 calibrate_hardware(&config, board, *seconds)?
             };
-            Ok(report_calibration(&cal, simulated, &narrower))
+            let wired_for = wired_for(&config, &cli.config, &cal);
+            Ok(report_calibration(&cal, simulated, wired_for))
         }
         Command::Setup { .. } | Command::Blank => unreachable!("handled before the configuration"),
     }
@@ -630,38 +631,45 @@ fn chain_cells(
 }
 
 /// The places `calibrate` asks for: every one of the board, or with `--game` those the game
-/// uses, on its data file as configured. Without `--game`, also each game the board can play
-/// on fewer places than it has: when the places never read are exactly the ones such a game
-/// does not use, the report says to walk that game's.
+/// uses, on its data file as configured.
 fn calibration_board(
     config: &Config,
     config_file: &std::path::Path,
     game: Option<GameName>,
-) -> Result<(SensedBoard, Vec<(GameName, SensedBoard)>)> {
+) -> Result<SensedBoard> {
     let board = sensed_board(config);
-    if let Some(game) = game {
-        let (name, places, beyond) = game_places(config, config_file, game)?;
-        if let Some(beyond) = beyond {
-            bail!(
-                "{name} cannot be played on this board, so there is nothing to walk for it: {} \
-                 (`umpire check-config` lists what each game needs)",
-                beyond.fix
-            );
-        }
-        return Ok((board.only(name, &places), Vec::new()));
+    let Some(game) = game else {
+        return Ok(board);
+    };
+    let (name, places, beyond) = game_places(config, config_file, game)?;
+    if let Some(beyond) = beyond {
+        bail!(
+            "{name} cannot be played on this board, so there is nothing to walk for it: {} \
+             (`umpire check-config` lists what each game needs)",
+            beyond.fix
+        );
     }
-    let all = board.asked().count();
-    let narrower = GameName::ALL
-        .iter()
-        .filter_map(|&(game, _)| {
-            // A data file that does not read is told by `check-config`; no hint from it here.
-            let (name, places, beyond) = game_places(config, config_file, game).ok()?;
-            let narrowed = board.clone().only(name, &places);
-            let fewer = (1..all).contains(&narrowed.asked().count());
-            (beyond.is_none() && fewer).then_some((game, narrowed))
-        })
-        .collect();
-    Ok((board, narrower))
+    Ok(board.only(name, &places))
+}
+
+/// After a walk of every place, the game whose unused places are exactly the ones that never
+/// read (a board wired for it alone), and its name on the menu: the report says to walk that
+/// game's places. Looked for only when some place never read.
+fn wired_for(
+    config: &Config,
+    config_file: &std::path::Path,
+    cal: &Calibration,
+) -> Option<(GameName, &'static str)> {
+    let missing = cal.never_seen();
+    if missing.is_empty() || cal.board().game().is_some() {
+        return None;
+    }
+    GameName::ALL.iter().find_map(|&(game, _)| {
+        // A data file that does not read is told by `check-config`; no hint from it here.
+        let (name, places, beyond) = game_places(config, config_file, game).ok()?;
+        let narrowed = cal.board().clone().only(name, &places);
+        (beyond.is_none() && narrowed.unasked() == missing).then_some((game, name))
+    })
 }
 
 /// The places `game` senses, as the menu names it, on its data file as configured, and what
@@ -1046,12 +1054,12 @@ fn calibrate_simulated(
 }
 
 /// What the walk found, and the exit code: 1 when a place never read (or, with the board
-/// `cleared` by the simulated builder, still reads). `narrower`: the games the board can play
-/// on fewer places than it has ([`calibration_board`]).
+/// `cleared` by the simulated builder, still reads). `wired_for`: the game the board seems
+/// wired for alone ([`wired_for`]).
 fn report_calibration(
     cal: &Calibration,
     cleared: bool,
-    narrower: &[(GameName, SensedBoard)],
+    wired_for: Option<(GameName, &str)>,
 ) -> ExitCode {
     let board = cal.board();
     let missing = cal.never_seen();
@@ -1099,12 +1107,10 @@ fn report_calibration(
             missing.len(),
             missing.join(", ")
         );
-        // The places never read are exactly those a game does not use: a board wired for it.
-        if let Some((game, narrowed)) = narrower.iter().find(|(_, n)| n.unasked() == missing) {
+        if let Some((game, name)) = wired_for {
             println!(
-                "They are exactly the places {} does not use: if the board is wired for it \
+                "They are exactly the places {name} does not use: if the board is wired for it \
                  alone, walk its places with `umpire calibrate --game {}`.",
-                narrowed.game().unwrap_or_default(),
                 game.name()
             );
         }
