@@ -123,7 +123,7 @@ use boards::Seat;
 use toml_span::value::{Table, ValueInner};
 
 use crate::display::DEFAULT_ADDRESS;
-use crate::drivers::shift_chain::read_time_ns;
+use crate::drivers::shift_chain::{read_time_ns, ChainOrder, OrderError};
 use crate::referee::games::{self, MenuEntry};
 use crate::referee::{BeyondTheBoard, MenuStart, RefereeConfig, SetupMode};
 use crate::sensing::{
@@ -1692,6 +1692,26 @@ impl Config {
         CellMap::from_table(table).map(Some)
     }
 
+    /// The input -> cell map of a 74HC165 chain of `chips`: `[board] cells`, or the pin map's
+    /// `order` gone on as it says over this board's places. The service, the simulated chain and
+    /// `doctor`'s chip names all read the chain through this one map.
+    ///
+    /// # Errors
+    /// [`ChainCellsError::Cells`] if `[board] cells` is longer than the chain's inputs,
+    /// [`ChainCellsError::Order`] if the pin map's order cannot reach `chips` chips.
+    pub fn chain_cells(
+        &self,
+        order: &ChainOrder,
+        chips: usize,
+    ) -> Result<CellMap, ChainCellsError> {
+        match self.cell_map(chips * 8).map_err(ChainCellsError::Cells)? {
+            Some(cells) => Ok(cells),
+            None => order
+                .cell_map(chips, self.places())
+                .map_err(ChainCellsError::Order),
+        }
+    }
+
     /// Every GPIO this configuration wires, with what it is for: the fixed pins of the buses in
     /// use (SDA, SCL, MISO, MOSI, SCLK and each device's chip select) and every configured pin.
     pub fn gpio_pins(&self) -> Vec<(u8, String)> {
@@ -3024,3 +3044,33 @@ fn quoted(choices: &[&str]) -> String {
         _ => q.join(""),
     }
 }
+
+/// Why a 74HC165 chain's input -> cell map could not be made ([`Config::chain_cells`]).
+#[derive(Debug)]
+pub enum ChainCellsError {
+    /// `[board] cells` does not fit the chain.
+    Cells(CellMapError),
+    /// The pin map's order does not reach the chips configured.
+    Order(OrderError),
+}
+
+impl ChainCellsError {
+    /// What could not be read: `[board] cells` or the chain's order.
+    pub fn what(&self) -> &'static str {
+        match self {
+            ChainCellsError::Cells(_) => "[board] cells",
+            ChainCellsError::Order(_) => "the 74HC165 chain",
+        }
+    }
+}
+
+impl fmt::Display for ChainCellsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChainCellsError::Cells(e) => e.fmt(f),
+            ChainCellsError::Order(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ChainCellsError {}

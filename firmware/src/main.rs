@@ -502,7 +502,6 @@ fn sim_chain(
     config: &Config,
     wiring: ChainWiring,
 ) -> Result<Option<ShiftChain<SimChain, SimPin, NoDelay>>> {
-    let places = config.places();
     let chips = match chain_length(config) {
         Some(chips) => chips,
         None if wiring == ChainWiring::Healthy => return Ok(None),
@@ -512,7 +511,9 @@ fn sim_chain(
         ),
     };
     let order = ChainOrder::schematic().map_err(anyhow::Error::msg)?;
-    let cells = chain_cells(config, &order, chips, places)?;
+    let cells = config
+        .chain_cells(&order, chips)
+        .map_err(anyhow::Error::msg)?;
     let bus = SimChain::new(cells.clone(), order.check(), wiring);
     let chain_config = ShiftChainConfig {
         cells: Some(cells),
@@ -565,13 +566,12 @@ fn shape(config: &Config) -> BoardShape {
 fn sensed_board(config: &Config) -> SensedBoard {
     use firmware::doctor::Wiring;
     let board = SensedBoard::new(shape(config), &config.layout_setup());
-    let places = usize::from(board.cells());
     let wiring = match &config.sensor {
         SensorConfig::Matrix { .. } | SensorConfig::GpioMatrix { .. } => Wiring::Matrix,
         SensorConfig::Expanders { .. } => Wiring::Direct,
         // The simulated board is read through a simulated chain ([`sim_chain`]).
         SensorConfig::ShiftChain { .. } | SensorConfig::Simulated => {
-            match chain_length(config).and_then(|chips| chain_chips(config, chips, places)) {
+            match chain_length(config).and_then(|chips| chain_chips(config, chips)) {
                 Some(chips) => Wiring::Chain(chips),
                 None => Wiring::Direct,
             }
@@ -590,16 +590,12 @@ fn chain_length(config: &Config) -> Option<usize> {
     }
 }
 
-/// Each chip of a chain of `chips` on a board of `places` places, named as the schematic names
+/// Each chip of a chain of `chips` on the configured board, named as the schematic names
 /// it ("U9", then "16" past its last), with the cells its inputs read (`[board] cells`, or the
 /// pin map's order); `None` if the order cannot be read (the configuration check says why).
-fn chain_chips(
-    config: &Config,
-    chips: usize,
-    places: usize,
-) -> Option<Vec<(String, Vec<SensedCell>)>> {
+fn chain_chips(config: &Config, chips: usize) -> Option<Vec<(String, Vec<SensedCell>)>> {
     let order = ChainOrder::schematic().ok()?;
-    let cells = chain_cells(config, &order, chips, places).ok()?;
+    let cells = config.chain_cells(&order, chips).ok()?;
     Some(
         (0..chips)
             .map(|k| {
@@ -611,22 +607,6 @@ fn chain_chips(
                 (name, read)
             })
             .collect(),
-    )
-}
-
-/// The input -> cell map of a chain of `chips`: `[board] cells`, or the pin map's `order` gone
-/// on as it says, on a board of `places` places.
-fn chain_cells(
-    config: &Config,
-    order: &ChainOrder,
-    chips: usize,
-    places: usize,
-) -> Result<firmware::drivers::reed_matrix::CellMap> {
-    Ok(
-        match config.cell_map(chips * 8).map_err(anyhow::Error::msg)? {
-            Some(cells) => cells,
-            None => order.cell_map(chips, places).map_err(anyhow::Error::msg)?,
-        },
     )
 }
 

@@ -215,3 +215,35 @@ fn a_tray_slot_is_taken_quoted_bare_or_in_a_run() {
         "{found:?}"
     );
 }
+
+#[test]
+fn the_chain_reads_through_the_list_or_the_schematic_order() {
+    use firmware::drivers::shift_chain::ChainOrder;
+    let order = ChainOrder::schematic().unwrap();
+    // With a list, the chain's inputs read the squares it names.
+    let listed = Config::parse(&file(r#"["d2..a2", "a1..d1"]"#, CHAIN)).unwrap();
+    let map = listed.chain_cells(&order, 1).unwrap();
+    assert_eq!(map.cell(0), cell(7));
+    assert_eq!(map.cell(4), cell(0));
+    // Without one, the pin map's order over the board's 8 places: the same map the
+    // schematic's order gives, which the service and the simulated chain both read.
+    let plain = Config::parse(&file("[]", CHAIN).replace("cells = []\n", "")).unwrap();
+    assert_eq!(
+        plain.chain_cells(&order, 1).unwrap(),
+        order.cell_map(1, 8).unwrap()
+    );
+    // A chain longer than the pin map describes, where it says no way to go on, is named as
+    // the chain's problem, not the list's.
+    let short = ChainOrder::from_pin_map(
+        "[sensor.shift_chain]\nchain = [{ ref = \"U1\", first_cell = 0 }]\n\
+         check = { ref = \"U2\", pattern = 0xB4, ds = \"GND\" }\n",
+    )
+    .unwrap();
+    let e = plain.chain_cells(&short, 2).unwrap_err();
+    assert_eq!(e.what(), "the 74HC165 chain");
+    assert!(e.to_string().contains("map the extra inputs"), "{e}");
+    // A list longer than the chain's inputs is the list's problem.
+    let long = Config::parse(&file(r#"["a1..d1", "d2..a2"]"#, CHAIN)).unwrap();
+    let e = long.chain_cells(&order, 0).unwrap_err();
+    assert_eq!(e.what(), "[board] cells");
+}

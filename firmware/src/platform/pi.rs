@@ -253,13 +253,9 @@ pub fn open_scanner(config: &Config) -> Result<Box<dyn Scanner + Send>, OpenErro
             // The chain's order and its check chip come from the pin map the schematic is
             // drawn from; [board] cells replaces the order for a board wired otherwise.
             let order = ChainOrder::schematic().map_err(|e| scanner_error("the pin map", e))?;
-            let places = config.places();
-            let cells = match configured_cells(config, inputs)? {
-                Some(cells) => cells,
-                None => order
-                    .cell_map(usize::from(*chips), places)
-                    .map_err(|e| scanner_error("the 74HC165 chain", e))?,
-            };
+            let cells = config
+                .chain_cells(&order, usize::from(*chips))
+                .map_err(|e| scanner_error(e.what(), e))?;
             let mut chain_config = ShiftChainConfig::new(inputs, order.check());
             chain_config.active = level(*active_low);
             chain_config.cells = Some(cells);
