@@ -11,8 +11,8 @@
 //!   does it initialise (its settings read back, antenna on), and does it list its field?
 //! - [`check_sensors`]: on an empty board, which squares and tray slots read occupied (stuck
 //!   closed, a piece left behind), which flicker, and, as the board is wired ([`Wiring`]), a
-//!   matrix's whole rows or columns (a shorted line, a reversed diode) or a 74HC165 whose every
-//!   switch reads (the chip or its supply).
+//!   matrix's whole rows or columns (a shorted line, a reversed diode) or a 74HC165 or PCF8575
+//!   whose every switch reads (the chip or its supply).
 //! - [`check_leds`]: lights each LED of the guidance chain in turn, for the builder to watch
 //!   that each lights under its own place, in the pin map's order.
 //! - [`Calibration`]: live, which squares and tray slots read occupied now and which have been
@@ -368,7 +368,7 @@ impl SensedBoard {
 
 /// How a board's switches are read, for what `doctor` and `calibrate` advise: a matrix's rows
 /// and columns share lines (a shorted line lights a whole row; each switch has a diode); a
-/// 74HC165 chain reads eight switches a chip; expanders read one switch a pin.
+/// 74HC165 chain reads eight switches a chip; a PCF8575 expander reads sixteen, one a pin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Wiring {
     /// A reed-and-diode matrix (`matrix`, `gpio_matrix`).
@@ -376,9 +376,43 @@ pub enum Wiring {
     /// A 74HC165 chain: each chip's name ("U9", or "16" past the schematic's chips) and the
     /// cells its inputs read.
     Chain(Vec<(String, Vec<SensedCell>)>),
-    /// One input per switch on expanders (`expanders`).
+    /// PCF8575 expanders, one input per switch (`expanders`): each chip's address and the
+    /// cells its sixteen pins read.
+    Expanders(Vec<(u8, Vec<SensedCell>)>),
+    /// One input per switch, grouped by nothing `doctor` knows.
     Direct,
 }
+
+impl Wiring {
+    /// The chips whose every switch reading at once is the chip's fault: each one's name ("chip
+    /// U1", "expander 0x21"), the cells it reads, and the fix.
+    fn chips(&self) -> Vec<(String, &[SensedCell], &'static str)> {
+        match self {
+            Wiring::Chain(chips) => chips
+                .iter()
+                .map(|(name, read)| (format!("chip {name}"), read.as_slice(), CHAIN_CHIP_FIX))
+                .collect(),
+            Wiring::Expanders(chips) => chips
+                .iter()
+                .map(|(address, read)| {
+                    (
+                        format!("expander 0x{address:02X}"),
+                        read.as_slice(),
+                        EXPANDER_FIX,
+                    )
+                })
+                .collect(),
+            Wiring::Matrix | Wiring::Direct => Vec::new(),
+        }
+    }
+}
+
+const CHAIN_CHIP_FIX: &str = "the chip, not each switch: check its supply and ground pins, the \
+     supply of its pull-up resistors and its solder joints, or replace it";
+
+const EXPANDER_FIX: &str = "the expander, not each switch: check its VDD and ground pins and \
+     its solder joints, and that nothing shorts its pins to the switches' ground line, or \
+     replace it";
 
 impl From<BoardShape> for SensedBoard {
     /// The squares of `shape`, no tray slots.
@@ -467,7 +501,7 @@ pub fn check_display_link<I: I2c>(
 
 /// Checks that a PCF8575 expander answers at `address` on I2C bus `bus` by reading its two port
 /// bytes (a read changes nothing on the chip). `role` says what it is for in messages
-/// ("matrix rows", "squares 1-16"); `setting` is the configuration setting that gives the address
+/// ("matrix rows", "a1 to d2"); `setting` is the configuration setting that gives the address
 /// (`[sensor.matrix] row_expander`), which the fix names.
 pub fn check_expander<I: I2c>(
     i2c: &mut I,
@@ -659,29 +693,26 @@ pub fn check_sensors<E: fmt::Display>(
     let (cols, rows) = (u16::from(shape.columns), u16::from(shape.rows));
     let mut explained = vec![false; usize::from(cells)];
     // A chip all of whose switches read: the chip or its supply, not each switch.
-    if let Wiring::Chain(chips) = board.wiring() {
-        for (name, read) in chips {
-            let line: Vec<usize> = read
-                .iter()
-                .map(|c| c.index())
-                .filter(|&i| i < counts.len())
-                .collect();
-            if line.len() > 1 && line.iter().all(|&i| mostly(counts[i])) {
-                line.iter().for_each(|&i| explained[i] = true);
-                let first = board.name(SensedCell::new(line[0] as u16));
-                let last = board.name(SensedCell::new(line[line.len() - 1] as u16));
-                findings.push(Finding::bad(
-                    Severity::Problem,
-                    format!("chip {name}"),
-                    format!(
-                        "all {} switches it reads ({first} to {last}) read occupied on an empty \
-                         board",
-                        line.len()
-                    ),
-                    "the chip, not each switch: check its supply and ground pins, the supply \
-                     of its pull-up resistors and its solder joints, or replace it",
-                ));
-            }
+    for (name, read, fix) in board.wiring().chips() {
+        let line: Vec<usize> = read
+            .iter()
+            .map(|c| c.index())
+            .filter(|&i| i < counts.len())
+            .collect();
+        if line.len() > 1 && line.iter().all(|&i| mostly(counts[i])) {
+            line.iter().for_each(|&i| explained[i] = true);
+            let first = board.name(SensedCell::new(line[0] as u16));
+            let last = board.name(SensedCell::new(line[line.len() - 1] as u16));
+            findings.push(Finding::bad(
+                Severity::Problem,
+                name,
+                format!(
+                    "all {} switches it reads ({first} to {last}) read occupied on an empty \
+                     board",
+                    line.len()
+                ),
+                fix,
+            ));
         }
     }
     let lines = *board.wiring() == Wiring::Matrix;

@@ -440,18 +440,26 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String, &'static str)> {
                 "[sensor.matrix] column_expander",
             ),
         ],
-        SensorConfig::Expanders { bus, addresses } => addresses
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                (
-                    bus.number(),
-                    a,
-                    format!("squares {}-{}", 16 * i + 1, 16 * i + 16),
-                    "[sensor.expanders] addresses",
-                )
-            })
-            .collect(),
+        SensorConfig::Expanders { bus, addresses } => {
+            // Each chip named by the places its pins read, as `[board] cells` maps them.
+            let board = sensed_board(config);
+            let chips = expander_chips(config, addresses).unwrap_or_default();
+            addresses
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| {
+                    let role = match chips.get(i).map(|chip| chip.1.as_slice()) {
+                        Some([first, .., last]) => {
+                            format!("{} to {}", board.name(*first), board.name(*last))
+                        }
+                        Some([only]) => board.name(*only),
+                        Some([]) => "no place".into(),
+                        None => format!("inputs {}-{}", 16 * i + 1, 16 * i + 16),
+                    };
+                    (bus.number(), a, role, "[sensor.expanders] addresses")
+                })
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -568,7 +576,9 @@ fn sensed_board(config: &Config) -> SensedBoard {
     let board = SensedBoard::new(shape(config), &config.layout_setup());
     let wiring = match &config.sensor {
         SensorConfig::Matrix { .. } | SensorConfig::GpioMatrix { .. } => Wiring::Matrix,
-        SensorConfig::Expanders { .. } => Wiring::Direct,
+        SensorConfig::Expanders { addresses, .. } => {
+            expander_chips(config, addresses).map_or(Wiring::Direct, Wiring::Expanders)
+        }
         // The simulated board is read through a simulated chain ([`sim_chain`]).
         SensorConfig::ShiftChain { .. } | SensorConfig::Simulated => {
             match chain_length(config).and_then(|chips| chain_chips(config, chips)) {
@@ -578,6 +588,33 @@ fn sensed_board(config: &Config) -> SensedBoard {
         }
     };
     board.wired(wiring)
+}
+
+/// Each PCF8575 of `addresses` with the places its sixteen pins read (`[board] cells`, or pin
+/// `16 * chip + n` reading cell `16 * chip + n`); `None` if the list does not fit the chips
+/// (`check-config` says why).
+fn expander_chips(config: &Config, addresses: &[u8]) -> Option<Vec<(u8, Vec<SensedCell>)>> {
+    use firmware::drivers::expander::PINS_PER_CHIP;
+    let cells = config.cell_map(addresses.len() * PINS_PER_CHIP).ok()?;
+    let places = config.places();
+    let read = |i: usize| match &cells {
+        Some(cells) => cells.cell(i),
+        None => Some(SensedCell::new(i as u16)),
+    };
+    Some(
+        addresses
+            .iter()
+            .enumerate()
+            .map(|(k, &address)| {
+                let pins = PINS_PER_CHIP * k..PINS_PER_CHIP * (k + 1);
+                let cells = pins
+                    .filter_map(read)
+                    .filter(|c| usize::from(c.number()) < places)
+                    .collect();
+                (address, cells)
+            })
+            .collect(),
+    )
 }
 
 /// The chips of the configured 74HC165 chain: `[sensor.shift_chain] chips`, or for the

@@ -1013,3 +1013,49 @@ fn doctor_names_a_chain_chip_whose_switches_all_read() {
     let (_, said) = simulated(shipped, &["doctor", "--scans", "5", "--fault", "row:1"]);
     assert!(!said.contains("PROBLEM row"), "{said}");
 }
+
+/// On a board of PCF8575s with one switch a pin, every pin of one chip reading closed is that
+/// chip (its supply, its joints), told once by its address; its neighbour's stuck pin is told
+/// by its square. `[board] cells` decides which squares a chip's pins read.
+#[test]
+fn doctor_names_an_expander_whose_every_pin_reads() {
+    let text =
+        "[board]\ncolumns = 8\nrows = 4\nscan_hz = 100\ncells = [\"a3..h4\", \"a1..h2\"]\n\n\
+                [sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\n\
+                addresses = [0x20, 0x21]\n\n[oled]\nbus = \"i2c1\"\n\n\
+                [buttons]\nok = 5\nback = 6\ndie = 13\n";
+    let (dir, path) = config_folder("expanders", text);
+    let mut args = vec![
+        "--config".to_string(),
+        path.to_str().unwrap().to_string(),
+        "--simulated".to_string(),
+    ];
+    // 0x20's pins read a3..h4 (the list's first sixteen), all stuck; and a1 of 0x21.
+    let stuck = ('a'..='h').flat_map(|c| [format!("{c}3"), format!("{c}4")]);
+    for square in stuck.chain(["a1".to_string()]) {
+        args.push("--fault".into());
+        args.push(format!("stuck:{square}"));
+    }
+    args.extend(["doctor", "--scans", "5"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, said) = umpire(&args);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains("expander 0x20: all 16 switches it reads (a3 to h4) read occupied"),
+        "{said}"
+    );
+    assert!(said.contains("check its VDD and ground pins"), "{said}");
+    // Each chip's answer names the places its pins read.
+    assert!(
+        said.contains("ok      expander 0x20 (a3 to h4): a PCF8575 answers"),
+        "{said}"
+    );
+    assert!(
+        said.contains("ok      expander 0x21 (a1 to h2): a PCF8575 answers"),
+        "{said}"
+    );
+    assert!(said.contains("square a1: reads occupied"), "{said}");
+    assert!(!said.contains("square b3"), "{said}");
+    assert!(!said.contains("expander 0x21:"), "{said}");
+}
