@@ -1712,6 +1712,41 @@ impl Config {
         }
     }
 
+    /// The wires the configured occupancy sensor is read through, in words for a builder with
+    /// a meter: "SPI0 MISO GPIO 9, SCLK GPIO 11, CE1 GPIO 7 and the load line on GPIO 24";
+    /// `None` for the simulated board.
+    pub fn sensor_wires(&self) -> Option<String> {
+        let list = |pins: &[u8]| {
+            let pins: Vec<String> = pins.iter().map(u8::to_string).collect();
+            pins.join(", ")
+        };
+        match &self.sensor {
+            SensorConfig::ShiftChain { spi, load, .. } => {
+                let [(miso, _), _, (sclk, _)] = spi.bus.pins();
+                let bus = spi.bus.name().to_uppercase();
+                let cs = match spi.bus.chip_select_pin(spi.chip_select) {
+                    Some(pin) => format!("CE{} GPIO {pin}", spi.chip_select.number()),
+                    None => format!("CE{}", spi.chip_select.number()),
+                };
+                Some(format!(
+                    "{bus} MISO GPIO {miso}, SCLK GPIO {sclk}, {cs} and the load line on GPIO \
+                     {load}"
+                ))
+            }
+            SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } => {
+                let [(sda, _), (scl, _)] = bus.pins();
+                let bus = bus.name().to_uppercase();
+                Some(format!("{bus} SDA GPIO {sda}, SCL GPIO {scl}"))
+            }
+            SensorConfig::GpioMatrix { rows, columns, .. } => Some(format!(
+                "rows on GPIO {}; columns on GPIO {}",
+                list(rows),
+                list(columns)
+            )),
+            SensorConfig::Simulated => None,
+        }
+    }
+
     /// Every GPIO this configuration wires, with what it is for: the fixed pins of the buses in
     /// use (SDA, SCL, MISO, MOSI, SCLK and each device's chip select) and every configured pin.
     pub fn gpio_pins(&self) -> Vec<(u8, String)> {

@@ -224,6 +224,8 @@ pub struct SensedBoard {
     asked: BTreeSet<u16>,
     /// The game the places are narrowed to, as the menu names it.
     game: Option<&'static str>,
+    /// The wires the sensor is read through ([`SensedBoard::read_through`]), for a failed scan.
+    wires: Option<String>,
 }
 
 impl SensedBoard {
@@ -240,7 +242,16 @@ impl SensedBoard {
             asked: places.keys().copied().collect(),
             places,
             game: None,
+            wires: None,
         }
+    }
+
+    /// The same board, read through `wires` ("SPI0 MISO GPIO 9, ..."): a scan that fails names
+    /// them in its fix.
+    #[must_use]
+    pub fn read_through(mut self, wires: Option<String>) -> Self {
+        self.wires = wires;
+        self
     }
 
     /// The same board read as `wiring` says (a [`Wiring::Matrix`] unless told).
@@ -683,7 +694,15 @@ pub fn check_sensors<E: fmt::Display>(
                     Severity::Problem,
                     "sensors",
                     format!("a scan failed: {e}"),
-                    "see the message: check the sensor wiring and the [sensor] section",
+                    match &board.wires {
+                        Some(wires) => format!(
+                            "see the message: check the sensor's wires ({wires}) and the \
+                             [sensor] section"
+                        ),
+                        None => "see the message: check the sensor wiring and the [sensor] \
+                                 section"
+                            .into(),
+                    },
                 )];
             }
         }

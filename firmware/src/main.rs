@@ -587,7 +587,7 @@ fn sensed_board(config: &Config) -> SensedBoard {
             }
         }
     };
-    board.wired(wiring)
+    board.wired(wiring).read_through(config.sensor_wires())
 }
 
 /// Each PCF8575 of `addresses` with the places its sixteen pins read (`[board] cells`, or pin

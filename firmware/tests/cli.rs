@@ -373,6 +373,14 @@ fn doctor_names_an_unplugged_or_short_sensor_chain() {
     ];
     let (_, text) = umpire(&args);
     assert!(text.contains("check the ribbon cable"), "{text}");
+    // The fix names the wires the configuration reads the chain through.
+    assert!(
+        text.contains(
+            "check the sensor's wires (SPI0 MISO GPIO 9, SCLK GPIO 11, CE1 GPIO 7 and the load \
+             line on GPIO 24)"
+        ),
+        "{text}"
+    );
     // A healthy shipped chain reads an empty board through the driver.
     args.truncate(4);
     let (code, text) = umpire(&args);

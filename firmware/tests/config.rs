@@ -1173,3 +1173,40 @@ fn a_scan_rate_no_clock_can_keep_is_not_told_to_raise_the_clock() {
         "{slow}"
     );
 }
+
+/// A failed scan's fix names the wires of the configured sensor, as the configuration sets
+/// them, so a builder with a meter knows which to follow.
+#[test]
+fn the_sensor_wires_are_named_as_configured() {
+    let board = "[board]\ncolumns = 2\nrows = 2\n";
+    let wires = |sensor: &str| {
+        Config::parse(&format!("{board}{sensor}{BUTTONS}"))
+            .unwrap()
+            .sensor_wires()
+    };
+    assert_eq!(
+        wires(
+            "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi1\"\n\
+             chip_select = \"ce2\"\nchips = 1\nload = 25\n"
+        )
+        .as_deref(),
+        Some("SPI1 MISO GPIO 19, SCLK GPIO 21, CE2 GPIO 16 and the load line on GPIO 25")
+    );
+    assert_eq!(
+        wires(
+            "[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\n\
+             addresses = [0x20]\n"
+        )
+        .as_deref(),
+        Some("I2C1 SDA GPIO 2, SCL GPIO 3")
+    );
+    assert_eq!(
+        wires(
+            "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\nrows = [4, 17]\n\
+             columns = [22, 23]\n"
+        )
+        .as_deref(),
+        Some("rows on GPIO 4, 17; columns on GPIO 22, 23")
+    );
+    assert_eq!(wires("[sensor]\nkind = \"simulated\"\n"), None);
+}
