@@ -821,6 +821,9 @@ pub struct Calibration {
     seen: Occupancy,
     /// The place that read a piece last, while it still does.
     latest: Option<SensedCell>,
+    /// The place that read a piece last, lifted since or not: the OLED stays with the walk
+    /// while the piece is in the air between two places.
+    last: Option<SensedCell>,
     tags: BTreeMap<u16, TagUid>,
 }
 
@@ -832,6 +835,7 @@ impl Calibration {
             now: Occupancy::EMPTY,
             seen: Occupancy::EMPTY,
             latest: None,
+            last: None,
             tags: BTreeMap::new(),
         }
     }
@@ -853,6 +857,7 @@ impl Calibration {
             let name = self.board.name(cell);
             if is {
                 self.latest = Some(cell);
+                self.last = Some(cell);
                 events.push(CalibrationEvent::On(cell, name.clone()));
                 if !self.seen.contains(cell) {
                     self.seen.insert(cell);
@@ -951,14 +956,15 @@ impl Calibration {
         self.seen
     }
 
-    /// The calibration screen for the OLED, with `note` (the latest event). The square that
-    /// read a piece last comes first among the occupied: a large board's window follows the
-    /// piece being walked, not one left standing elsewhere. The count is of the places asked
-    /// for; a square not asked for is left blank unless it reads, or has read, a piece.
+    /// The calibration screen for the OLED, with `note` (the latest event). A large board's
+    /// window, or the tray drawn, is the one holding the place that read a piece last, lifted
+    /// since or not: it follows the piece being walked, not one left standing elsewhere, and
+    /// does not jump away while the piece is in the air. The count is of the places asked for;
+    /// a square not asked for is left blank unless it reads, or has read, a piece.
     pub fn screen(&self, note: impl Into<String>) -> crate::ui::Screen {
         let shape = self.board.shape();
         // A piece read last in a tray: the tray, drawn as a grid of its slots.
-        let in_tray = self.latest.and_then(|latest| {
+        let in_tray = self.last.and_then(|latest| {
             self.board
                 .trays()
                 .into_iter()
@@ -967,13 +973,12 @@ impl Calibration {
         if let Some((name, cells)) = in_tray {
             return self.tray_screen(name, &cells, note.into());
         }
-        let latest = self.latest.into_iter();
-        let others = self.now.iter().filter(|&c| Some(c) != self.latest);
         let (walked, places) = self.walked();
         crate::ui::Screen::Calibrate {
             columns: shape.columns,
             rows: shape.rows,
-            occupied: latest.chain(others).map(SensedCell::number).collect(),
+            occupied: self.now.iter().map(SensedCell::number).collect(),
+            focus: self.last.map(SensedCell::number),
             seen: self.seen().iter().map(SensedCell::number).collect(),
             idle: (0..shape.cells())
                 .filter(|&c| !self.board.is_asked(SensedCell::new(c)))
@@ -1017,6 +1022,7 @@ impl Calibration {
             columns,
             rows,
             occupied: latest.into_iter().chain(others).collect(),
+            focus: None,
             seen: local(&|c| self.seen.contains(c)),
             idle: local(&|c| !self.board.is_asked(c))
                 .into_iter()

@@ -223,9 +223,12 @@ pub enum Screen {
         columns: u8,
         /// Board rows.
         rows: u8,
-        /// Cells (row * columns + column) that read occupied now, the one that read a piece
-        /// last first: a board larger than the OLED shows the part holding it.
+        /// Cells (row * columns + column) that read occupied now.
         occupied: Vec<u16>,
+        /// The cell that read a piece last, lifted since or not: a board larger than the OLED
+        /// shows the part holding it, so the window stays with the piece being walked while it
+        /// is in the air. `None`: the part holding the first of `occupied`.
+        focus: Option<u16>,
         /// Cells that have read occupied at least once this session.
         seen: Vec<u16>,
         /// Squares no place is asked for there (`umpire calibrate --game`: no slot of the

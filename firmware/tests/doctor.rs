@@ -216,8 +216,8 @@ fn calibration_walk_finds_the_dead_square() {
 }
 
 /// A builder walking a block over Napoléon's 26 x 31 map while another stands on a1 sees the
-/// OLED follow the block walked, not the one left standing: the square that read a piece last
-/// comes first, and the screen's window holds it.
+/// OLED follow the block walked, not the one left standing: the screen's window holds the
+/// square that read a piece last, while it stands there and while it is lifted.
 #[test]
 fn calibration_follows_the_piece_walked_not_one_left_standing() {
     let shape = BoardShape {
@@ -238,20 +238,37 @@ fn calibration_follows_the_piece_walked_not_one_left_standing() {
         );
     }
     let screen = cal.screen("z31 on");
-    let firmware::ui::Screen::Calibrate { occupied, .. } = &screen else {
+    let firmware::ui::Screen::Calibrate {
+        occupied, focus, ..
+    } = &screen
+    else {
         panic!("{screen:?}");
     };
-    assert_eq!(occupied, &[z31, 0]);
+    assert_eq!((occupied.as_slice(), *focus), (&[0, z31][..], Some(z31)));
     let text = firmware::screens::screen_text(&screen);
     assert!(text.contains("k20-z31"), "{text}");
-    // Lifted, the walked piece no longer leads: the one on a1 does.
+    // Lifted, on its way to the next place, the walked piece keeps the window: the screen does
+    // not jump to the piece left on a1 and back.
     board.set_piece(SensedCell::new(z31), false);
     cal.update(
         board
             .read_occupancy()
             .unwrap_or_else(|e: Infallible| match e {}),
     );
-    let text = firmware::screens::screen_text(&cal.screen("z31 off"));
+    let screen = cal.screen("z31 off");
+    let text = firmware::screens::screen_text(&screen);
+    assert!(text.contains("k20-z31"), "{text}");
+    // z31's square is outlined (seen), not filled.
+    let frame = firmware::screens::render(&screen);
+    assert!(frame.pixel(75, 2) && !frame.pixel(76, 3), "z31 is outlined");
+    // Set down on b1, the piece takes the window with it.
+    board.set_piece(SensedCell::new(1), true);
+    cal.update(
+        board
+            .read_occupancy()
+            .unwrap_or_else(|e: Infallible| match e {}),
+    );
+    let text = firmware::screens::screen_text(&cal.screen("b1 on"));
     assert!(text.contains("a1-p12"), "{text}");
 }
 
@@ -349,10 +366,21 @@ fn doctor_and_calibrate_cover_the_tray_slots_after_the_squares() {
     let grid = cal.grid();
     assert!(grid.contains("seat 1 reserve: o o o \n"), "{grid}");
     assert!(grid.contains("seat 2 reserve: o . \n"), "{grid}");
-    let firmware::ui::Screen::Calibrate { walked, places, .. } = cal.screen("") else {
+    let firmware::ui::Screen::Calibrate {
+        walked,
+        places,
+        tray,
+        occupied,
+        ..
+    } = cal.screen("")
+    else {
         panic!("not the calibrate screen");
     };
     assert_eq!((walked, places), (124, 125));
+    // The piece walked last (seat 2's reserve slot 1) is lifted: the OLED keeps its tray, not
+    // a jump back to the squares until the piece is set down again.
+    assert_eq!(tray.as_deref(), Some("seat 2 reserve"));
+    assert!(occupied.is_empty(), "{occupied:?}");
 }
 
 /// `umpire calibrate --game`: on a board wired for one game's places, the squares that are no

@@ -101,6 +101,7 @@ pub fn layout(screen: &Screen) -> Layout {
             columns,
             rows,
             occupied,
+            focus,
             seen,
             idle,
             walked,
@@ -109,7 +110,7 @@ pub fn layout(screen: &Screen) -> Layout {
             note,
         } => std::vec![calibrate(
             (*columns, *rows),
-            (occupied, seen, idle),
+            (occupied, *focus, seen, idle),
             (*walked, *places),
             tray.as_deref(),
             note
@@ -962,12 +963,13 @@ fn recovery(found: &str, detail: &str, entries: &[String], selected: usize) -> V
 /// right side counts the places walked (tray slots too) and shows the latest event.
 ///
 /// At most 16 columns x 12 rows are drawn: a larger board (Napoléon's 26 x 31 map) shows the
-/// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (the first
-/// occupied cell), and names the window's corners ("k20-z31") on the right. A piece read last
-/// in a tray shows that tray instead, its slots 16 a row from slot 1, named on the right.
+/// window of it, in steps of 16 columns and 12 rows, that holds the piece read last (lifted
+/// since or not; with none, the first occupied cell), and names the window's corners
+/// ("k20-z31") on the right. A piece read last in a tray shows that tray instead, its slots 16
+/// a row from slot 1, named on the right.
 fn calibrate(
     (columns, rows): (u8, u8),
-    (occupied, seen, idle): (&[u16], &[u16], &[u16]),
+    (occupied, focus, seen, idle): (&[u16], Option<u16>, &[u16], &[u16]),
     (walked, places): (u16, u16),
     tray: Option<&str>,
     note: &str,
@@ -976,9 +978,11 @@ fn calibrate(
     const SHOWN: (u8, u8) = (16, 12);
     let mut page = Page::default();
     let (cols, rws) = (columns.min(SHOWN.0), rows.min(SHOWN.1));
-    // The window's first column and row: the step holding the first occupied square.
-    let focus = occupied
+    // The window's first column and row: the step holding the piece read last, or else the
+    // first occupied square.
+    let focus = focus
         .iter()
+        .chain(occupied)
         .map(|&c| (c % u16::from(columns.max(1)), c / u16::from(columns.max(1))))
         .find(|&(_, row)| row < u16::from(rows));
     let start = |at: Option<u16>, len: u8, shown: u8| {
