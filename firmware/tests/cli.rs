@@ -1067,3 +1067,56 @@ fn doctor_names_an_expander_whose_every_pin_reads() {
     assert!(!said.contains("square b3"), "{said}");
     assert!(!said.contains("expander 0x21:"), "{said}");
 }
+
+/// An owner follows the shipped configuration's words: copies each game's shipped data file
+/// (installed in /usr/share/umpire) beside it, names the copy, and uncomments the `[sba]`
+/// lines. The configuration checks fine and reads the copies.
+#[test]
+fn the_shipped_configuration_takes_the_owners_copies_of_the_shipped_files() {
+    use firmware::referee::games::{napoleon, sba};
+    let config = shipped_config()
+        .replacen(
+            "\n[napoleon]\n",
+            "\n[napoleon]\nmap = \"napoleon-map.txt\"\norder_of_battle = \"napoleon-oob.txt\"\n\
+             turns = \"napoleon-turns.txt\"\nlayout = \"napoleon-layout.txt\"\n",
+            1,
+        )
+        .replace("# [sba]\n", "[sba]\n")
+        .replace(
+            "# cards = \"sba-cards.toml\"\n",
+            "cards = \"sba-cards.toml\"\n",
+        )
+        .replace(
+            "# layout = \"sba-layout.txt\"\n",
+            "layout = \"sba-layout.txt\"\n",
+        );
+    for line in [
+        "\n[sba]\n",
+        "\ncards = \"sba-cards.toml\"\n",
+        "\nlayout = \"sba-layout.txt\"\n",
+    ] {
+        assert!(config.contains(line), "{line} {config}");
+    }
+    let (dir, path) = config_folder("copies", &config);
+    for (name, text) in [
+        ("napoleon-map.txt", boards::napoleon::DEFAULT_MAP),
+        (
+            "napoleon-oob.txt",
+            boards::napoleon::DEFAULT_ORDER_OF_BATTLE,
+        ),
+        ("napoleon-turns.txt", boards::napoleon::DEFAULT_TURN_TRACK),
+        ("napoleon-layout.txt", napoleon::DEFAULT_LAYOUT),
+        ("sba-cards.toml", boards::sba::EXAMPLE_CARDS),
+        ("sba-layout.txt", sba::DEFAULT_LAYOUT),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    // And the copies are what it reads: one broken, it says so.
+    std::fs::write(dir.join("sba-layout.txt"), "grid: 0x0\n").unwrap();
+    let (broken, said) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(broken, 2, "{said}");
+    assert!(said.contains("sba-layout.txt:1:"), "{said}");
+}

@@ -1210,3 +1210,58 @@ fn the_sensor_wires_are_named_as_configured() {
     );
     assert_eq!(wires("[sensor]\nkind = \"simulated\"\n"), None);
 }
+
+/// An owner who edits a game's data file on the Pi starts from the shipped one: the package
+/// installs a copy of every file the umpire embeds, the very text it embeds, in
+/// /usr/share/umpire, and the shipped configuration says so beside each setting.
+#[test]
+fn the_package_ships_a_copy_of_every_embedded_game_data_file() {
+    use firmware::referee::games::{napoleon, sba};
+    let embedded = [
+        ("napoleon-map.txt", boards::napoleon::DEFAULT_MAP),
+        (
+            "napoleon-oob.txt",
+            boards::napoleon::DEFAULT_ORDER_OF_BATTLE,
+        ),
+        ("napoleon-turns.txt", boards::napoleon::DEFAULT_TURN_TRACK),
+        ("napoleon-layout.txt", napoleon::DEFAULT_LAYOUT),
+        ("sba-cards.toml", boards::sba::EXAMPLE_CARDS),
+        ("sba-layout.txt", sba::DEFAULT_LAYOUT),
+        ("waterloo-layout.txt", boards::waterloo::DEFAULT_LAYOUT),
+    ];
+    // The package's assets: ["source", "destination", "mode"], one a line.
+    let cargo = std::fs::read_to_string(manifest("Cargo.toml")).unwrap();
+    let assets: Vec<(String, String)> = cargo
+        .lines()
+        .filter_map(|line| {
+            let inner = line.trim().strip_prefix("[\"")?.strip_suffix("],")?;
+            let mut parts = inner.split("\", \"");
+            Some((parts.next()?.to_string(), parts.next()?.to_string()))
+        })
+        .collect();
+    let shipped_config = std::fs::read_to_string(manifest("debian/umpire.toml")).unwrap();
+    for (name, text) in embedded {
+        let destination = format!("usr/share/umpire/{name}");
+        let source = assets
+            .iter()
+            .find(|(_, to)| *to == destination)
+            .map(|(from, _)| from)
+            .unwrap_or_else(|| panic!("the package does not ship /{destination}"));
+        assert_eq!(
+            std::fs::read_to_string(manifest(source)).unwrap(),
+            text,
+            "/{destination} ({source}) is not the text the umpire embeds"
+        );
+        assert!(
+            shipped_config.contains(name),
+            "the shipped umpire.toml does not point at /usr/share/umpire/{name}"
+        );
+    }
+    // Nothing else is shipped there: a file there that is no embedded default would mislead.
+    let shipped: Vec<&String> = assets
+        .iter()
+        .map(|(_, to)| to)
+        .filter(|to| to.starts_with("usr/share/umpire/"))
+        .collect();
+    assert_eq!(shipped.len(), embedded.len(), "{shipped:?}");
+}
