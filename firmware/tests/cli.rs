@@ -1069,11 +1069,10 @@ fn doctor_names_an_expander_whose_every_pin_reads() {
 }
 
 /// An owner follows the shipped configuration's words: copies each game's shipped data file
-/// (installed in /usr/share/umpire) beside it, names the copy, and uncomments the `[sba]`
-/// lines. The configuration checks fine and reads the copies.
+/// the package installs in /usr/share/umpire beside it, names the copy, and uncomments the
+/// `[sba]` lines. The configuration checks fine and reads the copies.
 #[test]
 fn the_shipped_configuration_takes_the_owners_copies_of_the_shipped_files() {
-    use firmware::referee::games::{napoleon, sba};
     let config = shipped_config()
         .replacen(
             "\n[napoleon]\n",
@@ -1098,19 +1097,24 @@ fn the_shipped_configuration_takes_the_owners_copies_of_the_shipped_files() {
         assert!(config.contains(line), "{line} {config}");
     }
     let (dir, path) = config_folder("copies", &config);
-    for (name, text) in [
-        ("napoleon-map.txt", boards::napoleon::DEFAULT_MAP),
-        (
-            "napoleon-oob.txt",
-            boards::napoleon::DEFAULT_ORDER_OF_BATTLE,
-        ),
-        ("napoleon-turns.txt", boards::napoleon::DEFAULT_TURN_TRACK),
-        ("napoleon-layout.txt", napoleon::DEFAULT_LAYOUT),
-        ("sba-cards.toml", boards::sba::EXAMPLE_CARDS),
-        ("sba-layout.txt", sba::DEFAULT_LAYOUT),
-    ] {
-        std::fs::write(dir.join(name), text).unwrap();
+    // What the package installs in /usr/share/umpire: its assets ["source", "destination", ..].
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    let cargo = std::fs::read_to_string(format!("{manifest}/Cargo.toml")).unwrap();
+    let mut copied = 0;
+    for line in cargo.lines() {
+        let Some(inner) = line.trim().strip_prefix("[\"") else {
+            continue;
+        };
+        let mut parts = inner.split("\", \"");
+        let (Some(source), Some(to)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if let Some(name) = to.strip_prefix("usr/share/umpire/") {
+            std::fs::copy(format!("{manifest}/{source}"), dir.join(name)).unwrap();
+            copied += 1;
+        }
     }
+    assert_eq!(copied, 7, "the shipped data files");
     let (code, text) = umpire(&["--config", path.to_str().unwrap(), "check-config"]);
     // And the copies are what it reads: one broken, it says so.
     std::fs::write(dir.join("sba-layout.txt"), "grid: 0x0\n").unwrap();
