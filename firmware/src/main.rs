@@ -419,7 +419,7 @@ fn sensor_summary(config: &Config) -> String {
 
 /// The PCF8575s the sensor uses, with what each is for: (bus number, address, role).
 /// The expanders to check: bus, address, role, and the setting that gives the address.
-fn expanders(config: &Config) -> Vec<(u8, u8, String, &'static str)> {
+fn expanders(config: &Config, board: &SensedBoard) -> Vec<(u8, u8, String, &'static str)> {
     match &config.sensor {
         SensorConfig::Matrix {
             bus,
@@ -442,8 +442,10 @@ fn expanders(config: &Config) -> Vec<(u8, u8, String, &'static str)> {
         ],
         SensorConfig::Expanders { bus, addresses } => {
             // Each chip named by the places its pins read, as `[board] cells` maps them.
-            let board = sensed_board(config);
-            let chips = expander_chips(config, addresses).unwrap_or_default();
+            let chips = match board.wiring() {
+                firmware::doctor::Wiring::Expanders(chips) => chips.as_slice(),
+                _ => &[],
+            };
             addresses
                 .iter()
                 .enumerate()
@@ -766,8 +768,7 @@ fn cell_named(board: &SensedBoard, name: &str) -> Result<SensedCell> {
     }
 }
 
-fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
-    let board = sensed_board(config);
+fn sim_rig(config: &Config, board: &SensedBoard, faults: &[String]) -> Result<SimRig> {
     let shape = board.shape();
     let mut rig = SimRig {
         board: SimBoard::new(config.columns, config.rows),
@@ -784,9 +785,9 @@ fn sim_rig(config: &Config, faults: &[String]) -> Result<SimRig> {
     for fault in faults {
         let (kind, arg) = fault.split_once(':').unwrap_or((fault.as_str(), ""));
         let f = match kind {
-            "stuck" => SwitchFault::StuckClosed(cell_named(&board, arg)?),
-            "dead" => SwitchFault::Dead(cell_named(&board, arg)?),
-            "flicker" => SwitchFault::Flickering(cell_named(&board, arg)?),
+            "stuck" => SwitchFault::StuckClosed(cell_named(board, arg)?),
+            "dead" => SwitchFault::Dead(cell_named(board, arg)?),
+            "flicker" => SwitchFault::Flickering(cell_named(board, arg)?),
             "row" => match arg.parse::<u8>() {
                 Ok(r) if r >= 1 && r <= shape.rows => SwitchFault::ShortedRow(r - 1),
                 _ => bail!("--fault row:N needs a row number 1 to {}", shape.rows),
@@ -855,7 +856,8 @@ fn simulated_oled(config: &Config) -> (u8, u8) {
 }
 
 fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Vec<Finding>> {
-    let mut rig = sim_rig(config, faults)?;
+    let board = sensed_board(config);
+    let mut rig = sim_rig(config, &board, faults)?;
     println!(
         "umpire doctor: the simulated board ({}x{})\n",
         config.columns, config.rows
@@ -865,7 +867,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
     }
     let mut findings = Vec::new();
     let (bus, address) = simulated_oled(config);
-    let expanders = expanders(config);
+    let expanders = expanders(config, &board);
     let mut i2c = SimI2c::with_devices(
         rig.display_present
             .then_some(address)
@@ -904,7 +906,7 @@ fn doctor_simulated(config: &Config, faults: &[String], scans: u32) -> Result<Ve
             |i, place| println!("  LED {i}: {place}"),
         ));
     }
-    findings.extend(check_sensors(&sensed_board(config), scans, || rig.scan()));
+    findings.extend(check_sensors(&board, scans, || rig.scan()));
     Ok(findings)
 }
 
@@ -986,7 +988,7 @@ fn calibrate_simulated(
     board: SensedBoard,
     faults: &[String],
 ) -> Result<Calibration> {
-    let mut rig = sim_rig(config, faults)?;
+    let mut rig = sim_rig(config, &board, faults)?;
     let mut cal = Calibration::new(board.clone());
     let walked = match board.game() {
         Some(game) => format!("every {} {game} uses", board.kinds()),
@@ -1159,7 +1161,8 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
             Err(e) => findings.push(open_failed("display", &e)),
         }
     }
-    let expanders = expanders(config);
+    let board = sensed_board(config);
+    let expanders = expanders(config, &board);
     if let SensorConfig::Matrix { bus, .. } | SensorConfig::Expanders { bus, .. } = &config.sensor {
         match pi::open_i2c(config.i2c_path(*bus)) {
             Ok(mut i2c) => {
@@ -1188,7 +1191,7 @@ fn doctor_hardware(config: &Config, scans: u32) -> Result<Vec<Finding>> {
     match pi::open_scanner(config) {
         Ok(mut scanner) => {
             let period = scan_period(config);
-            findings.extend(check_sensors(&sensed_board(config), scans, || {
+            findings.extend(check_sensors(&board, scans, || {
                 std::thread::sleep(period);
                 scanner.scan()
             }));
