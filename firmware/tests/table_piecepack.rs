@@ -1417,3 +1417,79 @@ fn a_damaged_table_journal_resumes_its_intact_actions() {
         "the damage and everything after it cut off"
     );
 }
+
+/// Twin set-ups that differ only in which of two Green Crown coins (the Young Guard, 4, who
+/// moves one square; the Guard cavalry, 2, who moves two) stands on h7, hemmed in by French
+/// regular coins on g7, h6 and h8 (no pawn or symbol coin near enough to join it) with free
+/// squares two away: the hidden value decides whether the
+/// coin on h7 can move at all. Its owner lifts it alone (to look at it, as "players can
+/// examine their own pieces at any time", or to move it): whatever the table is shown, by the
+/// OLED and the decisions, while it is up and once it is put back, must be the same in both,
+/// or the opponent learns which coin it is. Found in the secrecy audit: a coin with no legal
+/// move was not a piece in hand (Piecepack has no `in_hand`), so after the settle time the
+/// OLED named it missing, while the cavalry's lift said nothing.
+#[test]
+fn lifting_a_hemmed_in_coin_tells_nothing_of_its_value() {
+    let (allies, _) = example_places();
+    let mut shown = Vec::new();
+    for (on_h7, elsewhere) in [
+        (Unit::YoungGuard, Unit::GuardCavalry),
+        (Unit::GuardCavalry, Unit::YoungGuard),
+    ] {
+        let french: BTreeMap<Unit, Place> = [
+            (Unit::OldGuard, "g7"),
+            (Unit::Napoleon, "e7"),
+            (Unit::GuardArtillery, "f8"),
+            (Unit::DErlon, "h6"),
+            (Unit::Ney, "f6"),
+            (Unit::Lobau, "h8"),
+            (on_h7, "h7"),
+            (elsewhere, "g5"),
+            (Unit::Reille, "f6"),
+            (Unit::IICorps, "f8"),
+            (Unit::FrenchCavalry, "e7"),
+        ]
+        .into_iter()
+        .map(|(u, s)| (u, p(s)))
+        .collect();
+        let mut t = Table::choose(7, 0);
+        t.set_up(ALLIES, &allies);
+        t.set_up(FRENCH, &french);
+        assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
+        let mut seen = vec![t.text()];
+        let mut out = t.lift(p("h7"));
+        out.extend(t.settle());
+        seen.push(format!("{out:?} | {}", t.text()));
+        for _ in 0..10 {
+            let out = t.wait(500);
+            seen.push(format!("{out:?} | {}", t.text()));
+        }
+        let mut out = t.put(p("h7"));
+        out.extend(t.settle());
+        seen.push(format!("{out:?} | {}", t.text()));
+        for _ in 0..4 {
+            let out = t.wait(500);
+            seen.push(format!("{out:?} | {}", t.text()));
+        }
+        // Not vacuous: only the cavalry has a move from h7.
+        let moves = t
+            .table()
+            .gestures()
+            .into_iter()
+            .filter(|(g, _)| g.lifted.contains(&p("h7")))
+            .count();
+        assert_eq!(
+            moves > 0,
+            on_h7 == Unit::GuardCavalry,
+            "{moves} gestures lift h7"
+        );
+        shown.push(seen);
+    }
+    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
+        assert_eq!(
+            a, b,
+            "step {i}: the table sees the Young Guard's lift (left) and the Guard cavalry's \
+             (right) differently"
+        );
+    }
+}
