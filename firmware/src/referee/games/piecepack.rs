@@ -1287,6 +1287,16 @@ impl TableGame for PiecepackTable {
         read.peek().is_none() || read.any(|&u| u == unit)
     }
 
+    fn in_hand(&self, place: &Place) -> bool {
+        // In the movement phase any square of the side moving may be lifted: whether a coin
+        // can move, and where, is its hidden value's (cavalry moves two squares; a symbol
+        // coin finds room on a stack a regular one does not), so a coin that cannot move,
+        // lifted (to look at it, as its owner may), looks like one that can.
+        let p = &self.position;
+        p.phase() == Phase::Movement
+            && square_of(place).is_some_and(|s| p.occupant(s) == Some(p.phasing_side()))
+    }
+
     fn held(&self, action: &Action) -> bool {
         // Designating an attack lifts the enemy; a join lifts only one's own pieces.
         matches!(action, Action::Designate { .. })
