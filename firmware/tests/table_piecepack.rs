@@ -1493,3 +1493,45 @@ fn lifting_a_hemmed_in_coin_tells_nothing_of_its_value() {
         );
     }
 }
+
+/// Twin set-ups that differ only in which Blue Fleur coin stands under Ney on g5: D'Erlon's
+/// (5, who moves one square) or the III & IV Cavalry corps' (blank, who moves two). A piece
+/// taken off the stack and put down on h6, two squares away, is Ney's or the coin's: the
+/// table cannot tell which from the switches. Whatever the umpire then shows (asking which
+/// piece it was, or deciding), it must show in both, or the question itself says that the
+/// coin can go two squares: that it is cavalry. Found in the secrecy audit: the menu offered
+/// "g5 coin to h6" only when the coin could legally go there.
+#[test]
+fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
+    let (allies, example) = example_places();
+    let mut shown = Vec::new();
+    for (under_ney, elsewhere) in [
+        (Unit::DErlon, Unit::FrenchCavalry),
+        (Unit::FrenchCavalry, Unit::DErlon),
+    ] {
+        let mut french = example.clone();
+        assert_eq!(french[&Unit::DErlon], p("g5"));
+        assert_eq!(french[&Unit::Ney], p("g5"));
+        let other = french[&Unit::FrenchCavalry];
+        french.insert(under_ney, p("g5"));
+        french.insert(elsewhere, other);
+        let mut t = Table::choose(7, 0);
+        t.set_up(ALLIES, &allies);
+        t.set_up(FRENCH, &french);
+        assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
+        let out = t.put_back(&["h6"]);
+        let mut seen = vec![format!("{out:?} | {}", t.text())];
+        for _ in 0..4 {
+            let out = t.wait(500);
+            seen.push(format!("{out:?} | {}", t.text()));
+        }
+        shown.push(seen);
+    }
+    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
+        assert_eq!(
+            a, b,
+            "step {i}: D'Erlon under Ney (left) and the cavalry under Ney (right) read \
+             differently"
+        );
+    }
+}
