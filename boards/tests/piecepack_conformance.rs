@@ -138,6 +138,16 @@ fn check_lists(pos: &Position, space: Option<&[Action]>, ctx: &str) {
                 set.contains(a),
                 "{ctx}: check and the list disagree on {a:?}"
             );
+            // A referee's "could this piece make the move, were it that one" agrees with the
+            // rules when it is asked of the piece itself: the moves it offers the table for a
+            // hidden coin always include the one the coin can make.
+            if let Action::Move { unit, to } = *a {
+                assert_eq!(
+                    pos.could_move_like(unit, unit, to),
+                    set.contains(a),
+                    "{ctx}: could_move_like and the list disagree on {a:?}"
+                );
+            }
         }
     }
 }

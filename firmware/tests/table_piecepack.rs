@@ -602,9 +602,17 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     assert_eq!(t.actions(), 1);
 
     // "Leader pawns can stack with any non-leader piece": Ney joins Reille on f6. Lifting
-    // both squares says so; the umpire then asks for the pieces back on f6.
+    // both squares could as well be the f6 coin joining Ney, were it cavalry (two squares
+    // without diagonals), so the umpire asks which, whatever the coin is: deciding at once
+    // would tell the table that it is not. Then it asks for the pieces back on f6.
     let out = t.lift_two(p("g5"), p("f6"));
-    assert_eq!(acted(&out), ["g5 Ney to f6"]);
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+        if entries == &["f6 coin to g5".to_string(), "g5 Ney to f6".to_string()])),
+        "{out:?}"
+    );
+    let out = t.pick("g5 Ney to f6");
+    assert_eq!(acted(&out), ["g5 Ney to f6"], "{out:?}");
     assert!(
         t.text()
             .contains("f6: put the Blue Fleur coin and Blue Pawn"),
@@ -616,9 +624,25 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
 
     // Napoleon comes off the Guard's stack to g5 through the Young Guard ("Pieces can move
     // through friendly pieces"). The board is again what it was after D'Erlon's move: a
-    // legal move, not a takeback.
+    // legal move, not a takeback. Any piece two squares away could have come, were it
+    // cavalry, so the umpire asks which, in the public order, whatever the coins are.
     let out = t.put_back(&["g5"]);
-    assert_eq!(acted(&out), ["g7 Napoleon to g5"]);
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+        if entries == &[
+            "f6 coin to g5".to_string(),
+            "g7 Napoleon to g5".to_string(),
+            "g7 top coin to g5".to_string(),
+            "g7 bottom coin to g5".to_string(),
+        ])),
+        "{out:?}"
+    );
+    assert!(
+        !has(&out, |d| matches!(d, Decision::TakebackOffered { .. })),
+        "{out:?}"
+    );
+    let out = t.pick("g7 Napoleon to g5");
+    assert_eq!(acted(&out), ["g7 Napoleon to g5"], "{out:?}");
     assert!(
         !has(&out, |d| matches!(d, Decision::TakebackOffered { .. })),
         "{out:?}"
@@ -1534,4 +1558,46 @@ fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
              differently"
         );
     }
+}
+
+/// The "Which?" menu for a piece off a stack offers every piece that could have come, as far
+/// as the table can tell; the player who picks a coin that cannot go there (D'Erlon, who moves
+/// one square, put down two squares from Ney's stack) hears the rule and the fix, and the
+/// umpire then asks again, so the right piece can still be picked. Nothing is played.
+#[test]
+fn a_piece_picked_off_a_stack_that_cannot_go_there_is_refused_and_asked_again() {
+    let (allies, french) = example_places();
+    assert_eq!(french[&Unit::DErlon], p("g5"));
+    let mut t = Table::choose(7, 0);
+    t.set_up(ALLIES, &allies);
+    t.set_up(FRENCH, &french);
+    let out = t.put_back(&["h6"]);
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+        if entries.contains(&"g5 coin to h6".to_string())
+            && entries.contains(&"g5 Ney to h6".to_string()))),
+        "{out:?}"
+    );
+    let out = t.pick("g5 coin to h6");
+    assert!(
+        has(
+            &out,
+            |d| matches!(d, Decision::Refused { action, .. } if action == "g5 coin to h6")
+        ),
+        "{out:?}"
+    );
+    assert_eq!(t.actions(), 0);
+    let text = t.text();
+    assert!(text.contains("g5 coin to h6: "), "{text}");
+    // The umpire asks again: Ney it was.
+    let mut out = t.settle();
+    out.extend(t.wait(500));
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { .. })),
+        "{out:?} {}",
+        t.text()
+    );
+    let out = t.pick("g5 Ney to h6");
+    assert_eq!(acted(&out), ["g5 Ney to h6"], "{out:?}");
+    assert_eq!(t.position().square_of(Unit::Ney), Some(sq("h6")));
 }

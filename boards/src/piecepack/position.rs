@@ -671,6 +671,25 @@ impl Position {
         self.moved
     }
 
+    /// Whether `Move { unit, to }` would be legal were `unit`, where it stands, the piece
+    /// `like` of its side: `like`'s movement allowance and stacking kind, `unit`'s square,
+    /// whether it moved and whether it is pinned. A referee that cannot tell a hidden coin from
+    /// others of its suit asks this of each, so that which moves it offers the table tells
+    /// nothing of the coin's value (cavalry moves two squares; a symbol coin stacks apart).
+    pub fn could_move_like(&self, unit: Unit, like: Unit, to: Square) -> bool {
+        let Some(from) = self.at[unit.index()] else {
+            return false;
+        };
+        self.phase == Phase::Movement
+            && unit.side() == self.side
+            && like.side() == unit.side()
+            && !self.moved.contains(unit)
+            && !self.pinned.contains(unit)
+            && from != to
+            && self.reach_like(unit, like).contains(to)
+            && self.room(to, like).is_ok()
+    }
+
     /// Whether `square` is next to a piece of `enemy`.
     fn next_to(&self, square: Square, enemy: Seat) -> bool {
         square
@@ -693,6 +712,12 @@ impl Position {
 
     /// Squares `unit` can reach this movement phase, ignoring stacking at the end.
     fn reach(&self, unit: Unit) -> SquareSet {
+        self.reach_like(unit, unit)
+    }
+
+    /// Squares `unit` could reach this movement phase, from where it stands, were it the piece
+    /// `like` (its movement allowance, whether it is a leader), ignoring stacking at the end.
+    fn reach_like(&self, unit: Unit, like: Unit) -> SquareSet {
         let mut out = SquareSet::EMPTY;
         let Some(start) = self.at[unit.index()] else {
             return out;
@@ -701,10 +726,10 @@ impl Position {
         let diag = self.options.diagonals;
         let mut frontier = SquareSet::EMPTY;
         frontier.insert(start);
-        for _ in 0..unit.allowance() {
+        for _ in 0..like.allowance() {
             let mut next = SquareSet::EMPTY;
             for s in frontier.iter() {
-                if s != start && !unit.is_leader() && self.next_to(s, enemy) {
+                if s != start && !like.is_leader() && self.next_to(s, enemy) {
                     continue; // must stop here
                 }
                 for n in s.neighbours(diag) {

@@ -1287,6 +1287,40 @@ impl TableGame for PiecepackTable {
         read.peek().is_none() || read.any(|&u| u == unit)
     }
 
+    fn askable(
+        &self,
+        gesture: &Gesture,
+        matching: Vec<(Gesture, Action)>,
+    ) -> Vec<(Gesture, Action)> {
+        // In the movement phase a coin's hidden value decides where it can go (cavalry two
+        // squares, the others one; a symbol coin stacks apart), so the pieces the table is asked
+        // about are every one that could make the move were it any coin of its suit: the legal
+        // moves alone would tell whether a coin still on a stack is cavalry.
+        let p = &self.position;
+        if p.phase() != Phase::Movement {
+            return matching;
+        }
+        let mut out = matching;
+        for action in self.shaped(gesture) {
+            let Action::Move { unit, to } = action else {
+                continue;
+            };
+            // A pawn's or a shown coin's moves are public: offered when legal (`matching`).
+            if unit.is_leader() || self.shown(unit) {
+                continue;
+            }
+            let could = Unit::ALL.iter().any(|&like| {
+                like.suit() == unit.suit() && !like.is_leader() && p.could_move_like(unit, like, to)
+            });
+            if could && !out.iter().any(|(_, a)| *a == action) {
+                out.push((gesture.clone(), action));
+            }
+        }
+        // In the public order, so the order tells nothing either.
+        out.sort_by_cached_key(|(_, a)| self.public_key(a));
+        out
+    }
+
     fn in_hand(&self, place: &Place) -> bool {
         // In the movement phase any square of the side moving may be lifted: whether a coin
         // can move, and where, is its hidden value's (cavalry moves two squares; a symbol

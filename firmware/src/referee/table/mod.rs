@@ -441,6 +441,21 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     fn matching(&self, gesture: &Gesture) -> Vec<(Gesture, Self::Action)> {
         matching_gestures(self.gestures(), gesture)
     }
+    /// The actions the table is asked to choose among for `gesture`, given `matching`, the legal
+    /// ones it makes ([`TableGame::matching`]): more than one opens the "Which?" menu, and a
+    /// choice the rules refuse is refused then, with its reason. By default `matching`. A game
+    /// whose secrets decide which piece can make a move (a Piecepack coin's hidden value is its
+    /// reach) widens it to every piece that could make it as far as the table can tell, in an
+    /// order that tells nothing either: whether the umpire asks, and what, must not tell which
+    /// hidden piece can.
+    fn askable(
+        &self,
+        gesture: &Gesture,
+        matching: Vec<(Gesture, Self::Action)>,
+    ) -> Vec<(Gesture, Self::Action)> {
+        let _ = gesture;
+        matching
+    }
     /// Whether `place`, lifted alone, is a piece in hand whatever the legal actions are: a game
     /// whose secrets include which pieces can move (Stratego's Bombs and Flag) says so for every
     /// piece of the side to act, so lifting an immovable piece looks like lifting any other.

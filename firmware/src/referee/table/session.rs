@@ -1993,6 +1993,43 @@ impl<T: TableGame> Session<T> {
                 matching = fitting;
             }
         }
+        // What the table is asked about: the legal actions, or for a game whose secrets decide
+        // which piece can make a move, every piece that could as far as the table can tell.
+        let mut asked = game.askable(&gesture, matching.clone());
+        if !play.tags.is_empty() {
+            let fitting: Vec<(Gesture, T::Action)> = asked
+                .iter()
+                .filter(|(_, a)| game.fits_tags(a, &play.tags, ctx.tags))
+                .cloned()
+                .collect();
+            if !fitting.is_empty() {
+                asked = fitting;
+            }
+        }
+        if asked.len() > 1 {
+            if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
+                let entries: Vec<(String, T::Action)> = asked
+                    .into_iter()
+                    .map(|(_, a)| (game.label(&a), a))
+                    .collect();
+                out.push(Decision::MenuOpened {
+                    title: "Which?".to_string(),
+                    entries: entries.iter().map(|e| e.0.clone()).collect(),
+                });
+                play.menu = Some(Menu {
+                    title: "Which? Die: next, OK".to_string(),
+                    entries,
+                    selected: 0,
+                    board: Some(sensed.clone()),
+                    phone: false,
+                    secret: false,
+                });
+                play.refused = None;
+                play.unmatched_since = None;
+                play.mismatch_shown = false;
+            }
+            return;
+        }
         if matching.len() == 1 {
             let (made, action) = matching.remove(0);
             let before = play.actions();
@@ -2013,30 +2050,6 @@ impl<T: TableGame> Session<T> {
                         play.last_drop = Some((play.actions(), made));
                     }
                 }
-            }
-            return;
-        }
-        if matching.len() > 1 {
-            if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
-                let entries: Vec<(String, T::Action)> = matching
-                    .into_iter()
-                    .map(|(_, a)| (game.label(&a), a))
-                    .collect();
-                out.push(Decision::MenuOpened {
-                    title: "Which?".to_string(),
-                    entries: entries.iter().map(|e| e.0.clone()).collect(),
-                });
-                play.menu = Some(Menu {
-                    title: "Which? Die: next, OK".to_string(),
-                    entries,
-                    selected: 0,
-                    board: Some(sensed.clone()),
-                    phone: false,
-                    secret: false,
-                });
-                play.refused = None;
-                play.unmatched_since = None;
-                play.mismatch_shown = false;
             }
             return;
         }
@@ -2203,16 +2216,22 @@ impl<T: TableGame> Session<T> {
         .normalized();
         match (gesture.lifted.as_slice(), gesture.placed.as_slice()) {
             // A piece lifted and landed, by a slide or a lift: one action, or a correction.
+            // (Not when the table will be asked which piece: see `TableGame::askable`.)
             ([a], [b]) if hands.landing(a, b).is_ok() => {
                 let matching = game.matching(&gesture);
-                if matching.is_empty() {
+                if game.askable(&gesture, matching.clone()).len() > 1 {
+                    false
+                } else if matching.is_empty() {
                     Self::carried_on(play, &gesture, hands).is_some()
                 } else {
                     unheld(matching)
                 }
             }
             // A piece put down with none lifted (off a stack, from the box): one action.
-            ([], [_]) => unheld(game.matching(&gesture)),
+            ([], [_]) => {
+                let matching = game.matching(&gesture);
+                game.askable(&gesture, matching.clone()).len() <= 1 && unheld(matching)
+            }
             _ => false,
         }
     }
