@@ -1731,6 +1731,13 @@ impl<T: TableGame> Session<T> {
                 };
                 !game.matching(&alone).is_empty() || !game.shaped(&alone).is_empty()
             });
+        if board == sensed {
+            // Every piece is where it belongs and nothing else is down: no lift is pending,
+            // even when a choice alone is judged below. A place kept as lifted (a piece carried
+            // off and back) would stop every later lift and put back from selecting anything.
+            play.lifted.clear();
+            play.first_lift = None;
+        }
         if board == sensed && !chosen {
             // Every piece is back where it belongs: no lift is pending.
             play.lifted.clear();
