@@ -2423,9 +2423,16 @@ impl<T: TableGame> Session<T> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        let Some((game, _)) = play.history.last() else {
+        let Some((game, board)) = play.history.last() else {
             return;
         };
+        if play.refused.is_some() && board == ctx.sensed && play.lifted.is_empty() {
+            // A choice made by one piece alone was refused (Sa Belle Alliance: the other
+            // side's corps) and every piece is back where it belongs: nothing stands, so the
+            // button goes on, the refused choice forgotten.
+            play.refused = None;
+            play.selected = None;
+        }
         if play.mismatch_shown && matches!(button, Button::Ok | Button::Die) {
             // The differences fill the screen: a menu or a roll would act unseen.
             out.push(Decision::Ignored {
