@@ -19,7 +19,8 @@
 //! One group per piece, in the rulebook's order ([`set_up_pieces`]): the Allies first set aside the five black
 //! pieces on the staging slots, place the garrison in Hougoumont, then the other six red
 //! pieces; then the French, the Guard first. Each group names the piece for its owner behind
-//! the screen ("Allies: place Wellington (Red Pawn), then press OK"). A piece put onto a piece
+//! the screen, and where the rules let it go ("Allies: place Wellington (Red Pawn) on or next
+//! to Hougoumont (e4) or La Haye Sainte (g3), then press OK"). A piece put onto a piece
 //! already placed counts once that square is lifted and put back during the step. Each piece is
 //! judged the moment it goes down, alone and beside the pieces placed before it
 //! ([`TableGame::may_place_among`]: a stack over its limits, a French piece next to an Allied
@@ -851,16 +852,29 @@ impl TableGame for PiecepackTable {
     }
 
     fn groups(choice: Options, seat: Seat) -> Vec<Group> {
-        let hougoumont = place(choice.layout.hougoumont);
+        let layout = &choice.layout;
+        let hougoumont = place(layout.hougoumont);
         set_up_pieces(seat)
             .iter()
             .map(|&u| {
+                // Where the piece may go, as the rules set each side up: said before it goes
+                // down, not only in the refusal of a wrong square.
                 let label = if u.is_prussian() {
                     format!("{} on a Prussian slot", owner_name(u))
                 } else if u == Unit::HougoumontGarrison {
                     format!("{} in Hougoumont, {hougoumont}", owner_name(u))
+                } else if u.side() == ALLIES {
+                    format!(
+                        "{} on or next to Hougoumont ({hougoumont}) or La Haye Sainte ({})",
+                        owner_name(u),
+                        place(layout.la_haye_sainte)
+                    )
                 } else {
-                    owner_name(u)
+                    format!(
+                        "{} within 2 squares of Plancenoit ({}), not next to the Allies",
+                        owner_name(u),
+                        place(layout.plancenoit)
+                    )
                 };
                 Group {
                     label,
