@@ -1855,11 +1855,20 @@ mod tests {
             labels[5],
             "Hougoumont garrison (Red Star symbol) in Hougoumont, e4"
         );
-        assert_eq!(labels[6], "Wellington (Red Pawn)");
+        // "Place the other six red pieces on or next to Hougoumont and La Haye Saint".
+        assert_eq!(
+            labels[6],
+            "Wellington (Red Pawn) on or next to Hougoumont (e4) or La Haye Sainte (g3)"
+        );
         assert!(allies.iter().all(|g| g.count == 1 && g.min == 1));
         let french = PiecepackTable::groups(Options::STANDARD, FRENCH);
         assert_eq!(french.len(), 11);
-        assert_eq!(french[0].label, "Napoleon (Green Pawn)");
+        // "French deploy second, within two squares of Plancenoit, but NOT next to any Allied
+        // piece."
+        assert_eq!(
+            french[0].label,
+            "Napoleon (Green Pawn) within 2 squares of Plancenoit (g7), not next to the Allies"
+        );
     }
 
     fn filled(order: &[Unit], at: &[(Unit, Place)]) -> Vec<Vec<Place>> {
