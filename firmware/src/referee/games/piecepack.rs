@@ -1376,7 +1376,12 @@ impl TableGame for PiecepackTable {
                 }
                 // Anywhere else it is a move, refused as such ("not now: ... advance").
                 Phase::Movement | Phase::Advance => Some(Action::Move { unit, to }),
-                Phase::Designation => Some(Action::Designate { unit, target: to }),
+                // A piece put on an enemy is an attack designated; one put on a square of no
+                // enemy is a move after the movement, refused as such ("not now").
+                Phase::Designation if p.occupant(to) == Some(p.phasing_side().opponent()) => {
+                    Some(Action::Designate { unit, target: to })
+                }
+                Phase::Designation => Some(Action::Move { unit, to }),
                 _ => None,
             }
         };
