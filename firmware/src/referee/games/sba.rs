@@ -672,12 +672,14 @@ impl SbaTable {
             })
     }
 
-    /// Whether the card has an action with a target (then choosing it alone is half a gesture).
-    fn targets_any(&self, id: CardId) -> bool {
-        self.data()
-            .cards
-            .card(id)
-            .is_some_and(|c| c.actions.iter().any(|a| !a.targets.is_empty()))
+    /// Whether the card has an action with a target that may be taken now (then choosing it
+    /// alone is half a gesture). A card whose targeted actions are not open yet (Blücher's
+    /// "Storm Plancenoit" before 3 pm) is chosen alone for its untargeted one.
+    fn targets_now(&self, id: CardId) -> bool {
+        self.game
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Activate { card, target: Some(_), .. } if *card == id))
     }
 
     fn phasing_word(&self) -> &'static str {
@@ -922,7 +924,19 @@ impl TableGame for SbaTable {
 
     fn gestures(&self) -> Vec<(Gesture, Action)> {
         let mut out = Vec::new();
-        for action in self.game.legal_actions() {
+        let legal = self.game.legal_actions();
+        let targeting: Vec<CardId> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Activate {
+                    card,
+                    target: Some(_),
+                    ..
+                } => Some(*card),
+                _ => None,
+            })
+            .collect();
+        for action in legal {
             match action {
                 Action::Activate {
                     card,
@@ -932,9 +946,10 @@ impl TableGame for SbaTable {
                 } => {
                     for sel in self.choosers(card) {
                         match target {
-                            // A card with targets chooses its untargeted actions by the menu:
-                            // choosing it alone is the first half of a targeted gesture.
-                            None if !self.targets_any(card) => out.push((
+                            // A card with targets open now chooses its untargeted actions by
+                            // the menu: choosing it alone is the first half of a targeted
+                            // gesture.
+                            None if !targeting.contains(&card) => out.push((
                                 Gesture {
                                     selected: Some(sel),
                                     ..Gesture::default()
@@ -1024,7 +1039,7 @@ impl TableGame for SbaTable {
                     return vec![any];
                 }
                 (0..c.actions.len())
-                    .filter(|&k| c.actions[k].targets.is_empty() && !self.targets_any(card))
+                    .filter(|&k| c.actions[k].targets.is_empty() && !self.targets_now(card))
                     .map(|k| Action::activate(card, k as u8, None))
                     .collect()
             }
