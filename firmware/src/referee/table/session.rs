@@ -2024,7 +2024,7 @@ impl<T: TableGame> Session<T> {
                     entries: entries.iter().map(|e| e.0.clone()).collect(),
                 });
                 play.menu = Some(Menu {
-                    title: "Which? Die: next, OK".to_string(),
+                    title: "Which?".to_string(),
                     entries,
                     selected: 0,
                     board: Some(sensed.clone()),
