@@ -1562,8 +1562,9 @@ fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
 
 /// The "Which?" menu for a piece off a stack offers every piece that could have come, as far
 /// as the table can tell; the player who picks a coin that cannot go there (D'Erlon, who moves
-/// one square, put down two squares from Ney's stack) hears the rule and the fix, and the
-/// umpire then asks again, so the right piece can still be picked. Nothing is played.
+/// one square, put down two squares from Ney's stack) hears the rule; the board left unmatched
+/// is named after the settle time, and the piece put down again is asked about again, so the
+/// right piece can still be picked. Nothing is played meanwhile.
 #[test]
 fn a_piece_picked_off_a_stack_that_cannot_go_there_is_refused_and_asked_again() {
     let (allies, french) = example_places();
@@ -1589,9 +1590,18 @@ fn a_piece_picked_off_a_stack_that_cannot_go_there_is_refused_and_asked_again() 
     assert_eq!(t.actions(), 0);
     let text = t.text();
     assert!(text.contains("g5 coin to h6: "), "{text}");
-    // The umpire asks again: Ney it was.
-    let mut out = t.settle();
-    out.extend(t.wait(500));
+    // Nothing is left waiting: after the settle time the board's difference is named, and
+    // the piece lifted off h6 and put down again asks again. Ney it was.
+    let out = t.wait(3000);
+    assert!(
+        has(&out, |d| matches!(d, Decision::Mismatch(diffs)
+        if diffs.iter().any(|d| d.place == "h6"))),
+        "{out:?} {}",
+        t.text()
+    );
+    t.lift(p("h6"));
+    t.settle();
+    let out = t.put_back(&["h6"]);
     assert!(
         has(&out, |d| matches!(d, Decision::MenuOpened { .. })),
         "{out:?} {}",

@@ -671,11 +671,13 @@ impl Position {
         self.moved
     }
 
-    /// Whether `Move { unit, to }` would be legal were `unit`, where it stands, the piece
-    /// `like` of its side: `like`'s movement allowance and stacking kind, `unit`'s square,
-    /// whether it moved and whether it is pinned. A referee that cannot tell a hidden coin from
-    /// others of its suit asks this of each, so that which moves it offers the table tells
-    /// nothing of the coin's value (cavalry moves two squares; a symbol coin stacks apart).
+    /// Whether `Move { unit, to }` could be legal, as the table sees the coins, were `unit`,
+    /// where it stands, the piece `like` of its side: `like`'s movement allowance, `unit`'s
+    /// square, whether it moved and whether it is pinned, and room at `to` judged by the suits
+    /// of the coins there, not their kinds (a coin's kind, regular or symbol, is as hidden as
+    /// its value). A referee that cannot tell a hidden coin from others of its suit asks this
+    /// of each, so that which moves it offers the table tells nothing of any coin's value
+    /// (cavalry moves two squares; a symbol coin stacks apart). Every legal move passes.
     pub fn could_move_like(&self, unit: Unit, like: Unit, to: Square) -> bool {
         let Some(from) = self.at[unit.index()] else {
             return false;
@@ -687,7 +689,28 @@ impl Position {
             && !self.pinned.contains(unit)
             && from != to
             && self.reach_like(unit, like).contains(to)
-            && self.room(to, like).is_ok()
+            && self.could_have_room(to, like)
+    }
+
+    /// Whether `like` could find room on `to` as the table sees the coins there: their suits,
+    /// not their kinds. A pawn needs no pawn there; a coin needs fewer than two coins there,
+    /// and beside one coin a regular coin needs that one to be possibly the symbol coin (a
+    /// suit that has one: "one regular piece, one symbol piece and one leader pawn").
+    fn could_have_room(&self, to: Square, like: Unit) -> bool {
+        if like.is_leader() {
+            return self.pieces_on(to).all(|u| !u.is_leader());
+        }
+        let coins: Vec<Unit> = self.pieces_on(to).filter(|u| !u.is_leader()).collect();
+        match coins.as_slice() {
+            [] => true,
+            [there] => {
+                like.kind() == Kind::Symbol
+                    || Unit::ALL
+                        .iter()
+                        .any(|u| u.suit() == there.suit() && u.kind() == Kind::Symbol)
+            }
+            _ => false,
+        }
     }
 
     /// Whether `square` is next to a piece of `enemy`.

@@ -38,7 +38,9 @@
 //!   could have made the move it asks which, in a menu of public labels.
 //! - **Move onto a friendly square** (joining a stack): lift your piece *and* the pieces it
 //!   joins, and put them down together. Lifting two of your own squares in movement means
-//!   nothing else, so the gesture cannot be mistaken.
+//!   nothing else; when either square's pieces could have joined the other's, as the table
+//!   sees the coins (a coin that could be cavalry could come from two squares away), the
+//!   umpire asks which.
 //! - **Designate an attack** (the rulebook's "pointing the line on each piece"): lift the
 //!   attacking piece and the enemy piece it attacks, then put both back; or lift and put back
 //!   the attacker, then lift the target. A stack of attackers asks which of them.
@@ -1807,6 +1809,49 @@ mod tests {
             .filter(|(x, _)| x.lifted == g.lifted && x.placed == g.placed && x.selected.is_none())
             .map(|(_, a)| (t.label(&a), a))
             .collect()
+    }
+
+    /// What the table is asked for `g`, by label, as the session asks it.
+    fn asked(t: &PiecepackTable, g: &Gesture) -> Vec<String> {
+        let g = g.clone().normalized();
+        t.askable(&g, t.matching(&g))
+            .into_iter()
+            .map(|(_, a)| t.label(&a))
+            .collect()
+    }
+
+    /// Twins that differ only in which Green Crown coin stands alone on g6 (the Young Guard, a
+    /// regular coin, or the Guard artillery, the symbol coin): lifting f6 (Ney and D'Erlon)
+    /// and g6 together, the table is asked the same. D'Erlon's coin can join only the symbol
+    /// coin ("one regular piece, one symbol piece and one leader pawn"), so asking by the
+    /// rules' room would tell which coin g6 holds.
+    #[test]
+    fn which_piece_asks_the_same_whatever_the_coin_it_would_join() {
+        let twin = |on_g6: Unit| {
+            table(
+                Options::STANDARD,
+                &[
+                    (Unit::Ney, "f6"),
+                    (Unit::DErlon, "f6"),
+                    (on_g6, "g6"),
+                    (Unit::Wellington, "a1"),
+                ],
+                FRENCH,
+            )
+        };
+        let join = Gesture::lift_two(p("f6"), p("g6"));
+        let young = asked(&twin(Unit::YoungGuard), &join);
+        let artillery = asked(&twin(Unit::GuardArtillery), &join);
+        assert_eq!(young, artillery);
+        assert!(young.contains(&"f6 coin to g6".to_string()), "{young:?}");
+        // Picked where it cannot go, it is refused with the rule's public words.
+        let t = twin(Unit::YoungGuard);
+        let join_young = Action::Move {
+            unit: Unit::DErlon,
+            to: sq("g6"),
+        };
+        assert!(t.check(&join_young).is_err());
+        assert!(twin(Unit::GuardArtillery).check(&join_young).is_ok());
     }
 
     fn placed_on(to: &str) -> Gesture {

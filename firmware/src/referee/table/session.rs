@@ -1739,9 +1739,7 @@ impl<T: TableGame> Session<T> {
             play.first_lift = None;
         }
         if board == sensed && !chosen {
-            // Every piece is back where it belongs: no lift is pending.
-            play.lifted.clear();
-            play.first_lift = None;
+            // Every piece is back where it belongs (the lifts cleared above).
             play.ghosts.clear();
             ctx.hands.reset();
             if play.hands && play.swaps.is_empty() {
@@ -2150,7 +2148,9 @@ impl<T: TableGame> Session<T> {
     /// - with nothing owed, refused or held: one piece gone from A and one come to B, where B
     ///   closed as a landing of A's piece, and exactly one action, not held, makes it (a plain
     ///   move) or it carries the last action's piece on (the carried-on correction);
-    /// - likewise one piece put down with none lifted (off a stack), exactly one action.
+    /// - likewise one piece put down with none lifted (off a stack), exactly one action;
+    /// - in both, never when the table will be asked which piece ([`TableGame::askable`] holds
+    ///   more than one action).
     ///
     /// Every other board waits, above all one with a second piece lifted (a brushed enemy, an
     /// attack, two pieces in hand): its gesture is not complete.
@@ -2489,8 +2489,14 @@ impl<T: TableGame> Session<T> {
                             menu.selected = (menu.selected + 1) % len.max(1);
                         }
                         Err(reason) => {
-                            // Refused on the screen too, with its reason.
+                            // Refused on the screen too, with its reason. A menu of the board
+                            // (Which?) leaves the board unmatched: after the settle time the
+                            // differences are named, and the piece lifted and put back down
+                            // asks again.
                             let action = game.label(&action);
+                            if menu.board.is_some() {
+                                play.unmatched_since = Some(ctx.now);
+                            }
                             play.menu = None;
                             play.prompt = Some(format!("{action}: {reason}"));
                             out.push(Decision::Refused { action, reason });
