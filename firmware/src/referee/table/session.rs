@@ -487,6 +487,19 @@ fn one_correction<T: TableGame>(
     }
 }
 
+/// The actions of `list` whose pieces are the ones the NFC tags read (`tags`, by `registry`).
+fn fitting_tags<T: TableGame>(
+    game: &T,
+    list: &[(Gesture, T::Action)],
+    tags: &[(Place, TagUid)],
+    registry: &TagRegistry,
+) -> Vec<(Gesture, T::Action)> {
+    list.iter()
+        .filter(|(_, a)| game.fits_tags(a, tags, registry))
+        .cloned()
+        .collect()
+}
+
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
     ctx.hands
@@ -1954,11 +1967,7 @@ impl<T: TableGame> Session<T> {
         // With NFC: the pieces whose tags were read tell the actions apart, and a piece put
         // down whose tag names another piece than the one lifted is refused.
         if !play.tags.is_empty() {
-            let fitting: Vec<(Gesture, T::Action)> = matching
-                .iter()
-                .filter(|(_, a)| game.fits_tags(a, &play.tags, ctx.tags))
-                .cloned()
-                .collect();
+            let fitting = fitting_tags(game, &matching, &play.tags, ctx.tags);
             if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
                 if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
                     let at = vec![*from, *to];
@@ -2002,11 +2011,7 @@ impl<T: TableGame> Session<T> {
         // which piece can make a move, every piece that could as far as the table can tell.
         let mut asked = game.askable(&gesture, matching.clone());
         if !play.tags.is_empty() {
-            let fitting: Vec<(Gesture, T::Action)> = asked
-                .iter()
-                .filter(|(_, a)| game.fits_tags(a, &play.tags, ctx.tags))
-                .cloned()
-                .collect();
+            let fitting = fitting_tags(game, &asked, &play.tags, ctx.tags);
             if !fitting.is_empty() {
                 asked = fitting;
             }
