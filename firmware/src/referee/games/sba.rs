@@ -672,14 +672,21 @@ impl SbaTable {
             })
     }
 
-    /// Whether the card has an action with a target that may be taken now (then choosing it
-    /// alone is half a gesture). A card whose targeted actions are not open yet (Blücher's
-    /// "Storm Plancenoit" before 3 pm) is chosen alone for its untargeted one.
-    fn targets_now(&self, id: CardId) -> bool {
-        self.game
-            .legal_actions()
+    /// The cards with an action with a target that may be taken now, of the `legal` actions
+    /// (then choosing one alone is half a gesture). A card whose targeted actions are not open
+    /// yet (Blücher's "Storm Plancenoit" before 3 pm) is chosen alone for its untargeted one.
+    fn targeting(legal: &[Action]) -> BTreeSet<CardId> {
+        legal
             .iter()
-            .any(|a| matches!(a, Action::Activate { card, target: Some(_), .. } if *card == id))
+            .filter_map(|a| match a {
+                Action::Activate {
+                    card,
+                    target: Some(_),
+                    ..
+                } => Some(*card),
+                _ => None,
+            })
+            .collect()
     }
 
     fn phasing_word(&self) -> &'static str {
@@ -925,17 +932,7 @@ impl TableGame for SbaTable {
     fn gestures(&self) -> Vec<(Gesture, Action)> {
         let mut out = Vec::new();
         let legal = self.game.legal_actions();
-        let targeting: Vec<CardId> = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Activate {
-                    card,
-                    target: Some(_),
-                    ..
-                } => Some(*card),
-                _ => None,
-            })
-            .collect();
+        let targeting = Self::targeting(&legal);
         for action in legal {
             match action {
                 Action::Activate {
@@ -1038,8 +1035,9 @@ impl TableGame for SbaTable {
                 if card_level {
                     return vec![any];
                 }
+                let half = Self::targeting(&self.game.legal_actions()).contains(&card);
                 (0..c.actions.len())
-                    .filter(|&k| c.actions[k].targets.is_empty() && !self.targets_now(card))
+                    .filter(|&k| c.actions[k].targets.is_empty() && !half)
                     .map(|k| Action::activate(card, k as u8, None))
                     .collect()
             }
