@@ -368,6 +368,16 @@ impl SensedBoard {
         out
     }
 
+    /// The places a chip's inputs read, by their first and last ("a3 to h4"; one place by its
+    /// name; none, "no place").
+    pub fn span(&self, cells: &[SensedCell]) -> String {
+        match cells {
+            [] => "no place".to_string(),
+            [only] => self.name(*only),
+            [first, .., last] => format!("{} to {}", self.name(*first), self.name(*last)),
+        }
+    }
+
     /// "square e4" or "seat 1 reserve slot 3": the subject of a finding about `cell`.
     fn subject(&self, cell: SensedCell) -> String {
         match self.places.get(&cell.number()) {
@@ -713,22 +723,20 @@ pub fn check_sensors<E: fmt::Display>(
     let mut explained = vec![false; usize::from(cells)];
     // A chip all of whose switches read: the chip or its supply, not each switch.
     for (name, read, fix) in board.wiring().chips() {
-        let line: Vec<usize> = read
+        let line: Vec<SensedCell> = read
             .iter()
-            .map(|c| c.index())
-            .filter(|&i| i < counts.len())
+            .copied()
+            .filter(|c| c.index() < counts.len())
             .collect();
-        if line.len() > 1 && line.iter().all(|&i| mostly(counts[i])) {
-            line.iter().for_each(|&i| explained[i] = true);
-            let first = board.name(SensedCell::new(line[0] as u16));
-            let last = board.name(SensedCell::new(line[line.len() - 1] as u16));
+        if line.len() > 1 && line.iter().all(|c| mostly(counts[c.index()])) {
+            line.iter().for_each(|c| explained[c.index()] = true);
             findings.push(Finding::bad(
                 Severity::Problem,
                 name,
                 format!(
-                    "all {} switches it reads ({first} to {last}) read occupied on an empty \
-                     board",
-                    line.len()
+                    "all {} switches it reads ({}) read occupied on an empty board",
+                    line.len(),
+                    board.span(&line)
                 ),
                 fix,
             ));
