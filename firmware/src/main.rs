@@ -417,8 +417,8 @@ fn sensor_summary(config: &Config) -> String {
     }
 }
 
-/// The PCF8575s the sensor uses, with what each is for: (bus number, address, role).
-/// The expanders to check: bus, address, role, and the setting that gives the address.
+/// The PCF8575s the sensor uses, to check: bus number, address, role (what each is for), and
+/// the setting that gives the address.
 fn expanders(config: &Config, board: &SensedBoard) -> Vec<(u8, u8, String, &'static str)> {
     match &config.sensor {
         SensorConfig::Matrix {
@@ -450,12 +450,8 @@ fn expanders(config: &Config, board: &SensedBoard) -> Vec<(u8, u8, String, &'sta
                 .iter()
                 .enumerate()
                 .map(|(i, &a)| {
-                    let role = match chips.get(i).map(|chip| chip.1.as_slice()) {
-                        Some([first, .., last]) => {
-                            format!("{} to {}", board.name(*first), board.name(*last))
-                        }
-                        Some([only]) => board.name(*only),
-                        Some([]) => "no place".into(),
+                    let role = match chips.get(i) {
+                        Some((_, read)) => board.span(read),
                         None => format!("inputs {}-{}", 16 * i + 1, 16 * i + 16),
                     };
                     (bus.number(), a, role, "[sensor.expanders] addresses")
@@ -599,24 +595,32 @@ fn expander_chips(config: &Config, addresses: &[u8]) -> Option<Vec<(u8, Vec<Sens
     use firmware::drivers::expander::PINS_PER_CHIP;
     let cells = config.cell_map(addresses.len() * PINS_PER_CHIP).ok()?;
     let places = config.places();
-    let read = |i: usize| match &cells {
-        Some(cells) => cells.cell(i),
-        None => Some(SensedCell::new(i as u16)),
-    };
-    Some(
-        addresses
-            .iter()
-            .enumerate()
-            .map(|(k, &address)| {
-                let pins = PINS_PER_CHIP * k..PINS_PER_CHIP * (k + 1);
-                let cells = pins
-                    .filter_map(read)
-                    .filter(|c| usize::from(c.number()) < places)
-                    .collect();
-                (address, cells)
-            })
-            .collect(),
-    )
+    Some(by_chip(addresses.iter().copied(), PINS_PER_CHIP, |i| {
+        match &cells {
+            Some(cells) => cells.cell(i),
+            None => Some(SensedCell::new(i as u16)),
+        }
+        .filter(|c| usize::from(c.number()) < places)
+    }))
+}
+
+/// Each chip, named by `names` in the order its inputs are read, `per_chip` inputs a chip,
+/// with the places its inputs read (`cell` of each input number).
+fn by_chip<N>(
+    names: impl IntoIterator<Item = N>,
+    per_chip: usize,
+    cell: impl Fn(usize) -> Option<SensedCell>,
+) -> Vec<(N, Vec<SensedCell>)> {
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let read = (per_chip * k..per_chip * (k + 1))
+                .filter_map(&cell)
+                .collect();
+            (name, read)
+        })
+        .collect()
 }
 
 /// The chips of the configured 74HC165 chain: `[sensor.shift_chain] chips`, or for the
@@ -635,18 +639,13 @@ fn chain_length(config: &Config) -> Option<usize> {
 fn chain_chips(config: &Config, chips: usize) -> Option<Vec<(String, Vec<SensedCell>)>> {
     let order = ChainOrder::schematic().ok()?;
     let cells = config.chain_cells(&order, chips).ok()?;
-    Some(
-        (0..chips)
-            .map(|k| {
-                let name = order
-                    .chips()
-                    .get(k)
-                    .map_or_else(|| (k + 1).to_string(), |chip| chip.reference.clone());
-                let read = (8 * k..8 * k + 8).filter_map(|i| cells.cell(i)).collect();
-                (name, read)
-            })
-            .collect(),
-    )
+    let names = (0..chips).map(|k| {
+        order
+            .chips()
+            .get(k)
+            .map_or_else(|| (k + 1).to_string(), |chip| chip.reference.clone())
+    });
+    Some(by_chip(names, 8, |i| cells.cell(i)))
 }
 
 /// The places `calibrate` asks for: every one of the board, or with `--game` those the game
