@@ -53,8 +53,21 @@ fn snapshot(version: u64, words: &str, token: &Token) -> Arc<Snapshot> {
     })
 }
 
-fn put(slot: &Slot, s: Arc<Snapshot>) {
-    slot.try_put(s).expect("nobody holds the slot");
+/// Puts `s` in as the publisher does: a reader holding the slot this instant (a stream woken
+/// by the last snapshot, reading it) makes it try again at its next step, here 1 ms later.
+fn put(slot: &Slot, mut s: Arc<Snapshot>) {
+    let start = Instant::now();
+    loop {
+        match slot.try_put(s) {
+            Ok(()) => return,
+            Err(back) => s = back,
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "a reader held the slot for 5 s"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 fn server() -> (Server, Arc<Slot>) {
