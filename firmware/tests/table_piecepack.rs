@@ -623,9 +623,10 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
     assert!(has(&out, |d| matches!(d, Decision::HandsDone)), "{out:?}");
 
     // Napoleon comes off the Guard's stack to g5 through the Young Guard ("Pieces can move
-    // through friendly pieces"). The board is again what it was after D'Erlon's move: a
-    // legal move, not a takeback. Any piece two squares away could have come, were it
-    // cavalry, so the umpire asks which, in the public order, whatever the coins are.
+    // through friendly pieces"). Any piece two squares away could have come, were it
+    // cavalry, so the umpire asks which, in the public order, whatever the coins are. The
+    // board is again what it was after D'Erlon's move, so Ney taken back off f6 is as
+    // likely: "Take back" is asked too.
     let out = t.put_back(&["g5"]);
     assert!(
         has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
@@ -634,6 +635,7 @@ fn a_scripted_first_turn_with_stacks_combat_and_retreat() {
             "g7 Napoleon to g5".to_string(),
             "g7 top coin to g5".to_string(),
             "g7 bottom coin to g5".to_string(),
+            "Take back".to_string(),
         ])),
         "{out:?}"
     );
@@ -1557,6 +1559,116 @@ fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
             "step {i}: D'Erlon under Ney (left) and the cavalry under Ney (right) read \
              differently"
         );
+    }
+}
+
+/// Twin set-ups that differ only in which Blue Fleur coin stands alone on g5: D'Erlon's (5,
+/// who moves one square) or the III & IV Cavalry corps' (blank, who moves two). Ney moves from
+/// h6 onto it, and a piece is then taken off the stack and put down on h6 again: Ney taken
+/// back, or the coin going two squares. The switches cannot tell, and the board is the one
+/// before Ney's move. Whatever the umpire shows must be the same in both, or it tells whether
+/// the coin is cavalry. Found after the secrecy audit: the umpire played the cavalry's move
+/// (recording a move nobody made) and offered D'Erlon's side the takeback. It now asks, "Take
+/// back" among the entries, and the takeback picked takes Ney back.
+#[test]
+fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
+    let (allies, example) = example_places();
+    let mut shown = Vec::new();
+    for (on_g5, elsewhere) in [
+        (Unit::DErlon, Unit::FrenchCavalry),
+        (Unit::FrenchCavalry, Unit::DErlon),
+    ] {
+        let mut french = example.clone();
+        let other = french[&Unit::FrenchCavalry];
+        french.insert(on_g5, p("g5"));
+        french.insert(elsewhere, other);
+        french.insert(Unit::Ney, p("h6"));
+        let mut t = Table::choose(7, 0);
+        t.set_up(ALLIES, &allies);
+        t.set_up(FRENCH, &french);
+        assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
+        // Ney joins the coin on g5: lifting both could be the coin going to h6, so it is asked.
+        t.lift_two(p("h6"), p("g5"));
+        let out = t.pick("h6 Ney to g5");
+        assert_eq!(acted(&out), ["h6 Ney to g5"], "{out:?}");
+        let out = t.put_back(&["g5"]);
+        assert!(has(&out, |d| matches!(d, Decision::HandsDone)), "{out:?}");
+        // A piece off the stack, put down on h6.
+        let out = t.put_back(&["h6"]);
+        let mut seen = vec![format!("{out:?} | {}", t.text())];
+        assert!(
+            has(
+                &out,
+                |d| matches!(d, Decision::MenuOpened { title, entries }
+                if title == "Which?"
+                    && entries == &[
+                        "g5 coin to h6".to_string(),
+                        "g7 Napoleon to h6".to_string(),
+                        "g7 top coin to h6".to_string(),
+                        "g7 bottom coin to h6".to_string(),
+                        "Take back".to_string(),
+                    ])
+            ),
+            "{out:?}"
+        );
+        for _ in 0..4 {
+            let out = t.wait(500);
+            seen.push(format!("{out:?} | {}", t.text()));
+        }
+        let out = t.pick("Take back");
+        assert!(
+            has(&out, |d| matches!(d, Decision::TookBack { to_ply: 0 })),
+            "{out:?}"
+        );
+        seen.push(format!("{out:?} | {}", t.text()));
+        assert_eq!(t.actions(), 0);
+        assert_eq!(t.position().square_of(Unit::Ney), Some(sq("h6")));
+        assert_eq!(t.position().square_of(on_g5), Some(sq("g5")));
+        shown.push(seen);
+    }
+    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
+        assert_eq!(
+            a, b,
+            "step {i}: D'Erlon on g5 (left) and the cavalry on g5 (right) read differently"
+        );
+    }
+}
+
+/// Picking the coin in that menu plays its move when it is cavalry, and is refused with the
+/// rule when it is not, like any coin picked in a "Which?" (the player knows their coin: a
+/// wrong pick is their mistake, not the umpire's guess).
+#[test]
+fn the_coin_picked_beside_a_takeback_moves_only_if_it_can() {
+    let (allies, example) = example_places();
+    for (on_g5, elsewhere) in [
+        (Unit::FrenchCavalry, Unit::DErlon),
+        (Unit::DErlon, Unit::FrenchCavalry),
+    ] {
+        let mut french = example.clone();
+        let other = french[&Unit::FrenchCavalry];
+        french.insert(on_g5, p("g5"));
+        french.insert(elsewhere, other);
+        french.insert(Unit::Ney, p("h6"));
+        let mut t = Table::choose(7, 0);
+        t.set_up(ALLIES, &allies);
+        t.set_up(FRENCH, &french);
+        t.lift_two(p("h6"), p("g5"));
+        t.pick("h6 Ney to g5");
+        t.put_back(&["g5"]);
+        t.put_back(&["h6"]);
+        let out = t.pick("g5 coin to h6");
+        if on_g5 == Unit::FrenchCavalry {
+            assert_eq!(acted(&out), ["g5 coin to h6"], "{out:?}");
+            assert_eq!(t.position().square_of(on_g5), Some(sq("h6")));
+            assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
+        } else {
+            assert!(
+                has(&out, |d| matches!(d, Decision::Refused { action, .. }
+                if action == "g5 coin to h6")),
+                "{out:?}"
+            );
+            assert_eq!(t.actions(), 1, "Ney's move stands until taken back");
+        }
     }
 }
 

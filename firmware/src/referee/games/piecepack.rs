@@ -1306,17 +1306,17 @@ impl TableGame for PiecepackTable {
     fn askable(
         &self,
         gesture: &Gesture,
-        matching: Vec<(Gesture, Action)>,
-    ) -> Vec<(Gesture, Action)> {
+        matching: &[(Gesture, Action)],
+    ) -> Option<Vec<(Gesture, Action)>> {
         // In the movement phase a coin's hidden value decides where it can go (cavalry two
         // squares, the others one; a symbol coin stacks apart), so the pieces the table is asked
         // about are every one that could make the move were it any coin of its suit: the legal
         // moves alone would tell whether a coin still on a stack is cavalry.
         let p = &self.position;
         if p.phase() != Phase::Movement {
-            return matching;
+            return None;
         }
-        let mut out = matching;
+        let mut out = matching.to_vec();
         for action in self.shaped(gesture) {
             let Action::Move { unit, to } = action else {
                 continue;
@@ -1334,7 +1334,7 @@ impl TableGame for PiecepackTable {
         }
         // In the public order, so the order tells nothing either.
         out.sort_by_cached_key(|(_, a)| self.public_key(a));
-        out
+        Some(out)
     }
 
     fn in_hand(&self, place: &Place) -> bool {
@@ -1814,7 +1814,9 @@ mod tests {
     /// What the table is asked for `g`, by label, as the session asks it.
     fn asked(t: &PiecepackTable, g: &Gesture) -> Vec<String> {
         let g = g.clone().normalized();
-        t.askable(&g, t.matching(&g))
+        let matching = t.matching(&g);
+        t.askable(&g, &matching)
+            .unwrap_or(matching)
             .into_iter()
             .map(|(_, a)| t.label(&a))
             .collect()

@@ -443,18 +443,20 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// The actions the table is asked to choose among for `gesture`, given `matching`, the legal
     /// ones it makes ([`TableGame::matching`]): more than one opens the "Which?" menu, and a
-    /// choice the rules refuse is refused then, with its reason. By default `matching`. A game
-    /// whose secrets decide which piece can make a move (a Piecepack coin's hidden value is its
-    /// reach) widens it to every piece that could make it as far as the table can tell, in an
-    /// order that tells nothing either: whether the umpire asks, and what, must not tell which
-    /// hidden piece can.
+    /// choice the rules refuse is refused then, with its reason. `None`, the default, asks
+    /// about `matching`. A game whose secrets decide which piece can make a move (a Piecepack
+    /// coin's hidden value is its reach) answers `Some`: every piece that could make it as far
+    /// as the table can tell, in an order that tells nothing either. Whether the umpire asks,
+    /// and what, must not tell which hidden piece can; so where a takeback fits the same board
+    /// as such a list, the session asks "Which?" with "Take back" among the entries rather than
+    /// choose between them by the legal moves.
     fn askable(
         &self,
         gesture: &Gesture,
-        matching: Vec<(Gesture, Self::Action)>,
-    ) -> Vec<(Gesture, Self::Action)> {
-        let _ = gesture;
-        matching
+        matching: &[(Gesture, Self::Action)],
+    ) -> Option<Vec<(Gesture, Self::Action)>> {
+        let _ = (gesture, matching);
+        None
     }
     /// Whether `place`, lifted alone, is a piece in hand whatever the legal actions are: a game
     /// whose secrets include which pieces can move (Stratego's Bombs and Flag) says so for every

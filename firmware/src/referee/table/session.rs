@@ -331,20 +331,61 @@ struct Menu<A> {
     selected: usize,
     /// Opened because a gesture meant several actions: the sensed board it was opened on.
     board: Option<BTreeSet<Place>>,
-    /// Ends with "Phone pages", after the actions.
+    /// Ends with "Take back", after the actions: a "Which?" whose board is also an earlier
+    /// one (the takeback to that ply), asked rather than chosen by what is hidden
+    /// ([`TableGame::askable`]).
+    takeback: Option<u32>,
+    /// Ends with "Phone pages", after the actions (and "Take back").
     phone: bool,
     /// A secret pick ([`TableGame::secret_choice`]): the others look away.
     secret: bool,
 }
 
+/// What OK on a menu's highlighted entry does.
+enum Pick<'a, A> {
+    Action(&'a A),
+    TakeBack(u32),
+    PhonePages,
+}
+
+/// The menu entry that takes back instead of acting.
+const TAKE_BACK: &str = "Take back";
+
 impl<A> Menu<A> {
-    /// The entries' labels as shown, "Phone pages" last when it is there.
+    /// The entries' labels as shown: the actions, then "Take back" and "Phone pages" when they
+    /// are there.
     fn labels(&self) -> Vec<String> {
         let mut labels: Vec<String> = self.entries.iter().map(|e| e.0.clone()).collect();
+        if self.takeback.is_some() {
+            labels.push(TAKE_BACK.to_string());
+        }
         if self.phone {
             labels.push(crate::referee::PHONE_PAGES.to_string());
         }
         labels
+    }
+
+    /// How many entries are shown.
+    fn len(&self) -> usize {
+        self.entries.len() + usize::from(self.takeback.is_some()) + usize::from(self.phone)
+    }
+
+    /// Highlights the next entry, round to the first.
+    fn next(&mut self) {
+        self.selected = (self.selected + 1) % self.len().max(1);
+    }
+
+    /// What the highlighted entry does.
+    fn pick(&self) -> Option<Pick<'_, A>> {
+        if let Some((_, action)) = self.entries.get(self.selected) {
+            return Some(Pick::Action(action));
+        }
+        let extra = self.selected.checked_sub(self.entries.len())?;
+        self.takeback
+            .map(Pick::TakeBack)
+            .into_iter()
+            .chain(self.phone.then_some(Pick::PhonePages))
+            .nth(extra)
     }
 }
 
@@ -1802,6 +1843,23 @@ impl<T: TableGame> Session<T> {
                 }
             }
         }
+        // For a game that asks by what the table can see (`TableGame::askable`), the actions
+        // the table would be asked about; the takebacks, below, hang on these, not on the legal
+        // ones, which would tell whether a hidden piece can make the move. With NFC, those of
+        // the pieces the tags read.
+        let widened = if judging {
+            game.askable(&gesture, &matching).map(|asked| {
+                if play.tags.is_empty() {
+                    asked
+                } else {
+                    fitting_tags(game, &asked, &play.tags, ctx.tags)
+                }
+            })
+        } else {
+            None
+        };
+        // Nothing the table could be asked about: as far as it can tell, no action.
+        let none_askable = widened.as_ref().map_or(matching.is_empty(), Vec::is_empty);
         // Every legal gesture, listed only when a lone lift needs it.
         let all = std::cell::OnceCell::new();
         let legal = || all.get_or_init(|| game.gestures());
@@ -1836,8 +1894,7 @@ impl<T: TableGame> Session<T> {
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
         let insisted =
             judging && matching.is_empty() && game.shaped(&gesture).iter().any(|a| game.insists(a));
-        if !play.must_match && !declined && matching.is_empty() && !untouched && !insisted && !over
-        {
+        if !play.must_match && !declined && none_askable && !untouched && !insisted && !over {
             if let Some(to) = Self::takeback_match(play, sensed) {
                 play.announcement = None;
                 play.refused = None;
@@ -1852,7 +1909,26 @@ impl<T: TableGame> Session<T> {
                 return;
             }
         }
-        if play.takeback.is_some() && judging && matching.is_empty() && !over {
+        // A board both an earlier one and a move some piece could make as far as the table can
+        // tell (a piece taken back off a stack, where a hidden coin there might make the same
+        // trip): which is meant is asked, "Take back" among the entries. Choosing by the legal
+        // moves would tell whether the hidden piece can; and the hand may mean either.
+        if let (Some(asked), false) = (&widened, none_askable) {
+            if !play.must_match && !declined && !untouched && !over {
+                if let Some(to) = Self::takeback_match(play, sensed) {
+                    play.takeback = None;
+                    if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
+                        let entries: Vec<(String, T::Action)> = asked
+                            .iter()
+                            .map(|(_, a)| (game.label(a), a.clone()))
+                            .collect();
+                        Self::ask_which(play, entries, Some(to), sensed, out);
+                    }
+                    return;
+                }
+            }
+        }
+        if play.takeback.is_some() && judging && none_askable && !over {
             // An offered takeback stays while the board is neither put right nor a legal
             // action: OK still confirms it, Back declines it.
             play.off = true;
@@ -1867,7 +1943,7 @@ impl<T: TableGame> Session<T> {
             return;
         }
         // A place that reads a piece no hand put there is no part of any action.
-        if let Some((place, from, why)) = Self::ghost(play, &gesture, &matching, ctx.hands) {
+        if let Some((place, from, why)) = Self::ghost(play, &gesture, none_askable, ctx.hands) {
             play.announcement = None;
             play.unmatched_since = None;
             play.mismatch_shown = false;
@@ -2009,7 +2085,9 @@ impl<T: TableGame> Session<T> {
         }
         // What the table is asked about: the legal actions, or for a game whose secrets decide
         // which piece can make a move, every piece that could as far as the table can tell.
-        let mut asked = game.askable(&gesture, matching.clone());
+        let mut asked = game
+            .askable(&gesture, &matching)
+            .unwrap_or_else(|| matching.clone());
         if !play.tags.is_empty() {
             let fitting = fitting_tags(game, &asked, &play.tags, ctx.tags);
             if !fitting.is_empty() {
@@ -2022,21 +2100,7 @@ impl<T: TableGame> Session<T> {
                     .into_iter()
                     .map(|(_, a)| (game.label(&a), a))
                     .collect();
-                out.push(Decision::MenuOpened {
-                    title: "Which?".to_string(),
-                    entries: entries.iter().map(|e| e.0.clone()).collect(),
-                });
-                play.menu = Some(Menu {
-                    title: "Which?".to_string(),
-                    entries,
-                    selected: 0,
-                    board: Some(sensed.clone()),
-                    phone: false,
-                    secret: false,
-                });
-                play.refused = None;
-                play.unmatched_since = None;
-                play.mismatch_shown = false;
+                Self::ask_which(play, entries, None, sensed, out);
             }
             return;
         }
@@ -2155,7 +2219,7 @@ impl<T: TableGame> Session<T> {
     ///   move) or it carries the last action's piece on (the carried-on correction);
     /// - likewise one piece put down with none lifted (off a stack), exactly one action;
     /// - in both, never when the table will be asked which piece ([`TableGame::askable`] holds
-    ///   more than one action).
+    ///   more than one action, or one beside a takeback that fits the same board).
     ///
     /// Every other board waits, above all one with a second piece lifted (a brushed enemy, an
     /// attack, two pieces in hand): its gesture is not complete.
@@ -2226,12 +2290,20 @@ impl<T: TableGame> Session<T> {
             selected,
         }
         .normalized();
+        // Whether the table will be asked which piece (see `TableGame::askable`): more than one
+        // to ask about, or a takeback beside one asked by what the table sees.
+        let asks = |matching: &[(Gesture, T::Action)]| match game.askable(&gesture, matching) {
+            None => matching.len() > 1,
+            Some(asked) => {
+                asked.len() > 1
+                    || (!asked.is_empty() && Self::takeback_match(play, sensed).is_some())
+            }
+        };
         match (gesture.lifted.as_slice(), gesture.placed.as_slice()) {
             // A piece lifted and landed, by a slide or a lift: one action, or a correction.
-            // (Not when the table will be asked which piece: see `TableGame::askable`.)
             ([a], [b]) if hands.landing(a, b).is_ok() => {
                 let matching = game.matching(&gesture);
-                if game.askable(&gesture, matching.clone()).len() > 1 {
+                if asks(&matching) {
                     false
                 } else if matching.is_empty() {
                     Self::carried_on(play, &gesture, hands).is_some()
@@ -2242,7 +2314,7 @@ impl<T: TableGame> Session<T> {
             // A piece put down with none lifted (off a stack, from the box): one action.
             ([], [_]) => {
                 let matching = game.matching(&gesture);
-                game.askable(&gesture, matching.clone()).len() <= 1 && unheld(matching)
+                !asks(&matching) && unheld(matching)
             }
             _ => false,
         }
@@ -2366,18 +2438,46 @@ impl<T: TableGame> Session<T> {
         }
     }
 
+    /// Opens the "Which?" menu of the board `sensed`: `entries`, then "Take back" (to the ply
+    /// `takeback`) when it is one.
+    fn ask_which(
+        play: &mut PlayState<T>,
+        entries: Vec<(String, T::Action)>,
+        takeback: Option<u32>,
+        sensed: &BTreeSet<Place>,
+        out: &mut Vec<Decision>,
+    ) {
+        let menu = Menu {
+            title: "Which?".to_string(),
+            entries,
+            selected: 0,
+            board: Some(sensed.clone()),
+            takeback,
+            phone: false,
+            secret: false,
+        };
+        out.push(Decision::MenuOpened {
+            title: menu.title.clone(),
+            entries: menu.labels(),
+        });
+        play.menu = Some(menu);
+        play.refused = None;
+        play.unmatched_since = None;
+        play.mismatch_shown = false;
+    }
+
     /// A place of `gesture` that reads a piece no hand put there: lit before the piece in
     /// hand was lifted, its tag unread, already named as wrong, or named as a ghost before.
     /// A legal gesture that puts a piece down without lifting one (off a stack) is no ghost.
     fn ghost(
         play: &PlayState<T>,
         gesture: &Gesture,
-        matching: &[(Gesture, T::Action)],
+        none_askable: bool,
         hands: &Hands,
     ) -> Option<(Place, Option<Place>, NotLanded)> {
         match (gesture.lifted.as_slice(), gesture.placed.as_slice()) {
             ([a], [b]) => hands.landing(a, b).err().map(|why| (*b, Some(*a), why)),
-            ([], [x]) if play.ghosts.contains(x) && matching.is_empty() => {
+            ([], [x]) if play.ghosts.contains(x) && none_askable => {
                 Some((*x, None, NotLanded::LitBefore))
             }
             _ => None,
@@ -2458,12 +2558,16 @@ impl<T: TableGame> Session<T> {
             });
             return;
         }
+        // "Take back" picked in a "Which?": as OK on an offered takeback, below.
+        if let (Button::Ok, Some(Pick::TakeBack(to))) =
+            (button, play.menu.as_ref().and_then(Menu::pick))
+        {
+            play.menu = None;
+            play.takeback = Some(to);
+        }
         if let Some(menu) = &mut play.menu {
             match button {
-                Button::Die => {
-                    let len = menu.entries.len() + usize::from(menu.phone);
-                    menu.selected = (menu.selected + 1) % len.max(1);
-                }
+                Button::Die => menu.next(),
                 Button::Back => {
                     play.menu_declined = menu.board.clone();
                     play.menu = None;
@@ -2472,15 +2576,21 @@ impl<T: TableGame> Session<T> {
                         play.unmatched_since = Some(ctx.now);
                     }
                 }
-                Button::Ok if menu.phone && menu.selected == menu.entries.len() => {
-                    // Not an action of the game: the service hands out the phone codes.
-                    play.menu = None;
-                    out.push(Decision::PhonePages);
-                }
                 Button::Ok => {
-                    let Some((_, action)) = menu.entries.get(menu.selected).cloned() else {
-                        play.menu = None;
-                        return;
+                    let action = match menu.pick() {
+                        Some(Pick::Action(action)) => action.clone(),
+                        Some(Pick::PhonePages) => {
+                            // Not an action of the game: the service hands out the phone
+                            // codes.
+                            play.menu = None;
+                            out.push(Decision::PhonePages);
+                            return;
+                        }
+                        // (Taken above.)
+                        Some(Pick::TakeBack(_)) | None => {
+                            play.menu = None;
+                            return;
+                        }
                     };
                     match game.check(&action) {
                         Ok(()) => self.act(ctx, &action, true, out),
@@ -2490,8 +2600,7 @@ impl<T: TableGame> Session<T> {
                             // tell them what the pick keeps secret (that hidden blocks do not
                             // tie, say). The pick is not taken, and the highlight moves on,
                             // which the chooser alone sees; the menu stays open.
-                            let len = menu.entries.len() + usize::from(menu.phone);
-                            menu.selected = (menu.selected + 1) % len.max(1);
+                            menu.next();
                         }
                         Err(reason) => {
                             // Refused on the screen too, with its reason. A menu of the board
@@ -2620,6 +2729,7 @@ impl<T: TableGame> Session<T> {
                         entries,
                         selected,
                         board: None,
+                        takeback: None,
                         phone: ctx.phone_pages,
                         secret,
                     };
