@@ -144,6 +144,17 @@ fn check_views(g: &Waterloo, revealed: &[bool], ctx: &str) {
     for seat in [ALLIED, FRENCH] {
         let v = g.view(seat);
         assert_eq!(v.line_of_retreat(), g.line_of_retreat(seat), "{ctx}");
+        // The Pursuit: the seat's own set-aside pieces by unit, the enemy's by back and count.
+        let enemy = seat.opponent();
+        assert_eq!(v.pursuit_cavalry(), g.pursuit_cavalry(seat), "{ctx}");
+        let backs: Vec<_> = g
+            .pursuit_cavalry(enemy)
+            .iter()
+            .map(|&(u, w)| (u.back(), w))
+            .collect();
+        assert_eq!(v.enemy_pursuit_cavalry(), backs.as_slice(), "{ctx}");
+        assert_eq!(v.set_aside(), g.set_aside(seat), "{ctx}");
+        assert_eq!(v.enemy_set_aside(), g.set_aside(enemy).len(), "{ctx}");
         assert_eq!(v.turn(), g.turn());
         for (c, seen) in v.squares() {
             let truth = g.piece_at(c);

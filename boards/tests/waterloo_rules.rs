@@ -1377,6 +1377,20 @@ fn expert_a_flank_occupation_forces_a_retreat_and_the_pursuit() {
     assert_eq!(g.to_act(), Actor::Seat(FRENCH));
     assert_eq!(unit_at(&g, "a1"), None);
     assert!(g.set_aside(FRENCH).contains(&Unit::Napoleon));
+    // The cavalry is set aside "off the board", not turned face up: each seat's view holds its
+    // own by unit, the enemy's by back (and 'weakened' blocks), and the enemy's other pieces
+    // set aside by count.
+    let allied = g.view(ALLIED);
+    assert_eq!(allied.pursuit_cavalry(), g.pursuit_cavalry(ALLIED));
+    let backs: Vec<_> = g
+        .pursuit_cavalry(FRENCH)
+        .iter()
+        .map(|&(u, w)| (u.back(), w))
+        .collect();
+    assert!(backs.contains(&(Unit::Cuirassiers.back(), 0)), "{backs:?}");
+    assert_eq!(allied.enemy_pursuit_cavalry(), backs.as_slice());
+    assert_eq!(allied.enemy_set_aside(), g.set_aside(FRENCH).len());
+    assert_eq!(g.view(FRENCH).set_aside(), g.set_aside(FRENCH));
     // "The remaining commanders in chief and commanders determine the number of actions"
     assert_eq!(g.actions(), (3, 3));
     // "you choose one of your pieces of cavalry, point to the enemy pieces and they disappear

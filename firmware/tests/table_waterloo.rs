@@ -316,7 +316,9 @@ fn public_units(game: &Waterloo) -> BTreeSet<Unit> {
             }
         }
         units.extend(view.dead(seat).iter().copied());
-        units.extend(view.pursuit_cavalry(seat).iter().map(|(u, _)| *u));
+        // (The OLED names a seat's set-aside cavalry by its back until its opponent has seen
+        // it, and the adapter keeps what each has seen: both seats' cavalry are allowed here.)
+        units.extend(view.pursuit_cavalry().iter().map(|(u, _)| *u));
     }
     units
 }

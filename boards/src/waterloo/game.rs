@@ -2987,14 +2987,14 @@ impl View {
             tile_strength: g.tile_strength.clone(),
             tile_owner: g.tile_owner.clone(),
             pursuit_victor: g.pursuit_victor(),
-            pursuit_cavalry: [
-                g.pursuit_cavalry(Seat::FIRST).to_vec(),
-                g.pursuit_cavalry(Seat::SECOND).to_vec(),
-            ],
-            set_aside: [
-                g.set_aside(Seat::FIRST).to_vec(),
-                g.set_aside(Seat::SECOND).to_vec(),
-            ],
+            pursuit_cavalry: g.pursuit_cavalry(seat).to_vec(),
+            enemy_pursuit_cavalry: g
+                .pursuit_cavalry(enemy)
+                .iter()
+                .map(|&(u, weakened)| (u.back(), weakened))
+                .collect(),
+            set_aside: g.set_aside(seat).to_vec(),
+            enemy_set_aside: g.set_aside(enemy).len(),
             hands: [g.hand(Seat::FIRST).to_vec(), g.hand(Seat::SECOND).to_vec()],
             status: g.status,
         }

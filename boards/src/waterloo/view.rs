@@ -35,7 +35,8 @@ pub enum Seen {
 
 /// One seat's view: a different type from [`Waterloo`](super::Waterloo), built only by
 /// [`Game::view`](crate::Game::view); it cannot hold an unrevealed enemy unit, the enemy's line
-/// of retreat, the enemy's reserve units, or anything of the Prussian draw but its size.
+/// of retreat, the enemy's reserve units or pieces set aside in the Pursuit (their backs and
+/// count only), or anything of the Prussian draw but its size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     pub(super) seat: Seat,
@@ -58,8 +59,10 @@ pub struct View {
     pub(super) tile_strength: Vec<u8>,
     pub(super) tile_owner: Vec<Option<Seat>>,
     pub(super) pursuit_victor: Option<Seat>,
-    pub(super) pursuit_cavalry: [Vec<(Unit, u8)>; 2],
-    pub(super) set_aside: [Vec<Unit>; 2],
+    pub(super) pursuit_cavalry: Vec<(Unit, u8)>,
+    pub(super) enemy_pursuit_cavalry: Vec<(Back, u8)>,
+    pub(super) set_aside: Vec<Unit>,
+    pub(super) enemy_set_aside: usize,
     pub(super) hands: [Vec<Card>; 2],
     pub(super) status: Status<EndReason>,
 }
@@ -170,14 +173,26 @@ impl View {
         self.pursuit_victor
     }
 
-    /// Expert: `seat`'s cavalry set aside for the Pursuit (public: set aside next to the board).
-    pub fn pursuit_cavalry(&self, seat: Seat) -> &[(Unit, u8)] {
-        &self.pursuit_cavalry[seat.index()]
+    /// Expert: this seat's cavalry set aside for the Pursuit, with its 'weakened' blocks.
+    pub fn pursuit_cavalry(&self) -> &[(Unit, u8)] {
+        &self.pursuit_cavalry
     }
 
-    /// Expert: `seat`'s pieces set aside that take no part in the Pursuit.
-    pub fn set_aside(&self, seat: Seat) -> &[Unit] {
-        &self.set_aside[seat.index()]
+    /// Expert: the enemy's cavalry set aside for the Pursuit, as the table sees it: its backs
+    /// and 'weakened' blocks. The rules set it aside next to the board, not face up; a unit
+    /// revealed in an earlier battle is the seat's to remember.
+    pub fn enemy_pursuit_cavalry(&self) -> &[(Back, u8)] {
+        &self.enemy_pursuit_cavalry
+    }
+
+    /// Expert: this seat's pieces set aside that take no part in the Pursuit.
+    pub fn set_aside(&self) -> &[Unit] {
+        &self.set_aside
+    }
+
+    /// Expert: how many of the enemy's pieces are set aside and take no part in the Pursuit.
+    pub fn enemy_set_aside(&self) -> usize {
+        self.enemy_set_aside
     }
 
     /// `seat`'s manoeuvre cards (public: the draft is open, ruling).
