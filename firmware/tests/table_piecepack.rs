@@ -1204,6 +1204,46 @@ fn with_nfc_the_tag_read_where_a_piece_lands_says_which_left_the_stack() {
     assert!(tags.iter().all(|(u, t)| *t == uid(*u)));
 }
 
+/// With NFC the tag read where a piece lands names it: D'Erlon's coin, off Ney's stack on g5
+/// and put down on h6, two squares away, is refused with the rule (D'Erlon moves one square),
+/// not taken for Ney, who could have gone there. Lifted off h6, the coin's tag goes with it:
+/// Ney put down there next, his tag read, goes. Before, the coin's read stayed with the square
+/// until the next action, so Ney's move opened a "Which?" between him and the coin.
+#[test]
+fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piece() {
+    let mut t = Table::choose(3, 0);
+    let (allies, french) = example_places();
+    assert_eq!(french[&Unit::DErlon], p("g5"));
+    assert_eq!(french[&Unit::Ney], p("g5"));
+    t.set_up_tagged(ALLIES, &allies, true);
+    t.set_up_tagged(FRENCH, &french, true);
+    t.put_tagged(p("h6"), Some(uid(Unit::DErlon)));
+    let out = t.settle();
+    assert!(acted(&out).is_empty(), "{out:?}");
+    assert!(
+        has(
+            &out,
+            |d| matches!(d, Decision::Refused { action, .. } if action == "g5 coin to h6")
+        ),
+        "{out:?}"
+    );
+    assert_eq!(t.actions(), 0);
+    assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
+    let text = t.text();
+    assert!(text.contains("g5 coin to h6"), "{text}");
+    // Put right (the coin back on its stack), the umpire waits for the next move.
+    t.lift(p("h6"));
+    let out = t.settle();
+    assert!(
+        has(&out, |d| matches!(d, Decision::BoardMatches)),
+        "{out:?}"
+    );
+    // Ney himself, read as he lands, goes.
+    t.put_tagged(p("h6"), Some(uid(Unit::Ney)));
+    let out = t.settle();
+    assert_eq!(acted(&out), ["g5 Ney to h6"], "{out:?}");
+}
+
 /// Plays `action` while the SD card is full: the umpire decides nothing and says so, the
 /// other buttons wait, OK on a still-full card fails again, and once space is freed OK plays
 /// it (a die is rolled again: nobody saw the first roll). Returns what was played.

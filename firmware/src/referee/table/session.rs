@@ -2896,6 +2896,8 @@ impl<T: TableGame> AnySession for Session<T> {
             Stage::Play(play) => {
                 play.first_lift = play.lifted.is_empty().then_some(*place);
                 play.lifted.insert(*place);
+                // Nothing stands there now: a tag read there named a piece that has gone.
+                play.tags.retain(|(at, _)| at != place);
                 if play.swaps.remove(place) {
                     *play.steps.get_mut() = None;
                 }
