@@ -1220,13 +1220,7 @@ fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piec
     t.put_tagged(p("h6"), Some(uid(Unit::DErlon)));
     let out = t.settle();
     assert!(acted(&out).is_empty(), "{out:?}");
-    assert!(
-        has(
-            &out,
-            |d| matches!(d, Decision::Refused { action, .. } if action == "g5 coin to h6")
-        ),
-        "{out:?}"
-    );
+    assert_refused(&out, "g5 coin to h6");
     assert_eq!(t.actions(), 0);
     assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
     let text = t.text();
@@ -1602,37 +1596,57 @@ fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
     }
 }
 
+/// `out` refuses the action labelled `label`.
+fn assert_refused(out: &[Decision], label: &str) {
+    assert!(
+        has(
+            out,
+            |d| matches!(d, Decision::Refused { action, .. } if action == label)
+        ),
+        "{out:?}"
+    );
+}
+
+/// The French set up as in the example but with `on_g5` (D'Erlon or the III & IV Cavalry
+/// corps) alone on g5 and Ney on h6; Ney moves onto g5 (lifting both could be the coin going
+/// to h6, so the umpire asks) and the pieces go back down. The first turn's movement goes on.
+fn ney_joins_a_coin(on_g5: Unit) -> Table {
+    let (allies, mut french) = example_places();
+    let elsewhere = if on_g5 == Unit::DErlon {
+        Unit::FrenchCavalry
+    } else {
+        Unit::DErlon
+    };
+    let other = french[&Unit::FrenchCavalry];
+    french.insert(on_g5, p("g5"));
+    french.insert(elsewhere, other);
+    french.insert(Unit::Ney, p("h6"));
+    let mut t = Table::choose(7, 0);
+    t.set_up(ALLIES, &allies);
+    t.set_up(FRENCH, &french);
+    assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
+    t.lift_two(p("h6"), p("g5"));
+    let out = t.pick("h6 Ney to g5");
+    assert_eq!(acted(&out), ["h6 Ney to g5"], "{out:?}");
+    let out = t.put_back(&["g5"]);
+    assert!(has(&out, |d| matches!(d, Decision::HandsDone)), "{out:?}");
+    t
+}
+
 /// Twin set-ups that differ only in which Blue Fleur coin stands alone on g5: D'Erlon's (5,
 /// who moves one square) or the III & IV Cavalry corps' (blank, who moves two). Ney moves from
 /// h6 onto it, and a piece is then taken off the stack and put down on h6 again: Ney taken
 /// back, or the coin going two squares. The switches cannot tell, and the board is the one
 /// before Ney's move. Whatever the umpire shows must be the same in both, or it tells whether
-/// the coin is cavalry. Found after the secrecy audit: the umpire played the cavalry's move
-/// (recording a move nobody made) and offered D'Erlon's side the takeback. It now asks, "Take
-/// back" among the entries, and the takeback picked takes Ney back.
+/// the coin is cavalry. Before, a legal move was preferred to the takeback: had nothing else
+/// been able to reach h6, the umpire would have played the cavalry's move (recording a move
+/// nobody made) and offered D'Erlon's side the takeback. It now asks, "Take back" among the
+/// entries, and the takeback picked takes Ney back.
 #[test]
 fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
-    let (allies, example) = example_places();
     let mut shown = Vec::new();
-    for (on_g5, elsewhere) in [
-        (Unit::DErlon, Unit::FrenchCavalry),
-        (Unit::FrenchCavalry, Unit::DErlon),
-    ] {
-        let mut french = example.clone();
-        let other = french[&Unit::FrenchCavalry];
-        french.insert(on_g5, p("g5"));
-        french.insert(elsewhere, other);
-        french.insert(Unit::Ney, p("h6"));
-        let mut t = Table::choose(7, 0);
-        t.set_up(ALLIES, &allies);
-        t.set_up(FRENCH, &french);
-        assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
-        // Ney joins the coin on g5: lifting both could be the coin going to h6, so it is asked.
-        t.lift_two(p("h6"), p("g5"));
-        let out = t.pick("h6 Ney to g5");
-        assert_eq!(acted(&out), ["h6 Ney to g5"], "{out:?}");
-        let out = t.put_back(&["g5"]);
-        assert!(has(&out, |d| matches!(d, Decision::HandsDone)), "{out:?}");
+    for on_g5 in [Unit::DErlon, Unit::FrenchCavalry] {
+        let mut t = ney_joins_a_coin(on_g5);
         // A piece off the stack, put down on h6.
         let out = t.put_back(&["h6"]);
         let mut seen = vec![format!("{out:?} | {}", t.text())];
@@ -1679,22 +1693,8 @@ fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
 /// wrong pick is their mistake, not the umpire's guess).
 #[test]
 fn the_coin_picked_beside_a_takeback_moves_only_if_it_can() {
-    let (allies, example) = example_places();
-    for (on_g5, elsewhere) in [
-        (Unit::FrenchCavalry, Unit::DErlon),
-        (Unit::DErlon, Unit::FrenchCavalry),
-    ] {
-        let mut french = example.clone();
-        let other = french[&Unit::FrenchCavalry];
-        french.insert(on_g5, p("g5"));
-        french.insert(elsewhere, other);
-        french.insert(Unit::Ney, p("h6"));
-        let mut t = Table::choose(7, 0);
-        t.set_up(ALLIES, &allies);
-        t.set_up(FRENCH, &french);
-        t.lift_two(p("h6"), p("g5"));
-        t.pick("h6 Ney to g5");
-        t.put_back(&["g5"]);
+    for on_g5 in [Unit::FrenchCavalry, Unit::DErlon] {
+        let mut t = ney_joins_a_coin(on_g5);
         t.put_back(&["h6"]);
         let out = t.pick("g5 coin to h6");
         if on_g5 == Unit::FrenchCavalry {
@@ -1702,11 +1702,7 @@ fn the_coin_picked_beside_a_takeback_moves_only_if_it_can() {
             assert_eq!(t.position().square_of(on_g5), Some(sq("h6")));
             assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
         } else {
-            assert!(
-                has(&out, |d| matches!(d, Decision::Refused { action, .. }
-                if action == "g5 coin to h6")),
-                "{out:?}"
-            );
+            assert_refused(&out, "g5 coin to h6");
             assert_eq!(t.actions(), 1, "Ney's move stands until taken back");
         }
     }
@@ -1732,13 +1728,7 @@ fn a_piece_picked_off_a_stack_that_cannot_go_there_is_refused_and_asked_again() 
         "{out:?}"
     );
     let out = t.pick("g5 coin to h6");
-    assert!(
-        has(
-            &out,
-            |d| matches!(d, Decision::Refused { action, .. } if action == "g5 coin to h6")
-        ),
-        "{out:?}"
-    );
+    assert_refused(&out, "g5 coin to h6");
     assert_eq!(t.actions(), 0);
     let text = t.text();
     assert!(text.contains("g5 coin to h6: "), "{text}");
