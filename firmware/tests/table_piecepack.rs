@@ -1238,6 +1238,54 @@ fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piec
     assert_eq!(acted(&out), ["g5 Ney to h6"], "{out:?}");
 }
 
+/// With NFC, twins that differ only in which Blue Fleur coin stands alone on f8: the III & IV
+/// Cavalry corps' (moves two squares) or D'Erlon's (one). It is slid two squares to h8 and the
+/// tag read there is Reille's, who stands on f6: the piece put down is not the one lifted,
+/// whatever the coin is. Before, the umpire said so only for the cavalry (the one piece whose
+/// move is legal) and refused D'Erlon's move by the rule, which told the table which coin it
+/// was. Found in the review of the "Take back" change.
+#[test]
+fn with_nfc_a_wrong_tag_on_a_coins_move_is_named_whatever_the_coin() {
+    let mut shown = Vec::new();
+    for on_f8 in [Unit::FrenchCavalry, Unit::DErlon] {
+        let (allies, mut french) = example_places();
+        let on_g5 = if on_f8 == Unit::DErlon {
+            Unit::FrenchCavalry
+        } else {
+            Unit::DErlon
+        };
+        french.insert(on_f8, p("f8"));
+        french.insert(on_g5, p("g5"));
+        let mut t = Table::choose(3, 0);
+        t.set_up_tagged(ALLIES, &allies, true);
+        t.set_up_tagged(FRENCH, &french, true);
+        let mut out = t.lift(p("f8"));
+        out.extend(t.settle());
+        out.extend(t.put_tagged(p("h8"), Some(uid(Unit::Reille))));
+        out.extend(t.settle());
+        assert!(
+            has(
+                &out,
+                |d| matches!(d, Decision::WrongPiece { action } if action == "f8 coin to h8")
+            ),
+            "{out:?}"
+        );
+        assert_eq!(t.actions(), 0);
+        let mut seen = vec![format!("{out:?} | {}", t.text())];
+        for _ in 0..4 {
+            let out = t.wait(500);
+            seen.push(format!("{out:?} | {}", t.text()));
+        }
+        shown.push(seen);
+    }
+    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
+        assert_eq!(
+            a, b,
+            "step {i}: the cavalry (left) and D'Erlon (right) read differently"
+        );
+    }
+}
+
 /// Plays `action` while the SD card is full: the umpire decides nothing and says so, the
 /// other buttons wait, OK on a still-full card fails again, and once space is freed OK plays
 /// it (a die is rolled again: nobody saw the first roll). Returns what was played.
@@ -1647,7 +1695,11 @@ fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
     let mut shown = Vec::new();
     for on_g5 in [Unit::DErlon, Unit::FrenchCavalry] {
         let mut t = ney_joins_a_coin(on_g5);
-        // A piece off the stack, put down on h6.
+        // A piece off the stack, put down on h6: not decided the moment it lands (the
+        // pipeline's early decision), and then asked about.
+        let now = t.at();
+        let at_once = t.referee.decides_at_once(&[(p("h6"), false, now)]);
+        assert!(!at_once, "a question is never decided at once");
         let out = t.put_back(&["h6"]);
         let mut seen = vec![format!("{out:?} | {}", t.text())];
         assert!(
@@ -1686,6 +1738,43 @@ fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
             "step {i}: D'Erlon on g5 (left) and the cavalry on g5 (right) read differently"
         );
     }
+}
+
+/// Back on that menu plays nothing and takes nothing back: the board left unmatched is named
+/// after the settle time, taking the piece off h6 again leaves Ney's move standing, and putting
+/// it down once more asks again.
+#[test]
+fn back_on_a_which_beside_a_takeback_leaves_the_move_standing() {
+    let mut t = ney_joins_a_coin(Unit::DErlon);
+    let out = t.put_back(&["h6"]);
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+        if entries.last().map(String::as_str) == Some("Take back"))),
+        "{out:?}"
+    );
+    let out = t.press(Button::Back);
+    assert!(has(&out, |d| matches!(d, Decision::MenuClosed)), "{out:?}");
+    let out = t.wait(3000);
+    assert!(
+        has(&out, |d| matches!(d, Decision::Mismatch(diffs)
+        if diffs.iter().any(|d| d.place == "h6"))),
+        "{out:?} {}",
+        t.text()
+    );
+    assert_eq!(t.actions(), 1);
+    t.lift(p("h6"));
+    let out = t.settle();
+    assert!(
+        has(&out, |d| matches!(d, Decision::BoardMatches)),
+        "{out:?}"
+    );
+    assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
+    let out = t.put_back(&["h6"]);
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+        if entries.last().map(String::as_str) == Some("Take back"))),
+        "{out:?}"
+    );
 }
 
 /// Picking the coin in that menu plays its move when it is cavalry, and is refused with the

@@ -1,5 +1,6 @@
-//! What one seat may see: its own pieces, of the enemy the backs and whatever battles revealed,
-//! its own line of retreat, and the public clock.
+//! What one seat may see: its own pieces, of the enemy the backs and whatever battles revealed
+//! on the board (the Pursuit's set-aside cavalry by back alone), its own line of retreat, and
+//! the public clock.
 //!
 //! The type is here; it is built by `View::new` in `game.rs`, beside the state it reads
 //! (the game names this view as its `Game::View`, so this file stands below the game).

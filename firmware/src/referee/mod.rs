@@ -65,7 +65,10 @@
 //! - Anything else: after [`RefereeConfig::mismatch_after_ms`] with no match,
 //!   [`Screen::Mismatch`](crate::ui::Screen::Mismatch) names each differing place and what belongs there.
 //!
-//! A legal continuation is preferred to a takeback when both fit (as picochess does).
+//! A legal continuation is preferred to a takeback when both fit (as picochess does). A game
+//! whose hidden pieces decide which piece could make a move (Piecepack's coins) asks instead,
+//! "Take back" among the "Which?" entries: preferring the legal move would tell the table
+//! whether a hidden piece can make it.
 //!
 //! # Careless hands and faulty switches
 //! Every game reads the hands through one tracker of the lifts and placements since the board last matched or an action was played, so that a brush or

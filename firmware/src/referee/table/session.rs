@@ -517,6 +517,14 @@ fn one_correction<T: TableGame>(
 ) -> Option<Correction<T::Action>> {
     let mut was = before.matching(was);
     let mut now = before.matching(&made);
+    // For a game that asks by what the table sees, only when no other piece could have made
+    // the new gesture as far as the table can tell: which is legal is the hidden pieces' say.
+    if before
+        .askable(&made, &now)
+        .is_some_and(|asked| asked.len() != 1)
+    {
+        return None;
+    }
     match (was.len(), now.len()) {
         (1, 1) => Some(Correction {
             was: was.remove(0).1,
@@ -537,6 +545,22 @@ fn fitting_tags<T: TableGame>(
 ) -> Vec<(Gesture, T::Action)> {
     list.iter()
         .filter(|(_, a)| game.fits_tags(a, tags, registry))
+        .cloned()
+        .collect()
+}
+
+/// The actions of `list` whose pieces are the ones the NFC tags read; none without reads.
+fn fitting_tags_of<T: TableGame>(
+    game: &T,
+    list: &[T::Action],
+    tags: &[(Place, TagUid)],
+    registry: &TagRegistry,
+) -> Vec<T::Action> {
+    if tags.is_empty() {
+        return Vec::new();
+    }
+    list.iter()
+        .filter(|a| game.fits_tags(a, tags, registry))
         .cloned()
         .collect()
 }
@@ -1847,17 +1871,18 @@ impl<T: TableGame> Session<T> {
         // the table would be asked about; the takebacks, below, hang on these, not on the legal
         // ones, which would tell whether a hidden piece can make the move. With NFC, those of
         // the pieces the tags read.
-        let widened = if judging {
-            game.askable(&gesture, &matching).map(|asked| {
-                if play.tags.is_empty() {
-                    asked
-                } else {
-                    fitting_tags(game, &asked, &play.tags, ctx.tags)
-                }
-            })
+        let looks = if judging {
+            game.askable(&gesture, &matching)
         } else {
             None
         };
+        let widened = looks.as_ref().map(|asked| {
+            if play.tags.is_empty() {
+                asked.clone()
+            } else {
+                fitting_tags(game, asked, &play.tags, ctx.tags)
+            }
+        });
         // Nothing the table could be asked about: as far as it can tell, no action.
         let none_askable = widened.as_ref().map_or(matching.is_empty(), Vec::is_empty);
         // Every legal gesture, listed only when a lone lift needs it.
@@ -1887,7 +1912,7 @@ impl<T: TableGame> Session<T> {
             }
         }
         // A legal continuation is preferred to a takeback when both fit (Back then offers to
-        // take it back): a piece moved back within a turn is a move, and with occupancy only an
+        // take it back; a game that asks by what the table sees asks, below): a piece moved back within a turn is a move, and with occupancy only an
         // earlier board comes back whenever a square empties and another fills again. While the
         // hands owe steps, the board the action was played on is no takeback either; nor is a
         // move back a repetition rule refuses (the rule forbids exactly that move).
@@ -1907,25 +1932,6 @@ impl<T: TableGame> Session<T> {
                 play.takeback = Some(to);
                 play.off = true;
                 return;
-            }
-        }
-        // A board both an earlier one and a move some piece could make as far as the table can
-        // tell (a piece taken back off a stack, where a hidden coin there might make the same
-        // trip): which is meant is asked, "Take back" among the entries. Choosing by the legal
-        // moves would tell whether the hidden piece can; and the hand may mean either.
-        if let (Some(asked), false) = (&widened, none_askable) {
-            if !play.must_match && !declined && !untouched && !over {
-                if let Some(to) = Self::takeback_match(play, sensed) {
-                    play.takeback = None;
-                    if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
-                        let entries: Vec<(String, T::Action)> = asked
-                            .iter()
-                            .map(|(_, a)| (game.label(a), a.clone()))
-                            .collect();
-                        Self::ask_which(play, entries, Some(to), sensed, out);
-                    }
-                    return;
-                }
             }
         }
         if play.takeback.is_some() && judging && none_askable && !over {
@@ -1963,7 +1969,26 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
-        if matching.is_empty() && gesture.lifted.is_empty() {
+        // A board both an earlier one and a move some piece could make as far as the table can
+        // tell (a piece taken back off a stack, where a hidden coin there might make the same
+        // trip), every piece landed where a hand put it: which is meant is asked, "Take back"
+        // among the entries. Choosing by the legal moves would tell whether the hidden piece
+        // can; and the hand may mean either.
+        if let (Some(asked), false) = (&widened, none_askable) {
+            if !declined && !untouched {
+                if let Some(to) = Self::takeback_match(play, sensed) {
+                    if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
+                        let entries: Vec<(String, T::Action)> = asked
+                            .iter()
+                            .map(|(_, a)| (game.label(a), a.clone()))
+                            .collect();
+                        Self::ask_which(play, entries, Some(to), sensed, out);
+                    }
+                    return;
+                }
+            }
+        }
+        if none_askable && gesture.lifted.is_empty() {
             if let ([x], Some((n, from, to, _))) = (gesture.placed.as_slice(), play.last_slide) {
                 if *x == from && n == play.actions() && ctx.hands.placed_now(x) {
                     // Not before the hold: another hand sliding a piece onto the place just
@@ -2041,10 +2066,13 @@ impl<T: TableGame> Session<T> {
             }
         }
         // With NFC: the pieces whose tags were read tell the actions apart, and a piece put
-        // down whose tag names another piece than the one lifted is refused.
+        // down whose tag names another piece than the one lifted is refused. (For a game that
+        // asks by what the table sees, "the one lifted" is the one piece that could have made
+        // the move as far as the table can tell, whatever the legal moves are.)
         if !play.tags.is_empty() {
-            let fitting = fitting_tags(game, &matching, &play.tags, ctx.tags);
-            if let (true, [(made, action)]) = (fitting.is_empty(), matching.as_slice()) {
+            let judged = looks.as_deref().unwrap_or(&matching);
+            let fitting = fitting_tags(game, judged, &play.tags, ctx.tags);
+            if let (true, [(made, action)]) = (fitting.is_empty(), judged) {
                 if let ([from], [to]) = (made.lifted.as_slice(), made.placed.as_slice()) {
                     let at = vec![*from, *to];
                     let (label, from, to) = (
@@ -2079,21 +2107,14 @@ impl<T: TableGame> Session<T> {
                     return;
                 }
             }
-            if !fitting.is_empty() {
+            if looks.is_none() && !fitting.is_empty() {
                 matching = fitting;
             }
         }
         // What the table is asked about: the legal actions, or for a game whose secrets decide
-        // which piece can make a move, every piece that could as far as the table can tell.
-        let mut asked = game
-            .askable(&gesture, &matching)
-            .unwrap_or_else(|| matching.clone());
-        if !play.tags.is_empty() {
-            let fitting = fitting_tags(game, &asked, &play.tags, ctx.tags);
-            if !fitting.is_empty() {
-                asked = fitting;
-            }
-        }
+        // which piece can make a move, every piece that could as far as the table can tell
+        // (with NFC, of the pieces the tags read).
+        let asked = widened.unwrap_or_else(|| matching.clone());
         if asked.len() > 1 {
             if play.menu.is_none() && play.menu_declined.as_ref() != Some(sensed) {
                 let entries: Vec<(String, T::Action)> = asked
@@ -2103,6 +2124,23 @@ impl<T: TableGame> Session<T> {
                 Self::ask_which(play, entries, None, sensed, out);
             }
             return;
+        }
+        // Asked by what the table sees, one piece or none could have made it: that piece's
+        // action is played if the rules allow it and refused with their reason if not, as a
+        // "Which?" pick is. No other legal reading is played in its place: which one the rules
+        // allow is the hidden pieces' secret.
+        let mut refuse = None;
+        if looks.is_some() {
+            match asked.as_slice() {
+                [(_, action)] => match matching.iter().position(|(_, a)| a == action) {
+                    Some(i) => matching = vec![matching.swap_remove(i)],
+                    None => {
+                        matching.clear();
+                        refuse = Some(action.clone());
+                    }
+                },
+                _ => matching.clear(),
+            }
         }
         if matching.len() == 1 {
             let (made, action) = matching.remove(0);
@@ -2127,11 +2165,20 @@ impl<T: TableGame> Session<T> {
             }
             return;
         }
-        // The shape of an action the rules refuse.
-        let shapes = if in_hand {
+        // The shape of an action the rules refuse (with NFC, of the pieces the tags read when
+        // they read any).
+        let shapes = if let Some(action) = refuse {
+            vec![action]
+        } else if in_hand {
             Vec::new()
         } else {
-            game.shaped(&gesture)
+            let shapes = game.shaped(&gesture);
+            let read = fitting_tags_of(game, &shapes, &play.tags, ctx.tags);
+            if read.is_empty() {
+                shapes
+            } else {
+                read
+            }
         };
         let refusal = shapes
             .into_iter()
