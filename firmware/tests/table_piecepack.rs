@@ -15,7 +15,7 @@ use firmware::journal::{decode, MemStore, Quota, Tail};
 use firmware::referee::games::piecepack::{
     place, set_up_pieces, staging_slot, Army, PiecepackTable,
 };
-use firmware::referee::table::{rebuild_table, Session, TableGame};
+use firmware::referee::table::{rebuild_table, Gesture, Session, TableGame};
 use firmware::referee::{
     screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig, SeededChance,
 };
@@ -1236,6 +1236,37 @@ fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piec
     t.put_tagged(p("h6"), Some(uid(Unit::Ney)));
     let out = t.settle();
     assert_eq!(acted(&out), ["g5 Ney to h6"], "{out:?}");
+}
+
+/// With NFC, the coin read is the piece that moved even where the one legal reading is another
+/// piece's: D'Erlon's coin off Ney's stack on g5, put down on f4 beside the Allies, where only
+/// a pawn can go (a coin stops on coming next to the enemy, on f5 or g4). Refused with the
+/// rule, not played as Ney's move. Found in the review of the "Take back" change.
+#[test]
+fn with_nfc_the_coin_read_is_refused_though_its_pawn_could_go_there() {
+    let mut t = Table::choose(3, 0);
+    let (allies, french) = example_places();
+    assert_eq!(french[&Unit::DErlon], p("g5"));
+    assert_eq!(french[&Unit::Ney], p("g5"));
+    t.set_up_tagged(ALLIES, &allies, true);
+    t.set_up_tagged(FRENCH, &french, true);
+    // Not vacuous: Ney's is the one legal reading of a piece put down on f4.
+    let g = Gesture {
+        placed: vec![p("f4")],
+        ..Gesture::default()
+    };
+    let legal: Vec<String> = t
+        .table()
+        .matching(&g)
+        .iter()
+        .map(|(_, a)| t.table().label(a))
+        .collect();
+    assert_eq!(legal, ["g5 Ney to f4"]);
+    t.put_tagged(p("f4"), Some(uid(Unit::DErlon)));
+    let out = t.settle();
+    assert!(acted(&out).is_empty(), "{out:?}");
+    assert_refused(&out, "g5 coin to f4");
+    assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
 }
 
 /// With NFC, twins that differ only in which Blue Fleur coin stands alone on f8: the III & IV
