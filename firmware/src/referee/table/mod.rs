@@ -443,8 +443,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// The actions the table is asked to choose among for `gesture`, given `matching`, the legal
     /// ones it makes ([`TableGame::matching`]): more than one opens the "Which?" menu, and a
-    /// choice the rules refuse is refused then, with its reason. `None`, the default, asks
-    /// about `matching`. A game whose secrets decide which piece can make a move (a Piecepack
+    /// choice the rules refuse is refused then, with its reason; exactly one is played if the
+    /// rules allow it and refused with their reason if not, never replaced by another legal
+    /// reading. `None`, the default, asks about `matching`. A game whose secrets decide which piece can make a move (a Piecepack
     /// coin's hidden value is its reach) answers `Some`: every piece that could make it as far
     /// as the table can tell, in an order that tells nothing either. Whether the umpire asks,
     /// and what, must not tell which hidden piece can; so where a takeback fits the same board
@@ -477,9 +478,11 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     }
     /// With NFC: whether `action` agrees with the tags read since the last action (each with
     /// the place it was read on). When a gesture means several actions, those that agree are
-    /// kept, if any do. By default every action agrees.
-    /// A gesture that makes one action only, whose tags disagree, is refused as the wrong
-    /// piece. `registry` holds the tags registered to pieces before the game (if any).
+    /// kept, if any do; for a game that answers [`TableGame::askable`], those that agree are
+    /// all that is asked, and none agreeing asks nothing. By default every action agrees.
+    /// A gesture that makes one action only (or, asked by what the table sees, that one piece
+    /// alone could have made), whose tags disagree, is refused as the wrong piece. `registry`
+    /// holds the tags registered to pieces before the game (if any).
     fn fits_tags(
         &self,
         action: &Self::Action,

@@ -1817,7 +1817,9 @@ impl<T: TableGame> Session<T> {
             play.first_lift = None;
         }
         if board == sensed && !chosen {
-            // Every piece is back where it belongs (the lifts cleared above).
+            // Every piece is back where it belongs (the lifts cleared above). A "Which?"
+            // declined no longer stands: the same piece put down again asks again.
+            play.menu_declined = None;
             play.ghosts.clear();
             ctx.hands.reset();
             if play.hands && play.swaps.is_empty() {
@@ -1912,8 +1914,9 @@ impl<T: TableGame> Session<T> {
             }
         }
         // A legal continuation is preferred to a takeback when both fit (Back then offers to
-        // take it back; a game that asks by what the table sees asks, below): a piece moved back within a turn is a move, and with occupancy only an
-        // earlier board comes back whenever a square empties and another fills again. While the
+        // take it back; a game that asks by what the table sees asks, below): a piece moved
+        // back within a turn is a move, and with occupancy only an earlier board comes back
+        // whenever a square empties and another fills again. While the
         // hands owe steps, the board the action was played on is no takeback either; nor is a
         // move back a repetition rule refuses (the rule forbids exactly that move).
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
@@ -2166,13 +2169,19 @@ impl<T: TableGame> Session<T> {
             return;
         }
         // The shape of an action the rules refuse (with NFC, of the pieces the tags read when
-        // they read any).
+        // any of them fits). For a game that asks by what the table sees, none that some piece
+        // could make as far as the table can tell, but the one piece asked: which of those the
+        // rules refuse is the hidden pieces' secret (a tag that names none of them leaves the
+        // board to be named after the settle time, the same whatever they are).
         let shapes = if let Some(action) = refuse {
             vec![action]
         } else if in_hand {
             Vec::new()
         } else {
-            let shapes = game.shaped(&gesture);
+            let mut shapes = game.shaped(&gesture);
+            if let Some(looks) = &looks {
+                shapes.retain(|a| !looks.iter().any(|(_, l)| l == a));
+            }
             let read = fitting_tags_of(game, &shapes, &play.tags, ctx.tags);
             if read.is_empty() {
                 shapes
