@@ -1211,12 +1211,7 @@ fn with_nfc_the_tag_read_where_a_piece_lands_says_which_left_the_stack() {
 /// until the next action, so Ney's move opened a "Which?" between him and the coin.
 #[test]
 fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piece() {
-    let mut t = Table::choose(3, 0);
-    let (allies, french) = example_places();
-    assert_eq!(french[&Unit::DErlon], p("g5"));
-    assert_eq!(french[&Unit::Ney], p("g5"));
-    t.set_up_tagged(ALLIES, &allies, true);
-    t.set_up_tagged(FRENCH, &french, true);
+    let mut t = tagged(&with_on_g5(Unit::DErlon));
     t.put_tagged(p("h6"), Some(uid(Unit::DErlon)));
     let out = t.settle();
     assert!(acted(&out).is_empty(), "{out:?}");
@@ -1244,12 +1239,7 @@ fn with_nfc_a_coin_read_where_it_cannot_go_is_refused_not_taken_for_another_piec
 /// rule, not played as Ney's move. Found in the review of the "Take back" change.
 #[test]
 fn with_nfc_the_coin_read_is_refused_though_its_pawn_could_go_there() {
-    let mut t = Table::choose(3, 0);
-    let (allies, french) = example_places();
-    assert_eq!(french[&Unit::DErlon], p("g5"));
-    assert_eq!(french[&Unit::Ney], p("g5"));
-    t.set_up_tagged(ALLIES, &allies, true);
-    t.set_up_tagged(FRENCH, &french, true);
+    let mut t = tagged(&with_on_g5(Unit::DErlon));
     // Not vacuous: Ney's is the one legal reading of a piece put down on f4.
     let g = Gesture {
         placed: vec![p("f4")],
@@ -1278,18 +1268,7 @@ fn with_nfc_the_coin_read_is_refused_though_its_pawn_could_go_there() {
 fn with_nfc_a_tag_naming_no_piece_that_could_have_come_tells_nothing() {
     let mut shown = Vec::new();
     for under_ney in [Unit::DErlon, Unit::FrenchCavalry] {
-        let (allies, mut french) = example_places();
-        let elsewhere = if under_ney == Unit::DErlon {
-            Unit::FrenchCavalry
-        } else {
-            Unit::DErlon
-        };
-        let other = french[&Unit::FrenchCavalry];
-        french.insert(under_ney, p("g5"));
-        french.insert(elsewhere, other);
-        let mut t = Table::choose(3, 0);
-        t.set_up_tagged(ALLIES, &allies, true);
-        t.set_up_tagged(FRENCH, &french, true);
+        let mut t = tagged(&with_on_g5(under_ney));
         let mut seen = Vec::new();
         // Off the stack (g5 stays down), and the whole stack lifted and put down.
         let out = t.put_tagged(p("h6"), Some(uid(Unit::Reille)));
@@ -1313,12 +1292,10 @@ fn with_nfc_a_tag_naming_no_piece_that_could_have_come_tells_nothing() {
         assert_eq!(t.actions(), 0);
         shown.push(seen);
     }
-    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
-        assert_eq!(
-            a, b,
-            "step {i}: D'Erlon under Ney (left) and the cavalry (right) read differently"
-        );
-    }
+    assert_twins_alike(
+        &shown,
+        "D'Erlon under Ney (left) and the cavalry (right) read differently",
+    );
 }
 
 /// With NFC, twins that differ only in which Blue Fleur coin stands alone on f8: the III & IV
@@ -1331,17 +1308,14 @@ fn with_nfc_a_tag_naming_no_piece_that_could_have_come_tells_nothing() {
 fn with_nfc_a_wrong_tag_on_a_coins_move_is_named_whatever_the_coin() {
     let mut shown = Vec::new();
     for on_f8 in [Unit::FrenchCavalry, Unit::DErlon] {
-        let (allies, mut french) = example_places();
         let on_g5 = if on_f8 == Unit::DErlon {
             Unit::FrenchCavalry
         } else {
             Unit::DErlon
         };
-        french.insert(on_f8, p("f8"));
-        french.insert(on_g5, p("g5"));
-        let mut t = Table::choose(3, 0);
-        t.set_up_tagged(ALLIES, &allies, true);
-        t.set_up_tagged(FRENCH, &french, true);
+        let set_up = with_on_g5(on_g5);
+        assert_eq!(set_up.1[&on_f8], p("f8"));
+        let mut t = tagged(&set_up);
         let mut out = t.lift(p("f8"));
         out.extend(t.settle());
         out.extend(t.put_tagged(p("h8"), Some(uid(Unit::Reille))));
@@ -1355,18 +1329,13 @@ fn with_nfc_a_wrong_tag_on_a_coins_move_is_named_whatever_the_coin() {
         );
         assert_eq!(t.actions(), 0);
         let mut seen = vec![format!("{out:?} | {}", t.text())];
-        for _ in 0..4 {
-            let out = t.wait(500);
-            seen.push(format!("{out:?} | {}", t.text()));
-        }
+        watch(&mut t, &mut seen, 4);
         shown.push(seen);
     }
-    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
-        assert_eq!(
-            a, b,
-            "step {i}: the cavalry (left) and D'Erlon (right) read differently"
-        );
-    }
+    assert_twins_alike(
+        &shown,
+        "the cavalry (left) and D'Erlon (right) read differently",
+    );
 }
 
 /// Plays `action` while the SD card is full: the umpire decides nothing and says so, the
@@ -1651,17 +1620,11 @@ fn lifting_a_hemmed_in_coin_tells_nothing_of_its_value() {
         let mut out = t.lift(p("h7"));
         out.extend(t.settle());
         seen.push(format!("{out:?} | {}", t.text()));
-        for _ in 0..10 {
-            let out = t.wait(500);
-            seen.push(format!("{out:?} | {}", t.text()));
-        }
+        watch(&mut t, &mut seen, 10);
         let mut out = t.put(p("h7"));
         out.extend(t.settle());
         seen.push(format!("{out:?} | {}", t.text()));
-        for _ in 0..4 {
-            let out = t.wait(500);
-            seen.push(format!("{out:?} | {}", t.text()));
-        }
+        watch(&mut t, &mut seen, 4);
         // Not vacuous: only the cavalry has a move from h7.
         let moves = t
             .table()
@@ -1676,13 +1639,11 @@ fn lifting_a_hemmed_in_coin_tells_nothing_of_its_value() {
         );
         shown.push(seen);
     }
-    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
-        assert_eq!(
-            a, b,
-            "step {i}: the table sees the Young Guard's lift (left) and the Guard cavalry's \
-             (right) differently"
-        );
-    }
+    assert_twins_alike(
+        &shown,
+        "the table sees the Young Guard's lift (left) and the Guard cavalry's \
+             (right) differently",
+    );
 }
 
 /// Twin set-ups that differ only in which Blue Fleur coin stands under Ney on g5: D'Erlon's
@@ -1694,37 +1655,77 @@ fn lifting_a_hemmed_in_coin_tells_nothing_of_its_value() {
 /// "g5 coin to h6" only when the coin could legally go there.
 #[test]
 fn which_piece_left_a_stack_is_asked_whatever_the_coins_value() {
-    let (allies, example) = example_places();
     let mut shown = Vec::new();
-    for (under_ney, elsewhere) in [
-        (Unit::DErlon, Unit::FrenchCavalry),
-        (Unit::FrenchCavalry, Unit::DErlon),
-    ] {
-        let mut french = example.clone();
-        assert_eq!(french[&Unit::DErlon], p("g5"));
-        assert_eq!(french[&Unit::Ney], p("g5"));
-        let other = french[&Unit::FrenchCavalry];
-        french.insert(under_ney, p("g5"));
-        french.insert(elsewhere, other);
+    for under_ney in [Unit::DErlon, Unit::FrenchCavalry] {
+        let (allies, french) = with_on_g5(under_ney);
         let mut t = Table::choose(7, 0);
         t.set_up(ALLIES, &allies);
         t.set_up(FRENCH, &french);
         assert_eq!(t.position().phase(), Phase::Movement, "{}", t.text());
         let out = t.put_back(&["h6"]);
         let mut seen = vec![format!("{out:?} | {}", t.text())];
-        for _ in 0..4 {
-            let out = t.wait(500);
-            seen.push(format!("{out:?} | {}", t.text()));
-        }
+        watch(&mut t, &mut seen, 4);
         shown.push(seen);
     }
-    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
-        assert_eq!(
-            a, b,
-            "step {i}: D'Erlon under Ney (left) and the cavalry under Ney (right) read \
-             differently"
-        );
+    assert_twins_alike(
+        &shown,
+        "D'Erlon under Ney (left) and the cavalry under Ney (right) read \
+             differently",
+    );
+}
+
+/// The example's set-up, with D'Erlon's coin (under Ney on g5) and the III & IV Cavalry
+/// corps' (alone on f8) swapped when `on_g5` is the cavalry: twins that differ only in which
+/// Blue Fleur coin is where, a value the table cannot see.
+fn with_on_g5(on_g5: Unit) -> (BTreeMap<Unit, Place>, BTreeMap<Unit, Place>) {
+    let (allies, mut french) = example_places();
+    assert_eq!(french[&Unit::DErlon], p("g5"));
+    assert_eq!(french[&Unit::Ney], p("g5"));
+    assert_eq!(french[&Unit::FrenchCavalry], p("f8"));
+    if on_g5 == Unit::FrenchCavalry {
+        french.insert(Unit::FrenchCavalry, p("g5"));
+        french.insert(Unit::DErlon, p("f8"));
     }
+    (allies, french)
+}
+
+/// Piecepack with NFC, both armies set up as `set_up` places them (Allies, French), every tag
+/// read as its piece lands: the first turn's movement.
+fn tagged(set_up: &(BTreeMap<Unit, Place>, BTreeMap<Unit, Place>)) -> Table {
+    let mut t = Table::choose(3, 0);
+    t.set_up_tagged(ALLIES, &set_up.0, true);
+    t.set_up_tagged(FRENCH, &set_up.1, true);
+    t
+}
+
+/// What the table was shown in twin games, step by step, is the same in both (`what` says
+/// which twin is which).
+fn assert_twins_alike(shown: &[Vec<String>], what: &str) {
+    let [a, b] = shown else {
+        panic!("two twins, not {}", shown.len());
+    };
+    assert_eq!(a.len(), b.len(), "{what}: {a:?} {b:?}");
+    for (i, (a, b)) in a.iter().zip(b).enumerate() {
+        assert_eq!(a, b, "step {i}: {what}");
+    }
+}
+
+/// Adds to `seen` what the table is shown over `n` half-seconds more: decisions, then words.
+fn watch(t: &mut Table, seen: &mut Vec<String>, n: usize) {
+    for _ in 0..n {
+        let out = t.wait(500);
+        seen.push(format!("{out:?} | {}", t.text()));
+    }
+}
+
+/// `out` names the board's differences, `place` among them.
+fn assert_names_missing(t: &Table, out: &[Decision], place: &str) {
+    assert!(
+        has(out, |d| matches!(d, Decision::Mismatch(diffs)
+        if diffs.iter().any(|d| d.place == place))),
+        "{out:?} {}",
+        t.text()
+    );
 }
 
 /// `out` refuses the action labelled `label`.
@@ -1742,15 +1743,7 @@ fn assert_refused(out: &[Decision], label: &str) {
 /// corps) alone on g5 and Ney on h6; Ney moves onto g5 (lifting both could be the coin going
 /// to h6, so the umpire asks) and the pieces go back down. The first turn's movement goes on.
 fn ney_joins_a_coin(on_g5: Unit) -> Table {
-    let (allies, mut french) = example_places();
-    let elsewhere = if on_g5 == Unit::DErlon {
-        Unit::FrenchCavalry
-    } else {
-        Unit::DErlon
-    };
-    let other = french[&Unit::FrenchCavalry];
-    french.insert(on_g5, p("g5"));
-    french.insert(elsewhere, other);
+    let (allies, mut french) = with_on_g5(on_g5);
     french.insert(Unit::Ney, p("h6"));
     let mut t = Table::choose(7, 0);
     t.set_up(ALLIES, &allies);
@@ -1800,10 +1793,7 @@ fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
             ),
             "{out:?}"
         );
-        for _ in 0..4 {
-            let out = t.wait(500);
-            seen.push(format!("{out:?} | {}", t.text()));
-        }
+        watch(&mut t, &mut seen, 4);
         let out = t.pick("Take back");
         assert!(
             has(&out, |d| matches!(d, Decision::TookBack { to_ply: 0 })),
@@ -1815,12 +1805,10 @@ fn a_piece_taken_back_off_a_stack_is_asked_about_whatever_the_coins_value() {
         assert_eq!(t.position().square_of(on_g5), Some(sq("g5")));
         shown.push(seen);
     }
-    for (i, (a, b)) in shown[0].iter().zip(&shown[1]).enumerate() {
-        assert_eq!(
-            a, b,
-            "step {i}: D'Erlon on g5 (left) and the cavalry on g5 (right) read differently"
-        );
-    }
+    assert_twins_alike(
+        &shown,
+        "D'Erlon on g5 (left) and the cavalry on g5 (right) read differently",
+    );
 }
 
 /// Back on that menu plays nothing and takes nothing back: the board left unmatched is named
@@ -1850,12 +1838,7 @@ fn back_on_a_which_beside_a_takeback_leaves_the_move_standing() {
         let mut seen = vec![format!("{out:?} | {}", t.text())];
         t.press(Button::Back);
         let out = t.wait(3000);
-        assert!(
-            has(&out, |d| matches!(d, Decision::Mismatch(diffs)
-            if diffs.iter().any(|d| d.place == "h6"))),
-            "{out:?} {}",
-            t.text()
-        );
+        assert_names_missing(&t, &out, "h6");
         seen.push(format!("{out:?} | {}", t.text()));
         assert_eq!(t.actions(), 1);
         t.lift(p("h6"));
@@ -1870,7 +1853,10 @@ fn back_on_a_which_beside_a_takeback_leaves_the_move_standing() {
         seen.push(format!("{out:?} | {}", t.text()));
         shown.push(seen);
     }
-    assert_eq!(shown[0], shown[1], "D'Erlon (left) and the cavalry (right)");
+    assert_twins_alike(
+        &shown,
+        "D'Erlon (left) and the cavalry (right) read differently",
+    );
 }
 
 /// Picking the coin in that menu plays its move when it is cavalry, and is refused with the
@@ -1920,12 +1906,7 @@ fn a_piece_picked_off_a_stack_that_cannot_go_there_is_refused_and_asked_again() 
     // Nothing is left waiting: after the settle time the board's difference is named, and
     // the piece lifted off h6 and put down again asks again. Ney it was.
     let out = t.wait(3000);
-    assert!(
-        has(&out, |d| matches!(d, Decision::Mismatch(diffs)
-        if diffs.iter().any(|d| d.place == "h6"))),
-        "{out:?} {}",
-        t.text()
-    );
+    assert_names_missing(&t, &out, "h6");
     t.lift(p("h6"));
     t.settle();
     let out = t.put_back(&["h6"]);
