@@ -480,9 +480,9 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// the place it was read on). When a gesture means several actions, those that agree are
     /// kept, if any do; for a game that answers [`TableGame::askable`], those that agree are
     /// all that is asked, and none agreeing asks nothing. By default every action agrees.
-    /// A gesture that makes one action only (or, asked by what the table sees, that one piece
-    /// alone could have made), whose tags disagree, is refused as the wrong piece. `registry`
-    /// holds the tags registered to pieces before the game (if any).
+    /// A piece lifted and put down that makes one action only (or, asked by what the table
+    /// sees, that one piece alone could have made), whose tags disagree, is refused as the
+    /// wrong piece. `registry` holds the tags registered to pieces before the game (if any).
     fn fits_tags(
         &self,
         action: &Self::Action,

@@ -1817,8 +1817,9 @@ impl<T: TableGame> Session<T> {
             play.first_lift = None;
         }
         if board == sensed && !chosen {
-            // Every piece is back where it belongs (the lifts cleared above). A "Which?"
-            // declined no longer stands: the same piece put down again asks again.
+            // Every piece is back where it belongs (the lifts cleared above). A "Which?" of
+            // another board, declined, no longer stands: the same piece put down again asks
+            // again. (One asked of a marker put back stands until the next action.)
             play.menu_declined = None;
             play.ghosts.clear();
             ctx.hands.reset();
