@@ -1917,9 +1917,9 @@ impl<T: TableGame> Session<T> {
         // A legal continuation is preferred to a takeback when both fit (Back then offers to
         // take it back; a game that asks by what the table sees asks, below): a piece moved
         // back within a turn is a move, and with occupancy only an earlier board comes back
-        // whenever a square empties and another fills again. While the
-        // hands owe steps, the board the action was played on is no takeback either; nor is a
-        // move back a repetition rule refuses (the rule forbids exactly that move).
+        // whenever a square empties and another fills again. While the hands owe steps, the
+        // board the action was played on is no takeback either; nor is a move back a
+        // repetition rule refuses (the rule forbids exactly that move).
         let untouched = play.hands && play.acted_on.as_ref() == Some(sensed);
         let insisted =
             judging && matching.is_empty() && game.shaped(&gesture).iter().any(|a| game.insists(a));
@@ -2525,7 +2525,9 @@ impl<T: TableGame> Session<T> {
 
     /// A place of `gesture` that reads a piece no hand put there: lit before the piece in
     /// hand was lifted, its tag unread, already named as wrong, or named as a ghost before.
-    /// A legal gesture that puts a piece down without lifting one (off a stack) is no ghost.
+    /// A gesture that puts a piece down without lifting one (off a stack) is no ghost when it
+    /// could be an action (`none_askable` false: a legal one, or for a game that asks by what
+    /// the table sees, one the table would be asked about).
     fn ghost(
         play: &PlayState<T>,
         gesture: &Gesture,
