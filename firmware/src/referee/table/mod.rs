@@ -445,9 +445,10 @@ pub trait TableGame: Clone + fmt::Debug + Sized + 'static {
     /// ones it makes ([`TableGame::matching`]): more than one opens the "Which?" menu, and a
     /// choice the rules refuse is refused then, with its reason; exactly one is played if the
     /// rules allow it and refused with their reason if not, never replaced by another legal
-    /// reading. `None`, the default, asks about `matching`. A game whose secrets decide which piece can make a move (a Piecepack
-    /// coin's hidden value is its reach) answers `Some`: every piece that could make it as far
-    /// as the table can tell, in an order that tells nothing either. Whether the umpire asks,
+    /// reading. `None`, the default, asks about `matching`. A game whose secrets decide which
+    /// piece can make a move (a Piecepack coin's hidden value is its reach) answers `Some`:
+    /// every piece that could make it as far as the table can tell, in an order that tells
+    /// nothing either. Whether the umpire asks,
     /// and what, must not tell which hidden piece can; so where a takeback fits the same board
     /// as such a list, the session asks "Which?" with "Take back" among the entries rather than
     /// choose between them by the legal moves.

@@ -549,22 +549,6 @@ fn fitting_tags<T: TableGame>(
         .collect()
 }
 
-/// The actions of `list` whose pieces are the ones the NFC tags read; none without reads.
-fn fitting_tags_of<T: TableGame>(
-    game: &T,
-    list: &[T::Action],
-    tags: &[(Place, TagUid)],
-    registry: &TagRegistry,
-) -> Vec<T::Action> {
-    if tags.is_empty() {
-        return Vec::new();
-    }
-    list.iter()
-        .filter(|a| game.fits_tags(a, tags, registry))
-        .cloned()
-        .collect()
-}
-
 /// When the hold that began at the hands' last change ends, if it has not yet.
 fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
     ctx.hands
@@ -2183,12 +2167,14 @@ impl<T: TableGame> Session<T> {
             if let Some(looks) = &looks {
                 shapes.retain(|a| !looks.iter().any(|(_, l)| l == a));
             }
-            let read = fitting_tags_of(game, &shapes, &play.tags, ctx.tags);
-            if read.is_empty() {
-                shapes
-            } else {
-                read
+            if !play.tags.is_empty()
+                && shapes
+                    .iter()
+                    .any(|a| game.fits_tags(a, &play.tags, ctx.tags))
+            {
+                shapes.retain(|a| game.fits_tags(a, &play.tags, ctx.tags));
             }
+            shapes
         };
         let refusal = shapes
             .into_iter()
