@@ -15,6 +15,8 @@
 //! and at the end that replaying the action list through the checked path reproduces every
 //! state exactly.
 
+use std::collections::HashSet;
+
 use boards::game::replay;
 use boards::geometry::grid::{Cell, Dir};
 use boards::waterloo::{
@@ -253,14 +255,15 @@ fn run(name: &str, options: Options, games: u64, seed: u64) -> Tally {
                     assert!(g.chance_outcomes().is_empty());
                     let legal = g.legal_actions();
                     assert!(!legal.is_empty(), "{ctx}");
-                    for (i, a) in legal.iter().enumerate() {
+                    let mut listed = HashSet::with_capacity(legal.len());
+                    for a in &legal {
                         assert_eq!(
                             g.check(a),
                             Ok(()),
                             "{ctx}: listed {a} refused\n{}",
                             g.diagram()
                         );
-                        assert!(!legal[..i].contains(a), "{ctx}: {a} listed twice");
+                        assert!(listed.insert(a), "{ctx}: {a} listed twice");
                         if let Action::Move { from, .. }
                         | Action::Attack { from, .. }
                         | Action::Fire { from, .. } = a
