@@ -420,6 +420,85 @@ struct Coverage {
     kinds: BTreeMap<String, usize>,
 }
 
+impl Coverage {
+    /// Adds what `other` counted (games played elsewhere) to this count.
+    fn add(&mut self, other: Coverage) {
+        let Coverage {
+            games,
+            hidden_on_open_wings,
+            three_players,
+            own_set_up,
+            actions,
+            by_hand,
+            by_menu,
+            asked,
+            die_button,
+            moves,
+            forced_marches,
+            battles,
+            battles_ended,
+            deployments,
+            fires,
+            hits_taken,
+            retreats,
+            reinforcements,
+            regroups,
+            supply_losses,
+            terrain_drawn,
+            hand_steps,
+            unexpressible,
+            restarts,
+            restarts_in_battle,
+            corrections,
+            takebacks,
+            refused,
+            screens,
+            named,
+            endings,
+            kinds,
+        } = other;
+        for (mine, theirs) in [
+            (&mut self.games, games),
+            (&mut self.hidden_on_open_wings, hidden_on_open_wings),
+            (&mut self.three_players, three_players),
+            (&mut self.own_set_up, own_set_up),
+            (&mut self.actions, actions),
+            (&mut self.by_hand, by_hand),
+            (&mut self.by_menu, by_menu),
+            (&mut self.asked, asked),
+            (&mut self.die_button, die_button),
+            (&mut self.moves, moves),
+            (&mut self.forced_marches, forced_marches),
+            (&mut self.battles, battles),
+            (&mut self.battles_ended, battles_ended),
+            (&mut self.deployments, deployments),
+            (&mut self.fires, fires),
+            (&mut self.hits_taken, hits_taken),
+            (&mut self.retreats, retreats),
+            (&mut self.reinforcements, reinforcements),
+            (&mut self.regroups, regroups),
+            (&mut self.supply_losses, supply_losses),
+            (&mut self.terrain_drawn, terrain_drawn),
+            (&mut self.hand_steps, hand_steps),
+            (&mut self.unexpressible, unexpressible),
+            (&mut self.restarts, restarts),
+            (&mut self.restarts_in_battle, restarts_in_battle),
+            (&mut self.corrections, corrections),
+            (&mut self.takebacks, takebacks),
+            (&mut self.refused, refused),
+            (&mut self.screens, screens),
+            (&mut self.named, named),
+        ] {
+            *mine += theirs;
+        }
+        for (mine, theirs) in [(&mut self.endings, endings), (&mut self.kinds, kinds)] {
+            for (key, n) in theirs {
+                *mine.entry(key).or_default() += n;
+            }
+        }
+    }
+}
+
 /// The journal's records from byte `pos` on: each frame's length (and its CRC), payload, CRC.
 fn records_from(bytes: &[u8], pos: &mut usize) -> Vec<Record> {
     if *pos == 0 {
@@ -1027,27 +1106,31 @@ fn games_per_entry(default: usize) -> usize {
 fn random_games_through_sensed_events_match_the_rules_and_keep_secrets() {
     let full = cfg!(target_arch = "x86_64");
     let per_entry = games_per_entry(if full { 50 } else { 4 });
+    let games: Vec<(usize, usize)> = (0..4)
+        .flat_map(|variant| (0..per_entry).map(move |i| (variant, i)))
+        .collect();
+    // Each game stands alone (its seed decides it), so they are spread over the cores.
     let mut c = Coverage::default();
-    for variant in 0..4 {
-        for i in 0..per_entry {
-            let seed = (variant * 10_000 + i) as u64;
-            // One game in ten played on to its end; the others stop after a few turns.
-            let to_the_end = i % 10 == 0;
-            let t = random_game(
-                Game {
-                    seed,
-                    variant,
-                    max_actions: if to_the_end { 20_000 } else { 250 },
-                    reveal_on_contact: false,
-                },
-                &mut c,
-            );
-            assert!(
-                !to_the_end || t.referee.is_over(),
-                "seed {seed}: the game does not end: {}",
-                t.text()
-            );
-        }
+    for part in support::spread(&games, |&(variant, i), c: &mut Coverage| {
+        let seed = (variant * 10_000 + i) as u64;
+        // One game in ten played on to its end; the others stop after a few turns.
+        let to_the_end = i % 10 == 0;
+        let t = random_game(
+            Game {
+                seed,
+                variant,
+                max_actions: if to_the_end { 20_000 } else { 250 },
+                reveal_on_contact: false,
+            },
+            c,
+        );
+        assert!(
+            !to_the_end || t.referee.is_over(),
+            "seed {seed}: the game does not end: {}",
+            t.text()
+        );
+    }) {
+        c.add(part);
     }
     println!("{c:#?}");
     let games = c.games;

@@ -1013,24 +1013,30 @@ fn random_games_match_the_rules_and_keep_their_secrets() {
     // times slower) a sample checks the same invariants after every step, and the coverage of
     // every action kind is left to the full run.
     let full = cfg!(target_arch = "x86_64");
-    let games = if full { 300 } else { 24 };
-    let mut ended = 0;
-    let mut kinds = BTreeSet::new();
-    for seed in 0..games {
-        let (version, early_start, prussians_uncertain) = versions[seed as usize % versions.len()];
-        let choice = WaterlooChoice {
-            version,
-            early_start,
-            prussians_uncertain,
-            mud: false,
-            layout: Default::default(),
-        };
-        // Expert games play on longer, to reach the Pursuit.
-        let max_actions = if version == Version::Expert { 600 } else { 120 };
-        let (over, played) = random_game(seed, choice, max_actions);
-        ended += usize::from(over);
-        kinds.extend(played);
-    }
+    let games: u64 = if full { 300 } else { 24 };
+    let seeds: Vec<u64> = (0..games).collect();
+    // Each game stands alone (its seed decides it), so they are spread over the cores.
+    let counted = support::spread(
+        &seeds,
+        |&seed, (ended, kinds): &mut (usize, BTreeSet<_>)| {
+            let (version, early_start, prussians_uncertain) =
+                versions[seed as usize % versions.len()];
+            let choice = WaterlooChoice {
+                version,
+                early_start,
+                prussians_uncertain,
+                mud: false,
+                layout: Default::default(),
+            };
+            // Expert games play on longer, to reach the Pursuit.
+            let max_actions = if version == Version::Expert { 600 } else { 120 };
+            let (over, played) = random_game(seed, choice, max_actions);
+            *ended += usize::from(over);
+            kinds.extend(played);
+        },
+    );
+    let ended: usize = counted.iter().map(|(n, _)| n).sum();
+    let mut kinds: BTreeSet<&str> = counted.into_iter().flat_map(|(_, k)| k).collect();
     if !full {
         return;
     }

@@ -255,3 +255,50 @@ impl<C: Chance, K: Checks> Table<C, K> {
         .expect("resumes")
     }
 }
+
+/// Runs `job` on every item of `jobs`, spread over the machine's cores, and gives back what
+/// each thread's jobs added to its own `A` (from `A::default()`). A thread takes the next item
+/// left, so a few long games do not pile up on one core; the caller merges the results, which
+/// must not depend on the order the items ran in. A job that panics stops the others taking
+/// more, and its panic is the test's.
+#[allow(dead_code)] // for the random-game suites
+pub fn spread<J: Sync, A: Default + Send>(jobs: &[J], job: impl Fn(&J, &mut A) + Sync) -> Vec<A> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Raises the flag when its thread unwinds.
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, jobs.len().max(1));
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let _stop = Stop(&stop);
+                    let mut own = A::default();
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(item) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        job(item, &mut own);
+                    }
+                    own
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
