@@ -19,8 +19,8 @@
 //! the replay follows); once a game the umpire restarts from its journal and the sensed board
 //! into the same game (mid-battle in about half). One game in ten is played to its end, the
 //! others stop after 250 actions; about 53,000 actions, 2,500 battles, 4,800 refused slides and
-//! 900 corrected moves, about 30 s of CPU in the test profile on the development machine (a
-//! sample of 4 per entry on the cross targets).
+//! 900 corrected moves, about 43 s of CPU in the test profile on the development machine,
+//! spread over its cores (a sample of 4 per entry on the cross targets).
 //! `UMPIRE_NAPOLEON_GAMES=N` plays N games per entry instead.
 //!
 //! With NFC, the game is set up by the blocks' registered tags and each move checked by the tag
