@@ -1204,6 +1204,33 @@ fn with_nfc_the_tag_read_where_a_piece_lands_says_which_left_the_stack() {
     assert!(tags.iter().all(|(u, t)| *t == uid(*u)));
 }
 
+/// With NFC a tag is where it was last read. Ney's stack on g5 (Ney on D'Erlon's coin) is
+/// lifted whole and put down on f5, where the reader answers with Ney's tag; Ney is then taken
+/// off the top (f5's switch stays closed, so nothing says he left) and put back on g5, read
+/// there. To the switches a piece went from g5 to f5, and D'Erlon did. Before, Ney's read on f5
+/// stayed with the square until the next action, and the umpire played "g5 Ney to f5" with Ney
+/// standing on g5: a board silently wrong. Now the read on g5 moves Ney's tag there, nothing is
+/// known of f5, and the umpire asks, as without NFC.
+#[test]
+fn with_nfc_a_tag_read_again_elsewhere_is_no_longer_where_it_was() {
+    let mut t = tagged(&with_on_g5(Unit::DErlon));
+    let mut out = t.lift(p("g5"));
+    out.extend(t.put_tagged(p("f5"), Some(uid(Unit::Ney))));
+    out.extend(t.put_tagged(p("g5"), Some(uid(Unit::Ney))));
+    out.extend(t.settle());
+    assert!(acted(&out).is_empty(), "{out:?}");
+    assert!(
+        has(&out, |d| matches!(d, Decision::MenuOpened { entries, .. }
+            if entries.iter().any(|e| e == "g5 coin to f5"))),
+        "{out:?} {}",
+        t.text()
+    );
+    let out = t.pick("g5 coin to f5");
+    assert_eq!(acted(&out), ["g5 coin to f5"], "{out:?}");
+    assert_eq!(t.position().square_of(Unit::DErlon), Some(sq("f5")));
+    assert_eq!(t.position().square_of(Unit::Ney), Some(sq("g5")));
+}
+
 /// With NFC the tag read where a piece lands names it: D'Erlon's coin, off Ney's stack on g5
 /// and put down on h6, two squares away, is refused with the rule (D'Erlon moves one square),
 /// not taken for Ney, who could have gone there. Lifted off h6, the coin's tag goes with it:

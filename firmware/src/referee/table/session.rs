@@ -458,7 +458,7 @@ struct PlayState<T: TableGame> {
     menu_declined: Option<BTreeSet<Place>>,
     /// The piece lifted and put back since the last action.
     selected: Option<Place>,
-    /// The tags read since the last action, with their places.
+    /// The tags read since the last action, each with the place it was last read on.
     tags: Vec<(Place, TagUid)>,
     lifted: BTreeSet<Place>,
     /// The piece lifted while nothing else was: put back before anything else is lifted, it
@@ -2990,7 +2990,12 @@ impl<T: TableGame> AnySession for Session<T> {
                 Self::setup_tag(self.choice, state, ctx, *place, uid, out);
             }
             Stage::Setup(state) => state.read.push((*place, uid)),
-            Stage::Play(play) => play.tags.push((*place, uid)),
+            Stage::Play(play) => {
+                // A tag is where it was last read: a piece taken off the top of a stack leaves
+                // its switch closed, so only its next read says it has gone.
+                play.tags.retain(|(_, read)| *read != uid);
+                play.tags.push((*place, uid));
+            }
         }
     }
 
