@@ -1675,6 +1675,64 @@ fn a_frenzy_in_a_building_chooses_its_target() {
 }
 
 #[test]
+fn a_cavalry_winner_of_the_die_does_not_enter_a_building() {
+    // "Cavalry pieces cannot enter nor attack a building tile, this includes Commanders." / "2.
+    // Red: The Red/Black piece has gained a victory and may now take the place of the Blue
+    // piece": infantry attacks out of Hougoumont (i5) into cavalry on h5 and loses the die. The
+    // cavalry may not take i5: it stays on h5, and with a '+' its frenzy finds i5 empty ("If
+    // the adjacent field in the same direction is unoccupied ... nothing happens").
+    for (cavalry, infantry) in [
+        (Unit::DutchCarabiniers, Unit::YoungGuard),
+        (Unit::Uxbridge, Unit::MiddleGuard),
+    ] {
+        for face in [DieFace::Red, DieFace::RedPlus] {
+            let mut g = standard(&[("i5", infantry), ("h5", cavalry), ("g5", Unit::Chasseurs)]);
+            g.play(&Action::EndTurn).unwrap();
+            g.play(&attack("i5", "h5", Dir::Left)).unwrap();
+            assert_eq!(
+                g.phase(),
+                Phase::BattleDie,
+                "{cavalry:?} against {infantry:?}"
+            );
+            g.play(&die(face)).unwrap();
+            assert_eq!(unit_at(&g, "h5"), Some(cavalry), "{face:?}");
+            assert_eq!(unit_at(&g, "i5"), None, "{face:?}");
+            // Nor does it charge the other way, into the French Chasseurs behind it on g5.
+            assert_eq!(unit_at(&g, "g5"), Some(Unit::Chasseurs), "{face:?}");
+            assert_eq!(g.casualties(FRENCH), &[infantry]);
+            assert_eq!(g.phase(), Phase::Act);
+        }
+    }
+}
+
+#[test]
+fn a_defender_that_won_its_way_out_of_a_building_chooses_no_target_in_it() {
+    // "When a Battle die is rolled IN a building and a '+' (frenzy) has been rolled, the
+    // victorious unit may choose which piece to attack in the building" / "the Red/Black piece
+    // will, in wild excitement, attack the next adjacent piece". The Highlanders on i5 beat the
+    // Middle Guard attacking from h5 and take h5 (ruling 8); from there j5 and i6 are no
+    // adjacent pieces, so the frenzy goes on along the line, into the French on g5.
+    let mut g = standard(&[
+        ("i5", Unit::Highlanders),
+        ("j5", Unit::FrenchLightInfantry),
+        ("i6", Unit::FrenchLineInfantry),
+        ("h5", Unit::MiddleGuard),
+        ("g5", Unit::FrenchLineInfantry),
+    ]);
+    g.play(&Action::EndTurn).unwrap();
+    g.play(&attack("h5", "i5", Dir::Right)).unwrap();
+    g.play(&die(DieFace::RedPlus)).unwrap();
+    assert_eq!(g.phase(), Phase::Act);
+    assert_eq!(unit_at(&g, "g5"), Some(Unit::Highlanders));
+    assert_eq!(unit_at(&g, "j5"), Some(Unit::FrenchLightInfantry));
+    assert_eq!(unit_at(&g, "i6"), Some(Unit::FrenchLineInfantry));
+    assert_eq!(
+        g.casualties(FRENCH),
+        &[Unit::MiddleGuard, Unit::FrenchLineInfantry]
+    );
+}
+
+#[test]
 fn reserves_come_onto_the_bottom_row_for_an_action() {
     // "Move a unit in reserve or a regenerated piece onto the board: this unit will always be
     // placed on the bottom row. This costs 1 action."

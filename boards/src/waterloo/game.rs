@@ -2441,26 +2441,36 @@ impl Waterloo {
         } else {
             self.eliminate(lose, ev);
         }
-        // "The ... piece has gained a victory and may now take the place of the ... piece".
-        self.relocate(win, lose, ev);
+        // "The ... piece has gained a victory and may now take the place of the ... piece": it
+        // does, unless it may not enter that square ("Cavalry pieces cannot enter nor attack a
+        // building tile, this includes Commanders"): a cavalry defender beating infantry that
+        // attacked out of a building stays where it is.
+        let takes = self.get(win).is_some_and(|p| self.may_enter(p.unit, lose));
+        let at = if takes {
+            self.relocate(win, lose, ev);
+            lose
+        } else {
+            win
+        };
         if attacker_wins {
-            self.weaken(lose, ev);
+            self.weaken(at, ev);
         }
         if face.frenzy() {
             // "When a Battle die is rolled IN a building and a '+' (frenzy) has been rolled, the
-            // victorious unit may choose which piece to attack in the building."
+            // victorious unit may choose which piece to attack in the building": a winner that
+            // stands in it. (A defender that won its square in the building and took the
+            // attacker's outside goes on along the line, as anywhere.)
             if let Some((i, TileKind::Building)) = self.tile_kind(b.def) {
-                let any = self.layout().tiles[i]
-                    .cells
-                    .iter()
-                    .any(|&c| c != lose && self.get(c).is_some());
-                if any {
-                    self.frenzy_from = Some((lose, i, fdir));
+                let cells = &self.layout().tiles[i].cells;
+                let any = cells.iter().any(|&c| c != at && self.get(c).is_some());
+                if any && cells.contains(&at) {
+                    self.frenzy_from = Some((at, i, fdir));
                     self.phase = Phase::FrenzyChoice(face.winner());
                     return true;
                 }
             }
-            return self.frenzy(lose, fdir, ev);
+            // A winner that stayed finds the square it would have taken empty: nothing happens.
+            return self.frenzy(at, fdir, ev);
         }
         false
     }
