@@ -834,6 +834,41 @@ fn a_missing_panel_is_a_bus_error_and_the_next_show_starts_over() {
     assert!(display.release().bytes_written > screens::FRAME_BYTES);
 }
 
+/// The game over screen says the result and its reason whole, however long: "Anglo-Allied
+/// victory" beside a reason too long for the page under the large result was cut to "Game over:
+/// Anglo-Allied…" in the title bar. Each line as drawn, joined, gives back every word.
+#[test]
+fn the_game_over_screen_says_the_result_whole() {
+    for (result, reason) in [
+        ("Blue wins", "Red's Flag was captured"),
+        (
+            "Anglo-Allied victory",
+            "an army's casualties reached the B box and it routed",
+        ),
+        (
+            "Anglo-Allied victory",
+            "an army failed its rout test and routed (French rout test 6+2 vs morale 5)",
+        ),
+        ("Draw", "nightfall: neither side holds the field"),
+    ] {
+        let laid = screens::layout(&Screen::GameOver {
+            result: result.into(),
+            reason: reason.into(),
+        });
+        let drawn: Vec<String> = laid
+            .pages
+            .iter()
+            .flat_map(|p| p.texts().map(|d| d.text.clone()).collect::<Vec<_>>())
+            .collect();
+        let all = drawn.join(" ");
+        assert!(!all.contains('\u{2026}'), "cut: {drawn:?}");
+        for words in [result, reason, "OK: new game"] {
+            assert!(all.contains(words), "{words:?} is not whole in {drawn:?}");
+        }
+        assert!(drawn[0].starts_with("Game over"), "{drawn:?}");
+    }
+}
+
 /// A set-up screen's title keeps its count whole whatever the seats are called: the players
 /// read how many pieces the umpire has seen. Two-player Napoléon set up by tags was titled
 /// "Allies and French set-up 12/58", cut off before its count.

@@ -728,9 +728,22 @@ fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page
         return pages;
     }
     // Too much to say under the large value: the value joins the title ("Die roll: Blue R")
-    // and the words get the rest of the screen.
+    // and the words get the rest of the screen; or, when the title bar cannot hold both whole
+    // ("Game over: Anglo-Allied victory"), the value leads the words, never cut.
     let both = format!("{title}: {big}");
-    let header = |page: &mut Page| title_bar(page, &both);
+    if char_len(&both) <= Font::Small.columns(126) {
+        let header = |page: &mut Page| title_bar(page, &both);
+        return paged(
+            &header,
+            H,
+            &blocks,
+            &blocks,
+            &[Font::Body, Font::Small],
+            false,
+        );
+    }
+    blocks.insert(0, Block::plain(big).essential());
+    let header = |page: &mut Page| title_bar(page, title);
     paged(
         &header,
         H,
