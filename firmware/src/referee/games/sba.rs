@@ -10,8 +10,9 @@
 //! - **Choosing a card**: lift one of its markers (or the card) and put it back; an action
 //!   with a target then lifts one of the target's markers (select, then lift the target). The
 //!   OK menu lists every legal action, Napoleon's and passing included.
-//! - **The die**: the Die button rolls an action's die, or the menu takes a physical die's
-//!   face. Rout tests the umpire rolls at once, in the open, and announces.
+//! - **The die**: the Die button rolls an action's die and each rout test ("To execute a rout
+//!   test the player must roll a d6"), or the menu takes a physical die's face; the umpire
+//!   announces the test's result.
 //! - **Hands**: each casualty moves the box's last marker to the army's next casualty space;
 //!   arrivals fill the box's next spaces; a capture exchanges the control box's marker. The
 //!   announcement names a casualty's two spaces ("Orange 4 to Allied casualty 1"), the
@@ -617,14 +618,17 @@ pub struct SbaTable {
     told: Vec<String>,
     /// The moves those words ask of the hands ([`TableGame::told_moves`]): each casualty from
     /// the box's space to the casualty space, each arrival onto its box's space, each control
-    /// box's marker exchanged; kept through the rout tests rolled at once after the action, as
-    /// its lines are.
+    /// box's marker exchanged; kept through the rout tests rolled after the action, as its
+    /// lines are.
     told_moves: Vec<ToldMove>,
     /// Control boxes whose marker the last action changed.
     exchanged: Vec<Place>,
-    /// The last announcement (title, lines), carried into the rout tests rolled at once after
-    /// it, so the players still read what called them.
+    /// The last announcement (title, lines), carried into the rout tests rolled after it, so
+    /// the players still read what called them.
     carry: Option<(String, Vec<String>)>,
+    /// The roll of the rout test that routed an army: the game over screen says it, for a test
+    /// rolled once the hands had nothing left to do is shown on no other.
+    routed: Option<String>,
 }
 
 impl SbaTable {
@@ -826,6 +830,7 @@ impl TableGame for SbaTable {
                 told_moves: Vec::new(),
                 exchanged: Vec::new(),
                 carry: None,
+                routed: None,
             }),
             Err(_) => Err(vec!["the card set does not start a game".to_string()]),
         }
@@ -922,9 +927,13 @@ impl TableGame for SbaTable {
     fn result(&self) -> Option<(String, String)> {
         match self.game.status() {
             Status::Ongoing => None,
-            Status::Won { winner, reason } => {
-                Some((format!("{} victory", seat_name(winner)), reason.to_string()))
-            }
+            Status::Won { winner, reason } => Some((
+                format!("{} victory", seat_name(winner)),
+                match &self.routed {
+                    Some(roll) => format!("{reason} ({roll})"),
+                    None => reason.to_string(),
+                },
+            )),
             Status::Drawn { reason } => Some(("Draw".to_string(), reason.to_string())),
         }
     }
@@ -981,11 +990,11 @@ impl TableGame for SbaTable {
 
     fn choices(&self) -> Vec<(String, Action)> {
         match self.game.phase() {
-            Phase::Roll => Face::ALL
+            Phase::Roll | Phase::RoutTest(_) => Face::ALL
                 .into_iter()
                 .map(|f| (format!("die shows {f}"), Action::Roll(f)))
                 .collect(),
-            Phase::Over | Phase::RoutTest(_) => Vec::new(),
+            Phase::Over => Vec::new(),
             _ => self
                 .game
                 .legal_actions()
@@ -1138,10 +1147,13 @@ impl TableGame for SbaTable {
             } else {
                 lines.push(self.screen_line(event, &moved));
             }
+            if let Event::RoutTest { routed: true, .. } = event {
+                self.routed = Self::rout_roll(event);
+            }
         }
         self.told = told;
-        // A rout test rolled at once after the action: the action's casualties still stand to
-        // be moved, told by the lines carried on.
+        // A rout test rolled after the action: the action's casualties may still stand to be
+        // moved, told by the lines carried on.
         if matches!(before.game.phase(), Phase::RoutTest(_)) {
             self.told_moves.append(&mut moves);
         } else {
@@ -1157,7 +1169,10 @@ impl TableGame for SbaTable {
             self.carry = Some((title.clone(), lines.clone()));
         }
         // What to do next, when it is not a corps to choose (the prompt says that).
-        if matches!(self.game.phase(), Phase::Roll | Phase::TakeFrom(_)) {
+        if matches!(
+            self.game.phase(),
+            Phase::Roll | Phase::TakeFrom(_) | Phase::RoutTest(_)
+        ) {
             lines.push(self.prompt());
         }
         Screen::Told {
@@ -1177,10 +1192,10 @@ impl TableGame for SbaTable {
         self.game.chance_outcomes()
     }
 
-    /// The action's die is rolled in the open (Die, or a physical die's face from the menu);
-    /// a rout test the umpire rolls itself, at once.
+    /// The action's die and each rout test are rolled in the open (Die, or a physical die's
+    /// face from the menu).
     fn die_button(&self) -> bool {
-        self.game.phase() == Phase::Roll
+        matches!(self.game.phase(), Phase::Roll | Phase::RoutTest(_))
     }
 
     fn label(&self, action: &Action) -> String {
@@ -1228,7 +1243,10 @@ impl TableGame for SbaTable {
                 "{}: target box empty: lift and put back the marker to lose",
                 seat_name(seat)
             ),
-            Phase::RoutTest(_) | Phase::Over => String::new(),
+            Phase::RoutTest(seat) => {
+                format!("{} rout test: Die: roll. OK: enter a die", seat_name(seat))
+            }
+            Phase::Over => String::new(),
         }
     }
 
@@ -1285,6 +1303,26 @@ impl TableGame for SbaTable {
 }
 
 impl SbaTable {
+    /// A rout test's roll in the OLED's few words ("Allied rout test 2+1 vs morale 9").
+    fn rout_roll(event: &Event) -> Option<String> {
+        let Event::RoutTest {
+            seat,
+            face,
+            modifier,
+            morale,
+            ..
+        } = *event
+        else {
+            return None;
+        };
+        let army = if seat == FRENCH { "French" } else { "Allied" };
+        let plus = match modifier {
+            0 => String::new(),
+            m => format!("+{m}"),
+        };
+        Some(format!("{army} rout test {face}{plus} vs morale {morale}"))
+    }
+
     /// `event` in the OLED's few words (the record has them in full, [`TableGame::told`]); a
     /// casualty, an arrival or a capture as the spaces of `moved` (the hands' one instruction
     /// for it).
@@ -1321,22 +1359,9 @@ impl SbaTable {
                 short(&self.card_name(card))
             ),
             Event::MoraleLost { seat, by, to } => format!("{} morale -{by}: {to}", army(seat)),
-            Event::RoutTest {
-                seat,
-                face,
-                modifier,
-                morale,
-                routed,
-            } => {
-                let plus = match modifier {
-                    0 => String::new(),
-                    m => format!("+{m}"),
-                };
+            Event::RoutTest { routed, .. } => {
                 let verdict = if routed { "ROUTS" } else { "holds" };
-                format!(
-                    "{} rout test {face}{plus} vs morale {morale}: {verdict}",
-                    army(seat)
-                )
+                format!("{}: {verdict}", Self::rout_roll(event).unwrap_or_default())
             }
             _ => self.game.announce(event),
         }
