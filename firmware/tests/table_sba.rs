@@ -297,9 +297,9 @@ fn random_game(seed: u64, coverage: &mut Coverage) -> Table {
     );
     for d in &t.log {
         if let Decision::GameOver { reason, .. } = d {
-            // The kind of ending, without the roll a rout test's names ("(Allied rout test 5
-            // vs morale 3)").
-            let kind = reason.split(" (").next().unwrap_or(reason);
+            // The kind of ending, without the roll a rout test's names (": Allied rout test 5
+            // vs morale 3").
+            let kind = reason.split(": ").next().unwrap_or(reason);
             coverage.endings.insert(kind.to_string());
         }
     }

@@ -930,7 +930,7 @@ impl TableGame for SbaTable {
             Status::Won { winner, reason } => Some((
                 format!("{} victory", seat_name(winner)),
                 match &self.routed {
-                    Some(roll) => format!("{reason} ({roll})"),
+                    Some(roll) => format!("{reason}: {roll}"),
                     None => reason.to_string(),
                 },
             )),
