@@ -395,6 +395,70 @@ fn a_casualty_is_told_once_with_its_spaces() {
     assert!(!t.referee.hands_pending(), "{}", t.text());
 }
 
+/// A control box taken by an action whose casualty calls a rout test, the test rolled with Die
+/// before the hands exchange the box's marker: the exchange is still owed. Before, the roll
+/// forgot it, and once the casualty's marker had moved the umpire went on with the Allied
+/// marker still in La Haye Sainte, which the game had French (the switches cannot see it).
+#[test]
+fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
+    let mut rng = SeededChance::new(1);
+    let mut t = choose(1);
+    set_up(&mut t, &mut rng, boards::sba::FRENCH);
+    set_up(&mut t, &mut rng, boards::sba::ALLIED);
+    // The Allied casualty track to box 9 (as in scenario b05), then a French loss.
+    for (action, face) in [
+        (
+            "Imperial Guard: Advance of the Guard vs Orange, Napoleon",
+            6,
+        ),
+        ("Hill: Hold the right vs Reille", 1),
+        ("Kellermann: Charge vs Hill", 6),
+        ("Picton: Charge of the reserve vs d'Erlon", 1),
+        ("Milhaud: Charge the squares vs Picton", 6),
+        ("Uxbridge: Charge of the heavy brigades vs Milhaud", 4),
+    ] {
+        t.choose_action(action);
+        t.choose_action(&format!("die shows {face}"));
+        hands(&mut t);
+    }
+    assert_eq!(
+        t.table().game().casualties(boards::sba::ALLIED).len(),
+        9,
+        "{}",
+        t.text()
+    );
+    // d'Erlon assaults La Haye Sainte, 5: AC1 CAP. Orange's last marker goes to box 10 (RT).
+    t.choose_action("d'Erlon: Assault La Haye Sainte vs Orange");
+    t.choose_action("die shows 5");
+    let text = t.text();
+    assert!(
+        text.contains("La Haye Sainte taken: French marker in"),
+        "{text}"
+    );
+    assert!(text.contains("rout test: Die: roll"), "{text}");
+    let owed = t.table().exchanged();
+    assert_eq!(owed.len(), 1, "{text}");
+    // Die at once, then the casualty's marker moved: the exchange is still to be made.
+    t.press(Button::Die);
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
+    let sensed = t.referee.sensed().clone();
+    for extra in sensed.difference(&expected) {
+        t.lift(*extra);
+    }
+    for missing in expected.difference(&sensed) {
+        t.put(*missing);
+    }
+    t.settle();
+    assert_eq!(t.referee.sensed(), &expected);
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    t.lift(owed[0]);
+    t.settle();
+    t.put(owed[0]);
+    t.settle();
+    assert!(!t.referee.hands_pending(), "{}", t.text());
+}
+
 /// An arrival and a capture are each told once, with their exact spaces (the rulebook: arriving
 /// Prussian divisions are placed in their box; a captured control box's marker is exchanged):
 /// "Prussian marker to Blücher's Prussians 1", "Hougoumont taken: French marker in", and no hand

@@ -1712,10 +1712,14 @@ impl<T: TableGame> Session<T> {
         out.push(game.acted(action, &next));
         let said = Said::of(game, action, &next);
         let board = next.occupied();
+        // A swap the hands still owe stays owed: a die rolled before they made it (Sa Belle
+        // Alliance's rout test after a capture) changes no piece.
+        let owed = std::mem::take(&mut play.swaps);
         play.swaps = next
             .exchanged()
             .into_iter()
             .filter(|p| ctx.sensed.contains(p))
+            .chain(owed)
             .collect();
         play.hands = &board != ctx.sensed || !play.swaps.is_empty();
         play.acted_on = Some(ctx.sensed.clone());
