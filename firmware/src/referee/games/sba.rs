@@ -36,6 +36,15 @@ use super::squares::{self, SquareFile, SquareLine};
 use crate::sensing::{LayoutSetup, Place};
 use crate::ui::{Screen, StatusLine};
 
+/// An army in the OLED's few words: "French", "Allied".
+fn short_army(seat: Seat) -> &'static str {
+    if seat == FRENCH {
+        "French"
+    } else {
+        "Allied"
+    }
+}
+
 /// The game's name on the menu.
 pub const TITLE: &str = "Sa Belle Alliance";
 
@@ -704,7 +713,7 @@ impl SbaTable {
     /// A face of the die in the menu's words.
     fn face_label(&self, face: Face) -> String {
         match self.game.phase() {
-            Phase::RoutTest(seat) => format!("{} rout test: {face}", seat_name(seat)),
+            Phase::RoutTest(seat) => format!("{} rout test: {face}", short_army(seat)),
             _ => format!("die: {face}"),
         }
     }
@@ -1244,7 +1253,7 @@ impl TableGame for SbaTable {
                 seat_name(seat)
             ),
             Phase::RoutTest(seat) => {
-                format!("{} rout test: Die: roll. OK: enter a die", seat_name(seat))
+                format!("{} rout test: Die: roll. OK: enter a die", short_army(seat))
             }
             Phase::Over => String::new(),
         }
@@ -1315,7 +1324,7 @@ impl SbaTable {
         else {
             return None;
         };
-        let army = if seat == FRENCH { "French" } else { "Allied" };
+        let army = short_army(seat);
         let plus = match modifier {
             0 => String::new(),
             m => format!("+{m}"),
