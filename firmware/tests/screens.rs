@@ -847,7 +847,7 @@ fn the_game_over_screen_says_the_result_whole() {
         ),
         (
             "Anglo-Allied victory",
-            "an army failed its rout test and routed (French rout test 6+2 vs morale 5)",
+            "an army failed its rout test and routed: French rout test 6+2 vs morale 5",
         ),
         ("Draw", "nightfall: neither side holds the field"),
     ] {
