@@ -67,6 +67,9 @@ struct Replay {
     /// Units the latest journaled actions revealed (a battle, an elimination): they may be
     /// named while their announcement is shown.
     recent: BTreeSet<Unit>,
+    /// Units a battle or a Pursuit charge has shown both players so far: a seat's set-aside
+    /// cavalry in the Pursuit may be named only once shown.
+    shown: BTreeSet<Unit>,
     screens: usize,
 }
 
@@ -81,6 +84,7 @@ impl<C: Chance> Table<C> {
             armies: BySeat::default(),
             games: Vec::new(),
             recent: BTreeSet::new(),
+            shown: BTreeSet::new(),
             screens: 0,
         };
         let mut table = Table::at_the_menu(chance, layout, replay);
@@ -207,7 +211,7 @@ impl Checks for Replay {
                 replayed,
                 "the referee's game is not the rules' replay of its journal"
             );
-            audit(referee.screen(), table.game(), &self.recent);
+            audit(referee.screen(), table.game(), &self.recent, &self.shown);
         }
     }
 }
@@ -259,6 +263,7 @@ impl Replay {
                         .play(&action.action)
                         .expect("every journaled action is legal");
                     self.recent.extend(revealed(&outcome));
+                    self.shown.extend(fought(&outcome));
                     self.games.push(next);
                 }
                 Record::Takeback { to_ply } => {
@@ -302,8 +307,24 @@ fn revealed(outcome: &Outcome) -> Vec<Unit> {
     units
 }
 
-/// The units either seat's view shows of the other's, the dead, and the Pursuit's cavalry.
-fn public_units(game: &Waterloo) -> BTreeSet<Unit> {
+/// The units an outcome's battles and Pursuit charges showed both players.
+fn fought(outcome: &Outcome) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for event in &outcome.events {
+        match *event {
+            Event::Battle(r) => units.extend([r.attacker.1, r.defender.1]),
+            Event::Pursuit(PursuitEvent::Charge {
+                attacker, defender, ..
+            }) => units.extend([attacker, defender]),
+            _ => {}
+        }
+    }
+    units
+}
+
+/// The units either seat's view shows of the other's, the dead, and the Pursuit's cavalry
+/// that a battle or a charge has `shown`.
+fn public_units(game: &Waterloo, shown: &BTreeSet<Unit>) -> BTreeSet<Unit> {
     let mut units = BTreeSet::new();
     for seat in [ALLIED, FRENCH] {
         let view = game.view(seat);
@@ -316,17 +337,21 @@ fn public_units(game: &Waterloo) -> BTreeSet<Unit> {
             }
         }
         units.extend(view.dead(seat).iter().copied());
-        // (The OLED names a seat's set-aside cavalry by its back until its opponent has seen
-        // it, and the adapter keeps what each has seen: both seats' cavalry are allowed here.)
-        units.extend(view.pursuit_cavalry().iter().map(|(u, _)| *u));
+        // The OLED names a seat's set-aside cavalry by its back until its opponent has seen it.
+        units.extend(
+            view.pursuit_cavalry()
+                .iter()
+                .map(|(u, _)| *u)
+                .filter(|u| shown.contains(u)),
+        );
     }
     units
 }
 
 /// No screen in play names a unit the opponent's view hides, or a line of retreat.
-fn audit(screen: &Screen, game: &Waterloo, recent: &BTreeSet<Unit>) {
+fn audit(screen: &Screen, game: &Waterloo, recent: &BTreeSet<Unit>, shown: &BTreeSet<Unit>) {
     let mut text = screen_text(screen);
-    let public = public_units(game);
+    let public = public_units(game, shown);
     // Every unit by its short name (the OLED's) and its full one, longest first, so a name
     // inside another ("Landwehr" in "Sil. Landwehr") is not mistaken for it.
     let mut names: Vec<(Unit, &str)> = Unit::ALL
