@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use boards::piecepack::{
     Action, Face, Options, Phase, Position, Setup, Square, Unit, ALLIES, FRENCH,
@@ -370,16 +370,7 @@ fn perform(t: &mut Table, rng: &mut SeededChance, action: &Action) -> Action {
         t.text()
     );
     // The hands: whatever the umpire now expects.
-    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
-    let sensed = t.referee.sensed().clone();
-    for extra in sensed.difference(&expected) {
-        t.lift(*extra);
-    }
-    for missing in expected.difference(&sensed) {
-        t.put(*missing);
-    }
-    t.settle();
-    assert_eq!(t.referee.sensed(), &expected);
+    t.match_board();
     assert!(!t.referee.hands_pending(), "{}", t.text());
     let offered = t.log[logged..]
         .iter()
@@ -1445,16 +1436,7 @@ fn perform_on_a_full_card(
         *action
     };
     // The hands: whatever the umpire now expects.
-    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
-    let sensed = t.referee.sensed().clone();
-    for extra in sensed.difference(&expected) {
-        t.lift(*extra);
-    }
-    for missing in expected.difference(&sensed) {
-        t.put(*missing);
-    }
-    t.settle();
-    assert_eq!(t.referee.sensed(), &expected);
+    t.match_board();
     played
 }
 

@@ -79,15 +79,8 @@ fn set_up(t: &mut Table, rng: &mut SeededChance, seat: Seat) {
 /// Makes the board what the umpire expects: extras lifted, missing markers put down, each
 /// exchanged control marker lifted and replaced.
 fn hands(t: &mut Table) {
-    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
-    let sensed = t.referee.sensed().clone();
-    for extra in sensed.difference(&expected) {
-        t.lift(*extra);
-    }
-    for missing in expected.difference(&sensed) {
-        t.put(*missing);
-    }
-    t.settle();
+    t.match_board();
+    let expected = t.referee.sensed().clone();
     for p in t.table().exchanged() {
         t.lift(p);
         t.settle();
@@ -441,16 +434,7 @@ fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
     // Die at once, then the casualty's marker moved: the exchange is still to be made.
     t.press(Button::Die);
     assert!(t.referee.hands_pending(), "{}", t.text());
-    let expected: BTreeSet<Place> = t.table().board().into_keys().collect();
-    let sensed = t.referee.sensed().clone();
-    for extra in sensed.difference(&expected) {
-        t.lift(*extra);
-    }
-    for missing in expected.difference(&sensed) {
-        t.put(*missing);
-    }
-    t.settle();
-    assert_eq!(t.referee.sensed(), &expected);
+    t.match_board();
     assert!(t.referee.hands_pending(), "{}", t.text());
     t.lift(owed[0]);
     t.settle();

@@ -2,6 +2,8 @@
 //! placements, settles, buttons, the clock), 200 ms apart, every decision logged and handed to
 //! the game's own checks. Each game's file adds its gestures and its checks.
 
+use std::collections::BTreeSet;
+
 use firmware::journal::{decode, MemStore};
 use firmware::referee::table::{Session, TableGame};
 use firmware::referee::{screen_text, Chance, Decision, Header, Record, Referee, RefereeConfig};
@@ -157,6 +159,22 @@ impl<C: Chance, K: Checks> Table<C, K> {
         out.extend(self.settle());
         out.extend(self.hold());
         out
+    }
+
+    /// The hands make the board the one the umpire expects (its public board): every extra
+    /// piece lifted, every missing one put down, then the board settles.
+    #[allow(dead_code)] // not every game's suite
+    pub fn match_board(&mut self) {
+        let expected: BTreeSet<Place> = self.table().board().into_keys().collect();
+        let sensed = self.referee.sensed().clone();
+        for extra in sensed.difference(&expected) {
+            self.lift(*extra);
+        }
+        for missing in expected.difference(&sensed) {
+            self.put(*missing);
+        }
+        self.settle();
+        assert_eq!(self.referee.sensed(), &expected);
     }
 
     /// The pieces up stay up until the attack hold has passed since the last lift.
