@@ -1686,7 +1686,7 @@ fn a_cavalry_winner_of_the_die_does_not_enter_a_building() {
         (Unit::Uxbridge, Unit::MiddleGuard),
     ] {
         for face in [DieFace::Red, DieFace::RedPlus] {
-            let mut g = standard(&[("i5", infantry), ("h5", cavalry)]);
+            let mut g = standard(&[("i5", infantry), ("h5", cavalry), ("g5", Unit::Chasseurs)]);
             g.play(&Action::EndTurn).unwrap();
             g.play(&attack("i5", "h5", Dir::Left)).unwrap();
             assert_eq!(
@@ -1697,6 +1697,9 @@ fn a_cavalry_winner_of_the_die_does_not_enter_a_building() {
             g.play(&die(face)).unwrap();
             assert_eq!(unit_at(&g, "h5"), Some(cavalry), "{face:?}");
             assert_eq!(unit_at(&g, "i5"), None, "{face:?}");
+            // Nor does its frenzy turn back along the attack's line, into the French Chasseurs
+            // behind it on g5.
+            assert_eq!(unit_at(&g, "g5"), Some(Unit::Chasseurs), "{face:?}");
             assert_eq!(g.casualties(FRENCH), &[infantry]);
             assert_eq!(g.phase(), Phase::Act);
         }
