@@ -67,9 +67,11 @@ struct Replay {
     /// Units the latest journaled actions revealed (a battle, an elimination): they may be
     /// named while their announcement is shown.
     recent: BTreeSet<Unit>,
-    /// Units a battle or a Pursuit charge has shown both players so far: a seat's set-aside
-    /// cavalry in the Pursuit may be named only once shown.
-    shown: BTreeSet<Unit>,
+    /// After each journaled action (as `games`), the units each seat's opponent has seen as
+    /// the Pursuit goes: those face up on the board when it began (a battle or a
+    /// reconnaissance showed them, and they have not left the board since), and those a
+    /// battle or a charge has shown since. A set-aside cavalry may be named only so.
+    shown: Vec<BTreeSet<Unit>>,
     screens: usize,
 }
 
@@ -84,7 +86,7 @@ impl<C: Chance> Table<C> {
             armies: BySeat::default(),
             games: Vec::new(),
             recent: BTreeSet::new(),
-            shown: BTreeSet::new(),
+            shown: Vec::new(),
             screens: 0,
         };
         let mut table = Table::at_the_menu(chance, layout, replay);
@@ -211,7 +213,8 @@ impl Checks for Replay {
                 replayed,
                 "the referee's game is not the rules' replay of its journal"
             );
-            audit(referee.screen(), table.game(), &self.recent, &self.shown);
+            let shown = self.shown.last().expect("as the games");
+            audit(referee.screen(), table.game(), &self.recent, shown);
         }
     }
 }
@@ -254,20 +257,38 @@ impl Replay {
                         let game = Waterloo::start(waterloo::options(self.choice), setup)
                             .expect("the journaled armies start a game");
                         self.games = vec![game];
+                        self.shown = vec![BTreeSet::new()];
                     }
                 }
                 Record::Action(bytes) => {
                     let action: WaterlooAction = postcard::from_bytes(&bytes).expect("an action");
                     let mut next = self.games.last().expect("a game").clone();
+                    let face_up: Vec<Unit> = next
+                        .pieces()
+                        .filter(|(_, p)| p.revealed)
+                        .map(|(_, p)| p.unit)
+                        .collect();
                     let outcome = next
                         .play(&action.action)
                         .expect("every journaled action is legal");
                     self.recent.extend(revealed(&outcome));
-                    self.shown.extend(fought(&outcome));
+                    let mut shown = self.shown.last().expect("as the games").clone();
+                    let began = outcome
+                        .events
+                        .iter()
+                        .any(|e| matches!(e, Event::PursuitBegan { .. }));
+                    if began {
+                        shown.extend(face_up);
+                    }
+                    if began || next.pursuit_victor().is_some() {
+                        shown.extend(fought(&outcome));
+                    }
+                    self.shown.push(shown);
                     self.games.push(next);
                 }
                 Record::Takeback { to_ply } => {
                     self.games.truncate(to_ply as usize + 1);
+                    self.shown.truncate(to_ply as usize + 1);
                 }
                 // The board the game began on, the journal's first record.
                 Record::Files(files) => {
@@ -323,7 +344,7 @@ fn fought(outcome: &Outcome) -> Vec<Unit> {
 }
 
 /// The units either seat's view shows of the other's, the dead, and the Pursuit's cavalry
-/// that a battle or a charge has `shown`.
+/// that its opponent has seen (`shown`).
 fn public_units(game: &Waterloo, shown: &BTreeSet<Unit>) -> BTreeSet<Unit> {
     let mut units = BTreeSet::new();
     for seat in [ALLIED, FRENCH] {
