@@ -731,19 +731,13 @@ fn headline(title: &str, big: &str, text: &str, press: Option<&str>) -> Vec<Page
     // and the words get the rest of the screen; or, when the title bar cannot hold both whole
     // ("Game over: Anglo-Allied victory"), the value leads the words, never cut.
     let both = format!("{title}: {big}");
-    if char_len(&both) <= Font::Small.columns(126) {
-        let header = |page: &mut Page| title_bar(page, &both);
-        return paged(
-            &header,
-            H,
-            &blocks,
-            &blocks,
-            &[Font::Body, Font::Small],
-            false,
-        );
-    }
-    blocks.insert(0, Block::plain(big).essential());
-    let header = |page: &mut Page| title_bar(page, title);
+    let bar = if char_len(&both) <= Font::Small.columns(126) {
+        both
+    } else {
+        blocks.insert(0, Block::plain(big).essential());
+        title.to_string()
+    };
+    let header = |page: &mut Page| title_bar(page, &bar);
     paged(
         &header,
         H,
