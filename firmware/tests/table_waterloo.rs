@@ -311,18 +311,14 @@ impl Replay {
 /// The units an outcome shows both players: both pieces of a battle, the eliminated, the
 /// withdrawn (just revealed in battle), the reconnoitred, and the Pursuit's face-up cavalry.
 fn revealed(outcome: &Outcome) -> Vec<Unit> {
-    let mut units = Vec::new();
+    let mut units = fought(outcome);
     for event in &outcome.events {
-        match *event {
-            Event::Battle(r) => units.extend([r.attacker.1, r.defender.1]),
-            Event::Eliminated { unit, .. }
-            | Event::Withdrawn { unit, .. }
-            | Event::Reconnoitred { unit, .. }
-            | Event::Pursuit(PursuitEvent::CutDown { unit, .. }) => units.push(unit),
-            Event::Pursuit(PursuitEvent::Charge {
-                attacker, defender, ..
-            }) => units.extend([attacker, defender]),
-            _ => {}
+        if let Event::Eliminated { unit, .. }
+        | Event::Withdrawn { unit, .. }
+        | Event::Reconnoitred { unit, .. }
+        | Event::Pursuit(PursuitEvent::CutDown { unit, .. }) = *event
+        {
+            units.push(unit);
         }
     }
     units
