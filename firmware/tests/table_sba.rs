@@ -15,7 +15,7 @@ use firmware::journal::MemStore;
 use firmware::referee::games::sba::{SbaChoice, SbaTable};
 use firmware::referee::table::{rebuild_table, TableGame, TableView, ToldMove};
 use firmware::referee::{screen_text, Chance, Decision, Record, Referee, SeededChance};
-use firmware::sensing::{Button, Place};
+use firmware::sensing::{Button, Millis, Place};
 use firmware::ui::Screen;
 use support::{session, Checks};
 
@@ -439,6 +439,68 @@ fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
     hands(&mut t);
 }
 
+/// A capture whose marker exchange the hands still owed when the power went is owed again
+/// after the restart: occupancy cannot see whether the Allied marker still stands in La Haye
+/// Sainte, so the resumed umpire asks for the exchange (one already made costs a lift) before
+/// play goes on, whether the rout test was rolled before the cut or not.
+#[test]
+fn a_capture_owed_when_the_power_went_is_owed_after_the_restart() {
+    for rolled_before_the_cut in [false, true] {
+        let mut rng = SeededChance::new(1);
+        let mut t = choose(1);
+        set_up(&mut t, &mut rng, boards::sba::FRENCH);
+        set_up(&mut t, &mut rng, boards::sba::ALLIED);
+        // As above: the Allied casualty track to box 9, then AC1 CAP at La Haye Sainte.
+        for (action, face) in [
+            (
+                "Imperial Guard: Advance of the Guard vs Orange, Napoleon",
+                6,
+            ),
+            ("Hill: Hold the right vs Reille", 1),
+            ("Kellermann: Charge vs Hill", 6),
+            ("Picton: Charge of the reserve vs d'Erlon", 1),
+            ("Milhaud: Charge the squares vs Picton", 6),
+            ("Uxbridge: Charge of the heavy brigades vs Milhaud", 4),
+        ] {
+            t.choose_action(action);
+            t.choose_action(&format!("die shows {face}"));
+            hands(&mut t);
+        }
+        t.choose_action("d'Erlon: Assault La Haye Sainte vs Orange");
+        t.choose_action("die shows 5");
+        let exchanged: BTreeSet<Place> = t.table().exchanged().into_iter().collect();
+        assert_eq!(exchanged.len(), 1, "{}", t.text());
+        if rolled_before_the_cut {
+            t.press(Button::Die);
+        }
+        // The power goes before the hands made anything.
+        let (resumed, _) = t.restarted(SeededChance::new(2), Millis(t.t + 1000));
+        t.referee = resumed;
+        let owed: BTreeSet<Place> = t
+            .session()
+            .map(TableView::swaps)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        assert_eq!(owed, exchanged, "{}", t.text());
+        t.match_board();
+        assert!(t.referee.hands_pending(), "{}", t.text());
+        if !rolled_before_the_cut {
+            // The rout test waits for Die first, as it does without the cut.
+            assert!(t.text().contains("rout test: Die: roll"), "{}", t.text());
+            t.press(Button::Die);
+        }
+        // The screen says it: the step, or the announcement of the test with the capture.
+        let text = t.text();
+        assert!(
+            text.contains("La Haye Sainte: lift the piece and put the French control marker there")
+                || text.contains("La Haye Sainte taken: French marker in"),
+            "the exchange is asked: {text}"
+        );
+        hands(&mut t);
+    }
+}
+
 /// An arrival and a capture are each told once, with their exact spaces (the rulebook: arriving
 /// Prussian divisions are placed in their box; a captured control box's marker is exchanged):
 /// "Prussian marker to Blücher's Prussians 1", "Hougoumont taken: French marker in", and no hand
@@ -504,7 +566,6 @@ fn an_arrival_and_a_capture_are_told_once_with_their_spaces() {
 fn a_sba_journal_cut_at_every_byte_resumes_its_intact_actions() {
     use firmware::journal::{decode, JournalWriter};
     use firmware::referee::{Header, RefereeConfig};
-    use firmware::sensing::Millis;
     // A game of 31 records to its end (each cut rebuilds the game up to it).
     let t = random_game(6, &mut Coverage::default());
     let bytes = t.referee.journal().unwrap().store().as_bytes().to_vec();

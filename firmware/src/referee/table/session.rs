@@ -558,6 +558,22 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
 }
 
 impl<T: TableGame> PlayState<T> {
+    /// The places whose piece the last seat's action, and the chance outcomes drawn since it,
+    /// exchanged ([`TableGame::exchanged`]) and that read a piece in `sensed`: what a restart
+    /// asks the hands again, since occupancy cannot tell whether they made the exchange before
+    /// the power went (one made already costs a lift and a put).
+    fn exchanges_since_the_last_choice(&self, sensed: &BTreeSet<Place>) -> BTreeSet<Place> {
+        let mut owed = BTreeSet::new();
+        for pair in self.history.windows(2).rev() {
+            let (before, after) = (&pair[0].0, &pair[1].0);
+            owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
+            if before.to_act() != Actor::Chance {
+                break;
+            }
+        }
+        owed
+    }
+
     /// Play from `history[k]`, the game after `k` actions, `actions[k]` taking it to the next.
     fn new(history: Vec<T>, actions: &[T::Action]) -> PlayState<T> {
         let story = history
@@ -1233,6 +1249,8 @@ impl<T: TableGame> Session<T> {
             }
         } else {
             let mut play = PlayState::new(rebuilt.history, &rebuilt.actions);
+            play.swaps = play.exchanges_since_the_last_choice(sensed);
+            play.hands = !play.swaps.is_empty();
             play.mismatch_shown = true;
             play.must_match = true;
             play.off = true;
@@ -2917,6 +2935,23 @@ impl<T: TableGame> Session<T> {
             }
             if play.prompt.is_none() {
                 return screen.clone();
+            }
+        } else if play.hands {
+            // No announcement carries the steps: a restart asks again for an exchange the
+            // power may have cut before the hands made it.
+            let steps = steps();
+            if !steps.is_empty() {
+                let check = Screen::Told {
+                    status: game.status_line(),
+                    title: "Check the board".to_string(),
+                    lines: Some(game.prompt())
+                        .filter(|p| !p.is_empty())
+                        .into_iter()
+                        .collect(),
+                    hands: Vec::new(),
+                    places: Places::default(),
+                };
+                return with_hands(&check, game.status_line(), steps);
             }
         }
         Screen::Play {
