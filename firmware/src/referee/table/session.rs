@@ -558,18 +558,20 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
 }
 
 impl<T: TableGame> PlayState<T> {
-    /// The places whose piece the last seat's action, and the chance outcomes drawn since it,
-    /// exchanged ([`TableGame::exchanged`]) and that read a piece in `sensed`: what a restart
-    /// asks the hands again, since occupancy cannot tell whether they made the exchange before
-    /// the power went (one made already costs a lift and a put).
+    /// The places whose piece the chance outcomes drawn since the last seat's action exchanged
+    /// ([`TableGame::exchanged`]: a battle die's winner on its loser's square, a captured
+    /// control box) and that read a piece in `sensed`: what a restart asks the hands again,
+    /// since occupancy cannot tell whether they made the exchange before the power went (one
+    /// made already costs a lift and a put). An action the hands made exchanged only what they
+    /// lifted, and they put its pieces down themselves.
     fn exchanges_since_the_last_choice(&self, sensed: &BTreeSet<Place>) -> BTreeSet<Place> {
         let mut owed = BTreeSet::new();
         for pair in self.history.windows(2).rev() {
             let (before, after) = (&pair[0].0, &pair[1].0);
-            owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
             if before.to_act() != Actor::Chance {
                 break;
             }
+            owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
         }
         owed
     }
