@@ -99,13 +99,15 @@ fn the_header_of_schema_1_is_pinned() {
 }
 
 /// A Napoléon header: the choice's second byte, the `historical` bool of the builds before
-/// 6.2.4's option, holds the option in bit 1. A header written before it (0 or 1 there)
-/// decodes with the option off; one without the option writes the bytes it always did.
+/// 6.2.4's option, holds the option in bit 1 and, in bit 2, that every army's leader is asked
+/// whether he shows himself (`every_leader_asked`, set in every game begun since). A header
+/// written before either (0 or 1 there) decodes with both off, so its game resumes as it was
+/// played; one without them writes the bytes it always did.
 #[test]
-fn a_napoleon_header_keeps_6_2_4_option_in_its_set_up_byte() {
+fn a_napoleon_header_keeps_its_options_in_its_set_up_byte() {
     use boards::napoleon::Players;
     use firmware::referee::games::napoleon::{NapoleonChoice, NapoleonSet};
-    let header = |historical: bool, reveal_on_contact: bool| Header {
+    let header = |historical: bool, reveal_on_contact: bool, every_leader_asked: bool| Header {
         schema: SCHEMA,
         game: GameKind::Napoleon {
             choice: NapoleonChoice {
@@ -114,27 +116,34 @@ fn a_napoleon_header_keeps_6_2_4_option_in_its_set_up_byte() {
                 set: NapoleonSet::shipped(),
                 tags: false,
                 reveal_on_contact,
+                every_leader_asked,
             },
         },
         setup: SetupMode::RankGroups,
     };
-    for (historical, reveal, golden) in [
-        (false, false, [0x01, 0x04, 0x01, 0x00, 0x00]),
-        (true, false, [0x01, 0x04, 0x01, 0x01, 0x00]),
-        (false, true, [0x01, 0x04, 0x01, 0x02, 0x00]),
-        (true, true, [0x01, 0x04, 0x01, 0x03, 0x00]),
+    for (historical, reveal, every, golden) in [
+        (false, false, false, [0x01, 0x04, 0x01, 0x00, 0x00]),
+        (true, false, false, [0x01, 0x04, 0x01, 0x01, 0x00]),
+        (false, true, false, [0x01, 0x04, 0x01, 0x02, 0x00]),
+        (true, true, false, [0x01, 0x04, 0x01, 0x03, 0x00]),
+        (false, false, true, [0x01, 0x04, 0x01, 0x04, 0x00]),
+        (true, true, true, [0x01, 0x04, 0x01, 0x07, 0x00]),
     ] {
-        let h = header(historical, reveal);
+        let h = header(historical, reveal, every);
         let bytes = postcard::to_allocvec(&h).expect("encodes");
         assert_eq!(bytes, golden, "{h:?} wrote {bytes:02X?}");
         assert_eq!(postcard::from_bytes::<Header>(&golden).expect("decodes"), h);
     }
+    // Every game begun from the menu asks every leader.
+    for (_, choice) in firmware::referee::games::napoleon::variants() {
+        assert!(choice.every_leader_asked, "{choice:?}");
+    }
     // A bit this build does not know is refused, never read as another set-up, and the
     // journal's refusal says so and what to do.
-    assert!(postcard::from_bytes::<Header>(&[0x01, 0x04, 0x01, 0x04, 0x00]).is_err());
+    assert!(postcard::from_bytes::<Header>(&[0x01, 0x04, 0x01, 0x08, 0x00]).is_err());
     // The same bytes as a newer build's journal header (sealed by its checksum): refused in
     // words that say what and what to do, not as a file of another game.
-    let newer = encode_header(&(0x01u8, 0x04u8, 0x01u8, 0x04u8, 0x00u8)).expect("encodes");
+    let newer = encode_header(&(0x01u8, 0x04u8, 0x01u8, 0x08u8, 0x00u8)).expect("encodes");
     let Err(refused) = decode::<Header, Record>(&newer) else {
         panic!("a header with an unknown set-up bit decoded");
     };

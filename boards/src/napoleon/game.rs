@@ -84,6 +84,11 @@ pub struct Options {
     pub historical_exempt_from_caps: bool,
     /// Ruling: what a supply loss takes.
     pub supply_loss: SupplyLoss,
+    /// Whether the owner of every army with a forced marcher is asked if its leader shows
+    /// himself (8.1), wherever he stands (`true`, the default: the question tells the enemy
+    /// nothing, 3.2). `false` asks only when he stands with one of them, as the builds before
+    /// did: a game they journaled replays as it was played.
+    pub every_leader_asked: bool,
     /// Every battle's options: 6.2.4's reveal on contact, the turn limit (ruling R1) and the
     /// hill's reading (ruling R20).
     pub battle: BattleOptions,
@@ -97,6 +102,7 @@ impl Options {
             players,
             historical_exempt_from_caps: true,
             supply_loss: SupplyLoss::Blocks,
+            every_leader_asked: true,
             battle: BattleOptions::default(),
         }
     }
@@ -1136,9 +1142,13 @@ impl Napoleon {
             .and_then(|(id, _)| Some((id, self.town_of(id)?)))
     }
 
-    /// The next army (in order) whose leader could help a forced marcher of his own army in
-    /// his town and has not yet decided (8, 8.1: Wellington commands only the Anglo-Dutch,
-    /// Blücher only the Prussians).
+    /// The next army (in order) with a forced marcher and its leader on the map that has not
+    /// yet decided whether he shows himself (8, 8.1: Wellington commands only the Anglo-Dutch,
+    /// Blücher only the Prussians). Every such army is asked, wherever its leader stands: a
+    /// question asked only when he stands with a forced marcher would tell the table where he
+    /// is (3.2: the enemy sees neither type nor strength), whatever the answer. Shown away
+    /// from every forced marcher, he helps none. (Without [`Options::every_leader_asked`],
+    /// only a leader standing with one is asked.)
     fn next_leader_choice(&self) -> Option<Army> {
         let decided = match self.phase {
             Phase::ShowLeader(army) => army_index(army) + 1,
@@ -1148,9 +1158,10 @@ impl Napoleon {
             let Some((_, town)) = self.leader(army) else {
                 return false;
             };
+            let every = self.options.every_leader_asked;
             self.forced
                 .iter()
-                .any(|&b| self.army_of(b) == Some(army) && self.town_of(b) == Some(town))
+                .any(|&b| self.army_of(b) == Some(army) && (every || self.town_of(b) == Some(town)))
         })
     }
 

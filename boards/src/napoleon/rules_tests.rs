@@ -507,6 +507,10 @@ fn forced_marches_roll_after_all_moves() {
         "no die before the moves end"
     );
     play(&mut g, Action::EndMoves);
+    // Napoleon, away in Valenciennes, is asked all the same (see
+    // `whether_a_leader_is_asked_tells_nothing_of_where_he_stands`).
+    assert_eq!(g.phase, Phase::ShowLeader(Army::French));
+    play(&mut g, Action::ShowLeader(false));
     assert_eq!(g.to_act(), Actor::Chance);
     let faces: Vec<(Action, u32)> = Face::ALL.into_iter().map(|f| (Action::Die(f), 1)).collect();
     assert_eq!(g.chance_outcomes(), faces);
@@ -539,6 +543,50 @@ fn forced_marches_roll_after_all_moves() {
 }
 
 /// "Een leider die zich bekend maakt mag +1 toevoegen aan de worp van alle eenheden die zich in
+/// dezelfde stad of gemeente bevinden" (8.1: a leader who shows himself adds +1 for the units in
+/// his town), and "Dit voorkomt dat de spelers de type en sterkte van de vijandelijke eenheden
+/// zien" (3.2: the players do not see the type and strength of enemy units): the owner of an
+/// army with a forced marcher is asked whether its leader shows himself wherever he stands, so
+/// the question tells the enemy nothing; shown away from the forced marchers, he helps none.
+#[test]
+fn whether_a_leader_is_asked_tells_nothing_of_where_he_stands() {
+    let after_the_moves = |napoleon: &str| {
+        let mut g = start(Players::Two, &[("NAPOLEON", napoleon), ("I-INF1", "BEA")]);
+        play(&mut g, go("I-INF1", &["PHI", "LAN"]));
+        play(&mut g, Action::EndMoves);
+        g
+    };
+    let with = after_the_moves("LAN");
+    let away = after_the_moves("VAL");
+    for g in [&with, &away] {
+        assert_eq!(g.phase, Phase::ShowLeader(Army::French));
+        assert_eq!(
+            g.legal_actions(),
+            vec![Action::ShowLeader(true), Action::ShowLeader(false)]
+        );
+    }
+    // Shown in Valenciennes, away from the forced marcher: no +1 on its die.
+    let mut g = away;
+    let events = play(&mut g, Action::ShowLeader(true));
+    assert!(events.contains(&Event::LeaderShown {
+        army: Army::French,
+        town: town("VAL")
+    }));
+    let events = play(&mut g, Action::Die(Face::new(3).unwrap()));
+    assert!(events.contains(&Event::ForcedMarch {
+        block: block("I-INF1"),
+        face: Face::new(3).unwrap(),
+        bonus: false,
+        lost: true
+    }));
+    // An army with no forced marcher is not asked.
+    let mut h = start(Players::Two, &[("NAPOLEON", "LAN"), ("I-INF1", "BEA")]);
+    play(&mut h, go("I-INF1", &["PHI"]));
+    play(&mut h, Action::EndMoves);
+    assert!(!matches!(h.phase, Phase::ShowLeader(_)), "{:?}", h.phase);
+}
+
+/// "Een leider die zich bekend maakt mag +1 toevoegen aan de worp van alle eenheden die zich in
 /// dezelfde stad of gemeente bevinden. Ook aan zichzelf" (8.1: a leader who shows himself adds
 /// +1 to the forced-march die of every unit in his town, himself included); "Blücher kan enkel
 /// Pruisische eenheden bevelen en Wellington enkel Brits-Nederlandse eenheden." (8: each
@@ -568,13 +616,16 @@ fn a_shown_leader_helps_his_own_army_only() {
             "{events:?}"
         );
     }
-    // Wellington cannot help a Prussian: no choice is asked, and the Prussian rolls bare.
+    // Wellington cannot help a Prussian: only Blücher, away, is asked (the Anglo-Dutch have no
+    // forced marcher), and the Prussian rolls bare.
     let mut h = start(Players::Two, &[("WELLINGTON", "NIV"), ("PI-CAV", "BIN")]);
     play(&mut h, Action::EndMoves);
     play(&mut h, go("PI-CAV", &["NIV", "BLC", "HAL"]));
     play(&mut h, go("WELLINGTON", &["BLC", "HAL"]));
     play(&mut h, Action::EndMoves);
-    assert_eq!(h.to_act(), Actor::Chance, "no leader choice for a Prussian");
+    assert_eq!(h.phase, Phase::ShowLeader(Army::Prussian));
+    play(&mut h, Action::ShowLeader(false));
+    assert_eq!(h.to_act(), Actor::Chance, "no leader choice for Wellington");
     let events = play(&mut h, Action::Die(Face::new(3).unwrap()));
     assert!(events.iter().any(|e| matches!(
         e,

@@ -399,13 +399,19 @@ pub struct NapoleonChoice {
     /// block on a battle's wing is seen only once it fires or is in combat. Journaled.
     #[serde(skip)]
     pub reveal_on_contact: bool,
+    /// [`Options::every_leader_asked`]: on for every game begun from the menu; off for a
+    /// journal written before it (its set-up byte lacks the bit), which resumes and replays
+    /// as it was played. Journaled.
+    #[serde(skip)]
+    pub every_leader_asked: bool,
 }
 
 /// The journal encoding of a [`NapoleonChoice`] (postcard: a struct cannot grow a field
 /// without breaking the header that holds it). `set_up`'s byte was the `historical` bool
 /// before 6.2.4's option (0 or 1, the same bytes); bit 1 is the option, so a journal
 /// written before it resumes with the option off, and a game without it writes the bytes
-/// it always did.
+/// it always did. Bit 2 is [`NapoleonChoice::every_leader_asked`], set in every game begun
+/// since: a journal written before it resumes with the leader asked as it was then.
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "NapoleonChoice")]
 struct ChoiceWire {
@@ -417,13 +423,17 @@ struct ChoiceWire {
 const HISTORICAL: u8 = 1;
 /// [`ChoiceWire::set_up`]'s bit for 6.2.4's option.
 const REVEAL_ON_CONTACT: u8 = 2;
+/// [`ChoiceWire::set_up`]'s bit for [`NapoleonChoice::every_leader_asked`].
+const EVERY_LEADER_ASKED: u8 = 4;
 
 impl From<NapoleonChoice> for ChoiceWire {
     fn from(c: NapoleonChoice) -> ChoiceWire {
         let bit = |on: bool, bit: u8| if on { bit } else { 0 };
         ChoiceWire {
             players: c.players,
-            set_up: bit(c.historical, HISTORICAL) | bit(c.reveal_on_contact, REVEAL_ON_CONTACT),
+            set_up: bit(c.historical, HISTORICAL)
+                | bit(c.reveal_on_contact, REVEAL_ON_CONTACT)
+                | bit(c.every_leader_asked, EVERY_LEADER_ASKED),
         }
     }
 }
@@ -432,7 +442,7 @@ impl TryFrom<ChoiceWire> for NapoleonChoice {
     type Error = String;
 
     fn try_from(w: ChoiceWire) -> Result<NapoleonChoice, String> {
-        if w.set_up & !(HISTORICAL | REVEAL_ON_CONTACT) != 0 {
+        if w.set_up & !(HISTORICAL | REVEAL_ON_CONTACT | EVERY_LEADER_ASKED) != 0 {
             return Err(format!(
                 "a Napoleon set-up of {:#04x}, which this build does not know",
                 w.set_up
@@ -444,6 +454,7 @@ impl TryFrom<ChoiceWire> for NapoleonChoice {
             set: NapoleonSet::shipped(),
             tags: false,
             reveal_on_contact: w.set_up & REVEAL_ON_CONTACT != 0,
+            every_leader_asked: w.set_up & EVERY_LEADER_ASKED != 0,
         })
     }
 }
@@ -464,6 +475,10 @@ impl fmt::Debug for NapoleonChoice {
         if self.reveal_on_contact {
             d.field("reveal_on_contact", &self.reveal_on_contact);
         }
+        // On in every game begun since it came: said only then, as above.
+        if self.every_leader_asked {
+            d.field("every_leader_asked", &self.every_leader_asked);
+        }
         d.finish()
     }
 }
@@ -477,6 +492,7 @@ pub fn variants() -> Vec<(String, NapoleonChoice)> {
         set: NapoleonSet::shipped(),
         tags: false,
         reveal_on_contact: false,
+        every_leader_asked: true,
     };
     vec![
         (
@@ -506,6 +522,7 @@ impl NapoleonChoice {
             ..Options::new(self.set.campaign().clone(), self.players)
         };
         options.battle.reveal_on_contact = self.reveal_on_contact;
+        options.every_leader_asked = self.every_leader_asked;
         options
     }
 

@@ -24,6 +24,7 @@ fn choice(players: Players, historical: bool) -> NapoleonChoice {
         set: NapoleonSet::shipped(),
         tags: false,
         reveal_on_contact: false,
+        every_leader_asked: true,
     }
 }
 
@@ -699,7 +700,10 @@ fn a_forced_march_die_says_what_the_hand_must_do() {
     };
     t.check(&marched).unwrap();
     t.play(&marched);
-    let ended = t.play(&NapoleonAction::rules(Action::EndMoves));
+    t.play(&NapoleonAction::rules(Action::EndMoves));
+    // Asked wherever Napoleon stands (8.1, 3.2); he stays hidden.
+    assert_eq!(t.prompt(), "French: OK, show the leader or not");
+    let ended = t.play(&NapoleonAction::rules(Action::ShowLeader(false)));
     assert_eq!(t.to_act(), Actor::Chance);
     assert!(t.die_button());
     // The end of the moves says at once that the die is the Die button's, and tells no more
