@@ -1831,6 +1831,30 @@ impl Config {
         out
     }
 
+    /// What `umpire setup` sets in the Pi's boot configuration for this board: SPI0 on unless
+    /// nothing is on it and a pin of it (GPIO 7-11) is wired to something else (Option C's
+    /// matrix: the kernel's SPI driver would take the pin), SPI1's chip selects, and
+    /// `force_eeprom_read=0` when a HAT ID pin (GPIO 0 or 1) is wired.
+    pub fn boot_needs(&self) -> crate::setup::BootNeeds {
+        let on_spi0 = self.spi_devices().iter().any(|d| d.bus == SpiBus::Spi0);
+        let spi0_pins: Vec<u8> = SpiBus::Spi0
+            .pins()
+            .iter()
+            .map(|(p, _)| *p)
+            .chain(
+                [ChipSelect::Ce0, ChipSelect::Ce1]
+                    .into_iter()
+                    .filter_map(|cs| SpiBus::Spi0.chip_select_pin(cs)),
+            )
+            .collect();
+        let wired = self.gpio_pins();
+        crate::setup::BootNeeds {
+            spi0: on_spi0 || !wired.iter().any(|(p, _)| spi0_pins.contains(p)),
+            spi1_chip_selects: self.spi1_chip_selects(),
+            no_eeprom_read: wired.iter().any(|(p, _)| *p <= 1),
+        }
+    }
+
     /// How many chip selects of SPI1 the configuration needs (`dtoverlay=spi1-Ncs`), none
     /// when nothing is on SPI1.
     pub fn spi1_chip_selects(&self) -> Option<u8> {
@@ -2883,13 +2907,33 @@ impl Reader<'_> {
                 spi_buses.push((d.spi.bus, d.at));
             }
         }
-        for (bus, at) in spi_buses {
+        for (bus, at) in &spi_buses {
             for (p, name) in bus.pins() {
                 uses.pins.push(PinUse {
                     pin: p,
-                    at,
+                    at: *at,
                     what: format!("{} {name}", bus.name().to_uppercase()),
                 });
+            }
+        }
+        // `dtparam=spi=on` gives the kernel both of SPI0's chip selects (spidev0.0 and 0.1),
+        // used or not: a button or a matrix line there never reads.
+        if let Some((_, at)) = spi_buses.iter().find(|(b, _)| *b == SpiBus::Spi0) {
+            for cs in [ChipSelect::Ce0, ChipSelect::Ce1] {
+                let used = uses
+                    .spi
+                    .iter()
+                    .any(|d| d.spi.bus == SpiBus::Spi0 && d.spi.chip_select == cs);
+                if let (Some(p), false) = (SpiBus::Spi0.chip_select_pin(cs), used) {
+                    uses.pins.push(PinUse {
+                        pin: p,
+                        at: *at,
+                        what: format!(
+                            "SPI0 CE{} (the kernel holds it once SPI0 is on)",
+                            cs.number()
+                        ),
+                    });
+                }
             }
         }
         for (i, d) in uses.spi.iter().enumerate() {

@@ -322,18 +322,20 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
 
 /// `umpire setup`: the boot configuration edits the umpire needs.
 fn setup(cli: &Cli, path: Option<&std::path::Path>, dry_run: bool) -> Result<ExitCode> {
-    use firmware::setup::{apply, config_txt, plan_for, SetupError};
-    // SPI1's overlay is wanted only when umpire.toml puts a device on it (the LED chain).
-    let spi1 = if cli.config.exists() {
-        load_config(cli)?.spi1_chip_selects()
+    use firmware::setup::{apply, config_txt, plan_for, BootNeeds, SetupError};
+    // What umpire.toml wires: SPI1's overlay only for a device on it (the LED chain), SPI0 off
+    // and no HAT EEPROM probe for a matrix on GPIO (Option C).
+    let needs = if cli.config.exists() {
+        load_config(cli)?.boot_needs()
     } else {
         println!(
             "No {}: only I2C and SPI0 are set up. Install the umpire package (or give \
-             --config) and run this again if the board has LEDs on SPI1.",
+             --config) and run this again if the board has LEDs on SPI1 or its matrix on GPIO.",
             cli.config.display()
         );
-        None
+        BootNeeds::default()
     };
+    let spi1 = needs.spi1_chip_selects;
     let path = match path {
         Some(p) => p.to_path_buf(),
         None => config_txt(std::path::Path::new("/")).ok_or(SetupError::NoConfigTxt)?,
@@ -342,12 +344,18 @@ fn setup(cli: &Cli, path: Option<&std::path::Path>, dry_run: bool) -> Result<Exi
         path: path.clone(),
         source,
     })?;
-    let planned = plan_for(&text, spi1);
+    let planned = plan_for(&text, needs);
     if planned.changes.is_empty() {
         println!(
-            "{}: I2C is on at 400 kHz and SPI is on{} already; nothing to change.",
+            "{}: I2C is on at 400 kHz and SPI is {}{}{} already; nothing to change.",
             path.display(),
-            if spi1.is_some() { ", SPI1 too," } else { "" }
+            if needs.spi0 { "on" } else { "off" },
+            if spi1.is_some() { ", SPI1 on" } else { "" },
+            if needs.no_eeprom_read {
+                ", the HAT EEPROM probe off,"
+            } else {
+                ""
+            }
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -359,7 +367,7 @@ fn setup(cli: &Cli, path: Option<&std::path::Path>, dry_run: bool) -> Result<Exi
         println!("Dry run: nothing written. Run `sudo umpire setup` to make these changes.");
         return Ok(ExitCode::SUCCESS);
     }
-    let applied = apply(&path, spi1)?;
+    let applied = apply(&path, needs)?;
     if let Some(backup) = applied.backup {
         println!("Written; the old file is kept as {}.", backup.display());
     }

@@ -9,7 +9,9 @@
 //! appends the line under `[all]` at the end, where it applies to every model. When
 //! `umpire.toml` puts a device on SPI1 (the LED chain's own bus), it also wants that bus's
 //! overlay with enough chip selects (`dtoverlay=spi1-1cs` for CE0), and widens a line that
-//! gives too few. Running it again
+//! gives too few. For a board that wires SPI0's pins to something else (a matrix straight on
+//! GPIO) it wants SPI0 off instead, and `force_eeprom_read=0` when GPIO 0 or 1 is wired
+//! ([`BootNeeds`]). Running it again
 //! changes nothing. Before writing it keeps a copy of the file (`config.txt.umpire-backup`,
 //! never overwriting an older copy), and the firmware reads the file only at boot: a reboot is
 //! needed.
@@ -19,12 +21,38 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The `dtparam`s the umpire needs, with their values.
+/// The `dtparam`s the umpire needs, with their values (SPI0's as [`BootNeeds::spi0`] says).
 pub const WANTED: [(&str, &str); 3] = [
     ("i2c_arm", "on"),
     ("i2c_arm_baudrate", "400000"),
     ("spi", "on"),
 ];
+
+/// What a board's `umpire.toml` needs of the boot configuration beyond I2C
+/// ([`Config::boot_needs`](crate::config::Config::boot_needs)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BootNeeds {
+    /// SPI0 on (`dtparam=spi=on`), or off: the kernel's SPI driver takes GPIO 7-11, so a board
+    /// that wires one of them to something else (Option C's matrix) needs it off.
+    pub spi0: bool,
+    /// The chip selects of SPI1 in use (`dtoverlay=spi1-Ncs`), none when nothing is on SPI1.
+    pub spi1_chip_selects: Option<u8>,
+    /// `force_eeprom_read=0`: a pin of the HAT ID EEPROM (GPIO 0 or 1) is wired, and the Pi's
+    /// probe of that EEPROM at boot must leave it alone.
+    pub no_eeprom_read: bool,
+}
+
+impl Default for BootNeeds {
+    /// What the pin map's boards A and B need (SPI0 on for the shift chain and the NFC
+    /// readers, nothing on SPI1): what `umpire setup` does without a configuration file.
+    fn default() -> BootNeeds {
+        BootNeeds {
+            spi0: true,
+            spi1_chip_selects: None,
+            no_eeprom_read: false,
+        }
+    }
+}
 
 /// Where the boot configuration is: `/boot/firmware/config.txt` (Raspberry Pi OS Bookworm and
 /// later), else `/boot/config.txt` (older images), under `root` (`/` on a Pi).
@@ -99,9 +127,10 @@ fn render(params: &[(String, String)]) -> String {
     format!("dtparam={}", parts.join(","))
 }
 
-/// Plans the edits `text` needs for a board that does not use SPI1 (see the module docs).
+/// Plans the edits `text` needs for a board of the pin map's options A and B without LEDs
+/// (see the module docs).
 pub fn plan(text: &str) -> Plan {
-    plan_for(text, None)
+    plan_for(text, BootNeeds::default())
 }
 
 /// A `dtoverlay=spi1-Ncs` line's chip-select count and the rest of its parameters.
@@ -112,13 +141,17 @@ fn spi1_overlay(line: &str) -> Option<(u8, &str)> {
     Some((n, params))
 }
 
-/// Plans the edits `text` needs for a board that uses `spi1_chip_selects` chip selects of SPI1
-/// (`None`: SPI1 unused; see [`Config::spi1_chip_selects`](crate::config::Config::spi1_chip_selects)).
-pub fn plan_for(text: &str, spi1_chip_selects: Option<u8>) -> Plan {
+/// Plans the edits `text` needs for a board that needs `needs`: I2C always; SPI0 on, or off
+/// where the board wires its pins to something else; SPI1's overlay with enough chip selects
+/// when something is on it; `force_eeprom_read=0` when a HAT ID pin is wired.
+pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
+    let spi1_chip_selects = needs.spi1_chip_selects;
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut changes = Vec::new();
     let mut append = Vec::new();
     for (name, value) in WANTED {
+        let off = name == "spi" && !needs.spi0;
+        let value = if off { "off" } else { value };
         // The last line that sets `name` for every model, and the last commented stock line.
         let mut global = true;
         let mut active = None;
@@ -162,6 +195,8 @@ pub fn plan_for(text: &str, spi1_chip_selects: Option<u8>) -> Plan {
                     lines[i] = to;
                 }
             }
+            // Off is what a commented or missing line already says.
+            (None, _) if off => {}
             (None, Some(i)) => {
                 let to = format!("dtparam={name}={value}");
                 changes.push(Change::Replace {
@@ -204,16 +239,55 @@ pub fn plan_for(text: &str, spi1_chip_selects: Option<u8>) -> Plan {
             None => append.push(format!("dtoverlay=spi1-{wanted}cs")),
         }
     }
+    if needs.no_eeprom_read {
+        let mut global = true;
+        let mut found = None;
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                global = t.eq_ignore_ascii_case("[all]");
+            } else if global {
+                if let Some(v) = t.strip_prefix("force_eeprom_read=") {
+                    found = Some((i, v.trim() == "0"));
+                }
+            }
+        }
+        match found {
+            Some((_, true)) => {}
+            Some((i, false)) => {
+                let to = "force_eeprom_read=0".to_string();
+                changes.push(Change::Replace {
+                    line: i + 1,
+                    from: lines[i].clone(),
+                    to: to.clone(),
+                });
+                lines[i] = to;
+            }
+            None => append.push("force_eeprom_read=0".to_string()),
+        }
+    }
     changes.sort_by_key(|c| match c {
         Change::Replace { line, .. } => *line,
         Change::Append { .. } => usize::MAX,
     });
     if !append.is_empty() {
+        // The comment names what the appended lines are for, and nothing else.
+        let mut what = Vec::new();
+        if append.iter().any(|l| l.starts_with("dtparam=i2c")) {
+            what.push("I2C at 400 kHz (OLED, expanders)");
+        }
+        if append.iter().any(|l| l.starts_with("dtparam=spi=")) {
+            what.push("SPI (sensors, NFC)");
+        }
+        if append.iter().any(|l| l.starts_with("dtoverlay=spi1-")) {
+            what.push("SPI1 (LEDs)");
+        }
+        if append.iter().any(|l| l.starts_with("force_eeprom_read")) {
+            what.push("no HAT EEPROM probe (a matrix column on GPIO 0)");
+        }
         let mut block = vec![
             String::new(),
-            "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), SPI (sensors, NFC), \
-             SPI1 (LEDs)."
-                .to_string(),
+            format!("# Added by `umpire setup`: {}.", what.join(", ")),
             "[all]".to_string(),
         ];
         block.extend(append);
@@ -275,13 +349,13 @@ pub struct Applied {
 ///
 /// # Errors
 /// The file, its copy or the temporary file could not be read or written.
-pub fn apply(path: &Path, spi1_chip_selects: Option<u8>) -> Result<Applied, SetupError> {
+pub fn apply(path: &Path, needs: BootNeeds) -> Result<Applied, SetupError> {
     let io = |source| SetupError::Io {
         path: path.to_path_buf(),
         source,
     };
     let text = fs::read_to_string(path).map_err(io)?;
-    let plan = plan_for(&text, spi1_chip_selects);
+    let plan = plan_for(&text, needs);
     if plan.changes.is_empty() {
         return Ok(Applied {
             changes: Vec::new(),
@@ -338,6 +412,61 @@ otg_mode=1
 [all]
 ";
 
+    /// A board of options A or B with `n` chip selects of SPI1 in use (the LED chain).
+    fn spi1(n: u8) -> BootNeeds {
+        BootNeeds {
+            spi1_chip_selects: Some(n),
+            ..BootNeeds::default()
+        }
+    }
+
+    /// Option C's matrix on GPIO (`schematics/README.md`): its rows and columns use SPI0's
+    /// pins, so SPI0 stays off ("leave `dtparam=spi=on` out"), and its COL4 on GPIO 0 needs
+    /// `force_eeprom_read=0`. A line turning SPI on is turned off; a commented one is left.
+    #[test]
+    fn a_matrix_on_gpio_gets_spi0_off_and_no_eeprom_probe() {
+        let matrix = BootNeeds {
+            spi0: false,
+            spi1_chip_selects: None,
+            no_eeprom_read: true,
+        };
+        let stock = plan_for(STOCK, matrix);
+        assert!(stock.text.contains("\n#dtparam=spi=on\n"), "{}", stock.text);
+        assert!(!stock.text.contains("\ndtparam=spi=on"), "{}", stock.text);
+        assert!(
+            stock.text.ends_with(
+                "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), no HAT EEPROM \
+                 probe (a matrix column on GPIO 0).\n[all]\ndtparam=i2c_arm_baudrate=400000\n\
+                 force_eeprom_read=0\n"
+            ),
+            "{}",
+            stock.text
+        );
+        assert!(plan_for(&stock.text, matrix).changes.is_empty());
+        // A builder who turned SPI on, and a probe forced on: both corrected in place.
+        let text = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\ndtparam=spi=on\n\
+                    force_eeprom_read=1\n";
+        let fixed = plan_for(text, matrix);
+        assert_eq!(
+            fixed.changes,
+            vec![
+                Change::Replace {
+                    line: 2,
+                    from: "dtparam=spi=on".into(),
+                    to: "dtparam=spi=off".into()
+                },
+                Change::Replace {
+                    line: 3,
+                    from: "force_eeprom_read=1".into(),
+                    to: "force_eeprom_read=0".into()
+                },
+            ]
+        );
+        assert!(plan_for(&fixed.text, matrix).changes.is_empty());
+        // Boards A and B keep SPI on and the probe.
+        assert!(!plan(STOCK).text.contains("force_eeprom_read"));
+    }
+
     #[test]
     fn the_stock_file_gets_its_lines_uncommented_and_the_clock_added() {
         let plan = plan(STOCK);
@@ -389,14 +518,14 @@ otg_mode=1
     /// `/dev/spidev1.0` never appears and the chain stays dark.
     #[test]
     fn a_board_with_leds_on_spi1_gets_the_overlay_and_a_narrow_one_is_widened() {
-        let leds = plan_for(STOCK, Some(1));
+        let leds = plan_for(STOCK, spi1(1));
         assert!(
             leds.text
                 .ends_with("dtparam=i2c_arm_baudrate=400000\ndtoverlay=spi1-1cs\n"),
             "{}",
             leds.text
         );
-        assert!(plan_for(&leds.text, Some(1)).changes.is_empty());
+        assert!(plan_for(&leds.text, spi1(1)).changes.is_empty());
         assert!(
             !plan(STOCK).text.contains("spi1"),
             "no SPI1 device, no overlay"
@@ -405,7 +534,7 @@ otg_mode=1
         // parameters kept.
         let text = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\ndtparam=spi=on\n\
                     dtoverlay=spi1-1cs,cs0_pin=18\n";
-        let wider = plan_for(text, Some(2));
+        let wider = plan_for(text, spi1(2));
         assert_eq!(
             wider.changes,
             vec![Change::Replace {
@@ -414,9 +543,9 @@ otg_mode=1
                 to: "dtoverlay=spi1-2cs,cs0_pin=18".into()
             }]
         );
-        assert!(plan_for(text, Some(1)).changes.is_empty(), "enough already");
+        assert!(plan_for(text, spi1(1)).changes.is_empty(), "enough already");
         // Under a model filter it does not count.
-        let filtered = plan_for("[pi4]\ndtoverlay=spi1-3cs\n", Some(1));
+        let filtered = plan_for("[pi4]\ndtoverlay=spi1-3cs\n", spi1(1));
         assert!(
             filtered
                 .text
@@ -435,12 +564,12 @@ otg_mode=1
         fs::write(root.join("boot/config.txt"), STOCK).unwrap();
         let path = config_txt(&root).unwrap();
         assert_eq!(path, root.join("boot/config.txt"), "older images");
-        let applied = apply(&path, None).unwrap();
+        let applied = apply(&path, BootNeeds::default()).unwrap();
         assert_eq!(applied.changes.len(), 3);
         let backup = applied.backup.unwrap();
         assert_eq!(fs::read_to_string(&backup).unwrap(), STOCK);
         assert_eq!(fs::read_to_string(&path).unwrap(), plan(STOCK).text);
-        let again = apply(&path, None).unwrap();
+        let again = apply(&path, BootNeeds::default()).unwrap();
         assert!(again.changes.is_empty() && again.backup.is_none());
         // Bookworm's location wins when both exist.
         fs::create_dir_all(root.join("boot/firmware")).unwrap();
@@ -451,7 +580,7 @@ otg_mode=1
         );
         // A second backup never overwrites the first.
         fs::write(&path, STOCK).unwrap();
-        let second = apply(&path, None).unwrap().backup.unwrap();
+        let second = apply(&path, BootNeeds::default()).unwrap().backup.unwrap();
         assert_ne!(second, backup);
         assert!(second.to_string_lossy().ends_with(".umpire-backup.1"));
         fs::remove_dir_all(&root).ok();

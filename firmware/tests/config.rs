@@ -389,6 +389,26 @@ die = 8
     );
     assert!(all.contains("GPIO 8 is used twice"), "{all}");
 
+    // SPI0 on for the chain on CE1 alone: the kernel holds CE0 (GPIO 8) too, so a button wired
+    // there never reads.
+    let text = "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi0\"\n\
+                chip_select = \"ce1\"\nchips = 13\nload = 25\n\
+                [buttons]\nok = 8\nback = 6\ndie = 13\n";
+    let all = listed(text);
+    assert!(
+        all.contains("GPIO 8 is used twice, by [buttons] ok and by SPI0 CE0 (the kernel holds it once SPI0 is on)"),
+        "{all}"
+    );
+    // Without anything on SPI0, GPIO 8 is free (Option C's matrix uses it), and SPI0 stays off.
+    let text = "[sensor]\nkind = \"expanders\"\n[sensor.expanders]\nbus = \"i2c1\"\n\
+                addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n\
+                [buttons]\nok = 8\nback = 6\ndie = 13\n";
+    let config = Config::parse(text).expect("GPIO 8 is free with SPI0 unused");
+    assert!(
+        !config.boot_needs().spi0,
+        "`umpire setup` leaves SPI0 off, so the button's pin stays a GPIO"
+    );
+
     // SPI1's fixed pins and its CE2.
     let text = "[sensor]\nkind = \"shift_chain\"\n[sensor.shift_chain]\nbus = \"spi1\"\n\
                 chip_select = \"ce2\"\nchips = 13\nload = 24\n[buzzer]\ndrive = 19\n\
