@@ -1293,15 +1293,19 @@ impl Config {
 
         // [game]
         let (mut game, mut rules, mut wanted_variant) = (GameName::Classic, RulesName::Isf, None);
+        // A name refused above: its variant is not judged against a game nobody asked for.
+        let mut name_refused = false;
         if let Some((mut t, _)) =
             r.section(&mut root, "game", "game", &["name", "rules", "variant"])
         {
             let names: Vec<&str> = GameName::ALL.iter().map(|g| g.1).collect();
+            let before = r.problems.len();
             if let Some((name, _)) = r.string(&mut t, "name", "game", &names) {
                 if let Some(g) = GameName::ALL.iter().find(|g| g.1 == name) {
                     game = g.0;
                 }
             }
+            name_refused = r.problems.len() > before;
             if let Some((name, _)) = r.string(&mut t, "rules", "game", &["isf", "plain"]) {
                 rules = if name == "plain" {
                     RulesName::Plain
@@ -1378,6 +1382,8 @@ impl Config {
 
         // [board]
         let (mut columns, mut rows, mut scan_hz, mut scan_at) = (10u8, 10u8, 200u32, 1usize);
+        // A rate out of bounds is refused with its bounds, and not also timed against the sensor.
+        let mut scan_refused = false;
         let mut board_at = 1;
         let mut trays = Vec::new();
         let mut cells_list = None;
@@ -1397,27 +1403,29 @@ impl Config {
             if let Some((v, _)) = r.int(&mut t, "rows", "board", (1, i64::from(MAX_ROWS))) {
                 rows = v as u8;
             }
-            if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (1, 10_000)) {
+            // Any whole number is read, so that one out of bounds gets the bound it crosses.
+            if let Some((v, at)) = r.int(&mut t, "scan_hz", "board", (i64::MIN, i64::MAX)) {
                 scan_at = at;
+                let max = crate::schedule::MAX_SCAN_HZ;
                 if v < 100 {
                     r.problem(
                         at,
                         format!(
                             "[board] scan_hz = {v} is too slow: scan at 100 Hz or faster so a \
-                             quick move is not missed"
+                             quick move is not missed (100 to {max})"
                         ),
                     );
-                } else if v > i64::from(crate::schedule::MAX_SCAN_HZ) {
+                } else if v > i64::from(max) {
                     r.problem(
                         at,
                         format!(
                             "[board] scan_hz = {v} is too fast: the service's clock counts \
-                             milliseconds, so scan at {} Hz or slower",
-                            crate::schedule::MAX_SCAN_HZ
+                             milliseconds, so scan at {max} Hz or slower (100 to {max})"
                         ),
                     );
                 }
-                scan_hz = v as u32;
+                scan_refused = !(100..=i64::from(max)).contains(&v);
+                scan_hz = v.clamp(1, i64::from(u32::MAX)) as u32;
             }
         }
         let squares = usize::from(columns) * usize::from(rows);
@@ -1492,7 +1500,7 @@ impl Config {
             }
             _ => None,
         };
-        if let Some(((ns, ns_fastest), what, bus, raise)) = scan {
+        if let (Some(((ns, ns_fastest), what, bus, raise)), false) = (scan, scan_refused) {
             let fastest = scans_per_second(ns);
             if u64::from(scan_hz) > fastest {
                 // Raising the clock is a fix only if its highest value keeps the rate.
@@ -1585,6 +1593,7 @@ impl Config {
         // [game] variant: an [nfc] enabled but with problems offers the entries set up by
         // tags once fixed, so its own problems are the ones to report.
         let variant = wanted_variant
+            .filter(|_| !name_refused)
             .and_then(|(wanted, at)| r.variant(game, &wanted, at, nfc.is_some() || r.nfc_enabled));
 
         // [journal]
