@@ -50,7 +50,8 @@ struct Cli {
     #[arg(long, global = true)]
     simulated: bool,
     /// With --simulated: a fault to put in the simulated board, e.g. stuck:e4, dead:c7,
-    /// flicker:j10 (a square, or a tray slot's cell number: stuck:125), row:3 (a matrix's shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
+    /// flicker:j10 (a square, or, on a board with [[board.tray]] slots, a slot's cell number:
+    /// stuck:125), row:3 (a matrix's shorted row), no-display, oled-lost (lost and back), unplugged (the sensor chain's cable),
     /// unplugged-high, missing-chip, and for NFC reader N (`:N` optional, default 1):
     /// no-reader:N (absent), clone-reader:N, uninit-reader:N (ignores writes, never
     /// initialised), reset-reader:N (never leaves reset). Repeatable.
@@ -140,6 +141,18 @@ fn load_config(cli: &Cli) -> Result<Config> {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode> {
+    // A fault asked for and never put in is a check that passes for the wrong reason.
+    if !cli.faults.is_empty()
+        && matches!(
+            cli.command,
+            Command::Setup { .. } | Command::Blank | Command::Run | Command::CheckConfig
+        )
+    {
+        bail!(
+            "--fault puts a fault in the simulated board for `doctor` and `calibrate`: use it \
+             with those and --simulated"
+        );
+    }
     match &cli.command {
         Command::Setup {
             dry_run,
@@ -151,6 +164,13 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let config = load_config(cli)?;
     let simulated = cli.simulated || config.sensor == SensorConfig::Simulated;
+    if !cli.faults.is_empty() && !simulated {
+        bail!(
+            "--fault puts a fault in the simulated board, and this runs on the hardware of {}: \
+             add --simulated (a real board's faults are what `umpire doctor` finds)",
+            cli.config.display()
+        );
+    }
     match &cli.command {
         Command::Run => {
             if simulated {
@@ -756,6 +776,10 @@ fn cell_named(board: &SensedBoard, name: &str) -> Result<SensedCell> {
         .filter(|&n| named || n >= shape.cells());
     match number {
         Some(n) => Ok(SensedCell::new(n)),
+        None if !named && board.cells() == shape.cells() => bail!(
+            "`{name}` would be a tray slot's cell number, but this board has no tray slots \
+             ([[board.tray]] in the configuration given with --config): write a square like e4"
+        ),
         None => {
             let slots = if board.cells() > shape.cells() {
                 format!(
@@ -795,6 +819,17 @@ fn sim_rig(config: &Config, board: &SensedBoard, faults: &[String]) -> Result<Si
             "stuck" => SwitchFault::StuckClosed(cell_named(board, arg)?),
             "dead" => SwitchFault::Dead(cell_named(board, arg)?),
             "flicker" => SwitchFault::Flickering(cell_named(board, arg)?),
+            "row" if !matches!(
+                config.sensor,
+                SensorConfig::Matrix { .. } | SensorConfig::GpioMatrix { .. }
+            ) =>
+            {
+                bail!(
+                    "--fault row:N shorts a matrix's row line, and this board has no matrix: use \
+                     it with [sensor] kind = \"matrix\" or \"gpio_matrix\" (a chain's faults are \
+                     unplugged, unplugged-high and missing-chip; a switch's stuck, dead, flicker)"
+                )
+            }
             "row" => match arg.parse::<u8>() {
                 Ok(r) if r >= 1 && r <= shape.rows => SwitchFault::ShortedRow(r - 1),
                 _ => bail!("--fault row:N needs a row number 1 to {}", shape.rows),
@@ -1658,7 +1693,11 @@ fn blank(_: &Cli) -> Result<ExitCode> {
 
 #[cfg(not(feature = "pi"))]
 fn serve(_: &Cli) -> Result<ExitCode> {
-    bail!(NO_BACKEND)
+    // Not NO_BACKEND: `run --simulated` is refused (no hands on a simulated board).
+    bail!(
+        "this build has no Raspberry Pi backend: build with `--features pi` (the .deb packages \
+         are); without hardware, watch the umpire referee a game with `umpire-sim demo classic`"
+    )
 }
 
 #[cfg(not(feature = "pi"))]

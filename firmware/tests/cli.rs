@@ -327,11 +327,55 @@ fn unknown_faults_are_refused_with_the_list() {
     assert!(text.contains("unknown fault `melted:e4`"), "{text}");
 }
 
+/// A fault that is not put in is refused with what to write instead: never a check that
+/// passes for the wrong reason, nor ten switch problems for one matrix line.
+#[test]
+fn a_fault_that_cannot_be_simulated_is_refused_with_the_fix() {
+    // The help's own example, a tray slot's number, on a board without tray slots.
+    let (code, text) = umpire(&["--simulated", "doctor", "--fault", "stuck:125"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("this board has no tray slots ([[board.tray]]")
+            && text.contains("write a square like e4"),
+        "{text}"
+    );
+    // A matrix's shorted row on the default simulated board, a chain.
+    let (code, text) = umpire(&["--simulated", "doctor", "--fault", "row:3"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("this board has no matrix") && !text.contains("PROBLEM"),
+        "{text}"
+    );
+    // Without --simulated, on the hardware the configuration names.
+    let (dir, path) = config_folder("fault", &shipped_config());
+    let path = path.to_str().unwrap().to_string();
+    let (code, text) = umpire(&["--config", &path, "doctor", "--fault", "stuck:e4"]);
+    let (run, ran) = umpire(&["--config", &path, "run", "--fault", "stuck:e4"]);
+    std::fs::remove_dir_all(dir).ok();
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("add --simulated"), "{text}");
+    assert_eq!(run, 2, "{ran}");
+    assert!(ran.contains("for `doctor` and `calibrate`"), "{ran}");
+}
+
 #[test]
 fn run_on_the_simulated_board_points_at_the_simulator() {
     let (code, text) = umpire(&["--simulated", "run"]);
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("umpire-sim demo classic"), "{text}");
+    // On hardware, a build without the Pi backend points at the simulator too, never back
+    // at `--simulated`, which refuses `run` as above.
+    if !cfg!(feature = "pi") {
+        let (dir, path) = config_folder("run", &shipped_config());
+        let (code, text) = umpire(&["--config", path.to_str().unwrap(), "run"]);
+        std::fs::remove_dir_all(dir).ok();
+        assert_ne!(code, 0, "{text}");
+        assert!(
+            text.contains("no Raspberry Pi backend") && text.contains("umpire-sim demo classic"),
+            "{text}"
+        );
+        assert!(!text.contains("--simulated"), "{text}");
+    }
 }
 
 /// The finding: an unplugged sensor cable read as a board full of pieces. Now the chain's
