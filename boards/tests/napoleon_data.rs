@@ -457,6 +457,17 @@ fn a_map_missing_its_parts_or_in_pieces_says_so() {
             format!("line {aal}: town AAL: no road; add a road or remove the town"),
         ]
     );
+    // One town line mistyped: that line alone is named. Oudenaarde, whose one road goes to
+    // Gent, still has its road, and Gent's corner is not cut off.
+    let ghe = line_of(DEFAULT_MAP, "town GHE");
+    let text = replace_line(
+        DEFAULT_MAP,
+        ghe,
+        "town GHE  ad     ctiy  Gent                      # A/A/A  Ghent / Gand",
+    );
+    let got = problems(Map::parse(&text));
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0].starts_with(&format!("line {ghe}: ")), "{got:#?}");
     let limits = replace_line(
         DEFAULT_MAP,
         line_of(DEFAULT_MAP, "width narrow"),

@@ -554,12 +554,28 @@ impl<'a> Draft<'a> {
         // Each pair of joined towns (smaller position first) -> the road's line; roads per town.
         let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
         let mut degree = alloc::vec![0usize; self.towns.len()];
+        // A road to a town whose own line was refused (reported there) still is a road: its
+        // other end is not told it has none, nor a group cut off that the road may join.
+        let mut to_refused = false;
         let roads = core::mem::take(&mut self.roads);
         for road in &roads {
             let subject = format!("road {}-{}", road.from, road.to);
             let hint = "add the town or fix the code";
             let a = self.find(road.from, road.line, &subject, hint);
             let b = self.find(road.to, road.line, &subject, hint);
+            let refused = |code: &str| self.codes.contains_key(&code.to_ascii_uppercase());
+            match (a, b) {
+                (Some(a), None) if refused(road.to) => {
+                    degree[a] += 1;
+                    to_refused = true;
+                }
+                (None, Some(b)) if refused(road.from) => {
+                    degree[b] += 1;
+                    to_refused = true;
+                }
+                (None, None) if refused(road.from) || refused(road.to) => to_refused = true,
+                _ => {}
+            }
             let (Some(a), Some(b)) = (a, b) else { continue };
             if a == b {
                 self.report.at(
@@ -591,7 +607,9 @@ impl<'a> Draft<'a> {
                 resolved.rivers.push(road.river.map(str::to_string));
             }
         }
-        cut_off(&self.towns, &pairs, &degree, &mut self.report);
+        if !to_refused {
+            cut_off(&self.towns, &pairs, &degree, &mut self.report);
+        }
         for (i, (_, info, line)) in self.towns.iter().enumerate() {
             if degree[i] == 0 {
                 self.report.at(
