@@ -118,7 +118,12 @@ impl fmt::Display for DataFileError {
                 Ok(())
             }
             DataFileError::Unreadable { what, path, source } => {
-                write!(f, "cannot read the {what} {}: {source}", path.display())
+                write!(
+                    f,
+                    "cannot read the {what} {}: {source}; fix its path in the configuration, \
+                     or install the umpire package again (it ships the file)",
+                    path.display()
+                )
             }
             DataFileError::Invalid {
                 what,
@@ -128,8 +133,8 @@ impl fmt::Display for DataFileError {
                 let n = problems.len();
                 write!(
                     f,
-                    "the {what} {} has {n} problem{}; fix each, the game does not start \
-                     without it:",
+                    "the {what} {} has {n} problem{}; fix each: until then the umpire \
+                     starts no game, whichever is chosen:",
                     path.display(),
                     if n == 1 { "" } else { "s" }
                 )?;
@@ -488,6 +493,11 @@ mod tests {
         assert_eq!(lines, vec![2, 4, 5, 6], "{err}");
         let text = err.to_string();
         assert!(text.contains("has 4 problems"), "{text}");
+        // A broken file stops every game, and says so (not "the game").
+        assert!(
+            text.contains("until then the umpire starts no game"),
+            "{text}"
+        );
         assert!(
             text.contains(&format!("{}:2: 'rows 10' is not", path.display())),
             "{text}"
@@ -554,7 +564,10 @@ mod tests {
         let err = waterloo_layout(&config, Path::new("/nonexistent/umpire.toml")).unwrap_err();
         assert!(
             err.to_string()
-                .contains("cannot read the Waterloo layout /nonexistent/my-board.txt"),
+                .contains("cannot read the Waterloo layout /nonexistent/my-board.txt")
+                && err
+                    .to_string()
+                    .contains("fix its path in the configuration"),
             "{err}"
         );
         assert_eq!(err.faults()[0].part, "Waterloo layout");

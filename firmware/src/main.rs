@@ -297,7 +297,7 @@ fn config_findings(config: &Config, path: &std::path::Path) -> Vec<Finding> {
             severity: Severity::Problem,
             subject: subject.into(),
             detail: e.to_string(),
-            fix: "fix every line listed; the game does not start without it".into(),
+            fix: "fix every line listed; until then the umpire starts no game".into(),
         });
     };
     let waterloo = firmware::game_data::waterloo_layout(config, path)
