@@ -23,6 +23,11 @@ pub enum EndReason {
     /// indien alle drie legers gelijktijdig zouden worden verslagen"), though the Allies have
     /// destroyed the 12 French units of 10.2. Last, so journals written before it still read.
     AllDefeated,
+    /// Ruling: one Allied army fell in an earlier turn, the other in the same turn as the
+    /// French. The rulebook names all three falling at once (10.1) but not this; the French
+    /// have defeated both Allied armies (10.1) just as the Allies destroyed 12 French units
+    /// (10.2), and we rule as for all three at once: the French win.
+    LastAllyFellWithTheFrench,
 }
 
 impl EndReason {
@@ -31,9 +36,10 @@ impl EndReason {
     /// the whole side.
     pub const fn winner(self) -> Army {
         match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
-                Army::French
-            }
+            EndReason::AlliesDefeated
+            | EndReason::SupplyCitiesHeld
+            | EndReason::AllDefeated
+            | EndReason::LastAllyFellWithTheFrench => Army::French,
             EndReason::FrenchDefeated | EndReason::TimeRanOut => Army::AngloDutch,
         }
     }
@@ -42,9 +48,10 @@ impl EndReason {
     /// geallieerden winnen").
     pub const fn winning_armies(self) -> &'static [Army] {
         match self {
-            EndReason::AlliesDefeated | EndReason::SupplyCitiesHeld | EndReason::AllDefeated => {
-                &[Army::French]
-            }
+            EndReason::AlliesDefeated
+            | EndReason::SupplyCitiesHeld
+            | EndReason::AllDefeated
+            | EndReason::LastAllyFellWithTheFrench => &[Army::French],
             EndReason::FrenchDefeated | EndReason::TimeRanOut => {
                 &[Army::AngloDutch, Army::Prussian]
             }
@@ -65,6 +72,9 @@ impl fmt::Display for EndReason {
             EndReason::FrenchDefeated => "the Allies defeated the French",
             EndReason::TimeRanOut => "time ran out: the Allies win",
             EndReason::AllDefeated => "all three armies fell at once: the French win",
+            EndReason::LastAllyFellWithTheFrench => {
+                "the last Allied army fell with the French: the French win"
+            }
         })
     }
 }

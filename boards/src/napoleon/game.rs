@@ -1565,6 +1565,7 @@ impl Napoleon {
 
     /// Defeats, victory, then the next turn (10, 2).
     fn end_turn(&mut self, events: &mut Vec<Event>) {
+        let fallen_before = self.defeated;
         for army in Army::ALL {
             let i = army_index(army);
             if !self.defeated[i] && self.eliminated[i] >= defeat_threshold(army) {
@@ -1583,7 +1584,13 @@ impl Napoleon {
         }
         let [french, ad, pr] = self.defeated;
         let end = if ad && pr && french {
-            Some(EndReason::AllDefeated)
+            // 10.1's "gelijktijdig" is all three in this turn; one Allied army fallen earlier
+            // is our ruling (see the reason).
+            Some(if fallen_before.contains(&true) {
+                EndReason::LastAllyFellWithTheFrench
+            } else {
+                EndReason::AllDefeated
+            })
         } else if ad && pr {
             Some(EndReason::AlliesDefeated)
         } else if french {

@@ -872,6 +872,25 @@ fn the_supply_loss_ruling_can_take_steps() {
 }
 
 /// Eliminates `n` blocks of `army` through the game's own elimination.
+/// Plays the end of the moves (or the first legal action) until the game ends; its events.
+fn play_until_ended(g: &mut Napoleon) -> Vec<Event> {
+    let mut events = Vec::new();
+    for _ in 0..100 {
+        if g.status() != Status::Ongoing {
+            return events;
+        }
+        let legal = g.legal_actions();
+        let action = legal
+            .iter()
+            .find(|a| **a == Action::EndMoves)
+            .or(legal.first())
+            .cloned()
+            .expect("a legal action while the game goes on");
+        events.extend(play(g, action));
+    }
+    panic!("no end in 100 actions: {:?}", g.status());
+}
+
 fn lose(g: &mut Napoleon, army: Army, n: usize) {
     let ids: Vec<BlockId> = g
         .on_map()
@@ -982,6 +1001,26 @@ fn the_allies_win_by_defeating_the_french_unless_all_fall_together() {
     assert_eq!(h.winners(), [Seat::FIRST]);
     assert!(!EndReason::AllDefeated.allies_won());
     assert_eq!(EndReason::AllDefeated.winning_armies(), [Army::French]);
+    // Not at once: the Anglo-Dutch fell a turn before the Prussians and the French fell
+    // together. The French win by ruling, and the words do not say "at once".
+    let mut k = start(Players::Two, &[]);
+    lose(&mut k, Army::AngloDutch, 8);
+    let events = play(&mut k, Action::EndMoves);
+    assert!(events.contains(&Event::Defeated(Army::AngloDutch)));
+    assert_eq!(k.status(), Status::Ongoing);
+    lose(&mut k, Army::French, 12);
+    lose(&mut k, Army::Prussian, 9);
+    let reason = EndReason::LastAllyFellWithTheFrench;
+    let events = play_until_ended(&mut k);
+    assert!(events.contains(&Event::Ended(reason)), "{events:?}");
+    assert_eq!(
+        k.status(),
+        Status::Won {
+            winner: Seat::FIRST,
+            reason
+        }
+    );
+    assert!(!reason.to_string().contains("at once"));
 }
 
 /// "De Fransen kunnen ook winnen als ze ongeslagen zijn en twee geallieerde
