@@ -12,7 +12,9 @@
 //!   set-up (4.3) is a choice: each block to its historical town.
 //! - **Group moves**: lift a block from a town's slot and put it on a free slot of another
 //!   town; each block of a group one hand after another, each move played as soon as it is
-//!   unambiguous (two roads to the same town: a menu). A move the rules refuse (road limits,
+//!   unambiguous. A slide takes the shortest route to its town (several of that length: a
+//!   menu); a longer one is not made at the table, since a block's type decides which longer
+//!   routes it may take and the menu would tell it (3.2). A move the rules refuse (road limits,
 //!   distance, command control, night) is refused at once with the reason and the fix. OK
 //!   opens the menu: end the moves, the leader's choice.
 //! - **Battles** on the layout's battle boards (`napoleon/battle.rs`): the blocks to the board's
@@ -512,6 +514,33 @@ pub fn variants() -> Vec<(String, NapoleonChoice)> {
             kind(Players::Three, false),
         ),
     ]
+}
+
+/// `legal` with each block's moves to a town cut to the shortest routes there: a slide to a
+/// town takes the shortest route (the "Which?" menu asks among several of that length), and a
+/// longer one is not made at the table. Which routes are legal depends on how far the block
+/// may go (5.3: its type), but the shortest ones to a town it reaches are the same for every
+/// type, so neither the menu nor whether it opens tells the table what the block is (3.2).
+/// Every other action is kept as it is.
+fn shortest_routes(legal: Vec<Action>) -> Vec<Action> {
+    let mut shortest: BTreeMap<(BlockId, TownId), usize> = BTreeMap::new();
+    for a in &legal {
+        if let Action::Move { block, path } = a {
+            if let Some(&to) = path.last() {
+                let len = shortest.entry((*block, to)).or_insert(path.len());
+                *len = (*len).min(path.len());
+            }
+        }
+    }
+    legal
+        .into_iter()
+        .filter(|a| match a {
+            Action::Move { block, path } => path
+                .last()
+                .is_none_or(|to| shortest.get(&(*block, *to)) == Some(&path.len())),
+            _ => true,
+        })
+        .collect()
 }
 
 impl NapoleonChoice {
@@ -1627,7 +1656,7 @@ impl TableGame for NapoleonTable {
             return self.battle_gestures(battle);
         }
         let mut out = Vec::new();
-        for action in self.game.legal_actions() {
+        for action in shortest_routes(self.game.legal_actions()) {
             let (block, to) = match &action {
                 Action::Move { block, path } => match path.last() {
                     Some(to) => (*block, *to),
@@ -1672,8 +1701,7 @@ impl TableGame for NapoleonTable {
         if !self.free_slots(town).contains(to) {
             return Vec::new();
         }
-        self.game
-            .legal_actions()
+        shortest_routes(self.game.legal_actions())
             .into_iter()
             .filter(|a| matches!(a, Action::Move { block: b, path } if *b == block && path.last() == Some(&town)))
             .map(|action| {

@@ -2,9 +2,10 @@
 //! player named, every refusal naming the slot and never the block), the historical set-up,
 //! the journal resumed, group moves and their refusals.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use boards::napoleon::{Action, Army, BlockId, Players};
+use boards::geometry::roads::TownId;
+use boards::napoleon::{Action, Army, BlockId, Players, UnitType};
 use boards::{Actor, Game};
 
 use super::*;
@@ -668,6 +669,68 @@ fn a_night_forced_march_is_refused_with_the_night() {
     }
 }
 
+/// "Dit voorkomt dat de spelers de type en sterkte van de vijandelijke eenheden zien" (3.2:
+/// the players do not see the type and strength of enemy units), while how far a block may go
+/// depends on its type (5.3): a slide from a town to another asks "Which?" among the same
+/// routes, or plays the same one, for every block of the army standing there that can make
+/// it, infantry, artillery, cavalry or leader alike. The old menu listed every legal route,
+/// and a fast block's longer ones told the table what it was.
+#[test]
+fn the_routes_a_slide_offers_tell_nothing_of_the_block() {
+    let b = Bench::historical(choice(Players::Two, true));
+    let t = b.game();
+    let mut compared = 0;
+    let mut asked = 0;
+    /// The routes offered to the first block seen, and its kind.
+    type Offered = (Vec<Vec<TownId>>, UnitType);
+    // (origin town, destination) -> what was offered first.
+    let mut offered: BTreeMap<(TownId, TownId), Offered> = BTreeMap::new();
+    let oob = b.session.choice().campaign().order_of_battle();
+    for action in t.game().legal_actions() {
+        let Action::Move { block, path } = &action else {
+            continue;
+        };
+        let (Some(&to), Some(from)) = (path.last(), t.place_of(*block)) else {
+            continue;
+        };
+        let origin = t.town_of(&from).expect("a block on the map");
+        let Some(&slot) = t.free_slots(to).first() else {
+            continue;
+        };
+        let mut routes: Vec<Vec<TownId>> = t
+            .matching(&Gesture::slide(from, slot))
+            .into_iter()
+            .filter_map(|(_, a)| match a.action {
+                Action::Move { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect();
+        routes.sort();
+        routes.dedup();
+        assert!(
+            !routes.is_empty(),
+            "{action:?}: a legal move the slide does not make"
+        );
+        let kind = oob.block(*block).expect("a block").kind;
+        match offered.get(&(origin, to)) {
+            Some((first, first_kind)) => {
+                assert_eq!(
+                    &routes, first,
+                    "{kind:?} and {first_kind:?} from one town are offered other routes"
+                );
+                compared += usize::from(kind.is_fast() != first_kind.is_fast());
+            }
+            None => {
+                asked += usize::from(routes.len() > 1);
+                offered.insert((origin, to), (routes, kind));
+            }
+        }
+    }
+    // Not vacuous: slow and fast blocks from one town to one town, some slides asking.
+    assert!(compared > 10, "{compared} comparisons");
+    assert!(asked > 0, "no slide asks");
+}
+
 /// A forced march (one town beyond the block's distance, 5.6) is rolled after the moves on the
 /// Die button; a low die is told as what the hand must do on the block's slot, never naming it.
 #[test]
@@ -806,10 +869,15 @@ fn an_elimination_is_told_once_while_the_hands_make_it() {
     let mut b = Bench::historical(choice(Players::Two, true));
     let c = b.session.choice();
     let t = b.game().clone();
-    let action = t
-        .game()
-        .legal_actions()
-        .into_iter()
+    let legal = t.game().legal_actions();
+    // Three roads to a town no shorter route reaches (a slide takes the shortest).
+    let shorter = |block: BlockId, to: Option<&TownId>| {
+        legal.iter().any(|a| {
+            matches!(a, Action::Move { block: b, path } if *b == block && path.len() < 3 && path.last() == to)
+        })
+    };
+    let action = legal
+        .iter()
         .find(|a| match a {
             Action::Move { block, path } if path.len() == 3 => {
                 c.campaign()
@@ -818,9 +886,11 @@ fn an_elimination_is_told_once_while_the_hands_make_it() {
                     .map(|bl| bl.kind)
                     == Some(boards::napoleon::UnitType::Leader)
                     && t.game().strength_of(*block) == 1
+                    && !shorter(*block, path.last())
             }
             _ => false,
         })
+        .cloned()
         .expect("a leader's forced march");
     let Action::Move { block, .. } = action else {
         unreachable!()
