@@ -557,25 +557,30 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
         .filter(|until| ctx.now < *until)
 }
 
-impl<T: TableGame> PlayState<T> {
-    /// The places whose piece the chance outcomes drawn since the last seat's action exchanged
-    /// ([`TableGame::exchanged`]: a battle die's winner on its loser's square, a captured
-    /// control box) and that read a piece in `sensed`: what a restart asks the hands again,
-    /// since occupancy cannot tell whether they made the exchange before the power went (one
-    /// made already costs a lift and a put). An action the hands made exchanged only what they
-    /// lifted, and they put its pieces down themselves.
-    fn exchanges_since_the_last_choice(&self, sensed: &BTreeSet<Place>) -> BTreeSet<Place> {
-        let mut owed = BTreeSet::new();
-        for pair in self.history.windows(2).rev() {
-            let (before, after) = (&pair[0].0, &pair[1].0);
-            if before.to_act() != Actor::Chance {
-                break;
-            }
-            owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
+/// The places whose piece the actions since the last one a gesture makes exchanged
+/// ([`TableGame::exchanged`]: a battle die's winner on its loser's square, a captured control
+/// box, a battle settled after a menu's answer) and that read a piece in `sensed`: what a
+/// restart asks the hands again, since occupancy cannot tell whether they made the exchange
+/// before the power went (one made already costs a lift and a put). An action a gesture makes
+/// exchanged only what its hands lifted, and they put its pieces down themselves; `history[k]`
+/// is the game after `k` of `actions`.
+fn exchanges_since_the_last_gesture<T: TableGame>(
+    history: &[T],
+    actions: &[T::Action],
+    sensed: &BTreeSet<Place>,
+) -> BTreeSet<Place> {
+    let mut owed = BTreeSet::new();
+    for (pair, action) in history.windows(2).zip(actions).rev() {
+        let (before, after) = (&pair[0], &pair[1]);
+        if before.gestures().iter().any(|(_, a)| a == action) {
+            break;
         }
-        owed
+        owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
     }
+    owed
+}
 
+impl<T: TableGame> PlayState<T> {
     /// Play from `history[k]`, the game after `k` actions, `actions[k]` taking it to the next.
     fn new(history: Vec<T>, actions: &[T::Action]) -> PlayState<T> {
         let story = history
@@ -1250,8 +1255,9 @@ impl<T: TableGame> Session<T> {
                 }
             }
         } else {
+            let owed = exchanges_since_the_last_gesture(&rebuilt.history, &rebuilt.actions, sensed);
             let mut play = PlayState::new(rebuilt.history, &rebuilt.actions);
-            play.swaps = play.exchanges_since_the_last_choice(sensed);
+            play.swaps = owed;
             play.hands = !play.swaps.is_empty();
             play.mismatch_shown = true;
             play.must_match = true;
