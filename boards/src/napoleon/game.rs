@@ -1142,26 +1142,29 @@ impl Napoleon {
             .and_then(|(id, _)| Some((id, self.town_of(id)?)))
     }
 
-    /// The next army (in order) with a forced marcher and its leader on the map that has not
-    /// yet decided whether he shows himself (8, 8.1: Wellington commands only the Anglo-Dutch,
-    /// Blücher only the Prussians). Every such army is asked, wherever its leader stands: a
-    /// question asked only when he stands with a forced marcher would tell the table where he
-    /// is (3.2: the enemy sees neither type nor strength), whatever the answer. Shown away
-    /// from every forced marcher, he helps none. (Without [`Options::every_leader_asked`],
-    /// only a leader standing with one is asked.)
+    /// The next army (in order) with a forced marcher that has not yet decided whether its
+    /// leader shows himself (8, 8.1: Wellington commands only the Anglo-Dutch, Blücher only the
+    /// Prussians). Every such army is asked, wherever its leader stands and whether he still
+    /// stands: a question asked only when he stands with a forced marcher would tell the table
+    /// where he is (3.2: the enemy sees neither type nor strength), whatever the answer. Shown
+    /// away from every forced marcher, or fallen, he helps none. (Without
+    /// [`Options::every_leader_asked`], only a leader standing with one is asked.)
     fn next_leader_choice(&self) -> Option<Army> {
         let decided = match self.phase {
             Phase::ShowLeader(army) => army_index(army) + 1,
             _ => 0,
         };
         Army::ALL.into_iter().skip(decided).find(|&army| {
-            let Some((_, town)) = self.leader(army) else {
-                return false;
+            let beside = match (self.options.every_leader_asked, self.leader(army)) {
+                // Asked even of a fallen leader: his fall may be hidden (a forced march's last
+                // step, a supply loss chosen by slot), and the question's absence would tell it.
+                (true, _) => None,
+                (false, Some((_, town))) => Some(town),
+                (false, None) => return false,
             };
-            let every = self.options.every_leader_asked;
-            self.forced
-                .iter()
-                .any(|&b| self.army_of(b) == Some(army) && (every || self.town_of(b) == Some(town)))
+            self.forced.iter().any(|&b| {
+                self.army_of(b) == Some(army) && beside.is_none_or(|t| self.town_of(b) == Some(t))
+            })
         })
     }
 

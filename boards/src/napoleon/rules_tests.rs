@@ -579,6 +579,28 @@ fn whether_a_leader_is_asked_tells_nothing_of_where_he_stands() {
         bonus: false,
         lost: true
     }));
+    // Napoleon fallen (unseen, say by a forced march's last step): asked all the same, and
+    // showing him helps nobody.
+    let mut f = start(Players::Two, &[("NAPOLEON", "LAN"), ("I-INF1", "BEA")]);
+    let mut fell = Vec::new();
+    f.eliminate(block("NAPOLEON"), &mut fell);
+    play(&mut f, go("I-INF1", &["PHI", "LAN"]));
+    play(&mut f, Action::EndMoves);
+    assert_eq!(f.phase, Phase::ShowLeader(Army::French));
+    let events = play(&mut f, Action::ShowLeader(true));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::LeaderShown { .. })),
+        "{events:?}"
+    );
+    let events = play(&mut f, Action::Die(Face::new(3).unwrap()));
+    assert!(events.contains(&Event::ForcedMarch {
+        block: block("I-INF1"),
+        face: Face::new(3).unwrap(),
+        bonus: false,
+        lost: true
+    }));
     // An army with no forced marcher is not asked.
     let mut h = start(Players::Two, &[("NAPOLEON", "LAN"), ("I-INF1", "BEA")]);
     play(&mut h, go("I-INF1", &["PHI"]));
@@ -871,7 +893,6 @@ fn the_supply_loss_ruling_can_take_steps() {
     assert_eq!(g.eliminated(Army::AngloDutch), 0);
 }
 
-/// Eliminates `n` blocks of `army` through the game's own elimination.
 /// Plays the end of the moves (or the first legal action) until the game ends; its events.
 fn play_until_ended(g: &mut Napoleon) -> Vec<Event> {
     let mut events = Vec::new();
@@ -891,6 +912,7 @@ fn play_until_ended(g: &mut Napoleon) -> Vec<Event> {
     panic!("no end in 100 actions: {:?}", g.status());
 }
 
+/// Eliminates `n` blocks of `army` through the game's own elimination.
 fn lose(g: &mut Napoleon, army: Army, n: usize) {
     let ids: Vec<BlockId> = g
         .on_map()
@@ -1116,7 +1138,20 @@ fn an_eliminated_leader_counts_and_helps_no_more() {
     assert_eq!(g.eliminated(Army::French), 1);
     play(&mut g, go("I-INF1", &["BEA", "PHI"]));
     play(&mut g, Action::EndMoves);
-    assert_eq!(g.to_act(), Actor::Chance, "no leader to show");
+    // Asked all the same (his fall may be hidden: see
+    // `whether_a_leader_is_asked_tells_nothing_of_where_he_stands`); shown, he helps nobody.
+    let events = play(&mut g, Action::ShowLeader(true));
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, Event::LeaderShown { .. })));
+    assert_eq!(g.to_act(), Actor::Chance);
+    let events = play(&mut g, Action::Die(Face::new(3).unwrap()));
+    assert!(events.contains(&Event::ForcedMarch {
+        block: block("I-INF1"),
+        face: Face::new(3).unwrap(),
+        bonus: false,
+        lost: true
+    }));
 }
 
 /// "Wanneer een veldslag (geen schermutseling) beëindigd is mag de overwinnaar zich
