@@ -120,8 +120,8 @@ impl fmt::Display for DataFileError {
             DataFileError::Unreadable { what, path, source } => {
                 write!(
                     f,
-                    "cannot read the {what} {}: {source}; fix its path in the configuration, \
-                     or install the umpire package again (it ships the file)",
+                    "cannot read the {what} {}: {source}; fix its path in the configuration \
+                     (the shipped copy is in /usr/share/umpire/)",
                     path.display()
                 )
             }

@@ -156,6 +156,8 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         let mut global = true;
         let mut active = None;
         let mut commented = None;
+        // A line under a model filter (`[pi4]`) that sets it otherwise than wanted.
+        let mut filtered_otherwise = false;
         for (i, line) in lines.iter().enumerate() {
             let t = line.trim();
             if t.starts_with('[') {
@@ -163,6 +165,8 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
                 continue;
             }
             if !global {
+                filtered_otherwise |=
+                    dtparams(t).is_some_and(|ps| ps.iter().any(|(k, v)| k == name && v != value));
                 continue;
             }
             if let Some(params) = dtparams(t) {
@@ -195,8 +199,13 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
                     lines[i] = to;
                 }
             }
-            // Off is what a commented or missing line already says.
-            (None, _) if off => {}
+            // Off is what a commented or missing line already says, unless a model's own
+            // line turns it on: then `off` under `[all]` at the end, which comes after it.
+            (None, _) if off => {
+                if filtered_otherwise {
+                    append.push(format!("dtparam={name}={value}"));
+                }
+            }
             (None, Some(i)) => {
                 let to = format!("dtparam={name}={value}");
                 changes.push(Change::Replace {
@@ -276,14 +285,17 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         if append.iter().any(|l| l.starts_with("dtparam=i2c")) {
             what.push("I2C at 400 kHz (OLED, expanders)");
         }
-        if append.iter().any(|l| l.starts_with("dtparam=spi=")) {
+        if append.iter().any(|l| l == "dtparam=spi=on") {
             what.push("SPI (sensors, NFC)");
+        }
+        if append.iter().any(|l| l == "dtparam=spi=off") {
+            what.push("SPI0 off (its pins are the matrix's)");
         }
         if append.iter().any(|l| l.starts_with("dtoverlay=spi1-")) {
             what.push("SPI1 (LEDs)");
         }
         if append.iter().any(|l| l.starts_with("force_eeprom_read")) {
-            what.push("no HAT EEPROM probe (a matrix column on GPIO 0)");
+            what.push("no HAT EEPROM probe (GPIO 0 or 1 is wired)");
         }
         let mut block = vec![
             String::new(),
@@ -436,7 +448,7 @@ otg_mode=1
         assert!(
             stock.text.ends_with(
                 "# Added by `umpire setup`: I2C at 400 kHz (OLED, expanders), no HAT EEPROM \
-                 probe (a matrix column on GPIO 0).\n[all]\ndtparam=i2c_arm_baudrate=400000\n\
+                 probe (GPIO 0 or 1 is wired).\n[all]\ndtparam=i2c_arm_baudrate=400000\n\
                  force_eeprom_read=0\n"
             ),
             "{}",
@@ -463,6 +475,16 @@ otg_mode=1
             ]
         );
         assert!(plan_for(&fixed.text, matrix).changes.is_empty());
+        // SPI turned on for one model only still turns it on there: off under [all] after it.
+        let text = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\nforce_eeprom_read=0\n[pi4]\n\
+                    dtparam=spi=on\n";
+        let filtered = plan_for(text, matrix);
+        assert!(
+            filtered.text.ends_with("[all]\ndtparam=spi=off\n"),
+            "{}",
+            filtered.text
+        );
+        assert!(plan_for(&filtered.text, matrix).changes.is_empty());
         // Boards A and B keep SPI on and the probe.
         assert!(!plan(STOCK).text.contains("force_eeprom_read"));
     }

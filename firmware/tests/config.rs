@@ -1313,3 +1313,32 @@ fn the_package_ships_a_copy_of_every_embedded_game_data_file() {
         .collect();
     assert_eq!(shipped.len(), embedded.len(), "{shipped:?}");
 }
+
+/// What `umpire setup` sets follows from the configuration: Option C's matrix on GPIO (the
+/// schematics' pins: SPI0's among its rows and columns, COL4 on GPIO 0) wants SPI0 off and no
+/// HAT EEPROM probe; the shipped configuration (the 74HC165 chain on SPI0) wants SPI0 on and
+/// the probe left alone.
+#[test]
+fn the_boot_configuration_follows_the_wiring() {
+    let option_c = Config::parse(
+        "[sensor]\nkind = \"gpio_matrix\"\n[sensor.gpio_matrix]\n\
+         rows = [4, 17, 18, 27, 22, 23, 24, 10, 9, 25]\n\
+         columns = [11, 8, 7, 0, 12, 19, 16, 26, 20, 21]\n\
+         [oled]\nbus = \"i2c1\"\n[buttons]\nok = 5\nback = 6\ndie = 13\n",
+    )
+    .expect("Option C's wiring is a configuration the firmware accepts");
+    assert_eq!(
+        option_c.boot_needs(),
+        firmware::setup::BootNeeds {
+            spi0: false,
+            spi1_chip_selects: None,
+            no_eeprom_read: true,
+        }
+    );
+    let shipped = Config::parse(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/debian/umpire.toml"))
+            .unwrap(),
+    )
+    .expect("the shipped configuration");
+    assert_eq!(shipped.boot_needs(), firmware::setup::BootNeeds::default());
+}

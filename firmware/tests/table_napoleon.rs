@@ -686,13 +686,24 @@ fn seat_step(t: &mut Played, replay: &Replay, rng: &mut SeededChance, c: &mut Co
             _ => 3,
         }
     };
-    // A longer route to a town a shorter one reaches is not made at the table (a slide takes
-    // the shortest: the menu would tell the block's type otherwise): not a candidate.
+    // A route longer than every block could take (one road at night, two by day) to a town a
+    // shorter one reaches is not made at the table (the menu would tell the block's type
+    // otherwise): not a candidate.
+    let night = menu_choice(0)
+        .set
+        .campaign()
+        .turn_track()
+        .turn(replay.game.turn())
+        .is_some_and(|t| t.night);
+    let anyone = if night { 1 } else { 2 };
     let shorter = |a: &Action| match a {
-        Action::Move { block, path } => legal.iter().any(|b| {
-            matches!(b, Action::Move { block: o, path: p }
-                if o == block && p.last() == path.last() && p.len() < path.len())
-        }),
+        Action::Move { block, path } => {
+            path.len() > anyone
+                && legal.iter().any(|b| {
+                    matches!(b, Action::Move { block: o, path: p }
+                        if o == block && p.last() == path.last() && p.len() < path.len())
+                })
+        }
         _ => false,
     };
     let mut candidates: Vec<&Action> = legal.iter().filter(|a| !shorter(a)).collect();

@@ -12,9 +12,10 @@
 //!   set-up (4.3) is a choice: each block to its historical town.
 //! - **Group moves**: lift a block from a town's slot and put it on a free slot of another
 //!   town; each block of a group one hand after another, each move played as soon as it is
-//!   unambiguous. A slide takes the shortest route to its town (several of that length: a
-//!   menu); a longer one is not made at the table, since a block's type decides which longer
-//!   routes it may take and the menu would tell it (3.2). A move the rules refuse (road limits,
+//!   unambiguous. A slide offers the routes to its town every block could take (one road at
+//!   night, two by day) or, further, the shortest (several: a menu); a longer one is not made
+//!   at the table, since a block's type decides which longer routes it may take and the menu
+//!   would tell it (3.2). A move the rules refuse (road limits,
 //!   distance, command control, night) is refused at once with the reason and the fix. OK
 //!   opens the menu: end the moves, the leader's choice.
 //! - **Battles** on the layout's battle boards (`napoleon/battle.rs`): the blocks to the board's
@@ -516,13 +517,15 @@ pub fn variants() -> Vec<(String, NapoleonChoice)> {
     ]
 }
 
-/// `legal` with each block's moves to a town cut to the shortest routes there: a slide to a
-/// town takes the shortest route (the "Which?" menu asks among several of that length), and a
-/// longer one is not made at the table. Which routes are legal depends on how far the block
-/// may go (5.3: its type), but the shortest ones to a town it reaches are the same for every
-/// type, so neither the menu nor whether it opens tells the table what the block is (3.2).
-/// Every other action is kept as it is.
-fn shortest_routes(legal: Vec<Action>) -> Vec<Action> {
+/// `legal` with each block's moves to a town cut to the routes every block could take (one
+/// road at night, 5.7; two by day, with a forced march for infantry and artillery, 5.3, 5.6)
+/// and, when the town lies further, the shortest routes there: a slide offers those (the
+/// "Which?" menu asks among several), and a longer route to a town a shorter one reaches is
+/// not made at the table. Which longer routes are legal depends on how far the block may go
+/// (5.3: its type), so neither the menu nor whether it opens tells the table what the block is
+/// (3.2). Every other action is kept as it is.
+fn table_routes(legal: Vec<Action>, night: bool) -> Vec<Action> {
+    let anyone = if night { 1 } else { 2 };
     let mut shortest: BTreeMap<(BlockId, TownId), usize> = BTreeMap::new();
     for a in &legal {
         if let Action::Move { block, path } = a {
@@ -535,9 +538,12 @@ fn shortest_routes(legal: Vec<Action>) -> Vec<Action> {
     legal
         .into_iter()
         .filter(|a| match a {
-            Action::Move { block, path } => path
-                .last()
-                .is_none_or(|to| shortest.get(&(*block, *to)) == Some(&path.len())),
+            Action::Move { block, path } => {
+                path.len() <= anyone
+                    || path
+                        .last()
+                        .is_none_or(|to| shortest.get(&(*block, *to)) == Some(&path.len()))
+            }
             _ => true,
         })
         .collect()
@@ -846,6 +852,15 @@ impl NapoleonTable {
     }
 
     /// The free slots of `town`.
+    /// Whether this turn is a night turn (5.7).
+    fn night(&self) -> bool {
+        self.choice
+            .campaign()
+            .turn_track()
+            .turn(self.game.turn())
+            .is_some_and(|t| t.night)
+    }
+
     fn free_slots(&self, town: TownId) -> Vec<Place> {
         self.choice
             .layout()
@@ -1656,7 +1671,7 @@ impl TableGame for NapoleonTable {
             return self.battle_gestures(battle);
         }
         let mut out = Vec::new();
-        for action in shortest_routes(self.game.legal_actions()) {
+        for action in table_routes(self.game.legal_actions(), self.night()) {
             let (block, to) = match &action {
                 Action::Move { block, path } => match path.last() {
                     Some(to) => (*block, *to),
@@ -1701,7 +1716,7 @@ impl TableGame for NapoleonTable {
         if !self.free_slots(town).contains(to) {
             return Vec::new();
         }
-        shortest_routes(self.game.legal_actions())
+        table_routes(self.game.legal_actions(), self.night())
             .into_iter()
             .filter(|a| matches!(a, Action::Move { block: b, path } if *b == block && path.last() == Some(&town)))
             .map(|action| {
@@ -1891,13 +1906,7 @@ impl TableGame for NapoleonTable {
             // At night every block is held to its normal distance (5.7), which is the same
             // words for every block: the refusal may say so without telling the type.
             if matches!(why, Illegal::TooFar { .. }) {
-                let night = self
-                    .choice
-                    .campaign()
-                    .turn_track()
-                    .turn(self.game.turn())
-                    .is_some_and(|t| t.night);
-                return if night {
+                return if self.night() {
                     "too far for this block: no forced marches at night: stop nearer, or put it \
                      back"
                 } else {
