@@ -127,6 +127,24 @@ fn render(params: &[(String, String)]) -> String {
     format!("dtparam={}", parts.join(","))
 }
 
+/// The last line that applies to every model (outside a model filter such as `[pi4]`, or
+/// under `[all]`) that `read` reads, with its index.
+fn last_global<V>(lines: &[String], read: impl Fn(&str) -> Option<V>) -> Option<(usize, V)> {
+    let mut global = true;
+    let mut found = None;
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            global = t.eq_ignore_ascii_case("[all]");
+        } else if global {
+            if let Some(v) = read(t) {
+                found = Some((i, v));
+            }
+        }
+    }
+    found
+}
+
 /// Plans the edits `text` needs for a board of the pin map's options A and B without LEDs
 /// (see the module docs).
 pub fn plan(text: &str) -> Plan {
@@ -219,21 +237,12 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         }
     }
     if let Some(wanted) = spi1_chip_selects {
-        let mut global = true;
-        let mut found = None;
-        for (i, line) in lines.iter().enumerate() {
-            let t = line.trim();
-            if t.starts_with('[') {
-                global = t.eq_ignore_ascii_case("[all]");
-            } else if global {
-                if let Some((n, params)) = spi1_overlay(t) {
-                    found = Some((i, n, params.to_string()));
-                }
-            }
-        }
+        let found = last_global(&lines, |t| {
+            spi1_overlay(t).map(|(n, params)| (n, params.to_string()))
+        });
         match found {
-            Some((_, n, _)) if n >= wanted => {}
-            Some((i, _, params)) => {
+            Some((_, (n, _))) if n >= wanted => {}
+            Some((i, (_, params))) => {
                 let mut to = format!("dtoverlay=spi1-{wanted}cs");
                 if !params.is_empty() {
                     to = format!("{to},{params}");
@@ -249,18 +258,10 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         }
     }
     if needs.no_eeprom_read {
-        let mut global = true;
-        let mut found = None;
-        for (i, line) in lines.iter().enumerate() {
-            let t = line.trim();
-            if t.starts_with('[') {
-                global = t.eq_ignore_ascii_case("[all]");
-            } else if global {
-                if let Some(v) = t.strip_prefix("force_eeprom_read=") {
-                    found = Some((i, v.trim() == "0"));
-                }
-            }
-        }
+        let found = last_global(&lines, |t| {
+            t.strip_prefix("force_eeprom_read=")
+                .map(|v| v.trim() == "0")
+        });
         match found {
             Some((_, true)) => {}
             Some((i, false)) => {

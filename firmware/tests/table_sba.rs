@@ -389,17 +389,14 @@ fn a_casualty_is_told_once_with_its_spaces() {
     assert!(!t.referee.hands_pending(), "{}", t.text());
 }
 
-/// A control box taken by an action whose casualty calls a rout test, the test rolled with Die
-/// before the hands exchange the box's marker: the exchange is still owed. Before, the roll
-/// forgot it, and once the casualty's marker had moved the umpire went on with the Allied
-/// marker still in La Haye Sainte, which the game had French (the switches cannot see it).
-#[test]
-fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
+/// Both armies set up, the Allied casualty track to box 9 (as in scenario b05), then d'Erlon
+/// assaults La Haye Sainte and 5 reads AC1 CAP: Orange's last marker goes to box 10 (RT), the
+/// control box's marker is owed an exchange, and the Allied rout test waits for Die.
+fn to_la_haye_sainte_taken() -> Table {
     let mut rng = SeededChance::new(1);
     let mut t = choose(1);
     set_up(&mut t, &mut rng, boards::sba::FRENCH);
     set_up(&mut t, &mut rng, boards::sba::ALLIED);
-    // The Allied casualty track to box 9 (as in scenario b05), then a French loss.
     for (action, face) in [
         (
             "Imperial Guard: Advance of the Guard vs Orange, Napoleon",
@@ -421,9 +418,18 @@ fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
         "{}",
         t.text()
     );
-    // d'Erlon assaults La Haye Sainte, 5: AC1 CAP. Orange's last marker goes to box 10 (RT).
     t.choose_action("d'Erlon: Assault La Haye Sainte vs Orange");
     t.choose_action("die shows 5");
+    t
+}
+
+/// A control box taken by an action whose casualty calls a rout test, the test rolled with Die
+/// before the hands exchange the box's marker: the exchange is still owed. Before, the roll
+/// forgot it, and once the casualty's marker had moved the umpire went on with the Allied
+/// marker still in La Haye Sainte, which the game had French (the switches cannot see it).
+#[test]
+fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
+    let mut t = to_la_haye_sainte_taken();
     let text = t.text();
     assert!(
         text.contains("La Haye Sainte taken: French marker in"),
@@ -446,28 +452,7 @@ fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
 #[test]
 fn a_capture_owed_when_the_power_went_is_owed_after_the_restart() {
     for rolled_before_the_cut in [false, true] {
-        let mut rng = SeededChance::new(1);
-        let mut t = choose(1);
-        set_up(&mut t, &mut rng, boards::sba::FRENCH);
-        set_up(&mut t, &mut rng, boards::sba::ALLIED);
-        // As above: the Allied casualty track to box 9, then AC1 CAP at La Haye Sainte.
-        for (action, face) in [
-            (
-                "Imperial Guard: Advance of the Guard vs Orange, Napoleon",
-                6,
-            ),
-            ("Hill: Hold the right vs Reille", 1),
-            ("Kellermann: Charge vs Hill", 6),
-            ("Picton: Charge of the reserve vs d'Erlon", 1),
-            ("Milhaud: Charge the squares vs Picton", 6),
-            ("Uxbridge: Charge of the heavy brigades vs Milhaud", 4),
-        ] {
-            t.choose_action(action);
-            t.choose_action(&format!("die shows {face}"));
-            hands(&mut t);
-        }
-        t.choose_action("d'Erlon: Assault La Haye Sainte vs Orange");
-        t.choose_action("die shows 5");
+        let mut t = to_la_haye_sainte_taken();
         let exchanged: BTreeSet<Place> = t.table().exchanged().into_iter().collect();
         assert_eq!(exchanged.len(), 1, "{}", t.text());
         if rolled_before_the_cut {
