@@ -514,13 +514,7 @@ fn forced_marches_roll_after_all_moves() {
     assert_eq!(g.to_act(), Actor::Chance);
     let faces: Vec<(Action, u32)> = Face::ALL.into_iter().map(|f| (Action::Die(f), 1)).collect();
     assert_eq!(g.chance_outcomes(), faces);
-    let events = play(&mut g, Action::Die(Face::new(3).unwrap()));
-    assert!(events.contains(&Event::ForcedMarch {
-        block: block("I-INF1"),
-        face: Face::new(3).unwrap(),
-        bonus: false,
-        lost: true
-    }));
+    rolls_a_bare_3(&mut g, "I-INF1");
     assert_eq!(g.strength_of(block("I-INF1")), 3);
     // I-ART (strength 2) survives a 4.
     play(&mut g, Action::Die(Face::new(4).unwrap()));
@@ -572,13 +566,7 @@ fn whether_a_leader_is_asked_tells_nothing_of_where_he_stands() {
         army: Army::French,
         town: town("VAL")
     }));
-    let events = play(&mut g, Action::Die(Face::new(3).unwrap()));
-    assert!(events.contains(&Event::ForcedMarch {
-        block: block("I-INF1"),
-        face: Face::new(3).unwrap(),
-        bonus: false,
-        lost: true
-    }));
+    rolls_a_bare_3(&mut g, "I-INF1");
     // Napoleon fallen (unseen, say by a forced march's last step): asked all the same, and
     // showing him helps nobody.
     let mut f = start(Players::Two, &[("NAPOLEON", "LAN"), ("I-INF1", "BEA")]);
@@ -594,13 +582,7 @@ fn whether_a_leader_is_asked_tells_nothing_of_where_he_stands() {
             .any(|e| matches!(e, Event::LeaderShown { .. })),
         "{events:?}"
     );
-    let events = play(&mut f, Action::Die(Face::new(3).unwrap()));
-    assert!(events.contains(&Event::ForcedMarch {
-        block: block("I-INF1"),
-        face: Face::new(3).unwrap(),
-        bonus: false,
-        lost: true
-    }));
+    rolls_a_bare_3(&mut f, "I-INF1");
     // An army with no forced marcher is not asked.
     let mut h = start(Players::Two, &[("NAPOLEON", "LAN"), ("I-INF1", "BEA")]);
     play(&mut h, go("I-INF1", &["PHI"]));
@@ -893,6 +875,20 @@ fn the_supply_loss_ruling_can_take_steps() {
     assert_eq!(g.eliminated(Army::AngloDutch), 0);
 }
 
+/// The next forced-march die is a 3 for `name`, with no leader's +1: it loses a step.
+fn rolls_a_bare_3(g: &mut Napoleon, name: &str) {
+    let events = play(g, Action::Die(Face::new(3).unwrap()));
+    assert!(
+        events.contains(&Event::ForcedMarch {
+            block: block(name),
+            face: Face::new(3).unwrap(),
+            bonus: false,
+            lost: true
+        }),
+        "{events:?}"
+    );
+}
+
 /// Plays the end of the moves (or the first legal action) until the game ends; its events.
 fn play_until_ended(g: &mut Napoleon) -> Vec<Event> {
     let mut events = Vec::new();
@@ -1145,13 +1141,7 @@ fn an_eliminated_leader_counts_and_helps_no_more() {
         .iter()
         .any(|e| matches!(e, Event::LeaderShown { .. })));
     assert_eq!(g.to_act(), Actor::Chance);
-    let events = play(&mut g, Action::Die(Face::new(3).unwrap()));
-    assert!(events.contains(&Event::ForcedMarch {
-        block: block("I-INF1"),
-        face: Face::new(3).unwrap(),
-        bonus: false,
-        lost: true
-    }));
+    rolls_a_bare_3(&mut g, "I-INF1");
 }
 
 /// "Wanneer een veldslag (geen schermutseling) beëindigd is mag de overwinnaar zich
