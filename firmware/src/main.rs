@@ -115,11 +115,16 @@ fn load_config(cli: &Cli) -> Result<Config> {
         return Config::parse("[sensor]\nkind = \"simulated\"\n[oled]\nbus = \"i2c1\"\n")
             .map_err(|p| anyhow::anyhow!("{p}"));
     }
-    let text = std::fs::read_to_string(&cli.config).with_context(|| {
-        format!(
-            "cannot read {} (give another file with --config, or try --simulated)",
-            cli.config.display()
-        )
+    let text = std::fs::read_to_string(&cli.config).map_err(|e| {
+        // The fix for the cause: a missing file, a file the user may not read, a folder.
+        let fix = match e.kind() {
+            std::io::ErrorKind::PermissionDenied => {
+                "run it with sudo, or let this user read the file"
+            }
+            _ if cli.config.is_dir() => "that is a folder: give the file with --config",
+            _ => "give another file with --config, or try --simulated",
+        };
+        anyhow::anyhow!("cannot read {}: {e} ({fix})", cli.config.display())
     })?;
     Config::parse(&text).map_err(|problems| {
         let n = problems.0.len();

@@ -358,6 +358,28 @@ fn a_fault_that_cannot_be_simulated_is_refused_with_the_fix() {
     assert!(ran.contains("for `doctor` and `calibrate`"), "{ran}");
 }
 
+/// A configuration that cannot be read says why and the fix for that cause: a missing file,
+/// or a folder given for the file.
+#[test]
+fn an_unreadable_configuration_says_the_fix_for_its_cause() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-folder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, folder) = umpire(&["--config", dir.to_str().unwrap(), "check-config"]);
+    let missing = dir.join("nothing.toml");
+    let (missing_code, absent) = umpire(&["--config", missing.to_str().unwrap(), "check-config"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_ne!(code, 0, "{folder}");
+    assert!(
+        folder.contains("that is a folder: give the file with --config"),
+        "{folder}"
+    );
+    assert_ne!(missing_code, 0, "{absent}");
+    assert!(
+        absent.contains("give another file with --config, or try --simulated"),
+        "{absent}"
+    );
+}
+
 #[test]
 fn run_on_the_simulated_board_points_at_the_simulator() {
     let (code, text) = umpire(&["--simulated", "run"]);
