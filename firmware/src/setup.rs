@@ -174,8 +174,8 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         let mut global = true;
         let mut active = None;
         let mut commented = None;
-        // A line under a model filter (`[pi4]`) that sets it otherwise than wanted.
-        let mut filtered_otherwise = false;
+        // The last line under a model filter (`[pi4]`) that sets it otherwise than wanted.
+        let mut filtered_otherwise = None;
         for (i, line) in lines.iter().enumerate() {
             let t = line.trim();
             if t.starts_with('[') {
@@ -183,8 +183,9 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
                 continue;
             }
             if !global {
-                filtered_otherwise |=
-                    dtparams(t).is_some_and(|ps| ps.iter().any(|(k, v)| k == name && v != value));
+                if dtparams(t).is_some_and(|ps| ps.iter().any(|(k, v)| k == name && v != value)) {
+                    filtered_otherwise = Some(i);
+                }
                 continue;
             }
             if let Some(params) = dtparams(t) {
@@ -217,13 +218,9 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
                     lines[i] = to;
                 }
             }
-            // Off is what a commented or missing line already says, unless a model's own
-            // line turns it on: then `off` under `[all]` at the end, which comes after it.
-            (None, _) if off => {
-                if filtered_otherwise {
-                    append.push(format!("dtparam={name}={value}"));
-                }
-            }
+            // Off is what a commented or missing line already says (a model's own line that
+            // turns it on is seen to below).
+            (None, _) if off => {}
             (None, Some(i)) => {
                 let to = format!("dtparam={name}={value}");
                 changes.push(Change::Replace {
@@ -234,6 +231,19 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
                 lines[i] = to;
             }
             (None, None) => append.push(format!("dtparam={name}={value}")),
+        }
+        // A model's own line after the one that sets it wins on that model: the wanted value
+        // again under `[all]` at the end, after it.
+        let wanted = format!("dtparam={name}={value}");
+        let set_at = match (active, commented) {
+            (Some(i), _) => Some(i),
+            (None, Some(i)) if !off => Some(i),
+            _ => None,
+        };
+        if let Some(f) = filtered_otherwise {
+            if !append.contains(&wanted) && set_at.is_none_or(|i| f > i) {
+                append.push(wanted);
+            }
         }
     }
     if let Some(wanted) = spi1_chip_selects {
@@ -486,6 +496,26 @@ otg_mode=1
             filtered.text
         );
         assert!(plan_for(&filtered.text, matrix).changes.is_empty());
+        // A model's line after the line for all that sets it: the same, for off and for on.
+        let after = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\nforce_eeprom_read=0\n\
+                     dtparam=spi=on\n[pi4]\ndtparam=spi=on\n";
+        let fixed = plan_for(after, matrix);
+        assert!(
+            fixed.text.contains("\ndtparam=spi=off\n[pi4]"),
+            "{}",
+            fixed.text
+        );
+        assert!(
+            fixed.text.ends_with("[all]\ndtparam=spi=off\n"),
+            "{}",
+            fixed.text
+        );
+        assert!(plan_for(&fixed.text, matrix).changes.is_empty());
+        let off_for_pi4 = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n#dtparam=spi=on\n\
+                           [pi4]\ndtparam=spi=off\n";
+        let on = plan(off_for_pi4);
+        assert!(on.text.ends_with("[all]\ndtparam=spi=on\n"), "{}", on.text);
+        assert!(plan(&on.text).changes.is_empty());
         // Boards A and B keep SPI on and the probe.
         assert!(!plan(STOCK).text.contains("force_eeprom_read"));
     }

@@ -445,6 +445,35 @@ fn a_capture_is_still_owed_after_a_rout_test_rolled_before_the_hands() {
     hands(&mut t);
 }
 
+/// While a control box's exchange is owed, no corps is activated from the OK menu (a gesture
+/// already waits for the hands): a restart could not tell whether the exchange was made
+/// before it. A die is still entered from the menu.
+#[test]
+fn no_corps_is_activated_from_the_menu_while_an_exchange_is_owed() {
+    let mut t = to_la_haye_sainte_taken();
+    // The rout test, entered from the menu: 1 holds.
+    t.choose_action("die shows 1");
+    t.match_board();
+    assert!(t.referee.hands_pending(), "{}", t.text());
+    let before = t.actions();
+    let out = t.press(Button::Ok);
+    assert!(
+        out.iter().any(|d| matches!(d, Decision::Ignored { why, .. }
+            if why == "the hands first: make the exchange the screen asks for")),
+        "{out:?}: {}",
+        t.text()
+    );
+    assert_eq!(t.actions(), before);
+    hands(&mut t);
+    // Made, the menu opens again.
+    t.press(Button::Ok);
+    assert!(
+        matches!(t.referee.screen(), Screen::Choice { .. }),
+        "{}",
+        t.text()
+    );
+}
+
 /// A capture whose marker exchange the hands still owed when the power went is owed again
 /// after the restart: occupancy cannot see whether the Allied marker still stands in La Haye
 /// Sainte, so the resumed umpire asks for the exchange (one already made costs a lift) before

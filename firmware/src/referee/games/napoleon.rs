@@ -851,7 +851,6 @@ impl NapoleonTable {
             .map(|b| b.army)
     }
 
-    /// The free slots of `town`.
     /// Whether this turn is a night turn (5.7).
     fn night(&self) -> bool {
         self.choice
@@ -861,6 +860,7 @@ impl NapoleonTable {
             .is_some_and(|t| t.night)
     }
 
+    /// The free slots of `town`.
     fn free_slots(&self, town: TownId) -> Vec<Place> {
         self.choice
             .layout()

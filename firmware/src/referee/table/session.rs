@@ -557,14 +557,16 @@ fn hold_until(ctx: &Ctx<'_>) -> Option<Millis> {
         .filter(|until| ctx.now < *until)
 }
 
-/// The places whose piece the actions since the last one a gesture makes exchanged
+/// The places whose piece the actions since the last seat's action, and that action, exchanged
 /// ([`TableGame::exchanged`]: a battle die's winner on its loser's square, a captured control
 /// box, a battle settled after a menu's answer) and that read a piece in `sensed`: what a
 /// restart asks the hands again, since occupancy cannot tell whether they made the exchange
-/// before the power went (one made already costs a lift and a put). An action a gesture makes
-/// exchanged only what its hands lifted, and they put its pieces down themselves; `history[k]`
-/// is the game after `k` of `actions`.
-fn exchanges_since_the_last_gesture<T: TableGame>(
+/// before the power went (one made already costs a lift and a put). No seat's action is
+/// taken while an exchange is owed (gestures wait for the hands; the OK menu refuses), so
+/// those before the last one were made. A place a gesture of that action lifts is left out:
+/// its hands lifted what it exchanged, and put the pieces down themselves. `history[k]` is the
+/// game after `k` of `actions`.
+fn exchanges_since_the_last_choice<T: TableGame>(
     history: &[T],
     actions: &[T::Action],
     sensed: &BTreeSet<Place>,
@@ -572,10 +574,19 @@ fn exchanges_since_the_last_gesture<T: TableGame>(
     let mut owed = BTreeSet::new();
     for (pair, action) in history.windows(2).zip(actions).rev() {
         let (before, after) = (&pair[0], &pair[1]);
-        if before.gestures().iter().any(|(_, a)| a == action) {
-            break;
+        let exchanged = after.exchanged().into_iter().filter(|p| sensed.contains(p));
+        if before.to_act() == Actor::Chance {
+            owed.extend(exchanged);
+            continue;
         }
-        owed.extend(after.exchanged().into_iter().filter(|p| sensed.contains(p)));
+        let lifted: BTreeSet<Place> = before
+            .gestures()
+            .into_iter()
+            .filter(|(_, a)| a == action)
+            .flat_map(|(g, _)| g.lifted)
+            .collect();
+        owed.extend(exchanged.filter(|p| !lifted.contains(p)));
+        break;
     }
     owed
 }
@@ -1255,7 +1266,7 @@ impl<T: TableGame> Session<T> {
                 }
             }
         } else {
-            let owed = exchanges_since_the_last_gesture(&rebuilt.history, &rebuilt.actions, sensed);
+            let owed = exchanges_since_the_last_choice(&rebuilt.history, &rebuilt.actions, sensed);
             let mut play = PlayState::new(rebuilt.history, &rebuilt.actions);
             play.swaps = owed;
             play.hands = !play.swaps.is_empty();
@@ -2776,6 +2787,17 @@ impl<T: TableGame> Session<T> {
                         out.push(Decision::Ignored { button, why });
                     }
                 }
+            }
+            (Button::Ok, None)
+                if !play.swaps.is_empty()
+                    && game.to_act() != Actor::Chance
+                    && game.result().is_none() =>
+            {
+                // An exchange the switches cannot see is still owed: no seat's action before
+                // it is made (a die, a chance, may still be rolled or entered).
+                let why = "the hands first: make the exchange the screen asks for".to_string();
+                play.prompt = Some(why.clone());
+                out.push(Decision::Ignored { button, why });
             }
             (Button::Ok, None) => {
                 let entries = game.choices();
