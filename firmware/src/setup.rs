@@ -127,16 +127,21 @@ fn render(params: &[(String, String)]) -> String {
     format!("dtparam={}", parts.join(","))
 }
 
-/// The last line that applies to every model (outside a model filter such as `[pi4]`, or
-/// under `[all]`) that `read` reads, with its index.
-fn last_global<V>(lines: &[String], read: impl Fn(&str) -> Option<V>) -> Option<(usize, V)> {
-    let mut global = true;
+/// The last line that `read` reads, with its index: among the lines for every model (outside
+/// a model filter such as `[pi4]`, or under `[all]`) when `global`, else among those under a
+/// model filter.
+fn last_line<V>(
+    lines: &[String],
+    global: bool,
+    read: impl Fn(&str) -> Option<V>,
+) -> Option<(usize, V)> {
+    let mut for_all = true;
     let mut found = None;
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();
         if t.starts_with('[') {
-            global = t.eq_ignore_ascii_case("[all]");
-        } else if global {
+            for_all = t.eq_ignore_ascii_case("[all]");
+        } else if for_all == global {
             if let Some(v) = read(t) {
                 found = Some((i, v));
             }
@@ -170,34 +175,19 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
     for (name, value) in WANTED {
         let off = name == "spi" && !needs.spi0;
         let value = if off { "off" } else { value };
-        // The last line that sets `name` for every model, and the last commented stock line.
-        let mut global = true;
-        let mut active = None;
-        let mut commented = None;
-        // The last line under a model filter (`[pi4]`) that sets it otherwise than wanted.
-        let mut filtered_otherwise = None;
-        for (i, line) in lines.iter().enumerate() {
-            let t = line.trim();
-            if t.starts_with('[') {
-                global = t.eq_ignore_ascii_case("[all]");
-                continue;
-            }
-            if !global {
-                if dtparams(t).is_some_and(|ps| ps.iter().any(|(k, v)| k == name && v != value)) {
-                    filtered_otherwise = Some(i);
-                }
-                continue;
-            }
-            if let Some(params) = dtparams(t) {
-                if params.iter().any(|(k, _)| k == name) {
-                    active = Some(i);
-                }
-            } else if let Some(params) = t.strip_prefix('#').and_then(|c| dtparams(c.trim())) {
-                if params.len() == 1 && params[0].0 == name {
-                    commented = Some(i);
-                }
-            }
-        }
+        // The last line that sets `name` for every model, the last commented stock line, and
+        // the last line under a model filter (`[pi4]`) that sets it otherwise than wanted.
+        let sets = |t: &str| dtparams(t).filter(|ps| ps.iter().any(|(k, _)| k == name));
+        let active = last_line(&lines, true, |t| sets(t)).map(|(i, _)| i);
+        let commented = last_line(&lines, true, |t| {
+            let ps = dtparams(t.strip_prefix('#')?.trim())?;
+            (ps.len() == 1 && ps[0].0 == name).then_some(())
+        })
+        .map(|(i, _)| i);
+        let filtered_otherwise = last_line(&lines, false, |t| {
+            sets(t).filter(|ps| ps.iter().any(|(k, v)| k == name && v != value))
+        })
+        .map(|(i, _)| i);
         match (active, commented) {
             (Some(i), _) => {
                 let mut params = dtparams(&lines[i]).unwrap_or_default();
@@ -247,7 +237,7 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         }
     }
     if let Some(wanted) = spi1_chip_selects {
-        let found = last_global(&lines, |t| {
+        let found = last_line(&lines, true, |t| {
             spi1_overlay(t).map(|(n, params)| (n, params.to_string()))
         });
         match found {
@@ -268,7 +258,7 @@ pub fn plan_for(text: &str, needs: BootNeeds) -> Plan {
         }
     }
     if needs.no_eeprom_read {
-        let found = last_global(&lines, |t| {
+        let found = last_line(&lines, true, |t| {
             t.strip_prefix("force_eeprom_read=")
                 .map(|v| v.trim() == "0")
         });
