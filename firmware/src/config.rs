@@ -296,6 +296,14 @@ impl SpiBus {
             (SpiBus::Spi1, ChipSelect::Ce2) => Some(16),
         }
     }
+
+    /// Every chip select the bus has, with its GPIO (SPI0: CE0 and CE1, the two the kernel
+    /// holds once the bus is on).
+    pub fn chip_select_pins(self) -> impl Iterator<Item = (ChipSelect, u8)> {
+        [ChipSelect::Ce0, ChipSelect::Ce1, ChipSelect::Ce2]
+            .into_iter()
+            .filter_map(move |cs| Some((cs, self.chip_select_pin(cs)?)))
+    }
 }
 
 /// A hardware chip-select line of an SPI bus.
@@ -1850,11 +1858,7 @@ impl Config {
             .pins()
             .iter()
             .map(|(p, _)| *p)
-            .chain(
-                [ChipSelect::Ce0, ChipSelect::Ce1]
-                    .into_iter()
-                    .filter_map(|cs| SpiBus::Spi0.chip_select_pin(cs)),
-            )
+            .chain(SpiBus::Spi0.chip_select_pins().map(|(_, p)| p))
             .collect();
         let wired = self.gpio_pins();
         crate::setup::BootNeeds {
@@ -2928,12 +2932,12 @@ impl Reader<'_> {
         // `dtparam=spi=on` gives the kernel both of SPI0's chip selects (spidev0.0 and 0.1),
         // used or not: a button or a matrix line there never reads.
         if let Some((_, at)) = spi_buses.iter().find(|(b, _)| *b == SpiBus::Spi0) {
-            for cs in [ChipSelect::Ce0, ChipSelect::Ce1] {
+            for (cs, p) in SpiBus::Spi0.chip_select_pins() {
                 let used = uses
                     .spi
                     .iter()
                     .any(|d| d.spi.bus == SpiBus::Spi0 && d.spi.chip_select == cs);
-                if let (Some(p), false) = (SpiBus::Spi0.chip_select_pin(cs), used) {
+                if !used {
                     uses.pins.push(PinUse {
                         pin: p,
                         at: *at,
